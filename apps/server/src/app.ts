@@ -1,0 +1,80 @@
+/** Builds the Fastify instance: plugins, error handling, every module's routes. Tests use it too. */
+import fs from 'node:fs';
+import path from 'node:path';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { limits } from '@sunfleet/contracts';
+import ajvFormats from 'ajv-formats';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Deps } from './deps.ts';
+import { installErrorHandler } from './http/errors.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { permissionRoutes } from './modules/permissions/routes.ts';
+import { systemRoutes } from './modules/system/routes.ts';
+import { userRoutes } from './modules/users/routes.ts';
+
+/** Paths served by plugins, not by endpoint contracts: the API docs. Public by design. */
+export const pluginPublicPrefixes = ['/api/docs'];
+const apiPrefixes = ['/api/', '/oauth/', '/anonymous/', '/uploads/', '/healthz'];
+
+export async function buildApp(deps: Deps, log: Logger | false = false): Promise<FastifyInstance> {
+  const app: FastifyInstance = Fastify({
+    ...(log ? { loggerInstance: log as unknown as FastifyBaseLogger } : { logger: false }),
+    trustProxy: deps.config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    ajv: {
+      customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false },
+      plugins: [ajvFormats as unknown as never],
+    },
+  });
+  app.decorate('deps', deps);
+  installErrorHandler(app, (url) => !apiPrefixes.some((p) => url.startsWith(p)) && !!deps.config.webDist);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Ant Design writes its styles at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(formbody);
+  await app.register(multipart, { limits: { fileSize: limits.plantPictureBytes, files: 1, fields: 20 } });
+  await app.register(rateLimit, { global: false, hook: 'preHandler' });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Sunfleet API', version: '1' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  systemRoutes(app);
+  authRoutes(app);
+  userRoutes(app);
+  permissionRoutes(app);
+
+  const dist = deps.config.webDist;
+  if (dist && fs.existsSync(path.join(dist, 'index.html'))) {
+    await app.register(fastifyStatic, { root: dist, wildcard: false, index: false, maxAge: '1h' });
+    const indexHtml = fs.readFileSync(path.join(dist, 'index.html'));
+    app.get('/', { schema: { hide: true } }, (_req, reply) =>
+      reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml),
+    );
+    app.decorate('spaIndex', indexHtml);
+  }
+  return app;
+}

@@ -1,0 +1,77 @@
+/** Environment → typed configuration, validated once at start. A bad value stops the process. */
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  jwtSecret: string;
+  accessTokenTtlSec: number;
+  refreshTokenTtlSec: number;
+  smtpUrl: string | null;
+  mailFrom: string;
+  demo: boolean;
+  roles: Set<'api' | 'ingest' | 'jobs'>;
+  webDist: string | null;
+  adminEmail: string | null;
+  adminPassword: string | null;
+  logLevel: string;
+  rateLimits: boolean;
+  trustProxy: boolean;
+  /** scrypt/argon2 cost: 'owasp' in production; tests may lower it. */
+  passwordCost: 'owasp' | 'test';
+}
+
+export class ConfigError extends Error {}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  return n;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'on', 'true', 'yes'].includes(raw)) return true;
+  if (['0', 'off', 'false', 'no'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be on or off, got "${env[name]}"`);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = path.resolve(env.DATA_DIR ?? './data');
+  const jwtSecret = env.JWT_SECRET ?? '';
+  if (jwtSecret && jwtSecret.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters');
+  const roles = new Set((env.ROLES ?? 'api,ingest,jobs').split(',').map((r) => r.trim()));
+  for (const r of roles) if (!['api', 'ingest', 'jobs'].includes(r)) throw new ConfigError(`ROLES: unknown role "${r}"`);
+  const databaseUrl = env.DATABASE_URL || null;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new ConfigError('DATABASE_URL must be a postgres:// URL');
+  const smtpUrl = env.SMTP_URL || null;
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
+  return {
+    port: int(env, 'PORT', 8080, 0, 65535),
+    host: env.HOST ?? '0.0.0.0',
+    dataDir,
+    databaseUrl,
+    // Without JWT_SECRET a random one is made per process: tokens do not survive a restart.
+    jwtSecret: jwtSecret || randomBytes(32).toString('hex'),
+    accessTokenTtlSec: int(env, 'ACCESS_TOKEN_TTL', 900, 10, 86400),
+    refreshTokenTtlSec: int(env, 'REFRESH_TOKEN_TTL', 30 * 86400, 60, 365 * 86400),
+    smtpUrl,
+    mailFrom: env.MAIL_FROM ?? 'Sunfleet <no-reply@sunfleet.local>',
+    demo: flag(env, 'DEMO', true),
+    roles: roles as Config['roles'],
+    webDist: env.WEB_DIST === '' ? null : path.resolve(env.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
+    adminEmail: env.ADMIN_EMAIL || null,
+    adminPassword: env.ADMIN_PASSWORD || null,
+    logLevel: env.LOG_LEVEL ?? 'info',
+    rateLimits: flag(env, 'RATE_LIMITS', true),
+    trustProxy: flag(env, 'TRUST_PROXY', false),
+    passwordCost: env.PASSWORD_COST === 'test' ? 'test' : 'owasp',
+  };
+}

@@ -1,0 +1,7 @@
+/** Versioned migrations, applied in name order. Never edit one that has shipped; add the next. */
+import type { Migration } from 'kysely';
+import * as m001 from './001_foundation.ts';
+
+export const migrations: Record<string, Migration> = {
+  '001_foundation': m001,
+};

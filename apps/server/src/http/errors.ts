@@ -1,0 +1,76 @@
+/**
+ * The one error vocabulary: a BusinessError carries a catalogue code (HTTP 200), an
+ * AuthError means the access token is missing, invalid or expired (HTTP 401). Anything else
+ * is a server fault whose message never reaches the client.
+ */
+import { type ErrorCode, errorText, type Language, toLanguage } from '@sunfleet/contracts';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+export class BusinessError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail?: string,
+  ) {
+    super(detail ?? `business error ${code}`);
+  }
+}
+export class AuthError extends Error {}
+
+export const fail = (code: ErrorCode, detail?: string): never => {
+  throw new BusinessError(code, detail);
+};
+
+/** The language of a response: `lan` query, then Accept-Language. */
+export function requestLanguage(req: FastifyRequest): Language {
+  const q = (req.query as { lan?: string } | undefined)?.lan;
+  return toLanguage(q ?? req.headers['accept-language']?.split(',')[0]);
+}
+
+function send(reply: FastifyReply, status: number, code: number, msg: string) {
+  // Errors bypass the route's response schema (whose `data` is the success shape).
+  return reply.status(status).serializer(JSON.stringify).type('application/json; charset=utf-8').send({ code, msg, data: null });
+}
+
+function validationMessage(err: FastifyError, lan: Language): string {
+  const first = err.validation?.[0];
+  if (!first) return errorText(4, lan);
+  const where = err.validationContext ?? 'input';
+  const missing = (first.params as { missingProperty?: string } | undefined)?.missingProperty;
+  const extra = (first.params as { additionalProperty?: string } | undefined)?.additionalProperty;
+  const field = [where, ...first.instancePath.split('/').filter(Boolean), missing ?? extra].filter(Boolean).join('.');
+  const rule = extra ? 'is not allowed' : (first.message ?? 'is invalid');
+  return `${errorText(4, lan)}: ${field} ${rule}`;
+}
+
+/** `isSpaPath`: a GET for a page of the web app, answered with index.html (client-side routes). */
+export function installErrorHandler(app: FastifyInstance, isSpaPath: (url: string) => boolean) {
+  app.setErrorHandler((error: unknown, req, reply) => {
+    const lan = requestLanguage(req);
+    if (error instanceof BusinessError) return send(reply, 200, error.code, errorText(error.code, lan));
+    if (error instanceof AuthError) return send(reply, 401, 401, errorText(401, lan));
+    const err = error as FastifyError;
+    if (err.validation) return send(reply, 200, 4, validationMessage(err, lan));
+    if (err.statusCode === 429) return send(reply, 429, 3, errorText(3, lan));
+    if (err.statusCode === 413 || err.code === 'FST_REQ_FILE_TOO_LARGE' || err.code === 'FST_FILES_LIMIT') {
+      return send(reply, 413, 4, `${errorText(4, lan)}: the upload is too large`);
+    }
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      // Malformed requests (bad JSON, wrong content type): a client fault, reported as code 4.
+      return send(
+        reply,
+        err.statusCode,
+        4,
+        `${errorText(4, lan)}: ${err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'unsupported content type' : 'malformed request'}`,
+      );
+    }
+    req.log.error({ err }, 'request failed');
+    return send(reply, 500, 500, errorText(500, lan));
+  });
+  app.setNotFoundHandler((req, reply) => {
+    const index = (app as FastifyInstance & { spaIndex?: Buffer }).spaIndex;
+    if (index && req.method === 'GET' && isSpaPath(req.url)) {
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(index);
+    }
+    return send(reply, 404, 404, errorText(404, requestLanguage(req)));
+  });
+}

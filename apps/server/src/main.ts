@@ -1,0 +1,74 @@
+/** Process entry: config, store, roles, graceful shutdown. */
+import path from 'node:path';
+import pino from 'pino';
+import { buildApp } from './app.ts';
+import { ensureAdmin } from './bootstrap/admin.ts';
+import { DEMO_PASSWORD, demoAccounts, ensureDemo } from './bootstrap/demo.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { createDb, migrate } from './db/index.ts';
+import { createMailer } from './mail/mailer.ts';
+import { AccessTokens } from './modules/auth/tokens.ts';
+
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(`configuration error: ${e.message}`);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const log = pino({ level: config.logLevel, redact: ['req.headers.authorization', '*.password', '*.refresh_token'] });
+  const { db, dialect } = createDb({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'sunfleet.db') });
+  await migrate(db);
+  log.info({ store: dialect }, 'store ready');
+
+  const admin = await ensureAdmin(db, config);
+  if (admin) {
+    const lines = ['', '  First start: a system administrator was created.', `    account:  ${admin.account}`];
+    lines.push(
+      admin.password
+        ? `    password: ${admin.password}   (shown once; change it after signing in)`
+        : '    password: from ADMIN_PASSWORD',
+    );
+    console.log(`${lines.join('\n')}\n`);
+  }
+  if (config.demo && (await ensureDemo(db, config))) {
+    console.log(`\n  Demo accounts (password ${DEMO_PASSWORD}): ${Object.values(demoAccounts).join(', ')}\n`);
+  }
+
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    outboxDir: path.join(config.dataDir, 'outbox'),
+    log,
+  });
+  const deps = { config, db, dialect, tokens: new AccessTokens(config.jwtSecret, config.accessTokenTtlSec), mailer };
+  const app = config.roles.has('api') ? await buildApp(deps, log) : null;
+  if (app) {
+    await app.listen({ port: config.port, host: config.host });
+    console.log(`  Sunfleet is running on http://localhost:${config.port}\n`);
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000).unref();
+    await app?.close();
+    mailer.close();
+    await db.destroy();
+    clearTimeout(force);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,75 @@
+/**
+ * Verification codes: 6 digits, stored hashed, valid 10 minutes, single use, at most 5 wrong
+ * tries. Asking again replaces the earlier code. Codes for accounts that do not exist are not
+ * sent, but the caller is answered the same way.
+ */
+import { randomInt } from 'node:crypto';
+import { limits } from '@sunfleet/contracts';
+import type { Db } from '../../db/index.ts';
+import { now } from '../../db/index.ts';
+import { sha256 } from './sessions.ts';
+
+export type CodePurpose = 'signup' | 'reset' | 'notify';
+const { ttlMs, maxTries } = limits.verificationCode;
+
+const codeHash = (account: string, purpose: string, code: string) => sha256(`${purpose}:${account}:${code}`);
+
+export async function issueCode(db: Db, account: string, purpose: CodePurpose): Promise<string> {
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  const t = now();
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('verification_codes').where('account', '=', account).where('purpose', '=', purpose).execute();
+    await trx
+      .insertInto('verification_codes')
+      .values({
+        account,
+        purpose,
+        code_hash: codeHash(account, purpose, code),
+        expires_at: t + ttlMs,
+        attempts: 0,
+        used_at: null,
+        created_at: t,
+      })
+      .execute();
+  });
+  return code;
+}
+
+export type CodeCheck = 'ok' | 'wrong' | 'expired';
+
+/**
+ * Check a code; with `consume`, a right code is used up. A wrong try counts; after the fifth
+ * the code is dead (answers 'wrong' even for the right digits). No code at all is 'wrong'.
+ */
+export async function checkCode(
+  db: Db,
+  account: string,
+  purpose: CodePurpose,
+  code: string,
+  consume: boolean,
+): Promise<CodeCheck> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('verification_codes')
+      .selectAll()
+      .where('account', '=', account)
+      .where('purpose', '=', purpose)
+      .where('used_at', 'is', null)
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+    if (!row || row.attempts >= maxTries) return 'wrong';
+    if (row.code_hash !== codeHash(account, purpose, code)) {
+      await trx
+        .updateTable('verification_codes')
+        .set({ attempts: row.attempts + 1 })
+        .where('id', '=', row.id)
+        .execute();
+      return 'wrong';
+    }
+    if (row.expires_at <= now()) return 'expired';
+    if (consume) await trx.updateTable('verification_codes').set({ used_at: now() }).where('id', '=', row.id).execute();
+    return 'ok';
+  });
+}
+
+export const codeError = (result: CodeCheck) => (result === 'expired' ? 6 : 5) as 5 | 6;

@@ -1,0 +1,34 @@
+/** Health check and uploaded images. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { systemApi as api } from '@sunfleet/contracts';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { fail } from '../../http/errors.ts';
+import { route } from '../../http/route.ts';
+import { uploadsDir } from '../users/avatar.ts';
+
+const started = Date.now();
+const mime = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif' } as const;
+
+export function systemRoutes(app: FastifyInstance) {
+  const { db, dialect, config } = app.deps;
+
+  route(app, api.health, async () => {
+    await sql`select 1`.execute(db);
+    return { status: 'ok' as const, store: dialect, uptimeSec: Math.round((Date.now() - started) / 1000) };
+  });
+
+  route(app, api.upload, async ({ params, reply }) => {
+    const file = path.join(uploadsDir(config.dataDir), params.folder, params.file);
+    const stat = await fs.promises.stat(file).catch(() => null);
+    if (!stat?.isFile()) return fail(404);
+    const ext = params.file.split('.').pop() as keyof typeof mime;
+    reply
+      .header('content-type', mime[ext])
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', "default-src 'none'")
+      .header('cache-control', 'public, max-age=31536000, immutable');
+    return reply.send(fs.createReadStream(file)) as never;
+  });
+}

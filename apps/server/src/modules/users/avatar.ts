@@ -1,0 +1,22 @@
+/** Avatar files: checked by content (PNG or JPEG), stored under a random name, served with nosniff. */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { sniffImage } from '@sunfleet/contracts';
+
+export const uploadsDir = (dataDir: string) => path.join(dataDir, 'uploads');
+
+export async function storeImage(
+  dataDir: string,
+  folder: string,
+  bytes: Buffer,
+  allowed: readonly string[],
+): Promise<string | null> {
+  const kind = sniffImage(bytes.subarray(0, 16));
+  if (!kind || !allowed.includes(kind)) return null;
+  const name = `${randomBytes(16).toString('hex')}.${kind === 'jpeg' ? 'jpg' : kind}`;
+  const dir = path.join(uploadsDir(dataDir), folder);
+  await fs.mkdir(dir, { recursive: true });
+  await fs.writeFile(path.join(dir, name), bytes);
+  return `/uploads/${folder}/${name}`;
+}

@@ -1,0 +1,144 @@
+/**
+ * One server per test file: a private store (in-memory SQLite, or a fresh schema in the
+ * PostgreSQL database of TEST_DATABASE_URL), a real SMTP server for mail, and helpers to
+ * make accounts and sign in. `close()` drops everything it made.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import pino from 'pino';
+import { buildApp } from '../src/app.ts';
+import { type Config, loadConfig } from '../src/config.ts';
+import { createDb, type Db, migrate, now } from '../src/db/index.ts';
+import type { AccountKind } from '../src/db/schema.ts';
+import { createMailer } from '../src/mail/mailer.ts';
+import { hashPassword } from '../src/modules/auth/passwords.ts';
+import { AccessTokens } from '../src/modules/auth/tokens.ts';
+import { startSmtp, type TestSmtp } from './smtp.ts';
+
+export const PASSWORD = 'Secret123';
+
+export interface TestServer {
+  app: FastifyInstance;
+  db: Db;
+  config: Config;
+  smtp: TestSmtp;
+  close(): Promise<void>;
+  /** Make an account directly in the store. */
+  user(
+    opts?: Partial<{
+      account: string;
+      kind: AccountKind;
+      companyId: number;
+      roleId: number;
+      readOnly: boolean;
+      enabled: boolean;
+      agentCompanyId: number;
+    }>,
+  ): Promise<{ id: number; account: string }>;
+  /** Sign in through /oauth/token; returns both tokens. */
+  login(account: string, password?: string): Promise<{ access: string; refresh: string; userId: number }>;
+  /** Inject a request with a bearer token. */
+  call(
+    token: string | null,
+    method: 'GET' | 'POST' | 'DELETE',
+    url: string,
+    payload?: unknown,
+  ): Promise<{ status: number; body: { code: number; msg: string; data: unknown } }>;
+}
+
+let seq = 0;
+export const uniqueAccount = (prefix = 'user') =>
+  `${prefix}.${process.pid}.${++seq}.${randomBytes(3).toString('hex')}@example.com`;
+
+export async function startServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+  const pgUrl = process.env.TEST_DATABASE_URL || null;
+  const schema = pgUrl ? `t_${randomBytes(6).toString('hex')}` : undefined;
+  if (pgUrl && schema) {
+    const { db: admin } = createDb({ databaseUrl: pgUrl, poolSize: 1 });
+    await sql`create schema ${sql.id(schema)}`.execute(admin);
+    await admin.destroy();
+  }
+  const { db, dialect } = createDb({ databaseUrl: pgUrl, pgSchema: schema, poolSize: 4 });
+  await migrate(db);
+  const smtp = await startSmtp();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sunfleet-test-'));
+  const config: Config = {
+    ...loadConfig({ DATA_DIR: dataDir, WEB_DIST: '', PASSWORD_COST: 'test', RATE_LIMITS: 'off', DEMO: 'off' }),
+    smtpUrl: smtp.url,
+    ...overrides,
+  };
+  const log = pino({ level: 'silent' });
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(dataDir, 'outbox'), log });
+  const app = await buildApp({
+    config,
+    db,
+    dialect,
+    tokens: new AccessTokens(config.jwtSecret, config.accessTokenTtlSec),
+    mailer,
+  });
+  await app.ready();
+
+  const server: TestServer = {
+    app,
+    db,
+    config,
+    smtp,
+    async close() {
+      await app.close();
+      mailer.close();
+      await smtp.close();
+      await db.destroy();
+      if (pgUrl && schema) {
+        const { db: admin } = createDb({ databaseUrl: pgUrl, poolSize: 1 });
+        await sql`drop schema ${sql.id(schema)} cascade`.execute(admin);
+        await admin.destroy();
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+    async user(opts = {}) {
+      const account = (opts.account ?? uniqueAccount(opts.kind ?? 'user')).toLowerCase();
+      const t = now();
+      const row = await db
+        .insertInto('users')
+        .values({
+          account,
+          password_hash: await hashPassword(PASSWORD, 'test'),
+          kind: opts.kind ?? 'end_user',
+          company_id: opts.companyId ?? null,
+          role_id: opts.roleId ?? null,
+          read_only: opts.readOnly ? 1 : 0,
+          enabled: opts.enabled === false ? 0 : 1,
+          agent_company_id: opts.agentCompanyId ?? null,
+          created_at: t,
+          updated_at: t,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { id: row.id, account };
+    },
+    async login(account, password = PASSWORD) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        payload: { grant_type: 'password', username: account, password },
+      });
+      const body = res.json();
+      if (body.code !== 0) throw new Error(`login ${account} failed: ${res.body}`);
+      return { access: body.data.access_token, refresh: body.data.refresh_token, userId: body.data.userId };
+    },
+    async call(token, method, url, payload) {
+      const res = await app.inject({
+        method,
+        url,
+        ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
+        ...(payload !== undefined ? { payload: payload as object } : {}),
+      });
+      return { status: res.statusCode, body: res.json() };
+    },
+  };
+  return server;
+}

@@ -1,0 +1,10 @@
+export * as account from './api/account.ts';
+export * as permissionsApi from './api/permissions.ts';
+export { type PermissionTreeNode, PermissionTreeSchema } from './api/permissions.ts';
+export * as systemApi from './api/system.ts';
+export * from './endpoint.ts';
+export * from './errors.ts';
+export * from './format.ts';
+export * from './limits.ts';
+export * from './permissions.ts';
+export * from './validation.ts';
