@@ -10,7 +10,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { limits } from '@sunfleet/contracts';
 import ajvFormats from 'ajv-formats';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { Logger } from 'pino';
 import type { Deps } from './deps.ts';
 import { installErrorHandler } from './http/errors.ts';
@@ -18,6 +18,12 @@ import { authRoutes } from './modules/auth/routes.ts';
 import { permissionRoutes } from './modules/permissions/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeTable: RouteOptions[];
+  }
+}
 
 /** Paths served by plugins, not by endpoint contracts: the API docs. Public by design. */
 export const pluginPublicPrefixes = ['/api/docs'];
@@ -34,6 +40,12 @@ export async function buildApp(deps: Deps, log: Logger | false = false): Promise
     },
   });
   app.decorate('deps', deps);
+  // Every route, for the route-table test and the docs: contract routes carry their endpoint.
+  const routeTable: RouteOptions[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (r) => {
+    routeTable.push(r);
+  });
   installErrorHandler(app, (url) => !apiPrefixes.some((p) => url.startsWith(p)) && !!deps.config.webDist);
 
   await app.register(helmet, {

@@ -1,0 +1,99 @@
+/**
+ * The whole route table: every route is a contract endpoint that declares its access, every
+ * public route is on the list below, every other route answers 401 without a token, and every
+ * route that takes an id answers nothing for another tenant's id.
+ *
+ * A new route with a path parameter needs an entry in `foreignIds`: how to make an object of
+ * that kind belonging to someone else. The test fails until it has one.
+ */
+import type { Endpoint } from '@sunfleet/contracts';
+import { permissionNames } from '@sunfleet/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../test/harness.ts';
+import { pluginPublicPrefixes } from '../app.ts';
+
+const publicRoutes = new Set([
+  'GET /healthz',
+  'GET /uploads/:folder/:file',
+  'POST /oauth/token',
+  'GET /anonymous/getCode',
+  'GET /anonymous/checkCode',
+  'GET /anonymous/checkAccount',
+  'POST /anonymous/signup',
+  'POST /anonymous/resetPwd',
+  'GET /anonymous/ip',
+]);
+
+let s: TestServer;
+let victim: { id: number; account: string };
+let attacker: { access: string };
+
+/** For each path parameter pattern: an object of that kind that belongs to the victim. */
+const foreignIds: Array<{ match: RegExp; params: () => Record<string, string | number> }> = [
+  { match: /^\/api\/v1\/user\/:id/, params: () => ({ id: victim.id }) },
+];
+
+const contractRoutes = () =>
+  s.app.routeTable
+    .filter((r) => !pluginPublicPrefixes.some((p) => r.url.startsWith(p)))
+    .flatMap((r) => (Array.isArray(r.method) ? r.method : [r.method]).map((m) => ({ method: String(m), url: r.url, endpoint: r.config?.endpoint as Endpoint | undefined })))
+    .filter((r) => r.method !== 'HEAD' && !(r.url === '/' || r.url === '/*'));
+
+beforeAll(async () => {
+  s = await startServer();
+  victim = await s.user();
+  const a = await s.user();
+  attacker = await s.login(a.account);
+});
+afterAll(() => s.close());
+
+const fill = (url: string, params: Record<string, string | number>) => url.replace(/:([A-Za-z]+)/g, (_, n: string) => String(params[n] ?? 1));
+
+describe('route table', () => {
+  it('has routes, and every route is an endpoint contract with a known access rule', () => {
+    const routes = contractRoutes();
+    expect(routes.length).toBeGreaterThan(15);
+    for (const r of routes) {
+      expect(r.endpoint, `${r.method} ${r.url} is not registered from a contract`).toBeDefined();
+      const access = r.endpoint!.access;
+      expect(access === 'public' || access === 'user' || permissionNames.has(access), `${r.method} ${r.url}: unknown access "${access}"`).toBe(true);
+    }
+  });
+
+  it('public routes are exactly the listed ones', () => {
+    const pub = contractRoutes()
+      .filter((r) => r.endpoint?.access === 'public')
+      .map((r) => `${r.method} ${r.url}`)
+      .sort();
+    expect(pub).toEqual([...publicRoutes].sort());
+  });
+
+  it('every other route answers HTTP 401 without a token, and with a garbage token', async () => {
+    for (const r of contractRoutes().filter((x) => x.endpoint?.access !== 'public')) {
+      const url = fill(r.url, {});
+      for (const headers of [{}, { authorization: 'Bearer not-a-jwt' }]) {
+        const res = await s.app.inject({ method: r.method as 'GET', url, headers, ...(r.method === 'POST' ? { payload: {} } : {}) });
+        expect(res.statusCode, `${r.method} ${url}`).toBe(401);
+        expect(res.json()).toMatchObject({ code: 401, data: null });
+      }
+    }
+  });
+
+  it("every route with a path parameter answers nothing for another tenant's object", async () => {
+    const withParams = contractRoutes().filter((r) => r.url.includes(':') && r.endpoint?.access !== 'public');
+    for (const r of withParams) {
+      const fixture = foreignIds.find((f) => f.match.test(r.url));
+      expect(fixture, `${r.method} ${r.url}: add a foreignIds fixture`).toBeDefined();
+      const url = fill(r.url, fixture!.params());
+      const res = await s.app.inject({
+        method: r.method as 'GET',
+        url,
+        headers: { authorization: `Bearer ${attacker.access}` },
+        ...(r.method === 'POST' ? { payload: {} } : {}),
+      });
+      const body = res.json();
+      expect(body.code, `${r.method} ${url} answered code 0 for a foreign object`).not.toBe(0);
+      expect(body.data, `${r.method} ${url} returned data for a foreign object`).toBeNull();
+    }
+  });
+});
