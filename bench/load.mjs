@@ -1,0 +1,69 @@
+// A small closed-loop HTTP load generator on keep-alive sockets: `concurrency` workers each
+// send the next request as soon as the last answered, for `seconds`. Loopback only.
+import http from 'node:http';
+
+export async function load({
+  url,
+  method = 'GET',
+  headers = {},
+  body,
+  concurrency = 16,
+  seconds = 5,
+  check = (status) => status === 200,
+}) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const target = new URL(url);
+  if (!['127.0.0.1', 'localhost', '::1'].includes(target.hostname)) throw new Error('load only targets loopback');
+  const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+  const latencies = [];
+  let errors = 0;
+  const end = Date.now() + seconds * 1000;
+  const one = () =>
+    new Promise((resolve) => {
+      const t0 = process.hrtime.bigint();
+      const req = http.request(
+        target,
+        {
+          method,
+          agent,
+          headers: {
+            ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+            ...headers,
+          },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+            if (!check(res.statusCode)) errors++;
+            resolve();
+          });
+        },
+      );
+      req.on('error', () => {
+        errors++;
+        resolve();
+      });
+      if (payload) req.write(payload);
+      req.end();
+    });
+  const started = Date.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (Date.now() < end) await one();
+    }),
+  );
+  const elapsed = (Date.now() - started) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const pct = (p) => +(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0).toFixed(2);
+  return {
+    requests: latencies.length,
+    errors,
+    rps: Math.round(latencies.length / elapsed),
+    p50: pct(50),
+    p95: pct(95),
+    p99: pct(99),
+    max: pct(100),
+  };
+}

@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+// npm run bench: API latency under concurrent load against the real server process (as
+// `npm start` runs it) and the web bundle sizes. Writes bench/results/latest.json and .md.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { load } from '../bench/load.mjs';
+
+const root = path.resolve(import.meta.dirname, '..');
+const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+
+const port = await new Promise((resolve) => {
+  const s = net.createServer().listen(0, '127.0.0.1', () => {
+    const p = s.address().port;
+    s.close(() => resolve(p));
+  });
+});
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sunfleet-bench-'));
+const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  cwd: root,
+  env: {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DEMO: 'on',
+    RATE_LIMITS: 'off',
+    LOG_LEVEL: 'warn',
+    WEB_DIST: '',
+  },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+const base = `http://127.0.0.1:${port}`;
+for (let i = 0; ; i++) {
+  if (
+    await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    )
+  )
+    break;
+  if (i > 240) throw new Error('server did not start');
+  await new Promise((r) => setTimeout(r, 250));
+}
+
+const login = async () => {
+  const res = await fetch(`${base}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'password', username: 'owner@demo.sunfleet.local', password: 'Demo2026!' }),
+  }).then((r) => r.json());
+  return res.data.access_token;
+};
+const token = await login();
+const auth = { authorization: `Bearer ${token}` };
+const okEnvelope = (status) => status === 200;
+
+const results = {
+  date: new Date().toISOString(),
+  machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
+  node: process.version,
+  api: {},
+  web: {},
+};
+const scenarios = [
+  ['GET /healthz', { url: `${base}/healthz`, concurrency: 32 }],
+  ['GET /api/v1/user', { url: `${base}/api/v1/user`, headers: auth, concurrency: 32 }],
+  ['GET /api/v1/permission', { url: `${base}/api/v1/permission?lan=en`, headers: auth, concurrency: 32 }],
+  [
+    'POST /oauth/token (argon2id)',
+    {
+      url: `${base}/oauth/token`,
+      method: 'POST',
+      body: { grant_type: 'password', username: 'owner@demo.sunfleet.local', password: 'Demo2026!' },
+      concurrency: 4,
+    },
+  ],
+];
+for (const [name, opts] of scenarios) {
+  results.api[name] = await load({ seconds, check: okEnvelope, ...opts });
+  console.log(name.padEnd(32), JSON.stringify(results.api[name]));
+}
+server.kill('SIGTERM');
+
+const dist = path.join(root, 'apps/web/dist/assets');
+if (fs.existsSync(dist)) {
+  for (const f of fs.readdirSync(dist).filter((n) => /\.(js|css)$/.test(n))) {
+    const buf = fs.readFileSync(path.join(dist, f));
+    results.web[f] = { bytes: buf.length, gzip: zlib.gzipSync(buf).length };
+  }
+  const entry = fs.readFileSync(path.join(root, 'apps/web/dist/index.html'), 'utf8').match(/assets\/([^"]+\.js)/)?.[1];
+  results.webEntry = entry ?? null;
+  const total = Object.values(results.web).reduce((a, b) => a + b.gzip, 0);
+  console.log(
+    `web: ${Object.keys(results.web).length} files, ${(total / 1024).toFixed(1)} KiB gzip in all; entry ${entry} ${((results.web[entry]?.gzip ?? 0) / 1024).toFixed(1)} KiB gzip`,
+  );
+} else console.log('web: not built (npm run build -w @sunfleet/web)');
+
+fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+fs.writeFileSync(path.join(root, 'bench/results/latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+const md = [
+  `# Benchmark ${results.date}`,
+  `${results.machine}, Node ${results.node}, ${seconds} s per scenario, server and load generator on the same machine.`,
+  '',
+  '| scenario | concurrency | req/s | p50 ms | p95 ms | p99 ms | errors |',
+  '|---|---|---|---|---|---|---|',
+  ...scenarios.map(([n, o]) => {
+    const r = results.api[n];
+    return `| ${n} | ${o.concurrency} | ${r.rps} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.errors} |`;
+  }),
+  '',
+  results.webEntry
+    ? `Web entry chunk ${results.webEntry}: ${(results.web[results.webEntry].gzip / 1024).toFixed(1)} KiB gzip.`
+    : 'Web not built.',
+];
+fs.writeFileSync(path.join(root, 'bench/results/latest.md'), `${md.join('\n')}\n`);
+fs.rmSync(dataDir, { recursive: true, force: true });
