@@ -54,7 +54,8 @@ let seq = 0;
 export const uniqueAccount = (prefix = 'user') =>
   `${prefix}.${process.pid}.${++seq}.${randomBytes(3).toString('hex')}@example.com`;
 
-export async function startServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+/** `extend` may add routes (test-only endpoints) before the app is ready. */
+export async function startServer(overrides: Partial<Config> = {}, extend?: (app: FastifyInstance) => void): Promise<TestServer> {
   const pgUrl = process.env.TEST_DATABASE_URL || null;
   const schema = pgUrl ? `t_${randomBytes(6).toString('hex')}` : undefined;
   if (pgUrl && schema) {
@@ -80,6 +81,7 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Test
     tokens: new AccessTokens(config.jwtSecret, config.accessTokenTtlSec),
     mailer,
   });
+  extend?.(app);
   await app.ready();
 
   const server: TestServer = {

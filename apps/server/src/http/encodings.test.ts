@@ -22,17 +22,12 @@ let s: TestServer;
 let token: string;
 let handled = 0;
 beforeAll(async () => {
-  s = await startServer();
-  // A route registered after ready() needs its own instance: build one more app on the same store.
-  const { buildApp } = await import('../app.ts');
-  const app = await buildApp(s.app.deps);
-  route(app, echo, async ({ query, body }) => {
-    handled++;
-    return { plantIds: query.plantIds ?? [], gsns: body.gsns, secret: 'must not leak' } as never;
-  });
-  await app.ready();
-  await s.app.close();
-  s.app = app;
+  s = await startServer({}, (app) =>
+    route(app, echo, async ({ query, body }) => {
+      handled++;
+      return { plantIds: query.plantIds ?? [], gsns: body.gsns, secret: 'must not leak' } as never;
+    }),
+  );
   token = (await s.login((await s.user()).account)).access;
 });
 afterAll(() => s.close());

@@ -36,7 +36,13 @@ const foreignIds: Array<{ match: RegExp; params: () => Record<string, string | n
 const contractRoutes = () =>
   s.app.routeTable
     .filter((r) => !pluginPublicPrefixes.some((p) => r.url.startsWith(p)))
-    .flatMap((r) => (Array.isArray(r.method) ? r.method : [r.method]).map((m) => ({ method: String(m), url: r.url, endpoint: r.config?.endpoint as Endpoint | undefined })))
+    .flatMap((r) =>
+      (Array.isArray(r.method) ? r.method : [r.method]).map((m) => ({
+        method: String(m),
+        url: r.url,
+        endpoint: r.config?.endpoint as Endpoint | undefined,
+      })),
+    )
     .filter((r) => r.method !== 'HEAD' && !(r.url === '/' || r.url === '/*'));
 
 beforeAll(async () => {
@@ -47,7 +53,8 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const fill = (url: string, params: Record<string, string | number>) => url.replace(/:([A-Za-z]+)/g, (_, n: string) => String(params[n] ?? 1));
+const fill = (url: string, params: Record<string, string | number>) =>
+  url.replace(/:([A-Za-z]+)/g, (_, n: string) => String(params[n] ?? 1));
 
 describe('route table', () => {
   it('has routes, and every route is an endpoint contract with a known access rule', () => {
@@ -56,7 +63,10 @@ describe('route table', () => {
     for (const r of routes) {
       expect(r.endpoint, `${r.method} ${r.url} is not registered from a contract`).toBeDefined();
       const access = r.endpoint!.access;
-      expect(access === 'public' || access === 'user' || permissionNames.has(access), `${r.method} ${r.url}: unknown access "${access}"`).toBe(true);
+      expect(
+        access === 'public' || access === 'user' || permissionNames.has(access),
+        `${r.method} ${r.url}: unknown access "${access}"`,
+      ).toBe(true);
     }
   });
 
@@ -72,7 +82,12 @@ describe('route table', () => {
     for (const r of contractRoutes().filter((x) => x.endpoint?.access !== 'public')) {
       const url = fill(r.url, {});
       for (const headers of [{}, { authorization: 'Bearer not-a-jwt' }]) {
-        const res = await s.app.inject({ method: r.method as 'GET', url, headers, ...(r.method === 'POST' ? { payload: {} } : {}) });
+        const res = await s.app.inject({
+          method: r.method as 'GET',
+          url,
+          headers,
+          ...(r.method === 'POST' ? { payload: {} } : {}),
+        });
         expect(res.statusCode, `${r.method} ${url}`).toBe(401);
         expect(res.json()).toMatchObject({ code: 401, data: null });
       }
