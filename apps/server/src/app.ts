@@ -15,6 +15,7 @@ import type { Logger } from 'pino';
 import type { Deps } from './deps.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { companyRoutes } from './modules/companies/routes.ts';
 import { permissionRoutes } from './modules/permissions/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
@@ -78,6 +79,7 @@ export async function buildApp(deps: Deps, log: Logger | false = false): Promise
   authRoutes(app);
   userRoutes(app);
   permissionRoutes(app);
+  companyRoutes(app);
 
   const dist = deps.config.webDist;
   if (dist && fs.existsSync(path.join(dist, 'index.html'))) {

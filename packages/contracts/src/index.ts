@@ -1,4 +1,5 @@
 export * as account from './api/account.ts';
+export * as companyRolesApi from './api/companyRoles.ts';
 export * as permissionsApi from './api/permissions.ts';
 export { type PermissionTreeNode, PermissionTreeSchema } from './api/permissions.ts';
 export * as systemApi from './api/system.ts';

@@ -7,7 +7,7 @@
  * that kind belonging to someone else. The test fails until it has one.
  */
 import type { Endpoint } from '@sunfleet/contracts';
-import { permissionNames } from '@sunfleet/contracts';
+import { companyGrantable, permissionNames } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.ts';
 import { pluginPublicPrefixes } from '../app.ts';
@@ -27,10 +27,12 @@ const publicRoutes = new Set([
 let s: TestServer;
 let victim: { id: number; account: string };
 let attacker: { access: string };
+let victimRoleId: number;
 
 /** For each path parameter pattern: an object of that kind that belongs to the victim. */
 const foreignIds: Array<{ match: RegExp; params: () => Record<string, string | number> }> = [
   { match: /^\/api\/v1\/user\/:id/, params: () => ({ id: victim.id }) },
+  { match: /^\/api\/v1\/company\/role\/:id/, params: () => ({ id: victimRoleId }) },
 ];
 
 const contractRoutes = () =>
@@ -48,7 +50,28 @@ const contractRoutes = () =>
 beforeAll(async () => {
   s = await startServer();
   victim = await s.user();
-  const a = await s.user();
+  // The attacker is a company administrator who holds every company permission, so only the
+  // object scope can stop them; the victim's objects belong to another tenant.
+  const t = Date.now();
+  const grantAll = JSON.stringify(companyGrantable);
+  const mine = await s.db
+    .insertInto('companies')
+    .values({ name: 'Attacker Co', permissions: grantAll, created_at: t, updated_at: t })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const theirs = await s.db
+    .insertInto('companies')
+    .values({ name: 'Victim Co', permissions: grantAll, created_at: t, updated_at: t })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  victimRoleId = (
+    await s.db
+      .insertInto('company_roles')
+      .values({ company_id: theirs.id, name: 'Victim role', created_at: t })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const a = await s.user({ kind: 'company_admin', companyId: mine.id });
   attacker = await s.login(a.account);
 });
 afterAll(() => s.close());

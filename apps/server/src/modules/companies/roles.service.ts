@@ -1,0 +1,94 @@
+/**
+ * Company role rules: roles belong to the caller's company; at most 5 (800); names unique in
+ * the company (801); a role grants only what the company holds (the rest is refused, code 2);
+ * nobody changes or deletes the role they hold themselves (803).
+ */
+import { limits } from '@sunfleet/contracts';
+import type { Caller } from '../../access/caller.ts';
+import { companyHolds } from '../../access/grants.ts';
+import type { Db } from '../../db/index.ts';
+import { now, parseJson } from '../../db/index.ts';
+import { fail } from '../../http/errors.ts';
+import { countRoles, roleNamed, rolesOf } from './roles.repo.ts';
+
+type RoleRow = { id: number; name: string; permissions: string; created_at: number; users: number | string };
+const toRole = (r: RoleRow) => ({
+  id: r.id,
+  name: r.name,
+  permissions: parseJson<string[]>(r.permissions, []),
+  users: Number(r.users),
+  createdAt: new Date(r.created_at).toISOString(),
+});
+
+/** The caller's company; an account without one (system administrators, owners) has no roles to manage. */
+function companyOf(caller: Caller): number {
+  const id = caller.user.company_id;
+  if (!id) return fail(2);
+  return id;
+}
+
+export async function listRoles(db: Db, caller: Caller) {
+  return (await rolesOf(db, companyOf(caller)).execute()).map(toRole);
+}
+
+export async function getRole(db: Db, caller: Caller, id: number) {
+  const row = await rolesOf(db, companyOf(caller)).where('company_roles.id', '=', id).executeTakeFirst();
+  if (!row) return fail(404);
+  return toRole(row);
+}
+
+export async function checkRoleName(db: Db, caller: Caller, name: string, exceptId?: number) {
+  const taken = await roleNamed(db, companyOf(caller), name.trim());
+  if (taken && taken.id !== exceptId) fail(801);
+}
+
+async function grantable(db: Db, companyId: number, permissions: string[]) {
+  const held = await companyHolds(db, companyId);
+  const unique = [...new Set(permissions)];
+  if (unique.some((p) => !held.has(p))) fail(2, 'a role may grant only what the company holds');
+  return unique;
+}
+
+export async function addRole(db: Db, caller: Caller, input: { name: string; permissions: string[] }) {
+  const companyId = companyOf(caller);
+  const name = input.name.trim();
+  const permissions = await grantable(db, companyId, input.permissions);
+  const id = await db.transaction().execute(async (trx) => {
+    if ((await countRoles(trx, companyId)) >= limits.rolesPerCompany) fail(800);
+    if (await roleNamed(trx, companyId, name)) fail(801);
+    const row = await trx
+      .insertInto('company_roles')
+      .values({ company_id: companyId, name, permissions: JSON.stringify(permissions), created_at: now() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  });
+  return getRole(db, caller, id);
+}
+
+export async function editRole(db: Db, caller: Caller, id: number, input: { name: string; permissions: string[] }) {
+  const companyId = companyOf(caller);
+  await getRole(db, caller, id);
+  if (caller.user.role_id === id) fail(803);
+  const name = input.name.trim();
+  await checkRoleName(db, caller, name, id);
+  const permissions = await grantable(db, companyId, input.permissions);
+  await db
+    .updateTable('company_roles')
+    .set({ name, permissions: JSON.stringify(permissions) })
+    .where('id', '=', id)
+    .where('company_id', '=', companyId)
+    .execute();
+  return getRole(db, caller, id);
+}
+
+export async function deleteRole(db: Db, caller: Caller, id: number) {
+  const companyId = companyOf(caller);
+  await getRole(db, caller, id);
+  if (caller.user.role_id === id) fail(803);
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('users').set({ role_id: null }).where('role_id', '=', id).execute();
+    await trx.deleteFrom('company_roles').where('id', '=', id).where('company_id', '=', companyId).execute();
+  });
+  return null;
+}

@@ -1,0 +1,81 @@
+/** Company roles (spec §6, §7 "Company"): at most 5 per company, names unique in the company. */
+import Type from 'typebox';
+import { endpoint, IdParams, Nothing } from '../endpoint.ts';
+import { limits } from '../limits.ts';
+import { safeTextPattern } from '../validation.ts';
+
+export const CompanyRole = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  permissions: Type.Array(Type.String()),
+  users: Type.Integer({ description: 'company users holding this role' }),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+
+const RoleInput = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 32, pattern: safeTextPattern }),
+    permissions: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 200 }),
+  },
+  { additionalProperties: false },
+);
+
+export const listRoles = endpoint({
+  method: 'GET',
+  path: '/api/v1/company/roles',
+  access: 'company.role.list.view',
+  summary: `The roles of the caller's company (at most ${limits.rolesPerCompany})`,
+  data: Type.Array(CompanyRole),
+});
+
+export const checkRole = endpoint({
+  method: 'GET',
+  path: '/api/v1/company/role/check',
+  access: 'company.role.list.view',
+  summary: 'Whether a role name is free in the company: 801 if taken (id: the role being edited)',
+  query: Type.Object({ name: Type.String({ minLength: 1, maxLength: 32 }), id: Type.Optional(Type.Integer()) }),
+  data: Nothing,
+  tolerate: [801],
+});
+
+export const getRole = endpoint({
+  method: 'GET',
+  path: '/api/v1/company/role/:id',
+  access: 'company.role.list.view',
+  summary: 'One role of the caller’s company',
+  params: IdParams,
+  data: CompanyRole,
+});
+
+export const addRole = endpoint({
+  method: 'POST',
+  path: '/api/v1/company/role',
+  access: 'company.role.add',
+  encoding: 'json',
+  summary: 'Add a role; 800 when the company has 5, 801 when the name is taken',
+  body: RoleInput,
+  data: CompanyRole,
+  tolerate: [800, 801],
+});
+
+export const editRole = endpoint({
+  method: 'POST',
+  path: '/api/v1/company/role/:id',
+  access: 'company.role.edit',
+  encoding: 'json',
+  summary: 'Rename a role or change its permissions; 803 for the caller’s own role',
+  params: IdParams,
+  body: RoleInput,
+  data: CompanyRole,
+  tolerate: [801, 803],
+});
+
+export const deleteRole = endpoint({
+  method: 'POST',
+  path: '/api/v1/company/role/:id/delete',
+  access: 'company.role.delete',
+  summary: 'Delete a role; its users keep their accounts without a role',
+  params: IdParams,
+  data: Nothing,
+  tolerate: [803],
+});
