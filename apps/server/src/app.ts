@@ -33,10 +33,13 @@ const apiPrefixes = ['/api/', '/oauth/', '/anonymous/', '/uploads/', '/healthz']
 export async function buildApp(deps: Deps, log: Logger | false = false): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     ...(log ? { loggerInstance: log as unknown as FastifyBaseLogger } : { logger: false }),
-    trustProxy: deps.config.trustProxy,
+    // Trust exactly the configured number of proxy hops: with "trust all", a client could
+    // name any address in X-Forwarded-For and step around the per-address rate limits.
+    trustProxy: deps.config.trustProxy > 0 ? (_addr: string, hop: number) => hop < deps.config.trustProxy : false,
     bodyLimit: 1024 * 1024,
     ajv: {
-      customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false },
+      // verbose: errors carry the failing schema and data, so a union's error names the right branch.
+      customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false, verbose: true },
       plugins: [ajvFormats as unknown as never],
     },
   });

@@ -19,7 +19,8 @@ export interface Config {
   adminPassword: string | null;
   logLevel: string;
   rateLimits: boolean;
-  trustProxy: boolean;
+  /** Reverse-proxy hops in front of the server whose X-Forwarded-For is trusted; 0: none. */
+  trustProxy: number;
   /** scrypt/argon2 cost: 'owasp' in production; tests may lower it. */
   passwordCost: 'owasp' | 'test';
 }
@@ -41,6 +42,13 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   if (['1', 'on', 'true', 'yes'].includes(raw)) return true;
   if (['0', 'off', 'false', 'no'].includes(raw)) return false;
   throw new ConfigError(`${name} must be on or off, got "${env[name]}"`);
+}
+
+/** TRUST_PROXY: off (default), on (one proxy in front), or the number of proxy hops. */
+function proxyHops(env: NodeJS.ProcessEnv): number {
+  const raw = env.TRUST_PROXY;
+  if (raw !== undefined && /^\d+$/.test(raw)) return int(env, 'TRUST_PROXY', 0, 0, 10);
+  return flag(env, 'TRUST_PROXY', false) ? 1 : 0;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -71,7 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.ADMIN_PASSWORD || null,
     logLevel: env.LOG_LEVEL ?? 'info',
     rateLimits: flag(env, 'RATE_LIMITS', true),
-    trustProxy: flag(env, 'TRUST_PROXY', false),
+    trustProxy: proxyHops(env),
     passwordCost: env.PASSWORD_COST === 'test' ? 'test' : 'owasp',
   };
 }

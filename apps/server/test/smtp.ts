@@ -21,17 +21,20 @@ export interface TestSmtp {
 function decodeSubject(raw: string): string {
   const m = raw.match(/^Subject: (.*(?:\r?\n[ \t].*)*)/m);
   if (!m?.[1]) return '';
-  return m[1]
-    .replace(/\r?\n[ \t]/g, ' ')
-    .replace(/=\?UTF-8\?([QB])\?([^?]*)\?=/gi, (_, enc: string, text: string) =>
-      enc.toUpperCase() === 'B'
-        ? Buffer.from(text, 'base64').toString('utf8')
-        : Buffer.from(
-            text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(Number.parseInt(h, 16))),
-            'latin1',
-          ).toString('utf8'),
-    )
-    .replace(/\?=\s+=\?/g, '');
+  return (
+    m[1]
+      .replace(/\r?\n[ \t]/g, ' ')
+      // RFC 2047: white space between two encoded words is not part of the text.
+      .replace(/\?=\s+=\?/g, '?==?')
+      .replace(/=\?UTF-8\?([QB])\?([^?]*)\?=/gi, (_, enc: string, text: string) =>
+        enc.toUpperCase() === 'B'
+          ? Buffer.from(text, 'base64').toString('utf8')
+          : Buffer.from(
+              text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(Number.parseInt(h, 16))),
+              'latin1',
+            ).toString('utf8'),
+      )
+  );
 }
 
 export async function startSmtp(): Promise<TestSmtp> {
@@ -40,6 +43,8 @@ export async function startSmtp(): Promise<TestSmtp> {
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
+    // No reverse DNS look-up of the loopback client.
+    disableReverseLookup: true,
     logger: false,
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];

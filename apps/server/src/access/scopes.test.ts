@@ -132,7 +132,9 @@ describe('granted permissions', () => {
 
 describe('permission trees over HTTP', () => {
   it('GET /api/v1/permission returns the granted tree in the asked language', async () => {
-    const { access } = await s.login((await s.db.selectFrom('users').select('account').where('id', '=', ids.techA!).executeTakeFirstOrThrow()).account);
+    const { access } = await s.login(
+      (await s.db.selectFrom('users').select('account').where('id', '=', ids.techA!).executeTakeFirstOrThrow()).account,
+    );
     const es = await s.call(access, 'GET', '/api/v1/permission?lan=es');
     expect(es.body.code).toBe(0);
     expect(es.body.data).toEqual([
@@ -146,15 +148,21 @@ describe('permission trees over HTTP', () => {
   it("GET /api/v1/permission/company lists the company's holdings to a company administrator", async () => {
     const sys = await caller('sys');
     expect(sys.grants.has('company.role.list.view')).toBe(true);
-    await s.db.updateTable('companies').set({ permissions: JSON.stringify(['station.view', 'company.management', 'company.role.list.view']) }).where('name', '=', 'Beta Energy').execute();
-    const account = (await s.db.selectFrom('users').select('account').where('id', '=', ids.adminB!).executeTakeFirstOrThrow()).account;
+    await s.db
+      .updateTable('companies')
+      .set({ permissions: JSON.stringify(['station.view', 'company.management', 'company.role.list.view']) })
+      .where('name', '=', 'Beta Energy')
+      .execute();
+    const account = (await s.db.selectFrom('users').select('account').where('id', '=', ids.adminB!).executeTakeFirstOrThrow())
+      .account;
     const { access } = await s.login(account);
     const res = await s.call(access, 'GET', '/api/v1/permission/company?lan=en');
     expect(res.body.code).toBe(0);
     expect((res.body.data as Array<{ name: string }>).map((n) => n.name)).toEqual(['station.view', 'company.management']);
   });
   it('GET /api/v1/permission/customer gives a system administrator every company-grantable permission', async () => {
-    const account = (await s.db.selectFrom('users').select('account').where('id', '=', ids.sys!).executeTakeFirstOrThrow()).account;
+    const account = (await s.db.selectFrom('users').select('account').where('id', '=', ids.sys!).executeTakeFirstOrThrow())
+      .account;
     const { access } = await s.login(account);
     const res = await s.call(access, 'GET', '/api/v1/permission/customer');
     const top = (res.body.data as Array<{ name: string }>).map((n) => n.name);

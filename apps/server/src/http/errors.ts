@@ -5,6 +5,7 @@
  */
 import { type ErrorCode, errorText, type Language, toLanguage } from '@sunfleet/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { describeValidation, type SchemaError } from './validation.ts';
 
 export class BusinessError extends Error {
   constructor(
@@ -32,21 +33,19 @@ function send(reply: FastifyReply, status: number, code: number, msg: string) {
 }
 
 function validationMessage(err: FastifyError, lan: Language): string {
-  const first = err.validation?.[0];
-  if (!first) return errorText(4, lan);
-  const where = err.validationContext ?? 'input';
-  const missing = (first.params as { missingProperty?: string } | undefined)?.missingProperty;
-  const extra = (first.params as { additionalProperty?: string } | undefined)?.additionalProperty;
-  const field = [where, ...first.instancePath.split('/').filter(Boolean), missing ?? extra].filter(Boolean).join('.');
-  const rule = extra ? 'is not allowed' : (first.message ?? 'is invalid');
-  return `${errorText(4, lan)}: ${field} ${rule}`;
+  if (!err.validation?.length) return errorText(4, lan);
+  return `${errorText(4, lan)}: ${describeValidation(err.validation as SchemaError[], err.validationContext, lan)}`;
 }
 
 /** `isSpaPath`: a GET for a page of the web app, answered with index.html (client-side routes). */
 export function installErrorHandler(app: FastifyInstance, isSpaPath: (url: string) => boolean) {
   app.setErrorHandler((error: unknown, req, reply) => {
     const lan = requestLanguage(req);
-    if (error instanceof BusinessError) return send(reply, 200, error.code, errorText(error.code, lan));
+    if (error instanceof BusinessError) {
+      // A validation failure found by a handler names its field and rule like a schema failure does.
+      const msg = error.code === 4 && error.detail ? `${errorText(4, lan)}: ${error.detail}` : errorText(error.code, lan);
+      return send(reply, 200, error.code, msg);
+    }
     if (error instanceof AuthError) return send(reply, 401, 401, errorText(401, lan));
     const err = error as FastifyError;
     if (err.validation) return send(reply, 200, 4, validationMessage(err, lan));

@@ -41,6 +41,8 @@ export interface RouteOptions {
 
 function rateLimitOf(req: FastifyRequest, byAccount: boolean) {
   if (!byAccount) return req.ip;
+  // A signed-in caller is limited as an account wherever it calls from (the hook runs after authentication).
+  if (req.caller) return `user:${req.caller.user.id}`;
   const input = { ...(req.query as object), ...(typeof req.body === 'object' ? (req.body as object) : {}) } as Record<
     string,
     unknown

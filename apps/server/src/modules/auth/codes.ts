@@ -54,21 +54,30 @@ export async function checkCode(
       .selectAll()
       .where('account', '=', account)
       .where('purpose', '=', purpose)
-      .where('used_at', 'is', null)
       .orderBy('id', 'desc')
       .executeTakeFirst();
-    if (!row || row.attempts >= maxTries) return 'wrong';
+    // Only the newest code counts: once it is used, an older one (left by two requests at once) is not revived.
+    if (!row || row.used_at !== null || row.attempts >= maxTries) return 'wrong';
     if (row.code_hash !== codeHash(account, purpose, code)) {
+      // Counted in SQL, not from the row read above: concurrent wrong tries cannot share one count.
       await trx
         .updateTable('verification_codes')
-        .set({ attempts: row.attempts + 1 })
+        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
         .where('id', '=', row.id)
         .execute();
       return 'wrong';
     }
     if (row.expires_at <= now()) return 'expired';
-    if (consume) await trx.updateTable('verification_codes').set({ used_at: now() }).where('id', '=', row.id).execute();
-    return 'ok';
+    if (!consume) return 'ok';
+    // Used up only if still unused and alive: of two concurrent uses of one code, one wins.
+    const used = await trx
+      .updateTable('verification_codes')
+      .set({ used_at: now() })
+      .where('id', '=', row.id)
+      .where('used_at', 'is', null)
+      .where('attempts', '<', maxTries)
+      .executeTakeFirst();
+    return Number(used.numUpdatedRows) === 1 ? 'ok' : 'wrong';
   });
 }
 

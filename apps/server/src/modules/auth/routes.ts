@@ -57,13 +57,18 @@ export function authRoutes(app: FastifyInstance) {
   route(
     app,
     api.getCode,
-    async ({ query, lan }) => {
+    async ({ query, lan, req }) => {
       const account = normalise(query.account);
       const exists = await db.selectFrom('users').select('id').where('account', '=', account).executeTakeFirst();
-      // Sign-up codes go only to new addresses, reset codes only to accounts; the answer is the same either way.
+      // Sign-up codes go only to new addresses, reset codes only to accounts; the answer is the
+      // same either way. The code is made and mailed after answering, so neither the time taken
+      // nor a mail failure tells whether a code was sent (and so whether the account exists).
       if ((query.type === 'signup') === !exists) {
-        const code = await issueCode(db, account, query.type);
-        await mailer.send(codeMail(account, code, query.type, query.lan ? toLanguage(query.lan) : lan));
+        const send = async () => {
+          const code = await issueCode(db, account, query.type);
+          await mailer.send(codeMail(account, code, query.type, lan));
+        };
+        send().catch((err) => req.log.error({ err, purpose: query.type }, 'verification code not sent'));
       }
       return null;
     },
@@ -102,11 +107,12 @@ export function authRoutes(app: FastifyInstance) {
       const taken = await db.selectFrom('users').select('id').where('account', '=', account).executeTakeFirst();
       if (taken) fail(103);
       const t = now();
+      const passwordHash = await hashPassword(body.password, config.passwordCost);
       const row = await db
         .insertInto('users')
         .values({
           account,
-          password_hash: await hashPassword(body.password, config.passwordCost),
+          password_hash: passwordHash,
           kind: 'end_user',
           nickname: body.nickname?.trim() || null,
           language: body.lan ? toLanguage(body.lan) : lan,
@@ -114,8 +120,14 @@ export function authRoutes(app: FastifyInstance) {
           updated_at: t,
         })
         .returning('id')
-        .executeTakeFirstOrThrow();
-      return { userId: row.id };
+        .executeTakeFirst()
+        .catch(async (err) => {
+          // Two sign-ups of one address at once: the unique account column lets one through.
+          const existing = await db.selectFrom('users').select('id').where('account', '=', account).executeTakeFirst();
+          if (existing) return fail(103);
+          throw err;
+        });
+      return { userId: row!.id };
     },
     { limit: { max: 10, minutes: 10 } },
   );

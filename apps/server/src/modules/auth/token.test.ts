@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 
@@ -105,6 +106,45 @@ describe('POST /oauth/token', () => {
     const res = await s.call(null, 'POST', '/oauth/token', { grant_type: 'client_credentials' });
     expect(res.body.code).toBe(4);
     expect(res.body.msg).toContain('body');
+  });
+
+  it('names the grant rule, or the missing field of the grant asked for', async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ grant_type: 'client_credentials' }, 'body.grant_type must be one of: password, refresh_token'],
+      [{}, 'body.grant_type must be one of: password, refresh_token'],
+      [{ grant_type: 'password', username: 'a@b.com' }, 'body.password is required'],
+      [{ grant_type: 'refresh_token' }, 'body.refresh_token is required'],
+      [{ grant_type: 'password', username: 'a@b.com', password: 'x'.repeat(65) }, 'body.password must be at most 64 characters'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await s.call(null, 'POST', '/oauth/token', body);
+      expect(res.body, JSON.stringify(body)).toEqual({ code: 4, msg: `Invalid input: ${message}`, data: null });
+    }
+  });
+
+  it('a disabled account cannot refresh its session', async () => {
+    const u = await s.user();
+    const { refresh } = await s.login(u.account);
+    await s.db.updateTable('users').set({ enabled: 0 }).where('id', '=', u.id).execute();
+    const res = await s.call(null, 'POST', '/oauth/token', { grant_type: 'refresh_token', refresh_token: refresh });
+    expect(res.status).toBe(401);
+  });
+
+  it('an access token carries only the user id and the session id', async () => {
+    const u = await s.user();
+    const { access } = await s.login(u.account);
+    const payload = JSON.parse(Buffer.from(access.split('.')[1]!, 'base64url').toString());
+    expect(Object.keys(payload).sort()).toEqual(['exp', 'iat', 'iss', 'sid', 'sub']);
+    expect(payload.sub).toBe(String(u.id));
+    expect(payload.exp - payload.iat).toBe(900);
+  });
+
+  it('stores the refresh token only as a hash', async () => {
+    const u = await s.user();
+    const { refresh } = await s.login(u.account);
+    const rows = await s.db.selectFrom('refresh_tokens').selectAll().execute();
+    expect(JSON.stringify(rows)).not.toContain(refresh);
+    expect(rows.some((r) => r.token_hash === createHash('sha256').update(refresh).digest('hex'))).toBe(true);
   });
 
   it('sign-out revokes the session', async () => {

@@ -4,7 +4,6 @@ import path from 'node:path';
 import { systemApi as api } from '@sunfleet/contracts';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { fail } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { uploadsDir } from '../users/avatar.ts';
 
@@ -22,7 +21,8 @@ export function systemRoutes(app: FastifyInstance) {
   route(app, api.upload, async ({ params, reply }) => {
     const file = path.join(uploadsDir(config.dataDir), params.folder, params.file);
     const stat = await fs.promises.stat(file).catch(() => null);
-    if (!stat?.isFile()) return fail(404);
+    // HTTP 404 as for any unknown path: an <img> or a cache must not take an error envelope for the picture.
+    if (!stat?.isFile()) return reply.callNotFound() as never;
     const ext = params.file.split('.').pop() as keyof typeof mime;
     reply
       .header('content-type', mime[ext])

@@ -20,3 +20,10 @@ export async function storeImage(
   await fs.writeFile(path.join(dir, name), bytes);
   return `/uploads/${folder}/${name}`;
 }
+
+/** Delete an image stored in `folder` by its URL (the one a new upload replaced); any other URL is left alone. */
+export async function removeImage(dataDir: string, folder: string, url: string | null) {
+  const name = url?.match(/^\/uploads\/([a-z]+)\/([a-f0-9]{32}\.(?:png|jpg|gif))$/);
+  if (!name || name[1] !== folder) return;
+  await fs.rm(path.join(uploadsDir(dataDir), folder, name[2]!), { force: true });
+}

@@ -8,7 +8,7 @@ import { codeMail } from '../../mail/templates.ts';
 import { checkCode, codeError, issueCode } from '../auth/codes.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
-import { storeImage } from './avatar.ts';
+import { removeImage, storeImage } from './avatar.ts';
 import { profileOf } from './profile.ts';
 
 const PERSONALIZED_VALUE_BYTES = 16 * 1024;
@@ -53,24 +53,35 @@ export function userRoutes(app: FastifyInstance) {
     return profileOf(db, user, lan);
   });
 
-  route(app, api.changePassword, async ({ params, body, caller }) => {
-    own(params.id, caller.user.id);
-    readOnlyGuard(caller.user.read_only);
-    if (!(await verifyPassword(caller.user.password_hash, body.oldPassword))) fail(108);
-    const hash = await hashPassword(body.password, config.passwordCost);
-    await db.updateTable('users').set({ password_hash: hash, updated_at: now() }).where('id', '=', caller.user.id).execute();
-    // Every other session ends; the one that changed the password stays signed in.
-    await revokeUserSessions(db, caller.user.id, caller.sessionId);
-    return null;
-  });
+  // Rate limited per account: a stolen access token must not become a way to guess the old password.
+  route(
+    app,
+    api.changePassword,
+    async ({ params, body, caller }) => {
+      own(params.id, caller.user.id);
+      readOnlyGuard(caller.user.read_only);
+      if (!(await verifyPassword(caller.user.password_hash, body.oldPassword))) fail(108);
+      const hash = await hashPassword(body.password, config.passwordCost);
+      await db.updateTable('users').set({ password_hash: hash, updated_at: now() }).where('id', '=', caller.user.id).execute();
+      // Every other session ends; the one that changed the password stays signed in.
+      await revokeUserSessions(db, caller.user.id, caller.sessionId);
+      return null;
+    },
+    { limit: { max: 10, minutes: 10, byAccount: true } },
+  );
 
   route(app, api.getPersonalized, async ({ caller }) => parseJson<Record<string, unknown>>(caller.user.personalized, {}));
 
   route(app, api.savePersonalized, async ({ body, caller }) => {
-    if (JSON.stringify(body.value ?? null).length > PERSONALIZED_VALUE_BYTES) fail(4, 'value too large');
     const settings = parseJson<Record<string, unknown>>(caller.user.personalized, {});
-    settings[body.key] = body.value ?? null;
-    if (Object.keys(settings).length > PERSONALIZED_KEYS) fail(4, 'too many settings');
+    // null (or no value) removes the key, so a full set of keys can be freed again.
+    if (body.value === null || body.value === undefined) delete settings[body.key];
+    else {
+      if (Buffer.byteLength(JSON.stringify(body.value)) > PERSONALIZED_VALUE_BYTES)
+        fail(4, `body.value must be at most ${PERSONALIZED_VALUE_BYTES / 1024} KB`);
+      settings[body.key] = body.value;
+      if (Object.keys(settings).length > PERSONALIZED_KEYS) fail(4, `body.key: at most ${PERSONALIZED_KEYS} settings`);
+    }
     await db
       .updateTable('users')
       .set({ personalized: JSON.stringify(settings), updated_at: now() })
@@ -118,11 +129,12 @@ export function userRoutes(app: FastifyInstance) {
     own(params.id, caller.user.id);
     readOnlyGuard(caller.user.read_only);
     const file = await req.file({ limits: { fileSize: limits.avatarBytes, files: 1 } });
-    if (!file) return fail(4, 'no file');
+    if (!file) return fail(4, 'file is required');
     const bytes = await file.toBuffer();
     const url = await storeImage(config.dataDir, 'avatars', bytes, ['png', 'jpeg']);
-    if (!url) return fail(4, 'not a JPG or PNG image');
+    if (!url) return fail(4, 'file must be a JPG or PNG image');
     await db.updateTable('users').set({ avatar: url, updated_at: now() }).where('id', '=', caller.user.id).execute();
+    await removeImage(config.dataDir, 'avatars', caller.user.avatar);
     return { avatar: url };
   });
 }

@@ -1,0 +1,72 @@
+/** Environment → configuration: defaults, and a bad value stops the start with a ConfigError naming it. */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('has working defaults on a bare machine', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: path.resolve('./data'),
+      databaseUrl: null,
+      smtpUrl: null,
+      accessTokenTtlSec: 900,
+      refreshTokenTtlSec: 30 * 86400,
+      demo: true,
+      rateLimits: true,
+      trustProxy: 0,
+      passwordCost: 'owasp',
+    });
+    expect([...c.roles].sort()).toEqual(['api', 'ingest', 'jobs']);
+    // No JWT_SECRET: a random one per process, long enough.
+    expect(c.jwtSecret.length).toBeGreaterThanOrEqual(32);
+    expect(loadConfig({}).jwtSecret).not.toBe(c.jwtSecret);
+  });
+
+  it('reads the values it is given', () => {
+    const c = loadConfig({
+      PORT: '9000',
+      DATABASE_URL: 'postgres://u:p@db:5432/sunfleet',
+      JWT_SECRET: 'x'.repeat(32),
+      SMTP_URL: 'smtps://user:pw@mail.example.com:465',
+      ROLES: 'api, jobs',
+      RATE_LIMITS: 'off',
+      DEMO: 'no',
+      TRUST_PROXY: 'on',
+      ACCESS_TOKEN_TTL: '600',
+    });
+    expect(c).toMatchObject({
+      port: 9000,
+      databaseUrl: 'postgres://u:p@db:5432/sunfleet',
+      jwtSecret: 'x'.repeat(32),
+      smtpUrl: 'smtps://user:pw@mail.example.com:465',
+      rateLimits: false,
+      demo: false,
+      trustProxy: 1,
+      accessTokenTtlSec: 600,
+    });
+    expect([...c.roles].sort()).toEqual(['api', 'jobs']);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'off' }).trustProxy).toBe(0);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /PORT must be an integer from 0 to 65535, got "abc"/],
+    [{ PORT: '70000' }, /PORT must be an integer/],
+    [{ PORT: '80.5' }, /PORT must be an integer/],
+    [{ DATABASE_URL: 'mysql://root@db/sunfleet' }, /DATABASE_URL must be a postgres:\/\/ URL/],
+    [{ DATABASE_URL: 'sunfleet.db' }, /DATABASE_URL/],
+    [{ JWT_SECRET: 'too-short' }, /JWT_SECRET must be at least 32 characters/],
+    [{ SMTP_URL: 'http://mail.example.com' }, /SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/],
+    [{ ROLES: 'api,web' }, /ROLES: unknown role "web"/],
+    [{ RATE_LIMITS: 'maybe' }, /RATE_LIMITS must be on or off/],
+    [{ TRUST_PROXY: 'everyone' }, /TRUST_PROXY must be on or off/],
+    [{ TRUST_PROXY: '11' }, /TRUST_PROXY must be an integer from 0 to 10/],
+    [{ ACCESS_TOKEN_TTL: '5' }, /ACCESS_TOKEN_TTL must be an integer from 10/],
+  ])('refuses %o with a ConfigError naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});

@@ -1,0 +1,69 @@
+/** Rate limits on sign-in, the anonymous calls and code sending (on in production, off elsewhere in tests). */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getCode } from '../../../test/account.ts';
+import { startServer, type TestServer, uniqueAccount } from '../../../test/harness.ts';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startServer({ rateLimits: true });
+});
+afterAll(() => s.close());
+
+const tooMany = { status: 429, body: { code: 3, msg: 'Too many requests, please try again later', data: null } };
+
+describe('rate limits', () => {
+  it('allows 5 codes for one account in 10 minutes; the 6th is HTTP 429 with code 3', async () => {
+    const account = uniqueAccount('spam');
+    for (let i = 0; i < 5; i++) expect((await getCode(s, account, 'signup')).body.code, `call ${i + 1}`).toBe(0);
+    expect(await getCode(s, account, 'signup')).toEqual(tooMany);
+    // The same address in other letters is the same account.
+    expect(await getCode(s, account.toUpperCase(), 'reset')).toEqual(tooMany);
+    // Another account from the same address still gets its code.
+    expect((await getCode(s, uniqueAccount('other'), 'signup')).body.code).toBe(0);
+  });
+
+  it('allows 20 sign-in attempts a minute from one address; the 21st is HTTP 429 with code 3', async () => {
+    const u = await s.user();
+    const attempt = (remoteAddress: string) =>
+      s.app.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        remoteAddress,
+        payload: { grant_type: 'password', username: u.account, password: 'Wrong-pass1' },
+      });
+    for (let i = 0; i < 20; i++) expect((await attempt('198.51.100.20')).json().code, `attempt ${i + 1}`).toBe(102);
+    const blocked = await attempt('198.51.100.20');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json()).toEqual(tooMany.body);
+    expect(blocked.headers['retry-after']).toBeDefined();
+    // Another client address is counted apart.
+    expect((await attempt('198.51.100.21')).json().code).toBe(102);
+  });
+
+  it('limits checkAccount, the one call that tells whether an account exists', async () => {
+    const url = `/anonymous/checkAccount?account=${uniqueAccount('probe')}`;
+    const probe = () => s.app.inject({ method: 'GET', url, remoteAddress: '198.51.100.30' });
+    for (let i = 0; i < 30; i++) expect((await probe()).statusCode).toBe(200);
+    expect((await probe()).statusCode).toBe(429);
+  });
+
+  it('limits password changes per account: guessing the old password with a stolen token stops at 10', async () => {
+    const u = await s.user();
+    const { access } = await s.login(u.account);
+    const change = () => s.call(access, 'POST', `/api/v1/user/${u.id}/pwd`, { oldPassword: 'Guess-123', password: 'N3w-secret' });
+    for (let i = 0; i < 10; i++) expect((await change()).body.code).toBe(108);
+    expect(await change()).toEqual(tooMany);
+  });
+
+  it('limits notification codes per signed-in user, whatever address they are sent to', async () => {
+    const u = await s.user();
+    const { access } = await s.login(u.account);
+    const ask = (email: string) => s.call(access, 'GET', `/api/v1/user/notify/code?email=${encodeURIComponent(email)}`);
+    for (let i = 0; i < 5; i++) expect((await ask(uniqueAccount('n'))).body.code).toBe(0);
+    expect(await ask(uniqueAccount('n'))).toEqual(tooMany);
+    // Another user from the same client address is not affected.
+    const v = await s.user();
+    const other = await s.login(v.account);
+    expect((await s.call(other.access, 'GET', '/api/v1/user/notify/code')).body.code).toBe(0);
+  });
+});

@@ -1,0 +1,162 @@
+/** Health, API docs, and what every response carries: security headers, no CORS, limits, no leaked faults. */
+import { endpoint } from '@sunfleet/contracts';
+import Type from 'typebox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer, uniqueAccount } from '../../../test/harness.ts';
+import { route } from '../../http/route.ts';
+
+const SECRET = 'connection to db-primary.internal:5432 refused for user admin';
+const boom = endpoint({
+  method: 'GET',
+  path: '/api/v1/test/boom',
+  access: 'public',
+  summary: 'test only: a server fault',
+  data: Type.Null(),
+});
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startServer({}, (app) =>
+    route(app, boom, () => {
+      throw new Error(SECRET);
+    }),
+  );
+});
+afterAll(() => s.close());
+
+describe('GET /healthz', () => {
+  it('reports the store it reached', async () => {
+    const res = await s.call(null, 'GET', '/healthz');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      code: 0,
+      data: { status: 'ok', store: process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite', uptimeSec: expect.any(Number) },
+    });
+  });
+});
+
+describe('API docs', () => {
+  it('serves the OpenAPI document listing the account calls, with their schemas', async () => {
+    const ui = await s.app.inject({ method: 'GET', url: '/api/docs' });
+    expect([200, 302]).toContain(ui.statusCode);
+    const res = await s.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json() as {
+      openapi: string;
+      paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }>; security?: unknown }>>;
+    };
+    expect(doc.openapi).toMatch(/^3\./);
+    for (const [p, method] of [
+      ['/oauth/token', 'post'],
+      ['/anonymous/getCode', 'get'],
+      ['/anonymous/checkCode', 'get'],
+      ['/anonymous/checkAccount', 'get'],
+      ['/anonymous/signup', 'post'],
+      ['/anonymous/resetPwd', 'post'],
+      ['/anonymous/ip', 'get'],
+      ['/api/v1/user', 'get'],
+      ['/api/v1/user/{id}', 'post'],
+      ['/api/v1/user/{id}/pwd', 'post'],
+      ['/api/v1/user/personalized', 'get'],
+      ['/api/v1/user/personalized', 'post'],
+      ['/api/v1/user/notify', 'post'],
+      ['/api/v1/user/notify/code', 'get'],
+      ['/api/v1/user/notify/enable', 'get'],
+      ['/api/v1/user/{id}/avatar', 'post'],
+      ['/healthz', 'get'],
+    ] as const) {
+      expect(doc.paths[p]?.[method], `${method} ${p}`).toBeDefined();
+    }
+    expect(doc.paths['/anonymous/getCode']!.get!.parameters?.map((x) => x.name)).toEqual(
+      expect.arrayContaining(['account', 'type']),
+    );
+    expect(doc.paths['/api/v1/user']!.get!.security).toEqual([{ bearer: [] }]);
+    expect(doc.paths['/anonymous/ip']!.get!.security).toBeUndefined();
+  });
+});
+
+describe('every response', () => {
+  it('carries the security headers', async () => {
+    const res = await s.app.inject({ method: 'GET', url: '/healthz' });
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('has no CORS header, even for a request or preflight from another origin', async () => {
+    const u = await s.user();
+    const { access } = await s.login(u.account);
+    const simple = await s.app.inject({
+      method: 'GET',
+      url: '/api/v1/user',
+      headers: { origin: 'https://evil.example', authorization: `Bearer ${access}` },
+    });
+    expect(simple.json().code).toBe(0);
+    const preflight = await s.app.inject({
+      method: 'OPTIONS',
+      url: '/oauth/token',
+      headers: {
+        origin: 'https://evil.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    });
+    for (const res of [simple, preflight]) {
+      expect(res.headers['access-control-allow-origin']).toBeUndefined();
+      expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+    }
+    expect(preflight.statusCode).toBe(404);
+  });
+
+  it('refuses a body over 1 MB with HTTP 413 and code 4, writing nothing', async () => {
+    const account = uniqueAccount('huge');
+    const res = await s.app.inject({
+      method: 'POST',
+      url: '/anonymous/signup',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ account, password: 'Sun-Power1', code: '123456', nickname: 'x'.repeat(1024 * 1024) }),
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toEqual({ code: 4, msg: 'Invalid input: the upload is too large', data: null });
+    expect(await s.db.selectFrom('users').select('id').where('account', '=', account).execute()).toHaveLength(0);
+  });
+
+  it('answers malformed JSON and an unsupported content type with code 4', async () => {
+    const bad = await s.app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"grant_type": "pass',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ code: 4, msg: 'Invalid input: malformed request', data: null });
+    const xml = await s.app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      headers: { 'content-type': 'application/xml' },
+      payload: '<grant/>',
+    });
+    expect(xml.statusCode).toBe(415);
+    expect(xml.json()).toEqual({ code: 4, msg: 'Invalid input: unsupported content type', data: null });
+  });
+
+  it('a server fault is HTTP 500 with code 500 and never the error message', async () => {
+    const res = await s.app.inject({ method: 'GET', url: '/api/v1/test/boom', headers: { 'accept-language': 'es' } });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ code: 500, msg: 'El servidor no respondió, inténtelo más tarde', data: null });
+    expect(res.body).not.toContain('db-primary');
+    expect(res.body).not.toContain('Error');
+  });
+
+  it('an unknown API path is HTTP 404 with code 404', async () => {
+    const res = await s.app.inject({ method: 'GET', url: '/api/v1/no-such-thing' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ code: 404, msg: 'Not found', data: null });
+  });
+});
