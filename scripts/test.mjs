@@ -11,6 +11,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const only = process.argv[2];
 const suites = [
   { name: 'contracts', dir: 'packages/contracts' },
+  { name: 'protocols', dir: 'packages/protocols' },
   { name: 'server', dir: 'apps/server' },
   { name: 'web', dir: 'apps/web' },
   { name: 'simulator', dir: 'apps/simulator' },
