@@ -63,6 +63,9 @@ export async function buildApp(deps: Deps, log: Logger | false = false): Promise
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
+        // Helmet's default would make browsers fetch everything over HTTPS, which breaks the
+        // portal on plain HTTP (a LAN address); TLS termination, if any, is the proxy's job.
+        upgradeInsecureRequests: null,
       },
     },
     crossOriginEmbedderPolicy: false,

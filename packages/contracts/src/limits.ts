@@ -22,6 +22,8 @@ export const limits = {
   valueInput: 9999999,
   deviceAliasBytes: 32,
   verificationCode: { digits: 6, ttlMs: 10 * 60 * 1000, maxTries: 5 },
+  /** How long the send-code button waits before a code may be asked again. */
+  codeResendSeconds: 60,
   page: { defaultSize: 10, maxSize: 100 },
 } as const;
 

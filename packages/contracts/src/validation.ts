@@ -22,6 +22,8 @@ export const PASSWORD_PATTERN = '^\\S{6,16}$';
 export const isPassword = (s: string) => new RegExp(PASSWORD_PATTERN).test(s);
 
 export const CODE_PATTERN = '^[0-9]{6}$';
+/** Phone numbers: digits, spaces, dashes and a leading plus, at most 20. */
+export const PHONE_PATTERN = '^[+0-9 -]{0,20}$';
 
 /** Positive integer or zero, no leading zeros. */
 export const isNonNegativeInteger = (s: string) => /^(0|[1-9]\d*)$/.test(s);

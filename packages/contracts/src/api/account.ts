@@ -2,7 +2,7 @@
 import Type from 'typebox';
 import { endpoint, IdParams, LanQuery, Nothing } from '../endpoint.ts';
 import { limits } from '../limits.ts';
-import { CODE_PATTERN, EMAIL_PATTERN, PASSWORD_PATTERN, safeTextPattern } from '../validation.ts';
+import { CODE_PATTERN, EMAIL_PATTERN, PASSWORD_PATTERN, PHONE_PATTERN, safeTextPattern } from '../validation.ts';
 
 const Account = Type.String({ pattern: EMAIL_PATTERN, maxLength: 254, description: 'e-mail address' });
 const Password = Type.String({ pattern: PASSWORD_PATTERN, minLength: limits.password.min, maxLength: limits.password.max });
@@ -164,7 +164,7 @@ export const updateUser = endpoint({
       nickname: Type.Optional(Type.Union([SafeText(32), Type.Null()])),
       name: Type.Optional(Type.Union([SafeText(64), Type.Null()])),
       gender: Type.Optional(Gender),
-      phone: Type.Optional(Type.Union([Type.String({ pattern: '^[+0-9 -]{0,20}$' }), Type.Null()])),
+      phone: Type.Optional(Type.Union([Type.String({ pattern: PHONE_PATTERN }), Type.Null()])),
       temperatureUnit: Type.Optional(TemperatureUnit),
       language: Type.Optional(Type.Union([Type.Literal('en'), Type.Literal('es')])),
     },

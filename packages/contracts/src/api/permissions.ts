@@ -18,7 +18,7 @@ function treeNode(depth: number): TSchema {
     children: Type.Array(depth > 1 ? treeNode(depth - 1) : Type.Never(), depth > 1 ? {} : { maxItems: 0 }),
   });
 }
-export const PermissionTreeSchema = treeNode(5);
+export const PermissionTreeSchema = Type.Unsafe<PermissionTreeNode>(treeNode(5));
 
 export const myPermissions = endpoint({
   method: 'GET',

@@ -1,0 +1,131 @@
+/**
+ * A real portal for browser tests: the server process (as `npm start` runs it, on a free
+ * port, private data folder, demo on, known administrator), a real SMTP server receiving its
+ * mail, and the system Chromium driven by playwright-core.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { startSmtp, type TestSmtp } from '../../server/test/smtp.ts';
+
+export const ADMIN = { account: 'admin@e2e.sunfleet.local', password: 'AdminPass1' };
+export const DEMO_PASSWORD = 'Demo2026!';
+export const demo = {
+  companyAdmin: 'installer@demo.sunfleet.local',
+  companyUser: 'tech@demo.sunfleet.local',
+  owner: 'owner@demo.sunfleet.local',
+  visitor: 'visitor@demo.sunfleet.local',
+};
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export interface Portal {
+  url: string;
+  smtp: TestSmtp;
+  browser: Browser;
+  dataDir: string;
+  /** A fresh browser context (its own storage) with a page, English unless told. */
+  page(opts?: { locale?: string }): Promise<{ context: BrowserContext; page: Page }>;
+  /** Sign in through the login form. */
+  login(page: Page, account: string, password: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startPortal(env: Record<string, string> = {}): Promise<Portal> {
+  const smtp = await startSmtp();
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sunfleet-e2e-'));
+  const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SMTP_URL: smtp.url,
+      ADMIN_EMAIL: ADMIN.account,
+      ADMIN_PASSWORD: ADMIN.password,
+      DEMO: 'on',
+      RATE_LIMITS: 'off',
+      LOG_LEVEL: 'warn',
+      JWT_SECRET: 'e2e-secret-e2e-secret-e2e-secret-0123',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  server.stdout?.on('data', (d) => {
+    output += d;
+  });
+  server.stderr?.on('data', (d) => {
+    output += d;
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`server exited: ${output}`);
+    const ok = await fetch(`${url}/healthz`)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`server did not start: ${output}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+  return {
+    url,
+    smtp,
+    browser,
+    dataDir,
+    async page(opts = {}) {
+      const context = await browser.newContext({
+        baseURL: url,
+        locale: opts.locale ?? 'en-US',
+        viewport: { width: 1366, height: 860 },
+      });
+      const page = await context.newPage();
+      return { context, page };
+    },
+    async login(page, account, password) {
+      await page.goto('/login');
+      await page.getByTestId('login-email').fill(account);
+      await page.getByTestId('login-password').fill(password);
+      await page.getByTestId('login-submit').click();
+      await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+    },
+    async close() {
+      await browser.close();
+      server.kill('SIGTERM');
+      await new Promise((r) => server.once('exit', r));
+      await smtp.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

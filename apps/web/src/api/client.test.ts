@@ -1,0 +1,241 @@
+import { account, type Endpoint, errorText } from '@sunfleet/contracts';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, buildRequest, type ClientEnvironment, call, configureClient, encodeForm, resetClientState } from './client.ts';
+import { getStoredUser, storeTokens } from './session.ts';
+
+type Handler = (url: string, init: RequestInit) => Response | Promise<Response>;
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const ok = (data: unknown) => json({ code: 0, msg: 'ok', data });
+const business = (code: number) => json({ code, msg: `server text ${code}`, data: null });
+const authOf = (init: RequestInit) => (init.headers as Record<string, string>).Authorization;
+
+function mockFetch(handler: Handler) {
+  const fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) => Promise.resolve(handler(String(input), init ?? {})));
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+function signIn(access = 'old-access', refresh = 'old-refresh') {
+  storeTokens({ access_token: access, refresh_token: refresh, token_type: 'bearer', expires_in: 900, userId: 7 });
+}
+
+let env: { [K in keyof ClientEnvironment]: ReturnType<typeof vi.fn> };
+beforeEach(() => {
+  resetClientState();
+  env = {
+    toast: vi.fn(),
+    confirmServerDown: vi.fn(() => new Promise<void>(() => {})),
+    goToLogin: vi.fn(),
+    language: vi.fn(() => 'en'),
+  };
+  configureClient(env as unknown as ClientEnvironment);
+});
+
+describe('envelope', () => {
+  it('unwraps code 0 to data and sends the bearer token and query', async () => {
+    signIn();
+    const fetchMock = mockFetch(() => ok({ id: 7, nickname: 'Ana' }));
+    await expect(call(account.getUser, { query: { lan: 'es' } })).resolves.toEqual({ id: 7, nickname: 'Ana' });
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('/api/v1/user?lan=es');
+    expect(authOf(init!)).toBe('Bearer old-access');
+    expect(env.toast).not.toHaveBeenCalled();
+  });
+
+  it('a code the endpoint tolerates is thrown to the screen without a toast', async () => {
+    mockFetch(() => business(103));
+    const err = await call(account.checkAccount, { query: { account: 'a@b.co', type: 'signup' } }).catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ code: 103, tolerated: true, message: errorText(103, 'en') });
+    expect(env.toast).not.toHaveBeenCalled();
+  });
+
+  it('a code the call tolerates is not toasted either', async () => {
+    signIn();
+    mockFetch(() => business(2));
+    await expect(call(account.getUser, { query: {}, tolerate: [2] })).rejects.toMatchObject({ code: 2, tolerated: true });
+    expect(env.toast).not.toHaveBeenCalled();
+  });
+
+  it('any other code is toasted in the interface language and thrown', async () => {
+    signIn();
+    env.language.mockReturnValue('es');
+    mockFetch(() => business(700));
+    await expect(call(account.getUser, { query: {} })).rejects.toMatchObject({ code: 700, tolerated: false });
+    expect(env.toast).toHaveBeenCalledWith(errorText(700, 'es'), 'error');
+  });
+
+  it('4001 is a warning-style toast', async () => {
+    signIn();
+    mockFetch(() => business(4001));
+    await expect(call(account.getUser, { query: {} })).rejects.toBeInstanceOf(ApiError);
+    expect(env.toast).toHaveBeenCalledWith(errorText(4001, 'en'), 'warning');
+  });
+});
+
+describe('code 102', () => {
+  it('clears the stored user and goes to /login', async () => {
+    signIn();
+    mockFetch(() => business(102));
+    await expect(call(account.getUser, { query: {} })).rejects.toMatchObject({ code: 102 });
+    expect(getStoredUser()).toBeNull();
+    expect(localStorage.getItem('userInfo')).toBeNull();
+    expect(env.goToLogin).toHaveBeenCalledTimes(1);
+  });
+
+  it('is tolerated by the login call itself', async () => {
+    mockFetch(() => business(102));
+    const login = call(account.token, { body: { grant_type: 'password', username: 'a@b.co', password: 'wrong-one' } });
+    await expect(login).rejects.toMatchObject({ code: 102, tolerated: true });
+    expect(env.goToLogin).not.toHaveBeenCalled();
+    expect(env.toast).not.toHaveBeenCalled();
+  });
+});
+
+describe('HTTP 401', () => {
+  it('without a stored user goes to /login and does not refresh', async () => {
+    const fetchMock = mockFetch(() => json({ code: 401, msg: 'x', data: null }, 401));
+    await expect(call(account.getUser, { query: {} })).rejects.toMatchObject({ code: 401 });
+    expect(env.goToLogin).toHaveBeenCalledTimes(1);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('refreshes once while concurrent 401s queue, then replays them with the new token', async () => {
+    signIn();
+    let releaseRefresh!: () => void;
+    const refreshGate = new Promise<void>((resolve) => {
+      releaseRefresh = resolve;
+    });
+    const replayedWith: string[] = [];
+    const fetchMock = mockFetch(async (url, init) => {
+      if (url === '/oauth/token') {
+        expect(JSON.parse(String(init.body))).toEqual({ grant_type: 'refresh_token', refresh_token: 'old-refresh' });
+        await refreshGate;
+        return ok({ access_token: 'new-access', refresh_token: 'new-refresh', token_type: 'bearer', expires_in: 900, userId: 7 });
+      }
+      if (authOf(init) === 'Bearer old-access') return json({ code: 401, msg: 'expired', data: null }, 401);
+      replayedWith.push(authOf(init)!);
+      return ok({ url });
+    });
+
+    const calls = [call(account.getUser, { query: { lan: 'en' } }), call(account.getNotify), call(account.getPersonalized)];
+    await vi.waitFor(() => expect(fetchMock.mock.calls.filter(([u]) => u === '/oauth/token')).toHaveLength(1));
+    releaseRefresh();
+    const results = await Promise.all(calls);
+
+    expect(results.map((r) => (r as { url: string }).url)).toEqual([
+      '/api/v1/user?lan=en',
+      '/api/v1/user/notify/enable',
+      '/api/v1/user/personalized',
+    ]);
+    expect(fetchMock.mock.calls.filter(([u]) => u === '/oauth/token')).toHaveLength(1);
+    expect(replayedWith).toEqual(['Bearer new-access', 'Bearer new-access', 'Bearer new-access']);
+    expect(getStoredUser()).toEqual({ access_token: 'new-access', refresh_token: 'new-refresh' });
+  });
+
+  it('a failed refresh rejects every queued request, clears storage and goes to /login', async () => {
+    signIn();
+    const fetchMock = mockFetch((url) => {
+      if (url === '/oauth/token') return json({ code: 401, msg: 'refused', data: null }, 401);
+      return json({ code: 401, msg: 'expired', data: null }, 401);
+    });
+    const results = await Promise.allSettled([call(account.getUser, { query: {} }), call(account.getNotify)]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    for (const r of results) expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 401 });
+    expect(fetchMock.mock.calls.filter(([u]) => u === '/oauth/token')).toHaveLength(1);
+    expect(getStoredUser()).toBeNull();
+    expect(env.goToLogin).toHaveBeenCalledTimes(1);
+  });
+
+  it('a replay that is refused again signs out instead of refreshing forever', async () => {
+    signIn();
+    const fetchMock = mockFetch((url) =>
+      url === '/oauth/token'
+        ? ok({ access_token: 'new-access', refresh_token: 'new-refresh', token_type: 'bearer', expires_in: 900, userId: 7 })
+        : json({ code: 401, msg: 'no', data: null }, 401),
+    );
+    await expect(call(account.getNotify)).rejects.toMatchObject({ code: 401 });
+    expect(fetchMock.mock.calls.filter(([u]) => u === '/oauth/token')).toHaveLength(1);
+    expect(getStoredUser()).toBeNull();
+  });
+});
+
+describe('server down', () => {
+  it('a network error or 5xx opens one confirm dialog at a time', async () => {
+    signIn();
+    let close!: () => void;
+    env.confirmServerDown.mockImplementation(
+      () =>
+        new Promise<void>((resolve) => {
+          close = resolve;
+        }),
+    );
+    mockFetch((url) => {
+      if (url.includes('personalized')) return new Response('oops', { status: 503 });
+      throw new TypeError('Failed to fetch');
+    });
+    const results = await Promise.allSettled([call(account.getNotify), call(account.getPersonalized), call(account.getNotify)]);
+    for (const r of results) expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 500 });
+    expect(env.confirmServerDown).toHaveBeenCalledTimes(1);
+    expect(env.confirmServerDown).toHaveBeenCalledWith(errorText(500, 'en'));
+    expect(env.toast).not.toHaveBeenCalled();
+
+    close();
+    await Promise.resolve();
+    await Promise.resolve();
+    await expect(call(account.getPersonalized)).rejects.toMatchObject({ code: 500 });
+    expect(env.confirmServerDown).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('encodings', () => {
+  it('form-encodes by default', async () => {
+    signIn();
+    const fetchMock = mockFetch(() => ok({}));
+    await call(account.updateUser, { params: { id: 7 }, body: { nickname: 'Ana María', temperatureUnit: 'F' } });
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('/api/v1/user/7');
+    expect(init!.method).toBe('POST');
+    expect((init!.headers as Record<string, string>)['Content-Type']).toMatch(/^application\/x-www-form-urlencoded/);
+    expect(init!.body).toBe('nickname=Ana+Mar%C3%ADa&temperatureUnit=F');
+  });
+
+  it('repeats the key for each array item, in bodies and queries', () => {
+    const ep: Endpoint = { method: 'POST', path: '/api/v1/plants/:id/share', access: 'user', summary: 't', data: {} as never };
+    const [url, init] = buildRequest(
+      ep,
+      { params: { id: 3 }, query: { gsns: ['A1', 'B2'] }, body: { plantIds: [1, 2, 3], note: null } },
+      null,
+      'en',
+    );
+    expect(url).toBe('/api/v1/plants/3/share?gsns=A1&gsns=B2');
+    expect(init.body).toBe('plantIds=1&plantIds=2&plantIds=3');
+    expect(encodeForm({ a: [], b: undefined, c: true }).toString()).toBe('c=true');
+  });
+
+  it("sends JSON for encoding 'json'", async () => {
+    const fetchMock = mockFetch(() => ok({ userId: 9 }));
+    await call(account.signup, { body: { account: 'new@b.co', password: 'secret12', code: '123456' } });
+    const init = fetchMock.mock.calls[0]![1]!;
+    expect((init.headers as Record<string, string>)['Content-Type']).toBe('application/json');
+    expect(JSON.parse(String(init.body))).toEqual({ account: 'new@b.co', password: 'secret12', code: '123456' });
+    expect(authOf(init)).toBeUndefined();
+  });
+
+  it("sends multipart FormData for encoding 'multipart'", async () => {
+    signIn();
+    const fetchMock = mockFetch(() => ok({ avatar: '/uploads/avatars/x.png' }));
+    const file = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'me.png', { type: 'image/png' });
+    await expect(call(account.uploadAvatar, { params: { id: 7 }, body: { file } })).resolves.toEqual({
+      avatar: '/uploads/avatars/x.png',
+    });
+    const init = fetchMock.mock.calls[0]![1]!;
+    expect(init.body).toBeInstanceOf(FormData);
+    expect((init.body as FormData).get('file')).toBeInstanceOf(File);
+    expect(((init.body as FormData).get('file') as File).name).toBe('me.png');
+    // The browser sets the multipart boundary itself.
+    expect((init.headers as Record<string, string>)['Content-Type']).toBeUndefined();
+  });
+});

@@ -1,0 +1,253 @@
+/**
+ * The one HTTP client (DESIGN §7, spec §4, §7, §8). Every call goes through an endpoint
+ * contract from `@sunfleet/contracts`, so paths, encodings, whitelisted codes and response
+ * types come from the same place the server registers its routes from.
+ *
+ * - Encoding: form-urlencoded with repeated array keys by default, JSON for `encoding: 'json'`,
+ *   multipart for `encoding: 'multipart'`. Query strings use the form encoding too.
+ * - Envelope `{ code, msg, data }`: code 0 → `data`. Another code → `ApiError`; a toast unless
+ *   the endpoint (or the call) tolerates the code, in which case the screen handles it.
+ * - Code 102 outside the login call: the stored user is cleared and the page goes to /login.
+ * - HTTP 401: no stored user → /login; otherwise ONE refresh (`grant_type=refresh_token`) is
+ *   shared by every request that hit 401 meanwhile; they replay with the new access token.
+ *   A failed refresh rejects them all, clears storage and goes to /login.
+ * - Network error or HTTP ≥ 500: one "server did not respond" confirm dialog at a time.
+ */
+import {
+  account,
+  type BodyOf,
+  type DataOf,
+  type Endpoint,
+  type Envelope,
+  errorCatalogue,
+  errorText,
+  fillPath,
+  limits,
+  type ParamsOf,
+  type QueryOf,
+  toLanguage,
+  warningCodes,
+} from '@sunfleet/contracts';
+import { clearSession, getStoredUser, storeTokens, type TokenData } from './session.ts';
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    /** The screen asked to handle this code itself (no toast was shown). */
+    readonly tolerated = false,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** What the client needs from the page around it; the app wires antd and the router in. */
+export interface ClientEnvironment {
+  toast(text: string, level: 'error' | 'warning'): void;
+  /** Show the "server did not respond" dialog; resolves when it closes. */
+  confirmServerDown(text: string): Promise<void>;
+  /** Hard navigation to the login page (a reload, so no state survives). */
+  goToLogin(): void;
+  /** The interface language (for `Accept-Language` and the error texts). */
+  language(): string;
+}
+
+const defaultEnvironment: ClientEnvironment = {
+  toast: (text) => console.warn(text),
+  confirmServerDown: async () => {},
+  goToLogin: () => window.location.replace('/login'),
+  language: () => 'en',
+};
+let env: ClientEnvironment = { ...defaultEnvironment };
+
+export function configureClient(partial: Partial<ClientEnvironment>): void {
+  env = { ...env, ...partial };
+}
+
+type Scalar = string | number | boolean | null | undefined | Date;
+type MultipartValue = Blob | Exclude<Scalar, Date>;
+export type MultipartBody = FormData | Record<string, MultipartValue>;
+// An input part is required when its schema has a required field, optional otherwise.
+type Part<K extends string, T> = [T] extends [undefined]
+  ? { [P in K]?: undefined }
+  : Record<string, never> extends T
+    ? { [P in K]?: T }
+    : { [P in K]: T };
+type BodyPart<E extends Endpoint> = E['encoding'] extends 'multipart' ? { body: MultipartBody } : Part<'body', BodyOf<E>>;
+export interface CallOptions {
+  /** Codes this call handles itself, on top of the endpoint's `tolerate` list. */
+  tolerate?: readonly number[];
+  /** No toast and no dialog for this call (e.g. sign-out). */
+  quiet?: boolean;
+  signal?: AbortSignal;
+}
+export type CallInput<E extends Endpoint> = Part<'params', ParamsOf<E>> & Part<'query', QueryOf<E>> & BodyPart<E> & CallOptions;
+type CallArgs<E extends Endpoint> = Record<string, never> extends CallInput<E> ? [input?: CallInput<E>] : [input: CallInput<E>];
+
+/** Form encoding: arrays become repeated keys, empty values are left out. */
+export function encodeForm(values: Record<string, unknown> | undefined): URLSearchParams {
+  const out = new URLSearchParams();
+  const add = (key: string, value: unknown) => {
+    if (value === undefined || value === null) return;
+    if (value instanceof Date) out.append(key, value.toISOString());
+    else if (typeof value === 'object') out.append(key, JSON.stringify(value));
+    else out.append(key, String(value));
+  };
+  for (const [key, value] of Object.entries(values ?? {})) {
+    if (Array.isArray(value)) for (const item of value) add(key, item);
+    else add(key, value);
+  }
+  return out;
+}
+
+function encodeMultipart(body: MultipartBody): FormData {
+  if (body instanceof FormData) return body;
+  const form = new FormData();
+  for (const [key, value] of Object.entries(body)) {
+    if (value === undefined || value === null) continue;
+    if (value instanceof Blob) form.append(key, value, value instanceof File ? value.name : 'blob');
+    else form.append(key, String(value));
+  }
+  return form;
+}
+
+interface RawInput {
+  params?: Record<string, string | number>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+}
+
+export function buildRequest(ep: Endpoint, input: RawInput, token: string | null, language: string): [string, RequestInit] {
+  const query = encodeForm(input.query).toString();
+  const url = fillPath(ep.path, input.params) + (query ? `?${query}` : '');
+  const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': language };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const init: RequestInit = { method: ep.method, headers };
+  if (ep.method !== 'GET') {
+    const encoding = ep.encoding ?? 'form';
+    if (encoding === 'json') {
+      headers['Content-Type'] = 'application/json';
+      init.body = JSON.stringify(input.body ?? {});
+    } else if (encoding === 'multipart') {
+      init.body = encodeMultipart((input.body ?? {}) as MultipartBody);
+    } else if (input.body !== undefined) {
+      headers['Content-Type'] = 'application/x-www-form-urlencoded;charset=UTF-8';
+      init.body = encodeForm(input.body as Record<string, unknown>).toString();
+    }
+  }
+  return [url, init];
+}
+
+/** The text of a business code in the interface language; code 4 keeps the server's detail. */
+export function codeText(code: number, serverMsg?: string, language = env.language()): string {
+  if (code === 4 && serverMsg) return serverMsg;
+  if (code in errorCatalogue) return errorText(code, toLanguage(language));
+  return serverMsg || errorText(500, toLanguage(language));
+}
+
+let refreshing: Promise<string> | null = null;
+let serverDownOpen = false;
+
+/** Test hook: forget the in-flight refresh and the open dialog. */
+export function resetClientState(): void {
+  refreshing = null;
+  serverDownOpen = false;
+}
+
+function serverDown(options: CallOptions): never {
+  const text = errorText(500, toLanguage(env.language()));
+  if (!options.quiet && !serverDownOpen) {
+    serverDownOpen = true;
+    env.confirmServerDown(text).finally(() => {
+      serverDownOpen = false;
+    });
+  }
+  throw new ApiError(500, text);
+}
+
+function signedOut(): never {
+  clearSession();
+  env.goToLogin();
+  throw new ApiError(401, errorText(401, toLanguage(env.language())));
+}
+
+/** One refresh for everyone: concurrent callers share the same promise (the "queue"). */
+function refreshAccessToken(): Promise<string> {
+  refreshing ??= (async () => {
+    const stored = getStoredUser();
+    if (!stored) return signedOut();
+    const [url, init] = buildRequest(
+      account.token,
+      { body: { grant_type: limits.refreshGrantType, refresh_token: stored.refresh_token } },
+      null,
+      env.language(),
+    );
+    let res: Response;
+    try {
+      res = await fetch(url, init);
+    } catch {
+      // The server is unreachable: the session may still be good, so keep it.
+      return serverDown({});
+    }
+    if (res.status >= 500) return serverDown({});
+    const envelope = res.ok ? ((await res.json().catch(() => null)) as Envelope<TokenData> | null) : null;
+    if (envelope?.code !== 0) return signedOut();
+    storeTokens(envelope.data);
+    return envelope.data.access_token;
+  })().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+async function send<E extends Endpoint>(ep: E, input: RawInput & CallOptions, replay: boolean): Promise<DataOf<E>> {
+  const token = getStoredUser()?.access_token ?? null;
+  const [url, init] = buildRequest(ep, input, token, env.language());
+  if (input.signal) init.signal = input.signal;
+  let res: Response;
+  try {
+    res = await fetch(url, init);
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err;
+    return serverDown(input);
+  }
+
+  if (res.status === 401 && (ep as Endpoint) !== account.token) {
+    const stored = getStoredUser();
+    if (!stored) {
+      env.goToLogin();
+      throw new ApiError(401, errorText(401, toLanguage(env.language())));
+    }
+    if (replay) signedOut();
+    // Another request already refreshed since this one was sent: just replay.
+    if (stored.access_token === token) await refreshAccessToken();
+    return send(ep, input, true);
+  }
+  if (res.status >= 500) return serverDown(input);
+  if (ep.file && res.ok) return (await res.blob()) as DataOf<E>;
+
+  let envelope: Envelope<DataOf<E>>;
+  try {
+    envelope = (await res.json()) as Envelope<DataOf<E>>;
+  } catch {
+    return serverDown(input);
+  }
+  if (envelope.code === 0) return envelope.data;
+
+  const { code } = envelope;
+  const text = codeText(code, envelope.msg);
+  if (ep.tolerate?.includes(code) || input.tolerate?.includes(code)) throw new ApiError(code, text, true);
+  if (code === 102) {
+    clearSession();
+    env.goToLogin();
+    throw new ApiError(code, text);
+  }
+  if (!input.quiet) env.toast(text, (warningCodes as readonly number[]).includes(code) ? 'warning' : 'error');
+  throw new ApiError(code, text);
+}
+
+/** Call an endpoint: `call(account.getUser, { query: { lan: 'en' } })`. */
+export function call<E extends Endpoint>(ep: E, ...[input]: CallArgs<E>): Promise<DataOf<E>> {
+  return send(ep, (input ?? {}) as RawInput & CallOptions, false);
+}

@@ -1,0 +1,193 @@
+/**
+ * The route table: every page of the portal, in one place (spec §2). Later issues fill pages
+ * in by pointing `page` at their feature module; the shell builds the menu and the router
+ * from this table and the caller's granted permission tree (`buildRoutes.ts`).
+ *
+ * - `permission`: the type-0 permission that keeps the route; none = "not listed" in the spec.
+ * - `hidden`: not shown in the menu, and kept whatever the grants (spec §2) — the page itself
+ *   checks what it needs (e.g. /edit sends read-only accounts to /403).
+ * - `menuKey`: the menu entry highlighted on this page (plant sub-pages → /plants).
+ * - `buttonsFrom`: the page whose granted buttons apply here (spec §2, plant overview).
+ */
+import {
+  BankOutlined,
+  CloudUploadOutlined,
+  ClusterOutlined,
+  FileSearchOutlined,
+  LineChartOutlined,
+  SettingOutlined,
+  SunOutlined,
+  TeamOutlined,
+  ThunderboltOutlined,
+} from '@ant-design/icons';
+import type { ComponentType } from 'react';
+import { type LazyPage, lazyPage } from './navigationActivity.ts';
+
+export interface PageRoute {
+  /** Absolute path; `:name` segments for parameters. */
+  path: string;
+  /** Key in the `menu` namespace: menu label and page title. */
+  titleKey: string;
+  permission?: string;
+  hidden?: boolean;
+  icon?: ComponentType;
+  page?: LazyPage;
+  menuKey?: string;
+  buttonsFrom?: string;
+  /** Brand id (brands.ts) whose title this page carries, if not the host's brand. */
+  brand?: string;
+  children?: PageRoute[];
+}
+
+const comingSoon = lazyPage(() => import('../components/ComingSoonPage.tsx'));
+const notFound = lazyPage(() => import('../features/static/NotFoundPage.tsx'));
+const plantList = lazyPage(() => import('../features/plants/PlantListPage.tsx'));
+const accountSettings = lazyPage(() => import('../features/account/AccountPage.tsx'));
+
+/** The signed-in menu routes (spec §2 menu table). */
+export const menuRoutes: PageRoute[] = [
+  { path: '/plants', titleKey: 'plants', permission: 'station.view', icon: SunOutlined, page: plantList },
+  { path: '/plant-add', titleKey: 'plantAdd', permission: 'station.create', hidden: true, page: comingSoon, menuKey: '/plants' },
+  {
+    path: '/plants/overview/:id/:type',
+    titleKey: 'plantOverview',
+    hidden: true,
+    page: comingSoon,
+    menuKey: '/plants',
+    buttonsFrom: 'inverter.view',
+  },
+  { path: '/plants/edit/:id', titleKey: 'plantEdit', hidden: true, page: comingSoon, menuKey: '/plants' },
+  {
+    path: '/plants/device/setting',
+    titleKey: 'deviceSetting',
+    hidden: true,
+    page: comingSoon,
+    menuKey: '/device/inverter',
+    buttonsFrom: 'inverter.view',
+  },
+  { path: '/edit', titleKey: 'accountSettings', hidden: true, page: accountSettings },
+  {
+    path: '/device',
+    titleKey: 'devices',
+    permission: 'equip.view',
+    icon: ClusterOutlined,
+    children: [
+      { path: '/device/gateway', titleKey: 'gateways', permission: 'gateway.view', page: comingSoon },
+      { path: '/device/inverter', titleKey: 'inverters', permission: 'inverter.view', page: comingSoon },
+      { path: '/device/battery', titleKey: 'batteries', permission: 'battery.list.view', page: comingSoon },
+      { path: '/device/meter', titleKey: 'meters', permission: 'meter.view', page: comingSoon },
+      { path: '/device/weather', titleKey: 'weatherStations', permission: 'weather.view', page: comingSoon },
+      { path: '/device/event', titleKey: 'events', permission: 'event.view', page: comingSoon },
+      {
+        path: '/device/setting',
+        titleKey: 'deviceSetting',
+        hidden: true,
+        page: comingSoon,
+        menuKey: '/device/inverter',
+        buttonsFrom: 'inverter.view',
+      },
+    ],
+  },
+  {
+    path: '/energyHub',
+    titleKey: 'energyHub',
+    permission: 'application.center',
+    icon: ThunderboltOutlined,
+    children: [
+      { path: '/energyHub/enrollmentPlan', titleKey: 'enrollmentPlan', permission: 'energyhub.view', page: comingSoon },
+      { path: '/energyHub/event', titleKey: 'energyHubEvents', permission: 'energyhub.view', page: comingSoon },
+    ],
+  },
+  {
+    path: '/firmware',
+    titleKey: 'firmware',
+    permission: 'firmware.management',
+    icon: CloudUploadOutlined,
+    children: [
+      { path: '/firmware/gate', titleKey: 'gatewayFirmware', permission: 'firmware.gateway.view', page: comingSoon },
+      { path: '/firmware/inv', titleKey: 'inverterFirmware', permission: 'firmware.inverter.view', page: comingSoon },
+    ],
+  },
+  { path: '/workdata/list', titleKey: 'operationData', permission: 'workdata.view', icon: LineChartOutlined, page: comingSoon },
+  {
+    path: '/enterprise',
+    titleKey: 'company',
+    permission: 'company.management',
+    icon: BankOutlined,
+    children: [
+      { path: '/enterprise/company', titleKey: 'companyInfo', permission: 'company.info', page: comingSoon },
+      { path: '/enterprise/user', titleKey: 'companyUsers', permission: 'company.user', page: comingSoon },
+      { path: '/enterprise/roles', titleKey: 'roles', permission: 'company.role.list.view', page: comingSoon },
+    ],
+  },
+  {
+    path: '/customer',
+    titleKey: 'customers',
+    permission: 'user.producer',
+    icon: TeamOutlined,
+    children: [
+      { path: '/customer/list', titleKey: 'customerList', permission: 'customer.list.view', page: comingSoon },
+      { path: '/customer/type', titleKey: 'customerTypes', permission: 'customer.type.list.view', page: comingSoon },
+    ],
+  },
+  { path: '/systemupdate', titleKey: 'systemUpdate', hidden: true, page: comingSoon },
+  {
+    path: '/log',
+    titleKey: 'logs',
+    permission: 'logger.management',
+    icon: FileSearchOutlined,
+    children: [{ path: '/log/uphold', titleKey: 'maintenanceLog', permission: 'logger.upgrade.record', page: comingSoon }],
+  },
+  {
+    path: '/management',
+    titleKey: 'system',
+    permission: 'system.management',
+    icon: SettingOutlined,
+    children: [{ path: '/management/gateway', titleKey: 'systemGateways', permission: 'sys.gateway.view', page: comingSoon }],
+  },
+];
+
+/** Appended after the granted routes: any other signed-in path. */
+export const notFoundRoute: PageRoute = { path: '*', titleKey: 'notFound', hidden: true, page: notFound };
+
+/** Where `/` goes. */
+export const homePath = '/plants';
+
+/** Public pages (no login needed). Their titles are keys in the `menu` namespace too. */
+export const publicRoutes: PageRoute[] = [
+  { path: '/login', titleKey: 'login', page: lazyPage(() => import('../features/auth/LoginPage.tsx')) },
+  {
+    path: '/partner/login',
+    titleKey: 'login',
+    brand: 'partner',
+    page: lazyPage(() => import('../features/auth/PartnerLoginPage.tsx')),
+  },
+  { path: '/reg', titleKey: 'register', page: lazyPage(() => import('../features/auth/RegisterPage.tsx')) },
+  { path: '/forget', titleKey: 'forgetPassword', page: lazyPage(() => import('../features/auth/ForgetPasswordPage.tsx')) },
+  {
+    path: '/resetSuccessful',
+    titleKey: 'resetSuccessful',
+    page: lazyPage(() => import('../features/auth/ResetSuccessfulPage.tsx')),
+  },
+  { path: '/agreement', titleKey: 'agreement', page: lazyPage(() => import('../features/static/AgreementPage.tsx')) },
+  {
+    path: '/agreementen',
+    titleKey: 'agreement',
+    page: lazyPage(() => import('../features/static/AgreementEnglishPage.tsx')),
+  },
+  {
+    path: '/register/userAgreement',
+    titleKey: 'agreement',
+    page: lazyPage(() => import('../features/static/AgreementPage.tsx')),
+  },
+  { path: '/app/download', titleKey: 'appDownload', page: lazyPage(() => import('../features/static/AppDownloadPage.tsx')) },
+  {
+    path: '/firmwareLogging',
+    titleKey: 'firmwareLogging',
+    page: lazyPage(() => import('../features/static/FirmwareLoggingPage.tsx')),
+  },
+  { path: '/403', titleKey: 'forbidden', page: lazyPage(() => import('../features/static/ForbiddenPage.tsx')) },
+];
+
+/** Public pages a signed-in user may not see (they go to `/`). */
+export const signedOutOnly = new Set(['/login', '/partner/login']);

@@ -1,0 +1,125 @@
+/**
+ * The signed-in shell (spec §2): fetches the profile (interface language) and the granted
+ * permission tree once, applies the company colour, builds the menu routes, and lays out the
+ * collapsible side menu, the top bar, the page and the footer.
+ */
+import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
+import { defaultThemeColor } from '@sunfleet/contracts';
+import { Button, Flex, Layout, theme } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { usePermissionTree, useProfile } from '../../api/hooks.ts';
+import { LanguageSwitch } from '../../components/LanguageSwitch.tsx';
+import { PageError, PageLoading } from '../../components/PageState.tsx';
+import { buildRoutes } from '../buildRoutes.ts';
+import { beginNavigationWork } from '../navigationActivity.ts';
+import { menuRoutes, notFoundRoute } from '../routes.tsx';
+import { useThemeColor } from '../theme.tsx';
+import { BrandMark } from './BrandMark.tsx';
+import { ShellRoutes } from './ShellRoutes.tsx';
+import { SideMenu } from './SideMenu.tsx';
+import { ShellContext, type ShellInfo } from './shellContext.ts';
+import { UserMenu } from './UserMenu.tsx';
+
+const COLLAPSED_KEY = 'menuCollapsed';
+
+export default function ShellLayout() {
+  const { t } = useTranslation();
+  const profile = useProfile();
+  const permissions = usePermissionTree();
+  const { setColor, brand } = useThemeColor();
+  const { token } = theme.useToken();
+  const [collapsed, setCollapsed] = useState(() => localStorage.getItem(COLLAPSED_KEY) === '1');
+  const loading = profile.isPending || permissions.isPending;
+
+  useEffect(() => (loading ? beginNavigationWork() : undefined), [loading]);
+  const companyColor = profile.data?.company?.themeColor;
+  useEffect(() => {
+    if (profile.data) setColor(companyColor ?? brand.primaryColor ?? defaultThemeColor);
+  }, [profile.data, companyColor, brand.primaryColor, setColor]);
+
+  const shell = useMemo<ShellInfo | null>(() => {
+    if (!profile.data || !permissions.data) return null;
+    return { profile: profile.data, ...buildRoutes(menuRoutes, permissions.data, notFoundRoute) };
+  }, [profile.data, permissions.data]);
+
+  if (loading) return <PageLoading fullPage />;
+  if (!shell) {
+    return (
+      <Flex align="center" justify="center" style={{ minHeight: '100vh' }}>
+        <PageError
+          error={profile.error ?? permissions.error}
+          onRetry={() => {
+            void profile.refetch();
+            void permissions.refetch();
+          }}
+        />
+      </Flex>
+    );
+  }
+
+  const toggle = () => {
+    localStorage.setItem(COLLAPSED_KEY, collapsed ? '0' : '1');
+    setCollapsed(!collapsed);
+  };
+  return (
+    <ShellContext.Provider value={shell}>
+      <Layout style={{ minHeight: '100vh' }}>
+        <Layout.Sider
+          collapsible
+          collapsed={collapsed}
+          trigger={null}
+          width={232}
+          theme={brand.dark ? 'dark' : 'light'}
+          style={{ position: 'sticky', top: 0, height: '100vh' }}
+        >
+          <Flex vertical style={{ height: '100%' }}>
+            <BrandMark
+              profile={shell.profile}
+              collapsed={collapsed}
+              brandLogo={brand.logo}
+              brandIcon={brand.favicon}
+              title={brand.title}
+            />
+            <SideMenu routes={shell.routes} collapsed={collapsed} dark={brand.dark} />
+          </Flex>
+        </Layout.Sider>
+        <Layout>
+          <Layout.Header
+            style={{
+              position: 'sticky',
+              top: 0,
+              zIndex: 10,
+              padding: '0 16px',
+              background: token.colorBgContainer,
+              borderBottom: `1px solid ${token.colorBorderSecondary}`,
+            }}
+          >
+            <Flex align="center" justify="space-between" style={{ height: '100%' }}>
+              <Button
+                type="text"
+                icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+                onClick={toggle}
+                aria-label={t(collapsed ? 'shell.expandMenu' : 'shell.collapseMenu')}
+                data-testid="menu-toggle"
+              />
+              <Flex align="center" gap={8}>
+                <LanguageSwitch />
+                <UserMenu profile={shell.profile} />
+              </Flex>
+            </Flex>
+          </Layout.Header>
+          <Layout.Content style={{ margin: 16 }}>
+            <ShellRoutes routes={shell.routes} buttons={shell.buttons} />
+          </Layout.Content>
+          <Layout.Footer
+            style={{ textAlign: 'center', padding: '12px 16px', color: token.colorTextTertiary }}
+            data-testid="footer"
+          >
+            {t('footer', { year: new Date().getFullYear() })}
+          </Layout.Footer>
+        </Layout>
+      </Layout>
+    </ShellContext.Provider>
+  );
+}

@@ -1,0 +1,39 @@
+/** /edit: personal account settings (spec §3). Read-only accounts never reach it. */
+import { Card, Col, Row } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Navigate } from 'react-router';
+import { useShell } from '../../app/shell/shellContext.ts';
+import { AvatarUpload } from './AvatarUpload.tsx';
+import { NotificationSetting } from './NotificationSetting.tsx';
+import { PasswordForm } from './PasswordForm.tsx';
+import { ProfileForm } from './ProfileForm.tsx';
+
+export default function AccountPage() {
+  const { t } = useTranslation('account');
+  const { profile } = useShell();
+  if (profile.readOnly) return <Navigate to="/403" replace />;
+  return (
+    <Row gutter={[16, 16]} data-testid="account-page">
+      <Col xs={24} xl={14}>
+        <Card title={t('profile.title')}>
+          <AvatarUpload profile={profile} />
+          <ProfileForm profile={profile} />
+        </Card>
+      </Col>
+      <Col xs={24} xl={10}>
+        <Row gutter={[16, 16]}>
+          <Col span={24}>
+            <Card title={t('password.title')}>
+              <PasswordForm userId={profile.id} />
+            </Card>
+          </Col>
+          <Col span={24}>
+            <Card title={t('notify.title')}>
+              <NotificationSetting profile={profile} />
+            </Card>
+          </Col>
+        </Row>
+      </Col>
+    </Row>
+  );
+}

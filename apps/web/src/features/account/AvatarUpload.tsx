@@ -1,0 +1,63 @@
+/** The avatar: JPG, JPEG or PNG up to 6 MB, checked here too (spec §5) → multipart field `file`. */
+import { UploadOutlined, UserOutlined } from '@ant-design/icons';
+import { account, limits } from '@sunfleet/contracts';
+import { App, Avatar, Button, Flex, Typography, Upload } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useApiMutation, useProfileUpdater } from '../../api/hooks.ts';
+import type { UserProfile } from '../../app/shell/shellContext.ts';
+
+const AVATAR_TYPES = ['image/jpeg', 'image/png'];
+const AVATAR_NAME = /\.(jpe?g|png)$/i;
+
+/** Why a file cannot be an avatar, or null. */
+export function avatarProblem(file: { name: string; type: string; size: number }): 'type' | 'size' | null {
+  if (!AVATAR_NAME.test(file.name) || (file.type && !AVATAR_TYPES.includes(file.type))) return 'type';
+  if (file.size > limits.avatarBytes) return 'size';
+  return null;
+}
+
+export function AvatarUpload({ profile }: { profile: UserProfile }) {
+  const { t } = useTranslation('account');
+  const { message } = App.useApp();
+  const upload = useApiMutation(account.uploadAvatar);
+  const storeProfile = useProfileUpdater();
+  const maxMb = limits.avatarBytes / 1024 / 1024;
+
+  const send = async (file: File) => {
+    const problem = avatarProblem(file);
+    if (problem) {
+      message.error(problem === 'type' ? t('avatar.wrongType') : t('avatar.tooLarge', { max: maxMb }));
+      return;
+    }
+    try {
+      const { avatar } = await upload.mutateAsync({ params: { id: profile.id }, body: { file } });
+      storeProfile({ ...profile, avatar });
+      message.success(t('avatar.uploaded'));
+    } catch {
+      // The client has shown the error.
+    }
+  };
+
+  return (
+    <Flex align="center" gap={16} style={{ marginBottom: 24 }}>
+      <Avatar size={72} src={profile.avatar ?? undefined} icon={<UserOutlined />} data-testid="avatar" />
+      <Flex vertical gap={4}>
+        <Upload
+          accept=".jpg,.jpeg,.png,image/jpeg,image/png"
+          showUploadList={false}
+          beforeUpload={(file) => {
+            void send(file);
+            return false;
+          }}
+        >
+          <Button icon={<UploadOutlined />} loading={upload.isPending} data-testid="avatar-upload">
+            {t('avatar.change')}
+          </Button>
+        </Upload>
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {t('avatar.hint', { max: maxMb })}
+        </Typography.Text>
+      </Flex>
+    </Flex>
+  );
+}

@@ -1,0 +1,67 @@
+/** The frame of the signed-out pages: brand logo, a centred card, language switch, footer links. */
+import { Card, ConfigProvider, Flex, Layout, Space, Typography, theme } from 'antd';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { type Brand, currentBrand } from '../../app/brands.ts';
+import { brandTheme } from '../../app/theme.tsx';
+import { LanguageSwitch } from '../../components/LanguageSwitch.tsx';
+
+function Frame({ brand, title, subtitle, children, width }: AuthLayoutProps & { brand: Brand }) {
+  const { t } = useTranslation('auth');
+  const { token } = theme.useToken();
+  return (
+    <Layout
+      style={{
+        minHeight: '100vh',
+        background: brand.dark
+          ? `radial-gradient(circle at 20% 10%, ${token.colorPrimaryBg} 0%, ${token.colorBgLayout} 55%)`
+          : `linear-gradient(160deg, ${token.colorPrimaryBg} 0%, ${token.colorBgLayout} 60%)`,
+      }}
+    >
+      <Flex justify="flex-end" style={{ padding: '12px 16px' }}>
+        <LanguageSwitch />
+      </Flex>
+      <Flex vertical align="center" justify="center" style={{ flex: 1, padding: '0 16px 32px' }}>
+        <img src={brand.logo} alt={brand.title} style={{ height: 58, marginBottom: 24 }} data-testid="brand-logo" />
+        <Card style={{ width: '100%', maxWidth: width ?? 420, boxShadow: token.boxShadowTertiary }}>
+          <Typography.Title level={3} style={{ marginTop: 0, marginBottom: subtitle ? 4 : 24 }}>
+            {title}
+          </Typography.Title>
+          {subtitle && (
+            <Typography.Paragraph type="secondary" style={{ marginBottom: 24 }}>
+              {subtitle}
+            </Typography.Paragraph>
+          )}
+          {children}
+        </Card>
+      </Flex>
+      <Flex vertical align="center" gap={4} style={{ padding: 16, color: token.colorTextTertiary, fontSize: 12 }}>
+        <Space size="middle" wrap style={{ justifyContent: 'center' }}>
+          <Link to="/agreement">{t('links.agreement')}</Link>
+          <Link to="/app/download">{t('links.appDownload')}</Link>
+          <Link to="/firmwareLogging">{t('links.firmwareLogging')}</Link>
+        </Space>
+        <span>{t('common:footer', { year: new Date().getFullYear() })}</span>
+      </Flex>
+    </Layout>
+  );
+}
+
+interface AuthLayoutProps {
+  title: ReactNode;
+  subtitle?: ReactNode;
+  children: ReactNode;
+  width?: number;
+  /** Another brand than the host's (the partner login page). */
+  brand?: Brand;
+}
+
+export function AuthLayout({ brand, ...props }: AuthLayoutProps) {
+  if (!brand || brand === currentBrand) return <Frame brand={currentBrand} {...props} />;
+  return (
+    <ConfigProvider theme={brandTheme(brand, brand.primaryColor)}>
+      <Frame brand={brand} {...props} />
+    </ConfigProvider>
+  );
+}

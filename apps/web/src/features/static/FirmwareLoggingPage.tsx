@@ -1,0 +1,17 @@
+/** /firmwareLogging: public firmware release notes (filled in by the firmware issue). */
+import { Empty, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { StaticLayout } from './StaticLayout.tsx';
+
+export default function FirmwareLoggingPage() {
+  const { t } = useTranslation('pages');
+  return (
+    <StaticLayout>
+      <Typography.Title level={3} style={{ marginTop: 0 }}>
+        {t('firmwareLogging.title')}
+      </Typography.Title>
+      <Typography.Paragraph type="secondary">{t('firmwareLogging.subtitle')}</Typography.Paragraph>
+      <Empty description={t('common:state.comingSoon')} style={{ padding: '48px 0' }} />
+    </StaticLayout>
+  );
+}
