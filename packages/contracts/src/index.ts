@@ -7,5 +7,6 @@ export * from './endpoint.ts';
 export * from './errors.ts';
 export * from './format.ts';
 export * from './limits.ts';
+export * from './mqtt.ts';
 export * from './permissions.ts';
 export * from './validation.ts';

@@ -115,7 +115,150 @@ export interface PlantSharesTable {
   created_at: number;
 }
 
+export type DeviceKind = 'inverter' | 'battery' | 'meter' | 'weather';
+export type DeviceStatus = 'normal' | 'offline' | 'warning' | 'fault' | 'upgrading';
+export type EventLevel = 'fault' | 'warning' | 'info';
+
+export interface GatewaysTable {
+  id: Generated<number>;
+  sn: string;
+  /** SHA-256 of the device secret (machine-made, 256 bits: a fast hash is enough). */
+  secret_hash: string;
+  /** SHA-256 of the label key a user types to bind the gateway to a plant. */
+  claim_key_hash: string;
+  alias: string | null;
+  plant_id: number | null;
+  /** The customer or agent company the gateway was sold through. */
+  company_id: number | null;
+  sw_version: string | null;
+  hw_version: string | null;
+  comm_type: string | null;
+  rssi: number | null;
+  online: Generated<number>;
+  last_online_at: number | null;
+  last_seen_at: number | null;
+  upload_interval_s: Generated<number>;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+export interface DevicesTable {
+  id: Generated<number>;
+  sn: string;
+  gateway_id: number;
+  plant_id: number | null;
+  kind: DeviceKind;
+  protocol_id: string;
+  unit: number | null;
+  alias: string | null;
+  device_type: number | null;
+  rated_power_w: number | null;
+  master_device_id: number | null;
+  status: Generated<DeviceStatus>;
+  last_ts: number | null;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+interface SampleKey {
+  device_id: number;
+  ts: number;
+  /** JSON [[fc, addr, hex], …]: the register blocks as received. */
+  raw: string;
+}
+export interface InverterSamplesTable extends SampleKey {
+  power_w: number | null;
+  pv_power_w: number | null;
+  grid_power_w: number | null;
+  load_power_w: number | null;
+  battery_power_w: number | null;
+  soc: number | null;
+  temperature_c: number | null;
+  pv_total_wh: number | null;
+}
+export interface BatterySamplesTable extends SampleKey {
+  power_w: number | null;
+  voltage_v: number | null;
+  current_a: number | null;
+  soc: number | null;
+  soh: number | null;
+  temperature_max_c: number | null;
+}
+export interface MeterSamplesTable extends SampleKey {
+  power_w: number | null;
+  import_total_wh: number | null;
+  export_total_wh: number | null;
+}
+export interface WeatherSamplesTable extends SampleKey {
+  irradiance_wm2: number | null;
+  ambient_c: number | null;
+  module_c: number | null;
+  wind_ms: number | null;
+}
+
+export interface DeviceLatestTable {
+  device_id: number;
+  ts: number;
+  values: string;
+  faults: Generated<string>;
+  updated_at: number;
+}
+
+interface EnergyColumns {
+  pv_wh: Generated<number>;
+  load_wh: Generated<number>;
+  grid_import_wh: Generated<number>;
+  grid_export_wh: Generated<number>;
+  charge_wh: Generated<number>;
+  discharge_wh: Generated<number>;
+  peak_power_w: number | null;
+  updated_at: number;
+}
+export interface DeviceDayTable extends EnergyColumns {
+  device_id: number;
+  day: string;
+  irradiation_whm2: Generated<number>;
+  min_soc: number | null;
+  max_soc: number | null;
+  counters: Generated<string>;
+  first_ts: number;
+  last_ts: number;
+  samples: Generated<number>;
+}
+export interface PlantDayTable extends EnergyColumns {
+  plant_id: number;
+  day: string;
+}
+
+export interface EventsTable {
+  id: Generated<number>;
+  plant_id: number | null;
+  gateway_id: number | null;
+  device_id: number | null;
+  sn: string;
+  source: 'device' | 'gateway' | 'rule';
+  code: string;
+  level: EventLevel;
+  text_en: string;
+  text_es: string;
+  started_at: number;
+  ended_at: number | null;
+  created_at: number;
+}
+
 export interface Database {
+  gateways: GatewaysTable;
+  devices: DevicesTable;
+  inverter_samples: InverterSamplesTable;
+  battery_samples: BatterySamplesTable;
+  meter_samples: MeterSamplesTable;
+  weather_samples: WeatherSamplesTable;
+  device_latest: DeviceLatestTable;
+  device_day: DeviceDayTable;
+  plant_day: PlantDayTable;
+  events: EventsTable;
   users: UsersTable;
   companies: CompaniesTable;
   customer_types: CustomerTypesTable;

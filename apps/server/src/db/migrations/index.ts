@@ -1,7 +1,9 @@
 /** Versioned migrations, applied in name order. Never edit one that has shipped; add the next. */
 import type { Migration } from 'kysely';
 import * as m001 from './001_foundation.ts';
+import * as m002 from './002_telemetry.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_foundation': m001,
+  '002_telemetry': m002,
 };
