@@ -25,6 +25,12 @@ describe('loadConfig', () => {
     expect(loadConfig({}).jwtSecret).not.toBe(c.jwtSecret);
   });
 
+  it('resolves a relative DATA_DIR against where npm was run, not the workspace folder', () => {
+    expect(loadConfig({ INIT_CWD: '/srv/sunfleet' }).dataDir).toBe('/srv/sunfleet/data');
+    expect(loadConfig({ INIT_CWD: '/srv/sunfleet', DATA_DIR: 'store' }).dataDir).toBe('/srv/sunfleet/store');
+    expect(loadConfig({ INIT_CWD: '/srv/sunfleet', DATA_DIR: '/var/lib/sunfleet' }).dataDir).toBe('/var/lib/sunfleet');
+  });
+
   it('reads the values it is given', () => {
     const c = loadConfig({
       PORT: '9000',

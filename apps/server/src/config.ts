@@ -52,7 +52,9 @@ function proxyHops(env: NodeJS.ProcessEnv): number {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const dataDir = path.resolve(env.DATA_DIR ?? './data');
+  // Relative paths are relative to where the user ran npm (INIT_CWD), not the workspace npm
+  // switched into: `npm start` at the repository root keeps its store in ./data.
+  const dataDir = path.resolve(env.INIT_CWD ?? process.cwd(), env.DATA_DIR ?? './data');
   const jwtSecret = env.JWT_SECRET ?? '';
   if (jwtSecret && jwtSecret.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters');
   const roles = new Set((env.ROLES ?? 'api,ingest,jobs').split(',').map((r) => r.trim()));
