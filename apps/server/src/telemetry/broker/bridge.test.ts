@@ -1,0 +1,298 @@
+/**
+ * External broker mode against a private Mosquitto (Debian's `mosquitto`, CI installs it), and
+ * against the embedded broker (MQTT 3.1.1 fallback, no shared subscription).
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { topics } from '@sunfleet/contracts';
+import type { MqttClient } from 'mqtt';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closed, connectGateway, connectOrThrow, freePort, sleep, subackCodes, tryConnect, waitFor } from '../../../test/mqtt.ts';
+import { openTestStore, type TestStore } from '../../../test/store.ts';
+import { provisionGateway } from '../gateways.ts';
+import type { TelemetryHandler } from '../types.ts';
+import { type BrokerBridge, startBrokerBridge } from './bridge.ts';
+import { startEmbeddedBroker } from './embedded.ts';
+import { mosquittoConfig, mosquittoPasswordHash, writeMosquittoAuth } from './mosquitto.ts';
+
+const log = pino({ level: 'silent' });
+const MOSQUITTO = ['/usr/sbin/mosquitto', '/usr/bin/mosquitto'].find((p) => fs.existsSync(p));
+if (!MOSQUITTO) console.warn('SKIPPED: Mosquitto tests — no mosquitto binary (apt-get install mosquitto)');
+
+interface Received {
+  sn: string;
+  channel: string;
+  payload: string;
+}
+function recordingHandler(): TelemetryHandler & { got: Received[] } {
+  const got: Received[] = [];
+  return { got, message: (sn, channel, payload) => got.push({ sn, channel, payload: payload.toString() }) };
+}
+
+let store: TestStore;
+const gw = { a: { sn: 'MQA-0001', secret: '' }, b: { sn: 'MQB-0002', secret: '' } };
+const clients: MqttClient[] = [];
+const track = (c: MqttClient) => {
+  clients.push(c);
+  return c;
+};
+
+beforeAll(async () => {
+  store = await openTestStore();
+  gw.a.secret = (await provisionGateway(store.db, { sn: gw.a.sn })).secret;
+  gw.b.secret = (await provisionGateway(store.db, { sn: gw.b.sn })).secret;
+});
+afterAll(async () => {
+  for (const c of clients) c.end(true);
+  await store?.close();
+});
+
+describe.skipIf(!MOSQUITTO)('with Mosquitto', () => {
+  const ingest = { username: 'sunfleet.ingest', password: 'ingest-secret-for-tests' };
+  let dir: string;
+  let mosquitto: ChildProcess;
+  let output = '';
+  let gatewayPort: number;
+  let serverPort: number;
+  const h1 = recordingHandler();
+  const h2 = recordingHandler();
+  let bridge1: BrokerBridge;
+  let bridge2: BrokerBridge;
+  const url = () => `mqtt://${ingest.username}:${ingest.password}@127.0.0.1:${serverPort}`;
+  const all = () => [...h1.got, ...h2.got];
+  const row = async (sn: string) => {
+    await Promise.all([bridge1.flushPresence(), bridge2.flushPresence()]);
+    return store.db.selectFrom('gateways').selectAll().where('sn', '=', sn).executeTakeFirstOrThrow();
+  };
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sunfleet-mosquitto-'));
+    gatewayPort = await freePort();
+    serverPort = await freePort();
+    const passwordFile = path.join(dir, 'passwd');
+    const aclFile = path.join(dir, 'acl');
+    writeMosquittoAuth({
+      passwordFile,
+      aclFile,
+      users: [{ username: gw.a.sn, password: gw.a.secret }, { username: gw.b.sn, password: gw.b.secret }, ingest],
+      serverUsers: [ingest.username],
+    });
+    const conf = path.join(dir, 'mosquitto.conf');
+    fs.writeFileSync(
+      conf,
+      mosquittoConfig({
+        passwordFile,
+        aclFile,
+        gatewayListener: { port: gatewayPort, host: '127.0.0.1' },
+        serverListener: { port: serverPort, host: '127.0.0.1' },
+        ...(process.getuid?.() === 0 ? { user: os.userInfo().username } : {}),
+      }),
+    );
+    mosquitto = spawn(MOSQUITTO!, ['-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] });
+    mosquitto.stdout?.on('data', (d) => (output += d));
+    mosquitto.stderr?.on('data', (d) => (output += d));
+    await waitFor(
+      async () => {
+        if (mosquitto.exitCode !== null) throw new Error(`mosquitto exited: ${output}`);
+        const r = await tryConnect(serverPort, { clientId: 'probe.1', ...ingest });
+        if (r.ok) r.client.end(true);
+        return r.ok;
+      },
+      10_000,
+      'mosquitto to accept connections',
+    );
+    const common = { db: store.db, log, group: 'sunfleet-ingest', presence: { flushMs: 20 } };
+    bridge1 = await startBrokerBridge({ ...common, url: url(), handler: h1, clientId: 'sunfleet.ingest.1' });
+    bridge2 = await startBrokerBridge({ ...common, url: url(), handler: h2, clientId: 'sunfleet.ingest.2' });
+  }, 20_000);
+
+  afterAll(async () => {
+    await bridge1?.close();
+    await bridge2?.close();
+    if (mosquitto && mosquitto.exitCode === null) {
+      const exited = new Promise((r) => mosquitto.once('exit', r));
+      mosquitto.kill('SIGTERM');
+      await exited;
+    }
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('speaks MQTT 5 to Mosquitto', () => {
+    expect(bridge1.protocolVersion).toBe(5);
+  });
+
+  it('delivers a gateway’s data once across two bridges of one share group, split between them', async () => {
+    const c = track(await connectGateway(gatewayPort, gw.a.sn, gw.a.secret));
+    const n = 60;
+    for (let i = 0; i < n; i++) await c.publishAsync(topics.up(gw.a.sn, 'data'), `d${i}`, { qos: 1 });
+    await waitFor(() => all().filter((m) => m.payload.startsWith('d')).length >= n, 5000, 'all messages');
+    await sleep(100);
+    const payloads = all()
+      .filter((m) => m.payload.startsWith('d'))
+      .map((m) => m.payload);
+    expect(payloads).toHaveLength(n);
+    expect(new Set(payloads).size).toBe(n);
+    expect(h1.got.length).toBeGreaterThan(0);
+    expect(h2.got.length).toBeGreaterThan(0);
+    expect(all().every((m) => m.sn === gw.a.sn && m.channel === 'data')).toBe(true);
+    c.end(true);
+  });
+
+  it('refuses unknown gateways, wrong secrets and anonymous clients', async () => {
+    for (const opts of [
+      { clientId: 'MQX-9999', username: 'MQX-9999', password: 'x' },
+      { clientId: gw.a.sn, username: gw.a.sn, password: gw.b.secret },
+      { clientId: gw.a.sn },
+    ]) {
+      const r = await tryConnect(gatewayPort, opts);
+      expect(r.ok, JSON.stringify(opts)).toBe(false);
+    }
+  });
+
+  it('does not let a gateway publish for another gateway, or take its session', async () => {
+    const b = track(await connectGateway(gatewayPort, gw.b.sn, gw.b.secret));
+    // A's credentials with B's client id: the broker replaces the id with the username.
+    const a = track(await connectOrThrow(gatewayPort, { clientId: gw.b.sn, username: gw.a.sn, password: gw.a.secret }));
+    await sleep(100);
+    expect(b.connected).toBe(true);
+    await a.publishAsync(topics.up(gw.b.sn, 'data'), 'forged', { qos: 1 });
+    await a.publishAsync(topics.down(gw.b.sn), 'forged-cmd', { qos: 1 });
+    await b.publishAsync(topics.up(gw.b.sn, 'data'), 'b-barrier', { qos: 1 });
+    await waitFor(() => all().some((m) => m.payload === 'b-barrier'));
+    await sleep(100);
+    expect(all().some((m) => m.payload.startsWith('forged'))).toBe(false);
+    a.end(true);
+    b.end(true);
+  });
+
+  it('delivers to a gateway nothing outside its own down/cmd, whatever it subscribes to', async () => {
+    // Mosquitto's acl_file grants every SUBACK and filters each message on delivery instead.
+    const a = track(await connectGateway(gatewayPort, gw.a.sn, gw.a.secret));
+    const b = track(await connectGateway(gatewayPort, gw.b.sn, gw.b.secret));
+    for (const filter of ['#', '$SYS/#', topics.down(gw.b.sn), topics.up(gw.b.sn, 'data'), topics.down(gw.a.sn)]) {
+      await subackCodes(a, filter);
+    }
+    const got: string[] = [];
+    a.on('message', (t, p) => got.push(`${t} ${p}`));
+    await b.publishAsync(topics.up(gw.b.sn, 'data'), 'b-data', { qos: 1 });
+    await bridge1.publish(topics.down(gw.b.sn), 'cmd-for-b', { qos: 1 });
+    await bridge1.publish(topics.down(gw.a.sn), 'cmd-for-a', { qos: 1 });
+    await waitFor(() => got.length > 0);
+    await sleep(200);
+    expect(got).toEqual([`${topics.down(gw.a.sn)} cmd-for-a`]);
+    await expect(bridge1.publish(topics.down(gw.a.sn), 'cmd-2', { qos: 1, retain: true })).rejects.toThrow(/retained/);
+    a.end(true);
+    b.end(true);
+  });
+
+  it('keeps presence from state messages and the last will', async () => {
+    const c = track(
+      await connectGateway(gatewayPort, gw.b.sn, gw.b.secret, {
+        will: { topic: topics.up(gw.b.sn, 'state'), payload: Buffer.from('{"v":1,"online":false}'), qos: 1, retain: false },
+      }),
+    );
+    const state = { v: 1, online: true, rssi: -71, sw: 'V3.0.1', hw: 'H2', comm: 'wifi', interval: 120 };
+    await c.publishAsync(topics.up(gw.b.sn, 'state'), JSON.stringify(state), { qos: 1 });
+    const r = await waitFor(async () => {
+      const x = await row(gw.b.sn);
+      return x.rssi === -71 && x;
+    });
+    expect(r).toMatchObject({ online: 1, sw_version: 'V3.0.1', hw_version: 'H2', comm_type: 'wifi', upload_interval_s: 120 });
+    expect(r.last_online_at).toBeGreaterThan(0);
+    c.stream.destroy();
+    await waitFor(async () => (await row(gw.b.sn)).online === 0, 5000, 'offline from the will');
+    expect(await closed(c)).toBe(true);
+  });
+});
+
+describe('against the embedded broker', () => {
+  it('falls back to MQTT 3.1.1, receives data without a share group and publishes commands', async () => {
+    const server = { username: 'sunfleet.server', password: 'server-secret-for-tests' };
+    const embedded = await startEmbeddedBroker({
+      db: store.db,
+      log,
+      handler: recordingHandler(),
+      port: 0,
+      host: '127.0.0.1',
+      serverCredentials: server,
+    });
+    const h = recordingHandler();
+    try {
+      await expect(
+        startBrokerBridge({
+          url: `mqtt://127.0.0.1:${embedded.port}`,
+          ...server,
+          db: store.db,
+          log,
+          handler: h,
+          clientId: 'sunfleet.ingest.x',
+        }),
+      ).rejects.toThrow(/refused the subscription/);
+      const bridge = await startBrokerBridge({
+        url: `mqtt://127.0.0.1:${embedded.port}`,
+        ...server,
+        db: store.db,
+        log,
+        handler: h,
+        group: null,
+        clientId: 'sunfleet.ingest.y',
+      });
+      expect(bridge.protocolVersion).toBe(4);
+      const c = track(await connectGateway(embedded.port, gw.a.sn, gw.a.secret));
+      await c.subscribeAsync(topics.down(gw.a.sn), { qos: 1 });
+      await c.publishAsync(topics.up(gw.a.sn, 'data'), 'via-embedded', { qos: 1 });
+      await waitFor(() => h.got.some((m) => m.payload === 'via-embedded' && m.sn === gw.a.sn));
+      const got = new Promise<string>((resolve) => c.once('message', (_t, p) => resolve(p.toString())));
+      await bridge.publish(topics.down(gw.a.sn), 'cmd-via-bridge', { qos: 1 });
+      expect(await got).toBe('cmd-via-bridge');
+      c.end(true);
+      await bridge.close();
+    } finally {
+      await embedded.close();
+    }
+  });
+
+  it('fails to start with a clear error when the broker refuses the credentials', async () => {
+    const embedded = await startEmbeddedBroker({
+      db: store.db,
+      log,
+      handler: recordingHandler(),
+      port: 0,
+      host: '127.0.0.1',
+      serverCredentials: { username: 'sunfleet.server', password: 'right' },
+    });
+    try {
+      await expect(
+        startBrokerBridge({
+          url: `mqtt://sunfleet.server:wrong@127.0.0.1:${embedded.port}`,
+          db: store.db,
+          log,
+          handler: recordingHandler(),
+          group: null,
+          clientId: 'sunfleet.ingest.z',
+        }),
+      ).rejects.toThrow(/refused the connection/);
+    } finally {
+      await embedded.close();
+    }
+  });
+});
+
+describe.skipIf(!fs.existsSync('/usr/bin/mosquitto_passwd'))('mosquitto password file', () => {
+  it('hashes exactly as mosquitto_passwd does', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sunfleet-pw-'));
+    try {
+      const file = path.join(dir, 'pw');
+      fs.writeFileSync(file, '');
+      execFileSync('mosquitto_passwd', ['-b', file, 'GW-0001', 'pässword']);
+      const [, hash] = fs.readFileSync(file, 'utf8').trim().split(':') as [string, string];
+      const [, , iterations, salt] = hash.split('$') as [string, string, string, string];
+      expect(mosquittoPasswordHash('pässword', Buffer.from(salt, 'base64'), Number(iterations))).toBe(hash);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

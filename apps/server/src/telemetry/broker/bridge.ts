@@ -1,0 +1,201 @@
+/**
+ * External broker mode (MQTT_URL): the server is a client of Mosquitto/EMQX. It subscribes to
+ * every gateway's `up/` tree through a shared subscription, so several ingest processes in one
+ * group split the load (each message goes to one of them), and publishes commands.
+ *
+ * Gateway authentication and topic ACLs are the external broker's job here (see README.md and
+ * mosquitto.ts); this side still refuses anything that is not a protocol topic, drops payloads
+ * over the limit, rate-limits per gateway (per process: with N processes in the group a
+ * gateway gets up to N times the rate) and keeps presence from `up/state` messages.
+ */
+import { mqttLimits, parseTopic, topics } from '@sunfleet/contracts';
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import type { Logger } from 'pino';
+import type { Db } from '../../db/index.ts';
+import type { TelemetryHandler } from '../types.ts';
+import { mayPublish } from './acl.ts';
+import type { PublishOptions } from './embedded.ts';
+import { Presence, type PresenceOptions, type PresenceStats } from './presence.ts';
+import { defaultRateLimit, RateLimiter, type RateLimitOptions } from './rate-limit.ts';
+
+export interface BrokerBridgeOptions {
+  /** mqtt://user:password@host:port (or mqtts://). */
+  url: string;
+  db: Db;
+  log: Logger;
+  handler: TelemetryHandler;
+  /** Shared subscription group; null subscribes plainly (one ingest process, or a broker without `$share`). */
+  group?: string | null;
+  /** Unique per process, e.g. `sunfleet.ingest.{host}.{pid}`. */
+  clientId: string;
+  /** Override the URL's credentials. */
+  username?: string;
+  password?: string;
+  /** False for a process that only publishes commands (ROLES without ingest). */
+  subscribe?: boolean;
+  rateLimit?: RateLimitOptions | false;
+  maxPayloadBytes?: number;
+  /** How long start waits for the broker (refused credentials fail at once). */
+  startTimeoutMs?: number;
+  presence?: Omit<PresenceOptions, 'db' | 'log'>;
+}
+
+export interface BridgeStats {
+  delivered: number;
+  droppedOversize: number;
+  droppedRateLimited: number;
+  /** Messages on topics that are not the protocol's `up/` topics. */
+  ignored: number;
+  reconnects: number;
+  presence: PresenceStats;
+}
+
+export interface BrokerBridge {
+  /** 5 when the broker speaks MQTT 5, else 4 (3.1.1). */
+  protocolVersion: 4 | 5;
+  publish(topic: string, payload: Buffer | string, opts: PublishOptions): Promise<void>;
+  stats(): BridgeStats;
+  flushPresence(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** CONNACK codes meaning "not this protocol version" (3.1.1: 1; MQTT 5: 0x84). */
+const UNSUPPORTED_VERSION = new Set([1, 0x84]);
+
+export async function startBrokerBridge(opts: BrokerBridgeOptions): Promise<BrokerBridge> {
+  const { db, log, handler } = opts;
+  const group = opts.group === undefined ? 'sunfleet-ingest' : opts.group;
+  const maxPayload = opts.maxPayloadBytes ?? mqttLimits.maxPayloadBytes;
+  const presence = new Presence({ db, log, ...opts.presence });
+  const limiter = opts.rateLimit === false ? null : new RateLimiter(opts.rateLimit ?? defaultRateLimit);
+  const stats: Omit<BridgeStats, 'presence'> = {
+    delivered: 0,
+    droppedOversize: 0,
+    droppedRateLimited: 0,
+    ignored: 0,
+    reconnects: 0,
+  };
+
+  let client: MqttClient;
+  let protocolVersion: 4 | 5 = 5;
+  try {
+    client = await connect(opts, 5);
+  } catch (e) {
+    if (!UNSUPPORTED_VERSION.has((e as { code?: unknown }).code as number)) throw e;
+    protocolVersion = 4;
+    client = await connect(opts, 4);
+  }
+  log.info({ protocolVersion, clientId: opts.clientId }, 'connected to the external MQTT broker');
+
+  client.on('reconnect', () => stats.reconnects++);
+  client.on('error', (err) => log.warn({ err: err.message }, 'MQTT broker connection error'));
+  client.on('offline', () => log.warn('MQTT broker connection lost; reconnecting'));
+  client.on('message', (topic, payload) => {
+    const t = parseTopic(topic);
+    if (t?.direction !== 'up') {
+      stats.ignored++;
+      return;
+    }
+    const now = Date.now();
+    if (payload.length > maxPayload) {
+      stats.droppedOversize++;
+      return;
+    }
+    if (limiter && !limiter.take(t.sn, now)) {
+      stats.droppedRateLimited++;
+      return;
+    }
+    if (t.channel === 'state') {
+      presence.state(t.sn, payload, now);
+      return;
+    }
+    presence.seen(t.sn, now);
+    stats.delivered++;
+    try {
+      handler.message(t.sn, t.channel, payload, now);
+    } catch (err) {
+      log.error({ err, sn: t.sn }, 'telemetry handler threw');
+    }
+  });
+
+  if (opts.subscribe !== false) {
+    const filter = topics.allUp('+', group ?? undefined);
+    const codes = await subscribe(client, filter);
+    if (codes.some((c) => c >= 0x80)) {
+      await client.endAsync(true);
+      throw new Error(
+        `the MQTT broker refused the subscription ${filter} (SUBACK ${codes.join(',')}): check its ACL for this user`,
+      );
+    }
+  }
+  const housekeeping = setInterval(() => limiter?.prune(), 60_000).unref();
+
+  return {
+    protocolVersion,
+    async publish(topic, payload, { qos, retain = false }) {
+      const decision = mayPublish({ kind: 'server', username: opts.clientId }, topic, retain);
+      if (!decision.ok) throw new Error(`cannot publish to ${topic}: ${decision.reason}`);
+      await client.publishAsync(topic, payload, { qos, retain });
+    },
+    stats: () => ({ ...stats, presence: { ...presence.stats } }),
+    flushPresence: () => presence.flush(),
+    async close() {
+      clearInterval(housekeeping);
+      await presence.close();
+      await client.endAsync();
+    },
+  };
+}
+
+/** First connection: waits through network errors until the deadline, fails at once on a CONNACK refusal. */
+function connect(opts: BrokerBridgeOptions, protocolVersion: 4 | 5): Promise<MqttClient> {
+  const options: IClientOptions = {
+    clientId: opts.clientId,
+    protocolVersion,
+    clean: true,
+    keepalive: 30,
+    reconnectPeriod: 1000,
+    connectTimeout: 10_000,
+    resubscribe: true,
+    ...(opts.username !== undefined ? { username: opts.username } : {}),
+    ...(opts.password !== undefined ? { password: opts.password } : {}),
+  };
+  const client = mqtt.connect(opts.url, options);
+  return new Promise((resolve, reject) => {
+    const fail = (err: Error) => {
+      clearTimeout(deadline);
+      client.removeListener('connect', ok);
+      client.removeListener('error', onError);
+      client.end(true);
+      reject(err);
+    };
+    const deadline = setTimeout(
+      () => fail(new Error(`no connection to the MQTT broker at ${redact(opts.url)} within ${opts.startTimeoutMs ?? 30_000} ms`)),
+      opts.startTimeoutMs ?? 30_000,
+    );
+    const ok = () => {
+      clearTimeout(deadline);
+      client.removeListener('error', onError);
+      resolve(client);
+    };
+    // CONNACK refusals carry a numeric code; network errors (ECONNREFUSED …) a string one and are retried.
+    const onError = (err: Error & { code?: unknown }) => {
+      if (typeof err.code === 'number')
+        fail(Object.assign(new Error(`MQTT broker refused the connection: ${err.message}`), { code: err.code }));
+    };
+    client.once('connect', ok);
+    client.on('error', onError);
+  });
+}
+
+async function subscribe(client: MqttClient, filter: string): Promise<number[]> {
+  try {
+    return (await client.subscribeAsync(filter, { qos: 1 })).map((g) => g.qos);
+  } catch (e) {
+    const granted = (e as { packet?: { granted?: (number | { qos: number })[] } }).packet?.granted;
+    if (!granted) throw e;
+    return granted.map((g) => (typeof g === 'number' ? g : g.qos));
+  }
+}
+
+const redact = (url: string) => url.replace(/\/\/[^@/]*@/, '//');

@@ -1,0 +1,352 @@
+/** The embedded broker through real MQTT connections on a free port. */
+import net from 'node:net';
+import { mqttLimits, topics } from '@sunfleet/contracts';
+import type { MqttClient } from 'mqtt';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closed, connectGateway, connectOrThrow, sleep, subackCodes, tryConnect, waitFor } from '../../../test/mqtt.ts';
+import { openTestStore, type TestStore } from '../../../test/store.ts';
+import { provisionGateway, secretHash } from '../gateways.ts';
+import type { TelemetryHandler } from '../types.ts';
+import { type EmbeddedBroker, startEmbeddedBroker } from './embedded.ts';
+
+const log = pino({ level: 'silent' });
+const server = { username: 'sunfleet.server', password: 'server-secret-for-tests' };
+
+interface Received {
+  sn: string;
+  channel: string;
+  payload: string;
+  receivedAt: number;
+}
+function recordingHandler(): TelemetryHandler & { got: Received[] } {
+  const got: Received[] = [];
+  return {
+    got,
+    message: (sn, channel, payload, receivedAt) => got.push({ sn, channel, payload: payload.toString(), receivedAt }),
+  };
+}
+
+let store: TestStore;
+let broker: EmbeddedBroker;
+const handler = recordingHandler();
+const gw: Record<'a' | 'b' | 'c', { sn: string; secret: string }> = {
+  a: { sn: 'GWA-0001', secret: '' },
+  b: { sn: 'GWB-0002', secret: '' },
+  c: { sn: 'GWC-0003', secret: '' },
+};
+const clients: MqttClient[] = [];
+const track = (c: MqttClient) => {
+  clients.push(c);
+  return c;
+};
+const connect = async (k: keyof typeof gw, opts = {}) => track(await connectGateway(broker.port, gw[k].sn, gw[k].secret, opts));
+const row = async (sn: string) => {
+  await broker.flushPresence();
+  return store.db.selectFrom('gateways').selectAll().where('sn', '=', sn).executeTakeFirstOrThrow();
+};
+/** Publish from a known-good gateway and wait for it: everything sent before has been decided. */
+async function barrier(): Promise<void> {
+  const c = await connect('c');
+  const marker = `barrier-${Math.random()}`;
+  await c.publishAsync(topics.up(gw.c.sn, 'event'), marker, { qos: 1 });
+  await waitFor(() => handler.got.some((m) => m.payload === marker), 5000, 'barrier message');
+  c.end(true);
+}
+
+beforeAll(async () => {
+  store = await openTestStore();
+  for (const k of Object.keys(gw) as (keyof typeof gw)[])
+    gw[k].secret = (await provisionGateway(store.db, { sn: gw[k].sn })).secret;
+  broker = await startEmbeddedBroker({
+    db: store.db,
+    log,
+    handler,
+    port: 0,
+    host: '127.0.0.1',
+    serverCredentials: server,
+    presence: { flushMs: 20 },
+  });
+});
+
+afterAll(async () => {
+  for (const c of clients) c.end(true);
+  await broker?.close();
+  await store?.close();
+});
+
+describe('gateway connections', () => {
+  it('a provisioned gateway connects and its data, events and replies reach the handler as its own', async () => {
+    const c = await connect('a');
+    const before = Date.now();
+    await c.publishAsync(topics.up(gw.a.sn, 'data'), '{"v":1,"n":1}', { qos: 1 });
+    await c.publishAsync(topics.up(gw.a.sn, 'event'), '{"v":1,"n":2}', { qos: 0 });
+    await c.publishAsync(topics.up(gw.a.sn, 'reply'), '{"v":1,"n":3}', { qos: 1 });
+    const mine = await waitFor(() => {
+      const m = handler.got.filter((x) => x.sn === gw.a.sn);
+      return m.length >= 3 && m;
+    });
+    expect(mine.map((m) => [m.channel, m.payload])).toEqual([
+      ['data', '{"v":1,"n":1}'],
+      ['event', '{"v":1,"n":2}'],
+      ['reply', '{"v":1,"n":3}'],
+    ]);
+    expect(mine[0]!.receivedAt).toBeGreaterThanOrEqual(before);
+    expect(broker.isConnected(gw.a.sn)).toBe(true);
+    c.end(true);
+  });
+
+  it.each([
+    ['an unknown SN', { clientId: 'GWX-9999', username: 'GWX-9999', password: 'whatever' }, 4],
+    ['a wrong secret', { clientId: 'GWA-0001', username: 'GWA-0001', password: 'not-the-secret' }, 4],
+    ['no credentials (anonymous)', { clientId: 'GWA-0001' }, 5],
+    ['a username without password', { clientId: 'GWA-0001', username: 'GWA-0001' }, 5],
+    ['a client id other than the username', { clientId: 'GWB-0002', username: 'GWA-0001', password: 'x' }, 2],
+    ['a client id with +', { clientId: 'GWA+0001', username: 'GWA+0001', password: 'x' }, 2],
+    ['a client id with #', { clientId: 'GWA#0001', username: 'GWA#0001', password: 'x' }, 2],
+    ['a client id with /', { clientId: 'sf/gw/GWA-0001', username: 'sf/gw/GWA-0001', password: 'x' }, 2],
+    ['the server username with a wrong password', { clientId: 'sunfleet.test', username: server.username, password: 'no' }, 4],
+  ])('refuses %s', async (_what, opts, code) => {
+    const r = await tryConnect(broker.port, opts);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.code).toBe(code);
+  });
+
+  it('refuses the right secret with the other gateway as client id', async () => {
+    const r = await tryConnect(broker.port, { clientId: gw.b.sn, username: gw.b.sn, password: gw.a.secret });
+    expect(r).toMatchObject({ ok: false, code: 4 });
+  });
+
+  it('refuses a last will outside the gateway’s own up/state', async () => {
+    const r = await tryConnect(broker.port, {
+      clientId: gw.a.sn,
+      username: gw.a.sn,
+      password: gw.a.secret,
+      will: { topic: topics.up(gw.b.sn, 'state'), payload: Buffer.from('{"v":1,"online":false}'), qos: 1, retain: false },
+    });
+    expect(r).toMatchObject({ ok: false, code: 5 });
+  });
+
+  it('does not let other credentials take over a live session, but lets the gateway itself reconnect', async () => {
+    const live = await connect('a');
+    for (const attempt of [
+      { clientId: gw.a.sn, username: gw.a.sn, password: gw.b.secret },
+      { clientId: gw.a.sn, username: gw.b.sn, password: gw.b.secret },
+      { clientId: gw.a.sn, username: server.username, password: server.password },
+    ]) {
+      const r = await tryConnect(broker.port, attempt);
+      expect(r.ok, JSON.stringify(attempt.username)).toBe(false);
+    }
+    await sleep(100);
+    expect(live.connected).toBe(true);
+    await live.publishAsync(topics.up(gw.a.sn, 'data'), 'still-here', { qos: 1 });
+    await waitFor(() => handler.got.some((m) => m.payload === 'still-here'));
+
+    const again = await connect('a');
+    expect(await closed(live)).toBe(true);
+    expect(again.connected).toBe(true);
+    expect(broker.isConnected(gw.a.sn)).toBe(true);
+    again.end(true);
+  });
+});
+
+describe('publish and subscribe rules', () => {
+  it.each([
+    ["another gateway's up/data", (sn: string) => ({ topic: topics.up(gw.b.sn, 'data'), retain: false, sn })],
+    ["another gateway's up/state", () => ({ topic: topics.up(gw.b.sn, 'state'), retain: false })],
+    ['its own down/cmd', () => ({ topic: topics.down(gw.a.sn), retain: false })],
+    ["another gateway's down/cmd", () => ({ topic: topics.down(gw.b.sn), retain: false })],
+    ['a retained up/data', () => ({ topic: topics.up(gw.a.sn, 'data'), retain: true })],
+    ['an unknown channel', () => ({ topic: `sf/gw/${gw.a.sn}/up/other`, retain: false })],
+    ['a topic outside the tree', () => ({ topic: 'plants/1/power', retain: false })],
+    ['$SYS', () => ({ topic: '$SYS/broker/x', retain: false })],
+  ])('drops a publish to %s and disconnects the gateway', async (_what, target) => {
+    const { topic, retain } = target(gw.a.sn);
+    const refusedBefore = broker.stats().publishesRefused;
+    const c = await connect('a');
+    const marker = `refused-${Math.random()}`;
+    c.publish(topic, marker, { qos: 1, retain });
+    expect(await closed(c)).toBe(true);
+    await barrier();
+    expect(handler.got.some((m) => m.payload === marker)).toBe(false);
+    expect(broker.stats().publishesRefused).toBe(refusedBefore + 1);
+  });
+
+  it.each([
+    ['#', '#'],
+    ['$SYS/#', '$SYS/#'],
+    ["another gateway's down/cmd", topics.down('GWB-0002')],
+    ['a wildcard in its own tree', 'sf/gw/GWA-0001/down/+'],
+    ['its own up/ tree', 'sf/gw/GWA-0001/up/#'],
+  ])('refuses a subscription to %s (SUBACK 128)', async (_what, filter) => {
+    const c = await connect('a');
+    expect(await subackCodes(c, filter)).toEqual([128]);
+    expect(c.connected).toBe(true);
+    c.end(true);
+  });
+
+  it('delivers a command the server publishes to the gateway’s own down/cmd, and refuses a retained one', async () => {
+    const c = await connect('a');
+    const granted = await c.subscribeAsync(topics.down(gw.a.sn), { qos: 1 });
+    expect(granted.map((g) => g.qos)).toEqual([1]);
+    const got = new Promise<[string, string]>((resolve) => c.once('message', (t, p) => resolve([t, p.toString()])));
+    await broker.publish(topics.down(gw.a.sn), '{"v":1,"id":"cmd-00000001"}', { qos: 1 });
+    expect(await got).toEqual([topics.down(gw.a.sn), '{"v":1,"id":"cmd-00000001"}']);
+    await expect(broker.publish(topics.down(gw.a.sn), 'x', { qos: 1, retain: true })).rejects.toThrow(/retained/);
+    c.end(true);
+  });
+
+  it('lets the server’s own client subscribe to every gateway’s up/ tree and publish commands', async () => {
+    const s = track(await connectOrThrow(broker.port, { clientId: 'sunfleet.test.1', ...server }));
+    const granted = await s.subscribeAsync('sf/gw/+/up/+', { qos: 1 });
+    expect(granted.map((g) => g.qos)).toEqual([1]);
+    const seen = new Promise<string>((resolve) => s.once('message', (t) => resolve(t)));
+    const c = await connect('b');
+    await c.publishAsync(topics.up(gw.b.sn, 'data'), 'for-server', { qos: 1 });
+    expect(await seen).toBe(topics.up(gw.b.sn, 'data'));
+    await c.subscribeAsync(topics.down(gw.b.sn), { qos: 1 });
+    const cmd = new Promise<string>((resolve) => c.once('message', (_t, p) => resolve(p.toString())));
+    await s.publishAsync(topics.down(gw.b.sn), 'from-server-client', { qos: 1 });
+    expect(await cmd).toBe('from-server-client');
+    // …but not a retained command either.
+    s.publish(topics.down(gw.b.sn), 'retained', { qos: 1, retain: true });
+    expect(await closed(s)).toBe(true);
+    c.end(true);
+  });
+
+  it('acknowledges and drops a payload over the limit; cuts a frame far over it', async () => {
+    const c = await connect('a');
+    const before = broker.stats();
+    const big = Buffer.alloc(mqttLimits.maxPayloadBytes + 1, 0x41);
+    await c.publishAsync(topics.up(gw.a.sn, 'data'), big, { qos: 1 });
+    await barrier();
+    expect(handler.got.some((m) => m.payload.length > mqttLimits.maxPayloadBytes)).toBe(false);
+    expect(broker.stats().droppedOversize).toBe(before.droppedOversize + 1);
+    expect(c.connected).toBe(true);
+
+    c.publish(topics.up(gw.a.sn, 'data'), Buffer.alloc(mqttLimits.maxPayloadBytes * 2, 0x42), { qos: 1 });
+    expect(await closed(c)).toBe(true);
+    expect(broker.stats().framesTooLarge).toBe(before.framesTooLarge + 1);
+  });
+});
+
+describe('presence', () => {
+  it('marks a gateway online on connect, records its state, and offline on disconnect', async () => {
+    const t0 = Date.now();
+    const c = await connect('b');
+    const online = await waitFor(async () => {
+      const r = await row(gw.b.sn);
+      return r.online === 1 && (r.last_online_at ?? 0) >= t0 && r;
+    });
+    expect(online.last_seen_at).toBeGreaterThanOrEqual(t0);
+
+    const state = { v: 1, online: true, rssi: -67, sw: 'V2.1.0', hw: 'H1', comm: '4g', interval: 60 };
+    await c.publishAsync(topics.up(gw.b.sn, 'state'), JSON.stringify(state), { qos: 1, retain: true });
+    const r = await waitFor(async () => {
+      const x = await row(gw.b.sn);
+      return x.rssi === -67 && x;
+    });
+    expect(r).toMatchObject({
+      online: 1,
+      rssi: -67,
+      sw_version: 'V2.1.0',
+      hw_version: 'H1',
+      comm_type: '4g',
+      upload_interval_s: 60,
+    });
+    expect(handler.got.some((m) => m.sn === gw.b.sn && m.channel === ('state' as string))).toBe(false);
+
+    const bad = broker.stats().presence.badState;
+    await c.publishAsync(topics.up(gw.b.sn, 'state'), JSON.stringify({ v: 1, online: true, rssi: 20 }), { qos: 1 });
+    await c.publishAsync(topics.up(gw.b.sn, 'state'), 'not json', { qos: 1 });
+    await waitFor(() => broker.stats().presence.badState === bad + 2);
+    expect((await row(gw.b.sn)).rssi).toBe(-67);
+
+    await c.endAsync();
+    await waitFor(async () => (await row(gw.b.sn)).online === 0, 5000, 'offline after disconnect');
+  });
+
+  it('marks a gateway offline from its last will when the connection drops', async () => {
+    const c = await connect('b', {
+      will: { topic: topics.up(gw.b.sn, 'state'), payload: Buffer.from('{"v":1,"online":false}'), qos: 1, retain: true },
+    });
+    await waitFor(async () => (await row(gw.b.sn)).online === 1);
+    c.stream.destroy(); // no DISCONNECT packet: the broker publishes the will
+    await waitFor(async () => (await row(gw.b.sn)).online === 0, 5000, 'offline after will');
+  });
+
+  it('takes a state message with online:false as offline, and a later message as online again', async () => {
+    const c = await connect('b');
+    await waitFor(async () => (await row(gw.b.sn)).online === 1);
+    await c.publishAsync(topics.up(gw.b.sn, 'state'), '{"v":1,"online":false}', { qos: 1 });
+    await waitFor(async () => (await row(gw.b.sn)).online === 0);
+    await c.publishAsync(topics.up(gw.b.sn, 'state'), '{"v":1,"online":true,"rssi":-50}', { qos: 1 });
+    await waitFor(async () => {
+      const r = await row(gw.b.sn);
+      return r.online === 1 && r.rssi === -50;
+    });
+    c.end(true);
+  });
+});
+
+describe('rate limit', () => {
+  it('drops and counts messages over a gateway’s rate without disconnecting it', async () => {
+    const h = recordingHandler();
+    const limited = await startEmbeddedBroker({
+      db: store.db,
+      log,
+      handler: h,
+      port: 0,
+      host: '127.0.0.1',
+      serverCredentials: server,
+      rateLimit: { perSecond: 1, burst: 5 },
+    });
+    try {
+      const c = track(await connectGateway(limited.port, gw.c.sn, gw.c.secret));
+      for (let i = 0; i < 12; i++) await c.publishAsync(topics.up(gw.c.sn, 'data'), `m${i}`, { qos: 1 });
+      expect(h.got.map((m) => m.payload)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+      expect(limited.stats().droppedRateLimited).toBe(7);
+      expect(c.connected).toBe(true);
+      // Another gateway has its own bucket.
+      const d = track(await connectGateway(limited.port, gw.a.sn, gw.a.secret));
+      await d.publishAsync(topics.up(gw.a.sn, 'data'), 'other', { qos: 1 });
+      expect(h.got.at(-1)).toMatchObject({ sn: gw.a.sn, payload: 'other' });
+      c.end(true);
+      d.end(true);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('robustness', () => {
+  it('closes a connection that sends a malformed frame and keeps serving others', async () => {
+    const sock = net.connect(broker.port, '127.0.0.1');
+    await new Promise((r) => sock.once('connect', r));
+    const ended = new Promise((r) => sock.once('close', r));
+    sock.write(Buffer.from([0x10, 0x05, 0xde, 0xad, 0xbe, 0xef, 0x00])); // CONNECT with a broken body
+    await ended;
+    const c = await connect('c');
+    await c.publishAsync(topics.up(gw.c.sn, 'data'), 'after-garbage', { qos: 1 });
+    await waitFor(() => handler.got.some((m) => m.payload === 'after-garbage'));
+    c.end(true);
+  });
+
+  it('revoke ends the live session and forgets the cached secret', async () => {
+    const c = await connect('c');
+    const old = gw.c.secret;
+    await store.db
+      .updateTable('gateways')
+      .set({ secret_hash: secretHash('rotated-secret') })
+      .where('sn', '=', gw.c.sn)
+      .execute();
+    broker.revoke(gw.c.sn);
+    expect(await closed(c)).toBe(true);
+    expect(await tryConnect(broker.port, { clientId: gw.c.sn, username: gw.c.sn, password: old })).toMatchObject({
+      ok: false,
+      code: 4,
+    });
+    gw.c.secret = 'rotated-secret';
+    (await connect('c')).end(true);
+  });
+});

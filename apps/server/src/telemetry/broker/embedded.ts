@@ -1,0 +1,309 @@
+/**
+ * The embedded MQTT broker (Aedes, MQTT 3.1.1) that gateways connect to when no MQTT_URL is
+ * set. It authenticates gateways (client id = username = SN, per-gateway secret), confines
+ * each to its own topic tree, keeps presence, and hands every authorised `up/data|event|reply`
+ * message straight to the telemetry handler from the `authorizePublish` hook: no internal
+ * subscription, no second trip through the router.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import net from 'node:net';
+import { isGatewaySn, mqttLimits, topics } from '@sunfleet/contracts';
+import { Aedes, type AuthenticateError, type Client, type ConnectPacket, type PublishPacket } from 'aedes';
+import type { Logger } from 'pino';
+import type { Db } from '../../db/index.ts';
+import type { TelemetryHandler } from '../types.ts';
+import { type Identity, mayPublish, maySubscribe } from './acl.ts';
+import { guardFrameSize } from './frame-guard.ts';
+import { Presence, type PresenceOptions, type PresenceStats } from './presence.ts';
+import { defaultRateLimit, RateLimiter, type RateLimitOptions } from './rate-limit.ts';
+import { GatewaySecrets } from './secrets.ts';
+
+export interface ServerCredentials {
+  /** Must not be a valid gateway SN (e.g. `sunfleet.server`). */
+  username: string;
+  password: string;
+}
+
+export interface EmbeddedBrokerOptions {
+  db: Db;
+  log: Logger;
+  handler: TelemetryHandler;
+  /** 0 for a free port (tests). */
+  port: number;
+  host?: string;
+  /** The server's own client(s); their client ids must not be gateway SNs. */
+  serverCredentials: ServerCredentials;
+  /** Per-gateway message rate; false disables it (benchmarks). */
+  rateLimit?: RateLimitOptions | false;
+  maxPayloadBytes?: number;
+  /** How long a gateway's secret hash is trusted from memory. */
+  secretCacheMs?: number;
+  presence?: Omit<PresenceOptions, 'db' | 'log'>;
+}
+
+export interface PublishOptions {
+  qos: 0 | 1 | 2;
+  retain?: boolean;
+}
+
+export interface BrokerStats {
+  connectsRefused: number;
+  publishesRefused: number;
+  subscribesRefused: number;
+  /** Messages handed to the telemetry handler. */
+  delivered: number;
+  droppedOversize: number;
+  droppedRateLimited: number;
+  framesTooLarge: number;
+  presence: PresenceStats;
+}
+
+export interface EmbeddedBroker {
+  port: number;
+  /** Publish as the server (commands to `sf/gw/{sn}/down/cmd`); a retained command is refused. */
+  publish(topic: string, payload: Buffer | string, opts: PublishOptions): Promise<void>;
+  /** Whether the gateway has a live session on this broker. */
+  isConnected(sn: string): boolean;
+  /** Secret rotated or gateway deleted: forget its cached secret and end its live session. */
+  revoke(sn: string): void;
+  stats(): BrokerStats;
+  /** Write pending presence changes now (tests, shutdown). */
+  flushPresence(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Aedes's connect refusal codes (MQTT 3.1.1 CONNACK return codes). */
+const REFUSED = { identifier: 2, unavailable: 3, credentials: 4, notAuthorized: 5 } as const;
+
+/** Aedes's publish with the client argument its own handlers pass (not in its typings). */
+type RoutePublish = (
+  packet: PublishPacket,
+  client: Client | null | ((err?: Error) => void),
+  done?: (err?: Error) => void,
+) => void;
+
+export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
+  const { db, log, handler, serverCredentials } = opts;
+  if (isGatewaySn(serverCredentials.username)) throw new Error('the server MQTT username must not look like a gateway SN');
+  const maxPayload = opts.maxPayloadBytes ?? mqttLimits.maxPayloadBytes;
+  // Frames a little over the payload limit are acknowledged and dropped (the gateway moves on);
+  // far over it, the connection is cut before the frame is buffered.
+  const maxFrame = maxPayload + 64 * 1024;
+  const secrets = new GatewaySecrets(db, { ttlMs: opts.secretCacheMs ?? 60_000 });
+  const presence = new Presence({ db, log, ...opts.presence });
+  const limiter = opts.rateLimit === false ? null : new RateLimiter(opts.rateLimit ?? defaultRateLimit);
+  const stats: Omit<BrokerStats, 'presence'> = {
+    connectsRefused: 0,
+    publishesRefused: 0,
+    subscribesRefused: 0,
+    delivered: 0,
+    droppedOversize: 0,
+    droppedRateLimited: 0,
+    framesTooLarge: 0,
+  };
+  const identities = new WeakMap<Client, Identity>();
+  const wills = new WeakMap<Client, ConnectPacket['will'] | undefined>();
+  const live = new Map<string, Client>();
+  /** Acknowledged but not routed (oversized, over the rate). */
+  const dropped = new WeakSet<PublishPacket>();
+  const serverPassword = Buffer.from(serverCredentials.password, 'utf8');
+  const drops = new DropReport(log);
+
+  const aedes = new Aedes({
+    // Aedes 1.2 overflowed its stack under sustained QoS 1 load at the default 100 (DESIGN §10).
+    concurrency: 1000,
+    connectTimeout: 10_000,
+    maxTopicLevels: 16,
+    preConnect(client, packet, done) {
+      wills.set(client, packet.will);
+      done(null, true);
+    },
+    authenticate(client, username, password, done) {
+      const id = client.id;
+      const refuse = (code: number, reason: string) => {
+        stats.connectsRefused++;
+        log.info({ clientId: id, username, reason }, 'MQTT connection refused');
+        done(Object.assign(new Error(reason), { returnCode: code }) as AuthenticateError, null);
+      };
+      if (!username || !password) return refuse(REFUSED.notAuthorized, 'anonymous');
+      if (username === serverCredentials.username) {
+        if (isGatewaySn(id)) return refuse(REFUSED.identifier, 'server client id looks like a gateway SN');
+        if (!(password.length === serverPassword.length && timingSafeEqual(password, serverPassword)))
+          return refuse(REFUSED.credentials, 'bad server credentials');
+        identities.set(client, { kind: 'server', username });
+        return done(null, true);
+      }
+      if (!isGatewaySn(id)) return refuse(REFUSED.identifier, 'client id is not a gateway SN');
+      if (username !== id) return refuse(REFUSED.identifier, 'client id is not the username');
+      const will = wills.get(client);
+      if (will && will.topic !== topics.up(id, 'state')) return refuse(REFUSED.notAuthorized, 'last will outside up/state');
+      secrets.verify(id, password.toString('utf8')).then(
+        (ok) => {
+          if (!ok) return refuse(REFUSED.credentials, 'unknown gateway or wrong secret');
+          // Only the same gateway may take over a live session (client id = username = SN makes
+          // this hold already; kept so that a future identity kind cannot break it quietly).
+          const holder = live.get(id);
+          const who = holder && identities.get(holder);
+          if (who && !(who.kind === 'gateway' && who.sn === id))
+            return refuse(REFUSED.identifier, 'session held by another identity');
+          identities.set(client, { kind: 'gateway', sn: id });
+          done(null, true);
+        },
+        (err: unknown) => {
+          log.error({ err, clientId: id }, 'gateway credentials could not be read');
+          refuse(REFUSED.unavailable, 'store unavailable');
+        },
+      );
+    },
+    authorizePublish(client, packet, done) {
+      const who = client && identities.get(client);
+      if (!who) return done(new Error('not authenticated'));
+      const decision = mayPublish(who, packet.topic, packet.retain);
+      if (!decision.ok) {
+        stats.publishesRefused++;
+        log.warn({ clientId: client.id, topic: packet.topic, reason: decision.reason }, 'MQTT publish refused; disconnecting');
+        return done(new Error(decision.reason));
+      }
+      if (who.kind === 'server' || !decision.channel) return done(null);
+      const sn = who.sn;
+      const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
+      const now = Date.now();
+      if (payload.length > maxPayload) {
+        stats.droppedOversize++;
+        dropped.add(packet);
+        drops.add('oversized', sn);
+      } else if (limiter && !limiter.take(sn, now)) {
+        stats.droppedRateLimited++;
+        dropped.add(packet);
+        drops.add('rate limited', sn);
+      } else if (decision.channel === 'state') {
+        presence.state(sn, payload, now);
+      } else {
+        presence.seen(sn, now);
+        stats.delivered++;
+        try {
+          handler.message(sn, decision.channel, payload, now);
+        } catch (err) {
+          log.error({ err, sn }, 'telemetry handler threw');
+        }
+      }
+      done(null);
+    },
+    authorizeSubscribe(client, sub, done) {
+      const who = identities.get(client);
+      if (who && maySubscribe(who, sub.topic)) return done(null, sub);
+      stats.subscribesRefused++;
+      log.warn({ clientId: client.id, topic: sub.topic }, 'MQTT subscription refused');
+      done(null, null); // SUBACK 0x80 for this filter
+    },
+  });
+
+  // Dropped messages were acknowledged (so the gateway does not resend them) but go nowhere.
+  const route = aedes.publish.bind(aedes) as RoutePublish;
+  (aedes as unknown as { publish: RoutePublish }).publish = (packet, client, done) => {
+    if (typeof client !== 'function' && dropped.has(packet)) return done?.();
+    route(packet, client, done);
+  };
+
+  aedes.on('client', (client) => {
+    if (identities.get(client)?.kind === 'gateway') live.set(client.id, client);
+  });
+  aedes.on('clientReady', (client) => {
+    if (identities.get(client)?.kind === 'gateway') presence.connected(client.id);
+  });
+  aedes.on('clientDisconnect', (client) => {
+    if (identities.get(client)?.kind !== 'gateway' || live.get(client.id) !== client) return;
+    live.delete(client.id);
+    presence.disconnected(client.id);
+  });
+  aedes.on('clientError', (client, err) => log.debug({ clientId: client.id, err: err.message }, 'MQTT client error'));
+  aedes.on('connectionError', (_client, err) => log.debug({ err: err.message }, 'MQTT connection error'));
+
+  await aedes.listen();
+  let guardMissing = false;
+  const server = net.createServer({ noDelay: true }, (socket) => {
+    socket.setKeepAlive(true, 60_000);
+    const client = aedes.handle(socket);
+    const guarded = guardFrameSize(client, maxFrame, (length) => {
+      stats.framesTooLarge++;
+      log.warn({ clientId: client.id, length, remote: socket.remoteAddress }, 'MQTT frame over the limit; disconnecting');
+    });
+    if (!guarded && !guardMissing) {
+      guardMissing = true;
+      log.error('MQTT frame size guard could not be installed (aedes internals changed)');
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host ?? '0.0.0.0', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  server.on('error', (err) => log.error({ err }, 'MQTT listener error'));
+  const port = (server.address() as net.AddressInfo).port;
+  const housekeeping = setInterval(() => {
+    limiter?.prune();
+    drops.report();
+  }, 60_000).unref();
+  log.info({ port }, 'embedded MQTT broker listening');
+
+  return {
+    port,
+    publish(topic, payload, { qos, retain = false }) {
+      const decision = mayPublish({ kind: 'server', username: serverCredentials.username }, topic, retain);
+      if (!decision.ok || topic.includes('+') || topic.includes('#'))
+        return Promise.reject(new Error(`cannot publish to ${topic}: ${decision.ok ? 'wildcard' : decision.reason}`));
+      const packet: PublishPacket = {
+        cmd: 'publish',
+        topic,
+        payload: typeof payload === 'string' ? Buffer.from(payload) : payload,
+        qos,
+        retain,
+        dup: false,
+      };
+      return new Promise((resolve, reject) => aedes.publish(packet, (err) => (err ? reject(err) : resolve())));
+    },
+    isConnected: (sn) => live.has(sn),
+    revoke(sn) {
+      secrets.invalidate(sn);
+      live.get(sn)?.close();
+    },
+    stats: () => ({ ...stats, presence: { ...presence.stats } }),
+    flushPresence: () => presence.flush(),
+    async close() {
+      clearInterval(housekeeping);
+      drops.report();
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Disconnects caused by our own shutdown are not presence news: gateways reconnect to the
+      // next process, and the offline job catches those that do not.
+      await presence.close();
+      await new Promise<void>((resolve) => aedes.close(() => resolve()));
+      await stopped;
+    },
+  };
+}
+
+/** Dropped messages are logged as a summary per minute, not one line each. */
+class DropReport {
+  readonly #counts = new Map<string, { n: number; sns: Set<string> }>();
+  readonly #log: Logger;
+  constructor(log: Logger) {
+    this.#log = log;
+  }
+  add(reason: string, sn: string): void {
+    let c = this.#counts.get(reason);
+    if (!c) {
+      c = { n: 0, sns: new Set() };
+      this.#counts.set(reason, c);
+      this.#log.warn({ sn, reason }, 'gateway message dropped (further drops are summarised each minute)');
+    }
+    c.n++;
+    if (c.sns.size < 10) c.sns.add(sn);
+  }
+  report(): void {
+    for (const [reason, c] of this.#counts)
+      this.#log.warn({ reason, messages: c.n, gateways: [...c.sns] }, 'gateway messages dropped');
+    this.#counts.clear();
+  }
+}

@@ -1,0 +1,120 @@
+/** Presence writes: merged per gateway, grouped per flush, throttled `last_seen_at`. */
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestStore, type TestStore } from '../../../test/store.ts';
+import { secretHash } from '../gateways.ts';
+import { Presence } from './presence.ts';
+
+const log = pino({ level: 'silent' });
+let store: TestStore;
+const STORM = 10_000;
+const stormSns = Array.from({ length: STORM }, (_, i) => `STORM-${String(i).padStart(5, '0')}`);
+
+const row = (sn: string) => store.db.selectFrom('gateways').selectAll().where('sn', '=', sn).executeTakeFirstOrThrow();
+async function addGateways(sns: string[]) {
+  const t = Date.now();
+  for (let i = 0; i < sns.length; i += 500) {
+    await store.db
+      .insertInto('gateways')
+      .values(
+        sns
+          .slice(i, i + 500)
+          .map((sn) => ({ sn, secret_hash: secretHash(sn), claim_key_hash: secretHash(sn), created_at: t, updated_at: t })),
+      )
+      .execute();
+  }
+}
+// A long flush interval: these tests flush by hand.
+const presence = () => new Presence({ db: store.db, log, flushMs: 60_000, seenEveryMs: 30_000 });
+
+beforeAll(async () => {
+  store = await openTestStore();
+  await addGateways([...stormSns, 'P-0001', 'P-0002', 'P-0003', 'P-0004']);
+});
+afterAll(async () => {
+  await store?.close();
+});
+
+describe('presence', () => {
+  it('writes a reconnect storm of 10,000 gateways in a few grouped statements', async () => {
+    const p = presence();
+    const t0 = Date.now();
+    for (const sn of stormSns) p.connected(sn, t0);
+    await p.flush();
+    expect(p.stats.statements).toBeLessThanOrEqual(STORM / 500);
+    const online = await store.db
+      .selectFrom('gateways')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('sn', 'like', 'STORM-%')
+      .where('online', '=', 1)
+      .where('last_online_at', '=', t0)
+      .executeTakeFirstOrThrow();
+    expect(Number(online.n)).toBe(STORM);
+
+    for (const sn of stormSns) p.disconnected(sn);
+    await p.flush();
+    expect(p.stats.statements).toBeLessThanOrEqual((2 * STORM) / 500);
+    expect((await row(stormSns[1234]!)).online).toBe(0);
+    await p.close();
+  });
+
+  it('writes last_seen_at at most once per gateway per interval', async () => {
+    const p = presence();
+    p.seen('P-0001', 1_700_000_000_000);
+    await p.flush();
+    const first = p.stats.statements;
+    p.seen('P-0001', 1_700_000_010_000);
+    p.seen('P-0001', 1_700_000_029_999);
+    await p.flush();
+    expect(p.stats.statements).toBe(first);
+    expect((await row('P-0001')).last_seen_at).toBe(1_700_000_000_000);
+    p.seen('P-0001', 1_700_000_030_000);
+    await p.flush();
+    expect((await row('P-0001')).last_seen_at).toBe(1_700_000_030_000);
+    await p.close();
+  });
+
+  it('keeps last_online_at of a gateway already online when only its messages say so', async () => {
+    const p = presence();
+    p.connected('P-0002', 1_700_000_000_000);
+    await p.flush();
+    p.seen('P-0002', 1_700_000_100_000);
+    p.state('P-0002', Buffer.from('{"v":1,"online":true,"rssi":-80}'), 1_700_000_100_001);
+    await p.flush();
+    expect(await row('P-0002')).toMatchObject({ online: 1, last_online_at: 1_700_000_000_000, rssi: -80 });
+    // …but an offline → online turn within one window is a new session.
+    p.disconnected('P-0002');
+    p.seen('P-0002', 1_700_000_200_000);
+    await p.flush();
+    expect(await row('P-0002')).toMatchObject({ online: 1, last_online_at: 1_700_000_200_000 });
+    await p.close();
+  });
+
+  it('records a session that came and went within one window', async () => {
+    const p = presence();
+    p.connected('P-0003', 1_700_000_300_000);
+    p.disconnected('P-0003');
+    await p.flush();
+    expect(await row('P-0003')).toMatchObject({ online: 0, last_online_at: 1_700_000_300_000, last_seen_at: 1_700_000_300_000 });
+    await p.close();
+  });
+
+  it('refuses and counts state payloads that are not valid', async () => {
+    const p = presence();
+    for (const bad of ['', 'nope', '{"v":2,"online":true}', '{"v":1}', '{"v":1,"online":true,"comm":"carrier-pigeon"}', '[]']) {
+      expect(p.state('P-0004', Buffer.from(bad))).toBe(false);
+    }
+    expect(p.stats.badState).toBe(6);
+    await p.flush();
+    expect((await row('P-0004')).online).toBe(0);
+    await p.close();
+  });
+
+  it('ignores events after close', async () => {
+    const p = presence();
+    await p.close();
+    p.connected('P-0004');
+    await p.flush();
+    expect((await row('P-0004')).online).toBe(0);
+  });
+});

@@ -1,0 +1,253 @@
+/**
+ * Gateway presence: online/offline, last online and last seen times, RSSI, versions,
+ * communication type and upload interval (spec §3 Gateway).
+ *
+ * Sources: connect and disconnect of a gateway's MQTT session (embedded broker only), its
+ * `up/state` messages (`online: true` with details on connect; `{v:1, online:false}` as its
+ * last will), and any other message it sends (it is alive: `last_seen_at`, at most one write
+ * per gateway per `seenEveryMs`).
+ *
+ * Events are merged per gateway in memory and written every `flushMs`: a reconnect storm of
+ * 10,000 gateways becomes a few grouped `update … where sn in (…)` statements (plus one small
+ * update per gateway that sent details) in a handful of transactions, not 10,000 transactions.
+ * Times in a grouped statement are the latest of the group: exact to within `flushMs`.
+ */
+import { type StateMessage, StatePayload } from '@sunfleet/contracts';
+import { sql, type Updateable, type UpdateObject } from 'kysely';
+import type { Logger } from 'pino';
+import { Compile } from 'typebox/compile';
+import type { Db } from '../../db/index.ts';
+import type { Database, GatewaysTable } from '../../db/schema.ts';
+
+type GatewayUpdate = UpdateObject<Database, 'gateways'>;
+
+const checkState = Compile(StatePayload);
+
+export interface PresenceOptions {
+  db: Db;
+  log: Logger;
+  /** How often merged events are written. */
+  flushMs?: number;
+  /** At most one `last_seen_at` write per gateway per this long. */
+  seenEveryMs?: number;
+  /** Gateways per statement / transaction. */
+  chunk?: number;
+}
+
+export interface PresenceStats {
+  /** `up/state` messages refused (not JSON or not the schema). */
+  badState: number;
+  flushes: number;
+  statements: number;
+  failedFlushes: number;
+}
+
+interface Pending {
+  /** Connection state after the events merged so far. */
+  online: boolean;
+  /** When it came online in this window; written to `last_online_at`. */
+  onlineAt?: number;
+  /** A new session for sure (connect, or offline → online): overwrite `last_online_at`. */
+  newSession: boolean;
+  seenAt?: number;
+  details?: Pick<Updateable<GatewaysTable>, 'rssi' | 'sw_version' | 'hw_version' | 'comm_type' | 'upload_interval_s'>;
+}
+
+export class Presence {
+  readonly #db: Db;
+  readonly #log: Logger;
+  readonly #flushMs: number;
+  readonly #seenEveryMs: number;
+  readonly #chunk: number;
+  #pending = new Map<string, Pending>();
+  /** Last `last_seen_at` queued per gateway, for the throttle. */
+  readonly #seenQueued = new Map<string, number>();
+  #timer: NodeJS.Timeout | null = null;
+  #flushing: Promise<void> | null = null;
+  #closed = false;
+  readonly stats: PresenceStats = { badState: 0, flushes: 0, statements: 0, failedFlushes: 0 };
+
+  constructor(opts: PresenceOptions) {
+    this.#db = opts.db;
+    this.#log = opts.log;
+    this.#flushMs = opts.flushMs ?? 200;
+    this.#seenEveryMs = opts.seenEveryMs ?? 30_000;
+    this.#chunk = opts.chunk ?? 500;
+  }
+
+  /** A gateway's MQTT session started. */
+  connected(sn: string, at: number = Date.now()): void {
+    const p = this.#entry(sn, true);
+    if (!p) return;
+    p.online = true;
+    p.newSession = true;
+    p.onlineAt = at;
+    this.#seen(p, sn, at);
+  }
+
+  /** A gateway's MQTT session ended. */
+  disconnected(sn: string, _at: number = Date.now()): void {
+    const p = this.#entry(sn, false);
+    if (!p) return;
+    p.online = false;
+    this.#seenQueued.delete(sn);
+  }
+
+  /** Any other message from the gateway: it is alive (and so online). */
+  seen(sn: string, at: number = Date.now()): void {
+    if (this.#closed) return;
+    const last = this.#seenQueued.get(sn);
+    if (last !== undefined && at - last < this.#seenEveryMs) return;
+    this.#cameOnline(sn, at);
+  }
+
+  /** An `up/state` message; false (and counted) when the payload is not a valid state. */
+  state(sn: string, payload: Buffer, at: number = Date.now()): boolean {
+    let msg: unknown;
+    try {
+      msg = JSON.parse(payload.toString('utf8'));
+    } catch {
+      msg = undefined;
+    }
+    if (!checkState.Check(msg)) {
+      this.stats.badState++;
+      this.#log.warn({ sn }, 'gateway state message refused: not a valid state payload');
+      return false;
+    }
+    const state = msg as StateMessage;
+    if (!state.online) {
+      this.disconnected(sn, at);
+      return true;
+    }
+    const p = this.#cameOnline(sn, at);
+    if (p) {
+      p.details ??= {};
+      const d = p.details;
+      if (state.rssi !== undefined) d.rssi = state.rssi;
+      if (state.sw !== undefined) d.sw_version = state.sw;
+      if (state.hw !== undefined) d.hw_version = state.hw;
+      if (state.comm !== undefined) d.comm_type = state.comm;
+      if (state.interval !== undefined) d.upload_interval_s = state.interval;
+    }
+    return true;
+  }
+
+  /** Write everything merged so far (also done every `flushMs`). */
+  async flush(): Promise<void> {
+    while (this.#flushing) await this.#flushing;
+    if (this.#timer) {
+      clearTimeout(this.#timer);
+      this.#timer = null;
+    }
+    if (this.#pending.size === 0) return;
+    const batch = this.#pending;
+    this.#pending = new Map();
+    this.#flushing = this.#write(batch).finally(() => {
+      this.#flushing = null;
+    });
+    await this.#flushing;
+  }
+
+  /** Stop taking events (a shutting-down broker's disconnects are not news) and write the rest. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.flush();
+  }
+
+  /** Online without a connection event: soft (keeps `last_online_at` if the row is online already). */
+  #cameOnline(sn: string, at: number): Pending | null {
+    const p = this.#entry(sn, true);
+    if (!p) return null;
+    if (!p.online) p.newSession = true; // offline → online within this window
+    p.online = true;
+    p.onlineAt ??= at;
+    this.#seen(p, sn, at);
+    return p;
+  }
+
+  #seen(p: Pending, sn: string, at: number): void {
+    p.seenAt = at;
+    this.#seenQueued.set(sn, at);
+  }
+
+  #entry(sn: string, online: boolean): Pending | null {
+    if (this.#closed) return null;
+    let p = this.#pending.get(sn);
+    if (!p) {
+      // `online` here is only the starting point; the caller sets the real state.
+      p = { online, newSession: false };
+      this.#pending.set(sn, p);
+    }
+    if (!this.#timer && !this.#flushing) this.#schedule();
+    return p;
+  }
+
+  #schedule(): void {
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      void this.flush().then(() => {
+        if (this.#pending.size > 0 && !this.#timer) this.#schedule();
+      });
+    }, this.#flushMs);
+    this.#timer.unref();
+  }
+
+  async #write(batch: Map<string, Pending>): Promise<void> {
+    this.stats.flushes++;
+    // Grouped statements for the common cases; one statement per gateway that sent details.
+    const groups = new Map<string, { sns: string[]; onlineAt: number; seenAt: number; p: Pending }>();
+    const detailed: [string, Pending][] = [];
+    for (const [sn, p] of batch) {
+      if (p.details) {
+        detailed.push([sn, p]);
+        continue;
+      }
+      const key = `${p.online}|${p.newSession}|${p.onlineAt !== undefined}`;
+      let g = groups.get(key);
+      if (!g) {
+        g = { sns: [], onlineAt: 0, seenAt: 0, p };
+        groups.set(key, g);
+      }
+      g.sns.push(sn);
+      g.onlineAt = Math.max(g.onlineAt, p.onlineAt ?? 0);
+      g.seenAt = Math.max(g.seenAt, p.seenAt ?? 0);
+    }
+    const statements: { sns: string[]; run: (trx: Db) => Promise<unknown> }[] = [];
+    for (const g of groups.values()) {
+      for (let i = 0; i < g.sns.length; i += this.#chunk) {
+        const sns = g.sns.slice(i, i + this.#chunk);
+        const set = this.#columns(g.p, g.onlineAt, g.seenAt);
+        statements.push({ sns, run: (trx) => trx.updateTable('gateways').set(set).where('sn', 'in', sns).execute() });
+      }
+    }
+    for (const [sn, p] of detailed) {
+      const set = { ...this.#columns(p, p.onlineAt ?? 0, p.seenAt ?? 0), ...p.details };
+      statements.push({ sns: [sn], run: (trx) => trx.updateTable('gateways').set(set).where('sn', '=', sn).execute() });
+    }
+    for (let i = 0; i < statements.length; i += this.#chunk) {
+      const part = statements.slice(i, i + this.#chunk);
+      try {
+        await this.#db.transaction().execute(async (trx) => {
+          for (const s of part) await s.run(trx);
+        });
+        this.stats.statements += part.length;
+      } catch (e) {
+        this.stats.failedFlushes++;
+        // Let the next message from these gateways write again rather than wait out the throttle.
+        for (const s of part) for (const sn of s.sns) this.#seenQueued.delete(sn);
+        this.#log.error({ err: e, gateways: part.reduce((n, s) => n + s.sns.length, 0) }, 'gateway presence write failed');
+      }
+    }
+  }
+
+  #columns(p: Pending, onlineAt: number, seenAt: number): GatewayUpdate {
+    const set: GatewayUpdate = { online: p.online ? 1 : 0 };
+    if (p.onlineAt !== undefined) {
+      set.last_online_at = p.newSession
+        ? onlineAt
+        : sql<number>`case when online = 0 or last_online_at is null then ${onlineAt} else last_online_at end`;
+    }
+    if (p.seenAt !== undefined) set.last_seen_at = seenAt;
+    return set;
+  }
+}
