@@ -1,0 +1,99 @@
+// Micro-inverter with four panels, each on its own input, single-phase output.
+import type { FieldValue, InputValue } from '@sunfleet/protocols';
+import { EnergyCounter } from '../physics/energy.ts';
+import {
+  arrayDcPower,
+  type InverterLosses,
+  inverterLosses,
+  mppVoltage,
+  type PvArray,
+  pvArray,
+  pvInverterOutput,
+} from '../physics/pv.ts';
+import { type DeviceContext, type Environment, round, VirtualDevice } from './device.ts';
+
+export interface MicroSpec {
+  kind: 'micro';
+  sn: string;
+  unit?: number;
+  /** Rated AC power, W (≤ 65535). */
+  ratedW: number;
+  /** One panel's rating, Wp (four panels). */
+  panelWp: number;
+}
+
+export class MicroInverter extends VirtualDevice {
+  readonly kind = 'micro';
+  readonly losses: InverterLosses;
+  readonly array: PvArray;
+  dcW = 0;
+  acW = 0;
+  private limitFraction = 1;
+  private powerOn = true;
+  private readonly weights: number[];
+  private readonly energy: EnergyCounter;
+
+  constructor(
+    readonly spec: MicroSpec,
+    context: DeviceContext,
+  ) {
+    super(spec.sn, 'sunfleet-micro', spec.unit ?? 1, context, { powerSwitch: 1, activePowerLimit: 100 });
+    // Micro-inverters convert little power, so their fixed losses weigh more.
+    this.losses = { ...inverterLosses(spec.ratedW), standby: 0.006, linear: 0.02 };
+    this.array = pvArray((4 * spec.panelWp) / 1000);
+    // Panels on one roof still differ a little (shade, soiling, tolerance).
+    this.weights = Array.from({ length: 4 }, () => 0.25 * (1 + (this.rng.next() - 0.5) * 0.1));
+    this.energy = new EnergyCounter(this.array.kwp * context.ageDays * 3.4);
+    this.applySettings(this.bank.settings());
+  }
+
+  override applySettings(values: Record<string, FieldValue>): void {
+    this.powerOn = values.powerSwitch !== 0;
+    this.limitFraction = typeof values.activePowerLimit === 'number' ? values.activePowerLimit / 100 : 1;
+  }
+
+  get running(): boolean {
+    return this.powerOn && !this.faults.tripped;
+  }
+
+  generate(env: Environment): number {
+    const mpp = arrayDcPower(this.array, env.irradiance.poa, env.cellC) * this.weights.reduce((a, b) => a + b, 0);
+    const out = this.running ? pvInverterOutput(this.losses, mpp, this.spec.ratedW * this.limitFraction) : { dcW: 0, acW: 0 };
+    this.dcW = out.dcW;
+    this.acW = out.acW;
+    return out.acW;
+  }
+
+  record(env: Environment): void {
+    this.energy.sample(env.t, this.acW, env.localDay);
+  }
+
+  protected nameplate(): Record<string, InputValue> {
+    return { deviceType: 3, serialNumber: this.sn, ratedPower: this.spec.ratedW, firmware: '01 00 03 02' };
+  }
+
+  protected readings(env: Environment): Record<string, InputValue> {
+    const { t } = env;
+    const v = env.voltage * (1 + this.jitter(t, 20, 0.004));
+    const values: Record<string, InputValue> = {
+      runningState: !this.powerOn ? 5 : this.faults.tripped ? 4 : this.dcW < 1 ? 0 : this.faults.warning ? 3 : 2,
+      acVoltage: round(v, 1),
+      acCurrent: round(this.acW / v, 2),
+      gridFrequency: round(env.frequency, 2),
+      activePower: Math.round(this.acW),
+      temperature: round(env.cellC + 3 + (8 * this.acW) / this.spec.ratedW, 1),
+      energyToday: this.energy.todayKwh,
+      energyTotal: this.energy.totalKwh,
+    };
+    const total = this.weights.reduce((a, b) => a + b, 0);
+    const panelV = mppVoltage(34, env.cellC, env.irradiance.poa);
+    for (let i = 0; i < 4; i++) {
+      const p = (this.dcW * this.weights[i]!) / total;
+      const pv = p > 0 ? panelV * (1 + this.jitter(t, 10 + i, 0.01)) : 0;
+      values[`pv${i + 1}Voltage`] = round(pv, 1);
+      values[`pv${i + 1}Current`] = pv > 0 ? round(p / pv, 1) : 0;
+      values[`pv${i + 1}Power`] = Math.round(p);
+    }
+    return values;
+  }
+}

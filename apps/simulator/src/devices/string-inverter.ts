@@ -1,0 +1,128 @@
+// Three-phase string (grid-tied) inverter: an array on up to four MPPT inputs, the
+// efficiency curve, clipping at rated power, and the active power limit setting.
+import type { FieldValue, InputValue } from '@sunfleet/protocols';
+import { EnergyCounter } from '../physics/energy.ts';
+import {
+  arrayDcPower,
+  type InverterLosses,
+  inverterLosses,
+  mppVoltage,
+  type PvArray,
+  pvArray,
+  pvInverterOutput,
+} from '../physics/pv.ts';
+import { type DeviceContext, type Environment, round, VirtualDevice } from './device.ts';
+
+export interface StringSpec {
+  kind: 'string';
+  sn: string;
+  unit?: number;
+  /** Rated AC power, W. */
+  ratedW: number;
+  /** Array on this inverter, kWp. */
+  pvKwp: number;
+  /** MPPT inputs in use, 1..4. */
+  mppts?: number;
+}
+
+export class StringInverter extends VirtualDevice {
+  readonly kind = 'string';
+  readonly losses: InverterLosses;
+  readonly array: PvArray;
+  readonly mppts: number;
+  dcW = 0;
+  acW = 0;
+  private limitFraction = 1;
+  private powerOn = true;
+  private readonly weights: number[];
+  private readonly energy: EnergyCounter;
+
+  constructor(
+    readonly spec: StringSpec,
+    context: DeviceContext,
+  ) {
+    const fiftyHz = context.grid.hz === 50;
+    super(spec.sn, 'sunfleet-string-3p', spec.unit ?? 1, context, {
+      powerSwitch: 1,
+      modbusAddress: spec.unit ?? 1,
+      activePowerLimit: 100,
+      activePowerRamp: 10,
+      reactiveMode: 0,
+      powerFactorSetpoint: 1,
+      reactivePowerSetpoint: 0,
+      overVoltageTrip: round(context.grid.voltage * 1.1, 1),
+      underVoltageTrip: round(context.grid.voltage * 0.85, 1),
+      overFrequencyTrip: fiftyHz ? 51.5 : 61.5,
+      underFrequencyTrip: fiftyHz ? 47.5 : 58.5,
+      reconnectDelay: 60,
+    });
+    this.losses = inverterLosses(spec.ratedW);
+    this.array = pvArray(spec.pvKwp);
+    this.mppts = Math.min(4, Math.max(1, spec.mppts ?? 2));
+    this.weights = Array.from({ length: this.mppts }, () => 1 + (this.rng.next() - 0.5) * 0.06);
+    const total = this.weights.reduce((a, b) => a + b, 0);
+    for (let i = 0; i < this.weights.length; i++) this.weights[i]! /= total;
+    this.energy = new EnergyCounter(spec.pvKwp * context.ageDays * 3.4);
+    this.applySettings(this.bank.settings());
+  }
+
+  override applySettings(values: Record<string, FieldValue>): void {
+    this.powerOn = values.powerSwitch !== 0;
+    this.limitFraction = typeof values.activePowerLimit === 'number' ? values.activePowerLimit / 100 : 1;
+  }
+
+  get running(): boolean {
+    return this.powerOn && !this.faults.tripped;
+  }
+
+  /** Convert this step's light into AC power, W. */
+  generate(env: Environment): number {
+    const mpp = arrayDcPower(this.array, env.irradiance.poa, env.cellC);
+    const out = this.running ? pvInverterOutput(this.losses, mpp, this.spec.ratedW * this.limitFraction) : { dcW: 0, acW: 0 };
+    this.dcW = out.dcW;
+    this.acW = out.acW;
+    return out.acW;
+  }
+
+  record(env: Environment): void {
+    this.energy.sample(env.t, this.acW, env.localDay);
+  }
+
+  protected nameplate(): Record<string, InputValue> {
+    return {
+      deviceType: 93,
+      serialNumber: this.sn,
+      ratedPower: this.spec.ratedW,
+      mpptCount: this.mppts,
+      firmware: '03 02 00 05',
+    };
+  }
+
+  protected readings(env: Environment): Record<string, InputValue> {
+    const { t } = env;
+    const values: Record<string, InputValue> = {
+      runningState: !this.powerOn ? 5 : this.faults.tripped ? 4 : this.dcW < 1 ? 0 : this.faults.warning ? 3 : 2,
+      gridFrequency: round(env.frequency, 2),
+      activePower: Math.round(this.acW),
+      reactivePower: Math.round(this.acW * 0.04 * this.jitter(t, 2, 1)),
+      powerFactor: this.acW > 0 ? round(0.996 + this.jitter(t, 1, 0.003), 3) : 1,
+      inverterTemperature: round(env.weather.ambientC * 0.6 + 12 + (25 * this.acW) / this.spec.ratedW, 1),
+      energyToday: this.energy.todayKwh,
+      energyTotal: this.energy.totalKwh,
+    };
+    const voltage = mppVoltage(620, env.cellC, env.irradiance.poa);
+    for (let i = 0; i < this.mppts; i++) {
+      const p = this.dcW * this.weights[i]!;
+      const v = p > 0 ? voltage * (1 + this.jitter(t, 10 + i, 0.01)) : 0;
+      values[`pv${i + 1}Voltage`] = round(v, 1);
+      values[`pv${i + 1}Current`] = v > 0 ? round(p / v, 1) : 0;
+      values[`pv${i + 1}Power`] = Math.round(p);
+    }
+    for (let i = 1; i <= 3; i++) {
+      const v = env.voltage * (1 + this.jitter(t, 20 + i, 0.004));
+      values[`gridVoltageL${i}`] = round(v, 1);
+      values[`gridCurrentL${i}`] = round(this.acW / 3 / v, 2);
+    }
+    return values;
+  }
+}

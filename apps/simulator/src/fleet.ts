@@ -1,0 +1,134 @@
+// A fleet of virtual gateways on one clock: the demo fleet, end-to-end peers, or any number
+// of plants against any broker.
+import { type Clock, createClock } from './clock.ts';
+import { type GatewaySpec, type GatewayStats, VirtualGateway } from './gateway.ts';
+
+export interface FleetOptions {
+  /** Broker URL, e.g. mqtt://localhost:1883. */
+  url: string;
+  gateways: readonly GatewaySpec[];
+  /** Upload interval, simulated seconds (default 60). */
+  interval?: number;
+  /** Simulated seconds per wall second (default 1). */
+  speed?: number;
+  /** Simulated start time, epoch ms (default now). */
+  start?: number;
+  seed?: number;
+  /** Faults per device per day (default 0.2). */
+  faultRate?: number;
+  /** Offline periods per gateway per day, and off-bus periods per device per day (default 0.05). */
+  offlineRate?: number;
+  /** Days of history each gateway uploads first (default 0). */
+  backfillDays?: number;
+  /** Reading interval of that history, s (default: the upload interval). */
+  backfillIntervalS?: number;
+  protocolVersion?: 4 | 5;
+  clean?: boolean;
+  /** Publishes in flight per gateway (default 32). */
+  window?: number;
+  physicsStepS?: number;
+  restartDelayS?: number;
+  reconnectPeriodMs?: number;
+  /** Gateways connecting at once when starting (default 50). */
+  connectConcurrency?: number;
+  log?: (line: string) => void;
+}
+
+export interface FleetStats {
+  gateways: number;
+  online: number;
+  devices: number;
+  readings: number;
+  published: number;
+  events: number;
+  replies: number;
+  failed: number;
+  dropped: number;
+  queued: number;
+  inflight: number;
+  /** Simulated time now, epoch ms. */
+  now: number;
+}
+
+export interface Fleet {
+  readonly clock: Clock;
+  readonly gateways: readonly VirtualGateway[];
+  /** Connect every gateway (in batches) and start uploading; resolves once each is online or has had 10 s to try. */
+  start(): Promise<void>;
+  /** Every gateway says offline and disconnects. */
+  stop(): Promise<void>;
+  stats(): FleetStats;
+  gatewayStats(): GatewayStats[];
+}
+
+export function createFleet(options: FleetOptions): Fleet {
+  const clock = createClock({ speed: options.speed ?? 1, ...(options.start !== undefined ? { start: options.start } : {}) });
+  const gateways = options.gateways.map(
+    (spec) =>
+      new VirtualGateway(spec, {
+        url: options.url,
+        clock,
+        interval: options.interval ?? 60,
+        seed: options.seed ?? 1,
+        faultRate: options.faultRate ?? 0.2,
+        offlineRate: options.offlineRate ?? 0.05,
+        backfillDays: options.backfillDays ?? 0,
+        protocolVersion: options.protocolVersion ?? 4,
+        clean: options.clean ?? true,
+        window: options.window ?? 32,
+        ...(options.backfillIntervalS !== undefined ? { backfillIntervalS: options.backfillIntervalS } : {}),
+        ...(options.physicsStepS !== undefined ? { physicsStepS: options.physicsStepS } : {}),
+        ...(options.restartDelayS !== undefined ? { restartDelayS: options.restartDelayS } : {}),
+        ...(options.reconnectPeriodMs !== undefined ? { reconnectPeriodMs: options.reconnectPeriodMs } : {}),
+        ...(options.log ? { log: options.log } : {}),
+      }),
+  );
+  const devices = options.gateways.reduce((n, g) => n + g.devices.length, 0);
+  return {
+    clock,
+    gateways,
+    async start() {
+      const batch = Math.max(1, options.connectConcurrency ?? 50);
+      for (let i = 0; i < gateways.length; i += batch) {
+        const group = gateways.slice(i, i + batch);
+        for (const g of group) g.start();
+        await Promise.all(group.map((g) => g.whenOnline(10_000)));
+      }
+    },
+    async stop() {
+      await Promise.all(gateways.map((g) => g.stop()));
+    },
+    stats() {
+      const total: FleetStats = {
+        gateways: gateways.length,
+        online: 0,
+        devices,
+        readings: 0,
+        published: 0,
+        events: 0,
+        replies: 0,
+        failed: 0,
+        dropped: 0,
+        queued: 0,
+        inflight: 0,
+        now: clock.now(),
+      };
+      for (const g of gateways) {
+        const s = g.stats();
+        if (s.online) total.online++;
+        total.readings += s.readings;
+        total.published += s.published;
+        total.events += s.events;
+        total.replies += s.replies;
+        total.failed += s.failed;
+        total.dropped += s.dropped;
+        total.queued += s.queued;
+        total.inflight += s.inflight;
+      }
+      return total;
+    },
+    gatewayStats() {
+      return gateways.map((g) => g.stats());
+    },
+  };
+}

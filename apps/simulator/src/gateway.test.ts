@@ -1,0 +1,204 @@
+import { type CommandMessage, type DataMessage, hexToRegisters, topics } from '@sunfleet/contracts';
+import { protocolPlan } from '@sunfleet/protocols';
+import { connectAsync, type MqttClient } from 'mqtt';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createClock } from './clock.ts';
+import { type GatewayOptions, type GatewaySpec, VirtualGateway } from './gateway.ts';
+import { type Captured, startBroker, type TestBroker } from './testing/broker.ts';
+import { decodeDevice, messageProblems } from './testing/messages.ts';
+import { dcPlant } from './testing/plants.ts';
+
+const SN = 'GWTEST0001';
+const [plant, devices] = dcPlant();
+const spec: GatewaySpec = { sn: SN, secret: 'device-secret-1', plant, devices, comm: 'wifi' };
+// Midday in Madrid, so the PV is producing.
+const midday = Date.parse('2025-06-20T12:00:30+02:00');
+
+const isData = (m: Captured) => m.topic === topics.up(SN, 'data');
+const isState = (m: Captured) => m.topic === topics.up(SN, 'state');
+const data = (m: Captured) => m.body as DataMessage;
+
+let broker: TestBroker;
+let gateway: VirtualGateway | undefined;
+let commander: MqttClient | undefined;
+
+beforeEach(async () => {
+  broker = await startBroker({ secrets: { [SN]: spec.secret } });
+});
+
+afterEach(async () => {
+  await gateway?.stop();
+  await commander?.endAsync(true);
+  gateway = undefined;
+  commander = undefined;
+  // Every message the gateway published is valid and decodes with its protocol.
+  const problems = broker.messages.filter((m) => m.clientId === SN).flatMap(messageProblems);
+  await broker.close();
+  expect(problems).toEqual([]);
+});
+
+function startGateway(options: Partial<GatewayOptions> = {}, speed = 600): VirtualGateway {
+  gateway = new VirtualGateway(spec, {
+    url: broker.url,
+    clock: createClock({ speed, start: midday }),
+    interval: 60,
+    reconnectPeriodMs: 100,
+    ...options,
+  });
+  gateway.start();
+  return gateway;
+}
+
+async function command(body: Omit<CommandMessage, 'v' | 'ts'>) {
+  commander ??= await connectAsync(broker.url, { clientId: 'test-server' });
+  await commander.publishAsync(topics.down(SN), JSON.stringify({ v: 1, ts: Date.now(), ...body }), { qos: 1 });
+  const reply = await broker.waitFor((m) => m.topic === topics.up(SN, 'reply') && (m.body as { id: string }).id === body.id);
+  return reply.body as { status: string; error?: string; blocks?: { fc: number; addr: number; regs: string }[] };
+}
+
+describe('a virtual gateway', () => {
+  it('connects with its SN and secret, says online (retained) and uploads at the interval', async () => {
+    startGateway();
+    const state = await broker.waitFor(isState);
+    expect(broker.logins[0]).toEqual({ clientId: SN, username: SN, password: spec.secret });
+    expect(state.retain).toBe(true);
+    expect(state.body).toMatchObject({ v: 1, online: true, interval: 60, comm: 'wifi' });
+    const frames = (await broker.waitForCount(isData, 4)).map(data);
+    expect(frames.map((f) => f.seq).slice(0, 4)).toEqual([0, 1, 2, 3]);
+    for (let i = 1; i < 4; i++) expect(frames[i]!.ts - frames[i - 1]!.ts).toBe(60_000);
+    // Readings taken while connected are live (one taken before the first connection is buffered).
+    expect(frames[3]!.buffered).toBeUndefined();
+    expect(frames[0]!.devices.map((d) => d.sn)).toEqual(devices.map((d) => d.sn));
+    expect(decodeDevice(frames[1], 'HY00000001')!.values.pv1Power).toBeGreaterThan(0);
+    // A clean stop says offline (retained) before disconnecting.
+    await gateway!.stop();
+    const last = broker.messages.filter(isState).at(-1)!;
+    expect(last.body).toMatchObject({ v: 1, online: false });
+    expect(last.retain).toBe(true);
+  });
+
+  it('is refused with a wrong secret and does not publish', async () => {
+    gateway = new VirtualGateway(
+      { ...spec, secret: 'wrong' },
+      { url: broker.url, clock: createClock({ speed: 600, start: midday }), reconnectPeriodMs: 100 },
+    );
+    gateway.start();
+    expect(await gateway.whenOnline(500)).toBe(false);
+    expect(broker.messages.filter((m) => m.clientId === SN)).toEqual([]);
+    expect(gateway.stats().lastError).toBeDefined();
+  });
+
+  it('leaves its last will, offline and retained, when the connection drops abruptly', async () => {
+    startGateway();
+    await broker.waitFor(isData);
+    gateway!.goOffline(3_600_000);
+    const will = await broker.waitFor((m) => isState(m) && (m.body as { online: boolean }).online === false);
+    expect(will.body).toEqual({ v: 1, online: false });
+    expect(will.retain).toBe(true);
+  });
+
+  it('keeps readings while offline and sends them later, buffered, with their original timestamps', async () => {
+    startGateway();
+    await broker.waitForCount(isData, 2);
+    gateway!.goOffline(5 * 60_000);
+    const buffered = (await broker.waitForCount((m) => isData(m) && data(m).buffered === true, 4, 15_000)).map(data);
+    await broker.waitForCount(isState, 3); // online, will, online again
+    await broker.waitForCount((m) => isData(m) && !data(m).buffered && data(m).ts > buffered.at(-1)!.ts, 1);
+    const all = broker.messages.filter(isData).map(data);
+    // Nothing lost: one reading per minute, every minute. (QoS 1 is at least once: a reading
+    // whose acknowledgement was lost with the connection is sent again, with the same time.)
+    const times = [...new Set(all.map((f) => f.ts))].sort((a, b) => a - b);
+    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBe(60_000);
+    for (const f of buffered) expect((f.ts - midday + 30_000) % 60_000).toBe(0);
+    // A reading keeps its sequence number and time however late it is sent.
+    const bySeq = new Map(all.map((f) => [f.seq, f.ts]));
+    for (const f of all) expect(f.ts).toBe(bySeq.get(f.seq));
+  });
+
+  it('answers read and write commands on a device’s registers, and refuses what it cannot do', async () => {
+    startGateway();
+    await broker.waitFor(isData);
+    const plan = protocolPlan('sunfleet-hybrid-1p')!;
+    const read = await command({
+      id: 'read-0000001',
+      type: 'read',
+      device: 'HY00000001',
+      reads: [{ fc: 3, addr: 40, count: 4 }],
+    });
+    expect(read.status).toBe('ok');
+    expect(hexToRegisters(read.blocks![0]!.regs)[0]).toBe(3);
+
+    const writes = plan.encodeWrites({ workMode: 1, maxSellPower: 0 }).map((w) => ({
+      fc: w.functionCode,
+      addr: w.address,
+      regs: w.registers.map((r) => r.toString(16).padStart(4, '0')).join(''),
+    }));
+    expect((await command({ id: 'write-000001', type: 'write', device: 'HY00000001', writes })).status).toBe('ok');
+    expect(gateway!.plant.hybrids[0]!.workMode).toEqual({ mode: 1, exportLimitW: 0 });
+    const again = await command({ id: 'read-0000002', type: 'read', unit: 1, reads: [{ fc: 3, addr: 40, count: 1 }] });
+    expect(hexToRegisters(again.blocks![0]!.regs)).toEqual([1]);
+
+    const live = await command({
+      id: 'read-0000003',
+      type: 'read',
+      device: 'MT00000001',
+      reads: [{ fc: 4, addr: 100, count: 4 }],
+    });
+    expect(live.status).toBe('ok');
+    expect(
+      await command({ id: 'read-0000004', type: 'read', device: 'HY00000001', reads: [{ fc: 4, addr: 9000, count: 2 }] }),
+    ).toMatchObject({
+      status: 'error',
+      error: expect.stringMatching(/illegal data address/),
+    });
+    expect(
+      await command({ id: 'write-000002', type: 'write', device: 'HY00000001', writes: [{ fc: 6, addr: 100, regs: '0001' }] }),
+    ).toMatchObject({
+      status: 'error',
+    });
+    expect(
+      await command({ id: 'read-0000005', type: 'read', device: 'NOPE0001', reads: [{ fc: 3, addr: 0, count: 1 }] }),
+    ).toMatchObject({
+      status: 'error',
+      error: 'unknown device',
+    });
+    expect(await command({ id: 'upgrade-00001', type: 'upgrade' })).toMatchObject({
+      status: 'error',
+      error: expect.stringMatching(/unsupported/),
+    });
+  });
+
+  it('restarts on command: drops off, comes back, and counts its sequence from 0 again', async () => {
+    startGateway({ restartDelayS: 120 });
+    await broker.waitForCount(isData, 3);
+    expect((await command({ id: 'restart-00001', type: 'restart' })).status).toBe('ok');
+    await broker.waitFor((m) => isState(m) && (m.body as { online: boolean }).online === false);
+    await broker.waitForCount((m) => isState(m) && (m.body as { online: boolean }).online === true, 2);
+    const after = await broker.waitFor((m) => isData(m) && data(m).seq === 0 && data(m).ts > midday + 3 * 60_000);
+    expect(after).toBeDefined();
+  });
+
+  it('backfills history: one buffered message per interval, original timestamps, then live', async () => {
+    const aligned = Math.floor(midday / 300_000) * 300_000;
+    startGateway({ interval: 300, backfillDays: 0.25 }, 1);
+    const history = (await broker.waitForCount((m) => isData(m) && data(m).buffered === true, 72)).map(data);
+    const live = await broker.waitFor((m) => isData(m) && !data(m).buffered);
+    expect(history).toHaveLength(72);
+    expect(history[0]!.ts).toBe(aligned - 6 * 3_600_000);
+    expect(history.at(-1)!.ts).toBe(aligned - 300_000);
+    expect(data(live).ts).toBe(aligned);
+    expect(broker.messages.filter((m) => isData(m) && data(m).buffered)).toHaveLength(72);
+  });
+
+  it('reports devices that stop answering on the bus and leaves them out of the frames', async () => {
+    startGateway({ offlineRate: 60 });
+    const event = await broker.waitFor(
+      (m) => m.topic === topics.up(SN, 'event') && (m.body as { active: boolean }).active,
+      20_000,
+    );
+    const device = (event.body as { device: string }).device;
+    const ts = (event.body as { ts: number }).ts;
+    const frame = await broker.waitFor((m) => isData(m) && data(m).ts === ts);
+    expect(data(frame).devices.map((d) => d.sn)).not.toContain(device);
+  });
+});
