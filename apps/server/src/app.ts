@@ -16,7 +16,9 @@ import type { Deps } from './deps.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { companyRoutes } from './modules/companies/routes.ts';
+import { dictRoutes } from './modules/dicts/routes.ts';
 import { permissionRoutes } from './modules/permissions/routes.ts';
+import { plantRoutes } from './modules/plants/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 
@@ -86,6 +88,8 @@ export async function buildApp(deps: Deps, log: Logger | false = false): Promise
   userRoutes(app);
   permissionRoutes(app);
   companyRoutes(app);
+  plantRoutes(app);
+  dictRoutes(app);
 
   const dist = deps.config.webDist;
   if (dist && fs.existsSync(path.join(dist, 'index.html'))) {

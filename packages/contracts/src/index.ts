@@ -1,7 +1,9 @@
 export * as account from './api/account.ts';
 export * as companyRolesApi from './api/companyRoles.ts';
+export * as dictsApi from './api/dicts.ts';
 export * as permissionsApi from './api/permissions.ts';
 export { type PermissionTreeNode, PermissionTreeSchema } from './api/permissions.ts';
+export * as plantsApi from './api/plants.ts';
 export * as systemApi from './api/system.ts';
 export * from './endpoint.ts';
 export * from './errors.ts';

@@ -105,6 +105,26 @@ export interface PlantsTable {
   created_at: number;
   updated_at: number;
   deleted_at: number | null;
+  // 004_plants
+  commissioning_date: string | null;
+  valuation_method: Generated<'constant' | 'tou' | 'generation'>;
+  price: number | null;
+  /** JSON [{ start: 'HH:mm', end: 'HH:mm', price }]. */
+  price_segments: Generated<string>;
+  picture_url: string | null;
+  thumbnail_url: string | null;
+  alias: string | null;
+  total_investment: number | null;
+  contact_name: string | null;
+  contact_phone: string | null;
+  /** Manual income adjustment. */
+  income_total: number | null;
+  /** Latest values (modules/plants/summary.ts): power now, energy of `energy_day` (plant-local), total. */
+  power_w: number | null;
+  energy_day: string | null;
+  energy_today_wh: Generated<number>;
+  energy_total_wh: Generated<number>;
+  last_data_at: number | null;
 }
 
 export type ShareRole = 'manager' | 'visitor';

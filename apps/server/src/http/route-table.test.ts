@@ -11,6 +11,7 @@ import { companyGrantable, permissionNames } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.ts';
 import { pluginPublicPrefixes } from '../app.ts';
+import { provisionGateway } from '../telemetry/gateways.ts';
 
 const publicRoutes = new Set([
   'GET /healthz',
@@ -28,11 +29,18 @@ let s: TestServer;
 let victim: { id: number; account: string };
 let attacker: { access: string };
 let victimRoleId: number;
+let victimPlantId: number;
+let victimGatewaySn: string;
 
 /** For each path parameter pattern: an object of that kind that belongs to the victim. */
 const foreignIds: Array<{ match: RegExp; params: () => Record<string, string | number> }> = [
   { match: /^\/api\/v1\/user\/:id/, params: () => ({ id: victim.id }) },
   { match: /^\/api\/v1\/company\/role\/:id/, params: () => ({ id: victimRoleId }) },
+  {
+    match: /^\/api\/v1\/plant\/:(id|plantId|stationId)\b/,
+    params: () => ({ id: victimPlantId, plantId: victimPlantId, stationId: victimPlantId }),
+  },
+  { match: /^\/api\/v1\/gateway\/:sn\b/, params: () => ({ sn: victimGatewaySn }) },
 ];
 
 const contractRoutes = () =>
@@ -71,6 +79,14 @@ beforeAll(async () => {
       .returning('id')
       .executeTakeFirstOrThrow()
   ).id;
+  victimPlantId = (
+    await s.db
+      .insertInto('plants')
+      .values({ name: 'Victim plant', owner_user_id: victim.id, created_at: t, updated_at: t })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  victimGatewaySn = (await provisionGateway(s.db, { sn: 'VICTIMGW1', plantId: victimPlantId })).sn;
   const a = await s.user({ kind: 'company_admin', companyId: mine.id });
   attacker = await s.login(a.account);
 });

@@ -1,0 +1,98 @@
+/**
+ * Binding a gateway to a plant with the SN and the claim key printed on its label (stored as
+ * a SHA-256, compared in constant time). Answers: 305 no such gateway, 1006 the key is wrong,
+ * 301 the gateway is bound to another plant. The key is checked before 301, so only someone
+ * holding the label learns that a gateway is in use. Binding moves the gateway's devices into
+ * the plant; unbinding takes them out (their history stays with the plant's day rollups).
+ */
+import type { Caller } from '../../access/caller.ts';
+import type { Db } from '../../db/index.ts';
+import { now } from '../../db/index.ts';
+import { BusinessError, fail } from '../../http/errors.ts';
+import { secretMatches } from '../../telemetry/gateways.ts';
+import { plantAccess } from './access.ts';
+import { refreshPlantSummary } from './summary.ts';
+
+export interface Claim {
+  sn: string;
+  key: string;
+}
+
+async function claimed(db: Db, claim: Claim) {
+  const gateway = await db
+    .selectFrom('gateways')
+    .select(['id', 'sn', 'plant_id', 'claim_key_hash'])
+    .where('sn', '=', claim.sn.trim())
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!gateway) return fail(305);
+  if (!secretMatches(gateway.claim_key_hash, claim.key.trim())) return fail(1006);
+  return gateway;
+}
+
+/** `gateways/check`: the gateway exists, the key is right and it is free. */
+export async function checkGateway(db: Db, claim: Claim) {
+  const gateway = await claimed(db, claim);
+  if (gateway.plant_id !== null) fail(301);
+  return { sn: gateway.sn };
+}
+
+/** Bind inside a transaction (plant creation binds in the one that makes the plant). */
+export async function bindClaimed(trx: Db, claim: Claim, plantId: number) {
+  const gateway = await claimed(trx, claim);
+  if (gateway.plant_id !== null && gateway.plant_id !== plantId) fail(301);
+  const t = now();
+  const bound = await trx
+    .updateTable('gateways')
+    .set({ plant_id: plantId, updated_at: t })
+    .where('id', '=', gateway.id)
+    .where((eb) => eb.or([eb('plant_id', 'is', null), eb('plant_id', '=', plantId)]))
+    .executeTakeFirst();
+  // Someone else bound it between the read and the write.
+  if (Number(bound.numUpdatedRows) !== 1) fail(301);
+  await trx
+    .updateTable('devices')
+    .set({ plant_id: plantId, updated_at: t })
+    .where('gateway_id', '=', gateway.id)
+    .where('deleted_at', 'is', null)
+    .execute();
+  return { sn: gateway.sn, previousPlantId: gateway.plant_id };
+}
+
+export async function bindGateway(db: Db, caller: Caller, plantId: number, claim: Claim) {
+  await plantAccess(db, caller, plantId, 'edit');
+  const result = await db.transaction().execute((trx) => bindClaimed(trx, claim, plantId));
+  await refreshPlantSummary(db, [plantId]);
+  return { sn: result.sn };
+}
+
+/** Unbind a gateway of a plant the caller operates; any other gateway "does not exist" (305). */
+export async function unbindGateway(db: Db, caller: Caller, sn: string) {
+  const gateway = await db
+    .selectFrom('gateways')
+    .select(['id', 'plant_id'])
+    .where('sn', '=', sn)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!gateway || gateway.plant_id === null) return fail(305);
+  const plantId = gateway.plant_id;
+  try {
+    await plantAccess(db, caller, plantId, 'edit');
+  } catch (err) {
+    if (err instanceof BusinessError && err.code === 700) fail(305);
+    throw err;
+  }
+  await unbindFrom(db, [gateway.id]);
+  await refreshPlantSummary(db, [plantId]);
+  return null;
+}
+
+/** Take gateways (and their devices) out of their plant. */
+export async function unbindFrom(db: Db, gatewayIds: number[]) {
+  if (gatewayIds.length === 0) return;
+  const t = now();
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('gateways').set({ plant_id: null, updated_at: t }).where('id', 'in', gatewayIds).execute();
+    await trx.updateTable('devices').set({ plant_id: null, updated_at: t }).where('gateway_id', 'in', gatewayIds).execute();
+  });
+}

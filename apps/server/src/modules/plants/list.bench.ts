@@ -1,0 +1,246 @@
+/**
+ * Plant list under load: `npx tsx apps/server/src/modules/plants/list.bench.ts` (from the
+ * repository root). A file-backed SQLite store in a temp folder with 10,000 plants (2,000
+ * owners whose agent is one installer company), one gateway and inverter per plant with latest
+ * values, a year of day rollups per plant (3.65 M rows) and some open alarms; then the real
+ * server on a loopback port, and the load generator (bench/load.mjs) in a worker thread so it
+ * does not share the server's event loop. Budget: p50 ≤ 20 ms, p99 ≤ 100 ms.
+ *
+ * Env: BENCH_SECONDS (default 10), BENCH_CONCURRENCY (default 200), BENCH_PLANTS (default 10000),
+ * BENCH_THINK_MS (default 2000: the paced clients' mean pause), BENCH_DIR (keep the store there).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import SQLite from 'better-sqlite3';
+import pino from 'pino';
+import { buildApp } from '../../app.ts';
+import { loadConfig } from '../../config.ts';
+import { createDb, migrate } from '../../db/index.ts';
+import { createMailer } from '../../mail/mailer.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { AccessTokens } from '../auth/tokens.ts';
+import { localDay } from './local-day.ts';
+import { refreshPlantSummary } from './summary.ts';
+
+const PLANTS = Number(process.env.BENCH_PLANTS ?? 10_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 200);
+const DAYS = 365;
+const PASSWORD = 'Bench2026!';
+const zones = ['Europe/Madrid', 'America/Mexico_City', 'Asia/Tokyo', 'UTC', 'Australia/Sydney', 'Pacific/Auckland'];
+const statuses = ['normal', 'normal', 'normal', 'normal', 'offline', 'warning', 'fault', 'upgrading'];
+
+// BENCH_DIR keeps the store between runs (made once, reused after).
+const keep = process.env.BENCH_DIR;
+const dir = keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sunfleet-list-bench-'));
+const file = path.join(dir, 'store.sqlite');
+const reuse = !!keep && fs.existsSync(file);
+const t0 = Date.now();
+const log = (msg: string) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)} s] ${msg}`);
+
+const { db, dialect } = createDb({ databaseUrl: null, sqliteFile: file });
+await migrate(db);
+
+// Bulk data straight through better-sqlite3: prepared statements in a few big transactions.
+if (!reuse) {
+  const raw = new SQLite(file);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('synchronous = OFF');
+  const now = Date.now();
+  const hash = await hashPassword(PASSWORD, 'test');
+  const insertCompany = raw.prepare(
+    "insert into companies (name, permissions, created_at, updated_at) values ('Bench Installers', ?, ?, ?)",
+  );
+  const companyId = Number(insertCompany.run(JSON.stringify(['station.view']), now, now).lastInsertRowid);
+  const insertUser = raw.prepare(
+    'insert into users (account, password_hash, kind, company_id, agent_company_id, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?)',
+  );
+  const insertPlant = raw.prepare(
+    'insert into plants (name, type, capacity, owner_user_id, timezone, status, latitude, longitude, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const insertGateway = raw.prepare(
+    "insert into gateways (sn, secret_hash, claim_key_hash, plant_id, online, created_at, updated_at) values (?, 'x', 'x', ?, 1, ?, ?)",
+  );
+  const insertDevice = raw.prepare(
+    "insert into devices (sn, gateway_id, plant_id, kind, protocol_id, status, created_at, updated_at) values (?, ?, ?, 'inverter', 'string-inverter', ?, ?, ?)",
+  );
+  const insertLatest = raw.prepare('insert into device_latest (device_id, ts, "values", updated_at) values (?, ?, ?, ?)');
+  const insertDay = raw.prepare('insert into plant_day (plant_id, day, pv_wh, peak_power_w, updated_at) values (?, ?, ?, ?, ?)');
+  const insertEvent = raw.prepare(
+    "insert into events (plant_id, sn, source, code, level, text_en, text_es, started_at, created_at) values (?, ?, 'device', 'E01', ?, 'Fault', 'Fallo', ?, ?)",
+  );
+  // The year of days ending at each zone's today.
+  const daysOf = new Map(
+    zones.map((z) => [z, Array.from({ length: DAYS }, (_, d) => localDay(z, now - (DAYS - 1 - d) * 86_400_000))]),
+  );
+  raw.transaction(() => {
+    insertUser.run('installer@bench.local', hash, 'company_admin', companyId, null, now, now);
+    insertUser.run('admin@bench.local', hash, 'sysadmin', null, null, now, now);
+  })();
+  const owners = Math.max(1, Math.floor(PLANTS / 5));
+  const ownerIds: number[] = [];
+  raw.transaction(() => {
+    for (let o = 0; o < owners; o++) {
+      ownerIds.push(Number(insertUser.run(`owner${o}@bench.local`, hash, 'end_user', null, companyId, now, now).lastInsertRowid));
+    }
+  })();
+  const perTx = 500;
+  for (let start = 0; start < PLANTS; start += perTx) {
+    raw.transaction(() => {
+      for (let i = start; i < Math.min(PLANTS, start + perTx); i++) {
+        const zone = zones[i % zones.length]!;
+        const status = statuses[i % statuses.length]!;
+        const created = now - (PLANTS - i) * 60_000;
+        const plantId = Number(
+          insertPlant.run(
+            `Plant ${String(i).padStart(5, '0')} ${['North', 'South', 'East', 'West'][i % 4]}`,
+            i % 3,
+            5 + (i % 97),
+            ownerIds[i % owners],
+            zone,
+            status,
+            36 + (i % 100) / 10,
+            -6 + (i % 120) / 10,
+            created,
+            created,
+          ).lastInsertRowid,
+        );
+        const gatewayId = Number(insertGateway.run(`BGW${i}`, plantId, now, now).lastInsertRowid);
+        const deviceId = Number(insertDevice.run(`BINV${i}`, gatewayId, plantId, status, now, now).lastInsertRowid);
+        insertLatest.run(
+          deviceId,
+          now - (i % 300) * 1000,
+          JSON.stringify({ activePower: (i * 37) % 8000, pvEnergyTotal: i }),
+          now,
+        );
+        for (const [d, day] of daysOf.get(zone)!.entries())
+          insertDay.run(plantId, day, 1000 + ((i + d * 13) % 40_000), 5000, now);
+        if (i % 20 === 0) insertEvent.run(plantId, `BINV${i}`, i % 40 === 0 ? 'fault' : 'warning', now, now);
+      }
+    })();
+  }
+  raw.pragma('wal_checkpoint(TRUNCATE)');
+  raw.exec('analyze');
+  raw.close();
+  log(`${PLANTS} plants, ${owners} owners, ${PLANTS * DAYS} day rows written`);
+}
+
+if (!reuse) {
+  const ids = (await db.selectFrom('plants').select('id').execute()).map((r) => r.id);
+  await refreshPlantSummary(db, ids);
+  log('latest values refreshed');
+}
+
+const config = { ...loadConfig({ DATA_DIR: dir, WEB_DIST: '', PASSWORD_COST: 'test', RATE_LIMITS: 'off', DEMO: 'off' }) };
+const quiet = pino({ level: 'silent' });
+const mailer = createMailer({ smtpUrl: null, from: config.mailFrom, outboxDir: path.join(dir, 'outbox'), log: quiet });
+const app = await buildApp({ config, db, dialect, tokens: new AccessTokens(config.jwtSecret, config.accessTokenTtlSec), mailer });
+await app.listen({ port: 0, host: '127.0.0.1' });
+const address = app.server.address();
+const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+async function token(account: string) {
+  const res = await fetch(`${base}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'password', username: account, password: PASSWORD }),
+  });
+  return ((await res.json()) as { data: { access_token: string } }).data.access_token;
+}
+const installer = await token('installer@bench.local');
+const owner = await token('owner0@bench.local');
+
+const check = async (url: string, auth: string) => {
+  const res = (await (await fetch(`${base}${url}`, { headers: { authorization: `Bearer ${auth}` } })).json()) as {
+    code: number;
+    data: { total: number; list: unknown[] };
+  };
+  if (res.code !== 0) throw new Error(`${url}: ${JSON.stringify(res)}`);
+  return `${res.data.total} plants, ${res.data.list.length} on the page`;
+};
+
+const scenarios: Array<[string, string, string]> = [
+  ['installer: page 1 (newest first)', '/api/v1/plants?page=1&size=20', installer],
+  ['installer: name filter', '/api/v1/plants?page=1&size=20&name=plant%2001', installer],
+  ['installer: sort todayEnergy', '/api/v1/plants?page=1&size=20&sort=todayEnergy&order=2', installer],
+  ['installer: sort totalEnergy, page 50', '/api/v1/plants?page=50&size=20&sort=totalEnergy&order=2', installer],
+  ['owner: page 1', '/api/v1/plants?page=1&size=20', owner],
+];
+for (const [name, url, auth] of scenarios) log(`${name}: ${await check(url, auth)}`);
+
+const loadModule = new URL('../../../../../bench/load.mjs', import.meta.url).href;
+// The load runs in a worker thread: closed loop (bench/load.mjs: each client sends its next
+// request as soon as the last one answered) and paced (each client thinks THINK_MS on average
+// between requests, as people with the list open do).
+const workerCode = `
+const { parentPort, workerData } = require('node:worker_threads');
+const http = require('node:http');
+async function paced({ url, headers, clients, seconds, thinkMs }) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
+  const latencies = []; let errors = 0;
+  const end = Date.now() + seconds * 1000;
+  const one = () => new Promise((resolve) => {
+    const t0 = process.hrtime.bigint();
+    const req = http.request(url, { agent, headers }, (res) => {
+      res.resume();
+      res.on('end', () => { latencies.push(Number(process.hrtime.bigint() - t0) / 1e6); if (res.statusCode !== 200) errors++; resolve(); });
+    });
+    req.on('error', () => { errors++; resolve(); });
+    req.end();
+  });
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  await Promise.all(Array.from({ length: clients }, async () => {
+    await sleep(Math.random() * thinkMs);
+    while (Date.now() < end) { await one(); await sleep(-Math.log(1 - Math.random()) * thinkMs); }
+  }));
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const pct = (p) => +(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0).toFixed(2);
+  return { requests: latencies.length, errors, rps: Math.round(latencies.length / seconds), p50: pct(50), p99: pct(99), max: pct(100) };
+}
+import(workerData.loadModule).then(async ({ load }) => {
+  const out = [];
+  for (const s of workerData.runs) {
+    const result = s.thinkMs
+      ? await paced({ url: s.url, headers: s.headers, clients: s.concurrency, seconds: s.seconds, thinkMs: s.thinkMs })
+      : await load({ url: s.url, headers: s.headers, concurrency: s.concurrency, seconds: s.seconds });
+    out.push({ ...s, result });
+  }
+  parentPort.postMessage(out);
+});`;
+const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 2000);
+const worker = new Worker(workerCode, {
+  eval: true,
+  workerData: {
+    loadModule,
+    runs: scenarios.flatMap(([name, url, auth]) =>
+      [
+        { concurrency: 1, seconds: Math.max(2, SECONDS / 4), thinkMs: 0 },
+        { concurrency: CONCURRENCY, seconds: SECONDS, thinkMs: 0 },
+        { concurrency: CONCURRENCY, seconds: SECONDS, thinkMs: THINK_MS },
+      ].map((run) => ({ name, url: `${base}${url}`, headers: { authorization: `Bearer ${auth}` }, ...run })),
+    ),
+  },
+});
+const results = await new Promise<Array<{ name: string; concurrency: number; thinkMs: number; result: Record<string, number> }>>(
+  (resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  },
+);
+console.log(
+  `\n${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}, Node ${process.version}, ${SECONDS} s per run; server and load generator in one process, two threads`,
+);
+console.log('| scenario | clients | think ms | req/s | p50 ms | p99 ms | max ms | errors |\n|---|---|---|---|---|---|---|---|');
+for (const { name, concurrency, thinkMs, result: r } of results) {
+  console.log(
+    `| ${name} | ${concurrency} | ${thinkMs || '0 (closed loop)'} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.max} | ${r.errors} |`,
+  );
+}
+await worker.terminate();
+await app.close();
+mailer.close();
+await db.destroy();
+if (!keep) fs.rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,106 @@
+/**
+ * Plant create, read, edit and delete (spec §3, §5). Who: create needs station.create (an end
+ * user's plant is theirs; a company account's plant is a company plant); edit needs a plant the
+ * caller operates (owner, manager, company reach, system administrator); delete needs owner
+ * rights. A plant the caller cannot see answers 700, one they may not change answers 2.
+ */
+import type { BodyOf, plantsApi } from '@sunfleet/contracts';
+import type { Caller } from '../../access/caller.ts';
+import type { Db } from '../../db/index.ts';
+import { now } from '../../db/index.ts';
+import { fail } from '../../http/errors.ts';
+import { removeImage } from '../users/avatar.ts';
+import { plantAccess } from './access.ts';
+import { bindClaimed } from './gateway-binding.ts';
+import { plantsChanged } from './list.ts';
+import { type PlantDetail, plantDetail } from './plants.repo.ts';
+import { type PlantFields, plantColumns } from './rules.ts';
+import { refreshPlantSummary } from './summary.ts';
+
+type CreateInput = BodyOf<typeof plantsApi.createPlant>;
+
+export async function getPlant(db: Db, caller: Caller, id: number): Promise<PlantDetail> {
+  return (await plantDetail(db, caller, id)) ?? fail(700);
+}
+
+export async function createPlant(db: Db, caller: Caller, input: CreateInput): Promise<PlantDetail> {
+  if (caller.user.read_only) fail(2);
+  const { gateway, ...fields } = input;
+  const columns = plantColumns(fields, null);
+  const { user } = caller;
+  const companyPlant = (user.kind === 'company_admin' || user.kind === 'company_user') && user.company_id !== null;
+  const t = now();
+  const id = await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('plants')
+      .values({
+        ...columns,
+        name: columns.name!,
+        owner_user_id: companyPlant ? null : user.id,
+        company_id: companyPlant ? user.company_id : null,
+        created_at: t,
+        updated_at: t,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    if (gateway) await bindClaimed(trx, gateway, row.id);
+    return row.id;
+  });
+  plantsChanged();
+  if (gateway) await refreshPlantSummary(db, [id]);
+  return getPlant(db, caller, id);
+}
+
+/** Any edit call: `fields` holds only what that call may change (the schema closes each section). */
+export async function editPlant(db: Db, caller: Caller, id: number, fields: PlantFields, dataDir: string): Promise<PlantDetail> {
+  await plantAccess(db, caller, id, 'edit');
+  const stored = await db
+    .selectFrom('plants')
+    .select(['valuation_method', 'price_segments', 'latitude', 'longitude', 'picture_url', 'thumbnail_url'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  const columns = plantColumns(fields, stored);
+  if (Object.keys(columns).length > 0) {
+    await db
+      .updateTable('plants')
+      .set({ ...columns, updated_at: now() })
+      .where('id', '=', id)
+      .execute();
+    plantsChanged();
+    for (const [column, before] of [
+      ['picture_url', stored.picture_url],
+      ['thumbnail_url', stored.thumbnail_url],
+    ] as const) {
+      if (columns[column] !== undefined && columns[column] !== before) await removeIfUnused(db, dataDir, before);
+    }
+  }
+  return getPlant(db, caller, id);
+}
+
+/** A replaced picture file goes once no plant refers to it (as picture or thumbnail). */
+async function removeIfUnused(db: Db, dataDir: string, url: string | null) {
+  if (!url) return;
+  const used = await db
+    .selectFrom('plants')
+    .select('id')
+    .where((eb) => eb.or([eb('picture_url', '=', url), eb('thumbnail_url', '=', url)]))
+    .executeTakeFirst();
+  if (!used) await removeImage(dataDir, 'plants', url);
+}
+
+/**
+ * Delete (soft): the plant disappears for everyone; its gateways and devices are unbound so
+ * they can be bound again; shares end. Day rollups and events stay in the store under the id.
+ */
+export async function deletePlant(db: Db, caller: Caller, id: number) {
+  await plantAccess(db, caller, id, 'manage');
+  const t = now();
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('gateways').set({ plant_id: null, updated_at: t }).where('plant_id', '=', id).execute();
+    await trx.updateTable('devices').set({ plant_id: null, updated_at: t }).where('plant_id', '=', id).execute();
+    await trx.deleteFrom('plant_shares').where('plant_id', '=', id).execute();
+    await trx.updateTable('plants').set({ deleted_at: t, updated_at: t }).where('id', '=', id).execute();
+  });
+  plantsChanged();
+  return null;
+}

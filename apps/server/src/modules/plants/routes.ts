@@ -1,0 +1,65 @@
+/** Plant routes (spec §7 "Plants"): thin; rules live in the services. */
+import { plantsApi as api, limits } from '@sunfleet/contracts';
+import type { FastifyInstance } from 'fastify';
+import { fail } from '../../http/errors.ts';
+import { route } from '../../http/route.ts';
+import { storeImage } from '../users/avatar.ts';
+import * as devices from './devices.ts';
+import * as gateways from './gateway-binding.ts';
+import * as list from './list.ts';
+import * as plants from './plants.service.ts';
+import * as sharing from './sharing.ts';
+import { transferPlant } from './transfer.ts';
+
+// Guessing a 12-character label key is what these limits stop; a real user binds a handful.
+const claimLimit = { limit: { max: 20, minutes: 10, byAccount: true } };
+
+export function plantRoutes(app: FastifyInstance) {
+  const { db, mailer, config } = app.deps;
+
+  route(app, api.listPlants, ({ caller, query }) => list.listPlants(db, caller, query));
+  route(app, api.plantsMap, ({ caller, query }) => list.plantsMap(db, caller, query));
+  route(app, api.plantFilter, ({ caller }) => list.plantFilter(db, caller));
+  route(app, api.overviewPlantCount, ({ caller }) => list.plantCounts(db, caller));
+  route(app, api.overviewEventCount, ({ caller }) => list.eventCounts(db, caller));
+  route(app, api.userPlantCount, ({ caller, params }) =>
+    params.id === caller.user.id ? list.plantCounts(db, caller, true) : fail(2),
+  );
+  route(app, api.userEventCount, ({ caller, params }) =>
+    params.id === caller.user.id ? list.eventCounts(db, caller, true) : fail(2),
+  );
+
+  route(app, api.createPlant, ({ caller, body }) => plants.createPlant(db, caller, body));
+  route(app, api.getPlant, ({ caller, params }) => plants.getPlant(db, caller, params.id));
+  route(app, api.editPlant, ({ caller, params, body }) => plants.editPlant(db, caller, params.id, body, config.dataDir));
+  route(app, api.editPlantInfo, ({ caller, params, body }) => plants.editPlant(db, caller, params.id, body, config.dataDir));
+  route(app, api.editPlantIncome, ({ caller, params, body }) => plants.editPlant(db, caller, params.id, body, config.dataDir));
+  route(app, api.editPlantContacts, ({ caller, params, body }) => plants.editPlant(db, caller, params.id, body, config.dataDir));
+  route(app, api.deletePlant, ({ caller, params }) => plants.deletePlant(db, caller, params.id));
+
+  route(app, api.uploadPicture, async ({ caller, req }) => {
+    if (caller.user.read_only || !(caller.grants.has('station.create') || caller.grants.has('station.edit'))) fail(2);
+    const file = await req.file({ limits: { fileSize: limits.plantPictureBytes, files: 1 } });
+    if (!file) return fail(4, 'file is required');
+    const url = await storeImage(config.dataDir, 'plants', await file.toBuffer(), ['png', 'jpeg']);
+    if (!url) return fail(4, 'file must be a JPG or PNG image');
+    return { url };
+  });
+
+  route(app, api.checkGateway, ({ body }) => gateways.checkGateway(db, body), claimLimit);
+  route(app, api.bindGateway, ({ caller, params, body }) => gateways.bindGateway(db, caller, params.id, body), claimLimit);
+  route(app, api.unbindGateway, ({ caller, params }) => gateways.unbindGateway(db, caller, params.sn));
+
+  route(app, api.sharePlant, ({ caller, params, body }) => sharing.sharePlant(db, caller, params.id, body));
+  route(app, api.getShareUsers, ({ caller, params }) => sharing.shareUsers(db, caller, params.plantId));
+  route(app, api.cancelShare, ({ caller, params, body }) => sharing.cancelShare(db, caller, params.plantId, body.userId));
+  route(app, api.transferPlant, ({ caller, params, query, req }) =>
+    transferPlant(db, mailer, caller, params.id, query.account, (err) => req.log.error({ err }, 'transfer mail failed')),
+  );
+
+  route(app, api.plantInverterCount, ({ caller, params }) => devices.inverterCount(db, caller, params.id));
+  route(app, api.plantEventCount, ({ caller, params }) => devices.plantEventCount(db, caller, params.id));
+  route(app, api.plantInverters, ({ caller, params, query }) => devices.plantInverters(db, caller, params.stationId, query));
+  route(app, api.checkDevice, ({ caller, params }) => devices.checkDevices(db, caller, params.stationId));
+  route(app, api.plantEvents, ({ caller, params, query, lan }) => devices.plantEvents(db, caller, params.id, query, lan));
+}

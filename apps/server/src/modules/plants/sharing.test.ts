@@ -1,0 +1,203 @@
+/** Sharing and transfer (spec §5, §6): who may, the refusal codes, and what each role can do. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../../test/harness.ts';
+import { type Account, account, company, createPlant, device, gateway, plantDay } from './testkit.ts';
+
+let s: TestServer;
+let owner: Account;
+let friend: Account;
+let stranger: Account;
+let companyAdmin: Account;
+let companyUser: Account;
+let companyId: number;
+let plant: number;
+
+const post = (who: Account, url: string, body?: unknown) => s.call(who.token, 'POST', url, body);
+const get = (who: Account, url: string) => s.call(who.token, 'GET', url);
+const share = (who: Account, id: number, target: string, role = 'visitor') =>
+  post(who, `/api/v1/plant/${id}/share`, { account: target, role });
+
+beforeAll(async () => {
+  s = await startServer();
+  companyId = await company(s);
+  owner = await account(s, { agentCompanyId: companyId });
+  friend = await account(s);
+  stranger = await account(s);
+  companyAdmin = await account(s, { kind: 'company_admin', companyId });
+  const roleId = (
+    await s.db
+      .insertInto('company_roles')
+      .values({
+        company_id: companyId,
+        name: 'Tech',
+        permissions: JSON.stringify(['station.view', 'station.edit']),
+        created_at: Date.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  companyUser = await account(s, { kind: 'company_user', companyId, roleId });
+  plant = await createPlant(s, owner, { contactName: 'Site Boss', contactPhone: '+34 1' });
+});
+afterAll(() => s.close());
+
+describe('share', () => {
+  it('the owner shares as visitor, lists, and sharing again changes the role', async () => {
+    const res = await share(owner, plant, friend.account.toUpperCase());
+    expect(res.body).toMatchObject({ code: 0, data: { userId: friend.id, account: friend.account, role: 'visitor' } });
+    expect((await get(owner, `/api/v1/plant/${plant}/getShareUsers`)).body.data).toEqual([
+      expect.objectContaining({ userId: friend.id, role: 'visitor' }),
+    ]);
+    expect((await share(owner, plant, friend.account, 'manager')).body.data).toMatchObject({ role: 'manager' });
+    expect((await get(owner, `/api/v1/plant/${plant}/getShareUsers`)).body.data).toEqual([
+      expect.objectContaining({ userId: friend.id, role: 'manager' }),
+    ]);
+  });
+
+  it('refuses: 701 oneself, 702 company accounts, 4 no such account, 101 disabled, 4 bad role', async () => {
+    expect((await share(owner, plant, owner.account)).body.code).toBe(701);
+    expect((await share(owner, plant, companyAdmin.account)).body.code).toBe(702);
+    expect((await share(owner, plant, companyUser.account)).body.code).toBe(702);
+    const missing = await share(owner, plant, 'nobody@example.com');
+    expect(missing.body).toMatchObject({ code: 4, data: null });
+    expect(missing.body.msg).toContain('no such account');
+    const disabled = await s.user({ enabled: false });
+    expect((await share(owner, plant, disabled.account)).body.code).toBe(101);
+    expect((await share(owner, plant, stranger.account, 'owner')).body.code).toBe(4);
+    const shared = await s.db.selectFrom('plant_shares').select('user_id').where('plant_id', '=', plant).execute();
+    expect(shared.map((r) => r.user_id)).toEqual([friend.id]);
+  });
+
+  it('703 for a company plant, even for its company', async () => {
+    const companyPlant = await createPlant(s, companyAdmin);
+    expect((await share(companyAdmin, companyPlant, stranger.account)).body.code).toBe(703);
+  });
+
+  it('only the owner shares: a manager or installer gets 2, a stranger 700', async () => {
+    expect((await share(friend, plant, stranger.account)).body.code).toBe(2);
+    expect((await get(friend, `/api/v1/plant/${plant}/getShareUsers`)).body.code).toBe(2);
+    expect((await share(companyAdmin, plant, stranger.account)).body.code).toBe(2);
+    expect((await share(stranger, plant, friend.account)).body).toMatchObject({ code: 700, data: null });
+    expect((await get(stranger, `/api/v1/plant/${plant}/getShareUsers`)).body).toMatchObject({ code: 700, data: null });
+  });
+});
+
+describe('what each role may do', () => {
+  it('a manager operates (edit, gateway) but cannot delete, share or transfer', async () => {
+    await share(owner, plant, friend.account, 'manager');
+    expect((await post(friend, `/api/v1/plant/${plant}/info`, { alias: 'by manager' })).body.code).toBe(0);
+    expect((await post(friend, `/api/v1/plant/${plant}/contacts`, { contactName: 'Site Boss' })).body.code).toBe(0);
+    expect((await get(friend, `/api/v1/plant/${plant}`)).body.data).toMatchObject({
+      role: 'manager',
+      canEdit: true,
+      canManage: false,
+      contactName: 'Site Boss',
+    });
+    expect((await post(friend, `/api/v1/plant/${plant}/delete`)).body.code).toBe(2);
+    expect(
+      (await post(friend, `/api/v1/plant/${plant}/transfer?account=${encodeURIComponent(stranger.account)}`)).body.code,
+    ).toBe(2);
+  });
+
+  it('a visitor sees but changes nothing (2) and sees no contacts', async () => {
+    await share(owner, plant, friend.account, 'visitor');
+    const detail = (await get(friend, `/api/v1/plant/${plant}`)).body.data;
+    expect(detail).toMatchObject({ role: 'visitor', canEdit: false, canManage: false, contactName: null, contactPhone: null });
+    expect(detail).toMatchObject({ owner: { id: owner.id, account: null } });
+    for (const [url, body] of [
+      [`/api/v1/plant/${plant}`, { alias: 'x' }],
+      [`/api/v1/plant/${plant}/info`, { alias: 'x' }],
+      [`/api/v1/plant/${plant}/income`, { price: 1 }],
+      [`/api/v1/plant/${plant}/contacts`, { contactName: 'x' }],
+      [`/api/v1/plant/${plant}/gateway`, { sn: 'ANY', key: 'ANY' }],
+      [`/api/v1/plant/${plant}/delete`, undefined],
+      [`/api/v1/plant/${plant}/share`, { account: stranger.account, role: 'visitor' }],
+      [`/api/v1/plant/${plant}/transfer?account=${encodeURIComponent(stranger.account)}`, undefined],
+    ] as const) {
+      expect((await post(friend, url, body)).body, url).toMatchObject({ code: 2, data: null });
+    }
+    const alias = await s.db.selectFrom('plants').select('alias').where('id', '=', plant).executeTakeFirstOrThrow();
+    expect(alias.alias).toBe('by manager');
+  });
+
+  it('the agent company sees and edits the owner’s plant with the owner’s account, but has no owner rights', async () => {
+    const detail = (await get(companyAdmin, `/api/v1/plant/${plant}`)).body.data;
+    expect(detail).toMatchObject({ role: 'company', canEdit: true, canManage: false, owner: { account: owner.account } });
+    expect((await post(companyUser, `/api/v1/plant/${plant}/info`, { capacity: 11 })).body.code).toBe(0);
+    expect((await post(companyAdmin, `/api/v1/plant/${plant}/delete`)).body.code).toBe(2);
+    // A company user without station.delete is stopped by the permission guard.
+    expect((await post(companyUser, `/api/v1/plant/${plant}/delete`)).body.code).toBe(2);
+  });
+
+  it('revoking a share takes effect on the sharee’s next request', async () => {
+    expect((await get(friend, `/api/v1/plant/${plant}`)).body.code).toBe(0);
+    expect((await post(owner, `/api/v1/plant/${plant}/cancelShare`, { userId: friend.id })).body.code).toBe(0);
+    expect((await get(friend, `/api/v1/plant/${plant}`)).body).toMatchObject({ code: 700, data: null });
+    expect((await get(friend, '/api/v1/plants')).body.data).toEqual({ total: 0, list: [] });
+  });
+
+  it('a sharee may end their own share, not someone else’s', async () => {
+    await share(owner, plant, friend.account, 'visitor');
+    await share(owner, plant, stranger.account, 'visitor');
+    expect((await post(friend, `/api/v1/plant/${plant}/cancelShare`, { userId: stranger.id })).body.code).toBe(2);
+    expect((await post(friend, `/api/v1/plant/${plant}/cancelShare`, { userId: friend.id })).body.code).toBe(0);
+    expect((await get(friend, `/api/v1/plant/${plant}`)).body.code).toBe(700);
+    expect((await get(stranger, `/api/v1/plant/${plant}`)).body.code).toBe(0);
+    await post(owner, `/api/v1/plant/${plant}/cancelShare`, { userId: stranger.id });
+  });
+});
+
+describe('transfer', () => {
+  it('moves the plant with its devices and history, clears shares, mails both in their language', async () => {
+    const giver = await account(s);
+    const taker = await account(s);
+    await s.db.updateTable('users').set({ language: 'es' }).where('id', '=', taker.id).execute();
+    const id = await createPlant(s, giver, { name: 'Gift plant' });
+    const gw = await gateway(s, id);
+    const dev = await device(s, gw.id, id, { latest: { activePower: 100 } });
+    await plantDay(s, id, '2026-01-01', 1234);
+    await share(giver, id, friend.account, 'manager');
+    const mailFrom = s.smtp.waitFor(giver.account);
+    const mailTo = s.smtp.waitFor(taker.account);
+    const res = await post(giver, `/api/v1/plant/${id}/transfer?account=${encodeURIComponent(taker.account)}`);
+    expect(res.body).toMatchObject({ code: 0, data: null });
+    expect((await mailFrom).subject).toBe('Sunfleet: you transferred the plant Gift plant');
+    expect((await mailTo).subject).toBe('Sunfleet: ha recibido la planta Gift plant');
+    expect((await get(giver, `/api/v1/plant/${id}`)).body.code).toBe(700);
+    expect((await get(friend, `/api/v1/plant/${id}`)).body.code).toBe(700);
+    const detail = (await get(taker, `/api/v1/plant/${id}`)).body.data;
+    expect(detail).toMatchObject({ role: 'owner', totalEnergy: 0, gateways: [{ sn: gw.sn }] });
+    expect((await s.db.selectFrom('devices').select('plant_id').where('id', '=', dev).executeTakeFirstOrThrow()).plant_id).toBe(
+      id,
+    );
+    expect(await s.db.selectFrom('plant_day').select('pv_wh').where('plant_id', '=', id).execute()).toEqual([{ pv_wh: 1234 }]);
+    expect(await s.db.selectFrom('plant_shares').select('user_id').where('plant_id', '=', id).execute()).toEqual([]);
+  });
+
+  it('refuses: 207 to oneself, 4 no such account, 2 for a non-owner, 700 for a stranger', async () => {
+    const id = await createPlant(s, owner);
+    const transfer = (who: Account, target: string) =>
+      post(who, `/api/v1/plant/${id}/transfer?account=${encodeURIComponent(target)}`);
+    expect((await transfer(owner, owner.account)).body.code).toBe(207);
+    expect((await transfer(owner, 'nobody@example.com')).body).toMatchObject({ code: 4, data: null });
+    expect((await post(owner, `/api/v1/plant/${id}/transfer`)).body.code).toBe(4);
+    expect((await transfer(companyAdmin, stranger.account)).body.code).toBe(2);
+    expect((await transfer(stranger, stranger.account)).body).toMatchObject({ code: 700, data: null });
+    expect(
+      (await s.db.selectFrom('plants').select('owner_user_id').where('id', '=', id).executeTakeFirstOrThrow()).owner_user_id,
+    ).toBe(owner.id);
+  });
+
+  it('a company plant transferred by its company becomes the target’s own plant', async () => {
+    const id = await createPlant(s, companyAdmin);
+    const res = await post(companyAdmin, `/api/v1/plant/${id}/transfer?account=${encodeURIComponent(stranger.account)}`);
+    expect(res.body.code).toBe(0);
+    const row = await s.db
+      .selectFrom('plants')
+      .select(['owner_user_id', 'company_id'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ owner_user_id: stranger.id, company_id: null });
+    expect((await get(companyAdmin, `/api/v1/plant/${id}`)).body.code).toBe(700);
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * Sharing (spec §5, §6): only the owner shares, and only as manager or visitor; never with
+ * oneself (701) or a company account (702), never a company plant (703). Sharing again changes
+ * the role. Shares are read on every request (access/scopes.ts), so ending one takes effect on
+ * the sharee's next request.
+ */
+import type { Caller } from '../../access/caller.ts';
+import type { Db } from '../../db/index.ts';
+import { now } from '../../db/index.ts';
+import type { ShareRole } from '../../db/schema.ts';
+import { fail } from '../../http/errors.ts';
+import { plantAccess } from './access.ts';
+import { targetAccount } from './accounts.ts';
+import { plantsChanged } from './list.ts';
+
+const iso = (t: number) => new Date(Number(t)).toISOString();
+
+function sharesOf(db: Db, plantId: number) {
+  return db
+    .selectFrom('plant_shares')
+    .innerJoin('users', 'users.id', 'plant_shares.user_id')
+    .select(['plant_shares.user_id', 'plant_shares.role', 'plant_shares.created_at', 'users.account', 'users.nickname'])
+    .where('plant_shares.plant_id', '=', plantId);
+}
+type ShareRow = Awaited<ReturnType<ReturnType<typeof sharesOf>['executeTakeFirstOrThrow']>>;
+const toShareUser = (r: ShareRow) => ({
+  userId: r.user_id,
+  account: r.account,
+  nickname: r.nickname,
+  role: r.role,
+  sharedAt: iso(r.created_at),
+});
+
+export async function sharePlant(db: Db, caller: Caller, plantId: number, input: { account: string; role: ShareRole }) {
+  const plant = await plantAccess(db, caller, plantId, 'manage');
+  if (plant.companyId !== null) fail(703);
+  const target = await targetAccount(db, input.account, 'body.account');
+  if (target.id === caller.user.id || target.id === plant.ownerUserId) fail(701);
+  if (target.kind === 'company_admin' || target.kind === 'company_user') fail(702);
+  await db
+    .insertInto('plant_shares')
+    .values({ plant_id: plantId, user_id: target.id, role: input.role, created_at: now() })
+    .onConflict((oc) => oc.columns(['plant_id', 'user_id']).doUpdateSet({ role: input.role }))
+    .execute();
+  plantsChanged();
+  return toShareUser(await sharesOf(db, plantId).where('plant_shares.user_id', '=', target.id).executeTakeFirstOrThrow());
+}
+
+export async function shareUsers(db: Db, caller: Caller, plantId: number) {
+  await plantAccess(db, caller, plantId, 'manage');
+  return (await sharesOf(db, plantId).orderBy('plant_shares.created_at').orderBy('plant_shares.user_id').execute()).map(
+    toShareUser,
+  );
+}
+
+/** The owner ends anyone's share; a sharee may end their own. */
+export async function cancelShare(db: Db, caller: Caller, plantId: number, userId: number) {
+  await plantAccess(db, caller, plantId, userId === caller.user.id ? 'view' : 'manage');
+  await db.deleteFrom('plant_shares').where('plant_id', '=', plantId).where('user_id', '=', userId).execute();
+  plantsChanged();
+  return null;
+}
