@@ -1,6 +1,8 @@
 /** Environment → typed configuration, validated once at start. A bad value stops the process. */
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
+import { isGatewaySn } from '@sunfleet/contracts';
 
 export interface Config {
   port: number;
@@ -23,6 +25,26 @@ export interface Config {
   trustProxy: number;
   /** scrypt/argon2 cost: 'owasp' in production; tests may lower it. */
   passwordCost: 'owasp' | 'test';
+  mqtt: {
+    /** Embedded broker port (no MQTT_URL). */
+    port: number;
+    host: string;
+    /** External broker: the server connects as a client instead of embedding one. */
+    url: string | null;
+    serverUsername: string;
+    serverPassword: string;
+    shareGroup: string;
+    clientId: string;
+    /** Per-gateway messages per second and burst; false: off. */
+    rateLimit: { perSecond: number; burst: number } | false;
+  };
+  /** Run the simulated demo fleet (default: on when DEMO is on). */
+  simulator: boolean;
+  /** Seconds between simulated uploads. */
+  simulatorInterval: number;
+  simulatorGateways: number;
+  /** Days of history the demo fleet uploads on first start. */
+  simulatorBackfillDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -51,6 +73,14 @@ function proxyHops(env: NodeJS.ProcessEnv): number {
   return flag(env, 'TRUST_PROXY', false) ? 1 : 0;
 }
 
+function rateLimit(raw: string | undefined): Config['mqtt']['rateLimit'] {
+  if (raw === undefined || raw === '') return { perSecond: 50, burst: 2000 };
+  if (raw === 'off') return false;
+  const m = raw.match(/^(\d+)\/(\d+)$/);
+  if (!m) throw new ConfigError(`MQTT_RATE_LIMIT must be "<per second>/<burst>" or off, got "${raw}"`);
+  return { perSecond: Number(m[1]), burst: Number(m[2]) };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Relative paths are relative to where the user ran npm (INIT_CWD), not the workspace npm
   // switched into: `npm start` at the repository root keeps its store in ./data.
@@ -62,6 +92,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL || null;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new ConfigError('DATABASE_URL must be a postgres:// URL');
   const smtpUrl = env.SMTP_URL || null;
+  const mqttUrl = env.MQTT_URL || null;
+  if (mqttUrl && !/^mqtts?:\/\//.test(mqttUrl)) throw new ConfigError('MQTT_URL must be an mqtt:// or mqtts:// URL');
+  if (env.MQTT_SERVER_USERNAME && isGatewaySn(env.MQTT_SERVER_USERNAME)) {
+    throw new ConfigError('MQTT_SERVER_USERNAME must not look like a gateway SN (use a dot, e.g. sunfleet.server)');
+  }
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
@@ -83,5 +118,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: flag(env, 'RATE_LIMITS', true),
     trustProxy: proxyHops(env),
     passwordCost: env.PASSWORD_COST === 'test' ? 'test' : 'owasp',
+    mqtt: {
+      port: int(env, 'MQTT_PORT', 1883, 0, 65535),
+      host: env.MQTT_HOST ?? '0.0.0.0',
+      url: mqttUrl,
+      serverUsername: env.MQTT_SERVER_USERNAME ?? 'sunfleet.server',
+      // Without one, a random password per process: only this process's own clients use it.
+      serverPassword: env.MQTT_SERVER_PASSWORD || randomBytes(18).toString('base64url'),
+      shareGroup: env.MQTT_SHARE_GROUP ?? 'sunfleet-ingest',
+      clientId: env.MQTT_CLIENT_ID ?? `sunfleet.${os.hostname().replace(/[^A-Za-z0-9-]/g, '-')}.${process.pid}`,
+      rateLimit: rateLimit(env.MQTT_RATE_LIMIT),
+    },
+    simulator: flag(env, 'SIMULATOR', flag(env, 'DEMO', true)),
+    simulatorInterval: int(env, 'SIMULATOR_INTERVAL', 60, 5, 3600),
+    simulatorGateways: int(env, 'SIMULATOR_GATEWAYS', 12, 1, 10000),
+    simulatorBackfillDays: int(env, 'SIMULATOR_BACKFILL_DAYS', 7, 0, 366),
   };
 }

@@ -4,10 +4,14 @@ import pino from 'pino';
 import { buildApp } from './app.ts';
 import { ensureAdmin } from './bootstrap/admin.ts';
 import { DEMO_PASSWORD, demoAccounts, ensureDemo } from './bootstrap/demo.ts';
+import { ensureDemoFleet } from './bootstrap/demo-fleet.ts';
+import { type SimulatorProcess, startSimulator } from './bootstrap/simulator.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createDb, migrate } from './db/index.ts';
+import { startOfflineJob } from './jobs/offline.ts';
 import { createMailer } from './mail/mailer.ts';
 import { AccessTokens } from './modules/auth/tokens.ts';
+import { startTelemetry } from './telemetry/start.ts';
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -21,7 +25,8 @@ async function main() {
     throw e;
   }
   const log = pino({ level: config.logLevel, redact: ['req.headers.authorization', '*.password', '*.refresh_token'] });
-  const { db, dialect } = createDb({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'sunfleet.db') });
+  const store = createDb({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'sunfleet.db') });
+  const { db, dialect } = store;
   await migrate(db);
   log.info({ store: dialect }, 'store ready');
 
@@ -46,10 +51,29 @@ async function main() {
     log,
   });
   const deps = { config, db, dialect, tokens: new AccessTokens(config.jwtSecret, config.accessTokenTtlSec), mailer };
+
+  // Ingest first, so that gateways connecting at start find it ready.
+  const telemetry = config.roles.has('ingest') ? await startTelemetry(config, store, log) : null;
+  if (telemetry?.localUrl) log.info({ url: telemetry.localUrl }, 'MQTT broker listening');
+  const offlineJob = config.roles.has('jobs') ? startOfflineJob({ db, log: log.child({ part: 'jobs' }) }) : null;
+
   const app = config.roles.has('api') ? await buildApp(deps, log) : null;
   if (app) {
     await app.listen({ port: config.port, host: config.host });
     console.log(`  Sunfleet is running on http://localhost:${config.port}\n`);
+  }
+
+  let simulator: SimulatorProcess | null = null;
+  if (config.demo && config.simulator && telemetry?.localUrl) {
+    const fleet = await ensureDemoFleet(db, config);
+    simulator = startSimulator({
+      url: telemetry.localUrl,
+      credentialsFile: fleet.file,
+      intervalS: config.simulatorInterval,
+      backfillDays: fleet.created ? config.simulatorBackfillDays : 0,
+      log,
+    });
+    console.log(`  Demo fleet: ${config.simulatorGateways} simulated gateways upload every ${config.simulatorInterval} s\n`);
   }
 
   let stopping = false;
@@ -58,7 +82,10 @@ async function main() {
     stopping = true;
     log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000).unref();
+    await simulator?.stop();
     await app?.close();
+    await offlineJob?.stop();
+    await telemetry?.close();
     mailer.close();
     await db.destroy();
     clearTimeout(force);

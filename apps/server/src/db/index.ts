@@ -24,14 +24,28 @@ export interface DbOptions {
   poolSize?: number;
 }
 
-export function createDb(opts: DbOptions): { db: Db; dialect: Dialect } {
+export interface Store {
+  db: Db;
+  dialect: Dialect;
+  /** The better-sqlite3 connection under `db` (SQLite only): ingest prepares its hot statements on it. */
+  sqlite: SQLite.Database | null;
+  /** The SQLite file (null for PostgreSQL or an in-memory store). */
+  sqliteFile: string | null;
+}
+
+export function createDb(opts: DbOptions): Store {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: opts.poolSize ?? 10,
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+    return {
+      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+      dialect: 'postgres',
+      sqlite: null,
+      sqliteFile: null,
+    };
   }
   const file = opts.sqliteFile ?? ':memory:';
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -40,7 +54,12 @@ export function createDb(opts: DbOptions): { db: Db; dialect: Dialect } {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite' };
+  return {
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
+    dialect: 'sqlite',
+    sqlite,
+    sqliteFile: file === ':memory:' ? null : file,
+  };
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -29,7 +29,14 @@ export interface ProvisionedGateway {
 /** Register a gateway (factory or import). Returns the secrets once; only hashes are kept. */
 export async function provisionGateway(
   db: Db,
-  opts: { sn: string; secret?: string; claimKey?: string; plantId?: number | null; companyId?: number | null; alias?: string | null },
+  opts: {
+    sn: string;
+    secret?: string;
+    claimKey?: string;
+    plantId?: number | null;
+    companyId?: number | null;
+    alias?: string | null;
+  },
 ): Promise<ProvisionedGateway> {
   const secret = opts.secret ?? newGatewaySecret();
   const claimKey = opts.claimKey ?? newClaimKey();

@@ -1,0 +1,188 @@
+/**
+ * Day rollups, store part: fold the batch's newly stored samples into device_day and carry the
+ * change of each device day into its plant's day (plant-days.ts), in the batch's transaction.
+ * The device's current day is kept in memory between batches (reloaded after `ttlMs`, dropped
+ * when a batch fails), so the usual batch reads no device_day rows.
+ */
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../../db/index.ts';
+import type { Database, DeviceKind } from '../../db/schema.ts';
+import { type DeviceDayTotals, PlantDayWriter } from './plant-days.ts';
+import { countersFromJson, countersJson, type DayState, dayEnergy, emptyDay, foldSample, localDay } from './rollups.ts';
+import { type RawSqlite, RowStatement } from './sql-batch.ts';
+
+export interface StoredSample {
+  deviceId: number;
+  kind: DeviceKind;
+  plantId: number | null;
+  timezone: string;
+  ts: number;
+  /** Cumulative counters in Wh, in `KindSpec.counters` order. */
+  counters: readonly (number | null)[];
+  power: number | null;
+  soc: number | null;
+}
+
+const DAY_COLUMNS: [string, string][] = [
+  ['device_id', 'integer'],
+  ['day', 'varchar(10)'],
+  ['pv_wh', 'double precision'],
+  ['load_wh', 'double precision'],
+  ['grid_import_wh', 'double precision'],
+  ['grid_export_wh', 'double precision'],
+  ['charge_wh', 'double precision'],
+  ['discharge_wh', 'double precision'],
+  ['irradiation_whm2', 'double precision'],
+  ['peak_power_w', 'double precision'],
+  ['min_soc', 'double precision'],
+  ['max_soc', 'double precision'],
+  ['counters', 'text'],
+  ['first_ts', 'bigint'],
+  ['last_ts', 'bigint'],
+  ['samples', 'integer'],
+  ['updated_at', 'bigint'],
+];
+const dayUpsert = {
+  into: `insert into device_day (${DAY_COLUMNS.map(([c]) => c).join(', ')})`,
+  types: DAY_COLUMNS.map(([, t]) => t),
+  tail: ` on conflict (device_id, day) do update set ${DAY_COLUMNS.slice(2)
+    .map(([c]) => `${c} = excluded.${c}`)
+    .join(', ')}`,
+};
+
+const CHUNK = 500;
+
+const dayTotals = (state: DayState): DeviceDayTotals => ({ ...dayEnergy(state), peakPowerW: state.peakPowerW });
+
+export class RollupWriter {
+  private readonly dayUpsert: RowStatement;
+  readonly plantDays: PlantDayWriter;
+  /** Each device's most recent day, as committed. */
+  private readonly recent = new Map<number, { state: DayState; loadedAt: number }>();
+
+  constructor(
+    dialect: Dialect,
+    private readonly ttlMs: number,
+    raw: RawSqlite | null = null,
+  ) {
+    this.dayUpsert = new RowStatement(dialect, dayUpsert, raw);
+    this.plantDays = new PlantDayWriter(dialect, ttlMs, raw);
+  }
+
+  /** After a failed batch the in-memory days may hold its samples: start again from the store. */
+  forget(): void {
+    this.recent.clear();
+    this.plantDays.forget();
+  }
+
+  /** Fold the samples into their device days and those into their plant days (`rebuild`: plants to re-sum). */
+  async write(db: Kysely<Database>, samples: readonly StoredSample[], rebuild: ReadonlySet<number>, now: number): Promise<void> {
+    if (samples.length === 0) return;
+    // Group by (device, day), oldest sample first, so counter resets are seen in time order.
+    const groups = new Map<
+      string,
+      { deviceId: number; day: string; kind: DeviceKind; plantId: number | null; items: StoredSample[] }
+    >();
+    for (const s of samples) {
+      const day = localDay(s.timezone, s.ts);
+      const key = `${s.deviceId}|${day}`;
+      let g = groups.get(key);
+      if (!g) {
+        g = { deviceId: s.deviceId, day, kind: s.kind, plantId: s.plantId, items: [] };
+        groups.set(key, g);
+      }
+      g.items.push(s);
+    }
+    const states = await this.dayStates(db, [...groups.values()], now);
+    const plantIds = new Set<number>();
+    for (const g of groups.values()) if (g.plantId !== null) plantIds.add(g.plantId);
+    await this.plantDays.loadMeters(db, plantIds, now);
+    const params: unknown[] = [];
+    const changes: Parameters<PlantDayWriter['write']>[1][number][] = [];
+    for (const [key, g] of groups) {
+      const state = states.get(key)!;
+      const before = g.plantId === null ? null : dayTotals(state);
+      if (g.items.length > 1) g.items.sort((a, b) => a.ts - b.ts);
+      for (const s of g.items) foldSample(state, s.ts, s);
+      const e = dayEnergy(state);
+      params.push(
+        g.deviceId,
+        g.day,
+        e.pv_wh,
+        e.load_wh,
+        e.grid_import_wh,
+        e.grid_export_wh,
+        e.charge_wh,
+        e.discharge_wh,
+        e.irradiation_whm2,
+        state.peakPowerW,
+        state.minSoc,
+        state.maxSoc,
+        countersJson(state.counters),
+        state.firstTs,
+        state.lastTs,
+        state.samples,
+        now,
+      );
+      if (g.plantId !== null) {
+        changes.push({
+          plantId: g.plantId,
+          day: g.day,
+          kind: g.kind,
+          before: before!,
+          after: { ...e, peakPowerW: state.peakPowerW },
+        });
+      }
+    }
+    await this.dayUpsert.run(db, params);
+    await this.plantDays.write(db, changes, rebuild, now);
+  }
+
+  /** The day states of the groups: from memory when current, else from the store, else empty. */
+  private async dayStates(
+    db: Kysely<Database>,
+    groups: readonly { deviceId: number; day: string; kind: DeviceKind }[],
+    now: number,
+  ): Promise<Map<string, DayState>> {
+    const out = new Map<string, DayState>();
+    const missing: { deviceId: number; day: string; kind: DeviceKind }[] = [];
+    for (const g of groups) {
+      const cached = this.recent.get(g.deviceId);
+      if (cached && cached.state.day === g.day && now - cached.loadedAt <= this.ttlMs)
+        out.set(`${g.deviceId}|${g.day}`, cached.state);
+      else missing.push(g);
+    }
+    for (let i = 0; i < missing.length; i += CHUNK) {
+      const chunk = missing.slice(i, i + CHUNK);
+      const rows = await db
+        .selectFrom('device_day')
+        .select(['device_id', 'day', 'counters', 'peak_power_w', 'min_soc', 'max_soc', 'first_ts', 'last_ts', 'samples'])
+        .where('device_id', 'in', [...new Set(chunk.map((g) => g.deviceId))])
+        .where('day', 'in', [...new Set(chunk.map((g) => g.day))])
+        .execute();
+      const found = new Map(rows.map((r) => [`${r.device_id}|${r.day}`, r]));
+      for (const g of chunk) {
+        const key = `${g.deviceId}|${g.day}`;
+        const r = found.get(key);
+        const state = emptyDay(g.deviceId, g.day, g.kind);
+        if (r) {
+          state.counters = countersFromJson(r.counters);
+          state.peakPowerW = r.peak_power_w;
+          state.minSoc = r.min_soc;
+          state.maxSoc = r.max_soc;
+          state.firstTs = r.first_ts;
+          state.lastTs = r.last_ts;
+          state.samples = r.samples;
+        }
+        out.set(key, state);
+      }
+    }
+    // Remember each device's newest day (a late sample for an older day does not displace it).
+    for (const state of out.values()) {
+      const cached = this.recent.get(state.deviceId);
+      if (!cached || (cached.state !== state && cached.state.day <= state.day))
+        this.recent.set(state.deviceId, { state, loadedAt: now });
+    }
+    return out;
+  }
+}
