@@ -61,6 +61,9 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
       ADMIN_EMAIL: ADMIN.account,
       ADMIN_PASSWORD: ADMIN.password,
       DEMO: 'on',
+      // A test that needs live data turns the simulator on itself; the broker takes a free port.
+      SIMULATOR: 'off',
+      MQTT_PORT: '0',
       RATE_LIMITS: 'off',
       LOG_LEVEL: 'warn',
       JWT_SECRET: 'e2e-secret-e2e-secret-e2e-secret-0123',
