@@ -27,6 +27,8 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     DEMO: 'on',
+    SIMULATOR: 'off',
+    MQTT_PORT: '0',
     RATE_LIMITS: 'off',
     LOG_LEVEL: 'warn',
     WEB_DIST: '',
