@@ -35,7 +35,9 @@ export function createMailer(opts: { smtpUrl: string | null; from: string; outbo
       }
       await fs.mkdir(opts.outboxDir, { recursive: true });
       const file = path.join(opts.outboxDir, `${Date.now()}-${info.messageId.replace(/[^A-Za-z0-9.-]/g, '')}.eml`);
-      await fs.writeFile(file, info.message as Buffer);
+      // Written aside, then renamed: a reader of the outbox never sees a half-written message.
+      await fs.writeFile(`${file}.tmp`, info.message as Buffer);
+      await fs.rename(`${file}.tmp`, file);
       opts.log.info({ to: mail.to, subject: mail.subject, file }, 'mail written to outbox (no SMTP_URL)');
     },
     close() {
