@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run bench: API latency under concurrent load against the real server process (as
 // `npm start` runs it) and the web bundle sizes. Writes bench/results/latest.json and .md.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -120,3 +120,11 @@ const md = [
 ];
 fs.writeFileSync(path.join(root, 'bench/results/latest.md'), `${md.join('\n')}\n`);
 fs.rmSync(dataDir, { recursive: true, force: true });
+
+// End-to-end ingest (simulator load → server → store) and the bare broker relay: bench/ingest.ts
+// writes bench/results/ingest-sqlite.json (and ingest-postgres.json with BENCH_DATABASE_URL) and
+// appends to latest.md. BENCH_INGEST=off skips it.
+if (process.env.BENCH_INGEST !== 'off') {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/ingest.ts'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.exitCode = r.status ?? 1;
+}
