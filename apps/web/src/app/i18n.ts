@@ -9,16 +9,18 @@ import enAuth from '../locales/en/auth.json';
 import enCommon from '../locales/en/common.json';
 import enMenu from '../locales/en/menu.json';
 import enPages from '../locales/en/pages.json';
+import enPlants from '../locales/en/plants.json';
 import esAccount from '../locales/es/account.json';
 import esAuth from '../locales/es/auth.json';
 import esCommon from '../locales/es/common.json';
 import esMenu from '../locales/es/menu.json';
 import esPages from '../locales/es/pages.json';
+import esPlants from '../locales/es/plants.json';
 import { storedLanguage } from './language.ts';
 
 export const resources = {
-  en: { common: enCommon, auth: enAuth, account: enAccount, menu: enMenu, pages: enPages },
-  es: { common: esCommon, auth: esAuth, account: esAccount, menu: esMenu, pages: esPages },
+  en: { common: enCommon, auth: enAuth, account: enAccount, menu: enMenu, pages: enPages, plants: enPlants },
+  es: { common: esCommon, auth: esAuth, account: esAccount, menu: esMenu, pages: esPages, plants: esPlants },
 } as const;
 export const namespaces = Object.keys(resources.en) as Array<keyof typeof resources.en>;
 

@@ -42,12 +42,22 @@ export interface PageRoute {
 const comingSoon = lazyPage(() => import('../components/ComingSoonPage.tsx'));
 const notFound = lazyPage(() => import('../features/static/NotFoundPage.tsx'));
 const plantList = lazyPage(() => import('../features/plants/PlantListPage.tsx'));
+const plantCreate = lazyPage(() => import('../features/plants/PlantCreatePage.tsx'));
+const plantEdit = lazyPage(() => import('../features/plants/PlantEditPage.tsx'));
 const accountSettings = lazyPage(() => import('../features/account/AccountPage.tsx'));
 
 /** The signed-in menu routes (spec §2 menu table). */
 export const menuRoutes: PageRoute[] = [
   { path: '/plants', titleKey: 'plants', permission: 'station.view', icon: SunOutlined, page: plantList },
-  { path: '/plant-add', titleKey: 'plantAdd', permission: 'station.create', hidden: true, page: comingSoon, menuKey: '/plants' },
+  {
+    path: '/plant-add',
+    titleKey: 'plantAdd',
+    permission: 'station.create',
+    hidden: true,
+    page: plantCreate,
+    menuKey: '/plants',
+    buttonsFrom: 'station.view',
+  },
   {
     path: '/plants/overview/:id/:type',
     titleKey: 'plantOverview',
@@ -56,7 +66,14 @@ export const menuRoutes: PageRoute[] = [
     menuKey: '/plants',
     buttonsFrom: 'inverter.view',
   },
-  { path: '/plants/edit/:id', titleKey: 'plantEdit', hidden: true, page: comingSoon, menuKey: '/plants' },
+  {
+    path: '/plants/edit/:id',
+    titleKey: 'plantEdit',
+    hidden: true,
+    page: plantEdit,
+    menuKey: '/plants',
+    buttonsFrom: 'station.view',
+  },
   {
     path: '/plants/device/setting',
     titleKey: 'deviceSetting',

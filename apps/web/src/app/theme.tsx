@@ -6,6 +6,8 @@
 import { App as AntApp, ConfigProvider, type ThemeConfig, theme } from 'antd';
 import enUS from 'antd/locale/en_US';
 import esES from 'antd/locale/es_ES';
+import dayjs from 'dayjs';
+import 'dayjs/locale/es';
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
 import { getStoredThemeColor, getStoredUser, storeThemeColor } from '../api/session.ts';
 import { type Brand, currentBrand } from './brands.ts';
@@ -66,10 +68,17 @@ export function ThemeProvider({ language, children }: { language: string; childr
   );
   return (
     <ThemeColorContext.Provider value={value}>
-      <ConfigProvider theme={brandTheme(brand, color)} locale={language.startsWith('es') ? esES : enUS}>
+      <ConfigProvider theme={brandTheme(brand, color)} locale={dayjsLocale(language) === 'es' ? esES : enUS}>
         <BodyColours dark={brand.dark} />
         <AntApp>{children}</AntApp>
       </ConfigProvider>
     </ThemeColorContext.Provider>
   );
+}
+
+/** Date pickers format through dayjs: its locale follows the interface language (month names). */
+function dayjsLocale(language: string): 'es' | 'en' {
+  const lan = language.startsWith('es') ? 'es' : 'en';
+  if (dayjs.locale() !== lan) dayjs.locale(lan);
+  return lan;
 }

@@ -1,0 +1,107 @@
+/**
+ * The bulk-action bar (spec §3, §4): shown while the selection count is above zero — the count
+ * and summary, clear, delete the selected plants, and the energy report of the selection over a
+ * date range (quick ranges, at most 90 days) when the server offers `plant/energy/aggregate`.
+ */
+import { CloseOutlined, DeleteOutlined } from '@ant-design/icons';
+import { type Endpoint, formatPower, plantsApi } from '@sunfleet/contracts';
+import { Button, Flex, Tooltip, Typography, theme } from 'antd';
+import { lazy, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { usePermission } from '../../components/Permission.tsx';
+import { formatCapacity } from './format.ts';
+import { selectedTint } from './PlantTable.tsx';
+import { useSelectionCheck } from './plantQueries.ts';
+import { plantSelection, usePlantSelection } from './selection.ts';
+import { useDeletePlants } from './useDeletePlants.tsx';
+
+/**
+ * The energy report endpoint (spec §7 `plant/energy/aggregate`), if the contracts declare it.
+ * Looked up by name so the bar works before and after the server adds it.
+ */
+export const energyAggregate = Reflect.get(plantsApi, 'energyAggregate') as Endpoint | undefined;
+const ExportEnergy = lazy(() => import('./ExportEnergy.tsx'));
+
+export function BulkBar() {
+  const { t } = useTranslation('plants');
+  const { token } = theme.useToken();
+  const selection = usePlantSelection();
+  const canDelete = usePermission('station.delete');
+  const canExport = usePermission('station.export');
+  const { deleteMany } = useDeletePlants();
+  const check = useSelectionCheck();
+  const [busy, setBusy] = useState(false);
+
+  if (!selection.bulk) return null;
+  const manageable = [...selection.selected.values()].filter((p) => p.canManage);
+  const { summary } = selection;
+
+  const onDelete = async () => {
+    setBusy(true);
+    try {
+      // Plants deleted elsewhere meanwhile drop out before the question is asked.
+      await check(manageable.map((p) => p.id));
+    } finally {
+      setBusy(false);
+    }
+    const still = [...plantSelection.getState().selected.values()].filter((p) => p.canManage);
+    if (still.length > 0) await deleteMany(still);
+  };
+
+  return (
+    <Flex
+      align="center"
+      justify="space-between"
+      gap={12}
+      wrap
+      data-testid="bulk-bar"
+      style={{
+        padding: '8px 12px',
+        marginBottom: 12,
+        borderRadius: token.borderRadius,
+        background: selectedTint(token.colorPrimary, token.colorBgContainer, 10),
+        border: `1px solid ${selectedTint(token.colorPrimary, token.colorBgContainer, 35)}`,
+      }}
+    >
+      <Flex align="center" gap={12} wrap>
+        <Typography.Text strong data-testid="bulk-count">
+          {t('bulk.selected', { count: selection.count })}
+        </Typography.Text>
+        <Typography.Text type="secondary" data-testid="bulk-summary">
+          {t('bulk.summary', { capacity: formatCapacity(summary.capacity), power: formatPower(summary.power) })}
+        </Typography.Text>
+        <Button size="small" type="link" icon={<CloseOutlined />} onClick={() => plantSelection.dispatch({ type: 'clear' })}>
+          {t('bulk.clear')}
+        </Button>
+      </Flex>
+      <Flex align="center" gap={8} wrap>
+        {canExport && energyAggregate && (
+          <Suspense fallback={null}>
+            <ExportEnergy
+              endpoint={energyAggregate}
+              ids={[...selection.selected.keys()]}
+              range={selection.range}
+              onRange={(range) => plantSelection.dispatch({ type: 'range', range })}
+            />
+          </Suspense>
+        )}
+        {canDelete && (
+          <Tooltip
+            title={manageable.length < selection.count ? t('bulk.deleteOnlyOwn', { count: manageable.length }) : undefined}
+          >
+            <Button
+              danger
+              icon={<DeleteOutlined />}
+              disabled={manageable.length === 0}
+              loading={busy}
+              onClick={() => void onDelete()}
+              data-testid="bulk-delete"
+            >
+              {t('bulk.delete', { count: manageable.length })}
+            </Button>
+          </Tooltip>
+        )}
+      </Flex>
+    </Flex>
+  );
+}

@@ -1,0 +1,279 @@
+/**
+ * Gateway binding by the SN and key on its label (spec §5 "Gateway SN and key are required"):
+ * the two fields with a "check" (gateways/check: 305 unknown SN, 1006 wrong key, 301 already
+ * bound, shown under the field they concern), and on the edit page the plant's gateways with
+ * "bind" and "replace" (spec §7: bind the new one, then unbind the old).
+ */
+import { CheckCircleOutlined, SwapOutlined, WifiOutlined } from '@ant-design/icons';
+import { type DataOf, plantsApi } from '@sunfleet/contracts';
+import { App, Button, Col, Empty, Flex, Form, type FormInstance, List, Modal, Row, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError, call } from '../../api/client.ts';
+import { useGuardedAction } from '../../api/guard.ts';
+import { SafeInput } from '../../components/SafeInput.tsx';
+import { formatDateTime } from './format.ts';
+import { useInvalidatePlants } from './plantQueries.ts';
+
+const SN = /^[A-Za-z0-9_-]{1,32}$/;
+const KEY = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Which field a gateway code concerns. */
+export function gatewayCodeField(code: number): 'sn' | 'key' | null {
+  if (code === 305 || code === 301) return 'sn';
+  if (code === 1006) return 'key';
+  return null;
+}
+
+/**
+ * SN and key inside a form. `required`: both must be given; otherwise both or neither.
+ */
+export function GatewayClaimFields({
+  form,
+  snName,
+  keyName,
+  required,
+}: {
+  form: FormInstance;
+  snName: string;
+  keyName: string;
+  required: boolean;
+}) {
+  const { t } = useTranslation('plants');
+  const [checked, setChecked] = useState<string | null>(null);
+
+  const [check, checking] = useGuardedAction(async () => {
+    setChecked(null);
+    const values = await form.validateFields([snName, keyName]).catch(() => null);
+    const sn = String(values?.[snName] ?? '').trim();
+    const key = String(values?.[keyName] ?? '').trim();
+    if (!values || !sn || !key) {
+      if (values) form.setFields([{ name: sn ? keyName : snName, errors: [t('gateway.required')] }]);
+      return;
+    }
+    try {
+      const ok = await call(plantsApi.checkGateway, { body: { sn, key } });
+      setChecked(ok.sn);
+    } catch (err) {
+      if (err instanceof ApiError && err.tolerated) {
+        const field = gatewayCodeField(err.code) === 'key' ? keyName : snName;
+        form.setFields([{ name: field, errors: [err.message] }]);
+      }
+    }
+  });
+
+  const pairRule = (other: string) => ({
+    validator: (_: unknown, v: string | undefined) => {
+      const mine = (v ?? '').trim();
+      const theirs = String(form.getFieldValue(other) ?? '').trim();
+      if (!mine && (required || theirs)) return Promise.reject(new Error(t('gateway.required')));
+      return Promise.resolve();
+    },
+  });
+
+  return (
+    <Row gutter={16} align="top">
+      <Col xs={24} md={10}>
+        <Form.Item
+          name={snName}
+          label={t('gateway.sn')}
+          dependencies={[keyName]}
+          rules={[pairRule(keyName), { pattern: SN, message: t('gateway.snFormat') }]}
+        >
+          <SafeInput
+            placeholder={t('gateway.snPlaceholder')}
+            onChange={() => setChecked(null)}
+            autoComplete="off"
+            data-testid="gateway-sn"
+          />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={10}>
+        <Form.Item
+          name={keyName}
+          label={t('gateway.key')}
+          dependencies={[snName]}
+          rules={[pairRule(snName), { pattern: KEY, message: t('gateway.keyFormat') }]}
+          extra={t('gateway.keyHint')}
+        >
+          <SafeInput
+            placeholder={t('gateway.keyPlaceholder')}
+            onChange={() => setChecked(null)}
+            autoComplete="off"
+            data-testid="gateway-key"
+          />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={4}>
+        <Form.Item label=" " colon={false}>
+          <Button onClick={check} loading={checking} block data-testid="gateway-check">
+            {t('gateway.check')}
+          </Button>
+        </Form.Item>
+      </Col>
+      {checked && (
+        <Col span={24}>
+          <Typography.Text type="success" data-testid="gateway-ok">
+            <CheckCircleOutlined /> {t('gateway.ok', { sn: checked })}
+          </Typography.Text>
+        </Col>
+      )}
+    </Row>
+  );
+}
+
+type PlantGateway = DataOf<typeof plantsApi.getPlant>['gateways'][number];
+
+/** The plant's gateways, with bind and replace for those who may (station.gateway, can edit). */
+export function GatewaySection({
+  plantId,
+  gateways,
+  canChange,
+  onChanged,
+}: {
+  plantId: number;
+  gateways: PlantGateway[];
+  canChange: boolean;
+  onChanged: () => void;
+}) {
+  const { t } = useTranslation('plants');
+  const [replacing, setReplacing] = useState<PlantGateway | null | undefined>(undefined);
+  return (
+    <Flex vertical gap={12} data-testid="gateway-section">
+      {gateways.length === 0 ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('gateway.none')} />
+      ) : (
+        <List
+          dataSource={gateways}
+          renderItem={(g) => (
+            <List.Item
+              key={g.sn}
+              data-testid={`gateway-${g.sn}`}
+              actions={
+                canChange
+                  ? [
+                      <Button
+                        key="replace"
+                        icon={<SwapOutlined />}
+                        onClick={() => setReplacing(g)}
+                        data-testid={`gateway-replace-${g.sn}`}
+                      >
+                        {t('gateway.replace')}
+                      </Button>,
+                    ]
+                  : []
+              }
+            >
+              <List.Item.Meta
+                avatar={<WifiOutlined />}
+                title={
+                  <Flex gap={8} align="center" wrap>
+                    <span>{g.sn}</span>
+                    <Tag color={g.online ? 'success' : 'default'}>{g.online ? t('gateway.online') : t('gateway.offline')}</Tag>
+                  </Flex>
+                }
+                description={[g.alias, g.lastOnlineAt ? t('gateway.lastOnline', { time: formatDateTime(g.lastOnlineAt) }) : null]
+                  .filter(Boolean)
+                  .join(' · ')}
+              />
+            </List.Item>
+          )}
+        />
+      )}
+      {canChange && (
+        <Button onClick={() => setReplacing(null)} style={{ alignSelf: 'flex-start' }} data-testid="gateway-bind">
+          {t('gateway.bind')}
+        </Button>
+      )}
+      <BindDialog
+        plantId={plantId}
+        old={replacing ?? null}
+        open={replacing !== undefined}
+        onClose={() => setReplacing(undefined)}
+        onDone={() => {
+          setReplacing(undefined);
+          onChanged();
+        }}
+      />
+    </Flex>
+  );
+}
+
+function BindDialog({
+  plantId,
+  old,
+  open,
+  onClose,
+  onDone,
+}: {
+  plantId: number;
+  old: PlantGateway | null;
+  open: boolean;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const { t } = useTranslation('plants');
+  const { message, modal } = App.useApp();
+  const [form] = Form.useForm<{ sn: string; key: string }>();
+  const invalidate = useInvalidatePlants();
+
+  const bind = async (sn: string, key: string) => {
+    try {
+      await call(plantsApi.bindGateway, { params: { id: plantId }, body: { sn, key } });
+    } catch (err) {
+      if (err instanceof ApiError && err.tolerated)
+        form.setFields([{ name: gatewayCodeField(err.code) === 'key' ? 'key' : 'sn', errors: [err.message] }]);
+      return;
+    }
+    // Replace = bind the new one, then unbind the old (spec §7).
+    if (old && old.sn !== sn) {
+      try {
+        await call(plantsApi.unbindGateway, { params: { sn: old.sn } });
+      } catch {
+        message.warning(t('gateway.oldStillBound', { sn: old.sn }));
+      }
+    }
+    await invalidate();
+    message.success(old ? t('gateway.replaced', { sn }) : t('gateway.bound', { sn }));
+    form.resetFields();
+    onDone();
+  };
+
+  const [submit, busy] = useGuardedAction(async ({ sn, key }: { sn: string; key: string }) => {
+    const s = sn.trim();
+    const k = key.trim();
+    if (!old) return bind(s, k);
+    await new Promise<void>((resolve) => {
+      modal.confirm({
+        title: t('gateway.replaceConfirmTitle'),
+        content: t('gateway.replaceConfirmText', { old: old.sn, sn: s }),
+        okText: t('gateway.replace'),
+        okButtonProps: { 'data-testid': 'gateway-replace-ok' },
+        cancelText: t('common:cancel'),
+        onOk: () => bind(s, k).finally(resolve),
+        onCancel: () => resolve(),
+      });
+    });
+  });
+
+  return (
+    <Modal
+      open={open}
+      onCancel={onClose}
+      title={old ? t('gateway.replaceTitle', { sn: old.sn }) : t('gateway.bindTitle')}
+      footer={null}
+      destroyOnHidden
+      width={720}
+    >
+      <Form form={form} layout="vertical" onFinish={submit} requiredMark={false}>
+        <GatewayClaimFields form={form} snName="sn" keyName="key" required />
+        <Flex justify="end" gap={8}>
+          <Button onClick={onClose}>{t('common:cancel')}</Button>
+          <Button type="primary" htmlType="submit" loading={busy} data-testid="gateway-bind-submit">
+            {old ? t('gateway.replace') : t('gateway.bind')}
+          </Button>
+        </Flex>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,147 @@
+/**
+ * The plant picture (spec §5: at most 10 MB): JPG or PNG told by the file's first bytes, not its
+ * name. The picture is stored through `plant/thumbnail`; a thumbnail (at most 320 px, JPEG) is
+ * drawn on a canvas and stored the same way, for lists and popups. A Form.Item control.
+ */
+import { DeleteOutlined, PictureOutlined, UploadOutlined } from '@ant-design/icons';
+import { limits, plantsApi, sniffImage } from '@sunfleet/contracts';
+import { App, Button, Flex, Image, Typography, theme, Upload } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { call } from '../../api/client.ts';
+
+export interface PictureValue {
+  picture: string | null;
+  thumbnail: string | null;
+}
+
+/** Why a file cannot be a plant picture, or null. */
+export async function pictureProblem(file: Blob): Promise<'type' | 'size' | null> {
+  if (file.size > limits.plantPictureBytes) return 'size';
+  const head = new Uint8Array(await file.slice(0, 8).arrayBuffer());
+  const kind = sniffImage(head);
+  return kind === 'png' || kind === 'jpeg' ? null : 'type';
+}
+
+export const THUMBNAIL_PX = 320;
+
+/** A JPEG at most `max` px on its longer side; null where the browser cannot draw it. */
+export async function makeThumbnail(file: Blob, max = THUMBNAIL_PX): Promise<Blob | null> {
+  try {
+    const bitmap = await createImageBitmap(file);
+    const scale = Math.min(1, max / Math.max(bitmap.width, bitmap.height));
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.max(1, Math.round(bitmap.width * scale));
+    canvas.height = Math.max(1, Math.round(bitmap.height * scale));
+    const ctx = canvas.getContext('2d');
+    if (!ctx) return null;
+    // Transparent PNG areas become white rather than black in a JPEG.
+    ctx.fillStyle = '#fff';
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    ctx.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+    bitmap.close();
+    return await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.85));
+  } catch {
+    return null;
+  }
+}
+
+export function PictureField({
+  value,
+  onChange,
+  disabled,
+}: {
+  value?: PictureValue;
+  onChange?: (v: PictureValue) => void;
+  disabled?: boolean;
+}) {
+  const { t } = useTranslation('plants');
+  const { message } = App.useApp();
+  const { token } = theme.useToken();
+  const [busy, setBusy] = useState(false);
+  const maxMb = limits.plantPictureBytes / 1024 / 1024;
+
+  const send = async (file: File) => {
+    const problem = await pictureProblem(file);
+    if (problem) {
+      message.error(problem === 'type' ? t('picture.wrongType') : t('picture.tooLarge', { max: maxMb }));
+      return;
+    }
+    setBusy(true);
+    try {
+      const { url: picture } = await call(plantsApi.uploadPicture, { body: { file } });
+      const small = await makeThumbnail(file);
+      const thumbnail = small
+        ? (await call(plantsApi.uploadPicture, { body: { file: new File([small], 'thumbnail.jpg', { type: 'image/jpeg' }) } }))
+            .url
+        : picture;
+      onChange?.({ picture, thumbnail });
+    } catch {
+      // The client has shown the error.
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const shown = value?.thumbnail ?? value?.picture ?? null;
+  return (
+    <Flex gap={16} align="center" wrap data-testid="plant-picture">
+      <div
+        style={{
+          width: 160,
+          height: 110,
+          borderRadius: token.borderRadius,
+          border: `1px dashed ${token.colorBorder}`,
+          display: 'grid',
+          placeItems: 'center',
+          overflow: 'hidden',
+          background: token.colorFillQuaternary,
+        }}
+      >
+        {shown ? (
+          <Image
+            src={shown}
+            preview={value?.picture ? { src: value.picture } : false}
+            alt={t('picture.label')}
+            width={160}
+            height={110}
+            style={{ objectFit: 'cover' }}
+            data-testid="plant-picture-preview"
+          />
+        ) : (
+          <PictureOutlined style={{ fontSize: 32, color: token.colorTextQuaternary }} />
+        )}
+      </div>
+      <Flex vertical gap={6}>
+        {!disabled && (
+          <Flex gap={8}>
+            <Upload
+              accept=".jpg,.jpeg,.png,image/jpeg,image/png"
+              showUploadList={false}
+              beforeUpload={(file) => {
+                void send(file);
+                return false;
+              }}
+            >
+              <Button icon={<UploadOutlined />} loading={busy} data-testid="plant-picture-upload">
+                {shown ? t('picture.change') : t('picture.upload')}
+              </Button>
+            </Upload>
+            {shown && (
+              <Button
+                icon={<DeleteOutlined />}
+                onClick={() => onChange?.({ picture: null, thumbnail: null })}
+                data-testid="plant-picture-remove"
+              >
+                {t('picture.remove')}
+              </Button>
+            )}
+          </Flex>
+        )}
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {t('picture.hint', { max: maxMb })}
+        </Typography.Text>
+      </Flex>
+    </Flex>
+  );
+}

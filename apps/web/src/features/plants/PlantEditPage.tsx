@@ -1,0 +1,134 @@
+/**
+ * plants/edit/{id}: the plant form filled from plant/{id}, saved in one call; the plant's
+ * gateways with bind and replace. A plant the caller may only look at (a visitor) is shown
+ * read-only with no save; one the caller cannot see (700) says so.
+ */
+import { type DataOf, plantsApi, toLanguage } from '@sunfleet/contracts';
+import { Alert, App, Button, Card, Flex, Form, Result, Typography } from 'antd';
+import dayjs from 'dayjs';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { ApiError, call } from '../../api/client.ts';
+import { useGuardedAction } from '../../api/guard.ts';
+import { useApiQuery } from '../../api/hooks.ts';
+import { PageError, PageLoading } from '../../components/PageState.tsx';
+import { usePermission } from '../../components/Permission.tsx';
+import { GatewaySection } from './Gateway.tsx';
+import { PlantForm, type PlantFormValues, plantBody, showServerError } from './PlantForm.tsx';
+import { useInvalidatePlants } from './plantQueries.ts';
+
+type Plant = DataOf<typeof plantsApi.getPlant>;
+
+/** Six decimals (about 10 cm) hide binary noise such as 41.699999999999996. */
+const coordinate = (v: number | null) => (v === null ? null : Math.round(v * 1e6) / 1e6);
+
+export function formValuesOf(p: Plant): PlantFormValues {
+  return {
+    name: p.name,
+    alias: p.alias ?? '',
+    type: p.type,
+    capacity: p.capacity,
+    commissioningDate: p.commissioningDate ? dayjs(p.commissioningDate) : null,
+    timezone: p.timezone,
+    currency: p.currency,
+    address: p.address ?? '',
+    latitude: coordinate(p.latitude),
+    longitude: coordinate(p.longitude),
+    valuationMethod: p.valuationMethod,
+    price: p.price,
+    priceSegments: p.priceSegments.map((s) => ({ ...s })),
+    totalInvestment: p.totalInvestment,
+    income: p.income,
+    contactName: p.contactName ?? '',
+    contactPhone: p.contactPhone ?? '',
+    picture: { picture: p.picture, thumbnail: p.thumbnail },
+  };
+}
+
+export default function PlantEditPage() {
+  const { t } = useTranslation('plants');
+  const navigate = useNavigate();
+  const id = Number(useParams().id);
+  const valid = Number.isInteger(id) && id > 0;
+  const plant = useApiQuery(plantsApi.getPlant, { params: { id } }, { enabled: valid, staleTime: 0 });
+
+  if (!valid || (plant.error instanceof ApiError && plant.error.code === 700)) {
+    return (
+      <Card>
+        <Result
+          status="404"
+          title={t('edit.missing')}
+          extra={
+            <Button type="primary" onClick={() => navigate('/plants')}>
+              {t('form.back')}
+            </Button>
+          }
+          data-testid="plant-missing"
+        />
+      </Card>
+    );
+  }
+  if (plant.isPending) return <PageLoading />;
+  if (plant.isError) return <PageError error={plant.error} onRetry={() => void plant.refetch()} />;
+  return <EditForm key={plant.data.updatedAt} plant={plant.data} onReload={() => void plant.refetch()} />;
+}
+
+function EditForm({ plant, onReload }: { plant: Plant; onReload: () => void }) {
+  const { t, i18n } = useTranslation('plants');
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const [form] = Form.useForm<PlantFormValues>();
+  const initial = useMemo(() => formValuesOf(plant), [plant]);
+  const [error, setError] = useState<string | null>(null);
+  const invalidate = useInvalidatePlants();
+  const canEditButton = usePermission('station.edit');
+  const canGateway = usePermission('station.gateway');
+  const readOnly = !plant.canEdit || !canEditButton;
+
+  const [save, busy] = useGuardedAction(async (values: PlantFormValues) => {
+    setError(null);
+    try {
+      await call(plantsApi.editPlant, { params: { id: plant.id }, body: plantBody(values) });
+    } catch (err) {
+      if (err instanceof ApiError && err.tolerated) showServerError(form, err, setError, toLanguage(i18n.language));
+      return;
+    }
+    await invalidate();
+    message.success(t('common:saved'));
+    navigate('/plants');
+  });
+
+  return (
+    <Card data-testid="plant-edit-page">
+      <Flex justify="space-between" align="center" wrap gap={8} style={{ marginBottom: 16 }}>
+        <Typography.Title level={4} style={{ margin: 0 }} data-testid="page-title">
+          {t('edit.title', { name: plant.name })}
+        </Typography.Title>
+      </Flex>
+      {readOnly && (
+        <Alert type="info" showIcon title={t('edit.readOnly')} style={{ marginBottom: 16 }} data-testid="plant-read-only" />
+      )}
+      <PlantForm
+        form={form}
+        mode="edit"
+        initialValues={initial}
+        readOnly={readOnly}
+        onSubmit={save}
+        submitting={busy}
+        error={error}
+        onCancel={() => navigate('/plants')}
+        extra={
+          <Card size="small" title={t('form.gateway')}>
+            <GatewaySection
+              plantId={plant.id}
+              gateways={plant.gateways}
+              canChange={!readOnly && canGateway}
+              onChanged={onReload}
+            />
+          </Card>
+        }
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,107 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createQueryClient } from '../../api/hooks.ts';
+import { PageContext } from '../../app/pageContext.ts';
+import { renderWithApp } from '../../test/render.tsx';
+import PlantListPage from './PlantListPage.tsx';
+import { plantSelection } from './selection.ts';
+
+const row = (id: number, name: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  name,
+  alias: null,
+  status: 'normal',
+  type: 0,
+  capacity: 10,
+  power: 2500,
+  todayEnergy: 12_000,
+  totalEnergy: 3_400_000,
+  lastUpdate: new Date().toISOString(),
+  createdAt: new Date().toISOString(),
+  alarms: 0,
+  owner: { id: 3, account: 'owner@example.com', nickname: 'Marta' },
+  company: null,
+  role: 'owner',
+  thumbnail: null,
+  address: null,
+  timezone: 'Europe/Madrid',
+  ...extra,
+});
+
+function serve(list: unknown[]) {
+  const calls: string[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL) => {
+      const url = String(input);
+      calls.push(url);
+      let data: unknown = null;
+      if (url.startsWith('/api/v1/plants?')) data = { total: list.length, list };
+      else if (url.startsWith('/api/v1/overview/plantCount'))
+        data = { total: list.length, normal: list.length, offline: 0, warning: 0, fault: 0, upgrading: 0 };
+      else if (url.startsWith('/api/v1/dict/plantTypes')) data = [{ value: 0, name: 'Grid-tied' }];
+      return new Response(JSON.stringify({ code: 0, msg: 'ok', data }), { status: 200 });
+    }),
+  );
+  return calls;
+}
+
+function renderPage(buttons: string[]) {
+  return renderWithApp(
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter initialEntries={['/plants']}>
+        <PageContext.Provider value={{ route: null, buttons }}>
+          <PlantListPage />
+        </PageContext.Provider>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+afterEach(() => act(() => plantSelection.dispatch({ type: 'reset' })));
+
+describe('plant list page', () => {
+  it('asks the server for the default view (type -1, createAt, order 2) and shows counts and rows', async () => {
+    const calls = serve([row(1, 'Rooftop North'), row(2, 'Farm South', { status: 'fault', alarms: 3, power: null })]);
+    renderPage(['station.create', 'station.edit', 'station.delete']);
+    expect(await screen.findByText('Rooftop North', {}, { timeout: 5000 })).toBeTruthy();
+    const list = calls.find((u) => u.startsWith('/api/v1/plants?'))!;
+    expect(new URL(list, 'http://x').searchParams.toString()).toBe('type=-1&sort=createAt&order=2&page=1&size=20');
+    expect(screen.getByTestId('status-card-total').textContent).toContain('2');
+    expect(screen.getByTestId('add-plant')).toBeTruthy();
+    // Columns: capacity, power (-- when unknown), energy with units.
+    const table = screen.getByTestId('plant-table').textContent ?? '';
+    expect(table).toContain('10 kWp');
+    expect(table).toContain('2.5 kW');
+    expect(table).toContain('3.4 MWh');
+    expect(table).toContain('--');
+    expect(screen.getByTestId('plant-edit-1')).toBeTruthy();
+    expect(screen.queryByTestId('plant-share-1')).toBeNull();
+  }, 20_000);
+
+  it('selecting rows shows the bulk bar with the count; a status card filters on the server', async () => {
+    const calls = serve([row(1, 'Rooftop North'), row(2, 'Farm South')]);
+    renderPage(['station.delete']);
+    await screen.findByText('Farm South', {}, { timeout: 5000 });
+    expect(screen.queryByTestId('bulk-bar')).toBeNull();
+    fireEvent.click(screen.getByLabelText('Select Rooftop North'));
+    fireEvent.click(screen.getByLabelText('Select Farm South'));
+    await waitFor(() => expect(screen.getByTestId('bulk-count').textContent).toBe('2 plants selected'));
+    expect(screen.getByTestId('bulk-delete').textContent).toContain('Delete 2 plants');
+    fireEvent.click(screen.getByTestId('status-card-fault'));
+    await waitFor(() => expect(calls.some((u) => u.includes('status=fault'))).toBe(true));
+    // The selection survives filtering.
+    expect(screen.getByTestId('bulk-count').textContent).toBe('2 plants selected');
+  }, 20_000);
+
+  it('a read-only account gets no checkboxes and no action column', async () => {
+    serve([row(1, 'Rooftop North', { role: 'visitor' })]);
+    renderPage([]);
+    await screen.findByText('Rooftop North', {}, { timeout: 5000 });
+    expect(screen.queryByLabelText('Select Rooftop North')).toBeNull();
+    expect(screen.queryByText('Actions')).toBeNull();
+    expect(screen.queryByTestId('add-plant')).toBeNull();
+  }, 20_000);
+});

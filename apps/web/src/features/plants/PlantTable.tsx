@@ -1,0 +1,311 @@
+/**
+ * The plant table: one server page at a time in a virtual table of fixed height; sorting on the
+ * visible columns is done by the server (spec §9 default createAt, order 2). Selection goes to
+ * the selected-plants store, so it survives paging. Row actions follow the page's granted
+ * buttons and the caller's relation to the plant (a visitor edits nothing; only the owner, or
+ * the company holding a company plant, deletes and transfers; only an owner shares).
+ */
+import { BellOutlined, DeleteOutlined, EditOutlined, ShareAltOutlined, SwapOutlined } from '@ant-design/icons';
+import { formatPower } from '@sunfleet/contracts';
+import {
+  Badge,
+  Button,
+  ConfigProvider,
+  Flex,
+  Table,
+  type TableColumnsType,
+  type TableProps,
+  Tooltip,
+  Typography,
+  theme,
+} from 'antd';
+import type { SorterResult } from 'antd/es/table/interface';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { usePermission } from '../../components/Permission.tsx';
+import { formatCapacity, formatDateTime, formatEnergy, relativeTime, statusStyle } from './format.ts';
+import { usePlantTypes } from './plantQueries.ts';
+import { canManageRow, type PlantRow, type PlantSort, plantSelection, type SelectionState, toSelected } from './selection.ts';
+
+/** The body height: fixed for the virtual list, chosen once per window size (320–720 px). */
+export function useTableHeight(reserved = 500): number {
+  const pick = () => Math.min(720, Math.max(320, (typeof window === 'undefined' ? 900 : window.innerHeight) - reserved));
+  const [height, setHeight] = useState(pick);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `pick` only reads the window
+  useEffect(() => {
+    const onResize = () => setHeight(pick());
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, [reserved]);
+  return height;
+}
+
+/** A selected row: a light tint of the brand colour (the brand colour itself is too strong). */
+export const selectedTint = (primary: string, background: string, percent = 14) =>
+  `color-mix(in srgb, ${primary} ${percent}%, ${background})`;
+
+export interface RowActions {
+  onShare(row: PlantRow): void;
+  onTransfer(row: PlantRow): void;
+  onDelete(row: PlantRow): void;
+}
+
+interface Props extends RowActions {
+  /** Show the selection checkboxes (some bulk action is available). */
+  selectable: boolean;
+  rows: PlantRow[];
+  total: number;
+  loading: boolean;
+  selection: SelectionState;
+  companyId: number | null;
+}
+
+const sortable: ReadonlySet<string> = new Set(['name', 'capacity', 'power', 'todayEnergy', 'totalEnergy', 'lastUpdate']);
+
+export function PlantTable({ selectable, rows, total, loading, selection, companyId, onShare, onTransfer, onDelete }: Props) {
+  const { t, i18n } = useTranslation('plants');
+  const navigate = useNavigate();
+  const types = usePlantTypes();
+  const canEdit = usePermission('station.edit');
+  const canShare = usePermission('station.share');
+  const canTransfer = usePermission('station.transfer');
+  const canDelete = usePermission('station.delete');
+  const { criteria } = selection;
+  const { token } = theme.useToken();
+  const height = useTableHeight();
+  const typeName = useMemo(() => new Map((types.data ?? []).map((x) => [x.value, x.name])), [types.data]);
+
+  const sortOrder = (key: PlantSort) => (criteria.sort === key ? (criteria.order === 1 ? 'ascend' : 'descend') : null);
+  const right = { align: 'right' as const };
+
+  const columns: TableColumnsType<PlantRow> = [
+    {
+      key: 'name',
+      dataIndex: 'name',
+      title: t('columns.name'),
+      width: 150,
+      fixed: 'left',
+      sorter: true,
+      sortOrder: sortOrder('name'),
+      ellipsis: true,
+      render: (_, row) => (
+        <Flex vertical style={{ minWidth: 0 }}>
+          <Link
+            to={`/plants/overview/${row.id}/1`}
+            data-testid={`plant-link-${row.id}`}
+            title={row.name}
+            style={{ display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+          >
+            {row.name}
+          </Link>
+          <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
+            {typeName.get(row.type) ?? t(`types.${row.type}`)}
+          </Typography.Text>
+        </Flex>
+      ),
+    },
+    {
+      key: 'status',
+      dataIndex: 'status',
+      title: t('columns.status'),
+      width: 124,
+      render: (_, row) => (
+        <Badge status={statusStyle[row.status].badge} text={t(`status.${row.status}`)} data-testid={`plant-status-${row.id}`} />
+      ),
+    },
+    {
+      key: 'capacity',
+      dataIndex: 'capacity',
+      title: t('columns.capacity'),
+      width: 104,
+      sorter: true,
+      sortOrder: sortOrder('capacity'),
+      ...right,
+      render: (v: number) => formatCapacity(v),
+    },
+    {
+      key: 'power',
+      dataIndex: 'power',
+      title: t('columns.power'),
+      width: 100,
+      sorter: true,
+      sortOrder: sortOrder('power'),
+      ...right,
+      render: (v: number | null) => formatPower(v),
+    },
+    {
+      key: 'todayEnergy',
+      dataIndex: 'todayEnergy',
+      title: t('columns.todayEnergy'),
+      width: 92,
+      sorter: true,
+      sortOrder: sortOrder('todayEnergy'),
+      ...right,
+      render: (v: number) => formatEnergy(v),
+    },
+    {
+      key: 'totalEnergy',
+      dataIndex: 'totalEnergy',
+      title: t('columns.totalEnergy'),
+      width: 100,
+      sorter: true,
+      sortOrder: sortOrder('totalEnergy'),
+      ...right,
+      render: (v: number) => formatEnergy(v),
+    },
+    {
+      key: 'lastUpdate',
+      dataIndex: 'lastUpdate',
+      title: t('columns.lastUpdate'),
+      width: 116,
+      sorter: true,
+      sortOrder: sortOrder('lastUpdate'),
+      render: (v: string | null) =>
+        v ? (
+          <Tooltip title={formatDateTime(v)}>
+            <span>{relativeTime(v, i18n.language)}</span>
+          </Tooltip>
+        ) : (
+          '--'
+        ),
+    },
+    {
+      key: 'owner',
+      title: t('columns.owner'),
+      width: 120,
+      ellipsis: true,
+      render: (_, row) => {
+        const owner = row.owner ? (row.owner.nickname ?? row.owner.account ?? `#${row.owner.id}`) : null;
+        return (
+          <Flex vertical style={{ minWidth: 0 }}>
+            <Typography.Text ellipsis>{owner ?? '--'}</Typography.Text>
+            {row.company && (
+              <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
+                {row.company.name}
+              </Typography.Text>
+            )}
+          </Flex>
+        );
+      },
+    },
+    {
+      key: 'alarms',
+      dataIndex: 'alarms',
+      title: (
+        <Tooltip title={t('columns.alarms')}>
+          <BellOutlined aria-label={t('columns.alarms')} />
+        </Tooltip>
+      ),
+      width: 56,
+      align: 'center',
+      render: (v: number) =>
+        v > 0 ? <Badge count={v} overflowCount={999} /> : <Typography.Text type="secondary">0</Typography.Text>,
+    },
+    {
+      key: 'actions',
+      title: t('columns.actions'),
+      width: 120,
+      fixed: 'right',
+      render: (_, row) => {
+        const manage = canManageRow(row, companyId);
+        const action = (key: string, label: string, icon: ReactNode, onClick: () => void, danger = false) => (
+          <Tooltip title={label} key={key}>
+            <Button
+              type="text"
+              size="small"
+              icon={icon}
+              danger={danger}
+              aria-label={label}
+              onClick={onClick}
+              data-testid={`plant-${key}-${row.id}`}
+            />
+          </Tooltip>
+        );
+        return (
+          <Flex gap={2}>
+            {canEdit &&
+              row.role !== 'visitor' &&
+              action('edit', t('actions.edit'), <EditOutlined />, () => navigate(`/plants/edit/${row.id}`))}
+            {canShare && row.role === 'owner' && action('share', t('actions.share'), <ShareAltOutlined />, () => onShare(row))}
+            {canTransfer && manage && action('transfer', t('actions.transfer'), <SwapOutlined />, () => onTransfer(row))}
+            {canDelete && manage && action('delete', t('actions.delete'), <DeleteOutlined />, () => onDelete(row), true)}
+          </Flex>
+        );
+      },
+    },
+  ];
+
+  const anyAction = canEdit || canShare || canTransfer || canDelete;
+  const shown = anyAction ? columns : columns.filter((c) => c.key !== 'actions');
+
+  const onChange: TableProps<PlantRow>['onChange'] = (pagination, _filters, sorter, extra) => {
+    if (extra.action === 'sort') {
+      const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<PlantRow> | undefined;
+      const key = String(s?.columnKey ?? '');
+      if (s?.order && sortable.has(key))
+        plantSelection.dispatch({ type: 'criteria', criteria: { sort: key as PlantSort, order: s.order === 'ascend' ? 1 : 2 } });
+      else plantSelection.dispatch({ type: 'criteria', criteria: { sort: 'createAt', order: 2 } });
+      return;
+    }
+    if (extra.action === 'paginate')
+      plantSelection.dispatch({ type: 'page', page: pagination.current ?? 1, size: pagination.pageSize ?? selection.size });
+  };
+
+  const selectedKeys = useMemo(() => [...selection.selected.keys()], [selection.selected]);
+
+  return (
+    <ConfigProvider
+      theme={{
+        components: {
+          Table: {
+            rowSelectedBg: selectedTint(token.colorPrimary, token.colorBgContainer),
+            rowSelectedHoverBg: selectedTint(token.colorPrimary, token.colorBgContainer, 20),
+          },
+        },
+      }}
+    >
+      <Table<PlantRow>
+        virtual
+        rowKey="id"
+        size="middle"
+        columns={shown}
+        dataSource={rows}
+        loading={loading}
+        scroll={{ x: 1080, y: height }}
+        onChange={onChange}
+        showSorterTooltip={false}
+        locale={{ emptyText: t('empty') }}
+        data-testid="plant-table"
+        rowSelection={
+          selectable
+            ? {
+                selectedRowKeys: selectedKeys,
+                preserveSelectedRowKeys: true,
+                fixed: true,
+                columnWidth: 40,
+                getCheckboxProps: (row) => ({ 'aria-label': t('select', { name: row.name }) }),
+                onChange: (keys) => {
+                  const now = new Set(keys.map(Number));
+                  const removed = selectedKeys.filter((id) => !now.has(id));
+                  const added = rows
+                    .filter((r) => now.has(r.id) && !selection.selected.has(r.id))
+                    .map((r) => toSelected(r, companyId));
+                  if (removed.length) plantSelection.dispatch({ type: 'remove', ids: removed });
+                  if (added.length) plantSelection.dispatch({ type: 'add', plants: added });
+                },
+              }
+            : undefined
+        }
+        pagination={{
+          current: selection.page,
+          pageSize: selection.size,
+          total,
+          showSizeChanger: true,
+          pageSizeOptions: [10, 20, 50, 100],
+          showTotal: (n) => t('total', { count: n }),
+        }}
+      />
+    </ConfigProvider>
+  );
+}

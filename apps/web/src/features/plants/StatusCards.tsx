@@ -1,0 +1,73 @@
+/** Plants per status (overview/plantCount); a card filters the list by its status, "All" clears it. */
+import { type DataOf, formatNumber, plantsApi } from '@sunfleet/contracts';
+import { Flex, Skeleton, Typography, theme } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { statusStyle } from './format.ts';
+import type { PlantStatusName } from './selection.ts';
+
+type Counts = DataOf<typeof plantsApi.overviewPlantCount>;
+
+export function StatusCards({
+  counts,
+  loading,
+  status,
+  onStatus,
+}: {
+  counts: Counts | undefined;
+  loading: boolean;
+  status: PlantStatusName | undefined;
+  onStatus: (status: PlantStatusName | undefined) => void;
+}) {
+  const { t } = useTranslation('plants');
+  const { token } = theme.useToken();
+  const cards: Array<{ key: PlantStatusName | 'total'; color: string }> = [
+    { key: 'total', color: token.colorPrimary },
+    ...plantsApi.plantStatuses.map((s) => ({ key: s, color: statusStyle[s].color })),
+  ];
+  return (
+    <Flex gap={12} wrap style={{ marginBottom: 16 }} role="group" aria-label={t('filters.status')}>
+      {cards.map(({ key, color }) => {
+        const active = key === 'total' ? status === undefined : status === key;
+        const value = typeof counts?.[key] === 'number' ? counts[key] : null;
+        return (
+          <button
+            key={key}
+            type="button"
+            aria-pressed={active}
+            data-testid={`status-card-${key}`}
+            onClick={() => onStatus(key === 'total' || active ? undefined : key)}
+            style={{
+              flex: '1 1 130px',
+              minWidth: 120,
+              maxWidth: 220,
+              textAlign: 'left',
+              cursor: 'pointer',
+              padding: '10px 14px',
+              borderRadius: token.borderRadiusLG,
+              borderStyle: 'solid',
+              borderWidth: '1px 1px 1px 4px',
+              borderTopColor: active ? color : token.colorBorderSecondary,
+              borderRightColor: active ? color : token.colorBorderSecondary,
+              borderBottomColor: active ? color : token.colorBorderSecondary,
+              borderLeftColor: color,
+              background: active ? token.colorFillTertiary : token.colorBgContainer,
+              color: token.colorText,
+              font: 'inherit',
+            }}
+          >
+            <Typography.Text type="secondary" style={{ fontSize: 12, display: 'block' }}>
+              {key === 'total' ? t('status.all') : t(`status.${key}`)}
+            </Typography.Text>
+            {loading ? (
+              <Skeleton.Button active size="small" style={{ width: 48, marginTop: 4 }} />
+            ) : (
+              <Typography.Text strong style={{ fontSize: 22, lineHeight: '30px' }}>
+                {formatNumber(value)}
+              </Typography.Text>
+            )}
+          </button>
+        );
+      })}
+    </Flex>
+  );
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { quickRange, rangeDays, rangeProblem } from './dateRange.ts';
+import { formatCapacity, formatDateTime, formatEnergy, relativeTime } from './format.ts';
+
+describe('plant formatting', () => {
+  it('capacity in kWp with separators; -- when missing', () => {
+    expect(formatCapacity(6.6)).toBe('6.6 kWp');
+    expect(formatCapacity(12345.678)).toBe('12,345.68 kWp');
+    expect(formatCapacity(null)).toBe('--');
+  });
+
+  it('energy by the power rule: Wh, kWh (3–5 digits), MWh (6+)', () => {
+    expect(formatEnergy(870)).toBe('0.9 kWh');
+    expect(formatEnergy(12)).toBe('12 Wh');
+    expect(formatEnergy(45_600)).toBe('45.6 kWh');
+    expect(formatEnergy(1_234_567_890)).toBe('1,234.6 MWh');
+    expect(formatEnergy(undefined)).toBe('--');
+  });
+
+  it('date-times as YYYY-MM-DD HH:mm:ss in local time', () => {
+    const d = new Date(2026, 0, 2, 3, 4, 5);
+    expect(formatDateTime(d.toISOString())).toBe('2026-01-02 03:04:05');
+    expect(formatDateTime(null)).toBe('--');
+    expect(formatDateTime('nonsense')).toBe('--');
+  });
+
+  it('relative times in the interface language', () => {
+    const now = Date.UTC(2026, 0, 1, 12, 0, 0);
+    expect(relativeTime(new Date(now - 10_000).toISOString(), 'en', now)).toBe('now');
+    expect(relativeTime(new Date(now - 5 * 60_000).toISOString(), 'en', now)).toBe('5 minutes ago');
+    expect(relativeTime(new Date(now - 3 * 3600_000).toISOString(), 'es', now)).toBe('hace 3 horas');
+    expect(relativeTime(new Date(now - 2 * 86_400_000).toISOString(), 'en', now)).toBe('2 days ago');
+    expect(relativeTime(null, 'en', now)).toBe('--');
+  });
+});
+
+describe('report date ranges', () => {
+  const today = new Date(2026, 2, 31);
+  it('quick ranges end today (yesterday alone), counting both ends', () => {
+    expect(quickRange('today', today)).toEqual({ start: '2026-03-31', end: '2026-03-31' });
+    expect(quickRange('yesterday', today)).toEqual({ start: '2026-03-30', end: '2026-03-30' });
+    expect(quickRange('last3', today)).toEqual({ start: '2026-03-29', end: '2026-03-31' });
+    expect(rangeDays(quickRange('last90', today))).toBe(90);
+    expect(rangeDays(quickRange('last30', today))).toBe(30);
+  });
+
+  it('ranges over 90 days, or ending before they start, are refused', () => {
+    expect(rangeProblem(quickRange('last90', today))).toBeNull();
+    expect(rangeProblem({ start: '2026-01-01', end: '2026-03-31' })).toBeNull(); // 90 days
+    expect(rangeProblem({ start: '2025-12-31', end: '2026-03-31' })).toBe('tooLong');
+    expect(rangeProblem({ start: '2026-03-02', end: '2026-03-01' })).toBe('order');
+  });
+});
