@@ -1,5 +1,5 @@
 // Micro-inverter with four panels, each on its own input, single-phase output.
-import type { FieldValue, InputValue } from '@sunfleet/protocols';
+import type { InputValue } from '@sunfleet/protocols';
 import { EnergyCounter } from '../physics/energy.ts';
 import {
   arrayDcPower,
@@ -10,7 +10,8 @@ import {
   pvArray,
   pvInverterOutput,
 } from '../physics/pv.ts';
-import { type DeviceContext, type Environment, round, VirtualDevice } from './device.ts';
+import { type DeviceContext, type Environment, round } from './device.ts';
+import { GridTiedInverter } from './grid-tied-inverter.ts';
 
 export interface MicroSpec {
   kind: 'micro';
@@ -22,14 +23,10 @@ export interface MicroSpec {
   panelWp: number;
 }
 
-export class MicroInverter extends VirtualDevice {
+export class MicroInverter extends GridTiedInverter {
   readonly kind = 'micro';
   readonly losses: InverterLosses;
   readonly array: PvArray;
-  dcW = 0;
-  acW = 0;
-  private limitFraction = 1;
-  private powerOn = true;
   private readonly weights: number[];
   private readonly energy: EnergyCounter;
 
@@ -45,15 +42,6 @@ export class MicroInverter extends VirtualDevice {
     this.weights = Array.from({ length: 4 }, () => 0.25 * (1 + (this.rng.next() - 0.5) * 0.1));
     this.energy = new EnergyCounter(this.array.kwp * context.ageDays * 3.4);
     this.applySettings(this.bank.settings());
-  }
-
-  override applySettings(values: Record<string, FieldValue>): void {
-    this.powerOn = values.powerSwitch !== 0;
-    this.limitFraction = typeof values.activePowerLimit === 'number' ? values.activePowerLimit / 100 : 1;
-  }
-
-  get running(): boolean {
-    return this.powerOn && !this.faults.tripped;
   }
 
   generate(env: Environment): number {
@@ -76,7 +64,7 @@ export class MicroInverter extends VirtualDevice {
     const { t } = env;
     const v = env.voltage * (1 + this.jitter(t, 20, 0.004));
     const values: Record<string, InputValue> = {
-      runningState: !this.powerOn ? 5 : this.faults.tripped ? 4 : this.dcW < 1 ? 0 : this.faults.warning ? 3 : 2,
+      runningState: this.runningState(),
       acVoltage: round(v, 1),
       acCurrent: round(this.acW / v, 2),
       gridFrequency: round(env.frequency, 2),

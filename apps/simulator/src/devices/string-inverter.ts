@@ -1,6 +1,6 @@
 // Three-phase string (grid-tied) inverter: an array on up to four MPPT inputs, the
 // efficiency curve, clipping at rated power, and the active power limit setting.
-import type { FieldValue, InputValue } from '@sunfleet/protocols';
+import type { InputValue } from '@sunfleet/protocols';
 import { EnergyCounter } from '../physics/energy.ts';
 import {
   arrayDcPower,
@@ -11,7 +11,8 @@ import {
   pvArray,
   pvInverterOutput,
 } from '../physics/pv.ts';
-import { type DeviceContext, type Environment, round, VirtualDevice } from './device.ts';
+import { type DeviceContext, type Environment, round } from './device.ts';
+import { GridTiedInverter } from './grid-tied-inverter.ts';
 
 export interface StringSpec {
   kind: 'string';
@@ -25,15 +26,11 @@ export interface StringSpec {
   mppts?: number;
 }
 
-export class StringInverter extends VirtualDevice {
+export class StringInverter extends GridTiedInverter {
   readonly kind = 'string';
   readonly losses: InverterLosses;
   readonly array: PvArray;
   readonly mppts: number;
-  dcW = 0;
-  acW = 0;
-  private limitFraction = 1;
-  private powerOn = true;
   private readonly weights: number[];
   private readonly energy: EnergyCounter;
 
@@ -66,15 +63,6 @@ export class StringInverter extends VirtualDevice {
     this.applySettings(this.bank.settings());
   }
 
-  override applySettings(values: Record<string, FieldValue>): void {
-    this.powerOn = values.powerSwitch !== 0;
-    this.limitFraction = typeof values.activePowerLimit === 'number' ? values.activePowerLimit / 100 : 1;
-  }
-
-  get running(): boolean {
-    return this.powerOn && !this.faults.tripped;
-  }
-
   /** Convert this step's light into AC power, W. */
   generate(env: Environment): number {
     const mpp = arrayDcPower(this.array, env.irradiance.poa, env.cellC);
@@ -101,7 +89,7 @@ export class StringInverter extends VirtualDevice {
   protected readings(env: Environment): Record<string, InputValue> {
     const { t } = env;
     const values: Record<string, InputValue> = {
-      runningState: !this.powerOn ? 5 : this.faults.tripped ? 4 : this.dcW < 1 ? 0 : this.faults.warning ? 3 : 2,
+      runningState: this.runningState(),
       gridFrequency: round(env.frequency, 2),
       activePower: Math.round(this.acW),
       reactivePower: Math.round(this.acW * 0.04 * this.jitter(t, 2, 1)),
