@@ -5,16 +5,7 @@ import { App, Avatar, Button, Flex, Typography, Upload } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation, useProfileUpdater } from '../../api/hooks.ts';
 import type { UserProfile } from '../../app/shell/shellContext.ts';
-
-const AVATAR_TYPES = ['image/jpeg', 'image/png'];
-const AVATAR_NAME = /\.(jpe?g|png)$/i;
-
-/** Why a file cannot be an avatar, or null. */
-export function avatarProblem(file: { name: string; type: string; size: number }): 'type' | 'size' | null {
-  if (!AVATAR_NAME.test(file.name) || (file.type && !AVATAR_TYPES.includes(file.type))) return 'type';
-  if (file.size > limits.avatarBytes) return 'size';
-  return null;
-}
+import { imageProblem } from '../../components/imageProblem.ts';
 
 export function AvatarUpload({ profile }: { profile: UserProfile }) {
   const { t } = useTranslation('account');
@@ -24,7 +15,7 @@ export function AvatarUpload({ profile }: { profile: UserProfile }) {
   const maxMb = limits.avatarBytes / 1024 / 1024;
 
   const send = async (file: File) => {
-    const problem = avatarProblem(file);
+    const problem = await imageProblem(file, limits.avatarBytes);
     if (problem) {
       message.error(problem === 'type' ? t('avatar.wrongType') : t('avatar.tooLarge', { max: maxMb }));
       return;

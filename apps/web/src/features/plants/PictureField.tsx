@@ -4,11 +4,12 @@
  * drawn on a canvas and stored the same way, for lists and popups. A Form.Item control.
  */
 import { DeleteOutlined, PictureOutlined, UploadOutlined } from '@ant-design/icons';
-import { limits, plantsApi, sniffImage } from '@sunfleet/contracts';
+import { limits, plantsApi } from '@sunfleet/contracts';
 import { App, Button, Flex, Image, Typography, theme, Upload } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client.ts';
+import { imageProblem } from '../../components/imageProblem.ts';
 
 export interface PictureValue {
   picture: string | null;
@@ -16,12 +17,7 @@ export interface PictureValue {
 }
 
 /** Why a file cannot be a plant picture, or null. */
-export async function pictureProblem(file: Blob): Promise<'type' | 'size' | null> {
-  if (file.size > limits.plantPictureBytes) return 'size';
-  const head = new Uint8Array(await file.slice(0, 8).arrayBuffer());
-  const kind = sniffImage(head);
-  return kind === 'png' || kind === 'jpeg' ? null : 'type';
-}
+export const pictureProblem = (file: Blob) => imageProblem(file, limits.plantPictureBytes);
 
 export const THUMBNAIL_PX = 320;
 
