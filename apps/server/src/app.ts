@@ -16,9 +16,13 @@ import type { Deps } from './deps.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { companyRoutes } from './modules/companies/routes.ts';
+import { deviceRoutes } from './modules/devices/routes.ts';
 import { dictRoutes } from './modules/dicts/routes.ts';
+import { eventRoutes } from './modules/events/routes.ts';
 import { permissionRoutes } from './modules/permissions/routes.ts';
+import { plantEnergyRoutes } from './modules/plant-energy/routes.ts';
 import { plantRoutes } from './modules/plants/routes.ts';
+import { reportRoutes } from './modules/reports/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 
@@ -89,6 +93,10 @@ export async function buildApp(deps: Deps, log: Logger | false = false): Promise
   permissionRoutes(app);
   companyRoutes(app);
   plantRoutes(app);
+  plantEnergyRoutes(app);
+  reportRoutes(app);
+  deviceRoutes(app);
+  eventRoutes(app);
   dictRoutes(app);
 
   const dist = deps.config.webDist;

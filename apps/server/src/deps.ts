@@ -10,6 +10,12 @@ export interface Deps {
   dialect: Dialect;
   tokens: AccessTokens;
   mailer: Mailer;
+  /**
+   * Ingest in this process (roles api and ingest together, as `npm start`): drop its cached
+   * gateways, devices and plant facts after a change made through the API. Absent when ingest
+   * runs elsewhere; its caches then reload within their time to live (5 min).
+   */
+  ingest?: { forget(opts?: { gatewaySn?: string; deviceSn?: string }): void };
 }
 
 declare module 'fastify' {

@@ -57,7 +57,7 @@ async function main() {
   if (telemetry?.localUrl) log.info({ url: telemetry.localUrl }, 'MQTT broker listening');
   const offlineJob = config.roles.has('jobs') ? startOfflineJob({ db, log: log.child({ part: 'jobs' }) }) : null;
 
-  const app = config.roles.has('api') ? await buildApp(deps, log) : null;
+  const app = config.roles.has('api') ? await buildApp({ ...deps, ingest: telemetry?.ingest }, log) : null;
   if (app) {
     await app.listen({ port: config.port, host: config.host });
     console.log(`  Sunfleet is running on http://localhost:${config.port}\n`);

@@ -3,6 +3,7 @@ export * as companyRolesApi from './api/companyRoles.ts';
 export * as dictsApi from './api/dicts.ts';
 export * as permissionsApi from './api/permissions.ts';
 export { type PermissionTreeNode, PermissionTreeSchema } from './api/permissions.ts';
+export * as plantEnergyApi from './api/plantEnergy.ts';
 export * as plantsApi from './api/plants.ts';
 export * as systemApi from './api/system.ts';
 export * from './endpoint.ts';

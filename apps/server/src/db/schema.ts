@@ -125,6 +125,8 @@ export interface PlantsTable {
   energy_today_wh: Generated<number>;
   energy_total_wh: Generated<number>;
   last_data_at: number | null;
+  /** The meter the plant's grid import/export come from; null: all its meters. */
+  master_meter_id: number | null;
 }
 
 export type ShareRole = 'manager' | 'visitor';
@@ -252,6 +254,20 @@ export interface PlantDayTable extends EnergyColumns {
   day: string;
 }
 
+export interface PlantForecastTable {
+  plant_id: number;
+  ts: number;
+  power_w: number;
+  imported_at: number;
+}
+/** Time-of-use income of a past plant-local day (cache; dropped when the prices change). */
+export interface PlantDayIncomeTable {
+  plant_id: number;
+  day: string;
+  income: number;
+  computed_at: number;
+}
+
 export interface EventsTable {
   id: Generated<number>;
   plant_id: number | null;
@@ -278,6 +294,8 @@ export interface Database {
   device_latest: DeviceLatestTable;
   device_day: DeviceDayTable;
   plant_day: PlantDayTable;
+  plant_forecast: PlantForecastTable;
+  plant_day_income: PlantDayIncomeTable;
   events: EventsTable;
   users: UsersTable;
   companies: CompaniesTable;
