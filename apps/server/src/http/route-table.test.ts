@@ -31,16 +31,39 @@ let attacker: { access: string };
 let victimRoleId: number;
 let victimPlantId: number;
 let victimGatewaySn: string;
+let victimGatewayId: number;
+/** The victim's devices, one per kind, behind the victim's gateway in the victim's plant. */
+const victimDevices = { inverter: 'VICTIMINV1', battery: 'VICTIMBAT1', meter: 'VICTIMMET1', weather: 'VICTIMWS1' } as const;
+const victimDeviceIds: Record<string, number> = {};
 
 /** For each path parameter pattern: an object of that kind that belongs to the victim. */
-const foreignIds: Array<{ match: RegExp; params: () => Record<string, string | number> }> = [
+const foreignIds: Array<{ match: RegExp; params: (url: string) => Record<string, string | number> }> = [
   { match: /^\/api\/v1\/user\/:id/, params: () => ({ id: victim.id }) },
   { match: /^\/api\/v1\/company\/role\/:id/, params: () => ({ id: victimRoleId }) },
   {
     match: /^\/api\/v1\/plant\/:(id|plantId|stationId)\b/,
     params: () => ({ id: victimPlantId, plantId: victimPlantId, stationId: victimPlantId }),
   },
-  { match: /^\/api\/v1\/gateway\/:sn\b/, params: () => ({ sn: victimGatewaySn }) },
+  {
+    match: /^\/api\/v1\/plant\/(energy|meteorological)\/:(id|stationId)\b/,
+    params: () => ({ id: victimPlantId, stationId: victimPlantId }),
+  },
+  { match: /^\/api\/v1\/gateways?\/:sn\b/, params: () => ({ sn: victimGatewaySn }) },
+  { match: /^\/api\/v1\/gateways?\/:id\b/, params: () => ({ id: victimGatewayId }) },
+  // Device routes: the victim's device of the kind the path names (inverter by default).
+  {
+    match: /^\/api\/v1\/.*:(sn|id)\b/,
+    params: (url) => {
+      const kind = /meter\//.test(url)
+        ? 'meter'
+        : /batter(y|ies)\//.test(url)
+          ? 'battery'
+          : /meteorological\//.test(url)
+            ? 'weather'
+            : 'inverter';
+      return { sn: victimDevices[kind], id: victimDeviceIds[kind]! };
+    },
+  },
 ];
 
 const contractRoutes = () =>
@@ -86,7 +109,39 @@ beforeAll(async () => {
       .returning('id')
       .executeTakeFirstOrThrow()
   ).id;
-  victimGatewaySn = (await provisionGateway(s.db, { sn: 'VICTIMGW1', plantId: victimPlantId })).sn;
+  const gw = await provisionGateway(s.db, { sn: 'VICTIMGW1', plantId: victimPlantId });
+  victimGatewaySn = gw.sn;
+  victimGatewayId = (await s.db.selectFrom('gateways').select('id').where('sn', '=', gw.sn).executeTakeFirstOrThrow()).id;
+  const protocols = {
+    inverter: 'sunfleet-hybrid-1p',
+    battery: 'sunfleet-battery',
+    meter: 'sunfleet-meter-3p',
+    weather: 'sunfleet-weather',
+  } as const;
+  for (const kind of ['inverter', 'battery', 'meter', 'weather'] as const) {
+    victimDeviceIds[kind] = (
+      await s.db
+        .insertInto('devices')
+        .values({
+          sn: victimDevices[kind],
+          gateway_id: victimGatewayId,
+          plant_id: victimPlantId,
+          kind,
+          protocol_id: protocols[kind],
+          unit: null,
+          alias: null,
+          device_type: null,
+          rated_power_w: null,
+          master_device_id: null,
+          last_ts: null,
+          created_at: t,
+          updated_at: t,
+          deleted_at: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+  }
   const a = await s.user({ kind: 'company_admin', companyId: mine.id });
   attacker = await s.login(a.account);
 });
@@ -138,7 +193,7 @@ describe('route table', () => {
     for (const r of withParams) {
       const fixture = foreignIds.find((f) => f.match.test(r.url));
       expect(fixture, `${r.method} ${r.url}: add a foreignIds fixture`).toBeDefined();
-      const url = fill(r.url, fixture!.params());
+      const url = fill(r.url, fixture!.params(r.url));
       const res = await s.app.inject({
         method: r.method as 'GET',
         url,
