@@ -1,11 +1,14 @@
 export * as account from './api/account.ts';
 export * as companyRolesApi from './api/companyRoles.ts';
+export * as devicesApi from './api/devices.ts';
 export * as dictsApi from './api/dicts.ts';
+export * as eventsApi from './api/events.ts';
 export * as permissionsApi from './api/permissions.ts';
 export { type PermissionTreeNode, PermissionTreeSchema } from './api/permissions.ts';
 export * as plantEnergyApi from './api/plantEnergy.ts';
 export * as plantsApi from './api/plants.ts';
 export * as systemApi from './api/system.ts';
+export * as workdataApi from './api/workdata.ts';
 export * from './endpoint.ts';
 export * from './errors.ts';
 export * from './format.ts';

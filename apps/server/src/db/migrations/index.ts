@@ -4,10 +4,14 @@ import * as m001 from './001_foundation.ts';
 import * as m002 from './002_telemetry.ts';
 import * as m004 from './004_plants.ts';
 import * as m005 from './005_overview.ts';
+import * as m006 from './006_devices.ts';
+import * as m007 from './007_events.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_foundation': m001,
   '002_telemetry': m002,
   '004_plants': m004,
   '005_overview': m005,
+  '006_devices': m006,
+  '007_events': m007,
 };

@@ -1,0 +1,2 @@
+/** Contracts of the workdata area (issue 5); filled in by its owner. */
+export {};
