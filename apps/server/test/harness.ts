@@ -14,6 +14,7 @@ import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { createDb, type Db, migrate, now } from '../src/db/index.ts';
 import type { AccountKind } from '../src/db/schema.ts';
+import type { Deps } from '../src/deps.ts';
 import { createMailer } from '../src/mail/mailer.ts';
 import { hashPassword } from '../src/modules/auth/passwords.ts';
 import { AccessTokens } from '../src/modules/auth/tokens.ts';
@@ -55,7 +56,12 @@ export const uniqueAccount = (prefix = 'user') =>
   `${prefix}.${process.pid}.${++seq}.${randomBytes(3).toString('hex')}@example.com`;
 
 /** `extend` may add routes (test-only endpoints) before the app is ready. */
-export async function startServer(overrides: Partial<Config> = {}, extend?: (app: FastifyInstance) => void): Promise<TestServer> {
+export async function startServer(
+  overrides: Partial<Config> = {},
+  extend?: (app: FastifyInstance) => void,
+  /** Services a test stands in for, e.g. an `ingest` whose `forget` calls are recorded. */
+  extra: Pick<Deps, 'ingest'> = {},
+): Promise<TestServer> {
   const pgUrl = process.env.TEST_DATABASE_URL || null;
   const schema = pgUrl ? `t_${randomBytes(6).toString('hex')}` : undefined;
   if (pgUrl && schema) {
@@ -80,6 +86,7 @@ export async function startServer(overrides: Partial<Config> = {}, extend?: (app
     dialect,
     tokens: new AccessTokens(config.jwtSecret, config.accessTokenTtlSec),
     mailer,
+    ...extra,
   });
   extend?.(app);
   await app.ready();

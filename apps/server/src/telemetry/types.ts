@@ -9,4 +9,12 @@ export interface TelemetryHandler {
    * The `state` channel is handled by the broker layer (presence) and not passed here.
    */
   message(sn: string, channel: Exclude<UpChannel, 'state'>, payload: Buffer, receivedAt: number): void;
+  /**
+   * Back-pressure: null while the handler keeps up; while its backlog is over its high-water
+   * mark, a promise that resolves (never rejects) once the backlog has drained below the low-water
+   * mark. The MQTT side holds the QoS 1 acknowledgement of the message just handed over (and so
+   * stops reading that connection) until then: a publisher faster than the store is slowed down
+   * instead of filling memory.
+   */
+  ready?(): Promise<void> | null;
 }

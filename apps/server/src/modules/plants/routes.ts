@@ -16,6 +16,15 @@ const claimLimit = { limit: { max: 20, minutes: 10, byAccount: true } };
 
 export function plantRoutes(app: FastifyInstance) {
   const { db, mailer, config } = app.deps;
+  /**
+   * Ingest caches each gateway's plant and time zone and each device's plant: after a change to
+   * either, it reads them again (in this process; elsewhere its caches expire within 5 minutes).
+   */
+  const ingestForgets = async <T>(change: Promise<T>): Promise<T> => {
+    const result = await change;
+    app.deps.ingest?.forget();
+    return result;
+  };
 
   route(app, api.listPlants, ({ caller, query }) => list.listPlants(db, caller, query));
   route(app, api.plantsMap, ({ caller, query }) => list.plantsMap(db, caller, query));
@@ -29,13 +38,17 @@ export function plantRoutes(app: FastifyInstance) {
     params.id === caller.user.id ? list.eventCounts(db, caller, true) : fail(2),
   );
 
-  route(app, api.createPlant, ({ caller, body }) => plants.createPlant(db, caller, body));
+  route(app, api.createPlant, ({ caller, body }) => ingestForgets(plants.createPlant(db, caller, body)));
   route(app, api.getPlant, ({ caller, params }) => plants.getPlant(db, caller, params.id));
-  route(app, api.editPlant, ({ caller, params, body }) => plants.editPlant(db, caller, params.id, body, config.dataDir));
-  route(app, api.editPlantInfo, ({ caller, params, body }) => plants.editPlant(db, caller, params.id, body, config.dataDir));
+  route(app, api.editPlant, ({ caller, params, body }) =>
+    ingestForgets(plants.editPlant(db, caller, params.id, body, config.dataDir)),
+  );
+  route(app, api.editPlantInfo, ({ caller, params, body }) =>
+    ingestForgets(plants.editPlant(db, caller, params.id, body, config.dataDir)),
+  );
   route(app, api.editPlantIncome, ({ caller, params, body }) => plants.editPlant(db, caller, params.id, body, config.dataDir));
   route(app, api.editPlantContacts, ({ caller, params, body }) => plants.editPlant(db, caller, params.id, body, config.dataDir));
-  route(app, api.deletePlant, ({ caller, params }) => plants.deletePlant(db, caller, params.id));
+  route(app, api.deletePlant, ({ caller, params }) => ingestForgets(plants.deletePlant(db, caller, params.id)));
 
   route(app, api.uploadPicture, async ({ caller, req }) => {
     if (caller.user.read_only || !(caller.grants.has('station.create') || caller.grants.has('station.edit'))) fail(2);
@@ -47,8 +60,13 @@ export function plantRoutes(app: FastifyInstance) {
   });
 
   route(app, api.checkGateway, ({ body }) => gateways.checkGateway(db, body), claimLimit);
-  route(app, api.bindGateway, ({ caller, params, body }) => gateways.bindGateway(db, caller, params.id, body), claimLimit);
-  route(app, api.unbindGateway, ({ caller, params }) => gateways.unbindGateway(db, caller, params.sn));
+  route(
+    app,
+    api.bindGateway,
+    ({ caller, params, body }) => ingestForgets(gateways.bindGateway(db, caller, params.id, body)),
+    claimLimit,
+  );
+  route(app, api.unbindGateway, ({ caller, params }) => ingestForgets(gateways.unbindGateway(db, caller, params.sn)));
 
   route(app, api.sharePlant, ({ caller, params, body }) => sharing.sharePlant(db, caller, params.id, body));
   route(app, api.getShareUsers, ({ caller, params }) => sharing.shareUsers(db, caller, params.plantId));

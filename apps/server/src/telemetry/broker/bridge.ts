@@ -47,6 +47,8 @@ export interface BridgeStats {
   /** Messages on topics that are not the protocol's `up/` topics. */
   ignored: number;
   reconnects: number;
+  /** Acknowledgements held back while ingest drained its backlog. */
+  held: number;
   presence: PresenceStats;
 }
 
@@ -74,6 +76,7 @@ export async function startBrokerBridge(opts: BrokerBridgeOptions): Promise<Brok
     droppedRateLimited: 0,
     ignored: 0,
     reconnects: 0,
+    held: 0,
   };
 
   let client: MqttClient;
@@ -90,6 +93,14 @@ export async function startBrokerBridge(opts: BrokerBridgeOptions): Promise<Brok
   client.on('reconnect', () => stats.reconnects++);
   client.on('error', (err) => log.warn({ err: err.message }, 'MQTT broker connection error'));
   client.on('offline', () => log.warn('MQTT broker connection lost; reconnecting'));
+  // Back-pressure: the acknowledgement of a message (and the next message from the broker) waits
+  // while ingest is over its high-water mark (mqtt.js handles one message at a time).
+  client.handleMessage = (_packet, callback) => {
+    const wait = handler.ready?.();
+    if (!wait) return callback();
+    stats.held++;
+    wait.then(() => callback());
+  };
   client.on('message', (topic, payload) => {
     const t = parseTopic(topic);
     if (t?.direction !== 'up') {

@@ -350,3 +350,35 @@ describe('robustness', () => {
     (await connect('c')).end(true);
   });
 });
+
+describe('back-pressure', () => {
+  it('holds the QoS 1 acknowledgement and reads no more from that gateway while ingest is behind', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    handler.ready = () => gate;
+    try {
+      const c = await connect('a');
+      const first = `held-1-${Math.random()}`;
+      const second = `held-2-${Math.random()}`;
+      let acked = false;
+      const pub = c.publishAsync(topics.up(gw.a.sn, 'data'), first, { qos: 1 }).then(() => {
+        acked = true;
+      });
+      await waitFor(() => handler.got.some((m) => m.payload === first), 5000, 'first message handed over');
+      const pub2 = c.publishAsync(topics.up(gw.a.sn, 'data'), second, { qos: 1 });
+      await sleep(300);
+      expect(acked).toBe(false);
+      expect(handler.got.some((m) => m.payload === second)).toBe(false);
+      release();
+      await pub;
+      expect(acked).toBe(true);
+      await waitFor(() => handler.got.some((m) => m.payload === second), 5000, 'second message after the backlog drained');
+      await pub2;
+      expect(broker.stats().held).toBeGreaterThanOrEqual(1);
+    } finally {
+      delete handler.ready;
+    }
+  });
+});

@@ -55,6 +55,8 @@ export interface BrokerStats {
   droppedOversize: number;
   droppedRateLimited: number;
   framesTooLarge: number;
+  /** Acknowledgements held back while ingest drained its backlog. */
+  held: number;
   presence: PresenceStats;
 }
 
@@ -70,6 +72,12 @@ export interface EmbeddedBroker {
   /** Write pending presence changes now (tests, shutdown). */
   flushPresence(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Aedes's Client flow control (public in Aedes 1.2, missing from its typings). */
+interface PausableClient {
+  pause(): void;
+  resume(): void;
 }
 
 /** Aedes's connect refusal codes (MQTT 3.1.1 CONNACK return codes). */
@@ -100,6 +108,7 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<
     droppedOversize: 0,
     droppedRateLimited: 0,
     framesTooLarge: 0,
+    held: 0,
   };
   const identities = new WeakMap<Client, Identity>();
   const wills = new WeakMap<Client, ConnectPacket['will'] | undefined>();
@@ -185,6 +194,19 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<
           handler.message(sn, decision.channel, payload, now);
         } catch (err) {
           log.error({ err, sn }, 'telemetry handler threw');
+        }
+        // Ingest behind: hold this acknowledgement and read no more from this connection until
+        // the backlog has drained (a paused Aedes client leaves its socket unread).
+        const wait = handler.ready?.();
+        if (wait) {
+          stats.held++;
+          const flow = client as unknown as PausableClient;
+          flow.pause();
+          wait.then(() => {
+            done(null);
+            flow.resume();
+          });
+          return;
         }
       }
       done(null);

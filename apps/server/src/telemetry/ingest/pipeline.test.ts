@@ -336,3 +336,49 @@ describe('stats and batching', () => {
     expect(s.averageFlushMs).toBeGreaterThan(0);
   });
 });
+
+describe('back-pressure', () => {
+  it('holds publishers above the high-water mark and lets them go once the backlog is written', async () => {
+    const own = createIngest({
+      db: store.db,
+      dialect: store.dialect,
+      log: silentLogger,
+      flushMs: 60_000, // nothing is written until flush(): the backlog only grows
+      maxBatch: 1000,
+      highWaterFrames: 8,
+    });
+    const plantId = await makePlant(store.db);
+    const gw = await makeGateway(store.db, plantId);
+    const sn = uniqueSn('INV');
+    const send = (i: number) => own.message(gw.sn, 'data', dataMessage(T0 + i * MIN, [{ sn, protocol: HYBRID }]), T0);
+    for (let i = 0; i < 7; i++) send(i);
+    expect(own.ready?.()).toBeNull(); // 7 frames waiting: under the mark
+    send(7);
+    const held = own.ready?.();
+    expect(held).toBeInstanceOf(Promise);
+    expect(own.ready?.()).toBe(held); // one spell, one promise
+    let released = false;
+    void held!.then(() => {
+      released = true;
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(released).toBe(false);
+    await own.flush();
+    await held;
+    expect(released).toBe(true);
+    expect(own.ready?.()).toBeNull();
+    expect(own.stats()).toMatchObject({ stored: 8, heldSpells: 1 });
+    await own.close();
+  });
+
+  it('lets held publishers go on close', async () => {
+    const own = createIngest({ db: store.db, dialect: store.dialect, log: silentLogger, flushMs: 60_000, highWaterFrames: 1 });
+    const plantId = await makePlant(store.db);
+    const gw = await makeGateway(store.db, plantId);
+    own.message(gw.sn, 'data', dataMessage(T0, [{ sn: uniqueSn('INV'), protocol: HYBRID }]), T0);
+    const held = own.ready?.();
+    expect(held).toBeInstanceOf(Promise);
+    await own.close();
+    await held; // resolves (never hangs a connection)
+  });
+});

@@ -33,6 +33,11 @@ export interface IngestOptions {
   /** Warn (at most every 10 s) while more than this many device frames wait. */
   queueWarnAt?: number;
   /**
+   * Back-pressure (`ready()`): above this many waiting device frames, publishers are held until
+   * the backlog is below half of it. Default 8 batches (about half a second of full-speed ingest).
+   */
+  highWaterFrames?: number;
+  /**
    * SQLite only: the better-sqlite3 connection under `db`, so that hot statements are prepared
    * once (see sql-batch.ts). Optional; without it every statement goes through Kysely.
    */
@@ -58,6 +63,8 @@ export interface IngestStats {
   queueLength: number;
   badFrames: Record<BadFrameReason, number>;
   badFramesTotal: number;
+  /** Times the backlog went over the high-water mark and publishers were held. */
+  heldSpells: number;
 }
 
 export interface Ingest extends TelemetryHandler {
@@ -81,6 +88,8 @@ export function createIngest(opts: IngestOptions): Ingest {
   const maxBatch = opts.maxBatch ?? 2000;
   const now = opts.now ?? Date.now;
   const queueWarnAt = opts.queueWarnAt ?? maxBatch * 50;
+  const highWater = opts.highWaterFrames ?? maxBatch * 8;
+  const lowWater = Math.floor(highWater / 2);
   const ttlMs = opts.cacheTtlMs ?? 5 * 60_000;
 
   const bad = new BadFrames(log, now);
@@ -120,6 +129,9 @@ export function createIngest(opts: IngestOptions): Ingest {
   let writing: Promise<void> | null = null;
   let kickPending = false;
   let closed = false;
+  /** Publishers held until the backlog drains (see `ready`). */
+  let held: { promise: Promise<void>; release: () => void } | null = null;
+  let heldSpells = 0;
 
   const retrySize = () => (retry ? retry.readings.length + retry.events.length : 0);
   /** Device frames waiting (estimated for messages not decoded yet). */
@@ -128,6 +140,14 @@ export function createIngest(opts: IngestOptions): Ingest {
     decoded.readings.length +
     decoded.events.length +
     retrySize();
+
+  /** Let held publishers go once the backlog is below the low-water mark (or on close). */
+  function releaseHeld(force = false): void {
+    if (held && (force || waitingFrames() <= lowWater)) {
+      held.release();
+      held = null;
+    }
+  }
 
   function absorb(result: EdgeResult, messages: number): void {
     for (const r of result.readings) decoded.readings.push(r);
@@ -223,6 +243,7 @@ export function createIngest(opts: IngestOptions): Ingest {
       await sleep(Math.min(5000, 25 * 2 ** Math.min(failures, 8)));
     } finally {
       lastWriteEnd = now();
+      releaseHeld();
     }
   }
 
@@ -287,6 +308,17 @@ export function createIngest(opts: IngestOptions): Ingest {
       inbox.push({ sn, channel, payload, receivedAt });
       enqueued();
     },
+    ready() {
+      if (held) return held.promise;
+      if (closed || waitingFrames() < highWater) return null;
+      let release!: () => void;
+      const promise = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      held = { promise, release };
+      heldSpells++;
+      return promise;
+    },
     async flush() {
       for (;;) {
         pump();
@@ -304,12 +336,14 @@ export function createIngest(opts: IngestOptions): Ingest {
         queueLength: waitingFrames(),
         badFrames: { ...bad.counts },
         badFramesTotal: bad.total(),
+        heldSpells,
       };
     },
     async close() {
       if (closed) return;
       closed = true;
       clearInterval(timer);
+      releaseHeld(true);
       await this.flush();
       await edge?.close();
       edge = null;

@@ -1,0 +1,55 @@
+/**
+ * Ingest caches each gateway's plant: a binding changed through the API reaches the data of the
+ * very next message (npm start runs API and ingest in one process: deps.ingest).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../../test/harness.ts';
+import { dataMessage, HYBRID, uniqueSn } from '../../../test/telemetry.ts';
+import { silentLogger } from '../../telemetry/ingest/log.ts';
+import { createIngest, type Ingest } from '../../telemetry/ingest/pipeline.ts';
+import { type Account, account, createPlant, gateway } from './testkit.ts';
+
+let s: TestServer;
+let ingest: Ingest;
+let owner: Account;
+const deps: { ingest?: Ingest } = {};
+
+beforeAll(async () => {
+  // The ingest needs the server's store, and the server needs the ingest: built in that order.
+  s = await startServer({}, undefined, {
+    ingest: { forget: (o) => deps.ingest?.forget(o) },
+  });
+  const dialect = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+  ingest = createIngest({ db: s.db, dialect, log: silentLogger, flushMs: 10 });
+  deps.ingest = ingest;
+  owner = await account(s);
+});
+afterAll(async () => {
+  await ingest.close();
+  await s.close();
+});
+
+describe('ingest after a binding change', () => {
+  it('data after binding a gateway that was already sending lands in the plant at once', async () => {
+    const gw = await gateway(s, null, 'KEY-CACHE');
+    const inv = uniqueSn('INV');
+    const t0 = Date.now() - 120_000;
+    ingest.message(gw.sn, 'data', dataMessage(t0, [{ sn: inv, protocol: HYBRID }]), t0);
+    await ingest.flush(); // the unbound gateway (no plant) is now cached
+    const plantId = await createPlant(s, owner);
+    expect(
+      (await s.call(owner.token, 'POST', `/api/v1/plant/${plantId}/gateway`, { sn: gw.sn, key: 'KEY-CACHE' })).body.code,
+    ).toBe(0);
+    ingest.message(gw.sn, 'data', dataMessage(t0 + 60_000, [{ sn: inv, protocol: HYBRID }]), t0 + 60_000);
+    await ingest.flush();
+    const days = await s.db.selectFrom('plant_day').select('plant_id').where('plant_id', '=', plantId).execute();
+    expect(days.length).toBe(1);
+    const latest = await s.db
+      .selectFrom('devices')
+      .innerJoin('device_latest', 'device_latest.device_id', 'devices.id')
+      .select(['devices.plant_id', 'device_latest.ts'])
+      .where('devices.sn', '=', inv)
+      .executeTakeFirstOrThrow();
+    expect(latest).toEqual({ plant_id: plantId, ts: t0 + 60_000 });
+  });
+});
