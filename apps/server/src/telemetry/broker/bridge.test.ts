@@ -255,6 +255,48 @@ describe('against the embedded broker', () => {
     }
   });
 
+  it('holds the next message while ingest is behind (back-pressure), and goes on once it drained', async () => {
+    const server = { username: 'sunfleet.server', password: 'server-secret-for-tests' };
+    const embedded = await startEmbeddedBroker({
+      db: store.db,
+      log,
+      handler: recordingHandler(),
+      port: 0,
+      host: '127.0.0.1',
+      serverCredentials: server,
+    });
+    const h = recordingHandler();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    h.ready = () => gate;
+    try {
+      const bridge = await startBrokerBridge({
+        url: `mqtt://127.0.0.1:${embedded.port}`,
+        ...server,
+        db: store.db,
+        log,
+        handler: h,
+        group: null,
+        clientId: 'sunfleet.ingest.bp',
+      });
+      const c = track(await connectGateway(embedded.port, gw.b.sn, gw.b.secret));
+      await c.publishAsync(topics.up(gw.b.sn, 'data'), 'bp-1', { qos: 1 });
+      await c.publishAsync(topics.up(gw.b.sn, 'data'), 'bp-2', { qos: 1 });
+      await waitFor(() => h.got.some((m) => m.payload === 'bp-1'));
+      await sleep(300);
+      expect(h.got.some((m) => m.payload === 'bp-2')).toBe(false);
+      release();
+      await waitFor(() => h.got.some((m) => m.payload === 'bp-2'), 5000, 'the held message after the drain');
+      expect(bridge.stats().held).toBeGreaterThanOrEqual(1);
+      c.end(true);
+      await bridge.close();
+    } finally {
+      await embedded.close();
+    }
+  });
+
   it('fails to start with a clear error when the broker refuses the credentials', async () => {
     const embedded = await startEmbeddedBroker({
       db: store.db,

@@ -72,6 +72,9 @@ export function mosquittoConfig(o: MosquittoConfigOptions): string {
     `acl_file ${o.aclFile}`,
     `message_size_limit ${mqttLimits.maxPayloadBytes}`,
     `persistence ${o.persistence ? 'true' : 'false'}`,
+    // Ingest holds its acknowledgements while its store is behind (back-pressure): the broker is
+    // the buffer then, so its per-client queue must be far above Mosquitto's default of 1000.
+    'max_queued_messages 200000',
     ...(o.user ? [`user ${o.user}`] : []),
     '',
     `listener ${o.gatewayListener.port}${o.gatewayListener.host ? ` ${o.gatewayListener.host}` : ''}`,
