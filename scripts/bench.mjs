@@ -121,6 +121,30 @@ const md = [
 fs.writeFileSync(path.join(root, 'bench/results/latest.md'), `${md.join('\n')}\n`);
 fs.rmSync(dataDir, { recursive: true, force: true });
 
+// Module benchmarks (each a script printing its own table): their output goes to
+// bench/results/<name>.md and is appended to latest.md. BENCH_MODULES=off skips them;
+// BENCH_MODULES=decoder,plant-list runs only those.
+const modules = [
+  ['decoder', 'packages/protocols/src/bench.ts', ['1000000']],
+  ['plant-list', 'apps/server/src/modules/plants/list.bench.ts', []],
+].filter(([name, file]) => fs.existsSync(path.join(root, file)));
+const wanted = process.env.BENCH_MODULES;
+if (wanted !== 'off') {
+  for (const [name, file, args] of modules) {
+    if (wanted && !wanted.split(',').includes(name)) continue;
+    console.log(`\n== ${name} (${file})`);
+    const r = spawnSync(process.execPath, ['--import', 'tsx', file, ...args], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
+    process.stdout.write(r.stdout ?? '');
+    if (r.status !== 0) {
+      process.stderr.write(r.stderr ?? '');
+      process.exitCode = r.status ?? 1;
+    }
+    const text = `## ${name} (\`${file}\`, ${new Date().toISOString()})\n\n${(r.stdout ?? '').trim()}\n`;
+    fs.writeFileSync(path.join(root, `bench/results/${name}.md`), text);
+    fs.appendFileSync(path.join(root, 'bench/results/latest.md'), `\n${text}`);
+  }
+}
+
 // End-to-end ingest (simulator load → server → store) and the bare broker relay: bench/ingest.ts
 // writes bench/results/ingest-sqlite.json (and ingest-postgres.json with BENCH_DATABASE_URL) and
 // appends to latest.md. BENCH_INGEST=off skips it.
