@@ -12,6 +12,7 @@ export * as workdataApi from './api/workdata.ts';
 export * from './endpoint.ts';
 export * from './errors.ts';
 export * from './format.ts';
+export * from './gatewayEvents.ts';
 export * from './limits.ts';
 export * from './mqtt.ts';
 export * from './permissions.ts';

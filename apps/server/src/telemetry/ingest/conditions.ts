@@ -4,7 +4,7 @@
  * inverters of the plant produce). Each transition becomes an event change; the device entry's
  * conditions follow, and its status is derived from them (status.ts).
  */
-import type { GatewayEventMessage } from '@sunfleet/contracts';
+import { type GatewayEventMessage, gatewayEventText } from '@sunfleet/contracts';
 import { protocolPlan } from '@sunfleet/protocols';
 import { batteryOverTemperature, type EventChange, ruleEvents, ruleLimits } from './events.ts';
 import type { DeviceReading } from './frames.ts';
@@ -118,7 +118,7 @@ export function foldGatewayEvent(
 ): void {
   const sn = device?.sn ?? gw.sn;
   if (e.active) {
-    const text = e.text ?? e.code;
+    const text = gatewayEventText(e.code, e.text);
     if (device && !device.conditions.has(e.code)) device.conditions.set(e.code, { level: e.level, source: 'gateway' });
     changes.push({
       open: true,
@@ -129,8 +129,8 @@ export function foldGatewayEvent(
       source: 'gateway',
       code: e.code,
       level: e.level,
-      en: text,
-      es: text,
+      en: text.en,
+      es: text.es,
       at: e.ts,
     });
   } else {

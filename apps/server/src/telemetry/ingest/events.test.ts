@@ -235,6 +235,34 @@ describe('gateway events', () => {
     ]);
   });
 
+  it('a known gateway code gets the catalogue texts in both languages; an unknown one keeps the gateway’s text', async () => {
+    const plantId = await makePlant(store.db);
+    const gw = await makeGateway(store.db, plantId);
+    const inv = uniqueSn('INV');
+    await send(gw.sn, 0, [{ sn: inv, protocol: HYBRID }]);
+    ingest.message(
+      gw.sn,
+      'event',
+      eventMessage({ ts: T0 + MIN, code: 'rs485.timeout', level: 'warning', active: true, device: inv, text: 'whatever' }),
+      T0 + MIN,
+    );
+    ingest.message(
+      gw.sn,
+      'event',
+      eventMessage({ ts: T0 + MIN, code: 'vendor.x', level: 'info', active: true, text: 'Lid open' }),
+      T0,
+    );
+    await ingest.flush();
+    expect(await events(inv)).toMatchObject([
+      {
+        code: 'rs485.timeout',
+        text_en: 'Device not answering on the RS-485 bus',
+        text_es: 'El dispositivo no responde en el bus RS-485',
+      },
+    ]);
+    expect(await events(gw.sn)).toMatchObject([{ code: 'vendor.x', text_en: 'Lid open', text_es: 'Lid open' }]);
+  });
+
   it("refuses events about another gateway's device", async () => {
     const gwA = await makeGateway(store.db, await makePlant(store.db));
     const gwB = await makeGateway(store.db, await makePlant(store.db));
