@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestStore, type TestStore } from '../../../test/store.ts';
 import { dataMessage, HYBRID, makeGateway, makePlant, uniqueSn } from '../../../test/telemetry.ts';
-import { deviceEnergy, periodDays, plantEnergy, plantEnergySeries, plantToday } from './energy-queries.ts';
+import { deviceEnergy, periodDays, plantEnergy, plantEnergySeries, plantEnergyToDate, plantToday } from './energy-queries.ts';
 import { silentLogger } from './log.ts';
 import { createIngest } from './pipeline.ts';
 
@@ -60,6 +60,41 @@ describe('plantEnergy', () => {
       dischargeWh: 0,
       peakPowerW: null,
       days: 0,
+    });
+  });
+
+  it('answers the day, month, year and all time in one statement, as plantEnergy does', async () => {
+    const plantId = await makePlant(store.db);
+    await days(plantId, [
+      ['2024-12-31', 1000, 900],
+      ['2025-01-01', 2000, 1500],
+      ['2025-01-31', 3000, 1200],
+      ['2025-02-01', 4000, 800],
+    ]);
+    await store.db
+      .updateTable('plant_day')
+      .set({ updated_at: 7 })
+      .where('plant_id', '=', plantId)
+      .where('day', '=', '2025-01-01')
+      .execute();
+    const all = await plantEnergyToDate(store.db, plantId, '2025-01-31');
+    for (const period of ['day', 'month', 'year', 'total'] as const) {
+      expect(all[period]).toEqual(await plantEnergy(store.db, plantId, period, '2025-01-31'));
+    }
+    expect(all).toMatchObject({
+      day: { pvWh: 3000, days: 1 },
+      month: { pvWh: 5000, peakPowerW: 1500 },
+      year: { pvWh: 9000 },
+      total: { pvWh: 10_000, days: 4 },
+      firstDay: '2024-12-31',
+      pastUpdatedAt: 7,
+      pastDays: 2,
+    });
+    expect(await plantEnergyToDate(store.db, await makePlant(store.db), '2025-01-31')).toMatchObject({
+      total: { pvWh: 0, days: 0, peakPowerW: null },
+      firstDay: null,
+      pastUpdatedAt: null,
+      pastDays: 0,
     });
   });
 

@@ -3,7 +3,7 @@
  * from samples. Days are plant-local dates (YYYY-MM-DD), so a month or a year here is the
  * plant's own calendar month or year.
  */
-import { type Kysely, sql } from 'kysely';
+import { CompiledQuery, type Kysely, PostgresAdapter, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { localDay } from './rollups.ts';
 
@@ -128,4 +128,85 @@ export async function plantEnergySeries(
     .orderBy(label)
     .execute();
   return rows.map((r) => ({ label: r.label, ...totals(r as unknown as SumRow) }));
+}
+
+export interface EnergyToDate {
+  day: EnergyTotals;
+  month: EnergyTotals;
+  year: EnergyTotals;
+  total: EnergyTotals;
+  /** The plant's first day with a day row (null: none). */
+  firstDay: string | null;
+  /** Newest `updated_at` of the day rows before `anchorDay`, and how many there are: a version of the past. */
+  pastUpdatedAt: number | null;
+  pastDays: number;
+}
+
+/**
+ * The day, month and year of `anchorDay` and all time in one statement (the realtime card): the
+ * same figures as four `plantEnergy` calls. Four plain sums over the plant's day-row index range
+ * (measured: half the time of one pass with CASE per period); the SQL text is made once per
+ * dialect, as building it through Kysely cost several times running it.
+ */
+export async function plantEnergyToDate(db: Kysely<Database>, plantId: number, anchorDay: string): Promise<EnergyToDate> {
+  const month = periodDays('month', anchorDay)!;
+  const year = periodDays('year', anchorDay)!;
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const { rows } = await db.executeQuery<ToDateRow>(
+    CompiledQuery.raw(toDateSql(postgres), [
+      plantId,
+      anchorDay,
+      plantId,
+      month.from,
+      month.to,
+      plantId,
+      year.from,
+      year.to,
+      anchorDay,
+      anchorDay,
+      plantId,
+    ]),
+  );
+  const byPeriod = new Map(rows.map((r) => [r.period, r]));
+  const pick = (name: string): EnergyTotals => totals(byPeriod.get(name) as SumRow | undefined);
+  const all = byPeriod.get('total');
+  return {
+    day: pick('day'),
+    month: pick('month'),
+    year: pick('year'),
+    total: pick('total'),
+    firstDay: all?.first_day ?? null,
+    pastUpdatedAt: all?.past_updated_at === null || all?.past_updated_at === undefined ? null : Number(all.past_updated_at),
+    pastDays: Number(all?.past_days ?? 0),
+  };
+}
+
+type ToDateRow = SumRow & {
+  period: string;
+  first_day: string | null;
+  past_updated_at: number | string | null;
+  past_days: number | string | null;
+};
+
+const toDateText = new Map<boolean, string>();
+function toDateSql(postgres: boolean): string {
+  let text = toDateText.get(postgres);
+  if (!text) {
+    let n = 0;
+    const p = () => (postgres ? `$${++n}` : '?');
+    const sums =
+      'sum(pv_wh) as "pvWh", sum(load_wh) as "loadWh", sum(grid_import_wh) as "gridImportWh", sum(grid_export_wh) as "gridExportWh",' +
+      ' sum(charge_wh) as "chargeWh", sum(discharge_wh) as "dischargeWh", max(peak_power_w) as "peakPowerW", count(*) as "days"';
+    const none =
+      'cast(null as varchar(10)) as first_day, cast(null as bigint) as past_updated_at, cast(null as bigint) as past_days';
+    text = [
+      `select 'day' as period, ${sums}, ${none} from plant_day where plant_id = ${p()} and day = ${p()}`,
+      `select 'month', ${sums}, ${none} from plant_day where plant_id = ${p()} and day >= ${p()} and day <= ${p()}`,
+      `select 'year', ${sums}, ${none} from plant_day where plant_id = ${p()} and day >= ${p()} and day <= ${p()}`,
+      `select 'total', ${sums}, min(day), max(case when day < ${p()} then updated_at end), count(case when day < ${p()} then 1 end)` +
+        ` from plant_day where plant_id = ${p()}`,
+    ].join(' union all ');
+    toDateText.set(postgres, text);
+  }
+  return text;
 }

@@ -4,8 +4,13 @@
  * batch reads no device_day rows and concurrent writers add up instead of overwriting each other;
  * measured, re-summing the touched plants' device days cost a third of the rollup time. A plant's
  * day is re-summed from device_day (`rebuild`) when the way it sums changes: its first meter.
+ *
+ * Grid import and export come from the plant's master meter (plants.master_meter_id) when it is
+ * set and is a live meter of the plant, else from all its meters, else from its inverters.
+ * Choosing a master re-sums the plant's days through `resumPlantGrid` (the API calls it, then
+ * `ingest.forget()` so this process reloads which meter counts).
  */
-import { CompiledQuery, type Kysely } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
 import type { Dialect } from '../../db/index.ts';
 import type { Database, DeviceKind } from '../../db/schema.ts';
 import type { EnergyColumn } from './kinds.ts';
@@ -19,6 +24,8 @@ export type DeviceDayTotals = Record<EnergyColumn, number> & { peakPowerW: numbe
 const SUM_COLUMNS = ['pv_wh', 'load_wh', 'grid_import_wh', 'grid_export_wh', 'charge_wh', 'discharge_wh'] as const;
 const COLUMNS = ['plant_id', 'day', ...SUM_COLUMNS, 'peak_power_w', 'updated_at'];
 const CHUNK = 500;
+/** Meters are summed one by one (the master alone may count); other kinds together. */
+const METER_ID = "case when d.kind = 'meter' then d.id else 0 end";
 
 interface PlantDayDelta {
   plantId: number;
@@ -30,8 +37,11 @@ interface PlantDayDelta {
 export class PlantDayWriter {
   private readonly addDeltas: RowStatement;
   private readonly replace: RowStatement;
-  /** Plants known to have a meter (then the meters alone count grid import and export). */
-  private readonly meters = new Map<number, { has: boolean; loadedAt: number }>();
+  /**
+   * Plants known to have a meter (then the meters alone count grid import and export), and the
+   * plant's master meter when it has one (then that meter alone counts).
+   */
+  private readonly meters = new Map<number, { has: boolean; master: number | null; loadedAt: number }>();
   private readonly sumsSql = new Map<string, string>();
 
   constructor(
@@ -70,7 +80,7 @@ export class PlantDayWriter {
     this.meters.clear();
   }
 
-  /** Whether each plant has a meter, from memory or the store. */
+  /** Whether each plant has a meter, and its master meter, from memory or the store. */
   async loadMeters(db: Kysely<Database>, plantIds: Iterable<number>, now: number): Promise<void> {
     const wanted = [...plantIds].filter((id) => {
       const m = this.meters.get(id);
@@ -78,16 +88,11 @@ export class PlantDayWriter {
     });
     for (let i = 0; i < wanted.length; i += CHUNK) {
       const chunk = wanted.slice(i, i + CHUNK);
-      const rows = await db
-        .selectFrom('devices')
-        .select('plant_id')
-        .distinct()
-        .where('plant_id', 'in', chunk)
-        .where('kind', '=', 'meter')
-        .where('deleted_at', 'is', null)
-        .execute();
-      const has = new Set(rows.map((r) => r.plant_id));
-      for (const id of chunk) this.meters.set(id, { has: has.has(id), loadedAt: now });
+      const facts = await plantMeters(db, chunk);
+      for (const id of chunk) {
+        const f = facts.get(id);
+        this.meters.set(id, { has: !!f, master: f?.master ?? null, loadedAt: now });
+      }
     }
   }
 
@@ -95,9 +100,21 @@ export class PlantDayWriter {
     return this.meters.get(plantId)?.has ?? false;
   }
 
+  /** Whether this meter's grid counters are the plant's: its master meter, or any meter when none is set. */
+  countsMeter(plantId: number, deviceId: number): boolean {
+    const master = this.meters.get(plantId)?.master ?? null;
+    return master === null || master === deviceId;
+  }
+
   /** A meter was attached to the plant: its days must be summed anew. */
   meterAdded(plantId: number, now: number): void {
-    this.meters.set(plantId, { has: true, loadedAt: now });
+    const known = this.meters.get(plantId);
+    if (known) {
+      known.has = true;
+      return;
+    }
+    // Not in memory: whether it has a master is unknown, so the next `loadMeters` reads the store.
+    this.meters.set(plantId, { has: true, master: null, loadedAt: now - this.ttlMs - 1 });
   }
 
   /**
@@ -106,7 +123,14 @@ export class PlantDayWriter {
    */
   async write(
     db: Kysely<Database>,
-    changes: readonly { plantId: number; day: string; kind: DeviceKind; before: DeviceDayTotals; after: DeviceDayTotals }[],
+    changes: readonly {
+      plantId: number;
+      deviceId: number;
+      day: string;
+      kind: DeviceKind;
+      before: DeviceDayTotals;
+      after: DeviceDayTotals;
+    }[],
     rebuild: ReadonlySet<number>,
     now: number,
   ): Promise<void> {
@@ -129,7 +153,8 @@ export class PlantDayWriter {
         };
         deltas.set(key, d);
       }
-      const gridCounts = c.kind === 'meter' || (c.kind === 'inverter' && !this.hasMeter(c.plantId));
+      const gridCounts =
+        c.kind === 'meter' ? this.countsMeter(c.plantId, c.deviceId) : c.kind === 'inverter' && !this.hasMeter(c.plantId);
       for (const column of SUM_COLUMNS) {
         const isGrid = column === 'grid_import_wh' || column === 'grid_export_wh';
         if (isGrid ? !gridCounts : c.kind === 'meter') continue;
@@ -157,14 +182,21 @@ export class PlantDayWriter {
     const params: unknown[] = [];
     for (let i = 0; i < plantIds.length; i += CHUNK) {
       const chunk = plantIds.slice(i, i + CHUNK);
-      const { rows } = await db.executeQuery<KindDayTotals & { plant_id: number; day: string }>(
+      const { rows } = await db.executeQuery<KindDayTotals & { plant_id: number; day: string; meter_id: number | string }>(
         CompiledQuery.raw(this.sumsByKindSql(chunk.length, days.length), [...chunk, ...days]),
       );
       const byPlantDay = new Map<string, KindDayTotals[]>();
       for (const r of rows) {
         if (!plantDays.get(r.plant_id)?.has(r.day)) continue;
+        // Meters come one row each: only the master counts when the plant has one.
+        if (r.kind === 'meter' && !this.countsMeter(r.plant_id, Number(r.meter_id))) continue;
         const key = `${r.plant_id}|${r.day}`;
-        getOrAdd(byPlantDay, key, () => []).push(r);
+        const list = getOrAdd(byPlantDay, key, () => []);
+        const meter = r.kind === 'meter' ? list.find((x) => x.kind === 'meter') : undefined;
+        if (meter) {
+          meter.grid_import_wh = (meter.grid_import_wh ?? 0) + (r.grid_import_wh ?? 0);
+          meter.grid_export_wh = (meter.grid_export_wh ?? 0) + (r.grid_export_wh ?? 0);
+        } else list.push(r);
       }
       for (const [key, list] of byPlantDay) {
         const [plantId, day] = key.split('|') as [string, string];
@@ -183,12 +215,67 @@ export class PlantDayWriter {
       const mark = (n: number) => (this.dialect === 'postgres' ? `$${n}` : '?');
       const list = (from: number, count: number) => Array.from({ length: count }, (_, k) => mark(from + k)).join(',');
       text =
-        `select d.plant_id, dd.day, d.kind, ${[...SUM_COLUMNS, 'peak_power_w'].map((c) => `sum(dd.${c}) as ${c}`).join(', ')}` +
+        `select d.plant_id, dd.day, d.kind, ${METER_ID} as meter_id, ${[...SUM_COLUMNS, 'peak_power_w'].map((c) => `sum(dd.${c}) as ${c}`).join(', ')}` +
         ' from device_day dd join devices d on d.id = dd.device_id' +
         ` where d.plant_id in (${list(1, plants)}) and dd.day in (${list(plants + 1, days)})` +
-        ' group by d.plant_id, dd.day, d.kind';
+        ` group by d.plant_id, dd.day, d.kind, ${METER_ID}`;
       this.sumsSql.set(key, text);
     }
     return text;
   }
+}
+
+/**
+ * Which of these plants have a live meter, and each one's master meter: plants.master_meter_id
+ * when that is a live meter of the plant (else null: all its meters count).
+ */
+export async function plantMeters(
+  db: Kysely<Database>,
+  plantIds: readonly number[],
+): Promise<Map<number, { meterIds: number[]; master: number | null }>> {
+  const out = new Map<number, { meterIds: number[]; master: number | null }>();
+  if (plantIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('devices')
+    .innerJoin('plants', 'plants.id', 'devices.plant_id')
+    .select(['devices.plant_id', 'devices.id', 'plants.master_meter_id'])
+    .where('devices.plant_id', 'in', plantIds)
+    .where('devices.kind', '=', 'meter')
+    .where('devices.deleted_at', 'is', null)
+    .execute();
+  for (const r of rows) {
+    const plant = getOrAdd(out, r.plant_id!, () => ({ meterIds: [] as number[], master: null as number | null }));
+    plant.meterIds.push(r.id);
+    if (r.master_meter_id === r.id) plant.master = r.id;
+  }
+  return out;
+}
+
+/**
+ * Sum a plant's grid import and export anew on every one of its days, from the device days of the
+ * meters that count (the master, else all meters) or, without a meter, of its inverters. One
+ * statement, so a concurrent batch's deltas to other columns are not lost.
+ */
+export async function resumPlantGrid(db: Kysely<Database>, plantId: number, now: number): Promise<void> {
+  const meters = (await plantMeters(db, [plantId])).get(plantId);
+  let sources: number[];
+  if (meters) sources = meters.master === null ? meters.meterIds : [meters.master];
+  else {
+    const inverters = await db
+      .selectFrom('devices')
+      .select('id')
+      .where('plant_id', '=', plantId)
+      .where('kind', '=', 'inverter')
+      .where('deleted_at', 'is', null)
+      .execute();
+    sources = inverters.map((r) => r.id);
+  }
+  const ids = sources.length > 0 ? sources : [-1];
+  const sum = (column: 'grid_import_wh' | 'grid_export_wh') =>
+    sql<number>`cast(round(cast(coalesce((select sum(dd.${sql.ref(column)}) from device_day dd where dd.day = plant_day.day and dd.device_id in (${sql.join(ids)})), 0) as numeric), 3) as double precision)`;
+  await db
+    .updateTable('plant_day')
+    .set({ grid_import_wh: sum('grid_import_wh'), grid_export_wh: sum('grid_export_wh'), updated_at: now })
+    .where('plant_id', '=', plantId)
+    .execute();
 }

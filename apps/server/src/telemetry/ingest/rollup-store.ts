@@ -127,6 +127,7 @@ export class RollupWriter {
       if (g.plantId !== null) {
         changes.push({
           plantId: g.plantId,
+          deviceId: g.deviceId,
           day: g.day,
           kind: g.kind,
           before: before!,

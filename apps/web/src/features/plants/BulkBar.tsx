@@ -1,10 +1,10 @@
 /**
  * The bulk-action bar (spec §3, §4): shown while the selection count is above zero — the count
  * and summary, clear, delete the selected plants, and the energy report of the selection over a
- * date range (quick ranges, at most 90 days) when the server offers `plant/energy/aggregate`.
+ * date range (quick ranges, at most 90 days) from `plant/energy/aggregate`.
  */
 import { CloseOutlined, DeleteOutlined } from '@ant-design/icons';
-import { type Endpoint, formatPower, plantsApi } from '@sunfleet/contracts';
+import { type Endpoint, formatPower, plantEnergyApi } from '@sunfleet/contracts';
 import { Button, Flex, Tooltip, Typography, theme } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,11 +15,8 @@ import { useSelectionCheck } from './plantQueries.ts';
 import { plantSelection, usePlantSelection } from './selection.ts';
 import { useDeletePlants } from './useDeletePlants.tsx';
 
-/**
- * The energy report endpoint (spec §7 `plant/energy/aggregate`), if the contracts declare it.
- * Looked up by name so the bar works before and after the server adds it.
- */
-export const energyAggregate = Reflect.get(plantsApi, 'energyAggregate') as Endpoint | undefined;
+/** The energy report endpoint (spec §7 `plant/energy/aggregate`, contracts `plantEnergyApi`). */
+export const energyAggregate: Endpoint | undefined = plantEnergyApi.energyAggregate;
 const ExportEnergy = lazy(() => import('./ExportEnergy.tsx'));
 
 export function BulkBar() {

@@ -1,7 +1,7 @@
 /**
  * The energy report of the selection (spec §7 `plant/energy/aggregate`): a date range with the
- * quick ranges of spec §9, at most 90 days and not after today, and the download. Loaded only
- * when the contracts declare the endpoint (see `energyAggregate` in BulkBar.tsx).
+ * quick ranges of spec §9, at most 90 days and not after today, and the download (see
+ * `energyAggregate` in BulkBar.tsx).
  */
 import { DownloadOutlined } from '@ant-design/icons';
 import { type Endpoint, limits } from '@sunfleet/contracts';
@@ -9,7 +9,7 @@ import { App, Button, DatePicker, Flex, Tooltip } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { call } from '../../api/client.ts';
+import { ApiError, call } from '../../api/client.ts';
 import { allQuickRanges, type DateRange, dayString, quickRange, rangeProblem } from './dateRange.ts';
 
 const toDayjs = (day: string) => dayjs(day);
@@ -43,8 +43,10 @@ export default function ExportEnergy({
       a.download = `energy-${range.start}_${range.end}.xlsx`;
       a.click();
       setTimeout(() => URL.revokeObjectURL(url), 1000);
-    } catch {
-      message.error(t('bulk.exportFailed'));
+    } catch (err) {
+      // A refusal the call tolerates (4: range or plant limit, 700: a plant no longer visible)
+      // shows the server's reason; anything else the generic text.
+      message.error(err instanceof ApiError && err.tolerated ? err.message : t('bulk.exportFailed'));
     } finally {
       setBusy(false);
     }
