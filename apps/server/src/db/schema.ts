@@ -282,9 +282,56 @@ export interface EventsTable {
   started_at: number;
   ended_at: number | null;
   created_at: number;
+  // 007_events: acknowledgement
+  acked_at: number | null;
+  acked_by: number | null;
+  ack_note: string | null;
+}
+
+/** 007_events: fault notifications per user (the log is also the de-duplication and rate limit). */
+export type EventNotificationState = 'sending' | 'sent' | 'failed' | 'held' | 'digested' | 'digest';
+export interface EventNotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  event_id: number | null;
+  plant_id: number | null;
+  sn: string;
+  code: string;
+  state: EventNotificationState;
+  attempts: Generated<number>;
+  created_at: number;
+  mailed_at: number | null;
+}
+/** 007_events: the notifier's cursor over events.id. */
+export interface EventNotifierStateTable {
+  name: string;
+  last_event_id: number;
+  updated_at: number;
+}
+
+/** Saved parameter picks for the inverter day chart (006_devices). */
+export interface ParameterProfilesTable {
+  id: Generated<number>;
+  user_id: number;
+  position: number;
+  name: string;
+  /** JSON array of parameter keys. */
+  params: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One online period of a gateway; `offline_at` null while it lasts (006_devices). */
+export interface GatewaySessionsTable {
+  id: Generated<number>;
+  gateway_id: number;
+  online_at: number;
+  offline_at: number | null;
 }
 
 export interface Database {
+  parameter_profiles: ParameterProfilesTable;
+  gateway_sessions: GatewaySessionsTable;
   gateways: GatewaysTable;
   devices: DevicesTable;
   inverter_samples: InverterSamplesTable;
@@ -297,6 +344,8 @@ export interface Database {
   plant_forecast: PlantForecastTable;
   plant_day_income: PlantDayIncomeTable;
   events: EventsTable;
+  event_notifications: EventNotificationsTable;
+  event_notifier_state: EventNotifierStateTable;
   users: UsersTable;
   companies: CompaniesTable;
   customer_types: CustomerTypesTable;

@@ -1,2 +1,178 @@
-/** Contracts of the events area (issue 5); filled in by its owner. */
-export {};
+/**
+ * Events and alarms (spec §7 "Events", "Meters and batteries"; issue 5): the event lists of the
+ * plants the caller can see, of one device (or gateway), its open events, one event's detail,
+ * acknowledgement, and the .xlsx downloads.
+ *
+ * An event belongs to a device or gateway (`sn`) of a plant and is seen through that plant. Its
+ * text and suggested action come in the request language (`lan`, then Accept-Language). Dates
+ * filter on the event's start: `startDate`…`endDate` are whole days (both included), at most
+ * `limits.dateRangeDays` (90) days, read in `timezone` for the lists across plants (default UTC)
+ * and in the plant's own zone for one device. A longer range answers 4 with a message naming the
+ * limit. An SN or event id the caller cannot see answers 404 (as if it did not exist); a plant id
+ * filter the caller cannot see answers 700.
+ */
+import Type from 'typebox';
+import { endpoint, Id, Nothing, Paged, PageQuery } from '../endpoint.ts';
+import { limits } from '../limits.ts';
+import { safeTextPattern } from '../validation.ts';
+import { EventLevel, Nullable, PlantEvent } from './plants.ts';
+
+const Day = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'YYYY-MM-DD' });
+const Instant = Type.String({ format: 'date-time' });
+const Sn = Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9_-]+$' });
+
+export const eventStates = ['open', 'closed'] as const;
+export const EventState = Type.Union([Type.Literal('open'), Type.Literal('closed')], {
+  description: 'open: not ended yet; closed: ended',
+});
+
+/** What raised the event: a device of a kind, or a gateway itself. */
+export const eventSubjectKinds = ['inverter', 'battery', 'meter', 'weather', 'gateway'] as const;
+export type EventSubjectKindName = (typeof eventSubjectKinds)[number];
+const subjectKindLiterals = [
+  Type.Literal('inverter'),
+  Type.Literal('battery'),
+  Type.Literal('meter'),
+  Type.Literal('weather'),
+  Type.Literal('gateway'),
+] as const;
+export const EventSubjectKind = Type.Union([...subjectKindLiterals]);
+
+/** One event with everything the list row and the detail drawer show. */
+export const DeviceEvent = Type.Object({
+  ...PlantEvent.properties,
+  plantId: Nullable(Type.Integer()),
+  plantName: Nullable(Type.String()),
+  kind: Type.Union([...subjectKindLiterals, Type.Null()], { description: 'null when the device is gone' }),
+  alias: Nullable(Type.String({ description: 'the device’s or gateway’s alias' })),
+  pack: Nullable(Type.Integer({ description: 'battery pack (1 = master) of a pack-level battery event' })),
+  action: Type.String({ description: 'suggested action, in the request language' }),
+  acknowledged: Type.Boolean(),
+  ackAt: Nullable(Instant),
+  ackBy: Nullable(Type.String({ description: 'nickname or name of who acknowledged (never the e-mail)' })),
+  ackNote: Nullable(Type.String()),
+  canAck: Type.Boolean({ description: 'the caller may acknowledge it (operates the plant; not yet acknowledged)' }),
+});
+
+const dateFilters = {
+  startDate: Type.Optional(Day),
+  endDate: Type.Optional(Day),
+};
+/** Filters of one device's events. */
+const deviceFilters = {
+  level: Type.Optional(EventLevel),
+  state: Type.Optional(EventState),
+  acknowledged: Type.Optional(Type.Boolean()),
+  ...dateFilters,
+};
+/** Filters of the lists across plants. */
+const listFilters = {
+  plantId: Type.Optional(Id),
+  sn: Type.Optional(Sn),
+  ...deviceFilters,
+  timezone: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: 'IANA zone the dates are read in (default UTC)' }),
+  ),
+};
+
+export const listEvents = endpoint({
+  method: 'GET',
+  path: '/api/v1/events',
+  access: 'event.view',
+  summary: `Events of the plants the caller can see, newest first: by plant, device or gateway SN, kind, level, state, acknowledgement, start dates (≤ ${limits.dateRangeDays} days)`,
+  query: Type.Object({ ...PageQuery, ...listFilters, kind: Type.Optional(EventSubjectKind) }),
+  data: Paged(DeviceEvent),
+  tolerate: [4],
+});
+
+export const deviceEvents = endpoint({
+  method: 'GET',
+  path: '/api/v1/event/:sn',
+  access: 'event.view',
+  summary: `One device’s (or gateway’s) events, newest first; dates are plant-local days (≤ ${limits.dateRangeDays} days)`,
+  params: Type.Object({ sn: Sn }),
+  query: Type.Object({ ...PageQuery, ...deviceFilters }),
+  data: Paged(DeviceEvent),
+  tolerate: [4],
+});
+
+export const deviceOpenEvents = endpoint({
+  method: 'GET',
+  path: '/api/v1/event/:sn/realtime',
+  access: 'event.view',
+  summary: 'One device’s (or gateway’s) open events now, newest first',
+  params: Type.Object({ sn: Sn }),
+  data: Type.Array(DeviceEvent),
+});
+
+export const eventDetail = endpoint({
+  method: 'GET',
+  path: '/api/v1/event/:id/detail',
+  access: 'event.view',
+  summary: 'One event by id: code, text, suggested action, start, end, acknowledgement',
+  params: Type.Object({ id: Id }),
+  data: DeviceEvent,
+});
+
+export const ACK_NOTE_MAX = 255;
+export const ackEvent = endpoint({
+  method: 'POST',
+  path: '/api/v1/event/:id/ack',
+  access: 'event.view',
+  encoding: 'json',
+  summary:
+    'Acknowledge an event (open or closed), with an optional note: needs a caller who operates the plant (2 otherwise; visitors and read-only accounts never do); 207 if already acknowledged',
+  params: Type.Object({ id: Id }),
+  body: Type.Object(
+    { note: Type.Optional(Type.String({ maxLength: ACK_NOTE_MAX, pattern: safeTextPattern })) },
+    { additionalProperties: false },
+  ),
+  data: DeviceEvent,
+  tolerate: [207],
+});
+
+export const batteryEvents = endpoint({
+  method: 'GET',
+  path: '/api/v1/battery/events',
+  access: 'battery.list.view',
+  summary: `Battery events of the plants the caller can see (pack-level codes carry the pack), newest first (≤ ${limits.dateRangeDays} days)`,
+  query: Type.Object({ ...PageQuery, ...listFilters }),
+  data: Paged(DeviceEvent),
+  tolerate: [4],
+});
+
+/** The downloads take the list filters; without dates they cover the last 90 days up to today. */
+const downloadQuery = Type.Object({ ...listFilters, lan: Type.Optional(Type.String({ maxLength: 8 })) });
+
+export const inverterEventsDownload = endpoint({
+  method: 'GET',
+  path: '/api/v1/inverter/events/download',
+  access: 'inverter.export',
+  summary: `Inverter events as .xlsx (the list filters; without dates the last ${limits.dateRangeDays} days), in the request language`,
+  query: downloadQuery,
+  data: Nothing,
+  file: true,
+  tolerate: [4],
+});
+
+export const batteryEventsDownload = endpoint({
+  method: 'GET',
+  path: '/api/v1/battery/events/download',
+  access: 'event.export',
+  summary: `Battery events as .xlsx (the list filters; without dates the last ${limits.dateRangeDays} days), in the request language`,
+  query: downloadQuery,
+  data: Nothing,
+  file: true,
+  tolerate: [4],
+});
+
+export const eventsDownload = endpoint({
+  method: 'GET',
+  path: '/api/v1/events/download',
+  access: 'event.export',
+  summary: `Events of every kind as .xlsx (the list filters and kind; without dates the last ${limits.dateRangeDays} days)`,
+  query: Type.Object({ ...downloadQuery.properties, kind: Type.Optional(EventSubjectKind) }),
+  data: Nothing,
+  file: true,
+  tolerate: [4],
+});

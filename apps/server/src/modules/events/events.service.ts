@@ -1,0 +1,166 @@
+/**
+ * The event lists, one event, and acknowledgement. Visibility is the plant's: an event is seen by
+ * whoever sees its plant, and acknowledged by whoever operates it (owner, managers, the
+ * company's users; never visitors or read-only accounts).
+ */
+import { type eventsApi, type Language, limits, type QueryOf } from '@sunfleet/contracts';
+import type { Caller } from '../../access/caller.ts';
+import type { Db } from '../../db/index.ts';
+import { fail } from '../../http/errors.ts';
+import { plantAccess } from '../plants/access.ts';
+import { dayRange, timezoneOf } from './dates.ts';
+import {
+  countEvents,
+  type DeviceEvent,
+  type EventFilters,
+  eventRows,
+  operablePlants,
+  pageIds,
+  type SubjectKind,
+  toDeviceEvents,
+  visiblePlantIds,
+} from './events.repo.ts';
+import { visibleSubject } from './subjects.ts';
+
+type ListQuery = QueryOf<typeof eventsApi.listEvents>;
+type DownloadQuery = QueryOf<typeof eventsApi.eventsDownload>;
+
+/** The filters of a list or download query, checked (plant 700, SN 404, dates 4). */
+export async function listFilters(
+  db: Db,
+  caller: Caller,
+  q: Omit<ListQuery, 'page' | 'size'> | DownloadQuery,
+  fallback: 'none' | 'last90' = 'none',
+): Promise<EventFilters & { timezone: string }> {
+  const timezone = timezoneOf(q.timezone);
+  const range = dayRange(q, timezone, fallback);
+  if (q.plantId !== undefined) await plantAccess(db, caller, q.plantId);
+  if (q.sn !== undefined) await visibleSubject(db, caller, q.sn);
+  return {
+    plantId: q.plantId,
+    sn: q.sn,
+    kind: q.kind as SubjectKind | undefined,
+    level: q.level,
+    state: q.state,
+    acknowledged: q.acknowledged,
+    range,
+    timezone,
+  };
+}
+
+/**
+ * Totals are cached per account and filter for COUNT_TTL_MS: counting a company's 100,000
+ * events costs tens of milliseconds, and paging asks the same again. A new event (a higher
+ * newest id) or an acknowledgement starts afresh; an event that ends shows in the totals of the
+ * state filters within the TTL. Rows are never cached.
+ */
+const COUNT_TTL_MS = 10_000;
+const COUNT_CACHE_MAX = 5000;
+const counts = new WeakMap<Db, Map<string, { n: Promise<number>; at: number; newest: number; generation: number }>>();
+let generation = 0;
+/** After a change the totals must show at once (acknowledgement). */
+export const eventsChanged = () => {
+  generation++;
+};
+
+/** A count in flight is shared: a burst of the same request counts once. */
+async function cachedCount(db: Db, caller: Caller, f: EventFilters): Promise<number> {
+  const newest = Number(
+    (
+      await db
+        .selectFrom('events')
+        .select((eb) => eb.fn.max('events.id').as('id'))
+        .executeTakeFirst()
+    )?.id ?? 0,
+  );
+  let cache = counts.get(db);
+  if (!cache) {
+    cache = new Map();
+    counts.set(db, cache);
+  }
+  const key = JSON.stringify([
+    caller.user.id,
+    f.plantId,
+    f.sn,
+    f.kind,
+    f.level,
+    f.state,
+    f.acknowledged,
+    f.range?.from,
+    f.range?.to,
+  ]);
+  const t = Date.now();
+  const hit = cache.get(key);
+  if (hit && t - hit.at < COUNT_TTL_MS && hit.newest === newest && hit.generation === generation) return hit.n;
+  const n = countEvents(db, caller, f);
+  if (cache.size >= COUNT_CACHE_MAX) cache.clear();
+  const entry = { n, at: t, newest, generation };
+  cache.set(key, entry);
+  n.catch(() => {
+    if (cache.get(key) === entry) cache.delete(key);
+  });
+  return n;
+}
+
+export async function eventsPage(db: Db, caller: Caller, f: EventFilters, q: { page?: number; size?: number }, lan: Language) {
+  const pageNo = q.page ?? 1;
+  const size = q.size ?? limits.page.defaultSize;
+  const offset = (pageNo - 1) * size;
+  const ids = await pageIds(db, caller, f, offset, size);
+  // A short page tells the total without counting.
+  const total = ids.length > 0 && ids.length < size ? offset + ids.length : await cachedCount(db, caller, f);
+  return { total, list: await toDeviceEvents(db, caller, await eventRows(db, ids), lan) };
+}
+
+export async function listEvents(db: Db, caller: Caller, q: ListQuery, lan: Language, kind?: SubjectKind) {
+  const f = await listFilters(db, caller, q);
+  return eventsPage(db, caller, kind ? { ...f, kind } : f, q, lan);
+}
+
+export async function deviceEvents(db: Db, caller: Caller, sn: string, q: QueryOf<typeof eventsApi.deviceEvents>, lan: Language) {
+  const subject = await visibleSubject(db, caller, sn);
+  const range = dayRange(q, subject.timezone);
+  return eventsPage(db, caller, { sn, level: q.level, state: q.state, acknowledged: q.acknowledged, range }, q, lan);
+}
+
+export async function deviceOpenEvents(db: Db, caller: Caller, sn: string, lan: Language) {
+  await visibleSubject(db, caller, sn);
+  const ids = await pageIds(db, caller, { sn, state: 'open', range: null }, 0, 500);
+  return toDeviceEvents(db, caller, await eventRows(db, ids), lan);
+}
+
+/** One visible event's row, or 404. */
+async function visibleEventRow(db: Db, caller: Caller, id: number) {
+  const visible = await db
+    .selectFrom('events')
+    .select('events.id')
+    .where('events.id', '=', id)
+    .where('events.plant_id', 'in', visiblePlantIds(db, caller))
+    .executeTakeFirst();
+  if (!visible) return fail(404);
+  const [row] = await eventRows(db, [id]);
+  return row ?? fail(404);
+}
+
+export async function eventDetail(db: Db, caller: Caller, id: number, lan: Language): Promise<DeviceEvent> {
+  const row = await visibleEventRow(db, caller, id);
+  const [event] = await toDeviceEvents(db, caller, [row], lan);
+  return event!;
+}
+
+export async function ackEvent(db: Db, caller: Caller, id: number, note: string | undefined, lan: Language) {
+  const row = await visibleEventRow(db, caller, id);
+  const operable = row.plant_id !== null && (await operablePlants(db, caller, [row.plant_id])).has(row.plant_id);
+  if (!operable) fail(2);
+  const text = note?.trim() || null;
+  const updated = await db
+    .updateTable('events')
+    .set({ acked_at: Date.now(), acked_by: caller.user.id, ack_note: text })
+    .where('id', '=', id)
+    .where('acked_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  if (!updated) fail(207);
+  eventsChanged();
+  return eventDetail(db, caller, id, lan);
+}

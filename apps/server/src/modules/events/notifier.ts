@@ -1,0 +1,432 @@
+/**
+ * Fault notifications by e-mail (the jobs role). Ingest and the offline job open events; this
+ * polls for new fault events (`events.id` past a stored cursor), finds the users who enabled
+ * alarm notifications (`user/notify`), hold event.view and can see the event's plant, and mails
+ * each of them once per fault:
+ *
+ * - de-duplicated per (user, device SN, code) within `dedupeMs` (6 h): a flapping device, whose
+ *   fault opens and closes again and again, mails once;
+ * - rate-limited per user to `perHour` (10) mails in any rolling hour; what comes after is held,
+ *   and summed up in one "more faults" digest when the hour has room again (at most one digest
+ *   an hour; while faults are held, new ones join them);
+ * - persisted: every mail, held fault and digest is a row of event_notifications, and the cursor
+ *   is stored after each event, so a restart neither resends nor skips. A mail is marked before
+ *   it is sent (at most once); a failed one is retried twice within the hour.
+ *
+ * Events raised before the notifier first ran are not mailed (the cursor starts at the newest).
+ * One notifier per deployment: two would each mail (run it in one jobs process).
+ */
+import { type Language, toLanguage } from '@sunfleet/contracts';
+import type { Caller } from '../../access/caller.ts';
+import { grantsFor } from '../../access/grants.ts';
+import { plantsVisible } from '../../access/scopes.ts';
+import type { Db } from '../../db/index.ts';
+import type { EventLevel } from '../../db/schema.ts';
+import { type FaultMailEvent, faultDigestMail, faultMail } from '../../mail/fault-mail.ts';
+import type { Mailer } from '../../mail/mailer.ts';
+import { type Logger, silentLogger } from '../../telemetry/ingest/log.ts';
+import { suggestedAction } from './catalogue.ts';
+import { localTimeFormatter } from './dates.ts';
+
+const CURSOR = 'faults';
+const HOUR = 3_600_000;
+const MAX_ATTEMPTS = 3;
+
+export interface NotifierOptions {
+  db: Db;
+  mailer: Mailer;
+  log?: Logger;
+  now?: () => number;
+  /** Same device and code again within this: no mail (default 6 h). */
+  dedupeMs?: number;
+  /** Mails per user in any rolling hour, digests included (default 10). */
+  perHour?: number;
+  /** Events read per poll (default 500). */
+  batch?: number;
+  /** Events younger than this wait for the next poll, so that a slower transaction with a lower id is not skipped (default 10 s). */
+  graceMs?: number;
+  /** A link to the portal in the mails, when known. */
+  portalUrl?: string | null;
+}
+
+export interface NotifierRun {
+  events: number;
+  mailed: number;
+  held: number;
+  deduplicated: number;
+  digests: number;
+  failed: number;
+}
+
+export interface EventNotifier {
+  /** One poll now (also what the timer runs); polls never overlap. */
+  runOnce(): Promise<NotifierRun>;
+  stop(): Promise<void>;
+}
+
+interface Recipient {
+  id: number;
+  email: string;
+  lan: Language;
+}
+
+type FaultRow = Awaited<ReturnType<typeof faultRows>>[number];
+
+function faultQuery(db: Db) {
+  return db
+    .selectFrom('events')
+    .innerJoin('plants', 'plants.id', 'events.plant_id')
+    .leftJoin('devices', 'devices.id', 'events.device_id')
+    .leftJoin('gateways', 'gateways.id', 'events.gateway_id')
+    .select([
+      'events.id',
+      'events.plant_id',
+      'events.sn',
+      'events.code',
+      'events.level',
+      'events.text_en',
+      'events.text_es',
+      'events.started_at',
+      'events.ended_at',
+      'events.created_at',
+      'events.device_id',
+      'plants.name as plant_name',
+      'plants.timezone',
+      'devices.alias as device_alias',
+      'gateways.alias as gateway_alias',
+    ]);
+}
+const faultRows = (db: Db, after: number, limit: number) =>
+  faultQuery(db).where('events.id', '>', after).where('events.level', '=', 'fault').orderBy('events.id').limit(limit).execute();
+
+function mailEvent(r: FaultRow, lan: Language): FaultMailEvent {
+  const time = (t: number) => `${localTimeFormatter(r.timezone)(t)} (${r.timezone})`;
+  const gateway = r.device_id === null;
+  return {
+    plantName: r.plant_name,
+    sn: r.sn,
+    alias: gateway ? r.gateway_alias : r.device_alias,
+    code: r.code,
+    text: lan === 'es' ? r.text_es : r.text_en,
+    action: suggestedAction(r.code, r.level as EventLevel, lan, gateway ? 'gateway' : 'device'),
+    startedAt: time(Number(r.started_at)),
+    endedAt: r.ended_at === null ? null : time(Number(r.ended_at)),
+  };
+}
+
+export function createEventNotifier(opts: NotifierOptions) {
+  const { db, mailer } = opts;
+  const log = opts.log ?? silentLogger;
+  const clock = opts.now ?? Date.now;
+  const dedupeMs = opts.dedupeMs ?? 6 * HOUR;
+  const perHour = opts.perHour ?? 10;
+  const batch = opts.batch ?? 500;
+  const graceMs = opts.graceMs ?? 10_000;
+  const portalUrl = opts.portalUrl ?? null;
+
+  async function readCursor(t: number): Promise<number | null> {
+    const row = await db.selectFrom('event_notifier_state').select('last_event_id').where('name', '=', CURSOR).executeTakeFirst();
+    if (row) return Number(row.last_event_id);
+    const newest = await db
+      .selectFrom('events')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .executeTakeFirst();
+    await db
+      .insertInto('event_notifier_state')
+      .values({ name: CURSOR, last_event_id: Number(newest?.id ?? 0), updated_at: t })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    return null;
+  }
+
+  const writeCursor = (id: number, t: number) =>
+    db.updateTable('event_notifier_state').set({ last_event_id: id, updated_at: t }).where('name', '=', CURSOR).execute();
+
+  /** Who gets mail about each plant: notifications on, event.view, the plant visible. */
+  async function recipients(plantIds: number[]): Promise<Map<number, Recipient[]>> {
+    const byPlant = new Map<number, Recipient[]>();
+    const users = await db.selectFrom('users').selectAll().where('notify_enabled', '=', 1).where('enabled', '=', 1).execute();
+    for (const user of users) {
+      const grants = await grantsFor(db, user);
+      if (!grants.has('event.view')) continue;
+      const caller: Caller = { user, sessionId: '', grants };
+      const visible = await db
+        .selectFrom('plants')
+        .select('plants.id')
+        .where('plants.id', 'in', plantIds)
+        .where((eb) => plantsVisible(eb, caller))
+        .execute();
+      for (const p of visible) {
+        const list = byPlant.get(p.id) ?? [];
+        list.push({ id: user.id, email: user.notify_email ?? user.account, lan: toLanguage(user.language) });
+        byPlant.set(p.id, list);
+      }
+    }
+    return byPlant;
+  }
+
+  async function mailsInLastHour(userId: number, t: number): Promise<number> {
+    const row = await db
+      .selectFrom('event_notifications')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .where('mailed_at', '>', t - HOUR)
+      .where('state', 'in', ['sending', 'sent', 'digest'])
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async function hasHeld(userId: number): Promise<boolean> {
+    const row = await db
+      .selectFrom('event_notifications')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('state', '=', 'held')
+      .limit(1)
+      .executeTakeFirst();
+    return !!row;
+  }
+
+  /** Mark, send, record: a mail is never sent twice, even if the process dies in between. */
+  async function sendMarked(id: number, send: () => Promise<void>, t: number, run: NotifierRun) {
+    try {
+      await send();
+      await db.updateTable('event_notifications').set({ state: 'sent', mailed_at: t }).where('id', '=', id).execute();
+      return true;
+    } catch (err) {
+      log.error({ err, notification: id }, 'fault notification mail failed');
+      await db.updateTable('event_notifications').set({ state: 'failed', mailed_at: null }).where('id', '=', id).execute();
+      run.failed++;
+      return false;
+    }
+  }
+
+  async function notify(user: Recipient, r: FaultRow, t: number, run: NotifierRun, budget: Map<number, number>) {
+    const duplicate = await db
+      .selectFrom('event_notifications')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .where('sn', '=', r.sn)
+      .where('code', '=', r.code)
+      .where('created_at', '>', t - dedupeMs)
+      .limit(1)
+      .executeTakeFirst();
+    if (duplicate) {
+      run.deduplicated++;
+      return;
+    }
+    let used = budget.get(user.id);
+    if (used === undefined) {
+      used = (await hasHeld(user.id)) ? perHour : await mailsInLastHour(user.id, t);
+      budget.set(user.id, used);
+    }
+    const row = { user_id: user.id, event_id: r.id, plant_id: r.plant_id, sn: r.sn, code: r.code, created_at: t };
+    if (used >= perHour) {
+      await db
+        .insertInto('event_notifications')
+        .values({ ...row, state: 'held', mailed_at: null })
+        .execute();
+      run.held++;
+      return;
+    }
+    const marked = await db
+      .insertInto('event_notifications')
+      .values({ ...row, state: 'sending', mailed_at: t, attempts: 1 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    budget.set(user.id, used + 1);
+    if (
+      await sendMarked(marked.id, () => mailer.send(faultMail(user.email, user.lan, mailEvent(r, user.lan), portalUrl)), t, run)
+    ) {
+      run.mailed++;
+    }
+  }
+
+  /** Failed mails of the last hour, while attempts last and the user's hour has room. */
+  async function retryFailed(t: number, run: NotifierRun, budget: Map<number, number>) {
+    const failed = await db
+      .selectFrom('event_notifications')
+      .innerJoin('users', 'users.id', 'event_notifications.user_id')
+      .select([
+        'event_notifications.id',
+        'event_notifications.event_id',
+        'event_notifications.user_id',
+        'users.account',
+        'users.notify_email',
+        'users.language',
+        'users.notify_enabled',
+      ])
+      .where('event_notifications.state', '=', 'failed')
+      .where('event_notifications.attempts', '<', MAX_ATTEMPTS)
+      .where('event_notifications.created_at', '>', t - HOUR)
+      .orderBy('event_notifications.id')
+      .limit(100)
+      .execute();
+    for (const f of failed) {
+      if (f.event_id === null || f.notify_enabled !== 1) continue;
+      const used = budget.get(f.user_id) ?? (await mailsInLastHour(f.user_id, t));
+      if (used >= perHour) continue;
+      const event = await faultQuery(db).where('events.id', '=', f.event_id).executeTakeFirst();
+      if (!event) continue;
+      await db
+        .updateTable('event_notifications')
+        .set((eb) => ({ state: 'sending', mailed_at: t, attempts: eb('attempts', '+', 1) }))
+        .where('id', '=', f.id)
+        .execute();
+      budget.set(f.user_id, used + 1);
+      const lan = toLanguage(f.language);
+      const to = f.notify_email ?? f.account;
+      if (await sendMarked(f.id, () => mailer.send(faultMail(to, lan, mailEvent(event, lan), portalUrl)), t, run)) {
+        run.mailed++;
+      }
+    }
+  }
+
+  /** One digest per user with held faults, when their hour has room and no digest went in it. */
+  async function sendDigests(t: number, run: NotifierRun) {
+    const users = await db
+      .selectFrom('event_notifications')
+      .innerJoin('users', 'users.id', 'event_notifications.user_id')
+      .select(['users.id', 'users.account', 'users.notify_email', 'users.language', 'users.notify_enabled', 'users.enabled'])
+      .distinct()
+      .where('event_notifications.state', '=', 'held')
+      .execute();
+    for (const u of users) {
+      const held = db.updateTable('event_notifications').where('user_id', '=', u.id).where('state', '=', 'held');
+      if (u.notify_enabled !== 1 || u.enabled !== 1) {
+        // Turned off meanwhile: nothing to send.
+        await held.set({ state: 'digested' }).execute();
+        continue;
+      }
+      if ((await mailsInLastHour(u.id, t)) >= perHour) continue;
+      const recentDigest = await db
+        .selectFrom('event_notifications')
+        .select('id')
+        .where('user_id', '=', u.id)
+        .where('state', '=', 'digest')
+        .where('created_at', '>', t - HOUR)
+        .limit(1)
+        .executeTakeFirst();
+      if (recentDigest) continue;
+      const rows = await db
+        .selectFrom('event_notifications')
+        .select(['id', 'event_id'])
+        .where('user_id', '=', u.id)
+        .where('state', '=', 'held')
+        .orderBy('id')
+        .execute();
+      const lan = toLanguage(u.language);
+      const listed = rows.slice(0, 20).flatMap((r) => (r.event_id === null ? [] : [r.event_id]));
+      const events =
+        listed.length > 0 ? await faultQuery(db).where('events.id', 'in', listed).orderBy('events.id').execute() : [];
+      const marked = await db
+        .insertInto('event_notifications')
+        .values({
+          user_id: u.id,
+          event_id: null,
+          plant_id: null,
+          sn: '*',
+          code: '*',
+          state: 'sending',
+          created_at: t,
+          mailed_at: t,
+          attempts: 1,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db
+        .updateTable('event_notifications')
+        .set({ state: 'digested' })
+        .where(
+          'id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .execute();
+      const mail = faultDigestMail(
+        u.notify_email ?? u.account,
+        lan,
+        events.map((e) => mailEvent(e, lan)),
+        rows.length,
+        perHour,
+        portalUrl,
+      );
+      try {
+        await mailer.send(mail);
+        await db.updateTable('event_notifications').set({ state: 'digest' }).where('id', '=', marked.id).execute();
+        run.digests++;
+      } catch (err) {
+        // Held again; the next poll tries again.
+        log.error({ err, user: u.id }, 'fault digest mail failed');
+        await db.deleteFrom('event_notifications').where('id', '=', marked.id).execute();
+        await db
+          .updateTable('event_notifications')
+          .set({ state: 'held' })
+          .where(
+            'id',
+            'in',
+            rows.map((r) => r.id),
+          )
+          .execute();
+        run.failed++;
+      }
+    }
+  }
+
+  async function runOnce(): Promise<NotifierRun> {
+    const t = clock();
+    const run: NotifierRun = { events: 0, mailed: 0, held: 0, deduplicated: 0, digests: 0, failed: 0 };
+    const cursor = await readCursor(t);
+    const budget = new Map<number, number>();
+    if (cursor !== null) {
+      const rows = await faultRows(db, cursor, batch);
+      const ready: FaultRow[] = [];
+      for (const r of rows) {
+        if (Number(r.created_at) > t - graceMs) break;
+        ready.push(r);
+      }
+      if (ready.length > 0) {
+        const who = await recipients([...new Set(ready.map((r) => r.plant_id as number))]);
+        for (const r of ready) {
+          for (const user of who.get(r.plant_id as number) ?? []) await notify(user, r, t, run, budget);
+          await writeCursor(r.id, t);
+          run.events++;
+        }
+      }
+    }
+    await retryFailed(t, run, budget);
+    await sendDigests(t, run);
+    return run;
+  }
+
+  return { runOnce };
+}
+
+/** Poll every `intervalMs` (default 30 s). */
+export function startEventNotifier(opts: NotifierOptions & { intervalMs?: number }): EventNotifier {
+  const log = opts.log ?? silentLogger;
+  const notifier = createEventNotifier(opts);
+  let running: Promise<NotifierRun> | null = null;
+  const runOnce = () => {
+    running ??= notifier.runOnce().finally(() => {
+      running = null;
+    });
+    return running;
+  };
+  const timer = setInterval(() => {
+    runOnce().then(
+      (r) => {
+        if (r.mailed + r.digests + r.held + r.failed > 0) log.info({ ...r }, 'fault notifications');
+      },
+      (err) => log.error({ err }, 'fault notifier failed'),
+    );
+  }, opts.intervalMs ?? 30_000);
+  timer.unref();
+  return {
+    runOnce,
+    async stop() {
+      clearInterval(timer);
+      await running?.catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * The operation-data download: one device's samples as .xlsx, read in keyset pages of CHUNK rows
+ * and written as they come (see ../xlsx.ts), so memory stays flat whatever the range.
+ */
+import type { Language, QueryOf, workdataApi } from '@sunfleet/contracts';
+import type { FastifyReply } from 'fastify';
+import type { Caller } from '../../../access/caller.ts';
+import type { Db } from '../../../db/index.ts';
+import { localTimeFormatter } from '../dates.ts';
+import { type Cell, sendXlsx } from '../xlsx.ts';
+import { SampleReader } from './samples.ts';
+import { workdataInput } from './workdata.service.ts';
+
+export const CHUNK = 2000;
+
+const words = {
+  en: { sheet: 'Operation data', time: 'Time' },
+  es: { sheet: 'Datos de operación', time: 'Hora' },
+} as const;
+
+export async function downloadWorkdata(
+  db: Db,
+  caller: Caller,
+  q: QueryOf<typeof workdataApi.workdataDownload>,
+  lan: Language,
+  reply: FastifyReply,
+): Promise<null> {
+  const { device, params, chosen, range } = await workdataInput(db, caller, q, lan);
+  const reader = new SampleReader(params, chosen, device.deviceId);
+  const time = localTimeFormatter(device.timezone);
+  // Enum values are written as their labels.
+  const labels = chosen.map((p) => p.info.options);
+  async function* rows(): AsyncGenerator<Cell[][]> {
+    let after: number | null = null;
+    for (;;) {
+      const page = await reader.page(db, range.from, range.to, after, CHUNK);
+      if (page.length === 0) return;
+      yield page.map((r) => {
+        const cells: Cell[] = [time(r.ts)];
+        for (let i = 0; i < r.values.length; i++) {
+          const v = r.values[i]!;
+          const options = labels[i];
+          cells.push(options && typeof v === 'number' ? (options[String(v)] ?? v) : v);
+        }
+        return cells;
+      });
+      if (page.length < CHUNK) return;
+      after = page[page.length - 1]!.ts;
+    }
+  }
+  const w = words[lan];
+  return sendXlsx(reply, {
+    filename: `workdata-${device.sn}-${range.startDate}-${range.endDate}.xlsx`,
+    sheet: w.sheet,
+    columns: [
+      { header: `${w.time} (${device.timezone})`, width: 20 },
+      ...chosen.map((p) => ({ header: p.info.unit ? `${p.info.name} (${p.info.unit})` : p.info.name, width: 16 })),
+    ],
+    rows: rows(),
+  });
+}
