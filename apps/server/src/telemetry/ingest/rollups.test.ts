@@ -37,6 +37,16 @@ describe('counter ends', () => {
     ends = foldCounter(ends, 5, 300); // an older reading above the first: a reset before the first
     expect(counterEnergy(ends)).toBe(110 + 20 + 5);
   });
+
+  it('a small drop re-bases the counter: counting goes on from the new value, nothing counted twice', () => {
+    let ends = foldCounter(undefined, 10, 59_323.3);
+    ends = foldCounter(ends, 20, 59_330.3); // +7
+    ends = foldCounter(ends, 30, 59_320.0); // restored from a slightly older saved value
+    ends = foldCounter(ends, 40, 59_324.0); // +4
+    expect(counterEnergy(ends)).toBeCloseTo(11, 6);
+    ends = foldCounter(ends, 5, 59_400.0); // an older reading a little above the first: re-based in between
+    expect(counterEnergy(ends)).toBeCloseTo(11, 6);
+  });
 });
 
 describe('plantDay', () => {

@@ -2,7 +2,8 @@
  * Day rollups, pure part: the plant-local day of an instant, and how samples fold into a
  * device's day. Energy of a day = last − first of each cumulative counter, where first and last
  * are the values at the day's earliest and latest sample time (not arrival order), plus what
- * the counter had reached before each reset (a drop of the counter means it restarted from 0).
+ * the counter had reached before each reset (a drop below half means it restarted from 0; a smaller
+ * drop re-bases the counter and counting goes on from the new value).
  */
 import type { DeviceKind } from '../../db/schema.ts';
 import { type EnergyColumn, energyColumns, kinds } from './kinds.ts';
@@ -93,15 +94,23 @@ export const emptyDay = (deviceId: number, day: string, kind: DeviceKind): DaySt
   samples: 0,
 });
 
+/**
+ * What a counter drop from `before` to `after` adds to the day's energy before the new segment:
+ * a drop below half is a restart from zero (the energy reached before it counts); a smaller drop
+ * is a counter that was re-based (replaced, re-synchronised, a device restored from a saved
+ * value): counting goes on from the new value, so nothing is counted twice.
+ */
+const dropCarry = (before: number, after: number) => (after < before / 2 ? before : before - after);
+
 /** Fold a counter reading into its ends. A reading between the ends changes nothing. */
 export function foldCounter(ends: CounterEnds | undefined, ts: number, value: number): CounterEnds {
   if (!ends) return { t0: ts, v0: value, t1: ts, v1: value, r: 0 };
   if (ts > ends.t1) {
-    if (value < ends.v1) ends.r += ends.v1; // reset between the last reading and this one
+    if (value < ends.v1) ends.r += dropCarry(ends.v1, value); // between the last reading and this one
     ends.t1 = ts;
     ends.v1 = value;
   } else if (ts < ends.t0) {
-    if (value > ends.v0) ends.r += value; // reset between this reading and the first one
+    if (value > ends.v0) ends.r += dropCarry(value, ends.v0); // between this reading and the first one
     ends.t0 = ts;
     ends.v0 = value;
   }
