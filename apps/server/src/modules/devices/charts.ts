@@ -1,0 +1,268 @@
+/**
+ * Device charts. Day curves read one device's samples of one plant-local day by the samples
+ * table's primary key (device_id, ts): only the columns asked for, and the stored register
+ * blocks (`raw`) only when a parameter is not a column, decoded with the protocol's plan.
+ * Month, year and total bars sum the device's day rollups (device_day), never samples.
+ */
+import { hexToRegisters, type Language } from '@sunfleet/contracts';
+import type { ProtocolPlan, RegisterBlock } from '@sunfleet/protocols';
+import { sql } from 'kysely';
+import type { Db } from '../../db/index.ts';
+import { fail } from '../../http/errors.ts';
+import { deviceEnergy, type EnergyPeriod, periodDays } from '../../telemetry/ingest/energy-queries.ts';
+import { iso, type Values } from './fields.ts';
+import type { DeviceRow } from './lookup.ts';
+import { type ChartParam, chartParam, sampleTables } from './params.ts';
+import { dayRange, hourLabel, isDay, today } from './zone.ts';
+
+export interface Series {
+  key: string;
+  name: string;
+  unit: string | null;
+  values: (number | null)[];
+}
+export interface DayCurves {
+  date: string;
+  timezone: string;
+  times: string[];
+  series: Series[];
+}
+
+/** The day asked for (default the device's today), checked. */
+export function chartDay(device: DeviceRow, date: string | undefined): string {
+  if (date === undefined) return today(device.timezone);
+  if (!isDay(date)) fail(4, 'query.date must be a calendar date (YYYY-MM-DD)');
+  return date;
+}
+
+/** Register blocks as stored in `raw`: [[fc, addr, hex], …]. */
+export function rawBlocks(raw: string): RegisterBlock[] {
+  const parsed = JSON.parse(raw) as [number, number, string][];
+  return parsed.map(([functionCode, address, hex]) => ({ functionCode, address, registers: hexToRegisters(hex) }));
+}
+
+/** Decode stored register blocks; null when the text is not what ingest writes. */
+export function decodeRaw(plan: ProtocolPlan, raw: string): Values | null {
+  try {
+    return plan.decode(rawBlocks(raw)).values;
+  } catch {
+    return null;
+  }
+}
+
+const round = (v: number | null, scale: number) => (v === null ? null : scale === 1 ? v : Math.round(v * scale * 1e6) / 1e6);
+
+/**
+ * Decoded curves of a device's day, kept for repeat views: a stored sample never changes (ingest
+ * inserts a (device, ts) once and never updates it), so a day whose sample times are the same as
+ * when it was decoded has the same values. Keyed by device and day start; least recently used
+ * out first.
+ */
+const DECODED_DAYS = 500;
+const decodedDays = new Map<string, { times: number[]; values: Map<string, (number | null)[]> }>();
+const sameTimes = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((t, i) => t === b[i]);
+
+/** Values of the decoded (not stored) parameters for the rows' times: from the cache, else from `raw`. */
+async function decodedValues(
+  db: Db,
+  device: DeviceRow,
+  plan: ProtocolPlan,
+  params: readonly ChartParam[],
+  times: readonly number[],
+  from: number,
+  to: number,
+): Promise<Map<string, (number | null)[]>> {
+  const key = `${device.id}|${from}`;
+  const hit = decodedDays.get(key);
+  if (hit && sameTimes(hit.times, times) && params.every((p) => hit.values.has(p.key))) {
+    decodedDays.delete(key);
+    decodedDays.set(key, hit);
+    return hit.values;
+  }
+  const { rows } = await sql<{ ts: number | string; raw: string }>`
+    select ts, raw from ${sql.table(sampleTables[device.kind])}
+    where device_id = ${device.id} and ts >= ${from} and ts < ${to}
+    order by ts`.execute(db);
+  const rowTimes = rows.map((r) => Number(r.ts));
+  const values = new Map<string, (number | null)[]>(params.map((p) => [p.key, new Array(rows.length).fill(null)]));
+  for (let i = 0; i < rows.length; i++) {
+    const decoded = decodeRaw(plan, rows[i]!.raw);
+    if (decoded) for (const p of params) values.get(p.key)![i] = p.read(decoded);
+  }
+  // Keep what was decoded; a second request for other parameters of the same day adds to it.
+  const entry = hit && sameTimes(hit.times, rowTimes) ? hit : { times: rowTimes, values: new Map() };
+  for (const [k, v] of values) entry.values.set(k, v);
+  decodedDays.delete(key);
+  decodedDays.set(key, entry);
+  if (decodedDays.size > DECODED_DAYS) decodedDays.delete(decodedDays.keys().next().value!);
+  // The samples read here may be newer than `times` (a frame arrived in between): align by time.
+  if (sameTimes(rowTimes, times)) return values;
+  const at = new Map(rowTimes.map((t, i) => [t, i]));
+  return new Map([...values].map(([k, v]) => [k, times.map((t) => (at.has(t) ? v[at.get(t)!]! : null))]));
+}
+
+/**
+ * The day curves of `keys` (chartable parameters of the device's protocol; an unknown key is
+ * code 4). Stored parameters come from their columns; the others from decoding `raw`.
+ */
+export async function dayCurves(
+  db: Db,
+  device: DeviceRow,
+  plan: ProtocolPlan,
+  keys: readonly string[],
+  day: string,
+  lan: Language,
+): Promise<DayCurves> {
+  const params: ChartParam[] = keys.map((key) => {
+    const p = chartParam(plan, device.kind, key);
+    if (!p) return fail(4, `query.params: "${key}" is not a chartable parameter of ${plan.definition.id}`);
+    return p;
+  });
+  const { from, to } = dayRange(device.timezone, day);
+  const columns = [...new Set(params.flatMap((p) => (p.column ? [p.column] : [])))];
+  const selected = sql.join([sql.ref('ts'), ...columns.map((c) => sql.ref(c))]);
+  const { rows } = await sql<Record<string, unknown> & { ts: number | string }>`
+    select ${selected} from ${sql.table(sampleTables[device.kind])}
+    where device_id = ${device.id} and ts >= ${from} and ts < ${to}
+    order by ts`.execute(db);
+  const times = rows.map((r) => Number(r.ts));
+  const raw = params.filter((p) => !p.column);
+  const decoded = raw.length > 0 && rows.length > 0 ? await decodedValues(db, device, plan, raw, times, from, to) : null;
+  const series: Series[] = params.map((p) => {
+    if (!p.column) return { key: p.key, name: p.name[lan], unit: p.unit, values: decoded?.get(p.key) ?? [] };
+    const column = p.column;
+    return {
+      key: p.key,
+      name: p.name[lan],
+      unit: p.unit,
+      values: rows.map((r) => {
+        const v = r[column];
+        return v === null || v === undefined ? null : round(Number(v), p.scale);
+      }),
+    };
+  });
+  return { date: day, timezone: device.timezone, times: times.map((t) => iso(t)!), series };
+}
+
+type Totals = Awaited<ReturnType<typeof deviceEnergy>>;
+export function energyOut(t: Totals) {
+  return {
+    pv: t.pvWh,
+    load: t.loadWh,
+    gridImport: t.gridImportWh,
+    gridExport: t.gridExportWh,
+    charge: t.chargeWh,
+    discharge: t.dischargeWh,
+    peakPower: t.peakPowerW === null ? null : Number(t.peakPowerW),
+  };
+}
+
+export const dayEnergy = async (db: Db, device: DeviceRow, day: string) =>
+  energyOut(await deviceEnergy(db, device.id, 'day', day));
+
+const rounded = (v: unknown) => Math.round(Number(v ?? 0) * 1000) / 1000;
+
+/** Energy bars of a month (per day), a year (per month) or all time (per year), from day rollups. */
+export async function energyBars(db: Db, device: DeviceRow, period: Exclude<EnergyPeriod, 'day'>, date: string | undefined) {
+  const day = chartDay(device, date);
+  const range = periodDays(period, day);
+  const width = period === 'month' ? 10 : period === 'year' ? 7 : 4;
+  const label = sql<string>`substr(day, 1, ${sql.lit(width)})`;
+  let q = db.selectFrom('device_day').where('device_id', '=', device.id);
+  if (range) q = q.where('day', '>=', range.from).where('day', '<=', range.to);
+  const [rows, totals] = await Promise.all([
+    q
+      .select([
+        label.as('label'),
+        sql<number>`sum(pv_wh)`.as('pv'),
+        sql<number>`sum(load_wh)`.as('load'),
+        sql<number>`sum(grid_import_wh)`.as('gridImport'),
+        sql<number>`sum(grid_export_wh)`.as('gridExport'),
+        sql<number>`sum(charge_wh)`.as('charge'),
+        sql<number>`sum(discharge_wh)`.as('discharge'),
+        sql<number | null>`max(peak_power_w)`.as('peakPower'),
+      ])
+      .groupBy(label)
+      .orderBy(label)
+      .execute(),
+    deviceEnergy(db, device.id, period, day),
+  ]);
+  return {
+    period,
+    date: day,
+    timezone: device.timezone,
+    totals: energyOut(totals),
+    bars: rows.map((r) => ({
+      label: r.label,
+      pv: rounded(r.pv),
+      load: rounded(r.load),
+      gridImport: rounded(r.gridImport),
+      gridExport: rounded(r.gridExport),
+      charge: rounded(r.charge),
+      discharge: rounded(r.discharge),
+      peakPower: r.peakPower === null ? null : Number(r.peakPower),
+    })),
+  };
+}
+
+/**
+ * Generation per hour of a day from the lifetime counter column (pv_total_wh): each sample's
+ * increase over the previous one counts in the sample's hour (a drop is a counter reset: the
+ * new reading counts). The hours add up to the day's last − first, as the day rollup.
+ */
+export async function hourlyGeneration(db: Db, device: DeviceRow, day: string) {
+  const { from, to } = dayRange(device.timezone, day);
+  const rows = await db
+    .selectFrom('inverter_samples')
+    .select(['ts', 'pv_total_wh'])
+    .where('device_id', '=', device.id)
+    .where('ts', '>=', from)
+    .where('ts', '<', to)
+    .where('pv_total_wh', 'is not', null)
+    .orderBy('ts')
+    .execute();
+  const hours = Math.round((to - from) / 3_600_000);
+  const energy = new Array<number>(hours).fill(0);
+  for (let i = 1; i < rows.length; i++) {
+    const prev = Number(rows[i - 1]!.pv_total_wh);
+    const cur = Number(rows[i]!.pv_total_wh);
+    const delta = cur >= prev ? cur - prev : cur;
+    const h = Math.min(hours - 1, Math.floor((Number(rows[i]!.ts) - from) / 3_600_000));
+    energy[h]! += delta;
+  }
+  const bars = energy.map((e, h) => ({ label: hourLabel(device.timezone, from + h * 3_600_000), energy: rounded(e) }));
+  return { bars, energy: rounded(energy.reduce((a, b) => a + b, 0)) };
+}
+
+/** Generation bars of a period: hours of a day (samples), days, months or years (day rollups). */
+export async function generation(db: Db, device: DeviceRow, period: EnergyPeriod, date: string | undefined) {
+  const day = chartDay(device, date);
+  if (period === 'day') {
+    const { bars, energy } = await hourlyGeneration(db, device, day);
+    return { period, date: day, timezone: device.timezone, bars, energy };
+  }
+  const series = await energyBars(db, device, period, day);
+  return {
+    period,
+    date: day,
+    timezone: device.timezone,
+    bars: series.bars.map((b) => ({ label: b.label, energy: b.pv })),
+    energy: series.totals.pv,
+  };
+}
+
+/** Longest gap between two samples that is still integrated (longer: no data in between). */
+export const MAX_INTEGRATION_GAP_MS = 20 * 60_000;
+
+/** Energy (Wh) under a power curve (W) by the trapezoid rule, skipping gaps and missing values. */
+export function integrate(times: readonly number[], watts: readonly (number | null)[]): number {
+  let wh = 0;
+  for (let i = 1; i < times.length; i++) {
+    const a = watts[i - 1];
+    const b = watts[i];
+    const dt = times[i]! - times[i - 1]!;
+    if (a === null || a === undefined || b === null || b === undefined || dt <= 0 || dt > MAX_INTEGRATION_GAP_MS) continue;
+    wh += ((a + b) / 2) * (dt / 3_600_000);
+  }
+  return Math.round(wh * 1000) / 1000;
+}

@@ -1,0 +1,133 @@
+/**
+ * Alias and delete: the byte limit, forbidden characters, who may (button permission and edit
+ * rights on the plant), soft delete that keeps history, ends the device's events, recomputes the
+ * plant's status, tells ingest to forget, and a deleted device coming back on new data.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STRING } from '../../../test/telemetry.ts';
+import { account } from '../plants/testkit.ts';
+import { getAs, postAs, type World, world } from './testkit.ts';
+
+let w: World;
+beforeAll(async () => {
+  w = await world();
+}, 60_000);
+afterAll(() => w.close());
+
+const sns = async (who: World['O'], url: string) =>
+  ((await getAs(w, who, url)).data as { list: Array<{ sn: string; alias: string | null }> }).list.map((r) => r.sn);
+const aliasOf = async (sn: string) =>
+  (await w.s.db.selectFrom('devices').select('alias').where('sn', '=', sn).executeTakeFirstOrThrow()).alias;
+
+describe('alias', () => {
+  it('renames an inverter; the list shows it, finds it and sorts by it; ingest is told', async () => {
+    const res = await postAs(w, w.O, `/api/v1/inverter/${w.sn.INV1}/alias`, { alias: '  Roof east ' });
+    expect(res).toMatchObject({ code: 0, data: { sn: w.sn.INV1, alias: 'Roof east' } });
+    expect(await aliasOf(w.sn.INV1)).toBe('Roof east');
+    expect(w.forgotten).toContainEqual({ deviceSn: w.sn.INV1 });
+    expect(await sns(w.O, '/api/v1/inverters?keyword=ROOF')).toEqual([w.sn.INV1]);
+    await postAs(w, w.O, `/api/v1/inverter/${w.sn.MIC}/alias`, { alias: 'Attic' });
+    expect((await sns(w.O, '/api/v1/inverters?sort=alias&order=2')).slice(0, 2)).toEqual([w.sn.INV1, w.sn.MIC]);
+  });
+
+  it('takes 32 bytes, refuses 33 bytes and forbidden characters, and clears on empty', async () => {
+    const url = `/api/v1/inverter/${w.sn.INV1}/alias`;
+    expect((await postAs(w, w.O, url, { alias: 'ñ'.repeat(16) })).data).toMatchObject({ alias: 'ñ'.repeat(16) });
+    for (const alias of ['ñ'.repeat(17), 'x'.repeat(33), 'a<b>', 'a/b']) {
+      expect(await postAs(w, w.O, url, { alias }), alias).toMatchObject({ code: 4, data: null });
+    }
+    expect(await postAs(w, w.O, url, {})).toMatchObject({ code: 4, data: null });
+    expect(await aliasOf(w.sn.INV1)).toBe('ñ'.repeat(16));
+    expect((await postAs(w, w.O, url, { alias: '' })).data).toMatchObject({ alias: null });
+    expect(await aliasOf(w.sn.INV1)).toBeNull();
+  });
+
+  it('needs edit rights on the plant and the button permission', async () => {
+    const url = `/api/v1/inverter/${w.sn.INV1}/alias`;
+    expect(await postAs(w, w.visitor, url, { alias: 'Mine' })).toMatchObject({ code: 2, data: null });
+    expect(await postAs(w, w.P, url, { alias: 'Mine' })).toMatchObject({ code: 600, data: null });
+    const t = Date.now();
+    const role = await w.s.db
+      .insertInto('company_roles')
+      .values({
+        company_id: w.companyId,
+        name: 'Viewer',
+        permissions: JSON.stringify(['equip.view', 'inverter.view']),
+        created_at: t,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const viewer = await account(w.s, { kind: 'company_user', companyId: w.companyId, roleId: role.id });
+    expect(await postAs(w, viewer, url, { alias: 'Mine' })).toMatchObject({ code: 2, data: null });
+    expect(await aliasOf(w.sn.INV1)).toBeNull();
+    // The agent company operates its customer's plant, and its own unbound gateway's devices.
+    expect(await postAs(w, w.admin, url, { alias: 'By installer' })).toMatchObject({ code: 0 });
+    expect(await postAs(w, w.admin, `/api/v1/inverter/${w.sn.INVU}/alias`, { alias: 'Stock' })).toMatchObject({ code: 0 });
+    expect(await postAs(w, w.O, `/api/v1/inverter/${w.sn.INVU}/alias`, { alias: 'x' })).toMatchObject({ code: 600 });
+  });
+
+  it('renames a meter; a foreign meter answers 404', async () => {
+    expect(await postAs(w, w.O, `/api/v1/meter/${w.sn.MET}/alias`, { alias: 'Grid meter' })).toMatchObject({
+      code: 0,
+      data: { alias: 'Grid meter' },
+    });
+    expect(((await getAs(w, w.O, `/api/v1/meter/${w.sn.MET}/realtime`)).data as { alias: string }).alias).toBe('Grid meter');
+    expect(await postAs(w, w.P, `/api/v1/meter/${w.sn.MET}/alias`, { alias: 'x' })).toMatchObject({ code: 404, data: null });
+    expect(await postAs(w, w.O, `/api/v1/meter/${w.sn.INV1}/alias`, { alias: 'x' })).toMatchObject({ code: 404, data: null });
+  });
+});
+
+describe('delete', () => {
+  it('removes an inverter from lists and counts, keeps its history, ends its events, recomputes the plant', async () => {
+    const plant = () => w.s.db.selectFrom('plants').select('status').where('id', '=', w.plantA).executeTakeFirstOrThrow();
+    expect((await plant()).status).toBe('fault'); // INV2's fault bit
+    expect(await postAs(w, w.visitor, `/api/v1/inverter/${w.sn.INV2}/delete`)).toMatchObject({ code: 2, data: null });
+    expect(await postAs(w, w.P, `/api/v1/inverter/${w.sn.INV2}/delete`)).toMatchObject({ code: 600, data: null });
+    expect(await postAs(w, w.O, `/api/v1/inverter/${w.sn.INV2}/delete`)).toEqual({ code: 0, msg: 'ok', data: null });
+    expect(w.forgotten).toContainEqual({ deviceSn: w.sn.INV2 });
+    expect(await sns(w.O, '/api/v1/inverters')).not.toContain(w.sn.INV2);
+    expect((await getAs(w, w.O, '/api/v1/inverters/count')).data).toMatchObject({ total: 2, fault: 0 });
+    expect(await getAs(w, w.O, `/api/v1/inverter/${w.sn.INV2}`)).toMatchObject({ code: 600, data: null });
+    expect(await postAs(w, w.O, `/api/v1/inverter/${w.sn.INV2}/delete`)).toMatchObject({ code: 600 });
+    const row = await w.s.db
+      .selectFrom('devices')
+      .select(['id', 'deleted_at'])
+      .where('sn', '=', w.sn.INV2)
+      .executeTakeFirstOrThrow();
+    expect(row.deleted_at).not.toBeNull();
+    const samples = await w.s.db.selectFrom('inverter_samples').select('ts').where('device_id', '=', row.id).execute();
+    expect(samples).toHaveLength(2);
+    const events = await w.s.db.selectFrom('events').select(['code', 'ended_at']).where('device_id', '=', row.id).execute();
+    expect(events.map((e) => e.code)).toEqual(['pvOvervoltage']);
+    expect(events.every((e) => e.ended_at !== null)).toBe(true);
+    // What is left: normal inverters and a battery with a warning.
+    expect((await plant()).status).toBe('warning');
+  });
+
+  it('a deleted inverter that sends data again is back', async () => {
+    await w.send(w.GA.sn, Date.now() - 1000, [
+      { sn: w.sn.INV2, protocol: STRING, values: { activePower: 4000 }, faults: ['pvOvervoltage'] },
+    ]);
+    expect(await sns(w.O, '/api/v1/inverters?size=10&sort=createAt')).toContain(w.sn.INV2);
+    expect(await getAs(w, w.O, `/api/v1/inverter/${w.sn.INV2}`)).toMatchObject({
+      code: 0,
+      data: { power: 4000, status: 'fault' },
+    });
+  });
+
+  it('deletes a battery by id and a meter by SN; foreign ones answer 404', async () => {
+    const id = (await w.s.db.selectFrom('devices').select('id').where('sn', '=', w.sn.BAT).executeTakeFirstOrThrow()).id;
+    expect(await postAs(w, w.P, `/api/v1/battery/${id}/delete`)).toMatchObject({ code: 404, data: null });
+    expect(await postAs(w, w.visitor, `/api/v1/battery/${id}/delete`)).toMatchObject({ code: 2, data: null });
+    expect(await postAs(w, w.O, `/api/v1/battery/${id}/delete`)).toMatchObject({ code: 0, data: null });
+    expect(await sns(w.O, '/api/v1/batteries')).toEqual([]);
+    expect(await getAs(w, w.O, `/api/v1/battery/${w.sn.BAT}/info`)).toMatchObject({ code: 404, data: null });
+    expect(await postAs(w, w.P, `/api/v1/meter/${w.sn.MET}/delete`)).toMatchObject({ code: 404, data: null });
+    expect(await postAs(w, w.O, `/api/v1/meter/${w.sn.MET}/delete`)).toMatchObject({ code: 0, data: null });
+    expect(await sns(w.O, '/api/v1/meters')).toEqual([]);
+    expect((await getAs(w, w.O, '/api/v1/meter/status/count')).data).toMatchObject({ total: 0 });
+    // The battery was the plant's only warning.
+    const plant = await w.s.db.selectFrom('plants').select('status').where('id', '=', w.plantA).executeTakeFirstOrThrow();
+    expect(plant.status).toBe('fault'); // INV2 is back with its fault
+  });
+});

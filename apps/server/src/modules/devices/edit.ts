@@ -1,0 +1,61 @@
+/**
+ * Alias and delete. Both need the button permission (the route's access) and edit rights on
+ * the device (its plant operable, or an unbound device of the caller's company).
+ *
+ * Delete is soft: the row gets `deleted_at`, drops out of every list and count, its open events
+ * end, and its plant's status and summary are recomputed. Samples, rollups and events stay
+ * with the plant. A deleted device that sends data again is attached anew by ingest
+ * (telemetry/ingest/discovery.ts `reattachDevice`): ingest is told to forget its cached entry.
+ */
+import { limits } from '@sunfleet/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { Caller } from '../../access/caller.ts';
+import { now } from '../../db/index.ts';
+import type { DeviceKind } from '../../db/schema.ts';
+import { fail } from '../../http/errors.ts';
+import { refreshPlantStatus } from '../../telemetry/ingest/status.ts';
+import { refreshPlantSummary } from '../plants/summary.ts';
+import { devicesChanged } from './list.ts';
+import { findDevice } from './lookup.ts';
+
+const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
+
+export async function setAlias(app: FastifyInstance, caller: Caller, kind: DeviceKind, sn: string, input: string) {
+  const { db } = app.deps;
+  const alias = input.trim();
+  if (bytes(alias) > limits.deviceAliasBytes) fail(4, `body.alias: at most ${limits.deviceAliasBytes} bytes`);
+  const device = await findDevice(db, caller, kind, { sn }, 'edit');
+  await db
+    .updateTable('devices')
+    .set({ alias: alias || null, updated_at: now() })
+    .where('id', '=', device.id)
+    .execute();
+  devicesChanged();
+  app.deps.ingest?.forget({ deviceSn: device.sn });
+  return { sn: device.sn, alias: alias || null };
+}
+
+export async function deleteDevice(app: FastifyInstance, caller: Caller, kind: DeviceKind, by: { sn: string } | { id: number }) {
+  const { db } = app.deps;
+  const device = await findDevice(db, caller, kind, by, 'edit');
+  const t = now();
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('devices')
+      .set({ deleted_at: t, updated_at: t })
+      .where('id', '=', device.id)
+      .where('deleted_at', 'is', null)
+      .execute();
+    await trx
+      .updateTable('events')
+      .set({ ended_at: t })
+      .where('device_id', '=', device.id)
+      .where('ended_at', 'is', null)
+      .execute();
+    if (device.plant) await refreshPlantStatus(trx, [device.plant.id]);
+  });
+  if (device.plant) await refreshPlantSummary(db, [device.plant.id]);
+  devicesChanged();
+  app.deps.ingest?.forget({ deviceSn: device.sn });
+  return null;
+}

@@ -1,0 +1,467 @@
+/**
+ * The device lists (inverters, batteries, meters, weather stations) and their counts per
+ * status: one engine over `devices` for the four kinds.
+ *
+ * A page is two queries: the ordered ids of the page, then the page's rows (device, gateway,
+ * plant, latest values, today's rollup) by those ids. The default order (SN) walks the
+ * (kind, sn) index of live devices and stops at the page; its total is cached. Any other order,
+ * or a keyword, needs every visible device of the kind: their ordered ids are cached and paged
+ * from memory. Caches live LIST_TTL_MS per account and query and are dropped by this module's
+ * own changes (alias, delete); a change from ingest (a status, a new value) shows in the order
+ * within LIST_TTL_MS, while the values shown on a page are always read fresh.
+ */
+import { type devicesApi, inverterTypeKey, type QueryOf } from '@sunfleet/contracts';
+import { type Expression, type SelectQueryBuilder, sql } from 'kysely';
+import type { Static } from 'typebox';
+import type { Caller } from '../../access/caller.ts';
+import { devicesVisible, listScopeForm, type ScopeForm } from '../../access/devices.ts';
+import { plantsVisible } from '../../access/scopes.ts';
+import type { Db } from '../../db/index.ts';
+import { parseJson } from '../../db/index.ts';
+import { isPostgres } from '../../db/migrations/columns.ts';
+import type { Database, DeviceKind } from '../../db/schema.ts';
+import { statusCounts } from '../plants/list.ts';
+import { plantTodaySql } from '../plants/local-day.ts';
+import { firstNum, iso, kwhToWh, num, PV_TOTAL_KEYS, type Values } from './fields.ts';
+import { readAll } from './offload.ts';
+import { today, zoneOf } from './zone.ts';
+
+type InverterQuery = QueryOf<typeof devicesApi.listInverters>;
+type Filters = Pick<InverterQuery, 'plantId' | 'gatewayId' | 'keyword' | 'status' | 'type'>;
+type ListQuery = Filters & { page?: number; size?: number; sort?: string; order?: 1 | 2 };
+type TypeKey = Static<typeof devicesApi.InverterTypeKey>;
+
+// ——— caches ———
+
+/** A cached total or order is recomputed when asked after this long … */
+const LIST_TTL_MS = 10_000;
+/** … and, until this old, served while the new one is computed (in the background). */
+const LIST_STALE_MS = 60_000;
+const MAX_ENTRIES = 2000;
+let generation = 0;
+/** Start the list caches afresh (after this module changed devices). */
+export const devicesChanged = () => {
+  generation++;
+};
+interface Entry {
+  /** The value being served. */
+  value: Promise<unknown>;
+  at: number;
+  generation: number;
+  refreshing: boolean;
+}
+const caches = new WeakMap<Db, Map<string, Entry>>();
+
+/**
+ * A cached value per key: concurrent askers of a missing value share one computation; a value
+ * older than LIST_TTL_MS is still served (up to LIST_STALE_MS) while its successor is computed,
+ * so no request waits for a recomputation. A change made by this module is never served stale.
+ */
+export function cached<T>(db: Db, key: unknown[], compute: () => Promise<T>): Promise<T> {
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = new Map();
+    caches.set(db, cache);
+  }
+  const store = cache;
+  const k = JSON.stringify(key);
+  const hit = store.get(k);
+  const t = Date.now();
+  const fill = (): Entry => {
+    const entry: Entry = { value: compute(), at: Date.now(), generation, refreshing: false };
+    if (store.size >= MAX_ENTRIES) store.clear();
+    store.set(k, entry);
+    entry.value.catch(() => {
+      if (store.get(k) === entry) store.delete(k);
+    });
+    return entry;
+  };
+  if (hit && hit.generation === generation) {
+    const age = t - hit.at;
+    if (age < LIST_TTL_MS) return hit.value as Promise<T>;
+    if (age < LIST_STALE_MS) {
+      if (!hit.refreshing) {
+        hit.refreshing = true;
+        const next = compute();
+        next.then(
+          () => {
+            if (store.get(k) === hit)
+              store.set(k, { value: next, at: Date.now(), generation: hit.generation, refreshing: false });
+          },
+          () => {
+            hit.refreshing = false;
+          },
+        );
+      }
+      return hit.value as Promise<T>;
+    }
+  }
+  return fill().value as Promise<T>;
+}
+
+// ——— filters and order ———
+
+/** Type register values of each type name of spec §9 (see `inverterTypeKey`). */
+const typeValues: Record<Exclude<TypeKey, 'threePhase' | '--'>, number[]> = {
+  sellingFirst: [1, 10, 11],
+  singlePhase: [2],
+  micro: [3],
+  threePhaseHighVoltage: [94],
+  singlePhaseHighVoltage: [21],
+  threePhaseLowVoltage: [93],
+  singlePhaseOther: [22],
+};
+const namedTypeValues = Object.values(typeValues).flat();
+
+const likePattern = (keyword: string) =>
+  `%${keyword
+    .trim()
+    .toLowerCase()
+    .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+// biome-ignore lint/suspicious/noExplicitAny: the filters apply to any select over `devices`, whatever it joins
+type DevicesQuery = SelectQueryBuilder<Database, 'devices' | any, any>;
+
+/**
+ * How a page walk phrases the caller's scope (access/devices.ts `ScopeForm`), from how many
+ * plants the caller reaches (cached): starting from a few plants, or walking the list's order
+ * and stopping at the page. Counts and full orders read every visible device: they start from
+ * the plants ('in'), measured faster for both a large installer and an owner.
+ */
+export function scopeFormFor(db: Db, caller: Caller): Promise<ScopeForm> {
+  if (caller.user.kind === 'sysadmin') return Promise.resolve('exists');
+  return cached(db, ['plants', caller.user.id], async () => {
+    const [row] = await readAll(
+      db,
+      db
+        .selectFrom('plants')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where((eb) => plantsVisible(eb, caller)),
+    );
+    return listScopeForm(Number(row?.n ?? 0));
+  });
+}
+
+function filtered<Q extends DevicesQuery>(q: Q, kind: DeviceKind, caller: Caller, f: Filters, form: ScopeForm = 'exists'): Q {
+  let out = q
+    .where('devices.kind', '=', kind)
+    .where('devices.deleted_at', 'is', null)
+    .where((eb) => devicesVisible(eb as never, caller, form)) as Q;
+  if (f.plantId !== undefined) out = out.where('devices.plant_id', '=', f.plantId) as Q;
+  if (f.gatewayId !== undefined) out = out.where('devices.gateway_id', '=', f.gatewayId) as Q;
+  if (f.status) out = out.where('devices.status', '=', f.status) as Q;
+  if (f.type) {
+    if (f.type === '--') out = out.where('devices.device_type', 'is', null) as Q;
+    else if (f.type === 'threePhase')
+      out = out.where('devices.device_type', 'is not', null).where('devices.device_type', 'not in', namedTypeValues) as Q;
+    else out = out.where('devices.device_type', 'in', typeValues[f.type]) as Q;
+  }
+  if (f.keyword?.trim()) {
+    const pattern = likePattern(f.keyword);
+    out = out.where(
+      sql<boolean>`(lower(devices.sn) like ${pattern} escape '\\' or lower(coalesce(devices.alias, '')) like ${pattern} escape '\\')`,
+    ) as Q;
+  }
+  return out;
+}
+
+/** A number from the latest values JSON (only simple keys: letters and digits). */
+function latestNumber(db: Db, key: string): Expression<number | null> {
+  if (!/^[A-Za-z0-9]+$/.test(key)) throw new Error(`not a simple key: ${key}`);
+  return isPostgres(db)
+    ? sql<number | null>`(device_latest."values"::json ->> ${sql.lit(key)})::double precision`
+    : sql<number | null>`json_extract(device_latest."values", ${sql.lit(`$.${key}`)})`;
+}
+
+const statusRank = sql<number>`(case devices.status when 'fault' then 4 when 'warning' then 3 when 'upgrading' then 2 when 'offline' then 1 else 0 end)`;
+
+/** Sort keys that need the latest values or today's rollup joined. */
+const needsLatest = new Set(['power', 'soc', 'soh', 'irradiance', 'lastUpdate']);
+
+function sortExpression(db: Db, kind: DeviceKind, sort: string): Expression<unknown> {
+  switch (sort) {
+    case 'alias':
+      return sql`lower(coalesce(devices.alias, ''))`;
+    case 'createAt':
+      return sql`devices.created_at`;
+    case 'status':
+      return statusRank;
+    case 'ratedPower':
+      return sql`coalesce(devices.rated_power_w, -1)`;
+    case 'lastUpdate':
+      return sql`coalesce(device_latest.ts, 0)`;
+    case 'power': {
+      const power = latestNumber(db, kind === 'battery' ? 'power' : 'activePower');
+      if (kind !== 'inverter') return sql`coalesce(${power}, -1e18)`;
+      // As shown: an offline inverter produces nothing.
+      return sql`(case when device_latest.device_id is null then -1 when devices.status = 'offline' then 0 else coalesce(${power}, -1) end)`;
+    }
+    case 'soc':
+    case 'soh':
+    case 'irradiance':
+      return sql`coalesce(${latestNumber(db, sort)}, -1)`;
+    case 'todayEnergy':
+      return sql`coalesce(device_day.pv_wh, 0)`;
+    default:
+      return sql`devices.sn`;
+  }
+}
+
+/** The ordered ids of every visible device of the kind that passes the filters. */
+async function orderedIds(db: Db, kind: DeviceKind, caller: Caller, q: ListQuery, sort: string, desc: boolean, form: ScopeForm) {
+  let query = db.selectFrom('devices') as unknown as DevicesQuery;
+  if (needsLatest.has(sort)) query = query.leftJoin('device_latest', 'device_latest.device_id', 'devices.id');
+  if (sort === 'todayEnergy') {
+    query = query
+      .leftJoin('plants', 'plants.id', 'devices.plant_id')
+      .leftJoin('device_day', (join) =>
+        join.onRef('device_day.device_id', '=', 'devices.id').on('device_day.day', '=', plantTodaySql()),
+      );
+  }
+  const direction = desc ? 'desc' : 'asc';
+  const rows = await readAll(
+    db,
+    filtered(query, kind, caller, q, form)
+      .select('devices.id')
+      .orderBy(sortExpression(db, kind, sort), direction)
+      .orderBy('devices.id', direction),
+  );
+  return rows.map((r) => Number(r.id));
+}
+
+const filterKey = (kind: DeviceKind, caller: Caller, q: Filters) => [
+  kind,
+  caller.user.id,
+  q.plantId ?? null,
+  q.gatewayId ?? null,
+  q.status ?? null,
+  q.type ?? null,
+  q.keyword?.trim().toLowerCase() ?? '',
+];
+
+function countAll(db: Db, kind: DeviceKind, caller: Caller, q: Filters) {
+  return cached(db, ['total', ...filterKey(kind, caller, q)], async () => {
+    const [row] = await readAll(
+      db,
+      filtered(db.selectFrom('devices') as unknown as DevicesQuery, kind, caller, q, 'in').select((eb) =>
+        eb.fn.countAll<number>().as('n'),
+      ),
+    );
+    return Number(row?.n ?? 0);
+  });
+}
+
+/** From this offset on, a page is taken from the cached order rather than walked to. */
+const DEEP_OFFSET = 1000;
+
+/** The page's ids, the total, and whether the ids are fresh from a scoped query (else cached). */
+async function pageIds(db: Db, kind: DeviceKind, caller: Caller, q: ListQuery) {
+  const page = q.page ?? 1;
+  const size = q.size ?? 10;
+  const offset = (page - 1) * size;
+  const sort = q.sort ?? 'sn';
+  const desc = (q.order ?? 1) === 2;
+  const form = await scopeFormFor(db, caller);
+  // Walking the SN index suits the plain list (and a plant or gateway, which the planner starts
+  // from); a keyword, a status or a deep page would make the walk long for a large installer:
+  // order them all once (cached) instead.
+  if (sort === 'sn' && !q.keyword?.trim() && !(form === 'exists' && (q.status || offset >= DEEP_OFFSET))) {
+    const rows = await filtered(db.selectFrom('devices') as unknown as DevicesQuery, kind, caller, q, form)
+      .select('devices.id')
+      .orderBy('devices.sn', desc ? 'desc' : 'asc')
+      .limit(size)
+      .offset(offset)
+      .execute();
+    const ids = rows.map((r) => Number(r.id));
+    const total = ids.length > 0 && ids.length < size ? offset + ids.length : await countAll(db, kind, caller, q);
+    return { ids, total, fresh: true };
+  }
+  const all = await cached(db, ['order', ...filterKey(kind, caller, q), sort, desc], () =>
+    orderedIds(db, kind, caller, q, sort, desc, 'in'),
+  );
+  return { ids: all.slice(offset, offset + size), total: all.length, fresh: false };
+}
+
+// ——— rows ———
+
+export interface ListRow {
+  id: number;
+  sn: string;
+  alias: string | null;
+  protocolId: string;
+  deviceType: number | null;
+  ratedPowerW: number | null;
+  status: devicesApi.DeviceStatusName;
+  createdAt: number;
+  plant: { id: number; name: string; timezone: string } | null;
+  masterMeterId: number | null;
+  gateway: { id: number; sn: string; alias: string | null };
+  latestTs: number | null;
+  values: Values;
+  today: { pv: number; gridImport: number; gridExport: number } | null;
+}
+
+/**
+ * The rows of these ids, in the ids' order. Ids from a cached order may be a few seconds old:
+ * they go through the scope again (`rescope`); fresh ids came out of a scoped query just now.
+ */
+async function rowsOf(db: Db, caller: Caller, kind: DeviceKind, ids: number[], rescope: boolean): Promise<ListRow[]> {
+  if (ids.length === 0) return [];
+  let query = db
+    .selectFrom('devices')
+    .innerJoin('gateways', 'gateways.id', 'devices.gateway_id')
+    .leftJoin('plants', 'plants.id', 'devices.plant_id')
+    .leftJoin('device_latest', 'device_latest.device_id', 'devices.id')
+    .select([
+      'devices.id',
+      'devices.sn',
+      'devices.alias',
+      'devices.protocol_id',
+      'devices.device_type',
+      'devices.rated_power_w',
+      'devices.status',
+      'devices.created_at',
+      'devices.plant_id',
+      'plants.name as plant_name',
+      'plants.timezone as plant_timezone',
+      'plants.master_meter_id',
+      'gateways.id as gateway_id',
+      'gateways.sn as gateway_sn',
+      'gateways.alias as gateway_alias',
+      'device_latest.ts as latest_ts',
+      'device_latest.values as latest_values',
+    ])
+    .where('devices.id', 'in', ids)
+    .where('devices.kind', '=', kind)
+    .where('devices.deleted_at', 'is', null);
+  if (rescope) query = query.where((eb) => devicesVisible(eb, caller));
+  const rows = await query.execute();
+  const days = new Map<number, string>();
+  for (const r of rows) days.set(r.id, today(zoneOf(r.plant_id === null ? null : r.plant_timezone)));
+  const dayRows =
+    rows.length === 0
+      ? []
+      : await db
+          .selectFrom('device_day')
+          .select(['device_id', 'day', 'pv_wh', 'grid_import_wh', 'grid_export_wh'])
+          .where('device_id', 'in', [...days.keys()])
+          .where('day', 'in', [...new Set(days.values())])
+          .execute();
+  const todayOf = new Map(dayRows.filter((d) => days.get(d.device_id) === d.day).map((d) => [d.device_id, d]));
+  const byId = new Map(
+    rows.map((r): [number, ListRow] => {
+      const d = todayOf.get(r.id);
+      return [
+        r.id,
+        {
+          id: r.id,
+          sn: r.sn,
+          alias: r.alias,
+          protocolId: r.protocol_id,
+          deviceType: r.device_type === null ? null : Number(r.device_type),
+          ratedPowerW: r.rated_power_w === null ? null : Number(r.rated_power_w),
+          status: r.status,
+          createdAt: Number(r.created_at),
+          plant: r.plant_id === null ? null : { id: r.plant_id, name: r.plant_name ?? '', timezone: zoneOf(r.plant_timezone) },
+          masterMeterId: r.master_meter_id ?? null,
+          gateway: { id: r.gateway_id, sn: r.gateway_sn, alias: r.gateway_alias },
+          latestTs: r.latest_ts === null ? null : Number(r.latest_ts),
+          values: parseJson<Values>(r.latest_values, {}),
+          today: d ? { pv: Number(d.pv_wh), gridImport: Number(d.grid_import_wh), gridExport: Number(d.grid_export_wh) } : null,
+        },
+      ];
+    }),
+  );
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [row] : [];
+  });
+}
+
+export async function listDevices<T>(
+  db: Db,
+  caller: Caller,
+  kind: DeviceKind,
+  query: ListQuery,
+  toItem: (row: ListRow) => T,
+): Promise<{ total: number; list: T[] }> {
+  const { ids, total, fresh } = await pageIds(db, kind, caller, query);
+  const rows = await rowsOf(db, caller, kind, ids, !fresh);
+  return { total, list: rows.map(toItem) };
+}
+
+/** Visible devices of the kind per status, with the list's filters except the status. */
+export function deviceCounts(db: Db, caller: Caller, kind: DeviceKind, query: Omit<Filters, 'status'>) {
+  return cached(db, ['counts', ...filterKey(kind, caller, query)], async () => {
+    const rows = await readAll(
+      db,
+      filtered(db.selectFrom('devices') as unknown as DevicesQuery, kind, caller, query, 'in')
+        .select((eb) => ['devices.status', eb.fn.countAll<number>().as('n')])
+        .groupBy('devices.status'),
+    );
+    return statusCounts(rows as Array<{ status: string; n: number }>);
+  });
+}
+
+// ——— items per kind ———
+
+const common = (r: ListRow) => ({
+  id: r.id,
+  sn: r.sn,
+  alias: r.alias,
+  plant: r.plant,
+  gateway: r.gateway,
+  protocol: r.protocolId,
+  status: r.status,
+  lastUpdate: iso(r.latestTs),
+  createdAt: iso(r.createdAt)!,
+});
+
+export const inverterItem = (r: ListRow) => ({
+  ...common(r),
+  deviceType: r.deviceType,
+  typeKey: inverterTypeKey(r.deviceType) as TypeKey,
+  ratedPower: r.ratedPowerW,
+  power: r.status === 'offline' ? (r.latestTs === null ? null : 0) : num(r.values.activePower),
+  todayEnergy: r.today?.pv ?? 0,
+  totalEnergy: kwhToWh(firstNum(r.values, PV_TOTAL_KEYS)),
+});
+
+export const batteryItem = (r: ListRow) => {
+  const slaves = num(r.values.slavePackCount);
+  return {
+    ...common(r),
+    soc: num(r.values.soc),
+    soh: num(r.values.soh),
+    power: num(r.values.power),
+    voltage: num(r.values.voltage),
+    current: num(r.values.current),
+    packs: slaves === null ? 1 : Math.max(1, Math.round(slaves) + 1),
+  };
+};
+
+export const meterItem = (r: ListRow) => ({
+  ...common(r),
+  power: num(r.values.activePower),
+  importToday: r.today?.gridImport ?? 0,
+  exportToday: r.today?.gridExport ?? 0,
+  importTotal: kwhToWh(num(r.values.importEnergy)),
+  exportTotal: kwhToWh(num(r.values.exportEnergy)),
+  master: r.masterMeterId === r.id,
+});
+
+/** The station's own daily counter (kWh/m²) counts when its reading is from the plant-local today. */
+export const weatherItem = (r: ListRow) => {
+  const zone = r.plant?.timezone ?? 'UTC';
+  const daily = num(r.values.dailyIrradiation);
+  const fresh = r.latestTs !== null && today(zone, r.latestTs) === today(zone);
+  return {
+    ...common(r),
+    irradiance: num(r.values.irradiance),
+    ambientTemperature: num(r.values.ambientTemperature),
+    moduleTemperature: num(r.values.moduleTemperature),
+    windSpeed: num(r.values.windSpeed),
+    humidity: num(r.values.humidity),
+    dailyIrradiation: daily === null ? null : fresh ? kwhToWh(daily) : 0,
+  };
+};

@@ -1,0 +1,78 @@
+/**
+ * A meter's pages: realtime per phase with today's and lifetime import and export, the day
+ * curve and the import/export bars. Meter power is + import / − export (as the protocol). A
+ * meter the caller cannot see answers 404.
+ */
+import type { Language } from '@sunfleet/contracts';
+import type { Caller } from '../../access/caller.ts';
+import type { Db } from '../../db/index.ts';
+import { fail } from '../../http/errors.ts';
+import { chartDay, dayCurves, dayEnergy, energyBars } from './charts.ts';
+import { faultsOf, fieldList, firstNum, iso, kwhToWh, num, phasesOf, planOf, type Values } from './fields.ts';
+import { findDevice } from './lookup.ts';
+import { chartParam } from './params.ts';
+import { today } from './zone.ts';
+
+const meter = (db: Db, caller: Caller, sn: string) => findDevice(db, caller, 'meter', { sn });
+
+const PHASE_KEYS = /^(voltage|current|activePower)L\d$/;
+const SUMMARY_KEYS = new Set([
+  'activePower',
+  'reactivePower',
+  'apparentPower',
+  'powerFactor',
+  'frequency',
+  'importEnergy',
+  'exportEnergy',
+]);
+
+export async function meterRealtime(db: Db, caller: Caller, sn: string, lan: Language) {
+  const device = await meter(db, caller, sn);
+  const plan = planOf(device.protocolId);
+  const values: Values = device.latest?.values ?? {};
+  const day = await db
+    .selectFrom('device_day')
+    .select(['grid_import_wh', 'grid_export_wh'])
+    .where('device_id', '=', device.id)
+    .where('day', '=', today(device.timezone))
+    .executeTakeFirst();
+  return {
+    id: device.id,
+    sn: device.sn,
+    alias: device.alias,
+    status: device.status,
+    plant: device.plant && { id: device.plant.id, name: device.plant.name, timezone: device.plant.timezone },
+    gateway: { id: device.gateway.id, sn: device.gateway.sn, alias: device.gateway.alias },
+    protocol: { id: device.protocolId, name: plan?.definition.name[lan] ?? device.protocolId },
+    master: device.plant?.masterMeterId === device.id,
+    at: iso(device.latest?.ts),
+    power: num(values.activePower),
+    reactivePower: num(values.reactivePower),
+    apparentPower: num(values.apparentPower),
+    powerFactor: num(values.powerFactor),
+    frequency: firstNum(values, ['frequency', 'gridFrequency']),
+    phases: phasesOf(plan, values, ['']),
+    importToday: Number(day?.grid_import_wh ?? 0),
+    exportToday: Number(day?.grid_export_wh ?? 0),
+    importTotal: kwhToWh(num(values.importEnergy)),
+    exportTotal: kwhToWh(num(values.exportEnergy)),
+    faults: faultsOf(plan, device.latest?.faults ?? [], lan),
+    fields: fieldList(plan, values, lan, (f) => f.group === 'realtime' && !PHASE_KEYS.test(f.key) && !SUMMARY_KEYS.has(f.key)),
+    canEdit: device.canEdit && caller.grants.has('meter.alias'),
+    canDelete: device.canEdit && caller.grants.has('meter.delete'),
+    createdAt: iso(device.createdAt)!,
+  };
+}
+
+export async function meterDay(db: Db, caller: Caller, sn: string, date: string | undefined, lan: Language) {
+  const device = await meter(db, caller, sn);
+  const plan = planOf(device.protocolId) ?? fail(404);
+  const day = chartDay(device, date);
+  const keys = ['activePower', 'activePowerL1', 'activePowerL2', 'activePowerL3'].filter((k) => chartParam(plan, 'meter', k));
+  const [curves, energy] = await Promise.all([dayCurves(db, device, plan, keys, day, lan), dayEnergy(db, device, day)]);
+  return { ...curves, energy };
+}
+
+export async function meterBars(db: Db, caller: Caller, sn: string, period: 'month' | 'year' | 'total', date?: string) {
+  return energyBars(db, await meter(db, caller, sn), period, date);
+}

@@ -1,0 +1,47 @@
+/**
+ * The chart parameters' column map must say what ingest really writes into each samples column
+ * (telemetry/ingest/kinds.ts): for every shipped protocol, a decoded frame's values read through
+ * the parameter equal the column ingest computes from the same frame, and every column the
+ * protocol fills has its parameter.
+ */
+import { type InputValue, protocolPlan, protocols } from '@sunfleet/protocols';
+import { describe, expect, it } from 'vitest';
+import type { DeviceKind } from '../../db/schema.ts';
+import { kinds } from '../../telemetry/ingest/kinds.ts';
+import { isNumeric } from './fields.ts';
+import { chartParams, defaultParams } from './params.ts';
+
+describe('chart parameters', () => {
+  for (const definition of Object.values(protocols)) {
+    if (definition.kind === 'gateway') continue;
+    const kind = definition.kind as DeviceKind;
+    it(`${definition.id}: stored parameters match the samples columns`, () => {
+      const plan = protocolPlan(definition.id)!;
+      const input: Record<string, InputValue> = {};
+      definition.fields.forEach((f, i) => {
+        if (f.group === 'realtime' && isNumeric(f)) input[f.key] = (i % 9) + 1;
+      });
+      if ('slavePackCount' in input) input.slavePackCount = 7;
+      const values = plan.decode(plan.encode(input, { groups: ['info', 'realtime'] })).values;
+      const spec = kinds[kind];
+      const sample = spec.sample(values);
+      const params = chartParams(plan, kind);
+      for (const p of params.filter((x) => x.column)) {
+        const column = spec.columns.indexOf(p.column!);
+        expect(column, `${p.key} → ${p.column}`).toBeGreaterThanOrEqual(0);
+        const stored = sample[column];
+        expect(stored, p.key).not.toBeNull();
+        expect(stored! * p.scale).toBeCloseTo(p.read(values)!, 6);
+      }
+      spec.columns.forEach((column, i) => {
+        if (sample[i] !== null)
+          expect(
+            params.some((p) => p.column === column),
+            `${definition.id}: ${column} has no parameter`,
+          ).toBe(true);
+      });
+      expect(defaultParams(plan, kind).length).toBeLessThanOrEqual(6);
+      expect(new Set(params.map((p) => p.key)).size).toBe(params.length);
+    });
+  }
+});
