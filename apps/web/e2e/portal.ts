@@ -34,8 +34,19 @@ async function freePort(): Promise<number> {
   });
 }
 
+export interface PortalOptions {
+  /**
+   * Give the embedded MQTT broker a known free port on 127.0.0.1 and expose it as `mqttUrl`, so a
+   * test can connect simulated gateways of its own (the default broker port is picked by the
+   * server and not told).
+   */
+  mqtt?: boolean;
+}
+
 export interface Portal {
   url: string;
+  /** The embedded broker's URL when started with `{ mqtt: true }`, else null. */
+  mqttUrl: string | null;
   smtp: TestSmtp;
   browser: Browser;
   dataDir: string;
@@ -46,9 +57,10 @@ export interface Portal {
   close(): Promise<void>;
 }
 
-export async function startPortal(env: Record<string, string> = {}): Promise<Portal> {
+export async function startPortal(env: Record<string, string> = {}, options: PortalOptions = {}): Promise<Portal> {
   const smtp = await startSmtp();
   const port = await freePort();
+  const mqttPort = options.mqtt ? await freePort() : null;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sunfleet-e2e-'));
   const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: root,
@@ -64,6 +76,7 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
       // A test that needs live data turns the simulator on itself; the broker takes a free port.
       SIMULATOR: 'off',
       MQTT_PORT: '0',
+      ...(mqttPort !== null ? { MQTT_PORT: String(mqttPort), MQTT_HOST: '127.0.0.1' } : {}),
       RATE_LIMITS: 'off',
       LOG_LEVEL: 'warn',
       JWT_SECRET: 'e2e-secret-e2e-secret-e2e-secret-0123',
@@ -104,6 +117,7 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
   });
   return {
     url,
+    mqttUrl: mqttPort !== null ? `mqtt://127.0.0.1:${mqttPort}` : null,
     smtp,
     browser,
     dataDir,

@@ -5,7 +5,7 @@
  * and the markers sit on a plain themed background with a lat/lon grid. Loaded on demand, so
  * Leaflet is not part of the list's chunk.
  */
-import { formatPower, plantsApi, type QueryOf } from '@sunfleet/contracts';
+import { type DataOf, formatPower, plantsApi, type QueryOf } from '@sunfleet/contracts';
 import { Badge, Flex, Spin, Typography, theme } from 'antd';
 import { divIcon, latLngBounds } from 'leaflet';
 import 'leaflet/dist/leaflet.css';
@@ -19,7 +19,7 @@ import { formatCapacity, formatEnergy, statusStyle } from './format.ts';
 import './plants.css';
 import type { PlantStatusName } from './selection.ts';
 
-type MapPlant = { id: number; name: string; status: PlantStatusName; latitude: number; longitude: number; capacity: number };
+type MapPlant = DataOf<typeof plantsApi.plantsMap>[number];
 
 const tileUrl: string | undefined = import.meta.env.VITE_MAP_TILE_URL || undefined;
 const tileAttribution: string | undefined = import.meta.env.VITE_MAP_TILE_ATTRIBUTION || undefined;
@@ -131,7 +131,7 @@ function PlantPopup({ plant }: { plant: MapPlant }) {
   const detail = useApiQuery(plantsApi.getPlant, { params: { id: plant.id } });
   return (
     <Flex vertical gap={4} style={{ minWidth: 180 }} data-testid={`map-popup-${plant.id}`}>
-      <Link to={`/plants/overview/${plant.id}/1`} style={{ fontWeight: 600 }}>
+      <Link to={`/plants/overview/${plant.id}/${plant.type}`} style={{ fontWeight: 600 }}>
         {plant.name}
       </Link>
       <Badge status={statusStyle[plant.status].badge} text={t(`status.${plant.status}`)} />

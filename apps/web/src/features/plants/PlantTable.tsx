@@ -92,7 +92,7 @@ export function PlantTable({ selectable, rows, total, loading, selection, compan
       render: (_, row) => (
         <Flex vertical style={{ minWidth: 0 }}>
           <Link
-            to={`/plants/overview/${row.id}/1`}
+            to={`/plants/overview/${row.id}/${row.type}`}
             data-testid={`plant-link-${row.id}`}
             title={row.name}
             style={{ display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}

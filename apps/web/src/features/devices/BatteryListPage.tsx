@@ -1,0 +1,225 @@
+/**
+ * /device/battery (battery.list.view): battery systems (masters) with counts per status,
+ * filters (plant, status, SN or alias), the server-sorted and paged list with SOC and SOH; the
+ * pack count opens the slave packs (batteries/{id}/slave). A row opens the battery; delete
+ * shows with the battery.delete button.
+ */
+import { devicesApi, formatPower } from '@sunfleet/contracts';
+import { keepPreviousData } from '@tanstack/react-query';
+import { Button, Empty, Popover, Progress, Skeleton, Table, type TableColumnsType, Tag } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useApiQuery } from '../../api/hooks.ts';
+import { PageEmpty, PageError } from '../../components/PageState.tsx';
+import { usePermission } from '../../components/Permission.tsx';
+import { StatusCards } from '../plants/StatusCards.tsx';
+import { DeviceTable } from './DeviceTable.tsx';
+import { LIST_MS } from './deviceQueries.ts';
+import { formatValue } from './format.ts';
+import { DeviceCell, ListFrame, PlaceCell, RowActions, StatusBadge, When } from './ListParts.tsx';
+import { ListToolbar } from './ListToolbar.tsx';
+import { countQuery, hasFilters, type ListSpec, listQuery, useListState } from './listState.ts';
+import { type BatteryPack, type BatteryRow, detailPath } from './types.ts';
+import { useDeleteDevice } from './useDeleteDevice.tsx';
+import './devices.css';
+
+const spec: ListSpec<(typeof devicesApi.batterySorts)[number]> = {
+  sorts: devicesApi.batterySorts,
+  defaultSort: 'sn',
+  statuses: devicesApi.deviceStatuses,
+};
+
+/** SOC as a small bar with the value. */
+export function SocBar({ value, testId }: { value: number | null; testId?: string }) {
+  if (value === null) return <span data-testid={testId}>--</span>;
+  const color = value < 20 ? '#ff4d4f' : value < 50 ? '#faad14' : '#52c41a';
+  return (
+    <Progress
+      percent={Math.max(0, Math.min(100, value))}
+      size="small"
+      strokeColor={color}
+      format={() => formatValue(value, '%')}
+      style={{ margin: 0, width: 110 }}
+      data-testid={testId}
+    />
+  );
+}
+
+function SlavePacks({ battery }: { battery: BatteryRow }) {
+  const { t } = useTranslation('devices');
+  const slaves = useApiQuery(devicesApi.batterySlaves, { params: { id: battery.id }, quiet: true }, { staleTime: 10_000 });
+  if (slaves.isPending) return <Skeleton active paragraph={{ rows: 2 }} style={{ width: 420 }} />;
+  if (slaves.isError) return <span>{slaves.error.message}</span>;
+  if (slaves.data.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('battery.noSlaves')} />;
+  return (
+    <Table<BatteryPack>
+      size="small"
+      rowKey="index"
+      pagination={false}
+      dataSource={slaves.data}
+      style={{ width: 520 }}
+      data-testid={`slaves-${battery.sn}`}
+      columns={[
+        { key: 'index', title: t('battery.pack'), width: 60, render: (_, p) => `#${p.index}` },
+        { key: 'sn', title: t('columns.sn'), render: (_, p) => p.sn ?? '--' },
+        { key: 'soc', title: t('battery.soc'), align: 'right', render: (_, p) => formatValue(p.soc, '%') },
+        { key: 'soh', title: t('battery.soh'), align: 'right', render: (_, p) => formatValue(p.soh, '%') },
+        { key: 'voltage', title: t('battery.voltage'), align: 'right', render: (_, p) => formatValue(p.voltage, 'V', 2) },
+        {
+          key: 'faults',
+          title: t('battery.faults'),
+          render: (_, p) =>
+            p.faults.length ? <Tag color="error">{p.faults.length}</Tag> : <Tag color="success">{t('battery.ok')}</Tag>,
+        },
+      ]}
+    />
+  );
+}
+
+export default function BatteryListPage() {
+  const { t } = useTranslation('devices');
+  const navigate = useNavigate();
+  const [state, update] = useListState(spec);
+  const canDelete = usePermission('battery.delete');
+  const confirmDelete = useDeleteDevice('battery');
+  const [openPacks, setOpenPacks] = useState<string | null>(null);
+
+  const filters = countQuery(state);
+  const counts = useApiQuery(devicesApi.batteryCount, { query: filters }, { refetchInterval: LIST_MS });
+  const list = useApiQuery(
+    devicesApi.listBatteries,
+    { query: { ...listQuery(state), ...(state.status ? { status: state.status as BatteryRow['status'] } : {}) } },
+    { placeholderData: keepPreviousData, refetchInterval: LIST_MS },
+  );
+  const rows = Array.isArray(list.data?.list) ? list.data.list : [];
+  const total = typeof list.data?.total === 'number' ? list.data.total : 0;
+  const right = { align: 'right' as const };
+
+  const columns: TableColumnsType<BatteryRow> = [
+    {
+      key: 'sn',
+      title: t('columns.device'),
+      width: 150,
+      fixed: 'left',
+      sorter: true,
+      render: (_, row) => (
+        <DeviceCell sn={row.sn} alias={row.alias} to={detailPath('battery', row.sn)} testId={`battery-link-${row.sn}`} />
+      ),
+    },
+    {
+      key: 'place',
+      title: t('columns.place'),
+      width: 170,
+      render: (_, row) => <PlaceCell plant={row.plant} gateway={row.gateway} />,
+    },
+    {
+      key: 'packs',
+      title: t('columns.packs'),
+      width: 100,
+      align: 'center',
+      render: (_, row) =>
+        row.packs > 1 ? (
+          <Popover
+            trigger="click"
+            open={openPacks === row.sn}
+            onOpenChange={(open) => setOpenPacks(open ? row.sn : null)}
+            title={t('battery.slavesOf', { sn: row.sn })}
+            content={openPacks === row.sn ? <SlavePacks battery={row} /> : null}
+            destroyOnHidden
+          >
+            <Button size="small" data-testid={`packs-${row.sn}`}>
+              {t('battery.packCount', { count: row.packs })}
+            </Button>
+          </Popover>
+        ) : (
+          t('battery.packCount', { count: row.packs })
+        ),
+    },
+    { key: 'soc', title: t('columns.soc'), width: 140, sorter: true, render: (_, row) => <SocBar value={row.soc} /> },
+    { key: 'soh', title: t('columns.soh'), width: 72, sorter: true, ...right, render: (_, row) => formatValue(row.soh, '%') },
+    {
+      key: 'power',
+      title: t('columns.batteryPower'),
+      width: 124,
+      sorter: true,
+      ...right,
+      render: (_, row) =>
+        row.power === null ? (
+          '--'
+        ) : (
+          <span title={t(row.power < 0 ? 'battery.charging' : row.power > 0 ? 'battery.discharging' : 'battery.idle')}>
+            {formatPower(row.power)}
+          </span>
+        ),
+    },
+    {
+      key: 'voltage',
+      title: t('columns.voltage'),
+      width: 90,
+      ...right,
+      render: (_, row) => formatValue(row.voltage, 'V'),
+    },
+    {
+      key: 'status',
+      title: t('columns.status'),
+      width: 104,
+      sorter: true,
+      render: (_, row) => <StatusBadge status={row.status} testId={`status-${row.sn}`} />,
+    },
+    {
+      key: 'lastUpdate',
+      title: t('columns.lastUpdate'),
+      width: 140,
+      sorter: true,
+      render: (_, row) => <When iso={row.lastUpdate} />,
+    },
+  ];
+  if (canDelete)
+    columns.push({
+      key: 'actions',
+      title: t('columns.actions'),
+      width: 96,
+      fixed: 'right',
+      render: (_, row) => <RowActions id={row.sn} onDelete={() => void confirmDelete(row)} />,
+    });
+
+  const nothingAtAll = counts.data?.total === 0 && !hasFilters(state);
+  return (
+    <ListFrame title={t('menu:batteries')} testId="battery-list-page">
+      <StatusCards
+        counts={counts.data}
+        loading={counts.isPending}
+        status={state.status as BatteryRow['status'] | undefined}
+        onStatus={(status) => update({ status })}
+        statusLabel={(s) => t(`status.${s}`)}
+        allLabel={t('all.battery')}
+      />
+      <ListToolbar
+        state={state}
+        onChange={update}
+        statuses={devicesApi.deviceStatuses.map((s) => ({ value: s, label: t(`status.${s}`) }))}
+      />
+      {nothingAtAll ? (
+        <PageEmpty description={t('empty.battery')} />
+      ) : list.isError && !list.data ? (
+        <PageError error={list.error} onRetry={() => void list.refetch()} />
+      ) : (
+        <DeviceTable<BatteryRow>
+          rowKey="sn"
+          columns={columns}
+          rows={rows}
+          total={total}
+          loading={list.isPending || list.isFetching}
+          state={state}
+          onChange={update}
+          onOpen={(row) => navigate(detailPath('battery', row.sn))}
+          emptyText={t('noMatch')}
+          totalText={(n) => t('total.battery', { count: n })}
+          scrollX={1140}
+          testId="battery-table"
+        />
+      )}
+    </ListFrame>
+  );
+}

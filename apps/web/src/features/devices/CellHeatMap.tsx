@@ -1,0 +1,143 @@
+/**
+ * The battery cell view: a packs × cells grid coloured by cell voltage or temperature (a toggle),
+ * each square with its value and a tooltip; the legend gives the colour range and the spread
+ * (highest − lowest), which shows an imbalance at a glance. Where the protocol reports no single
+ * cells, each pack shows its lowest and highest cell.
+ */
+import { Flex, Segmented, Tag, Tooltip, Typography, theme } from 'antd';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatValue } from './format.ts';
+import { colourRange, type HeatMode, heatColor, heatGrid, MIN_SPAN } from './heatmap.ts';
+import type { BatteryCell, BatteryPack } from './types.ts';
+
+const unitOf = (mode: HeatMode) => (mode === 'voltage' ? 'V' : '°C');
+const decimals = (mode: HeatMode) => (mode === 'voltage' ? 3 : 1);
+
+export function CellHeatMap({ packs, cells }: { packs: readonly BatteryPack[]; cells: readonly BatteryCell[] }) {
+  const { t } = useTranslation('devices');
+  const { token } = theme.useToken();
+  const [mode, setMode] = useState<HeatMode>('voltage');
+  const grid = useMemo(() => heatGrid(packs, cells, mode), [packs, cells, mode]);
+  const unit = unitOf(mode);
+  const fmt = (v: number | null) => formatValue(v, unit, decimals(mode));
+  const [lo, hi] = grid.min !== null && grid.max !== null ? colourRange(grid.min, grid.max, MIN_SPAN[mode]) : [0, 1];
+  const columnLabel = (c: number | 'min' | 'max') => (typeof c === 'number' ? String(c) : t(`cells.${c}`));
+
+  return (
+    <Flex vertical gap={12} data-testid="cell-heatmap" data-mode={mode}>
+      <Flex justify="space-between" align="center" wrap gap={8}>
+        <Segmented
+          value={mode}
+          onChange={(v) => setMode(v as HeatMode)}
+          options={[
+            { value: 'voltage', label: <span data-testid="cell-mode-voltage">{t('cells.voltage')}</span> },
+            { value: 'temperature', label: <span data-testid="cell-mode-temperature">{t('cells.temperature')}</span> },
+          ]}
+          data-testid="cell-mode"
+        />
+        {grid.min !== null && grid.max !== null && (
+          <Flex align="center" gap={8} data-testid="cell-legend">
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {fmt(lo)}
+            </Typography.Text>
+            <div
+              aria-hidden="true"
+              style={{
+                width: 140,
+                height: 10,
+                borderRadius: 5,
+                background: `linear-gradient(90deg, ${heatColor(0, 0, 1)}, ${heatColor(0.5, 0, 1)}, ${heatColor(1, 0, 1)})`,
+              }}
+            />
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {fmt(hi)}
+            </Typography.Text>
+            <Tag data-testid="cell-spread">{t('cells.spread', { value: fmt(grid.max - grid.min) })}</Tag>
+          </Flex>
+        )}
+      </Flex>
+      {!grid.perCell && (
+        <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="cell-fallback">
+          {t('cells.perPackNote')}
+        </Typography.Text>
+      )}
+      {grid.rows.length === 0 ? (
+        <Typography.Text type="secondary">{t('noValues')}</Typography.Text>
+      ) : (
+        <div style={{ overflowX: 'auto' }}>
+          <table
+            aria-label={t('cells.title')}
+            style={{
+              borderCollapse: 'separate',
+              borderSpacing: 4,
+              tableLayout: 'fixed',
+              // Every cell: the full width; two per-pack columns: compact.
+              width: grid.perCell ? '100%' : 96 + grid.columns.length * 150,
+              minWidth: grid.perCell ? 96 + grid.columns.length * 50 : undefined,
+            }}
+          >
+            <colgroup>
+              <col style={{ width: 88 }} />
+              {grid.columns.map((c) => (
+                <col key={String(c)} style={grid.perCell ? undefined : { width: 150 }} />
+              ))}
+            </colgroup>
+            <thead>
+              <tr>
+                <th aria-label={t('battery.pack')} />
+                {grid.columns.map((c) => (
+                  <th
+                    key={String(c)}
+                    scope="col"
+                    style={{ textAlign: 'center', fontSize: 12, fontWeight: 400, color: token.colorTextSecondary }}
+                  >
+                    {columnLabel(c)}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {grid.rows.map((row) => (
+                <tr key={row.pack} data-testid={`cell-row-${row.pack}`}>
+                  <th scope="row" style={{ textAlign: 'left', fontWeight: 400 }}>
+                    <Flex vertical style={{ minWidth: 0 }}>
+                      <Typography.Text strong style={{ fontSize: 12 }}>
+                        {t('cells.pack', { index: row.pack })}
+                      </Typography.Text>
+                      <Typography.Text type="secondary" style={{ fontSize: 11 }}>
+                        {row.master ? t('battery.master') : t('battery.slave')}
+                      </Typography.Text>
+                    </Flex>
+                  </th>
+                  {row.cells.map((c) => {
+                    const label = `${t('cells.pack', { index: row.pack })} · ${
+                      typeof c.column === 'number' ? t('cells.cell', { index: c.column }) : t(`cells.${c.column}`)
+                    }: ${fmt(c.value)}`;
+                    return (
+                      <td key={String(c.column)} style={{ padding: 0 }}>
+                        <Tooltip title={label}>
+                          <div
+                            className={c.value === null ? 'sf-heat-cell sf-heat-empty' : 'sf-heat-cell'}
+                            style={{
+                              background: c.value === null ? token.colorFillTertiary : heatColor(c.value, lo, hi),
+                              color: c.value === null ? token.colorTextTertiary : undefined,
+                            }}
+                            data-testid={`cell-${row.pack}-${c.column}`}
+                            data-value={c.value ?? ''}
+                          >
+                            {c.value === null ? '--' : formatValue(c.value, null, decimals(mode))}
+                          </div>
+                        </Tooltip>
+                      </td>
+                    );
+                  })}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Flex>
+  );
+}

@@ -1,0 +1,213 @@
+/**
+ * A device chart card: the day's curves or the energy bars of a month, a year or all time, with
+ * date navigation (previous, picker, next — never after the device's today, in its plant's
+ * time zone). The caller runs the queries (each page has its own endpoints) and passes them in.
+ */
+import { LeftOutlined, RightOutlined } from '@ant-design/icons';
+import { Button, Card, DatePicker, Empty, Flex, Segmented, Skeleton, Space, Typography } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { type ReactNode, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ApiError } from '../../api/client.ts';
+import { CardError } from '../overview/CardState.tsx';
+import { type ChartPeriod, canGoForward, navigate, periodKey, shiftDate } from '../overview/dateNav.ts';
+import { EChart } from '../overview/EChart.tsx';
+import { useChartColors } from '../overview/PowerChart.tsx';
+import { dayCurveOption, energyBarsOption } from './charts.ts';
+import { formatValue } from './format.ts';
+import type { DayChart, EnergyBars, EnergyKey } from './types.ts';
+
+export interface QueryLike<T> {
+  data: T | undefined;
+  isPending: boolean;
+  isError: boolean;
+  error: ApiError | null;
+  refetch: () => unknown;
+}
+
+/** The period and date of a chart card; the date never passes today. */
+export function useChartState(today: string, initial: ChartPeriod = 'day') {
+  const [period, setPeriod] = useState<ChartPeriod>(initial);
+  const [picked, setPicked] = useState<string | null>(null);
+  const date = picked && picked <= today ? picked : today;
+  return { period, date, setPeriod, setDate: (d: string) => setPicked(d > today ? today : d) };
+}
+
+export function DateNav({
+  period,
+  date,
+  today,
+  onDate,
+}: {
+  period: ChartPeriod;
+  date: string;
+  today: string;
+  onDate: (date: string) => void;
+}) {
+  const { t } = useTranslation('devices');
+  if (period === 'total') return null;
+  const picker = period === 'day' ? 'date' : period;
+  const format = period === 'day' ? 'YYYY-MM-DD' : period === 'month' ? 'YYYY-MM' : 'YYYY';
+  return (
+    <Space.Compact data-testid="date-nav">
+      <Button
+        icon={<LeftOutlined />}
+        aria-label={t('chart.prev')}
+        title={t('chart.prev')}
+        onClick={() => onDate(shiftDate(date, period, -1))}
+        data-testid="date-prev"
+      />
+      <DatePicker
+        picker={picker}
+        allowClear={false}
+        format={format}
+        value={dayjs(date)}
+        style={{ width: period === 'day' ? 136 : 112 }}
+        aria-label={t('chart.pickDate')}
+        disabledDate={(d: Dayjs) => periodKey(d.format('YYYY-MM-DD'), period) > periodKey(today, period)}
+        onChange={(d) => d && onDate(navigate(d.format('YYYY-MM-DD'), period, 0, today))}
+        data-testid="date-picker"
+      />
+      <Button
+        icon={<RightOutlined />}
+        aria-label={t('chart.next')}
+        title={t('chart.next')}
+        disabled={!canGoForward(date, period, today)}
+        onClick={() => onDate(navigate(date, period, 1, today))}
+        data-testid="date-next"
+      />
+      {periodKey(date, period) !== periodKey(today, period) && (
+        <Button onClick={() => onDate(today)} data-testid="date-today">
+          {t(`chart.current.${period}`)}
+        </Button>
+      )}
+    </Space.Compact>
+  );
+}
+
+/** Translated names of the energy flows. */
+export function useEnergyLabels(): Record<EnergyKey, string> {
+  const { t } = useTranslation('devices');
+  return useMemo(
+    () => ({
+      pv: t('energy.pv'),
+      load: t('energy.load'),
+      gridImport: t('energy.gridImport'),
+      gridExport: t('energy.gridExport'),
+      charge: t('energy.charge'),
+      discharge: t('energy.discharge'),
+    }),
+    [t],
+  );
+}
+
+export function ChartCard({
+  title,
+  periods = ['day', 'month', 'year', 'total'],
+  period,
+  date,
+  today,
+  timezone,
+  onPeriod,
+  onDate,
+  day,
+  bars,
+  barKeys,
+  hidden,
+  toolbar,
+  summary,
+  testId = 'chart-card',
+}: {
+  title?: ReactNode;
+  periods?: readonly ChartPeriod[];
+  period: ChartPeriod;
+  date: string;
+  today: string;
+  timezone: string;
+  onPeriod: (p: ChartPeriod) => void;
+  onDate: (d: string) => void;
+  day: QueryLike<Pick<DayChart, 'times' | 'series' | 'timezone'>> | null;
+  bars?: QueryLike<EnergyBars> | null;
+  barKeys?: readonly EnergyKey[];
+  /** Day series keys off in the legend at first. */
+  hidden?: readonly string[];
+  /** Extra controls of the day view (the parameter picker). */
+  toolbar?: ReactNode;
+  /** A line above the chart (the period's energy). */
+  summary?: ReactNode;
+  testId?: string;
+}) {
+  const { t, i18n } = useTranslation('devices');
+  const colors = useChartColors();
+  const labels = useEnergyLabels();
+  const isDay = period === 'day';
+  const query = isDay ? day : bars;
+
+  const option = useMemo(() => {
+    if (isDay) return day?.data ? dayCurveOption(day.data, colors, { hidden }) : null;
+    if (!bars?.data || !barKeys) return null;
+    return energyBarsOption(bars.data, barKeys, labels, i18n.language, colors);
+  }, [isDay, day?.data, bars?.data, barKeys, hidden, labels, colors, i18n.language]);
+
+  const empty = isDay
+    ? Boolean(day?.data) && !day?.data?.series.some((s) => s.values.some((v) => v !== null))
+    : Boolean(bars?.data) && bars?.data?.bars.length === 0;
+  const heading = isDay ? t('chart.dayTitle', { date }) : t(`chart.barsTitle.${period}`, { date: periodKey(date, period) });
+  const totals =
+    !isDay && bars?.data && barKeys
+      ? barKeys
+          .filter((k) => (bars.data?.totals[k] ?? 0) !== 0)
+          .map((k) => `${labels[k]} ${formatValue(bars.data?.totals[k] ?? 0, 'Wh')}`)
+          .join(' · ')
+      : null;
+
+  return (
+    <Card
+      size="small"
+      data-testid={testId}
+      title={
+        <Flex align="center" gap={12} wrap>
+          {title}
+          {periods.length > 1 && (
+            <Segmented
+              value={period}
+              onChange={(v) => onPeriod(v as ChartPeriod)}
+              options={periods.map((p) => ({ value: p, label: t(`chart.tabs.${p}`) }))}
+              data-testid={`${testId}-tabs`}
+            />
+          )}
+        </Flex>
+      }
+      extra={
+        <Flex gap={8} wrap align="center">
+          {isDay && toolbar}
+          <DateNav period={period} date={date} today={today} onDate={onDate} />
+        </Flex>
+      }
+      styles={{ header: { flexWrap: 'wrap', gap: 8, paddingBlock: 8 } }}
+    >
+      <Flex justify="space-between" wrap gap={8} style={{ marginBottom: 4, minHeight: 22 }}>
+        <Typography.Text strong>{heading}</Typography.Text>
+        <Typography.Text type="secondary" data-testid={`${testId}-summary`}>
+          {isDay ? summary : totals}
+        </Typography.Text>
+      </Flex>
+      {!query || query.isPending ? (
+        <Skeleton.Node active style={{ width: '100%', height: 320 }} />
+      ) : query.isError && !query.data ? (
+        <CardError error={query.error} onRetry={() => void query.refetch()} testId={`${testId}-error`} />
+      ) : empty || !option ? (
+        <Flex align="center" justify="center" style={{ height: 320 }}>
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('chart.empty')} data-testid={`${testId}-empty`} />
+        </Flex>
+      ) : (
+        <EChart option={option} height={320} testId={`${testId}-${period}`} ariaLabel={heading} />
+      )}
+      {isDay && (
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {t('chart.tzNote', { timezone })}
+        </Typography.Text>
+      )}
+    </Card>
+  );
+}

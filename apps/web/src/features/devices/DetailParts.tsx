@@ -1,0 +1,225 @@
+/**
+ * Pieces of the device detail pages: the header (back, name, status, facts, actions), the
+ * "not found" state, figures, decoded protocol fields, active faults and the per-phase table.
+ */
+import { ArrowLeftOutlined, DeleteOutlined, EditOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Descriptions, Flex, Result, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { zonedDateTime } from '../overview/dateNav.ts';
+import { formatField, formatValue } from './format.ts';
+import type { ActiveFault, FieldValue, Phase } from './types.ts';
+
+export interface Fact {
+  key: string;
+  label: ReactNode;
+  value: ReactNode;
+}
+
+export function DetailHeader({
+  back,
+  backLabel,
+  title,
+  subtitle,
+  tags,
+  facts,
+  actions,
+  testId,
+}: {
+  back: string;
+  backLabel: string;
+  title: string;
+  subtitle?: string | null;
+  tags?: ReactNode;
+  facts: Fact[];
+  actions?: ReactNode;
+  testId: string;
+}) {
+  const navigate = useNavigate();
+  return (
+    <Card size="small" data-testid={testId}>
+      <Flex justify="space-between" align="flex-start" gap={12} wrap>
+        <Flex gap={12} align="flex-start" style={{ minWidth: 0, flex: '1 1 480px' }}>
+          <Button
+            type="text"
+            icon={<ArrowLeftOutlined />}
+            aria-label={backLabel}
+            title={backLabel}
+            onClick={() => navigate(back)}
+            data-testid="detail-back"
+          />
+          <Flex vertical gap={6} style={{ minWidth: 0 }}>
+            <Flex align="center" gap={10} wrap>
+              <Typography.Title level={4} style={{ margin: 0 }} data-testid="detail-name">
+                {title}
+              </Typography.Title>
+              {subtitle && (
+                <Typography.Text type="secondary" copyable data-testid="detail-sn">
+                  {subtitle}
+                </Typography.Text>
+              )}
+              {tags}
+            </Flex>
+            <Space size={[20, 4]} wrap>
+              {facts.map((f) => (
+                <Typography.Text type="secondary" key={f.key} data-testid={`fact-${f.key}`}>
+                  {f.label}: <Typography.Text>{f.value}</Typography.Text>
+                </Typography.Text>
+              ))}
+            </Space>
+          </Flex>
+        </Flex>
+        {actions && <Space wrap>{actions}</Space>}
+      </Flex>
+    </Card>
+  );
+}
+
+/** Rename and delete buttons of a detail header, each only when given. */
+export function DetailActions({ onRename, onDelete }: { onRename?: () => void; onDelete?: () => void }) {
+  const { t } = useTranslation('devices');
+  if (!onRename && !onDelete) return null;
+  return (
+    <Flex gap={8} wrap>
+      {onRename && (
+        <Button icon={<EditOutlined />} onClick={onRename} data-testid="detail-rename">
+          {t('actions.rename')}
+        </Button>
+      )}
+      {onDelete && (
+        <Button danger icon={<DeleteOutlined />} onClick={onDelete} data-testid="detail-delete">
+          {t('actions.delete')}
+        </Button>
+      )}
+    </Flex>
+  );
+}
+
+export function DeviceMissing({ text, back, backLabel }: { text: string; back: string; backLabel: string }) {
+  const navigate = useNavigate();
+  return (
+    <Card>
+      <Result
+        status="404"
+        title={text}
+        extra={
+          <Button type="primary" onClick={() => navigate(back)}>
+            {backLabel}
+          </Button>
+        }
+        data-testid="device-missing"
+      />
+    </Card>
+  );
+}
+
+/** A figure: a label and a large value. */
+export function Figure({ label, value, testId, hint }: { label: ReactNode; value: ReactNode; testId: string; hint?: string }) {
+  return (
+    <Flex vertical style={{ minWidth: 0 }}>
+      <Typography.Text type="secondary" style={{ fontSize: 12 }} ellipsis>
+        {label}
+      </Typography.Text>
+      <Tooltip title={hint}>
+        <Typography.Text strong style={{ fontSize: 18, whiteSpace: 'nowrap' }} data-testid={testId}>
+          {value}
+        </Typography.Text>
+      </Tooltip>
+    </Flex>
+  );
+}
+
+/** "Updated 2026-03-01 12:05" in the device's time zone, for a card's corner. */
+export function Updated({ at, timezone }: { at: string | null | undefined; timezone: string }) {
+  const { t } = useTranslation('devices');
+  if (!at) return null;
+  return (
+    <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="updated-at">
+      {t('updated', { time: zonedDateTime(at, timezone) })}
+    </Typography.Text>
+  );
+}
+
+/** Decoded protocol fields as a description list. */
+export function FieldList({ fields, testId, columns = 3 }: { fields: readonly FieldValue[]; testId: string; columns?: number }) {
+  const { t } = useTranslation('devices');
+  if (fields.length === 0)
+    return (
+      <Typography.Text type="secondary" data-testid={testId}>
+        {t('noValues')}
+      </Typography.Text>
+    );
+  return (
+    <Descriptions
+      size="small"
+      bordered
+      column={{ xs: 1, sm: 2, lg: columns }}
+      data-testid={testId}
+      items={fields.map((f) => ({
+        key: f.key,
+        label: f.name,
+        children: <span data-testid={`field-${f.key}`}>{formatField(f)}</span>,
+      }))}
+    />
+  );
+}
+
+const levelColor = { fault: 'error', warning: 'warning', info: 'info' } as const;
+
+/** The fault and warning bits set in the latest upload; nothing when there are none. */
+export function FaultList({ faults }: { faults: readonly ActiveFault[] }) {
+  const { t } = useTranslation('devices');
+  if (faults.length === 0) return null;
+  return (
+    <Flex vertical gap={6} data-testid="faults">
+      {faults.map((f) => (
+        <Alert
+          key={f.code}
+          type={levelColor[f.level]}
+          showIcon
+          title={
+            <Space>
+              <Tag>{t(`faultLevel.${f.level}`)}</Tag>
+              {f.text}
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {f.code}
+              </Typography.Text>
+            </Space>
+          }
+        />
+      ))}
+    </Flex>
+  );
+}
+
+/** Voltage, current and power of each AC phase. */
+export function PhaseTable({ phases, testId }: { phases: readonly Phase[]; testId: string }) {
+  const { t } = useTranslation('devices');
+  const withPower = phases.some((p) => p.power !== null);
+  return (
+    <Table<Phase>
+      size="small"
+      rowKey="phase"
+      pagination={false}
+      dataSource={[...phases]}
+      data-testid={testId}
+      locale={{ emptyText: t('noValues') }}
+      columns={[
+        { key: 'phase', title: t('realtime.phase'), dataIndex: 'phase', width: 80 },
+        { key: 'voltage', title: t('realtime.voltage'), align: 'right', render: (_, p) => formatValue(p.voltage, 'V') },
+        { key: 'current', title: t('realtime.current'), align: 'right', render: (_, p) => formatValue(p.current, 'A') },
+        ...(withPower
+          ? [
+              {
+                key: 'power',
+                title: t('realtime.power'),
+                align: 'right' as const,
+                render: (_: unknown, p: Phase) => formatValue(p.power, 'W'),
+              },
+            ]
+          : []),
+      ]}
+    />
+  );
+}

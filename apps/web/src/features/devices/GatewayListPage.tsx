@@ -1,0 +1,204 @@
+/**
+ * /device/gateway (gateway.view): the visible gateways — online, offline and unbound counts
+ * (a card filters), filters (plant, online/offline, bound/unbound, communication, SN or alias),
+ * the server-sorted and paged list with versions, communication, RSSI as signal bars, last
+ * online, the customer or agent and the protocols behind it; a row opens the gateway.
+ */
+import { devicesApi } from '@sunfleet/contracts';
+import { keepPreviousData } from '@tanstack/react-query';
+import { Flex, type TableColumnsType, Tooltip, Typography, theme } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useApiQuery } from '../../api/hooks.ts';
+import { PageEmpty, PageError } from '../../components/PageState.tsx';
+import { CountCard } from '../plants/StatusCards.tsx';
+import { DeviceTable } from './DeviceTable.tsx';
+import { LIST_MS } from './deviceQueries.ts';
+import { gatewayStateStyle } from './format.ts';
+import { DeviceCell, GatewayState, ListFrame, PlantLink, TwoLines, When } from './ListParts.tsx';
+import { ListToolbar } from './ListToolbar.tsx';
+import { countQuery, hasFilters, type ListSpec, type ListState, listQuery, useListState } from './listState.ts';
+import { SignalBars } from './SignalBars.tsx';
+import { type GatewayCounts, type GatewayRow, gatewayPath } from './types.ts';
+import './devices.css';
+
+export const commTypes = ['wifi', 'ethernet', '4g', 'rs485'] as const;
+
+const spec: ListSpec<(typeof devicesApi.gatewaySorts)[number]> = {
+  sorts: devicesApi.gatewaySorts,
+  defaultSort: 'sn',
+  statuses: ['online', 'offline'],
+  bindings: ['bound', 'unbound'],
+  commTypes,
+};
+
+function GatewayCards({
+  counts,
+  loading,
+  state,
+  onChange,
+}: {
+  counts: GatewayCounts | undefined;
+  loading: boolean;
+  state: ListState<string>;
+  onChange: (change: Partial<ListState<string>>) => void;
+}) {
+  const { t } = useTranslation('devices');
+  const { token } = theme.useToken();
+  const cards = [
+    { key: 'total', color: token.colorPrimary, active: !state.status && !state.binding },
+    { key: 'online', color: gatewayStateStyle.online.color, active: state.status === 'online' },
+    { key: 'offline', color: '#ff7a45', active: state.status === 'offline' },
+    { key: 'unbound', color: '#722ed1', active: state.binding === 'unbound' },
+  ] as const;
+  const pick = (key: (typeof cards)[number]['key'], active: boolean) => {
+    if (key === 'total' || active) onChange({ status: undefined, binding: undefined });
+    else if (key === 'unbound') onChange({ status: undefined, binding: 'unbound' });
+    else onChange({ status: key, binding: undefined });
+  };
+  return (
+    <Flex gap={12} wrap style={{ marginBottom: 16 }} role="group" aria-label={t('filters.status')}>
+      {cards.map((c) => (
+        <CountCard
+          key={c.key}
+          label={t(`gateway.cards.${c.key}`)}
+          value={typeof counts?.[c.key] === 'number' ? counts[c.key] : null}
+          color={c.color}
+          active={c.active}
+          loading={loading}
+          testId={`status-card-${c.key}`}
+          onClick={() => pick(c.key, c.active)}
+        />
+      ))}
+    </Flex>
+  );
+}
+
+export default function GatewayListPage() {
+  const { t } = useTranslation('devices');
+  const navigate = useNavigate();
+  const [state, update] = useListState(spec);
+
+  const counts = useApiQuery(devicesApi.gatewayCount, { query: countQuery(state) }, { refetchInterval: LIST_MS });
+  const list = useApiQuery(
+    devicesApi.listGateways,
+    {
+      query: {
+        ...listQuery(state),
+        ...(state.status ? { status: state.status as GatewayRow['status'] } : {}),
+        ...(state.binding ? { binding: state.binding as 'bound' | 'unbound' } : {}),
+        ...(state.commType ? { commType: state.commType } : {}),
+      },
+    },
+    { placeholderData: keepPreviousData, refetchInterval: LIST_MS },
+  );
+  const rows = Array.isArray(list.data?.list) ? list.data.list : [];
+  const total = typeof list.data?.total === 'number' ? list.data.total : 0;
+
+  const columns: TableColumnsType<GatewayRow> = [
+    {
+      key: 'sn',
+      title: t('columns.gateway'),
+      width: 170,
+      fixed: 'left',
+      sorter: true,
+      render: (_, row) => <DeviceCell sn={row.sn} alias={row.alias} to={gatewayPath(row.id)} testId={`gateway-link-${row.id}`} />,
+    },
+    {
+      key: 'plant',
+      title: t('columns.plantCompany'),
+      width: 180,
+      render: (_, row) => (
+        <Flex vertical style={{ minWidth: 0 }}>
+          <PlantLink plant={row.plant} />
+          <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
+            {row.company?.name ?? '--'}
+          </Typography.Text>
+        </Flex>
+      ),
+    },
+    {
+      key: 'versions',
+      title: t('columns.versions'),
+      width: 120,
+      render: (_, row) => <TwoLines main={row.swVersion ?? '--'} sub={row.hwVersion ?? undefined} />,
+    },
+    {
+      key: 'rssi',
+      title: t('columns.connection'),
+      width: 124,
+      sorter: true,
+      render: (_, row) => (
+        <Flex vertical gap={2}>
+          <span>{row.commType ? t(`comm.${row.commType}`, { defaultValue: row.commType }) : '--'}</span>
+          <SignalBars rssi={row.rssi} bars={row.signalBars} testId={`signal-${row.id}`} />
+        </Flex>
+      ),
+    },
+    {
+      key: 'status',
+      title: t('columns.status'),
+      width: 104,
+      sorter: true,
+      render: (_, row) => <GatewayState status={row.status} testId={`gateway-status-${row.id}`} />,
+    },
+    {
+      key: 'lastOnline',
+      title: t('columns.lastOnline'),
+      width: 140,
+      sorter: true,
+      render: (_, row) => <When iso={row.lastOnlineAt} />,
+    },
+    {
+      key: 'protocols',
+      title: t('columns.protocols'),
+      width: 200,
+      render: (_, row) => (
+        <Flex vertical gap={2} style={{ minWidth: 0 }}>
+          <Typography.Text>{t('gateway.deviceCount', { count: row.devices })}</Typography.Text>
+          {row.protocols.length > 0 && (
+            <Tooltip title={row.protocols.join(', ')}>
+              <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
+                {row.protocols.join(', ')}
+              </Typography.Text>
+            </Tooltip>
+          )}
+        </Flex>
+      ),
+    },
+  ];
+
+  const nothingAtAll = counts.data?.total === 0 && !hasFilters(state);
+  return (
+    <ListFrame title={t('menu:gateways')} testId="gateway-list-page">
+      <GatewayCards counts={counts.data} loading={counts.isPending} state={state} onChange={update} />
+      <ListToolbar
+        state={state}
+        onChange={update}
+        statuses={(['online', 'offline'] as const).map((s) => ({ value: s, label: t(`gateway.${s}`) }))}
+        bindings={(['bound', 'unbound'] as const).map((b) => ({ value: b, label: t(`gateway.binding.${b}`) }))}
+        commTypes={commTypes.map((c) => ({ value: c, label: t(`comm.${c}`) }))}
+      />
+      {nothingAtAll ? (
+        <PageEmpty description={t('empty.gateway')} />
+      ) : list.isError && !list.data ? (
+        <PageError error={list.error} onRetry={() => void list.refetch()} />
+      ) : (
+        <DeviceTable<GatewayRow>
+          rowKey="id"
+          columns={columns}
+          rows={rows}
+          total={total}
+          loading={list.isPending || list.isFetching}
+          state={state}
+          onChange={update}
+          onOpen={(row) => navigate(gatewayPath(row.id))}
+          emptyText={t('noMatch')}
+          totalText={(n) => t('total.gateway', { count: n })}
+          scrollX={1020}
+          testId="gateway-table"
+        />
+      )}
+    </ListFrame>
+  );
+}

@@ -1,0 +1,87 @@
+/**
+ * The inverter's charts: the day curves of up to 6 chosen parameters (the protocol's default
+ * curves when none is chosen) with the day's energy, and the energy bars of a month, a year or
+ * all time. The chosen parameters live in the query string (`?tab=charts&p=pv1Voltage,…`).
+ */
+import { devicesApi } from '@sunfleet/contracts';
+import { keepPreviousData } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { useApiQuery } from '../../api/hooks.ts';
+import { ChartCard, useChartState, useEnergyLabels } from './ChartCard.tsx';
+import { dayOptions, inverterBars } from './deviceQueries.ts';
+import { formatValue } from './format.ts';
+import { ParamPicker } from './ParamPicker.tsx';
+import { MAX_PARAMS } from './paramProfiles.ts';
+import type { EnergyKey, InverterDetail } from './types.ts';
+
+const KEY = /^[A-Za-z0-9_.]{1,48}$/;
+const energyKeys: EnergyKey[] = ['pv', 'load', 'gridImport', 'gridExport', 'charge', 'discharge'];
+
+export function InverterChartsTab({
+  inverter: inv,
+  timezone,
+  today,
+}: {
+  inverter: InverterDetail;
+  timezone: string;
+  today: string;
+}) {
+  const { t } = useTranslation('devices');
+  const labels = useEnergyLabels();
+  const chart = useChartState(today);
+  const [search, setSearch] = useSearchParams();
+  const raw = search.get('p') ?? '';
+  const selected = useMemo(() => [...new Set(raw.split(',').filter((k) => KEY.test(k)))].slice(0, MAX_PARAMS), [raw]);
+  const setSelected = (keys: string[]) =>
+    setSearch(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (keys.length) next.set('p', keys.join(','));
+        else next.delete('p');
+        return next;
+      },
+      { replace: true },
+    );
+
+  const params = useApiQuery(devicesApi.inverterParams, { query: { sn: inv.sn } }, { staleTime: 10 * 60_000 });
+  const isDay = chart.period === 'day';
+  const day = useApiQuery(
+    devicesApi.inverterDay,
+    { params: { sn: inv.sn }, query: { date: chart.date, ...(selected.length ? { params: selected } : {}) }, quiet: true },
+    { enabled: isDay, placeholderData: keepPreviousData, ...dayOptions(chart.date === today) },
+  );
+  const barsPeriod = chart.period === 'day' ? 'month' : chart.period;
+  const bars = useApiQuery(
+    inverterBars[barsPeriod],
+    { params: { sn: inv.sn }, query: { date: chart.date }, quiet: true },
+    { enabled: !isDay, placeholderData: keepPreviousData, staleTime: 60_000 },
+  );
+
+  const energy = day.data?.energy;
+  const summary = energy
+    ? energyKeys
+        .filter((k) => k === 'pv' || energy[k] !== 0)
+        .map((k) => `${labels[k]} ${formatValue(energy[k], 'Wh')}`)
+        .join(' · ')
+    : null;
+
+  return (
+    <ChartCard
+      testId="inverter-chart"
+      period={chart.period}
+      date={chart.date}
+      today={today}
+      timezone={timezone}
+      onPeriod={chart.setPeriod}
+      onDate={chart.setDate}
+      day={day}
+      bars={bars}
+      barKeys={energyKeys}
+      summary={<span data-testid="inverter-day-energy">{summary}</span>}
+      toolbar={<ParamPicker params={params.data} selected={selected} onApply={setSelected} />}
+      title={t('tabs.charts')}
+    />
+  );
+}

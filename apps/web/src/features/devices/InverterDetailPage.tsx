@@ -1,0 +1,140 @@
+/**
+ * /device/inverter/{sn} (hidden; buttons of inverter.view): one inverter. Header with its
+ * type (spec §9), plant, gateway, protocol and rename/delete; tabs (kept in `?tab=`):
+ * overview (power now, energy, energy flow, identity, faults), realtime (DC input per MPPT or
+ * string, AC output per phase, I–V plot, input/output day curves), charts (day curves of up
+ * to 6 chosen parameters with saved profiles; month, year and total energy), and the grid,
+ * meter, battery, eps and load groups the inverter's protocol has. Realtime values refresh
+ * every 10 s. An SN the caller cannot see (600) shows "not found".
+ */
+import { devicesApi, formatPower } from '@sunfleet/contracts';
+import { Flex, Tabs, Tag } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { ApiError } from '../../api/client.ts';
+import { useApiQuery } from '../../api/hooks.ts';
+import { PageError, PageLoading } from '../../components/PageState.tsx';
+import { usePermission } from '../../components/Permission.tsx';
+import { todayIn, zonedDateTime } from '../overview/dateNav.ts';
+import { statusStyle } from '../plants/format.ts';
+import { AliasDialog, type AliasTarget } from './AliasDialog.tsx';
+import { DetailActions, DetailHeader, DeviceMissing } from './DetailParts.tsx';
+import { live } from './deviceQueries.ts';
+import { deviceName, typeKeyOf } from './format.ts';
+import { InverterChartsTab } from './InverterChartsTab.tsx';
+import { InverterGroupTab } from './InverterGroupTab.tsx';
+import { InverterOverviewTab } from './InverterOverviewTab.tsx';
+import { InverterRealtimeTab } from './InverterRealtimeTab.tsx';
+import { gatewayPath, plantPath } from './types.ts';
+import { useDeleteDevice } from './useDeleteDevice.tsx';
+import './devices.css';
+
+const BACK = '/device/inverter';
+
+export default function InverterDetailPage() {
+  const { t } = useTranslation('devices');
+  const navigate = useNavigate();
+  const sn = useParams().sn ?? '';
+  const valid = new RegExp(devicesApi.SN_PATTERN).test(sn);
+  const [search, setSearch] = useSearchParams();
+  const canRename = usePermission('inverter.alias');
+  const canDelete = usePermission('inverter.delete');
+  const confirmDelete = useDeleteDevice('inverter');
+  const [renaming, setRenaming] = useState<AliasTarget | null>(null);
+  const detail = useApiQuery(devicesApi.getInverter, { params: { sn } }, { ...live, enabled: valid });
+
+  if (!valid || (detail.error instanceof ApiError && detail.error.code === 600))
+    return <DeviceMissing text={t('missing.inverter')} back={BACK} backLabel={t('back.inverter')} />;
+  if (detail.isPending) return <PageLoading />;
+  if (detail.isError && !detail.data) return <PageError error={detail.error} onRetry={() => void detail.refetch()} />;
+  const inv = detail.data;
+  const timezone = inv.plant?.timezone ?? 'UTC';
+  const today = todayIn(timezone);
+
+  const groups = devicesApi.inverterGroups.filter((g) => inv.groups[g]);
+  const tabKeys = ['overview', 'realtime', 'charts', ...groups];
+  const asked = search.get('tab');
+  const tab = asked && tabKeys.includes(asked) ? asked : 'overview';
+
+  return (
+    <Flex vertical gap={16} data-testid="inverter-detail-page">
+      <DetailHeader
+        testId="inverter-header"
+        back={BACK}
+        backLabel={t('back.inverter')}
+        title={deviceName(inv)}
+        subtitle={inv.alias ? inv.sn : null}
+        tags={
+          <>
+            <Tag color={statusStyle[inv.status].color} data-testid="detail-status">
+              {t(`status.${inv.status}`)}
+            </Tag>
+            <Tag data-testid="detail-type">{t(`types.${typeKeyOf(inv)}`)}</Tag>
+          </>
+        }
+        facts={[
+          {
+            key: 'plant',
+            label: t('columns.plant'),
+            value: inv.plant ? <Link to={plantPath(inv.plant.id)}>{inv.plant.name}</Link> : t('unbound'),
+          },
+          {
+            key: 'gateway',
+            label: t('columns.gateway'),
+            value: (
+              <Link to={gatewayPath(inv.gateway.id)}>
+                {inv.gateway.sn} ({t(`gateway.${inv.gateway.status}`)})
+              </Link>
+            ),
+          },
+          { key: 'protocol', label: t('columns.protocol'), value: inv.protocol.name },
+          { key: 'rated', label: t('columns.ratedPower'), value: formatPower(inv.ratedPower) },
+          { key: 'lastUpdate', label: t('columns.lastUpdate'), value: zonedDateTime(inv.lastUpdate, timezone) },
+        ]}
+        actions={
+          <DetailActions
+            onRename={canRename && inv.canEdit ? () => setRenaming({ sn: inv.sn, alias: inv.alias }) : undefined}
+            onDelete={
+              canDelete && inv.canDelete
+                ? () =>
+                    void confirmDelete(inv).then((done) => {
+                      if (done) navigate(BACK);
+                    })
+                : undefined
+            }
+          />
+        }
+      />
+      <Tabs
+        activeKey={tab}
+        onChange={(key) => setSearch(key === 'overview' ? {} : { tab: key }, { replace: true })}
+        destroyOnHidden
+        data-testid="inverter-tabs"
+        items={[
+          {
+            key: 'overview',
+            label: <span data-testid="tab-overview">{t('tabs.overview')}</span>,
+            children: <InverterOverviewTab inverter={inv} timezone={timezone} />,
+          },
+          {
+            key: 'realtime',
+            label: <span data-testid="tab-realtime">{t('tabs.realtime')}</span>,
+            children: <InverterRealtimeTab inverter={inv} timezone={timezone} today={today} />,
+          },
+          {
+            key: 'charts',
+            label: <span data-testid="tab-charts">{t('tabs.charts')}</span>,
+            children: <InverterChartsTab inverter={inv} timezone={timezone} today={today} />,
+          },
+          ...groups.map((g) => ({
+            key: g,
+            label: <span data-testid={`tab-${g}`}>{t(`groups.${g}`)}</span>,
+            children: <InverterGroupTab group={g} inverter={inv} timezone={timezone} today={today} />,
+          })),
+        ]}
+      />
+      <AliasDialog kind="inverter" device={renaming} onClose={() => setRenaming(null)} />
+    </Flex>
+  );
+}

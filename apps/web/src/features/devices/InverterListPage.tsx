@@ -1,0 +1,179 @@
+/**
+ * /device/inverter (inverter.view): counts per status, filters (plant, status, type, SN or
+ * alias), the server-sorted and paged list; a row opens the inverter. Rename and delete show
+ * with the page's inverter.alias / inverter.delete buttons (the server still checks the plant).
+ */
+import { devicesApi, formatPower } from '@sunfleet/contracts';
+import { keepPreviousData } from '@tanstack/react-query';
+import type { TableColumnsType } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useApiQuery } from '../../api/hooks.ts';
+import { PageEmpty, PageError } from '../../components/PageState.tsx';
+import { usePermission } from '../../components/Permission.tsx';
+import { formatEnergy } from '../plants/format.ts';
+import { StatusCards } from '../plants/StatusCards.tsx';
+import { AliasDialog, type AliasTarget } from './AliasDialog.tsx';
+import { DeviceTable } from './DeviceTable.tsx';
+import { LIST_MS } from './deviceQueries.ts';
+import { typeKeyOf } from './format.ts';
+import { DeviceCell, ListFrame, PlaceCell, RowActions, StatusBadge, TwoLines, When } from './ListParts.tsx';
+import { ListToolbar } from './ListToolbar.tsx';
+import { countQuery, hasFilters, type ListSpec, listQuery, useListState } from './listState.ts';
+import { detailPath, type InverterRow } from './types.ts';
+import { useDeleteDevice } from './useDeleteDevice.tsx';
+import './devices.css';
+
+const spec: ListSpec<(typeof devicesApi.inverterSorts)[number]> = {
+  sorts: devicesApi.inverterSorts,
+  defaultSort: 'sn',
+  statuses: devicesApi.deviceStatuses,
+  types: devicesApi.inverterTypeKeys,
+};
+
+export default function InverterListPage() {
+  const { t } = useTranslation('devices');
+  const navigate = useNavigate();
+  const [state, update] = useListState(spec);
+  const canRename = usePermission('inverter.alias');
+  const canDelete = usePermission('inverter.delete');
+  const confirmDelete = useDeleteDevice('inverter');
+  const [renaming, setRenaming] = useState<AliasTarget | null>(null);
+
+  const filters = { ...countQuery(state), ...(state.type ? { type: state.type as InverterRow['typeKey'] } : {}) };
+  const counts = useApiQuery(devicesApi.inverterCount, { query: filters }, { refetchInterval: LIST_MS });
+  const list = useApiQuery(
+    devicesApi.listInverters,
+    {
+      query: {
+        ...listQuery(state),
+        ...filters,
+        ...(state.status ? { status: state.status as InverterRow['status'] } : {}),
+      },
+    },
+    { placeholderData: keepPreviousData, refetchInterval: LIST_MS },
+  );
+  const rows = Array.isArray(list.data?.list) ? list.data.list : [];
+  const total = typeof list.data?.total === 'number' ? list.data.total : 0;
+  const right = { align: 'right' as const };
+
+  const columns: TableColumnsType<InverterRow> = [
+    {
+      key: 'sn',
+      title: t('columns.device'),
+      width: 150,
+      fixed: 'left',
+      sorter: true,
+      render: (_, row) => (
+        <DeviceCell sn={row.sn} alias={row.alias} to={detailPath('inverter', row.sn)} testId={`inverter-link-${row.sn}`} />
+      ),
+    },
+    {
+      key: 'place',
+      title: t('columns.place'),
+      width: 170,
+      render: (_, row) => <PlaceCell plant={row.plant} gateway={row.gateway} />,
+    },
+    {
+      key: 'type',
+      title: t('columns.type'),
+      width: 170,
+      render: (_, row) => <TwoLines main={t(`types.${typeKeyOf(row)}`)} sub={row.protocol} />,
+    },
+    {
+      key: 'status',
+      title: t('columns.status'),
+      width: 104,
+      sorter: true,
+      render: (_, row) => <StatusBadge status={row.status} testId={`status-${row.sn}`} />,
+    },
+    {
+      key: 'power',
+      title: t('columns.power'),
+      width: 100,
+      sorter: true,
+      ...right,
+      render: (_, row) => formatPower(row.power),
+    },
+    {
+      key: 'ratedPower',
+      title: t('columns.ratedPower'),
+      width: 100,
+      sorter: true,
+      ...right,
+      render: (_, row) => formatPower(row.ratedPower),
+    },
+    {
+      key: 'todayEnergy',
+      title: t('columns.todayEnergy'),
+      width: 104,
+      sorter: true,
+      ...right,
+      render: (_, row) => formatEnergy(row.todayEnergy),
+    },
+    {
+      key: 'lastUpdate',
+      title: t('columns.lastUpdate'),
+      width: 140,
+      sorter: true,
+      render: (_, row) => <When iso={row.lastUpdate} />,
+    },
+  ];
+  if (canRename || canDelete)
+    columns.push({
+      key: 'actions',
+      title: t('columns.actions'),
+      width: 96,
+      fixed: 'right',
+      render: (_, row) => (
+        <RowActions
+          id={row.sn}
+          onRename={canRename ? () => setRenaming({ sn: row.sn, alias: row.alias }) : undefined}
+          onDelete={canDelete ? () => void confirmDelete(row) : undefined}
+        />
+      ),
+    });
+
+  const nothingAtAll = counts.data?.total === 0 && !hasFilters(state);
+  return (
+    <ListFrame title={t('menu:inverters')} testId="inverter-list-page">
+      <StatusCards
+        counts={counts.data}
+        loading={counts.isPending}
+        status={state.status as InverterRow['status'] | undefined}
+        onStatus={(status) => update({ status })}
+        statusLabel={(s) => t(`status.${s}`)}
+        allLabel={t('all.inverter')}
+      />
+      <ListToolbar
+        state={state}
+        onChange={update}
+        statuses={devicesApi.deviceStatuses.map((s) => ({ value: s, label: t(`status.${s}`) }))}
+        types={devicesApi.inverterTypeKeys.map((k) => ({ value: k, label: t(`types.${k}`) }))}
+        typeLabel={t('filters.inverterType')}
+      />
+      {nothingAtAll ? (
+        <PageEmpty description={t('empty.inverter')} />
+      ) : list.isError && !list.data ? (
+        <PageError error={list.error} onRetry={() => void list.refetch()} />
+      ) : (
+        <DeviceTable<InverterRow>
+          rowKey="sn"
+          columns={columns}
+          rows={rows}
+          total={total}
+          loading={list.isPending || list.isFetching}
+          state={state}
+          onChange={update}
+          onOpen={(row) => navigate(detailPath('inverter', row.sn))}
+          emptyText={t('noMatch')}
+          totalText={(n) => t('total.inverter', { count: n })}
+          scrollX={1100}
+          testId="inverter-table"
+        />
+      )}
+      <AliasDialog kind="inverter" device={renaming} onClose={() => setRenaming(null)} />
+    </ListFrame>
+  );
+}

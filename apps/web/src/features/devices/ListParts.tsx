@@ -1,0 +1,145 @@
+/** Pieces every device list shares: the page frame, status badge, plant and gateway links, times, row actions. */
+import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
+import { Badge, Button, Card, Flex, Tooltip, Typography } from 'antd';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { formatDateTime, relativeTime, statusStyle } from '../plants/format.ts';
+import { gatewayStateStyle } from './format.ts';
+import type { DeviceStatus } from './types.ts';
+import { gatewayPath, plantPath } from './types.ts';
+
+export function ListFrame({ title, testId, children }: { title: string; testId: string; children: ReactNode }) {
+  return (
+    <Card data-testid={testId}>
+      <Typography.Title level={4} style={{ margin: '0 0 16px' }} data-testid="page-title">
+        {title}
+      </Typography.Title>
+      {children}
+    </Card>
+  );
+}
+
+export function StatusBadge({ status, testId }: { status: DeviceStatus; testId?: string }) {
+  const { t } = useTranslation('devices');
+  return <Badge status={statusStyle[status].badge} text={t(`status.${status}`)} data-testid={testId} />;
+}
+
+export function GatewayState({ status, testId }: { status: 'online' | 'offline'; testId?: string }) {
+  const { t } = useTranslation('devices');
+  return <Badge status={gatewayStateStyle[status].badge} text={t(`gateway.${status}`)} data-testid={testId} />;
+}
+
+export function PlantLink({ plant }: { plant: { id: number; name: string } | null }) {
+  const { t } = useTranslation('devices');
+  if (!plant) return <Typography.Text type="secondary">{t('unbound')}</Typography.Text>;
+  return (
+    <Link to={plantPath(plant.id)} title={plant.name} className="sf-ellipsis-link">
+      {plant.name}
+    </Link>
+  );
+}
+
+export function GatewayLink({ gateway }: { gateway: { id: number; sn: string; alias: string | null } }) {
+  return (
+    <Link to={gatewayPath(gateway.id)} title={gateway.alias ?? gateway.sn} className="sf-ellipsis-link">
+      {gateway.sn}
+    </Link>
+  );
+}
+
+/** "5 minutes ago", the full date-time in the tooltip. */
+export function When({ iso }: { iso: string | null }) {
+  const { i18n } = useTranslation();
+  if (!iso) return <span>--</span>;
+  return (
+    <Tooltip title={formatDateTime(iso)}>
+      <span>{relativeTime(iso, i18n.language)}</span>
+    </Tooltip>
+  );
+}
+
+/** Rename and delete buttons of a row, each only when given. */
+export function RowActions({ id, onRename, onDelete }: { id: string; onRename?: () => void; onDelete?: () => void }) {
+  const { t } = useTranslation('devices');
+  return (
+    <Flex gap={2}>
+      {onRename && (
+        <Tooltip title={t('actions.rename')}>
+          <Button
+            type="text"
+            size="small"
+            icon={<EditOutlined />}
+            aria-label={t('actions.rename')}
+            onClick={onRename}
+            data-testid={`rename-${id}`}
+          />
+        </Tooltip>
+      )}
+      {onDelete && (
+        <Tooltip title={t('actions.delete')}>
+          <Button
+            type="text"
+            size="small"
+            danger
+            icon={<DeleteOutlined />}
+            aria-label={t('actions.delete')}
+            onClick={onDelete}
+            data-testid={`delete-${id}`}
+          />
+        </Tooltip>
+      )}
+    </Flex>
+  );
+}
+
+/** The device cell of a list: the SN (a link to its page) and the alias under it. */
+export function DeviceCell({ sn, alias, to, testId }: { sn: string; alias: string | null; to: string; testId: string }) {
+  return (
+    <TwoLines
+      main={
+        <Link to={to} data-testid={testId} className="sf-ellipsis-link" title={sn}>
+          {sn}
+        </Link>
+      }
+      sub={alias ?? undefined}
+    />
+  );
+}
+
+/** Where a device is: its plant (a link) and the gateway it reports through under it. */
+export function PlaceCell({
+  plant,
+  gateway,
+}: {
+  plant: { id: number; name: string } | null;
+  gateway: { id: number; sn: string; alias: string | null };
+}) {
+  return (
+    <Flex vertical style={{ minWidth: 0 }}>
+      <PlantLink plant={plant} />
+      <Link
+        to={gatewayPath(gateway.id)}
+        className="sf-ellipsis-link"
+        style={{ fontSize: 12 }}
+        title={gateway.alias ?? gateway.sn}
+      >
+        {gateway.sn}
+      </Link>
+    </Flex>
+  );
+}
+
+/** A cell with a main line and an optional secondary one. */
+export function TwoLines({ main, sub }: { main: ReactNode; sub?: ReactNode }) {
+  return (
+    <Flex vertical style={{ minWidth: 0 }}>
+      <div style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{main}</div>
+      {sub ? (
+        <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
+          {sub}
+        </Typography.Text>
+      ) : null}
+    </Flex>
+  );
+}

@@ -1,0 +1,193 @@
+/**
+ * /device/meter (meter.view): meters with counts per status, filters (plant, status, SN or
+ * alias), the server-sorted and paged list with power (+ import / − export) and today's and
+ * total import and export; a row opens the meter. Rename and delete follow meter.alias and
+ * meter.delete.
+ */
+import { devicesApi } from '@sunfleet/contracts';
+import { keepPreviousData } from '@tanstack/react-query';
+import { type TableColumnsType, Tag, Tooltip } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { useApiQuery } from '../../api/hooks.ts';
+import { PageEmpty, PageError } from '../../components/PageState.tsx';
+import { usePermission } from '../../components/Permission.tsx';
+import { formatEnergy } from '../plants/format.ts';
+import { StatusCards } from '../plants/StatusCards.tsx';
+import { AliasDialog, type AliasTarget } from './AliasDialog.tsx';
+import { DeviceTable } from './DeviceTable.tsx';
+import { LIST_MS } from './deviceQueries.ts';
+import { formatValue } from './format.ts';
+import { ListFrame, PlaceCell, RowActions, StatusBadge, TwoLines, When } from './ListParts.tsx';
+import { ListToolbar } from './ListToolbar.tsx';
+import { countQuery, hasFilters, type ListSpec, listQuery, useListState } from './listState.ts';
+import { detailPath, type MeterRow } from './types.ts';
+import { useDeleteDevice } from './useDeleteDevice.tsx';
+import './devices.css';
+
+const spec: ListSpec<(typeof devicesApi.meterSorts)[number]> = {
+  sorts: devicesApi.meterSorts,
+  defaultSort: 'sn',
+  statuses: devicesApi.deviceStatuses,
+};
+
+/** Meter power with its direction: + import, − export. */
+export function GridPower({ watts }: { watts: number | null }) {
+  const { t } = useTranslation('devices');
+  if (watts === null) return <span>--</span>;
+  const dir = Math.abs(watts) < 1 ? 'idle' : watts > 0 ? 'importing' : 'exporting';
+  return (
+    <Tooltip title={t(`meter.${dir}`)}>
+      <span style={{ color: dir === 'exporting' ? '#389e0d' : undefined }}>{formatValue(watts, 'W')}</span>
+    </Tooltip>
+  );
+}
+
+export default function MeterListPage() {
+  const { t } = useTranslation('devices');
+  const navigate = useNavigate();
+  const [state, update] = useListState(spec);
+  const canRename = usePermission('meter.alias');
+  const canDelete = usePermission('meter.delete');
+  const confirmDelete = useDeleteDevice('meter');
+  const [renaming, setRenaming] = useState<AliasTarget | null>(null);
+
+  const filters = countQuery(state);
+  const counts = useApiQuery(devicesApi.meterCount, { query: filters }, { refetchInterval: LIST_MS });
+  const list = useApiQuery(
+    devicesApi.listMeters,
+    { query: { ...listQuery(state), ...(state.status ? { status: state.status as MeterRow['status'] } : {}) } },
+    { placeholderData: keepPreviousData, refetchInterval: LIST_MS },
+  );
+  const rows = Array.isArray(list.data?.list) ? list.data.list : [];
+  const total = typeof list.data?.total === 'number' ? list.data.total : 0;
+  const right = { align: 'right' as const };
+
+  const columns: TableColumnsType<MeterRow> = [
+    {
+      key: 'sn',
+      title: t('columns.device'),
+      width: 170,
+      fixed: 'left',
+      sorter: true,
+      render: (_, row) => (
+        <TwoLines
+          main={
+            <Link to={detailPath('meter', row.sn)} data-testid={`meter-link-${row.sn}`} title={row.sn}>
+              {row.sn}
+            </Link>
+          }
+          sub={
+            row.alias || row.master ? (
+              <>
+                {row.master && (
+                  <Tag color="blue" style={{ marginInlineEnd: 4, fontSize: 11, lineHeight: '16px' }}>
+                    {t('meter.master')}
+                  </Tag>
+                )}
+                {row.alias}
+              </>
+            ) : undefined
+          }
+        />
+      ),
+    },
+    {
+      key: 'place',
+      title: t('columns.place'),
+      width: 170,
+      render: (_, row) => <PlaceCell plant={row.plant} gateway={row.gateway} />,
+    },
+    {
+      key: 'power',
+      title: t('columns.gridPower'),
+      width: 120,
+      sorter: true,
+      ...right,
+      render: (_, row) => <GridPower watts={row.power} />,
+    },
+    {
+      key: 'importToday',
+      title: t('columns.importToday'),
+      width: 130,
+      ...right,
+      render: (_, row) => <TwoLines main={formatEnergy(row.importToday)} sub={`Σ ${formatEnergy(row.importTotal)}`} />,
+    },
+    {
+      key: 'exportToday',
+      title: t('columns.exportToday'),
+      width: 130,
+      ...right,
+      render: (_, row) => <TwoLines main={formatEnergy(row.exportToday)} sub={`Σ ${formatEnergy(row.exportTotal)}`} />,
+    },
+    {
+      key: 'status',
+      title: t('columns.status'),
+      width: 104,
+      sorter: true,
+      render: (_, row) => <StatusBadge status={row.status} testId={`status-${row.sn}`} />,
+    },
+    {
+      key: 'lastUpdate',
+      title: t('columns.lastUpdate'),
+      width: 140,
+      sorter: true,
+      render: (_, row) => <When iso={row.lastUpdate} />,
+    },
+  ];
+  if (canRename || canDelete)
+    columns.push({
+      key: 'actions',
+      title: t('columns.actions'),
+      width: 96,
+      fixed: 'right',
+      render: (_, row) => (
+        <RowActions
+          id={row.sn}
+          onRename={canRename ? () => setRenaming({ sn: row.sn, alias: row.alias }) : undefined}
+          onDelete={canDelete ? () => void confirmDelete(row) : undefined}
+        />
+      ),
+    });
+
+  const nothingAtAll = counts.data?.total === 0 && !hasFilters(state);
+  return (
+    <ListFrame title={t('menu:meters')} testId="meter-list-page">
+      <StatusCards
+        counts={counts.data}
+        loading={counts.isPending}
+        status={state.status as MeterRow['status'] | undefined}
+        onStatus={(status) => update({ status })}
+        statusLabel={(s) => t(`status.${s}`)}
+        allLabel={t('all.meter')}
+      />
+      <ListToolbar
+        state={state}
+        onChange={update}
+        statuses={devicesApi.deviceStatuses.map((s) => ({ value: s, label: t(`status.${s}`) }))}
+      />
+      {nothingAtAll ? (
+        <PageEmpty description={t('empty.meter')} />
+      ) : list.isError && !list.data ? (
+        <PageError error={list.error} onRetry={() => void list.refetch()} />
+      ) : (
+        <DeviceTable<MeterRow>
+          rowKey="sn"
+          columns={columns}
+          rows={rows}
+          total={total}
+          loading={list.isPending || list.isFetching}
+          state={state}
+          onChange={update}
+          onOpen={(row) => navigate(detailPath('meter', row.sn))}
+          emptyText={t('noMatch')}
+          totalText={(n) => t('total.meter', { count: n })}
+          scrollX={1000}
+          testId="meter-table"
+        />
+      )}
+      <AliasDialog kind="meter" device={renaming} onClose={() => setRenaming(null)} />
+    </ListFrame>
+  );
+}

@@ -1,0 +1,137 @@
+/**
+ * /device/weather/{sn} (hidden; buttons of weather.view): one weather station — its values now
+ * (irradiance, ambient and module temperature, wind, humidity, today's irradiation) every 10 s,
+ * and its day curves in 5-minute buckets with date navigation. The station's plant, gateway and
+ * status come from the station list (searched by its SN); an SN the caller cannot see (404)
+ * shows "not found".
+ */
+import { devicesApi, plantEnergyApi } from '@sunfleet/contracts';
+import { keepPreviousData } from '@tanstack/react-query';
+import { Card, Col, Flex, Row, Tag } from 'antd';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { ApiError } from '../../api/client.ts';
+import { useApiQuery } from '../../api/hooks.ts';
+import { PageError, PageLoading } from '../../components/PageState.tsx';
+import { todayIn, zonedDateTime } from '../overview/dateNav.ts';
+import { statusStyle } from '../plants/format.ts';
+import { ChartCard, useChartState } from './ChartCard.tsx';
+import { weatherSeries } from './charts.ts';
+import { DetailHeader, DeviceMissing, Figure, Updated } from './DetailParts.tsx';
+import { dayOptions, live } from './deviceQueries.ts';
+import { deviceName, formatValue } from './format.ts';
+import { gatewayPath, plantPath } from './types.ts';
+import './devices.css';
+
+const BACK = '/device/weather';
+
+export default function WeatherDetailPage() {
+  const { t } = useTranslation('devices');
+  const sn = useParams().sn ?? '';
+  const valid = new RegExp(devicesApi.SN_PATTERN).test(sn);
+  const found = useApiQuery(
+    devicesApi.listWeatherStations,
+    { query: { keyword: sn, page: 1, size: 20 } },
+    { enabled: valid, staleTime: 60_000 },
+  );
+  const station = found.data?.list.find((s) => s.sn === sn);
+  const now = useApiQuery(plantEnergyApi.weatherStationRealtime, { params: { sn }, quiet: true }, { ...live, enabled: valid });
+  const timezone = station?.plant?.timezone ?? 'UTC';
+  const today = todayIn(timezone);
+  const chart = useChartState(today);
+  const day = useApiQuery(
+    plantEnergyApi.weatherStationDay,
+    { params: { sn }, query: { date: chart.date }, quiet: true },
+    { enabled: valid && found.isSuccess, placeholderData: keepPreviousData, ...dayOptions(chart.date === today) },
+  );
+  const names = useMemo(
+    () => ({
+      irradiance: t('weather.irradiance'),
+      ambientTemperature: t('weather.ambientTemperature'),
+      moduleTemperature: t('weather.moduleTemperature'),
+      windSpeed: t('weather.windSpeed'),
+    }),
+    [t],
+  );
+  const curveData = useMemo(() => (day.data ? weatherSeries(day.data, timezone, names) : undefined), [day.data, timezone, names]);
+
+  const gone = (found.isSuccess && !station) || (now.error instanceof ApiError && now.error.code === 404);
+  if (!valid || gone) return <DeviceMissing text={t('missing.weather')} back={BACK} backLabel={t('back.weather')} />;
+  if (found.isPending) return <PageLoading />;
+  if (found.isError) return <PageError error={found.error} onRetry={() => void found.refetch()} />;
+  if (!station) return null;
+  const w = now.data;
+
+  return (
+    <Flex vertical gap={16} data-testid="weather-detail-page">
+      <DetailHeader
+        testId="weather-header"
+        back={BACK}
+        backLabel={t('back.weather')}
+        title={deviceName(station)}
+        subtitle={station.alias ? station.sn : null}
+        tags={
+          <Tag color={statusStyle[station.status].color} data-testid="detail-status">
+            {t(`status.${station.status}`)}
+          </Tag>
+        }
+        facts={[
+          {
+            key: 'plant',
+            label: t('columns.plant'),
+            value: station.plant ? <Link to={plantPath(station.plant.id)}>{station.plant.name}</Link> : t('unbound'),
+          },
+          {
+            key: 'gateway',
+            label: t('columns.gateway'),
+            value: <Link to={gatewayPath(station.gateway.id)}>{station.gateway.sn}</Link>,
+          },
+          { key: 'protocol', label: t('columns.protocol'), value: station.protocol },
+          { key: 'lastUpdate', label: t('columns.lastUpdate'), value: zonedDateTime(w?.at ?? station.lastUpdate, timezone) },
+        ]}
+      />
+      <Card
+        size="small"
+        title={t('realtime.title')}
+        extra={<Updated at={w?.at} timezone={timezone} />}
+        loading={now.isPending}
+        data-testid="weather-now"
+      >
+        {now.isError && !w ? (
+          <PageError error={now.error} onRetry={() => void now.refetch()} />
+        ) : (
+          <Row gutter={[16, 16]}>
+            {(
+              [
+                ['irradiance', w?.irradiance, 'W/m²'],
+                ['ambientTemperature', w?.ambientTemperature, '°C'],
+                ['moduleTemperature', w?.moduleTemperature, '°C'],
+                ['windSpeed', w?.windSpeed, 'm/s'],
+                ['humidity', w?.humidity, '%'],
+                ['dailyIrradiation', w?.dailyIrradiation, 'Wh/m²'],
+              ] as const
+            ).map(([key, value, unit]) => (
+              <Col xs={12} md={8} xl={4} key={key}>
+                <Figure label={t(`weather.${key}`)} value={formatValue(value ?? null, unit)} testId={`weather-${key}`} />
+              </Col>
+            ))}
+          </Row>
+        )}
+      </Card>
+      <ChartCard
+        testId="weather-chart"
+        periods={['day']}
+        period="day"
+        date={chart.date}
+        today={today}
+        timezone={timezone}
+        onPeriod={() => {}}
+        onDate={chart.setDate}
+        day={{ ...day, data: curveData }}
+        hidden={['windSpeed']}
+        title={t('tabs.chart')}
+      />
+    </Flex>
+  );
+}

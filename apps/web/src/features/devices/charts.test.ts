@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import type { ChartColors } from '../overview/chartOptions.ts';
+import { dayCurveOption, energyBarsOption, energyKeysWithData, pvIvOption, unitAxes, withGaps } from './charts.ts';
+import type { EnergyBars } from './types.ts';
+
+const colors: ChartColors = { text: '#000', muted: '#666', axis: '#ccc', split: '#eee', tooltipBg: '#fff' };
+const labels = { pv: 'PV', load: 'Load', gridImport: 'Import', gridExport: 'Export', charge: 'Charge', discharge: 'Discharge' };
+type Axis = { name: string; show: boolean };
+type Series = { id: string; name: string; yAxisIndex: number; data: Array<[number, number | null, number | null]> };
+
+describe('device chart options', () => {
+  it('draws one axis per unit, scales watts, keeps the raw value and breaks lines at gaps', () => {
+    const option = dayCurveOption(
+      {
+        timezone: 'UTC',
+        times: ['2026-05-20T10:00:00.000Z', '2026-05-20T10:05:00.000Z', '2026-05-20T11:00:00.000Z'],
+        series: [
+          { key: 'pvPower', name: 'PV power', unit: 'W', values: [4200, 4800, 5100] },
+          { key: 'pv1Voltage', name: 'PV1 voltage', unit: 'V', values: [532.4, 531.2, null] },
+          { key: 'batteryPower', name: 'Battery power', unit: 'W', values: [-900, null, 300] },
+          { key: 'soc', name: 'SOC', unit: '%', values: [50, 51, 52] },
+          { key: 'none', name: 'Nothing', unit: 'A', values: [null, null, null] },
+        ],
+      },
+      colors,
+      { hidden: ['soc'] },
+    );
+    const axes = option.yAxis as Axis[];
+    expect(axes.map((a) => [a.name, a.show])).toEqual([
+      ['kW', true],
+      ['V', true],
+      ['%', true],
+    ]);
+    const series = option.series as Series[];
+    expect(series.map((s) => [s.id, s.yAxisIndex])).toEqual([
+      ['pvPower', 0],
+      ['pv1Voltage', 1],
+      ['batteryPower', 0],
+      ['soc', 2],
+    ]);
+    // 10:00, 10:05, a break after 10:05 (55 minutes without samples), 11:00.
+    expect(series[0]?.data).toEqual([
+      [600, 4.2, 4200],
+      [605, 4.8, 4800],
+      [606, null, null],
+      [660, 5.1, 5100],
+    ]);
+    expect((option.legend as { selected: Record<string, boolean> }).selected).toEqual({
+      'PV power (W)': true,
+      'PV1 voltage (V)': true,
+      'Battery power (W)': true,
+      'SOC (%)': false,
+    });
+  });
+
+  it('draws at most four axes, the units of hidden series last', () => {
+    const units = ['W', 'V', 'A', '°C', 'Hz'];
+    const option = dayCurveOption(
+      {
+        timezone: 'UTC',
+        times: ['2026-05-20T10:00:00.000Z'],
+        series: units.map((unit, i) => ({ key: `k${i}`, name: `S${i}`, unit, values: [i + 1] })),
+      },
+      colors,
+      { hidden: ['k1'] },
+    );
+    const axes = option.yAxis as Array<Axis & { offset: number; position: string }>;
+    // V belongs to a hidden series: it moves last, past the four drawn axes.
+    expect(axes.map((a) => [a.name, a.show, a.position, a.offset])).toEqual([
+      ['W', true, 'left', 0],
+      ['A', true, 'right', 0],
+      ['°C', true, 'left', 58],
+      ['Hz', true, 'right', 58],
+      ['V', false, 'left', 116],
+    ]);
+    expect(option.grid as { left: number; right: number }).toMatchObject({ left: 114, right: 114 });
+  });
+
+  it('gives the axes the unit of the largest value', () => {
+    expect(unitAxes([{ key: 'a', name: 'a', unit: 'W', values: [120, -900] }])).toEqual([
+      { unit: 'W', divisor: 1000, name: 'kW' },
+    ]);
+    expect(unitAxes([{ key: 'a', name: 'a', unit: 'W', values: [12, 90] }])).toEqual([{ unit: 'W', divisor: 1, name: 'W' }]);
+    expect(withGaps([0, 5, 30], [1, 2, 3], 1)).toEqual([
+      [0, 1, 1],
+      [5, 2, 2],
+      [6, null, null],
+      [30, 3, 3],
+    ]);
+  });
+
+  it('draws only the flows that carry energy, in kWh when large', () => {
+    const bars: EnergyBars = {
+      period: 'month',
+      date: '2026-11-21',
+      timezone: 'UTC',
+      totals: { pv: 31_600, load: 29_400, gridImport: 6600, gridExport: 0, charge: 0, discharge: 0, peakPower: 4891 },
+      bars: [
+        { label: '2026-11-20', pv: 0, load: 7900, gridImport: 3000, gridExport: 0, charge: 0, discharge: 0, peakPower: 4231 },
+        {
+          label: '2026-11-21',
+          pv: 31_600,
+          load: 21_500,
+          gridImport: 3600,
+          gridExport: 0,
+          charge: 0,
+          discharge: 0,
+          peakPower: 4891,
+        },
+      ],
+    };
+    expect(energyKeysWithData(bars, ['pv', 'load', 'gridImport', 'gridExport', 'charge', 'discharge'])).toEqual([
+      'pv',
+      'load',
+      'gridImport',
+    ]);
+    expect(energyKeysWithData(bars, ['charge', 'discharge'])).toEqual(['charge', 'discharge']);
+    const option = energyBarsOption(bars, ['pv', 'gridExport'], labels, 'en', colors);
+    expect((option.xAxis as { data: string[] }).data).toEqual(['20', '21']);
+    expect((option.yAxis as { name: string }).name).toBe('kWh');
+    const series = option.series as Array<{ id: string; data: Array<{ value: number; raw: number }> }>;
+    expect(series.map((s) => s.id)).toEqual(['pv']);
+    expect(series[0]?.data).toEqual([
+      { value: 0, raw: 0 },
+      { value: 31.6, raw: 31_600 },
+    ]);
+  });
+
+  it('plots each PV input’s operating points with the latest one large', () => {
+    const option = pvIvOption(
+      {
+        at: '2026-05-20T10:05:00.000Z',
+        inputs: [
+          {
+            index: 1,
+            name: 'PV1',
+            kind: 'mppt',
+            voltage: 530,
+            current: 8,
+            power: 4240,
+            points: [
+              { time: '2026-05-20T10:00:00.000Z', voltage: 528, current: 7.5 },
+              { time: '2026-05-20T10:05:00.000Z', voltage: 530, current: 8 },
+            ],
+          },
+        ],
+      },
+      colors,
+      'UTC',
+      { voltage: 'V', current: 'A' },
+    );
+    const series = option.series as Array<{ name: string; data: Array<{ value: number[]; symbolSize: number }> }>;
+    expect(series[0]?.name).toBe('PV1');
+    expect(series[0]?.data.map((d) => [d.value, d.symbolSize])).toEqual([
+      [[528, 7.5], 4],
+      [[530, 8], 11],
+    ]);
+  });
+});

@@ -1,0 +1,317 @@
+/**
+ * ECharts options of the device pages, built from the API data alone (no DOM), so the pages and
+ * the tests share them:
+ * - day curves of any parameters: one y axis per unit (up to four drawn, alternating left and
+ *   right; further units scale on hidden axes), W scaled to kW/MW by the spec's rule, a 00:00–24:00
+ *   axis in the device's (plant's) time zone with gaps where samples are missing;
+ * - energy bars of a month, a year or all time (only the flows that carry energy);
+ * - the I–V plot of the PV inputs (operating points of the last hour, the latest one marked).
+ */
+import type { BarSeriesOption, LineSeriesOption } from 'echarts/charts';
+import { barLabel, type ChartColors, type ChartOption } from '../overview/chartOptions.ts';
+import { minuteOfDay } from '../overview/dateNav.ts';
+import { axisUnit } from '../overview/format.ts';
+import { formatValue } from './format.ts';
+import type { DayChart, EnergyBars, EnergyKey, PvIv, WeatherDay } from './types.ts';
+
+/** Series colours, in order (distinct on light and dark backgrounds). */
+export const seriesPalette = ['#f5a623', '#1677ff', '#52c41a', '#9254de', '#13c2c2', '#eb2f96', '#fa541c', '#2f54eb'];
+export const energyPalette: Record<EnergyKey, string> = {
+  pv: '#f5a623',
+  load: '#1677ff',
+  gridImport: '#9254de',
+  gridExport: '#36cfc9',
+  charge: '#52c41a',
+  discharge: '#fa8c16',
+};
+
+/** At most this many y axes are drawn (left, right, then a second pair further out). */
+export const MAX_AXES = 4;
+const AXIS_OFFSET = 58;
+
+/** A gap wider than this many minutes breaks a line. */
+export const GAP_MINUTES = 15;
+const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+
+type Point = [number, number | null, number | null];
+
+interface TooltipItem {
+  seriesName?: string;
+  seriesIndex?: number;
+  marker?: unknown;
+  value?: unknown;
+  axisValue?: unknown;
+  seriesId?: string;
+  data?: unknown;
+}
+
+function axisBase(colors: ChartColors) {
+  return {
+    axisLine: { lineStyle: { color: colors.axis } },
+    axisLabel: { color: colors.muted },
+    splitLine: { lineStyle: { color: colors.split } },
+    nameTextStyle: { color: colors.muted },
+  };
+}
+const tooltipBase = (colors: ChartColors) => ({
+  trigger: 'axis' as const,
+  backgroundColor: colors.tooltipBg,
+  borderColor: colors.axis,
+  textStyle: { color: colors.text },
+  confine: true,
+});
+
+/** Minutes after local midnight of each time (computed once for all series). */
+export function dayMinutes(times: readonly string[], timezone: string): number[] {
+  return times.map((t) => minuteOfDay(t, timezone));
+}
+
+/** [minute, scaled, raw] points with a null between samples further apart than the gap. */
+export function withGaps(minutes: readonly number[], values: ReadonlyArray<number | null>, divisor: number): Point[] {
+  const out: Point[] = [];
+  let last: number | null = null;
+  minutes.forEach((m, i) => {
+    const v = values[i] ?? null;
+    if (last !== null && m - last > GAP_MINUTES) out.push([last + 1, null, null]);
+    out.push([m, v === null ? null : v / divisor, v]);
+    last = m;
+  });
+  return out;
+}
+
+export interface UnitAxis {
+  unit: string;
+  /** Raw values are divided by this (W → kW …). */
+  divisor: number;
+  /** The axis name (the scaled unit). */
+  name: string;
+}
+
+/**
+ * One axis per unit, in order of first appearance — units of the series shown at first before
+ * those of hidden ones, so the two drawn axes belong to visible curves; power-like units scaled
+ * by the largest value.
+ */
+export function unitAxes(series: DayChart['series'], hidden: readonly string[] = []): UnitAxis[] {
+  const out: UnitAxis[] = [];
+  const ordered = [...series.filter((s) => !hidden.includes(s.key)), ...series.filter((s) => hidden.includes(s.key))];
+  for (const s of ordered) {
+    const unit = s.unit ?? '';
+    if (out.some((a) => a.unit === unit)) continue;
+    if (unit === 'W' || unit === 'Wh') {
+      const max = Math.max(
+        0,
+        ...series.filter((x) => (x.unit ?? '') === unit).flatMap((x) => x.values.map((v) => Math.abs(v ?? 0))),
+      );
+      const scaled = axisUnit(max, unit);
+      out.push({ unit, divisor: scaled.divisor, name: scaled.unit });
+    } else out.push({ unit, divisor: 1, name: unit });
+  }
+  return out;
+}
+
+const hasValues = (values: ReadonlyArray<number | null>) => values.some((v) => v !== null && Number.isFinite(v));
+
+/**
+ * Day curves of any series. `hidden`: keys off in the legend at first (still one click away).
+ * Series without a single value are left out.
+ */
+export function dayCurveOption(
+  chart: Pick<DayChart, 'times' | 'series' | 'timezone'>,
+  colors: ChartColors,
+  opts: { hidden?: readonly string[]; animation?: boolean; palette?: Record<string, string> } = {},
+): ChartOption {
+  const shown = chart.series.filter((s) => hasValues(s.values));
+  const axes = unitAxes(shown, opts.hidden);
+  const minutes = dayMinutes(chart.times, chart.timezone);
+  const label = (s: DayChart['series'][number]) => (s.unit ? `${s.name} (${s.unit})` : s.name);
+  const series: LineSeriesOption[] = shown.map((s, i) => {
+    const axis = axes.findIndex((a) => a.unit === (s.unit ?? ''));
+    return {
+      id: s.key,
+      name: label(s),
+      type: 'line',
+      showSymbol: false,
+      connectNulls: false,
+      yAxisIndex: Math.max(0, axis),
+      itemStyle: { color: opts.palette?.[s.key] ?? seriesPalette[i % seriesPalette.length] },
+      lineStyle: { width: 1.6 },
+      data: withGaps(minutes, s.values, axes[axis]?.divisor ?? 1),
+    };
+  });
+  const units = new Map(shown.map((s) => [label(s), s.unit]));
+  const visibleAxes = Math.min(axes.length, MAX_AXES);
+  const selected = Object.fromEntries(shown.map((s) => [label(s), !opts.hidden?.includes(s.key)]));
+  return {
+    animation: opts.animation ?? true,
+    legend: { top: 0, type: 'scroll', textStyle: { color: colors.text }, data: series.map((s) => String(s.name)), selected },
+    grid: {
+      left: 56 + (visibleAxes > 2 ? AXIS_OFFSET : 0),
+      right: visibleAxes > 1 ? 56 + (visibleAxes > 3 ? AXIS_OFFSET : 0) : 24,
+      top: 44,
+      bottom: 32,
+    },
+    tooltip: {
+      ...tooltipBase(colors),
+      formatter: (raw: unknown) => {
+        const items = (Array.isArray(raw) ? raw : [raw]) as TooltipItem[];
+        const first = items[0]?.value as Point | undefined;
+        const head = first ? hhmm(Math.round(first[0])) : '';
+        const rows = items
+          .filter((i) => Array.isArray(i.value) && (i.value as Point)[2] !== null)
+          .map((i) => {
+            const v = (i.value as Point)[2];
+            return `${i.marker ?? ''}${i.seriesName}: <b>${formatValue(v, units.get(String(i.seriesName)) ?? null)}</b>`;
+          });
+        return [head, ...rows].join('<br/>');
+      },
+    },
+    xAxis: {
+      type: 'value',
+      min: 0,
+      max: 1440,
+      interval: 120,
+      ...axisBase(colors),
+      splitLine: { show: false },
+      axisLabel: { color: colors.muted, formatter: (v: number) => hhmm(v) },
+    },
+    yAxis: (axes.length ? axes : [{ unit: '', divisor: 1, name: '' }]).map((a, i) => ({
+      type: 'value' as const,
+      name: a.name,
+      position: i % 2 === 0 ? ('left' as const) : ('right' as const),
+      offset: Math.floor(i / 2) * AXIS_OFFSET,
+      show: i < MAX_AXES,
+      scale: a.unit !== 'W' && a.unit !== 'Wh' && a.unit !== '%',
+      ...axisBase(colors),
+      ...(i > 0 ? { splitLine: { show: false } } : {}),
+    })),
+    series,
+  };
+}
+
+/** The flows of a set of bars that carry energy (all asked ones when none does, so the chart says 0). */
+export function energyKeysWithData(bars: EnergyBars, keys: readonly EnergyKey[]): EnergyKey[] {
+  const used = keys.filter((k) => bars.bars.some((b) => (b[k] ?? 0) !== 0) || (bars.totals[k] ?? 0) !== 0);
+  return used.length ? used : [...keys];
+}
+
+/** Energy bars of a month (days), a year (months) or all time (years). */
+export function energyBarsOption(
+  bars: EnergyBars,
+  keys: readonly EnergyKey[],
+  labels: Record<EnergyKey, string>,
+  language: string,
+  colors: ChartColors,
+  opts: { animation?: boolean } = {},
+): ChartOption {
+  const shown = energyKeysWithData(bars, keys);
+  const unit = axisUnit(Math.max(0, ...bars.bars.flatMap((b) => shown.map((k) => b[k] ?? 0))), 'Wh');
+  const period = bars.period === 'day' ? 'month' : bars.period;
+  const series: BarSeriesOption[] = shown.map((k) => ({
+    id: k,
+    name: labels[k],
+    type: 'bar',
+    barMaxWidth: 22,
+    itemStyle: { color: energyPalette[k], borderRadius: [3, 3, 0, 0] },
+    data: bars.bars.map((b) => ({ value: (b[k] ?? 0) / unit.divisor, raw: b[k] ?? 0 }) as { value: number }),
+  }));
+  return {
+    animation: opts.animation ?? true,
+    legend: { top: 0, textStyle: { color: colors.text }, data: series.map((s) => String(s.name)) },
+    grid: { left: 56, right: 24, top: 40, bottom: 32 },
+    tooltip: {
+      ...tooltipBase(colors),
+      axisPointer: { type: 'shadow' },
+      formatter: (raw: unknown) => {
+        const items = (Array.isArray(raw) ? raw : [raw]) as TooltipItem[];
+        const head = String(items[0]?.axisValue ?? '');
+        const rows = items.map((i) => {
+          const v = (i.data as { raw?: number } | undefined)?.raw ?? null;
+          return `${i.marker ?? ''}${i.seriesName}: <b>${formatValue(v, 'Wh')}</b>`;
+        });
+        return [head, ...rows].join('<br/>');
+      },
+    },
+    xAxis: {
+      type: 'category',
+      data: bars.bars.map((b) => barLabel(b.label, period, language)),
+      ...axisBase(colors),
+      splitLine: { show: false },
+    },
+    yAxis: { type: 'value', name: unit.unit, ...axisBase(colors) },
+    series,
+  };
+}
+
+/** The I–V plot: each input's operating points of the last hour (voltage → current), the latest one large. */
+export function pvIvOption(
+  data: PvIv,
+  colors: ChartColors,
+  timezone: string,
+  labels: { voltage: string; current: string },
+): ChartOption {
+  const inputs = data.inputs.filter((i) => i.points.length > 0 || i.voltage !== null);
+  const series: LineSeriesOption[] = inputs.map((input, n) => {
+    const color = seriesPalette[n % seriesPalette.length];
+    const points = input.points.map((p) => ({ value: [p.voltage, p.current], time: p.time, symbolSize: 4 }));
+    const last = points.at(-1);
+    if (last) last.symbolSize = 11;
+    return {
+      id: `pv${input.index}`,
+      name: input.name,
+      type: 'line',
+      showSymbol: true,
+      symbol: 'circle',
+      itemStyle: { color },
+      lineStyle: { width: 1, opacity: 0.35 },
+      data: points as unknown as LineSeriesOption['data'],
+    };
+  });
+  return {
+    animation: false,
+    legend: { top: 0, textStyle: { color: colors.text }, data: series.map((s) => String(s.name)) },
+    grid: { left: 56, right: 32, top: 40, bottom: 40 },
+    tooltip: {
+      trigger: 'item',
+      backgroundColor: colors.tooltipBg,
+      borderColor: colors.axis,
+      textStyle: { color: colors.text },
+      formatter: (raw: unknown) => {
+        const item = raw as TooltipItem & { data?: { value: [number, number]; time?: string } };
+        const [v, a] = item.data?.value ?? [null, null];
+        const at = item.data?.time ? hhmm(minuteOfDay(item.data.time, timezone)) : '';
+        const power = v !== null && a !== null ? v * a : null;
+        return `${item.marker ?? ''}${item.seriesName} · ${at}<br/>${formatValue(v, 'V')} · ${formatValue(a, 'A')} · <b>${formatValue(power, 'W')}</b>`;
+      },
+    },
+    xAxis: {
+      type: 'value',
+      name: `${labels.voltage} (V)`,
+      nameLocation: 'middle',
+      nameGap: 26,
+      scale: true,
+      ...axisBase(colors),
+    },
+    yAxis: { type: 'value', name: `${labels.current} (A)`, min: 0, ...axisBase(colors) },
+    series,
+  };
+}
+
+/** A weather station's day as day-chart series (irradiance, temperatures, wind). */
+export function weatherSeries(
+  day: WeatherDay,
+  timezone: string,
+  names: { irradiance: string; ambientTemperature: string; moduleTemperature: string; windSpeed: string },
+): Pick<DayChart, 'times' | 'series' | 'timezone'> {
+  const col = (key: keyof typeof names, unit: string) => ({
+    key,
+    name: names[key],
+    unit,
+    values: day.points.map((p) => p[key]),
+  });
+  return {
+    timezone,
+    times: day.points.map((p) => p.time),
+    series: [col('irradiance', 'W/m²'), col('ambientTemperature', '°C'), col('moduleTemperature', '°C'), col('windSpeed', 'm/s')],
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * Display helpers of the device pages on top of the contracts' formatters (spec §9): measured
+ * values with their units (power-like units by the kW/MW rule, others with fixed decimals),
+ * decoded protocol fields, alias bytes, device names, durations and status colours.
+ */
+import { formatNumber, formatPower, inverterTypeKey, limits } from '@sunfleet/contracts';
+import type { FieldValue } from './types.ts';
+
+const missing = (v: number | null | undefined): v is null | undefined =>
+  v === null || v === undefined || typeof v !== 'number' || !Number.isFinite(v);
+
+/** Units scaled by the spec's power rule (3–5 integer digits → k, 6 or more → M). */
+const powerLike = new Set(['W', 'Wh', 'var', 'VA', 'varh', 'Wh/m²']);
+/** Fixed decimals per unit; others keep up to three decimals. */
+const decimalsByUnit: Record<string, number> = {
+  V: 1,
+  A: 2,
+  Hz: 2,
+  '°C': 1,
+  '%': 0,
+  kWh: 1,
+  kvarh: 2,
+  'm/s': 1,
+  'W/m²': 0,
+  Ah: 1,
+  s: 0,
+};
+
+/**
+ * A measured value with its unit: "3.6 kW", "231.1 V", "9.45 A", "58 %"; -- when missing.
+ * `decimals` overrides the unit's default (cell voltages take 3).
+ */
+export function formatValue(value: number | null | undefined, unit: string | null | undefined, decimals?: number): string {
+  if (missing(value)) return '--';
+  const u = unit ?? '';
+  if (powerLike.has(u) && decimals === undefined) return formatPower(Math.round(value), u);
+  const d = decimals ?? decimalsByUnit[u];
+  const text = d === undefined ? formatNumber(Math.round(value * 1000) / 1000) : formatNumber(value, d);
+  if (!u) return text;
+  return u === '%' ? `${text} %` : `${text} ${u}`;
+}
+
+/** A decoded protocol field: its enum label, its text, or its number with the unit. */
+export function formatField(field: Pick<FieldValue, 'value' | 'unit' | 'text'>): string {
+  if (field.text) return field.text;
+  if (typeof field.value === 'string') return field.value.trim() || '--';
+  return formatValue(field.value, field.unit);
+}
+
+/** UTF-8 bytes of a text (the alias limit counts bytes, not characters; spec §5). */
+export const aliasBytes = (s: string) => new TextEncoder().encode(s).length;
+export const aliasTooLong = (s: string) => aliasBytes(s) > limits.deviceAliasBytes;
+
+/** What a device is called on screen: its alias, else its SN. */
+export const deviceName = (d: { alias: string | null; sn: string }) => (d.alias?.trim() ? d.alias : d.sn);
+
+/** The type name key of an inverter (spec §9): the server's key, else the register value mapped. */
+export const typeKeyOf = (d: { typeKey?: string | null; deviceType?: number | null }) =>
+  d.typeKey ?? inverterTypeKey(d.deviceType ?? null);
+
+/** A span of seconds: "2 d 3 h", "5 h 12 min", "12 min", "45 s". */
+export function formatDuration(seconds: number | null | undefined): string {
+  if (missing(seconds) || seconds < 0) return '--';
+  const s = Math.floor(seconds);
+  const d = Math.floor(s / 86_400);
+  const h = Math.floor((s % 86_400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  if (d > 0) return h > 0 ? `${d} d ${h} h` : `${d} d`;
+  if (h > 0) return m > 0 ? `${h} h ${m} min` : `${h} h`;
+  if (m > 0) return `${m} min`;
+  return `${s} s`;
+}
+
+/** Signal quality words for 0–4 bars. */
+export const signalQuality = ['none', 'poor', 'fair', 'good', 'excellent'] as const;
+
+/** Gateway online/offline colours (the device statuses use the plants' `statusStyle`). */
+export const gatewayStateStyle = {
+  online: { badge: 'success', color: '#52c41a' },
+  offline: { badge: 'default', color: '#8c8c8c' },
+} as const;

@@ -1,0 +1,74 @@
+/** Test helpers of the device pages: a fetch that answers by path, and a page rendered in the app's providers. */
+import { QueryClientProvider } from '@tanstack/react-query';
+import type { ReactElement } from 'react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { vi } from 'vitest';
+import { createQueryClient } from '../../api/hooks.ts';
+import { PageContext } from '../../app/pageContext.ts';
+import { renderWithApp } from '../../test/render.tsx';
+
+export interface Call {
+  method: string;
+  url: URL;
+  body: string | null;
+}
+/** What a handler answers: data (code 0), or an envelope with another code. */
+export type Answer = unknown | { __code: number; msg?: string };
+type Handler = (call: Call) => Answer;
+
+export const fail = (code: number, msg = '') => ({ __code: code, msg });
+
+/**
+ * Stub `fetch`: the first route whose method and path match answers. Paths are exact
+ * (`GET /api/v1/inverters`) or a RegExp on the path. Unknown calls answer code 404.
+ */
+export function serve(routes: Array<[string, string | RegExp, Handler]>): Call[] {
+  const calls: Call[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(String(input), 'http://portal.test');
+      const method = init?.method ?? 'GET';
+      const body = typeof init?.body === 'string' ? init.body : null;
+      const call = { method, url, body };
+      calls.push(call);
+      const route = routes.find(([m, p]) => m === method && (typeof p === 'string' ? url.pathname === p : p.test(url.pathname)));
+      const answer = route ? route[2](call) : fail(404, 'not found');
+      const envelope =
+        answer && typeof answer === 'object' && '__code' in answer
+          ? { code: (answer as { __code: number }).__code, msg: (answer as { msg?: string }).msg ?? '', data: null }
+          : { code: 0, msg: 'ok', data: answer };
+      return new Response(JSON.stringify(envelope), { status: 200 });
+    }),
+  );
+  return calls;
+}
+
+/** The calls to a path, with their query strings. */
+export const callsTo = (calls: Call[], path: string, method = 'GET') =>
+  calls.filter((c) => c.method === method && c.url.pathname === path);
+
+function Where() {
+  const location = useLocation();
+  return <div data-testid="location">{`${location.pathname}${location.search}`}</div>;
+}
+
+/** Render a page at `path` under the route `pattern`, with the page's granted buttons. */
+export function renderPage(
+  page: ReactElement,
+  { path, pattern, buttons = [] }: { path: string; pattern: string; buttons?: string[] },
+) {
+  return renderWithApp(
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter initialEntries={[path]}>
+        <PageContext.Provider value={{ route: null, buttons }}>
+          <Routes>
+            <Route path={pattern} element={page} />
+            <Route path="*" element={<div data-testid="elsewhere" />} />
+          </Routes>
+          <Where />
+        </PageContext.Provider>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}

@@ -1,0 +1,65 @@
+/**
+ * The .xlsx downloads of the filtered events: inverter events (`inverter.export`, a button of the
+ * inverter page) and battery events (`event.export`). Both take the list's filters and the
+ * interface language; a refused period disables them.
+ */
+import { DownloadOutlined } from '@ant-design/icons';
+import { type Endpoint, eventsApi } from '@sunfleet/contracts';
+import { App, Flex, Tooltip } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../api/client.ts';
+import { useServerLanguage } from '../../api/hooks.ts';
+import { GuardedButton } from '../../components/GuardedButton.tsx';
+import { usePermission } from '../../components/Permission.tsx';
+import { type EventCriteria, serverFilters } from './criteria.ts';
+import { downloadFile } from './download.ts';
+import { useGranted } from './eventQueries.ts';
+
+type Which = 'inverter' | 'battery';
+const endpoints = {
+  inverter: eventsApi.inverterEventsDownload,
+  battery: eventsApi.batteryEventsDownload,
+} as const satisfies Record<Which, Endpoint>;
+
+export function EventDownloads({ criteria, timezone, blocked }: { criteria: EventCriteria; timezone: string; blocked: boolean }) {
+  const { t } = useTranslation('events');
+  const { message } = App.useApp();
+  const lan = useServerLanguage();
+  const granted = useGranted();
+  const canBattery = usePermission('event.export');
+  const allowed: Which[] = [];
+  if (granted('inverter.export')) allowed.push('inverter');
+  if (canBattery) allowed.push('battery');
+  if (allowed.length === 0) return null;
+
+  const download = async (which: Which) => {
+    // The device type filter belongs to the list: each file is of its own type.
+    const { kind: _kind, ...filters } = serverFilters(criteria, timezone);
+    const name = `events-${which}-${criteria.range.start}_${criteria.range.end}.xlsx`;
+    try {
+      await downloadFile(endpoints[which], { query: { ...filters, lan } }, name);
+    } catch (err) {
+      // A refusal the endpoint tolerates (4: the period) comes with the server's text; others
+      // were already shown by the client.
+      if (err instanceof ApiError && !err.tolerated) return;
+      message.error(err instanceof ApiError && err.message ? err.message : t('download.failed'));
+    }
+  };
+
+  return (
+    <Flex gap={8} wrap data-testid="event-downloads">
+      {allowed.map((which) => (
+        <Tooltip key={which} title={blocked ? t('download.blocked') : t('download.hint')}>
+          <GuardedButton
+            icon={<DownloadOutlined />}
+            disabled={blocked}
+            onClick={() => download(which)}
+            data-testid={`event-download-${which}`}
+          >
+            {t(`download.${which}`)}
+          </GuardedButton>
+        </Tooltip>
+      ))}
+    </Flex>
+  );
+}

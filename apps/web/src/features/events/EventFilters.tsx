@@ -1,0 +1,128 @@
+/**
+ * The filters of the events page: plant, device SN (debounced; checked against the SN rule
+ * before it is sent), device type, state (all, open, closed), acknowledgement, the start-date
+ * range with quick ranges, and a reset.
+ */
+import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { Button, Form, Segmented, Select } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { SafeInput } from '../../components/SafeInput.tsx';
+import type { DateRange } from '../plants/dateRange.ts';
+import { type EventCriteria, type EventStateName, isValidSn, type Kind, kinds } from './criteria.ts';
+import { PlantSelect } from './PlantSelect.tsx';
+import { RangeField } from './RangeField.tsx';
+
+const SN_DEBOUNCE_MS = 400;
+
+type Change = Partial<Omit<EventCriteria, 'page' | 'size'>>;
+
+export function EventFilters({
+  criteria,
+  snUnknown,
+  filtered,
+  onChange,
+  onReset,
+}: {
+  criteria: EventCriteria;
+  /** The server knows no visible device with the SN sent (404). */
+  snUnknown: boolean;
+  filtered: boolean;
+  onChange: (change: Change) => void;
+  onReset: () => void;
+}) {
+  const { t } = useTranslation('events');
+  const [sn, setSn] = useState(criteria.sn);
+
+  // The address is the source: a reset elsewhere empties the box (typing ahead of it is kept).
+  useEffect(() => setSn((typed) => (typed.trim() === criteria.sn ? typed : criteria.sn)), [criteria.sn]);
+  useEffect(() => {
+    const next = sn.trim();
+    if (next === criteria.sn) return;
+    const timer = setTimeout(() => onChange({ sn: next }), SN_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [sn, criteria.sn, onChange]);
+
+  const typed = sn.trim();
+  const snError = typed && !isValidSn(typed) ? t('filters.snInvalid') : snUnknown ? t('filters.snUnknown', { sn: typed }) : null;
+  const state = criteria.state ?? 'all';
+  const ack = criteria.acknowledged === undefined ? 'all' : criteria.acknowledged ? 'yes' : 'no';
+
+  return (
+    <Form layout="inline" style={{ rowGap: 8, marginBottom: 12 }} aria-label={t('filters.label')} data-testid="event-filters">
+      <Form.Item style={{ marginInlineEnd: 8 }}>
+        <PlantSelect
+          value={criteria.plantId}
+          onChange={(plantId) => onChange({ plantId })}
+          placeholder={t('filters.allPlants')}
+          testId="event-plant-filter"
+        />
+      </Form.Item>
+      <Form.Item style={{ marginInlineEnd: 8 }} validateStatus={snError ? 'error' : undefined} help={snError ?? undefined}>
+        <SafeInput
+          value={sn}
+          onChange={setSn}
+          allowClear
+          prefix={<SearchOutlined />}
+          placeholder={t('filters.sn')}
+          aria-label={t('filters.sn')}
+          maxLength={32}
+          style={{ width: 200 }}
+          data-testid="event-sn-filter"
+        />
+      </Form.Item>
+      <Form.Item style={{ marginInlineEnd: 8 }}>
+        <Select<Kind | 'all'>
+          value={criteria.kind ?? 'all'}
+          onChange={(v) => onChange({ kind: v === 'all' ? undefined : v })}
+          options={[{ value: 'all', label: t('filters.allKinds') }, ...kinds.map((k) => ({ value: k, label: t(`kinds.${k}`) }))]}
+          aria-label={t('filters.kind')}
+          style={{ width: 220 }}
+          data-testid="event-kind-filter"
+        />
+      </Form.Item>
+      <Form.Item style={{ marginInlineEnd: 8 }}>
+        <Segmented<EventStateName | 'all'>
+          value={state}
+          onChange={(v) => onChange({ state: v === 'all' ? undefined : v })}
+          options={[
+            { value: 'all', label: t('filters.stateAll') },
+            { value: 'open', label: t('filters.open') },
+            { value: 'closed', label: t('filters.closed') },
+          ]}
+          aria-label={t('filters.state')}
+          data-testid="event-state-filter"
+        />
+      </Form.Item>
+      <Form.Item style={{ marginInlineEnd: 8 }}>
+        <Select<'all' | 'yes' | 'no'>
+          value={ack}
+          onChange={(v) => onChange({ acknowledged: v === 'all' ? undefined : v === 'yes' })}
+          options={[
+            { value: 'all', label: t('filters.ackAll') },
+            { value: 'yes', label: t('filters.ackYes') },
+            { value: 'no', label: t('filters.ackNo') },
+          ]}
+          aria-label={t('filters.ack')}
+          style={{ width: 180 }}
+          data-testid="event-ack-filter"
+        />
+      </Form.Item>
+      <Form.Item style={{ marginInlineEnd: 8 }}>
+        <RangeField
+          range={criteria.range}
+          onChange={(range: DateRange) => onChange({ range })}
+          label={t('filters.range')}
+          testId="event-range"
+        />
+      </Form.Item>
+      {filtered && (
+        <Form.Item style={{ marginInlineEnd: 0 }}>
+          <Button icon={<ReloadOutlined />} onClick={onReset} data-testid="event-filters-reset">
+            {t('filters.reset')}
+          </Button>
+        </Form.Item>
+      )}
+    </Form>
+  );
+}

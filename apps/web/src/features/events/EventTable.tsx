@@ -1,0 +1,160 @@
+/**
+ * The event list: one server page at a time in a virtual table of fixed height (the approach of
+ * the plant table), newest first. A row (or its details button) opens the detail drawer.
+ */
+import { CheckCircleFilled, RightOutlined } from '@ant-design/icons';
+import { Button, Flex, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../plants/format.ts';
+import { useTableHeight } from '../plants/PlantTable.tsx';
+import { formatDuration, pageSizes } from './criteria.ts';
+import type { EventRow } from './eventQueries.ts';
+import { levelStyle } from './LevelCards.tsx';
+
+export function EventTable({
+  rows,
+  total,
+  loading,
+  page,
+  size,
+  onPage,
+  onOpen,
+}: {
+  rows: EventRow[];
+  total: number;
+  loading: boolean;
+  page: number;
+  size: number;
+  onPage: (page: number, size: number) => void;
+  onOpen: (row: EventRow) => void;
+}) {
+  const { t } = useTranslation('events');
+  const height = useTableHeight(520);
+
+  const columns: TableColumnsType<EventRow> = [
+    {
+      key: 'level',
+      title: t('columns.level'),
+      width: 84,
+      fixed: 'left',
+      render: (_, e) => (
+        <Tag color={levelStyle[e.level].tag} data-testid={`event-level-${e.id}`}>
+          {t(`level.${e.level}`)}
+        </Tag>
+      ),
+    },
+    { key: 'code', dataIndex: 'code', title: t('columns.code'), width: 110, ellipsis: true },
+    {
+      key: 'text',
+      dataIndex: 'text',
+      title: t('columns.text'),
+      width: 180,
+      ellipsis: { showTitle: true },
+    },
+    {
+      key: 'device',
+      title: t('columns.device'),
+      width: 150,
+      render: (_, e) => (
+        <Flex vertical style={{ minWidth: 0 }}>
+          <Typography.Text ellipsis style={{ fontFamily: 'monospace' }}>
+            {e.sn}
+          </Typography.Text>
+          <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
+            {[e.kind ? t(`kinds.${e.kind}`) : null, e.alias].filter(Boolean).join(' · ') || '--'}
+          </Typography.Text>
+        </Flex>
+      ),
+    },
+    {
+      key: 'plant',
+      dataIndex: 'plantName',
+      title: t('columns.plant'),
+      width: 130,
+      ellipsis: true,
+      render: (v: string | null) => v ?? '--',
+    },
+    {
+      key: 'time',
+      title: t('columns.time'),
+      width: 210,
+      render: (_, e) => (
+        <Flex vertical style={{ minWidth: 0 }}>
+          <span style={{ fontVariantNumeric: 'tabular-nums' }}>{formatDateTime(e.startedAt)}</span>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {e.endedAt ? (
+              <span style={{ fontVariantNumeric: 'tabular-nums' }}>→ {formatDateTime(e.endedAt)}</span>
+            ) : (
+              <Tag color="orange" style={{ marginInlineEnd: 4 }}>
+                {t('ongoing')}
+              </Tag>
+            )}{' '}
+            · {formatDuration(e.startedAt, e.endedAt)}
+          </Typography.Text>
+        </Flex>
+      ),
+    },
+    {
+      key: 'ack',
+      title: t('columns.ack'),
+      width: 120,
+      render: (_, e) =>
+        e.acknowledged ? (
+          <Tooltip title={formatDateTime(e.ackAt)}>
+            <Flex gap={6} align="center" style={{ minWidth: 0 }} data-testid={`event-acked-${e.id}`}>
+              <CheckCircleFilled style={{ color: '#52c41a' }} />
+              <Typography.Text ellipsis>{e.ackBy ?? '--'}</Typography.Text>
+            </Flex>
+          </Tooltip>
+        ) : (
+          <Typography.Text type="secondary">{t('ackPending')}</Typography.Text>
+        ),
+    },
+    {
+      key: 'actions',
+      title: t('columns.actions'),
+      width: 64,
+      fixed: 'right',
+      align: 'center',
+      render: (_, e) => (
+        <Tooltip title={t('details')}>
+          <Button
+            type="text"
+            size="small"
+            icon={<RightOutlined />}
+            aria-label={t('details')}
+            onClick={(ev) => {
+              ev.stopPropagation();
+              onOpen(e);
+            }}
+            data-testid={`event-detail-${e.id}`}
+          />
+        </Tooltip>
+      ),
+    },
+  ];
+
+  return (
+    <Table<EventRow>
+      virtual
+      rowKey="id"
+      size="middle"
+      columns={columns}
+      dataSource={rows}
+      loading={loading}
+      scroll={{ x: 1048, y: height }}
+      locale={{ emptyText: t('empty') }}
+      onRow={(row) => ({ onClick: () => onOpen(row), style: { cursor: 'pointer' } })}
+      data-testid="event-table"
+      pagination={{
+        current: page,
+        pageSize: size,
+        total,
+        showSizeChanger: true,
+        pageSizeOptions: [...pageSizes],
+        showTotal: (n) => t('total', { count: n }),
+        onChange: onPage,
+      }}
+    />
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * /device/event (event.view): events of the plants the caller can see — counts per level, filters
+ * (plant, device SN, device type, state, acknowledgement, start dates ≤ 90 days with quick
+ * ranges), the server-paged list in a virtual table, the detail drawer with acknowledgement, and
+ * the .xlsx downloads of the filtered inverter and battery events. The filters live in the
+ * address; a refused period or SN is explained and not sent.
+ */
+import { Card, Flex, Typography } from 'antd';
+import { useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { ApiError } from '../../api/client.ts';
+import { PageError } from '../../components/PageState.tsx';
+import { rangeProblem } from '../plants/dateRange.ts';
+import { criteriaSearch, type EventCriteria, isFiltered, isValidSn, parseCriteria } from './criteria.ts';
+import { browserTimezone } from './download.ts';
+import { EventDownloads } from './EventDownloads.tsx';
+import { EventDrawer } from './EventDrawer.tsx';
+import { EventFilters } from './EventFilters.tsx';
+import { EventTable } from './EventTable.tsx';
+import { type EventRow, useEventList, useLevelCounts } from './eventQueries.ts';
+import { LevelCards } from './LevelCards.tsx';
+import { RangeProblem } from './RangeField.tsx';
+
+export default function EventsPage() {
+  const { t } = useTranslation('events');
+  const [params, setParams] = useSearchParams();
+  const criteria = useMemo(() => parseCriteria(params), [params]);
+  const [timezone] = useState(browserTimezone);
+  const [open, setOpen] = useState<EventRow | null>(null);
+
+  const badSn = criteria.sn !== '' && !isValidSn(criteria.sn);
+  const blocked = rangeProblem(criteria.range) !== null || badSn;
+  const list = useEventList(criteria, timezone, !blocked);
+  const { counts, loading: countsLoading } = useLevelCounts(criteria, timezone, !blocked);
+  const snUnknown = list.error instanceof ApiError && list.error.code === 404 && criteria.sn !== '';
+
+  const update = useCallback(
+    (change: Partial<EventCriteria>, keepPage = false) => {
+      setParams(
+        (current) => {
+          const c = { ...parseCriteria(current), ...change };
+          if (!keepPage) c.page = 1;
+          return criteriaSearch(c);
+        },
+        { replace: true },
+      );
+    },
+    [setParams],
+  );
+
+  const rows = blocked || snUnknown ? [] : (list.data?.list ?? []);
+  const total = blocked || snUnknown ? 0 : (list.data?.total ?? 0);
+
+  return (
+    <Card data-testid="events-page">
+      <Flex justify="space-between" align="center" gap={16} wrap style={{ marginBottom: 16 }}>
+        <Typography.Title level={4} style={{ margin: 0 }} data-testid="page-title">
+          {t('menu:events')}
+        </Typography.Title>
+        <EventDownloads criteria={criteria} timezone={timezone} blocked={blocked} />
+      </Flex>
+
+      <LevelCards
+        counts={blocked || snUnknown ? undefined : counts}
+        loading={!blocked && countsLoading}
+        level={criteria.level}
+        onLevel={(level) => update({ level })}
+      />
+
+      <EventFilters
+        criteria={criteria}
+        snUnknown={snUnknown}
+        filtered={isFiltered(criteria)}
+        onChange={update}
+        onReset={() => setParams(new URLSearchParams(), { replace: true })}
+      />
+      <RangeProblem range={criteria.range} ns="events" testId="event-range-problem" />
+
+      {list.isError && !snUnknown && !list.data ? (
+        <PageError error={list.error} onRetry={() => void list.refetch()} />
+      ) : (
+        <EventTable
+          rows={rows}
+          total={total}
+          loading={!blocked && (list.isPending || list.isFetching)}
+          page={criteria.page}
+          size={criteria.size}
+          onPage={(page, size) => update(size !== criteria.size ? { size, page: 1 } : { page }, true)}
+          onOpen={setOpen}
+        />
+      )}
+
+      <EventDrawer row={open} onClose={() => setOpen(null)} />
+    </Card>
+  );
+}

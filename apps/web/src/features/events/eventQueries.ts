@@ -1,0 +1,82 @@
+/** Server data of the events page: the list, the counts per level, one event, acknowledgement. */
+import { type DataOf, eventsApi } from '@sunfleet/contracts';
+import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useContext } from 'react';
+import { endpointKey, useApiQuery } from '../../api/hooks.ts';
+import { ShellContext } from '../../app/shell/shellContext.ts';
+import { type EventCriteria, type Level, levels, serverFilters } from './criteria.ts';
+
+export type EventRow = DataOf<typeof eventsApi.listEvents>['list'][number];
+export type LevelCounts = Record<Level | 'total', number>;
+
+const REFRESH_MS = 60_000;
+/** An SN nobody can see answers 404: the page says so under the field instead of a toast. */
+const SN_TOLERATE = [404] as const;
+
+export function useEventList(c: EventCriteria, timezone: string, enabled: boolean) {
+  return useApiQuery(
+    eventsApi.listEvents,
+    { query: { ...serverFilters(c, timezone), page: c.page, size: c.size }, tolerate: SN_TOLERATE },
+    { enabled, placeholderData: keepPreviousData, refetchInterval: REFRESH_MS },
+  );
+}
+
+/** Events per level with the other filters (a one-row page of each level tells its total). */
+export function useLevelCounts(c: EventCriteria, timezone: string, enabled: boolean) {
+  const base = serverFilters({ ...c, level: undefined }, timezone);
+  const options = { enabled, placeholderData: keepPreviousData, refetchInterval: REFRESH_MS };
+  const input = (level: Level) => ({ query: { ...base, level, page: 1, size: 1 }, tolerate: SN_TOLERATE, quiet: true });
+  const fault = useApiQuery(eventsApi.listEvents, input('fault'), options);
+  const warning = useApiQuery(eventsApi.listEvents, input('warning'), options);
+  const info = useApiQuery(eventsApi.listEvents, input('info'), options);
+  const all = { fault, warning, info };
+  const loading = levels.some((l) => all[l].isPending && enabled);
+  const counts: LevelCounts | undefined = levels.every((l) => typeof all[l].data?.total === 'number')
+    ? {
+        fault: fault.data!.total,
+        warning: warning.data!.total,
+        info: info.data!.total,
+        total: fault.data!.total + warning.data!.total + info.data!.total,
+      }
+    : undefined;
+  return { counts, loading };
+}
+
+export function useEventDetail(id: number | null, initial: EventRow | undefined) {
+  return useApiQuery(
+    eventsApi.eventDetail,
+    { params: { id: id ?? 0 }, tolerate: [404] },
+    { enabled: id !== null, placeholderData: initial },
+  );
+}
+
+/** After an acknowledgement: the lists and counts show it too. */
+export function useRefreshEvents() {
+  const client = useQueryClient();
+  return useCallback(
+    (event?: EventRow) => {
+      if (event) client.setQueryData(endpointKey(eventsApi.eventDetail, { params: { id: event.id }, tolerate: [404] }), event);
+      const lists = client.invalidateQueries({ queryKey: endpointKey(eventsApi.listEvents) });
+      // Without the new state (someone else acknowledged it), the detail is asked for again.
+      const detail = event ? undefined : client.invalidateQueries({ queryKey: endpointKey(eventsApi.eventDetail) });
+      return Promise.all([lists, detail]).then(() => undefined);
+    },
+    [client],
+  );
+}
+
+/**
+ * A permission granted anywhere in the account's tree: a page (type 0) or a button of any page.
+ * (Inverter-event downloads are a button of the inverter page, `inverter.export`.)
+ */
+export function useGranted(): (name: string) => boolean {
+  const shell = useContext(ShellContext);
+  return useCallback(
+    (name: string) => {
+      if (!shell) return false;
+      if (name in shell.buttons) return true;
+      return Object.values(shell.buttons).some((names) => names.includes(name));
+    },
+    [shell],
+  );
+}

@@ -1,0 +1,21 @@
+/** A card body's error line with a retry (cards fail one by one; the page stays). */
+import { ReloadOutlined } from '@ant-design/icons';
+import { Button, Flex, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+
+export function CardError({ error, onRetry, testId }: { error: Error | null; onRetry: () => void; testId?: string }) {
+  const { t } = useTranslation('overview');
+  return (
+    <Flex vertical align="center" gap={8} style={{ padding: '24px 8px', textAlign: 'center' }} data-testid={testId}>
+      <Typography.Text type="danger">{t('state.error')}</Typography.Text>
+      {error?.message && (
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {error.message}
+        </Typography.Text>
+      )}
+      <Button size="small" icon={<ReloadOutlined />} onClick={onRetry}>
+        {t('common:retry')}
+      </Button>
+    </Flex>
+  );
+}

@@ -1,0 +1,123 @@
+/**
+ * Devices of the plant: what is attached (gateways, inverters, batteries, meters, weather
+ * stations), the inverters by status, the open events by level, and the first inverters with
+ * their power now.
+ */
+import { plantsApi } from '@sunfleet/contracts';
+import { Badge, Card, Divider, Empty, Flex, List, Skeleton, Tag, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { statusStyle } from '../plants/format.ts';
+import { CardError } from './CardState.tsx';
+import { formatWatts, formatWh } from './format.ts';
+import { useDeviceCheck, useEventCount, useInverterCount, useInverters } from './overviewQueries.ts';
+
+export const levelColor = { fault: 'error', warning: 'warning', info: 'processing' } as const;
+
+function Count({ label, value, testId }: { label: string; value: number | undefined; testId: string }) {
+  return (
+    <Flex vertical align="center" style={{ minWidth: 0 }}>
+      <Typography.Text strong style={{ fontSize: 20 }} data-testid={testId}>
+        {value ?? '--'}
+      </Typography.Text>
+      <Typography.Text
+        type="secondary"
+        style={{ fontSize: 11, lineHeight: '14px', textAlign: 'center', overflowWrap: 'anywhere' }}
+      >
+        {label}
+      </Typography.Text>
+    </Flex>
+  );
+}
+
+export function DevicesCard({ plantId }: { plantId: number }) {
+  const { t } = useTranslation('overview');
+  const check = useDeviceCheck(plantId);
+  const inverters = useInverterCount(plantId);
+  const events = useEventCount(plantId);
+  const list = useInverters(plantId);
+  const pending = check.isPending || inverters.isPending || events.isPending;
+  const failing = [check, inverters, events].find((q) => q.isError && !q.data);
+
+  return (
+    <Card size="small" title={t('devices.title')} style={{ height: '100%' }} data-testid="devices-card">
+      {pending ? (
+        <Skeleton active paragraph={{ rows: 5 }} />
+      ) : failing ? (
+        <CardError
+          error={failing.error}
+          onRetry={() => {
+            void check.refetch();
+            void inverters.refetch();
+            void events.refetch();
+          }}
+          testId="devices-error"
+        />
+      ) : (
+        <Flex vertical gap={8}>
+          <div style={{ display: 'grid', gridTemplateColumns: 'repeat(5, minmax(0, 1fr))', gap: 6 }}>
+            <Count label={t('devices.gateways')} value={check.data?.gateways} testId="devices-gateways" />
+            <Count label={t('devices.inverters')} value={check.data?.inverters} testId="devices-inverters" />
+            <Count label={t('devices.batteries')} value={check.data?.batteries} testId="devices-batteries" />
+            <Count label={t('devices.meters')} value={check.data?.meters} testId="devices-meters" />
+            <Count label={t('devices.weather')} value={check.data?.weather} testId="devices-weather" />
+          </div>
+          <Divider style={{ margin: '4px 0' }} />
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {t('devices.inverterStatus')}
+          </Typography.Text>
+          <Flex gap={12} wrap data-testid="devices-inverter-status">
+            {plantsApi.plantStatuses.map((s) => (
+              <Badge
+                key={s}
+                status={statusStyle[s].badge}
+                text={`${t(`plants:status.${s}`)} ${inverters.data?.[s] ?? 0}`}
+                data-testid={`inverters-${s}`}
+              />
+            ))}
+          </Flex>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {t('devices.openEvents')}
+          </Typography.Text>
+          <Flex gap={6} wrap data-testid="devices-event-levels">
+            {(['fault', 'warning', 'info'] as const).map((level) => (
+              <Tag key={level} color={levelColor[level]} data-testid={`events-${level}`}>
+                {t(`events.levels.${level}`)} {events.data?.[level] ?? 0}
+              </Tag>
+            ))}
+          </Flex>
+          <Divider style={{ margin: '4px 0' }} />
+          {list.data && list.data.list.length > 0 ? (
+            <List
+              size="small"
+              split={false}
+              dataSource={list.data.list}
+              data-testid="devices-inverter-list"
+              renderItem={(inv) => (
+                <List.Item key={inv.sn} style={{ paddingInline: 0 }} data-testid={`inverter-${inv.sn}`}>
+                  <Flex justify="space-between" style={{ width: '100%', minWidth: 0 }} gap={8}>
+                    <Badge
+                      status={statusStyle[inv.status].badge}
+                      text={
+                        <Link to={`/device/inverter/${encodeURIComponent(inv.sn)}`} data-testid={`inverter-link-${inv.sn}`}>
+                          <Typography.Text ellipsis style={{ maxWidth: 150, color: 'inherit' }} title={inv.sn}>
+                            {inv.alias || inv.sn}
+                          </Typography.Text>
+                        </Link>
+                      }
+                    />
+                    <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap' }}>
+                      {formatWatts(inv.power)} · {formatWh(inv.todayEnergy)}
+                    </Typography.Text>
+                  </Flex>
+                </List.Item>
+              )}
+            />
+          ) : list.isPending ? null : (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('devices.noInverters')} style={{ margin: 0 }} />
+          )}
+        </Flex>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,66 @@
+/** One ECharts canvas that follows its option and its container's size. */
+import { type CSSProperties, useEffect, useRef } from 'react';
+import type { ChartOption } from './chartOptions.ts';
+import { type EChartsType, init } from './echarts.ts';
+
+export function EChart({
+  option,
+  height = 320,
+  style,
+  testId,
+  ariaLabel,
+}: {
+  option: ChartOption;
+  height?: number;
+  style?: CSSProperties;
+  testId?: string;
+  ariaLabel?: string;
+}) {
+  const element = useRef<HTMLDivElement>(null);
+  const chart = useRef<EChartsType | null>(null);
+
+  useEffect(() => {
+    const el = element.current;
+    if (!el) return;
+    const instance = init(el, undefined, { renderer: 'canvas' });
+    chart.current = instance;
+    const observer = new ResizeObserver(() => instance.resize());
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      instance.dispose();
+      chart.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    // Replacing the series (not the whole chart) animates a refresh instead of redrawing from zero.
+    chart.current?.setOption(option, { replaceMerge: ['series', 'xAxis', 'yAxis'] });
+  }, [option]);
+
+  return <div ref={element} role="img" aria-label={ariaLabel} data-testid={testId} style={{ width: '100%', height, ...style }} />;
+}
+
+/**
+ * A chart drawn off screen, without animation, as a PNG data URL (for the PDF): the same
+ * option on a white background at twice the pixels, then the instance is thrown away. 840 px
+ * drawn 560 pt wide keeps the chart's 12 px labels at a readable 8 pt.
+ */
+export function renderChartImage(
+  option: ChartOption,
+  width = 1120,
+  height = 480,
+): { url: string; width: number; height: number } {
+  const el = document.createElement('div');
+  el.style.cssText = `position:fixed;left:-20000px;top:0;width:${width}px;height:${height}px;`;
+  document.body.appendChild(el);
+  const instance = init(el, undefined, { renderer: 'canvas', width, height });
+  try {
+    instance.setOption({ ...option, animation: false });
+    const url = instance.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: '#ffffff' });
+    return { url, width, height };
+  } finally {
+    instance.dispose();
+    el.remove();
+  }
+}

@@ -1,0 +1,84 @@
+/** The overview's header: name, status, type, address, local time and zone, capacity, actions. */
+import { ArrowLeftOutlined, ClockCircleOutlined, EditOutlined, EnvironmentOutlined } from '@ant-design/icons';
+import type { DataOf, plantsApi } from '@sunfleet/contracts';
+import { Button, Card, Flex, Space, Tag, Typography } from 'antd';
+import { type ReactNode, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { formatCapacity, statusStyle } from '../plants/format.ts';
+import { utcOffset, zonedDateTime } from './dateNav.ts';
+
+type Plant = DataOf<typeof plantsApi.getPlant>;
+
+/** The plant's wall clock, ticking every 20 s. */
+function useClock(): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(new Date()), 20_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+export function OverviewHeader({
+  plant,
+  status,
+  timezone,
+  actions,
+}: {
+  plant: Plant;
+  status: Plant['status'];
+  timezone: string;
+  actions: ReactNode;
+}) {
+  const { t } = useTranslation('overview');
+  const navigate = useNavigate();
+  const now = useClock();
+  return (
+    <Card size="small" data-testid="overview-header">
+      <Flex justify="space-between" align="flex-start" gap={12} wrap>
+        <Flex gap={12} align="flex-start" style={{ minWidth: 0, flex: '1 1 420px' }}>
+          <Button
+            type="text"
+            icon={<ArrowLeftOutlined />}
+            aria-label={t('header.back')}
+            title={t('header.back')}
+            onClick={() => navigate('/plants')}
+          />
+          <Flex vertical gap={4} style={{ minWidth: 0 }}>
+            <Flex align="center" gap={10} wrap>
+              <Typography.Title level={4} style={{ margin: 0 }} data-testid="overview-name">
+                {plant.name}
+              </Typography.Title>
+              <Tag color={statusStyle[status].color} style={{ marginInlineEnd: 0 }} data-testid="overview-status">
+                {t(`plants:status.${status}`)}
+              </Tag>
+              <Tag data-testid="overview-type">{t(`plants:types.${plant.type}`)}</Tag>
+            </Flex>
+            <Space size={16} wrap style={{ rowGap: 2 }}>
+              <Typography.Text type="secondary" data-testid="overview-capacity">
+                {t('header.capacity')}: <Typography.Text strong>{formatCapacity(plant.capacity)}</Typography.Text>
+              </Typography.Text>
+              <Typography.Text type="secondary" data-testid="overview-clock">
+                <ClockCircleOutlined /> {zonedDateTime(now, timezone)} ({timezone}, {utcOffset(timezone, now)})
+              </Typography.Text>
+              {plant.address && (
+                <Typography.Text type="secondary" ellipsis style={{ maxWidth: 420 }} data-testid="overview-address">
+                  <EnvironmentOutlined /> {plant.address}
+                </Typography.Text>
+              )}
+            </Space>
+          </Flex>
+        </Flex>
+        <Space wrap>
+          {plant.canEdit && (
+            <Button icon={<EditOutlined />} onClick={() => navigate(`/plants/edit/${plant.id}`)} data-testid="overview-edit">
+              {t('header.edit')}
+            </Button>
+          )}
+          {actions}
+        </Space>
+      </Flex>
+    </Card>
+  );
+}

@@ -1,0 +1,205 @@
+/**
+ * plants/overview/{id}/{type} (spec §2, issue 4): the plant's dashboard. Header with actions
+ * (edit, PDF, generation data), realtime card and energy flow (every 10 s), the power curve or
+ * generation bars with date navigation, energy balance, devices, weather and events.
+ *
+ * `{type}` is whatever the link carried (the plant list passes 1); the layout follows the
+ * plant's own type from plant/{id} (battery only on storage plants), so a stale or edited
+ * link cannot show the wrong diagram. The chart's period and date live in the query string
+ * (`?period=month&date=2026-03-01`), so a reload or a shared link keeps them.
+ */
+import { DownloadOutlined, FilePdfOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Col, Flex, Result, Row } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { ApiError } from '../../api/client.ts';
+import { PageError, PageLoading } from '../../components/PageState.tsx';
+import { formatCapacity } from '../plants/format.ts';
+import { DevicesCard } from './DevicesCard.tsx';
+import { type ChartPeriod, chartPeriods, clampToToday, isDay, todayIn } from './dateNav.ts';
+import { EnergyCard } from './EnergyCard.tsx';
+import { EnergyFlowCard } from './EnergyFlow.tsx';
+import { EventsCard } from './EventsCard.tsx';
+import { downloadGeneration, exportOverviewPdf } from './exportOverview.ts';
+import { ForecastUpload } from './ForecastUpload.tsx';
+import { OverviewHeader } from './OverviewHeader.tsx';
+import { useFlow, usePlant, useRealtime } from './overviewQueries.ts';
+import { PowerChartCard, usePowerLabels } from './PowerChart.tsx';
+import { RealtimeCard } from './RealtimeCard.tsx';
+import { WeatherCard } from './WeatherCard.tsx';
+import './overview.css';
+
+const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+export default function OverviewPage() {
+  const { t, i18n } = useTranslation('overview');
+  const navigate = useNavigate();
+  const { message } = App.useApp();
+  const client = useQueryClient();
+  const labels = usePowerLabels();
+  const id = Number(useParams().id);
+  const valid = Number.isInteger(id) && id > 0;
+  const plant = usePlant(valid ? id : 0);
+  const realtime = useRealtime(valid ? id : 0);
+  const flow = useFlow(valid ? id : 0);
+  const [search, setSearch] = useSearchParams();
+  const [pdfBusy, setPdfBusy] = useState(false);
+  const [dataBusy, setDataBusy] = useState(false);
+
+  const timezone = realtime.data?.timezone ?? plant.data?.timezone ?? browserZone();
+  const today = realtime.data?.today ?? todayIn(timezone);
+  const askedPeriod = search.get('period') as ChartPeriod | null;
+  const period: ChartPeriod = askedPeriod && chartPeriods.includes(askedPeriod) ? askedPeriod : 'day';
+  const askedDate = search.get('date');
+  const date = isDay(askedDate) ? clampToToday(askedDate, today) : today;
+  const setChart = (next: { period?: ChartPeriod; date?: string }) => {
+    const p = next.period ?? period;
+    const d = next.date ?? date;
+    const query: Record<string, string> = {};
+    if (p !== 'day') query.period = p;
+    if (d !== today) query.date = d;
+    setSearch(query, { replace: true });
+  };
+
+  if (!valid || (plant.error instanceof ApiError && plant.error.code === 700)) {
+    return (
+      <Card>
+        <Result
+          status="404"
+          title={t('missing')}
+          extra={
+            <Button type="primary" onClick={() => navigate('/plants')}>
+              {t('header.back')}
+            </Button>
+          }
+          data-testid="overview-missing"
+        />
+      </Card>
+    );
+  }
+  if (plant.isPending) return <PageLoading />;
+  if (plant.isError) return <PageError error={plant.error} onRetry={() => void plant.refetch()} />;
+  const p = plant.data;
+
+  const exportPdf = async () => {
+    setPdfBusy(true);
+    try {
+      await exportOverviewPdf({
+        client,
+        plantId: p.id,
+        period,
+        date,
+        t: (key, vars) => t(key, vars ?? {}),
+        labels,
+        currency: realtime.data?.currency ?? p.currency,
+        language: i18n.language,
+        snapshot: {
+          plant: {
+            name: p.name,
+            address: p.address,
+            capacity: formatCapacity(p.capacity),
+            status: t(`plants:status.${realtime.data?.status ?? p.status}`),
+            typeName: t(`plants:types.${p.type}`),
+            type: p.type,
+            timezone,
+          },
+          realtime: realtime.data,
+          flow: flow.data,
+          date: today,
+          now: new Date(),
+        },
+      });
+    } catch {
+      message.error(t('header.pdfFailed'));
+    } finally {
+      setPdfBusy(false);
+    }
+  };
+  const downloadData = async () => {
+    setDataBusy(true);
+    try {
+      await downloadGeneration(p.id, p.name, period, date);
+    } catch {
+      message.error(t('header.downloadFailed'));
+    } finally {
+      setDataBusy(false);
+    }
+  };
+
+  return (
+    <Flex vertical gap={16} data-testid="overview-page">
+      <OverviewHeader
+        plant={p}
+        status={realtime.data?.status ?? p.status}
+        timezone={timezone}
+        actions={
+          <>
+            {p.canEdit && <ForecastUpload plantId={p.id} />}
+            <Button
+              icon={<DownloadOutlined />}
+              loading={dataBusy}
+              onClick={() => void downloadData()}
+              data-testid="overview-download"
+            >
+              {t('header.download')}
+            </Button>
+            <Button
+              type="primary"
+              icon={<FilePdfOutlined />}
+              loading={pdfBusy}
+              onClick={() => void exportPdf()}
+              data-testid="overview-pdf"
+            >
+              {t('header.pdf')}
+            </Button>
+          </>
+        }
+      />
+      <Row gutter={[16, 16]}>
+        <Col xs={24} xl={11}>
+          <RealtimeCard
+            data={realtime.data}
+            error={realtime.error}
+            pending={realtime.isPending}
+            onRetry={() => void realtime.refetch()}
+            timezone={timezone}
+          />
+        </Col>
+        <Col xs={24} xl={13}>
+          <EnergyFlowCard
+            data={flow.data}
+            plantType={p.type}
+            error={flow.error}
+            pending={flow.isPending}
+            onRetry={() => void flow.refetch()}
+            timezone={timezone}
+          />
+        </Col>
+      </Row>
+      <PowerChartCard
+        plantId={p.id}
+        period={period}
+        date={date}
+        today={today}
+        timezone={timezone}
+        currency={realtime.data?.currency ?? p.currency}
+        onPeriod={(next) => setChart({ period: next })}
+        onDate={(next) => setChart({ date: next })}
+      />
+      <Row gutter={[16, 16]}>
+        <Col xs={24} lg={8}>
+          <EnergyCard plantId={p.id} period={period} date={date} plantType={p.type} />
+        </Col>
+        <Col xs={24} lg={8}>
+          <DevicesCard plantId={p.id} />
+        </Col>
+        <Col xs={24} lg={8}>
+          <WeatherCard plantId={p.id} timezone={timezone} />
+        </Col>
+      </Row>
+      <EventsCard plantId={p.id} timezone={timezone} today={today} />
+    </Flex>
+  );
+}

@@ -1,0 +1,200 @@
+/**
+ * The chart card: the day's power curve or the generation bars of a month, a year or all
+ * time, with date navigation (previous, picker, next; never after the plant's today).
+ */
+import { LeftOutlined, RightOutlined } from '@ant-design/icons';
+import { Button, Card, DatePicker, Empty, Flex, Segmented, Skeleton, Space, Typography, theme } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CardError } from './CardState.tsx';
+import { type ChartColors, generationOption, powerDayOption } from './chartOptions.ts';
+import { type ChartPeriod, canGoForward, chartPeriods, navigate, periodKey, shiftDate } from './dateNav.ts';
+import { EChart } from './EChart.tsx';
+import { formatWatts, formatWh } from './format.ts';
+import { useGeneration, usePowerDay } from './overviewQueries.ts';
+
+export function useChartColors(): ChartColors {
+  const { token } = theme.useToken();
+  const { colorText, colorTextSecondary, colorBorder, colorSplit, colorBgElevated } = token;
+  return useMemo(
+    () => ({ text: colorText, muted: colorTextSecondary, axis: colorBorder, split: colorSplit, tooltipBg: colorBgElevated }),
+    [colorText, colorTextSecondary, colorBorder, colorSplit, colorBgElevated],
+  );
+}
+
+/** Translated series names of the power curve. */
+export function usePowerLabels() {
+  const { t } = useTranslation('overview');
+  return useMemo(
+    () => ({
+      pv: t('chart.series.pv'),
+      load: t('chart.series.load'),
+      grid: t('chart.series.grid'),
+      battery: t('chart.series.battery'),
+      soc: t('chart.series.soc'),
+      forecast: t('chart.series.forecast'),
+    }),
+    [t],
+  );
+}
+
+function DateNav({
+  period,
+  date,
+  today,
+  onDate,
+}: {
+  period: ChartPeriod;
+  date: string;
+  today: string;
+  onDate: (date: string) => void;
+}) {
+  const { t } = useTranslation('overview');
+  if (period === 'total') return null;
+  const picker = period === 'day' ? 'date' : period;
+  const format = period === 'day' ? 'YYYY-MM-DD' : period === 'month' ? 'YYYY-MM' : 'YYYY';
+  const back = shiftDate(date, period, -1);
+  return (
+    <Space.Compact data-testid="date-nav">
+      <Button
+        icon={<LeftOutlined />}
+        aria-label={t('chart.prev')}
+        title={t('chart.prev')}
+        onClick={() => onDate(back)}
+        data-testid="date-prev"
+      />
+      <DatePicker
+        picker={picker}
+        allowClear={false}
+        format={format}
+        value={dayjs(date)}
+        style={{ width: period === 'day' ? 136 : 112 }}
+        aria-label={t('chart.pickDate')}
+        disabledDate={(d: Dayjs) => periodKey(d.format('YYYY-MM-DD'), period) > periodKey(today, period)}
+        presets={
+          period === 'day'
+            ? [
+                { label: t('plants:ranges.today'), value: dayjs(today) },
+                { label: t('plants:ranges.yesterday'), value: dayjs(shiftDate(today, 'day', -1)) },
+              ]
+            : undefined
+        }
+        onChange={(d) => d && onDate(navigate(d.format('YYYY-MM-DD'), period, 0, today))}
+        data-testid="date-picker"
+      />
+      <Button
+        icon={<RightOutlined />}
+        aria-label={t('chart.next')}
+        title={t('chart.next')}
+        disabled={!canGoForward(date, period, today)}
+        onClick={() => onDate(navigate(date, period, 1, today))}
+        data-testid="date-next"
+      />
+      {periodKey(date, period) !== periodKey(today, period) && (
+        <Button onClick={() => onDate(today)} data-testid="date-today">
+          {t(`chart.current.${period}`)}
+        </Button>
+      )}
+    </Space.Compact>
+  );
+}
+
+export function PowerChartCard({
+  plantId,
+  period,
+  date,
+  today,
+  timezone,
+  currency,
+  onPeriod,
+  onDate,
+}: {
+  plantId: number;
+  period: ChartPeriod;
+  date: string;
+  today: string;
+  timezone: string;
+  currency: string | null;
+  onPeriod: (period: ChartPeriod) => void;
+  onDate: (date: string) => void;
+}) {
+  const { t, i18n } = useTranslation('overview');
+  const colors = useChartColors();
+  const labels = usePowerLabels();
+  const isDay = period === 'day';
+  const day = usePowerDay(plantId, date, date === today, isDay);
+  const bars = useGeneration(plantId, period === 'day' ? 'month' : period, date, !isDay);
+  const query = isDay ? day : bars;
+
+  const option = useMemo(() => {
+    if (isDay) return day.data ? powerDayOption(day.data, labels, colors) : null;
+    if (!bars.data) return null;
+    return generationOption(
+      bars.data,
+      period as 'month' | 'year' | 'total',
+      { energy: t('chart.series.energy'), income: t('chart.series.income') },
+      currency,
+      i18n.language,
+      colors,
+    );
+  }, [isDay, day.data, bars.data, period, labels, colors, currency, i18n.language, t]);
+
+  const empty = isDay
+    ? day.data?.points.length === 0 && day.data.forecast.length === 0
+    : bars.data?.bars.every((b) => b.energy === 0 && (b.income ?? 0) === 0);
+  const summary = isDay
+    ? day.data && (
+        <>
+          <span data-testid="chart-day-energy">{t('chart.dayEnergy', { value: formatWh(day.data.energy) })}</span>
+          {' · '}
+          <span>{t('chart.peak', { value: formatWatts(day.data.peakPower) })}</span>
+        </>
+      )
+    : bars.data && (
+        <span data-testid="chart-period-energy">{t('chart.periodEnergy', { value: formatWh(bars.data.energy) })}</span>
+      );
+
+  return (
+    <Card
+      size="small"
+      data-testid="chart-card"
+      title={
+        <Segmented
+          value={period}
+          onChange={(v) => onPeriod(v as ChartPeriod)}
+          options={chartPeriods.map((p) => ({ value: p, label: t(`chart.tabs.${p}`) }))}
+          data-testid="chart-tabs"
+        />
+      }
+      extra={<DateNav period={period} date={date} today={today} onDate={onDate} />}
+      styles={{ header: { flexWrap: 'wrap', gap: 8, paddingBlock: 8 } }}
+    >
+      <Flex justify="space-between" wrap gap={8} style={{ marginBottom: 4, minHeight: 22 }}>
+        <Typography.Text strong>
+          {isDay ? t('chart.dayTitle', { date }) : t(`chart.barsTitle.${period}`, { date: periodKey(date, period) })}
+        </Typography.Text>
+        <Typography.Text type="secondary">{summary}</Typography.Text>
+      </Flex>
+      {query.isPending ? (
+        <Skeleton.Node active style={{ width: '100%', height: 320 }} />
+      ) : query.isError && !query.data ? (
+        <CardError error={query.error} onRetry={() => void query.refetch()} testId="chart-error" />
+      ) : empty || !option ? (
+        <Flex align="center" justify="center" style={{ height: 320 }}>
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('chart.empty')} data-testid="chart-empty" />
+        </Flex>
+      ) : (
+        <EChart
+          option={option}
+          height={320}
+          testId={isDay ? 'chart-day' : `chart-${period}`}
+          ariaLabel={isDay ? t('chart.dayTitle', { date }) : t(`chart.barsTitle.${period}`, { date: periodKey(date, period) })}
+        />
+      )}
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        {isDay ? t('chart.tzNote', { timezone }) : null}
+      </Typography.Text>
+    </Card>
+  );
+}

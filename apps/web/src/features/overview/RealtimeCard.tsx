@@ -1,0 +1,177 @@
+/**
+ * The realtime card: power now (and its share of the capacity), energy today, this month, this
+ * year and in total, income today and in total from the plant's valuation method, CO₂ avoided.
+ */
+import { ThunderboltFilled } from '@ant-design/icons';
+import type { DataOf, plantEnergyApi } from '@sunfleet/contracts';
+import { Card, Col, Flex, Progress, Row, Skeleton, Tooltip, Typography, theme } from 'antd';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ApiError } from '../../api/client.ts';
+import { CardError } from './CardState.tsx';
+import { zonedDateTime } from './dateNav.ts';
+import { formatCo2, formatMoney, formatRate, formatWatts, formatWh } from './format.ts';
+
+export type Realtime = DataOf<typeof plantEnergyApi.plantRealtime>;
+
+function Figure({ label, value, testId, hint }: { label: ReactNode; value: string; testId: string; hint?: string }) {
+  return (
+    <Flex vertical style={{ minWidth: 0 }}>
+      <Typography.Text type="secondary" style={{ fontSize: 12 }} ellipsis>
+        {label}
+      </Typography.Text>
+      <Tooltip title={hint}>
+        <Typography.Text strong style={{ fontSize: 18, whiteSpace: 'nowrap' }} data-testid={testId}>
+          {value}
+        </Typography.Text>
+      </Tooltip>
+    </Flex>
+  );
+}
+
+export function RealtimeCard({
+  data,
+  error,
+  pending,
+  onRetry,
+  timezone,
+}: {
+  data: Realtime | undefined;
+  error: ApiError | null;
+  pending: boolean;
+  onRetry: () => void;
+  timezone: string;
+}) {
+  const { t } = useTranslation('overview');
+  const { token } = theme.useToken();
+  const noPrice = data ? data.todayIncome === null && data.totalIncome === null : false;
+  const ratio = data?.powerRatio ?? null;
+
+  return (
+    <Card
+      title={t('realtime.title')}
+      size="small"
+      style={{ height: '100%' }}
+      data-testid="realtime-card"
+      extra={
+        data?.lastUpdate ? (
+          <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="realtime-updated">
+            {t('realtime.updated', { time: zonedDateTime(data.lastUpdate, data.timezone ?? timezone) })}
+          </Typography.Text>
+        ) : null
+      }
+    >
+      {pending ? (
+        <Skeleton active paragraph={{ rows: 5 }} />
+      ) : error && !data ? (
+        <CardError error={error} onRetry={onRetry} testId="realtime-error" />
+      ) : data ? (
+        <Flex vertical gap={14}>
+          <Flex align="center" gap={16} wrap>
+            <Flex
+              align="center"
+              justify="center"
+              style={{
+                width: 48,
+                height: 48,
+                borderRadius: '50%',
+                background: token.colorPrimaryBg,
+                color: token.colorPrimary,
+                fontSize: 22,
+                flex: 'none',
+              }}
+            >
+              <ThunderboltFilled />
+            </Flex>
+            <Flex vertical style={{ flex: 1, minWidth: 160 }}>
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {t('realtime.power')}
+              </Typography.Text>
+              <Typography.Text strong style={{ fontSize: 30, lineHeight: '38px' }} data-testid="realtime-power">
+                {formatWatts(data.power)}
+              </Typography.Text>
+              {ratio !== null && (
+                <Tooltip title={t('realtime.ofCapacity', { rate: formatRate(ratio) })}>
+                  <Progress
+                    percent={Math.min(100, Math.max(0, ratio * 100))}
+                    showInfo={false}
+                    size="small"
+                    strokeColor={token.colorPrimary}
+                    aria-label={t('realtime.ofCapacity', { rate: formatRate(ratio) })}
+                    data-testid="realtime-ratio"
+                  />
+                </Tooltip>
+              )}
+            </Flex>
+          </Flex>
+          {data.lastUpdate === null && (
+            <Typography.Text type="secondary" data-testid="realtime-no-data">
+              {t('realtime.noData')}
+            </Typography.Text>
+          )}
+          <Flex vertical gap={4}>
+            <Typography.Text strong style={{ fontSize: 13 }}>
+              {t('realtime.energy')}
+            </Typography.Text>
+            <Row gutter={[16, 8]}>
+              <Col xs={12} sm={6}>
+                <Figure label={t('realtime.short.today')} value={formatWh(data.todayEnergy)} testId="realtime-today" />
+              </Col>
+              <Col xs={12} sm={6}>
+                <Figure label={t('realtime.short.month')} value={formatWh(data.monthEnergy)} testId="realtime-month" />
+              </Col>
+              <Col xs={12} sm={6}>
+                <Figure label={t('realtime.short.year')} value={formatWh(data.yearEnergy)} testId="realtime-year" />
+              </Col>
+              <Col xs={12} sm={6}>
+                <Figure label={t('realtime.short.total')} value={formatWh(data.totalEnergy)} testId="realtime-total" />
+              </Col>
+            </Row>
+          </Flex>
+          <Row gutter={[16, 8]}>
+            <Col xs={24} sm={12}>
+              <Flex vertical gap={4}>
+                <Typography.Text strong style={{ fontSize: 13 }}>
+                  {t('realtime.income')}
+                </Typography.Text>
+                <Row gutter={16}>
+                  <Col span={12}>
+                    <Figure
+                      label={t('realtime.short.today')}
+                      value={formatMoney(data.todayIncome, data.currency)}
+                      hint={noPrice ? t('realtime.noPrice') : undefined}
+                      testId="income-today"
+                    />
+                  </Col>
+                  <Col span={12}>
+                    <Figure
+                      label={t('realtime.short.total')}
+                      value={formatMoney(data.totalIncome, data.currency)}
+                      hint={noPrice ? t('realtime.noPrice') : undefined}
+                      testId="income-total"
+                    />
+                  </Col>
+                </Row>
+              </Flex>
+            </Col>
+            <Col xs={24} sm={12}>
+              <Flex vertical gap={4}>
+                <Typography.Text strong style={{ fontSize: 13 }}>
+                  {t('realtime.co2')}
+                </Typography.Text>
+                <Row gutter={16}>
+                  <Col span={12}>
+                    <Figure label={t('realtime.short.today')} value={formatCo2(data.co2TodayKg)} testId="co2-today" />
+                  </Col>
+                  <Col span={12}>
+                    <Figure label={t('realtime.short.total')} value={formatCo2(data.co2TotalKg)} testId="co2-total" />
+                  </Col>
+                </Row>
+              </Flex>
+            </Col>
+          </Row>
+        </Flex>
+      ) : null}
+    </Card>
+  );
+}

@@ -1,0 +1,76 @@
+/** The weather at the plant: its weather station's latest values, or a note that it has none. */
+import { CloudOutlined } from '@ant-design/icons';
+import { Card, Col, Empty, Flex, Row, Skeleton, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { CardError } from './CardState.tsx';
+import { zonedDateTime } from './dateNav.ts';
+import { formatMeasure } from './format.ts';
+import { useWeather } from './overviewQueries.ts';
+
+export function WeatherCard({ plantId, timezone }: { plantId: number; timezone: string }) {
+  const { t } = useTranslation('overview');
+  const weather = useWeather(plantId);
+  const w = weather.data;
+  const rows: Array<{ key: string; value: string }> = w
+    ? [
+        { key: 'irradiance', value: formatMeasure(w.irradiance, 'W/m²', 0) },
+        { key: 'ambient', value: formatMeasure(w.ambientTemperature, '°C') },
+        { key: 'module', value: formatMeasure(w.moduleTemperature, '°C') },
+        { key: 'wind', value: formatMeasure(w.windSpeed, 'm/s') },
+        { key: 'humidity', value: formatMeasure(w.humidity, '%', 0) },
+        {
+          key: 'dailyIrradiation',
+          value: formatMeasure(w.dailyIrradiation === null ? null : w.dailyIrradiation / 1000, 'kWh/m²', 2),
+        },
+      ]
+    : [];
+
+  return (
+    <Card
+      size="small"
+      title={t('weather.title')}
+      style={{ height: '100%' }}
+      data-testid="weather-card"
+      extra={
+        w?.source === 'station' && w.stationSn ? (
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {t('weather.station', { sn: w.stationSn })}
+          </Typography.Text>
+        ) : null
+      }
+    >
+      {weather.isPending ? (
+        <Skeleton active paragraph={{ rows: 4 }} />
+      ) : weather.isError && !w ? (
+        <CardError error={weather.error} onRetry={() => void weather.refetch()} testId="weather-error" />
+      ) : !w || w.source === 'none' ? (
+        <Empty
+          image={<CloudOutlined style={{ fontSize: 40, opacity: 0.5 }} />}
+          styles={{ image: { height: 44 } }}
+          description={t('weather.none')}
+          data-testid="weather-none"
+        />
+      ) : (
+        <Flex vertical gap={8}>
+          <Row gutter={[12, 12]}>
+            {rows.map((r) => (
+              <Col span={12} key={r.key}>
+                <Flex vertical>
+                  <Typography.Text type="secondary" style={{ fontSize: 12, lineHeight: '16px' }}>
+                    {t(`weather.${r.key}`)}
+                  </Typography.Text>
+                  <Typography.Text strong data-testid={`weather-${r.key}`}>
+                    {r.value}
+                  </Typography.Text>
+                </Flex>
+              </Col>
+            ))}
+          </Row>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {t('weather.at', { time: zonedDateTime(w.at, timezone) })}
+          </Typography.Text>
+        </Flex>
+      )}
+    </Card>
+  );
+}

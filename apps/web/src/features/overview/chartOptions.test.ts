@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { barLabel, completeBars, curve, generationOption, type PowerDay, powerDayOption, printColors } from './chartOptions.ts';
+
+const labels = { pv: 'PV', load: 'Load', grid: 'Grid', battery: 'Battery', soc: 'SOC', forecast: 'Forecast' };
+const at = (hhmm: string) => `2026-07-01T${hhmm}:00.000Z`;
+
+describe('day curve option', () => {
+  it('x is minutes after plant-local midnight; a gap over 15 minutes breaks the line', () => {
+    // Madrid in July is UTC+2: 08:00Z is 10:00 local (600 min).
+    const points = curve(
+      [
+        { time: at('08:00'), value: 1500 },
+        { time: at('08:05'), value: 2000 },
+        { time: at('09:00'), value: 2500 },
+      ],
+      'Europe/Madrid',
+      1000,
+    );
+    expect(points).toEqual([
+      [600, 1.5, 1500],
+      [605, 2, 2000],
+      [606, null, null],
+      [660, 2.5, 2500],
+    ]);
+  });
+
+  it('series with values only; SOC on the second axis; forecast dashed; unit from the largest value', () => {
+    const day: PowerDay = {
+      date: '2026-07-01',
+      timezone: 'UTC',
+      points: [
+        { time: at('10:00'), pv: 4200, load: 800, grid: -3400, battery: null, soc: null },
+        { time: at('10:05'), pv: 4300, load: 900, grid: -3400, battery: null, soc: null },
+      ],
+      forecast: [{ time: at('10:00'), power: 5000 }],
+      peakPower: 4300,
+      energy: 12_000,
+    };
+    const option = powerDayOption(day, labels, printColors, { animation: false });
+    const series = option.series as Array<{ id: string; yAxisIndex: number; lineStyle?: { type?: string }; data: unknown[] }>;
+    expect(series.map((s) => s.id)).toEqual(['pv', 'load', 'grid', 'forecast']);
+    expect(series.find((s) => s.id === 'forecast')?.lineStyle?.type).toBe('dashed');
+    expect(series[0]?.data[0]).toEqual([600, 4.2, 4200]);
+    const yAxes = option.yAxis as Array<{ name: string; show?: boolean }>;
+    expect(yAxes[0]?.name).toBe('kW');
+    expect(yAxes[1]?.show).toBe(false);
+
+    const withSoc = powerDayOption(
+      { ...day, points: day.points.map((p) => ({ ...p, battery: -500, soc: 55 })) },
+      labels,
+      printColors,
+    );
+    const socSeries = (withSoc.series as Array<{ id: string; yAxisIndex: number }>).find((s) => s.id === 'soc');
+    expect(socSeries?.yAxisIndex).toBe(1);
+    expect((withSoc.yAxis as Array<{ show?: boolean }>)[1]?.show).toBe(true);
+  });
+});
+
+describe('generation bars option', () => {
+  it('energy bars scaled (MWh here), income bars only when the plant has a price', () => {
+    const series = {
+      period: 'year' as const,
+      date: '2026-05-01',
+      bars: [
+        { label: '2026-01', energy: 1_200_000, income: 180, peakPower: null },
+        { label: '2026-02', energy: 1_500_000, income: 225.5, peakPower: null },
+      ],
+      energy: 2_700_000,
+      income: 405.5,
+    };
+    const option = generationOption(series, 'year', { energy: 'Gen', income: 'Inc' }, 'EUR', 'en', printColors);
+    // The whole year: twelve months, the ones without data at 0.
+    expect((option.xAxis as { data: string[] }).data.slice(0, 3)).toEqual(['Jan', 'Feb', 'Mar']);
+    expect((option.xAxis as { data: string[] }).data).toHaveLength(12);
+    const bars = option.series as Array<{ id: string; data: Array<{ value: number }> }>;
+    expect(bars.map((b) => b.id)).toEqual(['energy', 'income']);
+    expect(bars[0]?.data.slice(0, 3).map((d) => d.value)).toEqual([1.2, 1.5, 0]);
+    expect((option.yAxis as Array<{ name: string }>)[0]?.name).toBe('MWh');
+
+    const noPrice = generationOption(
+      { ...series, bars: series.bars.map((b) => ({ ...b, income: null })), income: null },
+      'year',
+      { energy: 'Gen', income: 'Inc' },
+      null,
+      'en',
+      printColors,
+    );
+    expect((noPrice.series as Array<{ id: string }>).map((s) => s.id)).toEqual(['energy']);
+  });
+
+  it('a month has a bar for each of its days; unexpected labels are left as sent', () => {
+    const bar = (label: string, energy: number) => ({ label, energy, income: null, peakPower: null });
+    const feb = completeBars([bar('2024-02-10', 500)], 'month', '2024-02-15');
+    expect(feb).toHaveLength(29);
+    expect(feb[9]).toEqual(bar('2024-02-10', 500));
+    expect(feb[0]).toEqual(bar('2024-02-01', 0));
+    expect(completeBars([bar('2026-04-30', 1)], 'month', '2026-04-02')).toHaveLength(30);
+    expect(completeBars([bar('10', 1)], 'month', '2026-04-02')).toEqual([bar('10', 1)]);
+    expect(completeBars([bar('2019', 1), bar('2020', 2)], 'total', '2026-04-02')).toHaveLength(2);
+  });
+
+  it('bar labels: day of month, localised month, year', () => {
+    expect(barLabel('2026-03-07', 'month', 'en')).toBe('07');
+    expect(barLabel('2026-03', 'year', 'es')).toBe('mar');
+    expect(barLabel('2026-12', 'year', 'en')).toBe('Dec');
+    expect(barLabel('2024', 'total', 'en')).toBe('2024');
+  });
+});

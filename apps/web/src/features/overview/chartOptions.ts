@@ -1,0 +1,298 @@
+/**
+ * ECharts options of the overview, built from the API data alone (no DOM), so the page, the PDF
+ * and the tests share them. The day curve: PV, load, grid, battery (W, scaled to the axis unit)
+ * and SOC on a second axis, the forecast dashed, on a 00:00–24:00 plant-local axis with gaps
+ * where buckets are missing. Month, year and total: energy bars and income bars.
+ */
+
+import type { DataOf, plantEnergyApi } from '@sunfleet/contracts';
+import type { BarSeriesOption, LineSeriesOption } from 'echarts/charts';
+import type { GridComponentOption, LegendComponentOption, TooltipComponentOption } from 'echarts/components';
+import type { ComposeOption } from 'echarts/core';
+import { minuteOfDay } from './dateNav.ts';
+import { axisUnit, formatMoney, formatRate, formatWatts, formatWh } from './format.ts';
+
+export type ChartOption = ComposeOption<
+  LineSeriesOption | BarSeriesOption | GridComponentOption | LegendComponentOption | TooltipComponentOption
+>;
+export type PowerDay = DataOf<typeof plantEnergyApi.plantPowerDay>;
+export type GenerationSeries = DataOf<typeof plantEnergyApi.plantPowerMonth>;
+
+/** Text and line colours: the page's theme, or a fixed light set for the PDF. */
+export interface ChartColors {
+  text: string;
+  muted: string;
+  axis: string;
+  split: string;
+  tooltipBg: string;
+}
+export const printColors: ChartColors = {
+  text: '#262626',
+  muted: '#595959',
+  axis: '#bfbfbf',
+  split: '#f0f0f0',
+  tooltipBg: '#ffffff',
+};
+
+/** Palettes per chart type (spec §9). */
+export const powerPalette = {
+  pv: '#f5a623',
+  load: '#1677ff',
+  grid: '#9254de',
+  battery: '#52c41a',
+  soc: '#13c2c2',
+  forecast: '#fa8c16',
+} as const;
+export const generationPalette = { energy: '#3fb950', income: '#f5a623' } as const;
+
+export type PowerSeriesKey = keyof typeof powerPalette;
+export type PowerLabels = Record<PowerSeriesKey, string>;
+
+/** A gap wider than this many minutes breaks the line (three missing 5-minute buckets). */
+const GAP_MINUTES = 15;
+const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+
+type Point = [number, number | null, number | null];
+
+/** [minute, scaled value, raw value] pairs, with a null between points further apart than the gap. */
+export function curve(items: ReadonlyArray<{ time: string; value: number | null }>, timezone: string, divisor: number): Point[] {
+  const out: Point[] = [];
+  let last: number | null = null;
+  for (const { time, value } of items) {
+    const m = minuteOfDay(time, timezone);
+    if (last !== null && m - last > GAP_MINUTES) out.push([last + 1, null, null]);
+    out.push([m, value === null ? null : value / divisor, value]);
+    last = m;
+  }
+  return out;
+}
+
+const hasValues = (items: ReadonlyArray<number | null>) => items.some((v) => v !== null && Number.isFinite(v));
+
+interface TooltipItem {
+  seriesName?: string;
+  marker?: unknown;
+  value?: unknown;
+  axisValue?: unknown;
+  seriesId?: string;
+}
+
+function axisBase(colors: ChartColors) {
+  return {
+    axisLine: { lineStyle: { color: colors.axis } },
+    axisLabel: { color: colors.muted },
+    splitLine: { lineStyle: { color: colors.split } },
+    nameTextStyle: { color: colors.muted },
+  };
+}
+
+function tooltipBase(colors: ChartColors): TooltipComponentOption {
+  return {
+    trigger: 'axis',
+    backgroundColor: colors.tooltipBg,
+    borderColor: colors.axis,
+    textStyle: { color: colors.text },
+  };
+}
+
+/** The day's power curve. Series without any value (e.g. battery of a grid-tied plant) are left out. */
+export function powerDayOption(
+  day: PowerDay,
+  labels: PowerLabels,
+  colors: ChartColors,
+  opts: { animation?: boolean } = {},
+): ChartOption {
+  const tz = day.timezone;
+  const fields = ['pv', 'load', 'grid', 'battery'] as const;
+  const shown = fields.filter((f) => hasValues(day.points.map((p) => p[f])));
+  const maxAbs = Math.max(
+    0,
+    ...day.points.flatMap((p) => shown.map((f) => Math.abs(p[f] ?? 0))),
+    ...day.forecast.map((f) => Math.abs(f.power)),
+  );
+  const unit = axisUnit(maxAbs, 'W');
+  const series: LineSeriesOption[] = shown.map((f) => ({
+    id: f,
+    name: labels[f],
+    type: 'line',
+    showSymbol: false,
+    smooth: false,
+    connectNulls: false,
+    yAxisIndex: 0,
+    itemStyle: { color: powerPalette[f] },
+    lineStyle: { width: f === 'pv' ? 2 : 1.5 },
+    ...(f === 'pv' ? { areaStyle: { opacity: 0.15 } } : {}),
+    data: curve(
+      day.points.map((p) => ({ time: p.time, value: p[f] })),
+      tz,
+      unit.divisor,
+    ),
+  }));
+  if (day.forecast.length > 0)
+    series.push({
+      id: 'forecast',
+      name: labels.forecast,
+      type: 'line',
+      showSymbol: false,
+      yAxisIndex: 0,
+      itemStyle: { color: powerPalette.forecast },
+      lineStyle: { type: 'dashed', width: 1.5 },
+      data: curve(
+        day.forecast.map((p) => ({ time: p.time, value: p.power })),
+        tz,
+        unit.divisor,
+      ),
+    });
+  const withSoc = hasValues(day.points.map((p) => p.soc));
+  if (withSoc)
+    series.push({
+      id: 'soc',
+      name: labels.soc,
+      type: 'line',
+      showSymbol: false,
+      yAxisIndex: 1,
+      itemStyle: { color: powerPalette.soc },
+      lineStyle: { width: 1.5, type: 'dotted' },
+      data: curve(
+        day.points.map((p) => ({ time: p.time, value: p.soc })),
+        tz,
+        1,
+      ),
+    });
+
+  return {
+    animation: opts.animation ?? true,
+    color: series.map((s) => (s.itemStyle as { color: string }).color),
+    legend: { top: 0, textStyle: { color: colors.text }, data: series.map((s) => String(s.name)) },
+    grid: { left: 56, right: withSoc ? 48 : 24, top: 40, bottom: 32 },
+    tooltip: {
+      ...tooltipBase(colors),
+      formatter: (raw: unknown) => {
+        const items = (Array.isArray(raw) ? raw : [raw]) as TooltipItem[];
+        const first = items[0]?.value as Point | undefined;
+        const head = first ? hhmm(Math.round(first[0])) : '';
+        const rows = items
+          .filter((i) => Array.isArray(i.value) && (i.value as Point)[2] !== null)
+          .map((i) => {
+            const v = (i.value as Point)[2];
+            const text = i.seriesId === 'soc' ? formatRate(v === null ? null : v / 100) : formatWatts(v);
+            return `${i.marker ?? ''}${i.seriesName}: <b>${text}</b>`;
+          });
+        return [head, ...rows].join('<br/>');
+      },
+    },
+    xAxis: {
+      type: 'value',
+      min: 0,
+      max: 1440,
+      interval: 120,
+      ...axisBase(colors),
+      splitLine: { show: false },
+      axisLabel: { color: colors.muted, formatter: (v: number) => hhmm(v) },
+    },
+    yAxis: [
+      { type: 'value', name: unit.unit, ...axisBase(colors) },
+      { type: 'value', name: '%', min: 0, max: 100, show: withSoc, ...axisBase(colors), splitLine: { show: false } },
+    ],
+    series,
+  };
+}
+
+/** Bar labels: the day of the month, the month's short name, or the year. */
+export function barLabel(label: string, period: 'month' | 'year' | 'total', language: string): string {
+  if (period === 'month') return label.slice(8, 10) || label;
+  if (period === 'year') {
+    const month = Number(label.slice(5, 7));
+    if (!(month >= 1 && month <= 12)) return label;
+    return new Intl.DateTimeFormat(language, { month: 'short', timeZone: 'UTC' }).format(new Date(Date.UTC(2000, month - 1, 1)));
+  }
+  return label;
+}
+
+type GenerationBar = GenerationSeries['bars'][number];
+
+/**
+ * Every day of the month (or month of the year) as a bar, the ones without data at 0, so the
+ * axis is the whole period. Bars whose labels do not fit the period are kept as the server sent
+ * them.
+ */
+export function completeBars(bars: readonly GenerationBar[], period: 'month' | 'year' | 'total', date: string): GenerationBar[] {
+  if (period === 'total') return [...bars];
+  const year = Number(date.slice(0, 4));
+  const month = Number(date.slice(5, 7));
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const labels =
+    period === 'month'
+      ? Array.from({ length: new Date(Date.UTC(year, month, 0)).getUTCDate() }, (_, i) => `${year}-${pad(month)}-${pad(i + 1)}`)
+      : Array.from({ length: 12 }, (_, i) => `${year}-${pad(i + 1)}`);
+  const known = new Set(labels);
+  if (!bars.every((b) => known.has(b.label))) return [...bars];
+  const byLabel = new Map(bars.map((b) => [b.label, b]));
+  return labels.map((label) => byLabel.get(label) ?? { label, energy: 0, income: null, peakPower: null });
+}
+
+/** Generation bars (energy, and income when the plant has a price) over the whole period. */
+export function generationOption(
+  data: GenerationSeries,
+  period: 'month' | 'year' | 'total',
+  labels: { energy: string; income: string },
+  currency: string | null,
+  language: string,
+  colors: ChartColors,
+  opts: { animation?: boolean } = {},
+): ChartOption {
+  const bars = completeBars(data.bars, period, data.date);
+  const unit = axisUnit(Math.max(0, ...bars.map((b) => b.energy)), 'Wh');
+  const withIncome = bars.some((b) => b.income !== null);
+  const series: BarSeriesOption[] = [
+    {
+      id: 'energy',
+      name: labels.energy,
+      type: 'bar',
+      yAxisIndex: 0,
+      barMaxWidth: 28,
+      itemStyle: { color: generationPalette.energy, borderRadius: [3, 3, 0, 0] },
+      data: bars.map((b) => ({ value: b.energy / unit.divisor, raw: b.energy }) as { value: number }),
+    },
+  ];
+  if (withIncome)
+    series.push({
+      id: 'income',
+      name: labels.income,
+      type: 'bar',
+      yAxisIndex: 1,
+      barMaxWidth: 28,
+      itemStyle: { color: generationPalette.income, borderRadius: [3, 3, 0, 0] },
+      data: bars.map((b) => ({ value: b.income ?? 0, raw: b.income }) as { value: number }),
+    });
+  return {
+    animation: opts.animation ?? true,
+    legend: { top: 0, textStyle: { color: colors.text }, data: series.map((s) => String(s.name)) },
+    grid: { left: 56, right: withIncome ? 56 : 24, top: 40, bottom: 32 },
+    tooltip: {
+      ...tooltipBase(colors),
+      axisPointer: { type: 'shadow' },
+      formatter: (raw: unknown) => {
+        const items = (Array.isArray(raw) ? raw : [raw]) as Array<TooltipItem & { data?: { raw?: number | null } }>;
+        const head = String(items[0]?.axisValue ?? '');
+        const rows = items.map((i) => {
+          const v = i.data?.raw ?? null;
+          const text = i.seriesId === 'income' ? formatMoney(v, currency) : formatWh(v);
+          return `${i.marker ?? ''}${i.seriesName}: <b>${text}</b>`;
+        });
+        return [head, ...rows].join('<br/>');
+      },
+    },
+    xAxis: {
+      type: 'category',
+      data: bars.map((b) => barLabel(b.label, period, language)),
+      ...axisBase(colors),
+      splitLine: { show: false },
+    },
+    yAxis: [
+      { type: 'value', name: unit.unit, ...axisBase(colors) },
+      { type: 'value', name: currency ?? '', show: withIncome, ...axisBase(colors), splitLine: { show: false } },
+    ],
+    series,
+  };
+}

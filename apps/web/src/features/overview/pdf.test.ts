@@ -1,0 +1,145 @@
+import { jsPDF } from 'jspdf';
+import { describe, expect, it } from 'vitest';
+import { createI18n } from '../../app/i18n.ts';
+import { type OverviewSnapshot, pdfContent, pdfFileName, renderPdf, toPdfText } from './pdf.ts';
+
+const snapshot = (): OverviewSnapshot => ({
+  plant: {
+    name: 'Casa Marta Rooftop',
+    address: 'Calle Mayor 1, Sevilla',
+    capacity: '6.6 kWp',
+    status: 'Normal',
+    typeName: 'Energy storage (DC-coupled)',
+    type: 2,
+    timezone: 'Europe/Madrid',
+  },
+  realtime: {
+    id: 7,
+    name: 'Casa Marta Rooftop',
+    status: 'normal',
+    capacity: 6.6,
+    power: 3249,
+    powerRatio: 0.49,
+    todayEnergy: 18_400,
+    monthEnergy: 412_000,
+    yearEnergy: 3_960_000,
+    totalEnergy: 12_345_678,
+    currency: 'EUR',
+    todayIncome: 2.76,
+    totalIncome: 1850.4,
+    co2TodayKg: 8.74,
+    co2TotalKg: 5864.2,
+    today: '2026-05-20',
+    timezone: 'Europe/Madrid',
+    lastUpdate: '2026-05-20T10:00:00.000Z',
+  },
+  flow: {
+    pv: 3249,
+    load: 1200,
+    grid: -1549,
+    battery: -500,
+    soc: 71,
+    hasPv: true,
+    hasBattery: true,
+    hasGrid: true,
+    hasLoad: true,
+    at: '2026-05-20T10:00:00.000Z',
+  },
+  energy: {
+    period: 'day',
+    date: '2026-05-20',
+    breakdown: {
+      period: 'day',
+      date: '2026-05-20',
+      totals: { pv: 18_400, load: 9_100, gridImport: 1_200, gridExport: 8_000, charge: 3_000, discharge: 1_500 },
+      points: [],
+    },
+    use: {
+      period: 'day',
+      date: '2026-05-20',
+      generation: 18_400,
+      selfUse: 10_400,
+      export: 8_000,
+      consumption: 9_100,
+      fromPv: 6_400,
+      fromGrid: 1_200,
+      fromBattery: 1_500,
+      selfUseRate: 10_400 / 18_400,
+      selfSufficiency: (9_100 - 1_200) / 9_100,
+    },
+  },
+  date: '2026-05-20',
+  now: new Date('2026-05-20T10:00:30Z'),
+});
+
+const tr = (lng: 'en' | 'es') => {
+  const i18n = createI18n(lng);
+  return (key: string, vars?: Record<string, unknown>) => i18n.t(key, { ns: 'overview', ...vars });
+};
+
+describe('PDF content', () => {
+  it('names the plant and the date, and lists the realtime figures, the flow and the energy totals', () => {
+    const c = pdfContent(snapshot(), tr('en'));
+    expect(c.fileName).toBe('Casa Marta Rooftop-2026-05-20.pdf');
+    expect(c.title).toBe('Casa Marta Rooftop');
+    // 10:00:30Z is 12:00 in Madrid (UTC+2 in May).
+    expect(c.lines[0]).toBe('Plant overview, 2026-05-20 12:00 (Europe/Madrid)');
+    expect(c.lines[1]).toBe('Capacity 6.6 kWp · Energy storage (DC-coupled) · Status: Normal');
+    const rows = Object.fromEntries(c.sections.flatMap((s) => s.rows.map((r) => [r.label, r.value])));
+    expect(rows['Current power']).toBe('3.2 kW');
+    expect(rows['Energy today']).toBe('18.4 kWh');
+    expect(rows['Energy this year']).toBe('4.0 MWh');
+    expect(rows['Total energy']).toBe('12.3 MWh');
+    expect(rows['Total income']).toBe('1,850.40 EUR');
+    expect(rows['CO₂ avoided in total']).toBe('5.86 t');
+    expect(rows.Grid).toBe('1.5 kW (Exporting)');
+    expect(rows.Battery).toBe('0.5 kW (Charging)');
+    expect(rows['Battery SOC']).toBe('71 %');
+    expect(rows['Grid import']).toBe('1.2 kWh');
+    expect(rows['Self-sufficiency']).toBe('86.8 %'); // 7900 / 9100
+    expect(c.sections.map((s) => s.title)).toEqual(['Realtime', 'Energy flow now', 'Energy balance (2026-05-20)']);
+  });
+
+  it('in Spanish, and without figures it still has the header', () => {
+    const s = { ...snapshot(), realtime: undefined, flow: undefined };
+    s.energy = { ...s.energy, breakdown: undefined, use: undefined };
+    const c = pdfContent(s, tr('es'));
+    expect(c.lines[0]).toBe('Resumen de la planta, 2026-05-20 12:00 (Europe/Madrid)');
+    expect(c.sections).toEqual([]);
+    const full = pdfContent(snapshot(), tr('es'));
+    expect(full.sections[0]?.rows[0]).toEqual({ label: 'Potencia actual', value: '3.2 kW' });
+  });
+
+  it('file names and PDF text drop what the standard fonts or file systems cannot take', () => {
+    expect(pdfFileName('North/South: "A"', '2026-01-02')).toBe('North_South_ _A_-2026-01-02.pdf');
+    expect(toPdfText('CO₂ − 5 … Energía')).toBe('CO2 - 5 ... Energía');
+    expect(toPdfText('屋顶')).toBe('??');
+  });
+});
+
+// A 2×1 PNG (red, blue).
+const PNG =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAAD0lEQVR4nGP4z8DAwPAfAAcAAf9+CLHQAAAAAElFTkSuQmCC';
+
+describe('PDF drawing', () => {
+  it('A4 in points (592.28 × 841.89), real text, images 560 pt wide', () => {
+    const content = pdfContent(snapshot(), tr('en'));
+    const doc = renderPdf(jsPDF, content, [{ title: 'Power curve of 2026-05-20', url: PNG, width: 1120, height: 480 }]);
+    expect(doc.internal.pageSize.getWidth()).toBeCloseTo(592.28, 2);
+    expect(doc.internal.pageSize.getHeight()).toBeCloseTo(841.89, 2);
+    const raw = doc.output();
+    const box = raw.match(/\/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]/);
+    expect(Number(box?.[1])).toBeCloseTo(592.28, 4);
+    expect(Number(box?.[2])).toBeCloseTo(841.89, 4);
+    expect(raw).toContain('(Casa Marta Rooftop) Tj');
+    expect(raw).toContain('(3.2 kW) Tj');
+    expect(raw).toContain('(18.4 kWh) Tj');
+    expect(raw).toContain('(CO2 avoided today) Tj');
+    expect(raw).toMatch(/\/Subtype \/Image/);
+    // The image is drawn 560 wide and 240 high (1120 × 480 scaled), from the 16.14 pt margin.
+    const cm = raw.match(/([\d.]+) 0 0 ([\d.]+) ([\d.]+) ([\d.]+) cm\s+\/I0 Do/);
+    expect(Number(cm?.[1])).toBe(560);
+    expect(Number(cm?.[2])).toBe(240);
+    expect(Number(cm?.[3])).toBeCloseTo((592.28 - 560) / 2, 4);
+  });
+});

@@ -1,0 +1,156 @@
+/**
+ * The samples of one device over the period, oldest first, in a virtual table of fixed height
+ * (the approach of the plant table). Paging is the server's keyset: a page's `next` is the
+ * `after` of the following one, so the table keeps the cursors it has seen to go back.
+ */
+import { LeftOutlined, RightOutlined, VerticalRightOutlined } from '@ant-design/icons';
+import { formatNumber, workdataApi } from '@sunfleet/contracts';
+import { Button, Card, Flex, Select, Table, type TableColumnsType, Tooltip, Typography } from 'antd';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PageError } from '../../components/PageState.tsx';
+import type { DateRange } from '../plants/dateRange.ts';
+import { useTableHeight } from '../plants/PlantTable.tsx';
+import { formatValue, paramTitle, type WorkdataParam, zonedTime } from './format.ts';
+import { useSamples } from './workdataQueries.ts';
+
+export const sampleSizes = [100, 200, 500, workdataApi.WORKDATA_PAGE_MAX] as const;
+type Row = { key: string; ts: string; values: Array<number | string | null> };
+
+export function SampleTable({ sn, range, params }: { sn: string; range: DateRange; params: string[] }) {
+  const { t } = useTranslation('workdata');
+  const height = useTableHeight(560);
+  const [size, setSize] = useState<number>(200);
+  // cursors[i] is the `after` of page i (page 0 has none); offsets[i] the rows before it.
+  const [cursors, setCursors] = useState<Array<number | undefined>>([undefined]);
+  const [offsets, setOffsets] = useState<number[]>([0]);
+  const [page, setPage] = useState(0);
+  const samples = useSamples({ sn, range, params, after: cursors[page], size });
+  const data = samples.data;
+  const columns = data?.params ?? [];
+  const timezone = data?.timezone ?? 'UTC';
+
+  const rows: Row[] = useMemo(() => (data?.list ?? []).map((r) => ({ key: r.ts, ts: r.ts, values: r.values })), [data]);
+  const tableColumns: TableColumnsType<Row> = [
+    {
+      key: 'ts',
+      title: t('table.time'),
+      width: 180,
+      fixed: 'left',
+      render: (_, r) => <span style={{ fontVariantNumeric: 'tabular-nums' }}>{zonedTime(r.ts, timezone)}</span>,
+    },
+    ...columns.map((p: WorkdataParam, i) => ({
+      key: p.key,
+      title: (
+        <Tooltip title={`${paramTitle(p)} · ${p.key}`}>
+          <span>{paramTitle(p)}</span>
+        </Tooltip>
+      ),
+      width: Math.max(120, Math.min(220, paramTitle(p).length * 8 + 24)),
+      align: (p.numeric && !p.options ? 'right' : 'left') as 'right' | 'left',
+      ellipsis: true,
+      render: (_: unknown, r: Row) => (
+        <span style={{ fontVariantNumeric: 'tabular-nums' }}>{formatValue(r.values[i] ?? null, p)}</span>
+      ),
+    })),
+  ];
+  const width = tableColumns.reduce((sum, c) => sum + Number(c.width ?? 120), 0);
+
+  const total = data?.total ?? 0;
+  const offset = offsets[page] ?? 0;
+  const from = rows.length ? offset + 1 : 0;
+  const to = offset + rows.length;
+  const next = data?.next ?? null;
+  const busy = samples.isFetching;
+
+  const go = (target: number) => {
+    if (target === page + 1 && next !== null) {
+      setCursors((c) => [...c.slice(0, page + 1), next]);
+      setOffsets((o) => [...o.slice(0, page + 1), to]);
+    }
+    setPage(target);
+  };
+
+  return (
+    <Card
+      size="small"
+      title={
+        <Flex gap={8} align="baseline" wrap>
+          <span>{t('table.title')}</span>
+          <Typography.Text type="secondary" style={{ fontWeight: 'normal' }} data-testid="sample-total">
+            {t('table.total', { count: total, formatted: formatNumber(total) })}
+          </Typography.Text>
+        </Flex>
+      }
+      extra={
+        <Flex gap={8} align="center" wrap>
+          <Typography.Text type="secondary" data-testid="sample-range">
+            {t('table.showing', { from: formatNumber(from), to: formatNumber(to), total: formatNumber(total) })}
+          </Typography.Text>
+          <Tooltip title={t('table.first')}>
+            <Button
+              size="small"
+              icon={<VerticalRightOutlined />}
+              aria-label={t('table.first')}
+              disabled={page === 0 || busy}
+              onClick={() => setPage(0)}
+              data-testid="sample-first"
+            />
+          </Tooltip>
+          <Tooltip title={t('table.prev')}>
+            <Button
+              size="small"
+              icon={<LeftOutlined />}
+              aria-label={t('table.prev')}
+              disabled={page === 0 || busy}
+              onClick={() => go(page - 1)}
+              data-testid="sample-prev"
+            />
+          </Tooltip>
+          <Tooltip title={t('table.next')}>
+            <Button
+              size="small"
+              icon={<RightOutlined />}
+              aria-label={t('table.next')}
+              disabled={next === null || busy}
+              onClick={() => go(page + 1)}
+              data-testid="sample-next"
+            />
+          </Tooltip>
+          <Select<number>
+            size="small"
+            value={size}
+            onChange={(s) => {
+              setSize(s);
+              setCursors([undefined]);
+              setOffsets([0]);
+              setPage(0);
+            }}
+            options={sampleSizes.map((s) => ({ value: s, label: t('table.perPage', { size: s }) }))}
+            aria-label={t('table.pageSize')}
+            style={{ width: 120 }}
+            data-testid="sample-size"
+          />
+        </Flex>
+      }
+      data-testid="sample-card"
+    >
+      {samples.isError && !data ? (
+        <PageError error={samples.error} onRetry={() => void samples.refetch()} />
+      ) : (
+        <Table<Row>
+          virtual
+          size="small"
+          rowKey="key"
+          columns={tableColumns}
+          dataSource={rows}
+          loading={samples.isPending || busy}
+          pagination={false}
+          scroll={{ x: width, y: height }}
+          locale={{ emptyText: t('empty.noSamples') }}
+          data-testid="sample-table"
+        />
+      )}
+    </Card>
+  );
+}

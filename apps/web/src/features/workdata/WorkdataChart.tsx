@@ -1,0 +1,109 @@
+/**
+ * The chart of 1–6 numeric parameters (spec §9 "parameters or profiles": 6): every sample, or the
+ * server's time buckets (average with a min–max band) when the period holds more than
+ * WORKDATA_CHART_POINTS samples. ECharts comes from the overview's tree-shaken set, plus zoom.
+ */
+import { limits } from '@sunfleet/contracts';
+import { Card, Flex, Select, Spin, Tag, Typography, theme } from 'antd';
+import { DataZoomComponent } from 'echarts/components';
+import { use } from 'echarts/core';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PageEmpty, PageError } from '../../components/PageState.tsx';
+import { EChart } from '../overview/EChart.tsx';
+import type { DateRange } from '../plants/dateRange.ts';
+import { workdataChartOption } from './chartOption.ts';
+import { bucketWidth, paramTitle, type WorkdataParam } from './format.ts';
+import { useChart } from './workdataQueries.ts';
+
+use([DataZoomComponent]);
+
+export function WorkdataChart({
+  sn,
+  range,
+  numeric,
+  chosen,
+  onChosen,
+}: {
+  sn: string;
+  range: DateRange;
+  /** The device's numeric parameters (the choices). */
+  numeric: WorkdataParam[];
+  chosen: string[];
+  onChosen: (keys: string[]) => void;
+}) {
+  const { t } = useTranslation('workdata');
+  const { token } = theme.useToken();
+  const chart = useChart({ sn, range, params: chosen });
+  const data = chart.data;
+  const hasPoints = Boolean(data && data.ts.length > 0);
+  const option = useMemo(
+    () =>
+      data
+        ? workdataChartOption(
+            data,
+            { min: t('chart.min'), max: t('chart.max') },
+            { text: token.colorTextSecondary, grid: token.colorBorderSecondary },
+          )
+        : null,
+    [data, t, token.colorTextSecondary, token.colorBorderSecondary],
+  );
+
+  return (
+    <Card
+      size="small"
+      title={
+        <Flex gap={8} align="center" wrap>
+          <span>{t('chart.title')}</span>
+          {data && hasPoints && (
+            <Tag data-testid="chart-mode">
+              {data.bucketSeconds > 0 ? t('chart.bucketed', { width: bucketWidth(data.bucketSeconds) }) : t('chart.raw')}
+            </Tag>
+          )}
+        </Flex>
+      }
+      extra={
+        <Select<string[]>
+          mode="multiple"
+          size="small"
+          value={chosen}
+          onChange={onChosen}
+          maxCount={limits.parametersOrProfiles}
+          maxTagCount="responsive"
+          options={numeric.map((p) => ({ value: p.key, label: paramTitle(p) }))}
+          showSearch={{ optionFilterProp: 'label' }}
+          placeholder={t('chart.params')}
+          aria-label={t('chart.params')}
+          title={t('chart.paramsHelp', { max: limits.parametersOrProfiles })}
+          style={{ width: 420, maxWidth: '60vw' }}
+          data-testid="chart-params"
+        />
+      }
+      styles={{ header: { flexWrap: 'wrap', gap: 8, paddingBlock: 8 } }}
+      data-testid="chart-card"
+    >
+      {chosen.length === 0 ? (
+        <PageEmpty description={t('empty.noNumeric')} />
+      ) : chart.isError && !data ? (
+        <PageError error={chart.error} onRetry={() => void chart.refetch()} />
+      ) : (
+        <Spin spinning={chart.isFetching}>
+          {data && !hasPoints ? (
+            <div style={{ height: 340, display: 'grid', placeItems: 'center' }}>
+              <PageEmpty description={t('empty.noSamples')} />
+            </div>
+          ) : option ? (
+            <EChart option={option} height={340} testId="workdata-chart" ariaLabel={t('chart.title')} />
+          ) : (
+            <div style={{ height: 340 }} />
+          )}
+          {data && hasPoints && (
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {t('device.timezone', { timezone: data.timezone })}
+            </Typography.Text>
+          )}
+        </Spin>
+      )}
+    </Card>
+  );
+}

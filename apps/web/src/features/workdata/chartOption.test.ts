@@ -1,0 +1,84 @@
+import type { LineSeriesOption } from 'echarts/charts';
+import { describe, expect, it } from 'vitest';
+import { chartPalette, unitAxes, type WorkdataChartData, workdataChartOption } from './chartOption.ts';
+
+const param = (key: string, name: string, unit: string | null) => ({
+  key,
+  name,
+  unit,
+  numeric: true,
+  stored: true,
+  options: null,
+});
+
+function data(bucketSeconds: number): WorkdataChartData {
+  return {
+    sn: 'INV1',
+    kind: 'inverter',
+    alias: null,
+    timezone: 'Europe/Madrid',
+    params: [param('power_w', 'Output power', 'W'), param('soc', 'State of charge', '%'), param('pv_power_w', 'PV power', 'W')],
+    bucketSeconds,
+    ts: ['2026-05-20T10:00:00.000Z', '2026-05-20T10:05:00.000Z'],
+    series: [
+      { key: 'power_w', avg: [1200, null], min: [1000, null], max: [1500, null] },
+      { key: 'soc', avg: [55.5, 56], min: [55, 56], max: [56, 56] },
+      { key: 'pv_power_w', avg: [1300, 1400], min: [1300, 1400], max: [1300, 1400] },
+    ],
+  };
+}
+
+const series = (o: ReturnType<typeof workdataChartOption>) => o.series as LineSeriesOption[];
+
+describe('operation-data chart', () => {
+  it('every sample: one line per parameter, one axis per unit, plant wall-clock times', () => {
+    const d = data(0);
+    expect(unitAxes(d)).toEqual(['W', '%']);
+    const o = workdataChartOption(d, { min: 'min', max: 'max' });
+    const s = series(o);
+    expect(s.map((x) => x.id)).toEqual(['line-power_w', 'line-soc', 'line-pv_power_w']);
+    expect(s.map((x) => x.yAxisIndex)).toEqual([0, 1, 0]);
+    expect(s.map((x) => x.color)).toEqual(chartPalette.slice(0, 3));
+    // 10:00Z is 12:00 in Madrid; the axis is drawn in UTC.
+    expect(o.useUTC).toBe(true);
+    expect(s[0]!.data).toEqual([
+      [Date.UTC(2026, 4, 20, 12, 0), 1200],
+      [Date.UTC(2026, 4, 20, 12, 5), null],
+    ]);
+    const axes = o.yAxis as Array<{ name: string; position: string }>;
+    expect(axes.map((a) => [a.name, a.position])).toEqual([
+      ['W', 'left'],
+      ['%', 'right'],
+    ]);
+    expect((o.legend as { data: string[] }).data).toEqual(['Output power (W)', 'State of charge (%)', 'PV power (W)']);
+  });
+
+  it('buckets: a min–max band under each average line, named as the line (the legend hides both)', () => {
+    const o = workdataChartOption(data(300), { min: 'min', max: 'max' });
+    const s = series(o);
+    expect(s).toHaveLength(9);
+    const [lo, spread, line] = s;
+    expect([lo!.name, spread!.name, line!.name]).toEqual(['Output power (W)', 'Output power (W)', 'Output power (W)']);
+    expect(lo!.stack).toBe('band-power_w');
+    expect(spread!.stack).toBe('band-power_w');
+    expect(lo!.data).toEqual([
+      [Date.UTC(2026, 4, 20, 12, 0), 1000],
+      [Date.UTC(2026, 4, 20, 12, 5), null],
+    ]);
+    expect((spread!.data as Array<[number, number | null]>).map((p) => p[1])).toEqual([500, null]);
+    expect(spread!.areaStyle).toBeTruthy();
+    expect(line!.areaStyle).toBeUndefined();
+  });
+
+  it('the tooltip lists every parameter at the pointer, with the spread when bucketed', () => {
+    const o = workdataChartOption(data(300), { min: 'min', max: 'max' });
+    const formatter = (o.tooltip as { formatter: (p: unknown) => string }).formatter;
+    const html = formatter([{ dataIndex: 0 }]);
+    expect(html).toContain('2026-05-20 12:00:00');
+    expect(html).toContain('Output power: <b>1,200 W</b>');
+    expect(html).toContain('(min 1,000 · max 1,500)');
+    expect(html).toContain('State of charge: <b>55.5 %</b>');
+    const second = formatter([{ dataIndex: 1 }]);
+    expect(second).toContain('Output power: <b>--</b>');
+  });
+});

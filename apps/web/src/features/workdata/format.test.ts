@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { bucketWidth, formatValue, paramTitle, wallClockMs, zonedTime } from './format.ts';
+
+describe('operation-data formatting', () => {
+  it('sample times in the plant zone, with seconds', () => {
+    expect(zonedTime('2026-05-20T10:04:05.000Z', 'Europe/Madrid')).toBe('2026-05-20 12:04:05');
+    expect(zonedTime('2026-01-15T23:30:00.000Z', 'America/Mexico_City')).toBe('2026-01-15 17:30:00');
+    expect(zonedTime(null, 'UTC')).toBe('--');
+  });
+
+  it('the chart axis: the wall clock read as UTC', () => {
+    expect(new Date(wallClockMs('2026-05-20T10:04:05.000Z', 'Europe/Madrid')).toISOString()).toBe('2026-05-20T12:04:05.000Z');
+  });
+
+  it('values: enum labels, rounded numbers with separators, text, missing', () => {
+    const options = { '1': 'Selling first', '3': 'Micro-inverter' };
+    expect(formatValue(3, { options })).toBe('Micro-inverter');
+    expect(formatValue(7, { options })).toBe('7');
+    expect(formatValue(12345.678912, { options: null })).toBe('12,345.679');
+    expect(formatValue(0.1 + 0.2, { options: null })).toBe('0.3');
+    expect(formatValue('V1.2.3', { options: null })).toBe('V1.2.3');
+    expect(formatValue(null, { options: null })).toBe('--');
+  });
+
+  it('titles and bucket widths', () => {
+    expect(paramTitle({ name: 'Output power', unit: 'W' })).toBe('Output power (W)');
+    expect(paramTitle({ name: 'Device type', unit: null })).toBe('Device type');
+    expect(bucketWidth(45)).toBe('45 s');
+    expect(bucketWidth(300)).toBe('5 min');
+    expect(bucketWidth(3600)).toBe('1 h');
+    expect(bucketWidth(5400)).toBe('1 h 30 min');
+  });
+});
