@@ -6,6 +6,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
+import { recordGatewaySessions } from '../telemetry/gateway-sessions.ts';
 import { applyEventChanges, type EventChange, ruleEvents } from '../telemetry/ingest/events.ts';
 import { type Logger, silentLogger } from '../telemetry/ingest/log.ts';
 import { refreshPlantStatus } from '../telemetry/ingest/status.ts';
@@ -92,6 +93,10 @@ export async function sweepOffline(opts: OfflineOptions): Promise<OfflineSweep> 
       });
     }
     await applyEventChanges(trx, changes, now);
+    await recordGatewaySessions(
+      trx,
+      gateways.map((g) => ({ sn: g.sn, online: false, at: Number(g.seen) })),
+    );
     if (plants.size > 0) await refreshPlantStatus(trx, plants);
     return { devices: devices.length, gateways: gateways.length };
   });

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataMessage, HYBRID, uniqueSn } from '../../../test/telemetry.ts';
 import { sweepOffline } from '../../jobs/offline.ts';
+import { recordGatewaySessions } from '../../telemetry/gateway-sessions.ts';
 import { gateway } from '../plants/testkit.ts';
-import { recordGatewaySessions } from './gateway-sessions.ts';
 import { getAs, MIN, type World, world } from './testkit.ts';
 
 let w: World;
@@ -137,6 +137,8 @@ describe('gateway detail', () => {
 
   it('connection history from recorded sessions: online and offline periods, newest first', async () => {
     const t = Date.now() - 3 * 3_600_000;
+    // Ingest opened a period when the gateway's first data arrived: start from a clean history.
+    await w.s.db.deleteFrom('gateway_sessions').where('gateway_id', '=', w.GB.id).execute();
     await recordGatewaySessions(w.s.db, [
       { sn: w.GB.sn, online: true, at: t },
       { sn: w.GB.sn, online: false, at: t + 30 * MIN },
@@ -159,7 +161,7 @@ describe('gateway detail', () => {
     expect(d.history[0]!.durationS).toBeGreaterThanOrEqual(2 * 3600 - 5);
   });
 
-  it('connection history from the offline detection when no session was recorded', async () => {
+  it('connection history recorded by ingest and the offline detection; from their events when no session was recorded', async () => {
     const gh = await gateway(w.s, w.plantA);
     await w.s.db.updateTable('gateways').set({ upload_interval_s: 10 }).where('id', '=', gh.id).execute();
     const inv = uniqueSn('INVH');
@@ -179,10 +181,22 @@ describe('gateway detail', () => {
       .executeTakeFirstOrThrow();
     expect(Number(event.started_at)).toBe(t1);
     expect(event.ended_at).not.toBeNull();
-    const d = (await getAs(w, w.O, `/api/v1/gateway/${gh.id}`)).data as {
+    type Detail = {
       history: Array<{ state: string; from: string; to: string | null; durationS: number }>;
       historySource: string;
     };
+    const iso = (x: number) => new Date(x).toISOString();
+    // Sessions: ingest opened one at the first data, the sweep closed it at the last data, ingest
+    // opened the next when data came back.
+    const recorded = (await getAs(w, w.O, `/api/v1/gateway/${gh.id}`)).data as Detail;
+    expect(recorded.historySource).toBe('sessions');
+    expect(recorded.history.slice(0, 2).map((p) => [p.state, p.from, p.to])).toEqual([
+      ['online', iso(t1 + 10 * MIN), null],
+      ['offline', iso(t1), iso(t1 + 10 * MIN)],
+    ]);
+    // A gateway from before the sessions table: its history comes from the offline events.
+    await w.s.db.deleteFrom('gateway_sessions').where('gateway_id', '=', gh.id).execute();
+    const d = (await getAs(w, w.O, `/api/v1/gateway/${gh.id}`)).data as Detail;
     expect(d.historySource).toBe('events');
     const end = Number(event.ended_at);
     expect(d.history.map((p) => [p.state, p.from, p.to])).toEqual([

@@ -29,7 +29,7 @@ const presence = () => new Presence({ db: store.db, log, flushMs: 60_000, seenEv
 
 beforeAll(async () => {
   store = await openTestStore();
-  await addGateways([...stormSns, 'P-0001', 'P-0002', 'P-0003', 'P-0004']);
+  await addGateways([...stormSns, 'P-0001', 'P-0002', 'P-0003', 'P-0004', 'P-0005']);
 });
 afterAll(async () => {
   await store?.close();
@@ -96,6 +96,38 @@ describe('presence', () => {
     p.disconnected('P-0003');
     await p.flush();
     expect(await row('P-0003')).toMatchObject({ online: 0, last_online_at: 1_700_000_300_000, last_seen_at: 1_700_000_300_000 });
+    await p.close();
+  });
+
+  it('keeps the connection history: a period per session, closed on disconnect, reopened on reconnect', async () => {
+    const p = presence();
+    const sessions = async () =>
+      (
+        await store.db
+          .selectFrom('gateway_sessions')
+          .innerJoin('gateways', 'gateways.id', 'gateway_sessions.gateway_id')
+          .select(['online_at', 'offline_at'])
+          .where('gateways.sn', '=', 'P-0005')
+          .orderBy('online_at')
+          .execute()
+      ).map((r) => [Number(r.online_at), r.offline_at === null ? null : Number(r.offline_at)]);
+    const t = 1_700_001_000_000;
+    p.connected('P-0005', t);
+    await p.flush();
+    expect(await sessions()).toEqual([[t, null]]);
+    p.connected('P-0005', t + 1000); // a reconnect while the period is open: still one period
+    await p.flush();
+    expect(await sessions()).toEqual([[t, null]]);
+    p.disconnected('P-0005', t + 60_000);
+    await p.flush();
+    expect(await sessions()).toEqual([[t, t + 60_000]]);
+    p.connected('P-0005', t + 120_000);
+    p.disconnected('P-0005', t + 130_000); // came and went within one window
+    await p.flush();
+    expect(await sessions()).toEqual([
+      [t, t + 60_000],
+      [t + 120_000, t + 130_000],
+    ]);
     await p.close();
   });
 

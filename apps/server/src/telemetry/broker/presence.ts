@@ -18,6 +18,7 @@ import type { Logger } from 'pino';
 import { Compile } from 'typebox/compile';
 import type { Db } from '../../db/index.ts';
 import type { Database, GatewaysTable } from '../../db/schema.ts';
+import { type PresenceChange, recordGatewaySessions } from '../gateway-sessions.ts';
 
 type GatewayUpdate = UpdateObject<Database, 'gateways'>;
 
@@ -49,6 +50,8 @@ interface Pending {
   onlineAt?: number;
   /** A new session for sure (connect, or offline → online): overwrite `last_online_at`. */
   newSession: boolean;
+  /** When its session ended in this window (connection history). */
+  offlineAt?: number;
   seenAt?: number;
   details?: Pick<Updateable<GatewaysTable>, 'rssi' | 'sw_version' | 'hw_version' | 'comm_type' | 'upload_interval_s'>;
 }
@@ -86,10 +89,11 @@ export class Presence {
   }
 
   /** A gateway's MQTT session ended. */
-  disconnected(sn: string, _at: number = Date.now()): void {
+  disconnected(sn: string, at: number = Date.now()): void {
     const p = this.#entry(sn, false);
     if (!p) return;
     p.online = false;
+    p.offlineAt = at;
     this.#seenQueued.delete(sn);
   }
 
@@ -224,6 +228,12 @@ export class Presence {
       const set = { ...this.#columns(p, p.onlineAt ?? 0, p.seenAt ?? 0), ...p.details };
       statements.push({ sns: [sn], run: (trx) => trx.updateTable('gateways').set(set).where('sn', '=', sn).execute() });
     }
+    // Connection history: the periods that began or ended in this window.
+    const changes: PresenceChange[] = [];
+    for (const [sn, p] of batch) {
+      if (p.newSession && p.onlineAt !== undefined) changes.push({ sn, online: true, at: p.onlineAt });
+      if (p.offlineAt !== undefined) changes.push({ sn, online: false, at: p.offlineAt });
+    }
     for (let i = 0; i < statements.length; i += this.#chunk) {
       const part = statements.slice(i, i + this.#chunk);
       try {
@@ -237,6 +247,11 @@ export class Presence {
         for (const s of part) for (const sn of s.sns) this.#seenQueued.delete(sn);
         this.#log.error({ err: e, gateways: part.reduce((n, s) => n + s.sns.length, 0) }, 'gateway presence write failed');
       }
+    }
+    try {
+      await recordGatewaySessions(this.#db, changes);
+    } catch (e) {
+      this.#log.error({ err: e, changes: changes.length }, 'gateway connection history write failed');
     }
   }
 

@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/index.ts';
 import type { Database, DeviceKind, DeviceStatus } from '../../db/schema.ts';
+import { recordGatewaySessions } from '../gateway-sessions.ts';
 import type { BadFrameReason } from './bad-frames.ts';
 import { foldFrame, foldGatewayEvent, notePvOutput } from './conditions.ts';
 import { discoverDevices, factsChanged, reattachDevice, updateDeviceFacts } from './discovery.ts';
@@ -366,6 +367,12 @@ export class BatchWriter {
       }
     }
     if (params.length > 0) await this.gatewaySeen.run(db, params);
-    if (revived.length > 0) await closeOpenEvents(db, 'offline', revived, now);
+    if (revived.length > 0) {
+      await closeOpenEvents(db, 'offline', revived, now);
+      await recordGatewaySessions(
+        db,
+        revived.map((sn) => ({ sn, online: true, at: arrivals.get(this.registry.gateway(sn)!) ?? now })),
+      );
+    }
   }
 }
