@@ -123,7 +123,33 @@ describe('delete', () => {
     expect(await sns(w.O, '/api/v1/batteries')).toEqual([]);
     expect(await getAs(w, w.O, `/api/v1/battery/${w.sn.BAT}/info`)).toMatchObject({ code: 404, data: null });
     expect(await postAs(w, w.P, `/api/v1/meter/${w.sn.MET}/delete`)).toMatchObject({ code: 404, data: null });
+    expect(await postAs(w, w.O, `/api/v1/meter/${w.sn.MET}/master`)).toMatchObject({ code: 0 });
     expect(await postAs(w, w.O, `/api/v1/meter/${w.sn.MET}/delete`)).toMatchObject({ code: 0, data: null });
+    // A deleted master meter is no longer the plant's: grid energy comes from the inverters again.
+    const after = await w.s.db
+      .selectFrom('plants')
+      .select('master_meter_id')
+      .where('id', '=', w.plantA)
+      .executeTakeFirstOrThrow();
+    expect(after.master_meter_id).toBeNull();
+    const days = await w.s.db
+      .selectFrom('plant_day')
+      .select(['day', 'grid_import_wh'])
+      .where('plant_id', '=', w.plantA)
+      .execute();
+    expect(days.length).toBeGreaterThan(0);
+    for (const d of days) {
+      const inverters = await w.s.db
+        .selectFrom('device_day')
+        .innerJoin('devices', 'devices.id', 'device_day.device_id')
+        .select((eb) => eb.fn.sum<number>('device_day.grid_import_wh').as('wh'))
+        .where('devices.plant_id', '=', w.plantA)
+        .where('devices.kind', '=', 'inverter')
+        .where('devices.deleted_at', 'is', null)
+        .where('device_day.day', '=', d.day)
+        .executeTakeFirstOrThrow();
+      expect(d.grid_import_wh).toBeCloseTo(Number(inverters.wh ?? 0), 3);
+    }
     expect(await sns(w.O, '/api/v1/meters')).toEqual([]);
     expect((await getAs(w, w.O, '/api/v1/meter/status/count')).data).toMatchObject({ total: 0 });
     // The battery was the plant's only warning.

@@ -13,6 +13,7 @@ import type { Caller } from '../../access/caller.ts';
 import { now } from '../../db/index.ts';
 import type { DeviceKind } from '../../db/schema.ts';
 import { fail } from '../../http/errors.ts';
+import { resumPlantGrid } from '../../telemetry/ingest/plant-days.ts';
 import { refreshPlantStatus } from '../../telemetry/ingest/status.ts';
 import { refreshPlantSummary } from '../plants/summary.ts';
 import { devicesChanged } from './list.ts';
@@ -52,7 +53,17 @@ export async function deleteDevice(app: FastifyInstance, caller: Caller, kind: D
       .where('device_id', '=', device.id)
       .where('ended_at', 'is', null)
       .execute();
-    if (device.plant) await refreshPlantStatus(trx, [device.plant.id]);
+    if (device.plant) {
+      // A deleted master meter stops being the plant's: its days are re-summed from the others.
+      const unmastered = await trx
+        .updateTable('plants')
+        .set({ master_meter_id: null })
+        .where('id', '=', device.plant.id)
+        .where('master_meter_id', '=', device.id)
+        .executeTakeFirst();
+      if (Number(unmastered.numUpdatedRows) > 0) await resumPlantGrid(trx, device.plant.id, t);
+      await refreshPlantStatus(trx, [device.plant.id]);
+    }
   });
   if (device.plant) await refreshPlantSummary(db, [device.plant.id]);
   devicesChanged();
