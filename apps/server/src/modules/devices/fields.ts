@@ -74,8 +74,18 @@ export function pvInputsOf(plan: ProtocolPlan | undefined): { kind: 'mppt' | 'st
   return [...seen.values()].sort((a, b) => (a.kind === b.kind ? a.index - b.index : a.kind === 'mppt' ? -1 : 1));
 }
 
+/**
+ * The PV inputs the device has: a protocol maps the most MPPTs its family has, and a device that
+ * reports `mpptCount` has only that many.
+ */
+export function pvInputsPresent(plan: ProtocolPlan | undefined, values: Values | null | undefined) {
+  const count = num(values?.mpptCount);
+  const inputs = pvInputsOf(plan);
+  return count !== null && count > 0 ? inputs.filter((i) => i.kind !== 'mppt' || i.index <= count) : inputs;
+}
+
 export function pvInputs(plan: ProtocolPlan | undefined, values: Values): PvInputOut[] {
-  return pvInputsOf(plan).map(({ kind, index, prefix }) => ({
+  return pvInputsPresent(plan, values).map(({ kind, index, prefix }) => ({
     index,
     name: `${kind === 'mppt' ? 'PV' : 'S'}${index}`,
     kind,

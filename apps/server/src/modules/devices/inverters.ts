@@ -24,6 +24,7 @@ import {
   planOf,
   pvInputs,
   pvInputsOf,
+  pvInputsPresent,
   TEMPERATURE_KEYS,
   type Values,
 } from './fields.ts';
@@ -162,8 +163,8 @@ export async function pvIv(db: Db, caller: Caller, sn: string) {
 }
 
 /** Keys of the PV inputs' voltage, current and power fields the protocol has. */
-function inputKeys(plan: ProtocolPlan): string[] {
-  return pvInputsOf(plan).flatMap((i) =>
+function inputKeys(plan: ProtocolPlan, values: Values | null): string[] {
+  return pvInputsPresent(plan, values).flatMap((i) =>
     ['Voltage', 'Current', 'Power'].map((q) => `${i.prefix}${q}`).filter((k) => chartParam(plan, 'inverter', k)),
   );
 }
@@ -176,7 +177,7 @@ function outputKeys(plan: ProtocolPlan): string[] {
 export async function inputDay(db: Db, caller: Caller, sn: string, date: string | undefined, lan: Language) {
   const device = await inverter(db, caller, sn);
   const plan = planFor(device);
-  return dayCurves(db, device, plan, inputKeys(plan), chartDay(device, date), lan);
+  return dayCurves(db, device, plan, inputKeys(plan, valuesOf(device)), chartDay(device, date), lan);
 }
 
 export async function outputDay(db: Db, caller: Caller, sn: string, date: string | undefined, lan: Language) {
