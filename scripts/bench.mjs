@@ -127,6 +127,10 @@ fs.rmSync(dataDir, { recursive: true, force: true });
 const modules = [
   ['decoder', 'packages/protocols/src/bench.ts', ['1000000']],
   ['plant-list', 'apps/server/src/modules/plants/list.bench.ts', []],
+  ['overview', 'apps/server/src/modules/plant-energy/overview.bench.ts', []],
+  ['devices', 'apps/server/src/modules/devices/devices.bench.ts', []],
+  ['workdata', 'apps/server/src/modules/events/workdata.bench.ts', []],
+  ['energy-report', 'apps/server/src/modules/reports/aggregate.bench.ts', []],
 ].filter(([name, file]) => fs.existsSync(path.join(root, file)));
 const wanted = process.env.BENCH_MODULES;
 if (wanted !== 'off') {
