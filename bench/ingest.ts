@@ -389,8 +389,11 @@ async function ingestBench(store: 'sqlite' | 'postgres', relay: Awaited<ReturnTy
       const a = series[i - 1]!;
       const b = series[i]!;
       const dt = (b.t - a.t) / 1000;
-      const cpu = a.proc && b.proc ? Math.round(((b.proc.ticks - a.proc.ticks) / CLK_TCK / ((b.proc.t - a.proc.t) / 1000)) * 100) : null;
-      console.error(`trace t=${((b.t - series[0]!.t) / 1000).toFixed(1)}s committed/s=${Math.round((b.n - a.n) / dt)} cpu%=${cpu} rssMB=${Math.round(b.proc?.rssMB ?? 0)}`);
+      const cpu =
+        a.proc && b.proc ? Math.round(((b.proc.ticks - a.proc.ticks) / CLK_TCK / ((b.proc.t - a.proc.t) / 1000)) * 100) : null;
+      console.error(
+        `trace t=${((b.t - series[0]!.t) / 1000).toFixed(1)}s committed/s=${Math.round((b.n - a.n) / dt)} cpu%=${cpu} rssMB=${Math.round(b.proc?.rssMB ?? 0)}`,
+      );
     }
   }
   clearInterval(probeTimer);

@@ -131,13 +131,17 @@ const modules = [
   ['devices', 'apps/server/src/modules/devices/devices.bench.ts', []],
   ['workdata', 'apps/server/src/modules/events/workdata.bench.ts', []],
   ['energy-report', 'apps/server/src/modules/reports/aggregate.bench.ts', []],
-].filter(([name, file]) => fs.existsSync(path.join(root, file)));
+].filter(([, file]) => fs.existsSync(path.join(root, file)));
 const wanted = process.env.BENCH_MODULES;
 if (wanted !== 'off') {
   for (const [name, file, args] of modules) {
     if (wanted && !wanted.split(',').includes(name)) continue;
     console.log(`\n== ${name} (${file})`);
-    const r = spawnSync(process.execPath, ['--import', 'tsx', file, ...args], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', file, ...args], {
+      cwd: root,
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
     process.stdout.write(r.stdout ?? '');
     if (r.status !== 0) {
       process.stderr.write(r.stderr ?? '');

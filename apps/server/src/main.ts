@@ -9,9 +9,9 @@ import { type SimulatorProcess, startSimulator } from './bootstrap/simulator.ts'
 import { ConfigError, loadConfig } from './config.ts';
 import { createDb, migrate } from './db/index.ts';
 import { startOfflineJob } from './jobs/offline.ts';
-import { startEventNotifier } from './modules/events/notifier.ts';
 import { createMailer } from './mail/mailer.ts';
 import { AccessTokens } from './modules/auth/tokens.ts';
+import { startEventNotifier } from './modules/events/notifier.ts';
 import { startTelemetry } from './telemetry/start.ts';
 
 async function main() {
@@ -58,7 +58,9 @@ async function main() {
   if (telemetry?.localUrl) log.info({ url: telemetry.localUrl }, 'MQTT broker listening');
   const offlineJob = config.roles.has('jobs') ? startOfflineJob({ db, log: log.child({ part: 'jobs' }) }) : null;
   // Fault e-mails to users who enabled them (one process: the jobs role).
-  const eventNotifier = config.roles.has('jobs') ? startEventNotifier({ db, mailer, log: log.child({ part: 'notifier' }) }) : null;
+  const eventNotifier = config.roles.has('jobs')
+    ? startEventNotifier({ db, mailer, log: log.child({ part: 'notifier' }) })
+    : null;
 
   const app = config.roles.has('api') ? await buildApp({ ...deps, ingest: telemetry?.ingest }, log) : null;
   if (app) {
