@@ -1,7 +1,7 @@
 /**
- * A device chart card: the day's curves or the energy bars of a month, a year or all time, with
- * date navigation (previous, picker, next — never after the device's today, in its plant's
- * time zone). The caller runs the queries (each page has its own endpoints) and passes them in.
+ * A device chart card: the day's curves (or its hourly bars) or the energy bars of a month, a
+ * year or all time, with date navigation (previous, picker, next — never after the device's
+ * today, in its plant's time zone). The caller runs the queries (each page has its own endpoints) and passes them in.
  */
 import { LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { Button, Card, DatePicker, Empty, Flex, Segmented, Skeleton, Space, Typography } from 'antd';
@@ -113,9 +113,11 @@ export function ChartCard({
   day,
   bars,
   barKeys,
+  dayBars = false,
   hidden,
   toolbar,
   summary,
+  footer,
   testId = 'chart-card',
 }: {
   title?: ReactNode;
@@ -129,32 +131,39 @@ export function ChartCard({
   day: QueryLike<Pick<DayChart, 'times' | 'series' | 'timezone'>> | null;
   bars?: QueryLike<EnergyBars> | null;
   barKeys?: readonly EnergyKey[];
+  /** The day shows `bars` too (its hours) instead of curves; `day` is then unused. */
+  dayBars?: boolean;
   /** Day series keys off in the legend at first. */
   hidden?: readonly string[];
   /** Extra controls of the day view (the parameter picker). */
   toolbar?: ReactNode;
   /** A line above the chart (the period's energy). */
   summary?: ReactNode;
+  /** Below the chart (a table of the day's figures). */
+  footer?: ReactNode;
   testId?: string;
 }) {
   const { t, i18n } = useTranslation('devices');
   const colors = useChartColors();
   const labels = useEnergyLabels();
   const isDay = period === 'day';
-  const query = isDay ? day : bars;
+  const isCurve = isDay && !dayBars;
+  const query = isCurve ? day : bars;
 
   const option = useMemo(() => {
-    if (isDay) return day?.data ? dayCurveOption(day.data, colors, { hidden }) : null;
+    if (isCurve) return day?.data ? dayCurveOption(day.data, colors, { hidden }) : null;
     if (!bars?.data || !barKeys) return null;
     return energyBarsOption(bars.data, barKeys, labels, i18n.language, colors);
-  }, [isDay, day?.data, bars?.data, barKeys, hidden, labels, colors, i18n.language]);
+  }, [isCurve, day?.data, bars?.data, barKeys, hidden, labels, colors, i18n.language]);
 
-  const empty = isDay
+  // A day's hours are always all there: without energy in any of them the day is empty.
+  const empty = isCurve
     ? Boolean(day?.data) && !day?.data?.series.some((s) => s.values.some((v) => v !== null))
-    : Boolean(bars?.data) && bars?.data?.bars.length === 0;
-  const heading = isDay ? t('chart.dayTitle', { date }) : t(`chart.barsTitle.${period}`, { date: periodKey(date, period) });
+    : Boolean(bars?.data) &&
+      (bars?.data?.bars.length === 0 || (isDay && !bars?.data?.bars.some((b) => barKeys?.some((k) => (b[k] ?? 0) !== 0))));
+  const heading = isCurve ? t('chart.dayTitle', { date }) : t(`chart.barsTitle.${period}`, { date: periodKey(date, period) });
   const totals =
-    !isDay && bars?.data && barKeys
+    !isCurve && bars?.data && barKeys
       ? barKeys
           .filter((k) => (bars.data?.totals[k] ?? 0) !== 0)
           .map((k) => `${labels[k]} ${formatValue(bars.data?.totals[k] ?? 0, 'Wh')}`)
@@ -180,7 +189,7 @@ export function ChartCard({
       }
       extra={
         <Flex gap={8} wrap align="center">
-          {isDay && toolbar}
+          {isCurve && toolbar}
           <DateNav period={period} date={date} today={today} onDate={onDate} />
         </Flex>
       }
@@ -189,7 +198,7 @@ export function ChartCard({
       <Flex justify="space-between" wrap gap={8} style={{ marginBottom: 4, minHeight: 22 }}>
         <Typography.Text strong>{heading}</Typography.Text>
         <Typography.Text type="secondary" data-testid={`${testId}-summary`}>
-          {isDay ? summary : totals}
+          {isCurve ? summary : totals}
         </Typography.Text>
       </Flex>
       {!query || query.isPending ? (
@@ -203,6 +212,7 @@ export function ChartCard({
       ) : (
         <EChart option={option} height={320} testId={`${testId}-${period}`} ariaLabel={heading} />
       )}
+      {footer}
       {isDay && (
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
           {t('chart.tzNote', { timezone })}

@@ -2,16 +2,21 @@
  * The inverter's charts: the day curves of up to 6 chosen parameters (the protocol's default
  * curves when none is chosen) with the day's energy, and the energy bars of a month, a year or
  * all time. The chosen parameters live in the query string (`?tab=charts&p=pv1Voltage,…`).
+ * Below: the generation bars (hours of a day, days, months, years) and, for a micro-inverter,
+ * its panels' day curves and energy. The energy bars above show every flow (load, grid,
+ * battery too) so they stay beside the generation-only bars.
  */
 import { devicesApi } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
+import { Flex } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
 import { ChartCard, useChartState, useEnergyLabels } from './ChartCard.tsx';
 import { dayOptions, inverterBars } from './deviceQueries.ts';
-import { formatValue } from './format.ts';
+import { formatValue, typeKeyOf } from './format.ts';
+import { GenerationCard, PanelsCard } from './InverterGenerationCards.tsx';
 import { ParamPicker } from './ParamPicker.tsx';
 import { MAX_PARAMS } from './paramProfiles.ts';
 import type { EnergyKey, InverterDetail } from './types.ts';
@@ -68,20 +73,24 @@ export function InverterChartsTab({
     : null;
 
   return (
-    <ChartCard
-      testId="inverter-chart"
-      period={chart.period}
-      date={chart.date}
-      today={today}
-      timezone={timezone}
-      onPeriod={chart.setPeriod}
-      onDate={chart.setDate}
-      day={day}
-      bars={bars}
-      barKeys={energyKeys}
-      summary={<span data-testid="inverter-day-energy">{summary}</span>}
-      toolbar={<ParamPicker params={params.data} selected={selected} onApply={setSelected} />}
-      title={t('tabs.charts')}
-    />
+    <Flex vertical gap={16}>
+      <ChartCard
+        testId="inverter-chart"
+        period={chart.period}
+        date={chart.date}
+        today={today}
+        timezone={timezone}
+        onPeriod={chart.setPeriod}
+        onDate={chart.setDate}
+        day={day}
+        bars={bars}
+        barKeys={energyKeys}
+        summary={<span data-testid="inverter-day-energy">{summary}</span>}
+        toolbar={<ParamPicker params={params.data} selected={selected} onApply={setSelected} />}
+        title={t('tabs.charts')}
+      />
+      <GenerationCard sn={inv.sn} timezone={timezone} today={today} />
+      {typeKeyOf(inv) === 'micro' && <PanelsCard sn={inv.sn} timezone={timezone} today={today} />}
+    </Flex>
   );
 }

@@ -3,7 +3,8 @@
  * type (spec §9), plant, gateway, protocol and rename/delete; tabs (kept in `?tab=`):
  * overview (power now, energy, energy flow, identity, faults), realtime (DC input per MPPT or
  * string, AC output per phase, I–V plot, input/output day curves), charts (day curves of up
- * to 6 chosen parameters with saved profiles; month, year and total energy), and the grid,
+ * to 6 chosen parameters with saved profiles; month, year and total energy; generation per hour,
+ * day, month or year; a micro-inverter's panels over a day), and the grid,
  * meter, battery, eps and load groups the inverter's protocol has. Realtime values refresh
  * every 10 s. An SN the caller cannot see (600) shows "not found".
  */

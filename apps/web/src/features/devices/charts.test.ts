@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ChartColors } from '../overview/chartOptions.ts';
-import { dayCurveOption, energyBarsOption, energyKeysWithData, pvIvOption, unitAxes, withGaps } from './charts.ts';
+import {
+  dayCurveOption,
+  energyBarsOption,
+  energyKeysWithData,
+  generationEnergyBars,
+  pvIvOption,
+  unitAxes,
+  withGaps,
+} from './charts.ts';
 import type { EnergyBars } from './types.ts';
 
 const colors: ChartColors = { text: '#000', muted: '#666', axis: '#ccc', split: '#eee', tooltipBg: '#fff' };
@@ -124,6 +132,25 @@ describe('device chart options', () => {
       { value: 0, raw: 0 },
       { value: 31.6, raw: 31_600 },
     ]);
+  });
+
+  it('draws the generation bars as the pv flow, a day’s hours as they are', () => {
+    const bars = generationEnergyBars({
+      period: 'day',
+      date: '2026-05-20',
+      timezone: 'UTC',
+      bars: [
+        { label: '10:00', energy: 310 },
+        { label: '11:00', energy: 450 },
+      ],
+      energy: 760,
+    });
+    expect(bars.totals).toEqual({ pv: 760, load: 0, gridImport: 0, gridExport: 0, charge: 0, discharge: 0, peakPower: null });
+    const option = energyBarsOption(bars, ['pv'], labels, 'en', colors);
+    expect((option.xAxis as { data: string[] }).data).toEqual(['10:00', '11:00']);
+    const series = option.series as Array<{ id: string; data: Array<{ value: number; raw: number }> }>;
+    expect(series.map((s) => s.id)).toEqual(['pv']);
+    expect(series[0]?.data.map((d) => d.raw)).toEqual([310, 450]);
   });
 
   it('plots each PV input’s operating points with the latest one large', () => {

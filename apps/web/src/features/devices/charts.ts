@@ -4,7 +4,8 @@
  * - day curves of any parameters: one y axis per unit (up to four drawn, alternating left and
  *   right; further units scale on hidden axes), W scaled to kW/MW by the spec's rule, a 00:00–24:00
  *   axis in the device's (plant's) time zone with gaps where samples are missing;
- * - energy bars of a month, a year or all time (only the flows that carry energy);
+ * - energy bars of a month, a year or all time (only the flows that carry energy); the generation
+ *   bars (hours of a day too) drawn the same way, as the `pv` flow;
  * - the I–V plot of the PV inputs (operating points of the last hour, the latest one marked).
  */
 import type { BarSeriesOption, LineSeriesOption } from 'echarts/charts';
@@ -12,7 +13,7 @@ import { barLabel, type ChartColors, type ChartOption } from '../overview/chartO
 import { minuteOfDay } from '../overview/dateNav.ts';
 import { axisUnit } from '../overview/format.ts';
 import { formatValue } from './format.ts';
-import type { DayChart, EnergyBars, EnergyKey, PvIv, WeatherDay } from './types.ts';
+import type { DayChart, EnergyBars, EnergyKey, GenerationBars, PvIv, WeatherDay } from './types.ts';
 
 /** Series colours, in order (distinct on light and dark backgrounds). */
 export const seriesPalette = ['#f5a623', '#1677ff', '#52c41a', '#9254de', '#13c2c2', '#eb2f96', '#fa541c', '#2f54eb'];
@@ -195,7 +196,23 @@ export function energyKeysWithData(bars: EnergyBars, keys: readonly EnergyKey[])
   return used.length ? used : [...keys];
 }
 
-/** Energy bars of a month (days), a year (months) or all time (years). */
+const noEnergy = { pv: 0, load: 0, gridImport: 0, gridExport: 0, charge: 0, discharge: 0, peakPower: null };
+
+/**
+ * The generation bars (inverter/gen) as energy bars carrying only the `pv` flow, so they are drawn
+ * and summed like the other bars. A day's bars are its hours (labels HH:00, kept as they are).
+ */
+export function generationEnergyBars(gen: GenerationBars): EnergyBars {
+  return {
+    period: gen.period,
+    date: gen.date,
+    timezone: gen.timezone,
+    totals: { ...noEnergy, pv: gen.energy },
+    bars: gen.bars.map((b) => ({ ...noEnergy, label: b.label, pv: b.energy })),
+  };
+}
+
+/** Energy bars of a month (days), a year (months) or all time (years); a day's hours (HH:00) as they are. */
 export function energyBarsOption(
   bars: EnergyBars,
   keys: readonly EnergyKey[],
