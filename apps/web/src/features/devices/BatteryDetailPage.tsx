@@ -21,6 +21,7 @@ import { statusStyle } from '../plants/format.ts';
 import { CellHeatMap } from './CellHeatMap.tsx';
 import { ChartCard, useChartState } from './ChartCard.tsx';
 import { DetailActions, DetailHeader, DeviceMissing, FaultList, FieldList, Figure, Updated } from './DetailParts.tsx';
+import { DeviceEventsCard } from './DeviceEventsCard.tsx';
 import { dayOptions, live } from './deviceQueries.ts';
 import { deviceName, formatValue } from './format.ts';
 import { type BatteryInfo, type BatteryPack, type BatteryRealtime, gatewayPath, plantPath } from './types.ts';
@@ -28,7 +29,7 @@ import { useDeleteDevice } from './useDeleteDevice.tsx';
 import './devices.css';
 
 const BACK = '/device/battery';
-const TABS = ['overview', 'cells', 'chart'] as const;
+const TABS = ['overview', 'cells', 'chart', 'events'] as const;
 
 function PacksTable({ packs }: { packs: readonly BatteryPack[] }) {
   const { t } = useTranslation('devices');
@@ -305,6 +306,11 @@ export default function BatteryDetailPage() {
                 title={t('tabs.chart')}
               />
             ),
+          },
+          {
+            key: 'events',
+            label: <span data-testid="tab-events">{t('tabs.events')}</span>,
+            children: <DeviceEventsCard sn={b.sn} timezone={timezone} />,
           },
         ]}
       />

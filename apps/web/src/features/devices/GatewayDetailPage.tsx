@@ -16,6 +16,7 @@ import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { zonedDateTime } from '../overview/dateNav.ts';
 import { formatRate } from '../overview/format.ts';
 import { DetailHeader, DeviceMissing } from './DetailParts.tsx';
+import { DeviceEventsCard } from './DeviceEventsCard.tsx';
 import { live } from './deviceQueries.ts';
 import { deviceName, formatDuration, gatewayStateStyle } from './format.ts';
 import { onlineShare, type Segment, timeline } from './history.ts';
@@ -204,6 +205,7 @@ export default function GatewayDetailPage() {
           </Typography.Text>
         </Flex>
       </Card>
+      <DeviceEventsCard sn={g.sn} timezone={timezone} />
     </Flex>
   );
 }

@@ -21,6 +21,7 @@ import { todayIn, zonedDateTime } from '../overview/dateNav.ts';
 import { statusStyle } from '../plants/format.ts';
 import { AliasDialog, type AliasTarget } from './AliasDialog.tsx';
 import { DetailActions, DetailHeader, DeviceMissing } from './DetailParts.tsx';
+import { DeviceEventsCard } from './DeviceEventsCard.tsx';
 import { live } from './deviceQueries.ts';
 import { deviceName, typeKeyOf } from './format.ts';
 import { InverterChartsTab } from './InverterChartsTab.tsx';
@@ -54,7 +55,7 @@ export default function InverterDetailPage() {
   const today = todayIn(timezone);
 
   const groups = devicesApi.inverterGroups.filter((g) => inv.groups[g]);
-  const tabKeys = ['overview', 'realtime', 'charts', ...groups];
+  const tabKeys = ['overview', 'realtime', 'charts', ...groups, 'events'];
   const asked = search.get('tab');
   const tab = asked && tabKeys.includes(asked) ? asked : 'overview';
 
@@ -133,6 +134,11 @@ export default function InverterDetailPage() {
             label: <span data-testid={`tab-${g}`}>{t(`groups.${g}`)}</span>,
             children: <InverterGroupTab group={g} inverter={inv} timezone={timezone} today={today} />,
           })),
+          {
+            key: 'events',
+            label: <span data-testid="tab-events">{t('tabs.events')}</span>,
+            children: <DeviceEventsCard sn={inv.sn} timezone={timezone} />,
+          },
         ]}
       />
       <AliasDialog kind="inverter" device={renaming} onClose={() => setRenaming(null)} />

@@ -1,9 +1,10 @@
 /**
  * /device/meter/{sn} (hidden; buttons of meter.view): one meter. Header with plant, gateway,
- * protocol, master flag, rename and delete; the values now (power + import / − export, reactive
- * and apparent power, power factor, frequency, each phase, import and export today and in
- * total, faults, other fields) every 10 s; the day curve and the import/export bars of a month,
- * a year or all time. An SN the caller cannot see (404) shows "not found".
+ * protocol, master flag, "use as the plant's master meter" (meter.master and the plant's edit
+ * right, not on the master already), rename and delete; the values now (power + import /
+ * − export, reactive and apparent power, power factor, frequency, each phase, import and export
+ * today and in total, faults, other fields) every 10 s; the day curve and the import/export bars
+ * of a month, a year or all time. An SN the caller cannot see (404) shows "not found".
  */
 import { devicesApi } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
@@ -20,8 +21,10 @@ import { formatEnergy, statusStyle } from '../plants/format.ts';
 import { AliasDialog, type AliasTarget } from './AliasDialog.tsx';
 import { ChartCard, useChartState } from './ChartCard.tsx';
 import { DetailActions, DetailHeader, DeviceMissing, FaultList, FieldList, Figure, PhaseTable, Updated } from './DetailParts.tsx';
+import { DeviceEventsCard } from './DeviceEventsCard.tsx';
 import { dayOptions, live, meterBars } from './deviceQueries.ts';
 import { deviceName, formatValue } from './format.ts';
+import { MasterMeterButton } from './MasterMeterButton.tsx';
 import { type EnergyKey, gatewayPath, plantPath } from './types.ts';
 import { useDeleteDevice } from './useDeleteDevice.tsx';
 import './devices.css';
@@ -36,6 +39,7 @@ export default function MeterDetailPage() {
   const valid = new RegExp(devicesApi.SN_PATTERN).test(sn);
   const canRename = usePermission('meter.alias');
   const canDelete = usePermission('meter.delete');
+  const canSetMaster = usePermission('meter.master');
   const confirmDelete = useDeleteDevice('meter');
   const [renaming, setRenaming] = useState<AliasTarget | null>(null);
   const now = useApiQuery(devicesApi.meterRealtime, { params: { sn } }, { ...live, enabled: valid });
@@ -89,17 +93,20 @@ export default function MeterDetailPage() {
           { key: 'lastUpdate', label: t('columns.lastUpdate'), value: zonedDateTime(m.at, timezone) },
         ]}
         actions={
-          <DetailActions
-            onRename={canRename && m.canEdit ? () => setRenaming({ sn: m.sn, alias: m.alias }) : undefined}
-            onDelete={
-              canDelete && m.canDelete
-                ? () =>
-                    void confirmDelete(m).then((done) => {
-                      if (done) navigate(BACK);
-                    })
-                : undefined
-            }
-          />
+          <Flex gap={8} wrap>
+            {canSetMaster && m.canEdit && m.plant && !m.master && <MasterMeterButton sn={m.sn} plantName={m.plant.name} />}
+            <DetailActions
+              onRename={canRename && m.canEdit ? () => setRenaming({ sn: m.sn, alias: m.alias }) : undefined}
+              onDelete={
+                canDelete && m.canDelete
+                  ? () =>
+                      void confirmDelete(m).then((done) => {
+                        if (done) navigate(BACK);
+                      })
+                  : undefined
+              }
+            />
+          </Flex>
         }
       />
       <FaultList faults={m.faults} />
@@ -185,6 +192,7 @@ export default function MeterDetailPage() {
             : null
         }
       />
+      <DeviceEventsCard sn={m.sn} timezone={timezone} />
       <AliasDialog kind="meter" device={renaming} onClose={() => setRenaming(null)} />
     </Flex>
   );

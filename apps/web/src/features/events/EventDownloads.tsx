@@ -1,7 +1,8 @@
 /**
  * The .xlsx downloads of the filtered events: inverter events (`inverter.export`, a button of the
- * inverter page) and battery events (`event.export`). Both take the list's filters and the
- * interface language; a refused period disables them.
+ * inverter page), battery events and events of every type (`event.export`). All take the list's
+ * filters and the interface language (the device type only for "all"); a refused period disables
+ * them.
  */
 import { DownloadOutlined } from '@ant-design/icons';
 import { type Endpoint, eventsApi } from '@sunfleet/contracts';
@@ -15,10 +16,11 @@ import { type EventCriteria, serverFilters } from './criteria.ts';
 import { downloadFile } from './download.ts';
 import { useGranted } from './eventQueries.ts';
 
-type Which = 'inverter' | 'battery';
+type Which = 'inverter' | 'battery' | 'all';
 const endpoints = {
   inverter: eventsApi.inverterEventsDownload,
   battery: eventsApi.batteryEventsDownload,
+  all: eventsApi.eventsDownload,
 } as const satisfies Record<Which, Endpoint>;
 
 export function EventDownloads({ criteria, timezone, blocked }: { criteria: EventCriteria; timezone: string; blocked: boolean }) {
@@ -26,18 +28,19 @@ export function EventDownloads({ criteria, timezone, blocked }: { criteria: Even
   const { message } = App.useApp();
   const lan = useServerLanguage();
   const granted = useGranted();
-  const canBattery = usePermission('event.export');
+  const canExport = usePermission(eventsApi.eventsDownload.access);
   const allowed: Which[] = [];
   if (granted('inverter.export')) allowed.push('inverter');
-  if (canBattery) allowed.push('battery');
+  if (canExport) allowed.push('battery', 'all');
   if (allowed.length === 0) return null;
 
   const download = async (which: Which) => {
-    // The device type filter belongs to the list: each file is of its own type.
-    const { kind: _kind, ...filters } = serverFilters(criteria, timezone);
+    // The device type filter belongs to the list: each typed file is of its own type; "all" keeps it.
+    const { kind, ...filters } = serverFilters(criteria, timezone);
     const name = `events-${which}-${criteria.range.start}_${criteria.range.end}.xlsx`;
     try {
-      await downloadFile(endpoints[which], { query: { ...filters, lan } }, name);
+      if (which === 'all') await downloadFile(endpoints.all, { query: { ...filters, ...(kind ? { kind } : {}), lan } }, name);
+      else await downloadFile(endpoints[which], { query: { ...filters, lan } }, name);
     } catch (err) {
       // A refusal the endpoint tolerates (4: the period) comes with the server's text; others
       // were already shown by the client.
@@ -49,7 +52,7 @@ export function EventDownloads({ criteria, timezone, blocked }: { criteria: Even
   return (
     <Flex gap={8} wrap data-testid="event-downloads">
       {allowed.map((which) => (
-        <Tooltip key={which} title={blocked ? t('download.blocked') : t('download.hint')}>
+        <Tooltip key={which} title={blocked ? t('download.blocked') : t(which === 'all' ? 'download.allHint' : 'download.hint')}>
           <GuardedButton
             icon={<DownloadOutlined />}
             disabled={blocked}

@@ -59,6 +59,11 @@ function serve(list: ReturnType<typeof event>[], opts: { totals?: Record<string,
         if (url.searchParams.get('size') === '1' && level) return ok({ total: totals[level] ?? 0, list: [] });
         return ok({ total: list.length, list });
       }
+      if (path === '/api/v1/battery/events') {
+        const level = url.searchParams.get('level');
+        if (url.searchParams.get('size') === '1' && level) return ok({ total: totals[level] ?? 0, list: [] });
+        return ok({ total: list.length, list: list.map((e) => ({ ...e, kind: 'battery', pack: 2 })) });
+      }
       if (path === '/api/v1/plants') return ok({ total: 1, list: [{ id: 7, name: 'Casa Marta Rooftop' }] });
       const detail = path.match(/^\/api\/v1\/event\/(\d+)\/detail$/);
       if (detail) return ok(list.find((e) => e.id === Number(detail[1])));
@@ -221,11 +226,45 @@ describe('events page', () => {
     expect(saved[0]).toBe(`events-inverter-${week.start}_${week.end}.xlsx`);
   }, 20_000);
 
+  it('the battery type lists through the battery events list (with the batteries page)', async () => {
+    const calls = serve([event(1)]);
+    renderPage('/device/event?kind=battery&level=fault', { 'event.view': [], 'battery.list.view': [] });
+    await screen.findByText('Grid over-voltage 1', {}, { timeout: 5000 });
+    const battery = calls.filter((c) => c.url.pathname === '/api/v1/battery/events');
+    const page = battery.find((c) => c.url.searchParams.get('size') === '20')!.url.searchParams;
+    expect(page.get('level')).toBe('fault');
+    expect(page.get('kind')).toBeNull();
+    expect(page.get('startDate')).toBe(quickRange('last7').start);
+    await waitFor(() => expect(screen.getByTestId('level-count-total').textContent).toBe('8'));
+    expect(calls.filter((c) => c.url.pathname === '/api/v1/events')).toHaveLength(0);
+    expect(screen.getByTestId('event-table').textContent).toContain('Battery · Roof east');
+  }, 20_000);
+
+  it('"Download all" sends the filters with the type and the language', async () => {
+    const calls = serve([event(1)]);
+    const saved: string[] = [];
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:x'), revokeObjectURL: vi.fn() }));
+    vi.spyOn(HTMLElement.prototype, 'click').mockImplementation(function (this: HTMLElement) {
+      if (this instanceof HTMLAnchorElement) saved.push(this.download);
+    });
+    renderPage('/device/event?level=warning&kind=meter&state=open');
+    await screen.findByText('Grid over-voltage 1', {}, { timeout: 5000 });
+    fireEvent.click(screen.getByTestId('event-download-all'));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    const file = calls.find((c) => c.url.pathname === '/api/v1/events/download')!.url.searchParams;
+    const week = quickRange('last7');
+    expect([file.get('level'), file.get('kind'), file.get('state'), file.get('lan')]).toEqual(['warning', 'meter', 'open', 'en']);
+    expect([file.get('startDate'), file.get('endDate')]).toEqual([week.start, week.end]);
+    expect(file.get('timezone')).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+    expect(saved[0]).toBe(`events-all-${week.start}_${week.end}.xlsx`);
+  }, 20_000);
+
   it('without the export grants there are no download buttons', async () => {
     serve([event(1)]);
     renderPage('/device/event', { 'event.view': [] });
     await screen.findByText('Grid over-voltage 1', {}, { timeout: 5000 });
     expect(screen.queryByTestId('event-download-inverter')).toBeNull();
     expect(screen.queryByTestId('event-download-battery')).toBeNull();
+    expect(screen.queryByTestId('event-download-all')).toBeNull();
   }, 20_000);
 });

@@ -1,4 +1,8 @@
-/** Server data of the events page: the list, the counts per level, one event, acknowledgement. */
+/**
+ * Server data of the events page: the list, the counts per level, one event, acknowledgement.
+ * With the battery device type (and the batteries page granted), the list and counts come from
+ * the battery events list (same rows; pack-level codes carry their pack).
+ */
 import { type DataOf, eventsApi } from '@sunfleet/contracts';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useContext } from 'react';
@@ -13,22 +17,48 @@ const REFRESH_MS = 60_000;
 /** An SN nobody can see answers 404: the page says so under the field instead of a toast. */
 const SN_TOLERATE = [404] as const;
 
+/** Whether the battery events list answers for these criteria (battery type, batteries page granted). */
+function useBatteryList(c: EventCriteria): boolean {
+  const granted = useGranted();
+  return c.kind === 'battery' && granted('battery.list.view');
+}
+
+type ListInput = {
+  query: ReturnType<typeof serverFilters> & { page: number; size: number };
+  tolerate: typeof SN_TOLERATE;
+  quiet?: boolean;
+};
+
+/** One page of events: from the general list, or from the battery list (without the type filter). */
+function usePagedEvents(input: ListInput, battery: boolean, enabled: boolean) {
+  const options = { placeholderData: keepPreviousData, refetchInterval: REFRESH_MS };
+  const { kind: _kind, ...batteryQuery } = input.query;
+  const general = useApiQuery(eventsApi.listEvents, input, { ...options, enabled: enabled && !battery });
+  const batteries = useApiQuery(
+    eventsApi.batteryEvents,
+    { ...input, query: batteryQuery },
+    { ...options, enabled: enabled && battery },
+  );
+  return battery ? batteries : general;
+}
+
 export function useEventList(c: EventCriteria, timezone: string, enabled: boolean) {
-  return useApiQuery(
-    eventsApi.listEvents,
+  const battery = useBatteryList(c);
+  return usePagedEvents(
     { query: { ...serverFilters(c, timezone), page: c.page, size: c.size }, tolerate: SN_TOLERATE },
-    { enabled, placeholderData: keepPreviousData, refetchInterval: REFRESH_MS },
+    battery,
+    enabled,
   );
 }
 
 /** Events per level with the other filters (a one-row page of each level tells its total). */
 export function useLevelCounts(c: EventCriteria, timezone: string, enabled: boolean) {
+  const battery = useBatteryList(c);
   const base = serverFilters({ ...c, level: undefined }, timezone);
-  const options = { enabled, placeholderData: keepPreviousData, refetchInterval: REFRESH_MS };
   const input = (level: Level) => ({ query: { ...base, level, page: 1, size: 1 }, tolerate: SN_TOLERATE, quiet: true });
-  const fault = useApiQuery(eventsApi.listEvents, input('fault'), options);
-  const warning = useApiQuery(eventsApi.listEvents, input('warning'), options);
-  const info = useApiQuery(eventsApi.listEvents, input('info'), options);
+  const fault = usePagedEvents(input('fault'), battery, enabled);
+  const warning = usePagedEvents(input('warning'), battery, enabled);
+  const info = usePagedEvents(input('info'), battery, enabled);
   const all = { fault, warning, info };
   const loading = levels.some((l) => all[l].isPending && enabled);
   const counts: LevelCounts | undefined = levels.every((l) => typeof all[l].data?.total === 'number')
@@ -56,7 +86,10 @@ export function useRefreshEvents() {
   return useCallback(
     (event?: EventRow) => {
       if (event) client.setQueryData(endpointKey(eventsApi.eventDetail, { params: { id: event.id }, tolerate: [404] }), event);
-      const lists = client.invalidateQueries({ queryKey: endpointKey(eventsApi.listEvents) });
+      const lists = Promise.all([
+        client.invalidateQueries({ queryKey: endpointKey(eventsApi.listEvents) }),
+        client.invalidateQueries({ queryKey: endpointKey(eventsApi.batteryEvents) }),
+      ]);
       // Without the new state (someone else acknowledged it), the detail is asked for again.
       const detail = event ? undefined : client.invalidateQueries({ queryKey: endpointKey(eventsApi.eventDetail) });
       return Promise.all([lists, detail]).then(() => undefined);

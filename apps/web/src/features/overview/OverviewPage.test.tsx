@@ -144,7 +144,7 @@ function serve(opts: { type?: number; missing?: boolean } = {}) {
       else if (path === '/api/v1/plant/7/check/device')
         data = { hasDevices: true, gateways: 1, inverters: 2, batteries: 1, meters: 1, weather: 0 };
       else if (path === '/api/v1/plant/7/inverters') data = { total: 0, list: [] };
-      else if (path === '/api/v1/weather')
+      else if (path === '/api/v1/plant/meteorological/7/realtime')
         data = {
           source: 'none',
           stationSn: null,

@@ -196,7 +196,7 @@ export default function OverviewPage() {
           <DevicesCard plantId={p.id} />
         </Col>
         <Col xs={24} lg={8}>
-          <WeatherCard plantId={p.id} timezone={timezone} />
+          <WeatherCard plantId={p.id} timezone={timezone} canEdit={p.canEdit} />
         </Col>
       </Row>
       <EventsCard plantId={p.id} timezone={timezone} today={today} />

@@ -1,4 +1,8 @@
-/** The weather at the plant: its weather station's latest values, or a note that it has none. */
+/**
+ * The weather at the plant: its weather station's latest values (`plant/meteorological/{id}/realtime`),
+ * or a note that it has none. Users who can edit the plant get a "Station" button: the plant's
+ * stations, attaching one by SN and the supported station products.
+ */
 import { CloudOutlined } from '@ant-design/icons';
 import { Card, Col, Empty, Flex, Row, Skeleton, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -6,8 +10,9 @@ import { CardError } from './CardState.tsx';
 import { zonedDateTime } from './dateNav.ts';
 import { formatMeasure } from './format.ts';
 import { useWeather } from './overviewQueries.ts';
+import { WeatherStationsButton } from './WeatherStations.tsx';
 
-export function WeatherCard({ plantId, timezone }: { plantId: number; timezone: string }) {
+export function WeatherCard({ plantId, timezone, canEdit = false }: { plantId: number; timezone: string; canEdit?: boolean }) {
   const { t } = useTranslation('overview');
   const weather = useWeather(plantId);
   const w = weather.data;
@@ -32,11 +37,14 @@ export function WeatherCard({ plantId, timezone }: { plantId: number; timezone: 
       style={{ height: '100%' }}
       data-testid="weather-card"
       extra={
-        w?.source === 'station' && w.stationSn ? (
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {t('weather.station', { sn: w.stationSn })}
-          </Typography.Text>
-        ) : null
+        <Flex gap={8} align="center">
+          {w?.source === 'station' && w.stationSn ? (
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {t('weather.station', { sn: w.stationSn })}
+            </Typography.Text>
+          ) : null}
+          {canEdit && <WeatherStationsButton plantId={plantId} timezone={timezone} />}
+        </Flex>
       }
     >
       {weather.isPending ? (

@@ -73,8 +73,19 @@ export const useDeviceCheck = (id: number) =>
 export const useInverters = (id: number) =>
   useApiQuery(plantsApi.plantInverters, { params: { stationId: id }, query: { page: 1, size: 5 }, quiet: true }, slow);
 
+/** The plant's weather station values (stationId is the plant id). */
 export const useWeather = (id: number) =>
-  useApiQuery(plantEnergyApi.weather, { query: { plantId: id }, quiet: true }, { ...slow, enabled: id > 0 });
+  useApiQuery(plantEnergyApi.plantWeatherRealtime, { params: { stationId: id }, quiet: true }, { ...slow, enabled: id > 0 });
+
+/** The plant's weather stations and the station products the portal reads (the station dialog). */
+export const useWeatherStations = (id: number, enabled: boolean) =>
+  useApiQuery(
+    plantEnergyApi.weatherStationInfo,
+    { query: { plantId: id }, quiet: true },
+    { enabled: enabled && id > 0, staleTime: 0 },
+  );
+export const useWeatherProducts = (enabled: boolean) =>
+  useApiQuery(plantEnergyApi.weatherStationProducts, { quiet: true }, { enabled, staleTime: 5 * 60_000 });
 
 export const useOneHourEvents = () => useApiQuery(plantEnergyApi.eventOneHour, { quiet: true }, slow);
 

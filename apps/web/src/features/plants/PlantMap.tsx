@@ -1,11 +1,12 @@
 /**
  * The plant map (`plants/map`, same filters as the list): one circle marker per plant with
- * coordinates, coloured by status, with a popup (name, status, capacity, power now, link). The
+ * coordinates, coloured by status, with a popup (name, status, capacity, power now, and the
+ * weather station's irradiance and ambient temperature when the plant has one, link). The
  * tile layer comes from VITE_MAP_TILE_URL; without it (the default, offline) no tile is fetched
  * and the markers sit on a plain themed background with a lat/lon grid. Loaded on demand, so
  * Leaflet is not part of the list's chunk.
  */
-import { type DataOf, formatPower, plantsApi, type QueryOf } from '@sunfleet/contracts';
+import { type DataOf, formatPower, plantEnergyApi, plantsApi, type QueryOf } from '@sunfleet/contracts';
 import { Badge, Flex, Spin, Typography, theme } from 'antd';
 import { divIcon, latLngBounds } from 'leaflet';
 import 'leaflet/dist/leaflet.css';
@@ -15,6 +16,7 @@ import { CircleMarker, MapContainer, Marker, Polyline, Popup, TileLayer, useMap,
 import { Link } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
 import { PageEmpty, PageError } from '../../components/PageState.tsx';
+import { formatMeasure } from '../overview/format.ts';
 import { formatCapacity, formatEnergy, statusStyle } from './format.ts';
 import './plants.css';
 import type { PlantStatusName } from './selection.ts';
@@ -126,9 +128,12 @@ export default function PlantMap({ filters }: { filters: QueryOf<typeof plantsAp
   );
 }
 
-function PlantPopup({ plant }: { plant: MapPlant }) {
+export function PlantPopup({ plant }: { plant: MapPlant }) {
   const { t } = useTranslation('plants');
   const detail = useApiQuery(plantsApi.getPlant, { params: { id: plant.id } });
+  // The popup's content mounts when it opens, so this asks only for the plant clicked.
+  const weather = useApiQuery(plantEnergyApi.weather, { query: { plantId: plant.id }, quiet: true }, { staleTime: 60_000 });
+  const w = weather.data;
   return (
     <Flex vertical gap={4} style={{ minWidth: 180 }} data-testid={`map-popup-${plant.id}`}>
       <Link to={`/plants/overview/${plant.id}/${plant.type}`} style={{ fontWeight: 600 }}>
@@ -144,6 +149,14 @@ function PlantPopup({ plant }: { plant: MapPlant }) {
       <Typography.Text style={{ fontSize: 12 }}>
         {t('columns.todayEnergy')}: {detail.isPending ? '…' : formatEnergy(detail.data?.todayEnergy)}
       </Typography.Text>
+      {w?.source === 'station' && (
+        <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid={`map-popup-weather-${plant.id}`}>
+          {t('map.weather', {
+            irradiance: formatMeasure(w.irradiance, 'W/m²', 0),
+            ambient: formatMeasure(w.ambientTemperature, '°C'),
+          })}
+        </Typography.Text>
+      )}
     </Flex>
   );
 }

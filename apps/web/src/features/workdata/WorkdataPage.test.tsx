@@ -67,6 +67,43 @@ function serve() {
             ts: [T1, T2, T3],
             series: q.getAll('params').map((key) => ({ key, avg: [1, 2, 3], min: [1, 2, 3], max: [1, 2, 3] })),
           });
+        case '/api/v1/workdata/event':
+        case '/api/v1/workdata/battery/event': {
+          const chosen = params.filter((p) => q.getAll('params').includes(p.key));
+          const ev = (id: number, code: string, text: string) => ({
+            id,
+            sn: head.sn,
+            code,
+            level: 'warning',
+            source: 'device',
+            text,
+            startedAt: T2,
+            endedAt: null,
+            plantId: 12,
+            plantName: 'Milano Roof',
+            kind: head.kind,
+            alias: head.alias,
+            pack: head.kind === 'battery' ? 2 : null,
+            action: '',
+            acknowledged: false,
+            ackAt: null,
+            ackBy: null,
+            ackNote: null,
+            canAck: false,
+          });
+          return ok({
+            ...head,
+            params: chosen,
+            total: 2,
+            list: [
+              {
+                event: ev(5, 'lowInsulation', 'Low insulation'),
+                sample: { ts: T1, values: chosen.map((p) => (p.key === 'mode' ? 2 : 4321)) },
+              },
+              { event: ev(6, 'fanWarning', 'Fan speed low'), sample: null },
+            ],
+          });
+        }
         case '/api/v1/workdata/dynamic/download':
           return new Response('PK-xlsx', { status: 200 });
       }
@@ -96,7 +133,7 @@ const of = (calls: URL[], path: string) => calls.filter((c) => c.pathname === pa
 
 describe('operation data page', () => {
   afterEach(() => {
-    head = { ...head, timezone: 'Europe/Madrid' };
+    head = { ...head, kind: 'inverter', timezone: 'Europe/Madrid' };
   });
 
   it('without a chosen period it shows today of the plant, in the plant’s zone', async () => {
@@ -178,6 +215,42 @@ describe('operation data page', () => {
     renderPage(PATH, []);
     await screen.findByTestId('sample-table', {}, { timeout: 5000 });
     expect(screen.queryByTestId('workdata-download')).toBeNull();
+  }, 20_000);
+
+  it('the events tab of an inverter lists its events with the reading at their start', async () => {
+    const calls = serve();
+    renderPage(PATH);
+    fireEvent.click(await screen.findByTestId('workdata-tab-events', {}, { timeout: 5000 }));
+    expect(await screen.findByText('Low insulation', {}, { timeout: 5000 })).toBeTruthy();
+    const q = of(calls, '/api/v1/workdata/event')[0]!.searchParams;
+    expect([q.get('sn'), q.get('startDate'), q.get('endDate'), q.get('page'), q.get('size')]).toEqual([
+      'INV1',
+      '2026-05-19',
+      '2026-05-20',
+      '1',
+      '10',
+    ]);
+    expect(q.getAll('params')).toEqual(['power_w', 'mode', 'soc']);
+    expect(of(calls, '/api/v1/workdata/battery/event')).toHaveLength(0);
+    const table = screen.getByTestId('workdata-events-table').textContent ?? '';
+    expect(table).toContain('lowInsulation');
+    expect(table).toContain('Output power (W)');
+    expect(table).toContain('4,321');
+    expect(table).toContain('Backup');
+    expect(table).toContain('2026-05-20 12:05:00');
+    expect(table).toContain('No reading');
+    expect(screen.getByTestId('workdata-events-total').textContent).toBe('2 events');
+  }, 20_000);
+
+  it('the events tab of a battery asks the battery events', async () => {
+    head = { ...head, kind: 'battery' };
+    const calls = serve();
+    renderPage(PATH);
+    fireEvent.click(await screen.findByTestId('workdata-tab-events', {}, { timeout: 5000 }));
+    expect(await screen.findByText('Low insulation', {}, { timeout: 5000 })).toBeTruthy();
+    expect(of(calls, '/api/v1/workdata/battery/event')[0]!.searchParams.get('sn')).toBe('INV1');
+    expect(of(calls, '/api/v1/workdata/event')).toHaveLength(0);
+    expect(screen.getByTestId('workdata-events-table').textContent).toContain('(pack 2)');
   }, 20_000);
 
   it('a period over 90 days is refused with a message and no samples are asked for', async () => {

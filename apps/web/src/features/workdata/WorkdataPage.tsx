@@ -2,12 +2,13 @@
  * /workdata/list (workdata.view): the raw decoded samples of one device over a period (≤ 90 days,
  * quick ranges): plant → device, the parameters (≤ 30, from the device's protocol; empty = its
  * usual set), a chart of up to 6 numeric ones (downsampled by the server), the samples in a
- * virtual table with the server's keyset paging, and the .xlsx download (workdata.export).
+ * virtual table with the server's keyset paging, and the .xlsx download (workdata.export); a second
+ * tab lists the device's events in the period, each with its reading (those parameters) at its start.
  * Plant, device and period live in the address, so an event can link here.
  */
 import { DownloadOutlined, UndoOutlined } from '@ant-design/icons';
 import { limits, workdataApi } from '@sunfleet/contracts';
-import { App, Button, Card, Flex, Select, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Card, Flex, Select, Tabs, Tag, Tooltip, Typography } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -25,6 +26,7 @@ import { DevicePicker } from './DevicePicker.tsx';
 import { paramTitle, type WorkdataParam } from './format.ts';
 import { SampleTable } from './SampleTable.tsx';
 import { WorkdataChart } from './WorkdataChart.tsx';
+import { WorkdataEvents } from './WorkdataEvents.tsx';
 import { type DeviceKind, useWorkdataParams } from './workdataQueries.ts';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -132,6 +134,7 @@ function DeviceData({ device, range, blocked }: { device: Device; range: DateRan
   });
   const byKey = new Map(device.params.map((p) => [p.key, p]));
   const isDefault = chosen.length === device.defaults.length && chosen.every((k, i) => k === device.defaults[i]);
+  const [tab, setTab] = useState<'samples' | 'events'>('samples');
 
   return (
     <Flex vertical gap={12}>
@@ -196,10 +199,42 @@ function DeviceData({ device, range, blocked }: { device: Device; range: DateRan
       </Flex>
 
       {!blocked && (
-        <>
-          <WorkdataChart sn={device.sn} range={range} numeric={numeric} chosen={chartKeys} onChosen={setChartKeys} />
-          <SampleTable key={`${range.start}|${range.end}|${chosen.join(',')}`} sn={device.sn} range={range} params={chosen} />
-        </>
+        <Tabs
+          activeKey={tab}
+          onChange={(key) => setTab(key === 'events' ? 'events' : 'samples')}
+          destroyOnHidden
+          data-testid="workdata-tabs"
+          items={[
+            {
+              key: 'samples',
+              label: <span data-testid="workdata-tab-samples">{t('tabs.samples')}</span>,
+              children: (
+                <Flex vertical gap={12}>
+                  <WorkdataChart sn={device.sn} range={range} numeric={numeric} chosen={chartKeys} onChosen={setChartKeys} />
+                  <SampleTable
+                    key={`${range.start}|${range.end}|${chosen.join(',')}`}
+                    sn={device.sn}
+                    range={range}
+                    params={chosen}
+                  />
+                </Flex>
+              ),
+            },
+            {
+              key: 'events',
+              label: <span data-testid="workdata-tab-events">{t('tabs.events')}</span>,
+              children: (
+                <WorkdataEvents
+                  key={`${range.start}|${range.end}|${chosen.join(',')}`}
+                  sn={device.sn}
+                  kind={device.kind as DeviceKind}
+                  range={range}
+                  params={chosen}
+                />
+              ),
+            },
+          ]}
+        />
       )}
     </Flex>
   );

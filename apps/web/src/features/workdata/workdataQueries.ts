@@ -81,3 +81,34 @@ export function useChart(q: { sn: string; range: DateRange; params: string[] } |
     { enabled: q !== null && q.params.length > 0, placeholderData: keepPreviousData },
   );
 }
+
+export interface EventsQuery {
+  sn: string;
+  kind: DeviceKind;
+  range: DateRange;
+  params: string[];
+  page: number;
+  size: number;
+}
+
+/**
+ * A device's events in the period, each with its reading at the start: the battery list for a
+ * battery (pack-level events carry their pack), the general one for the other kinds.
+ */
+export function useWorkdataEvents(q: EventsQuery) {
+  const battery = q.kind === 'battery';
+  const input = {
+    query: {
+      sn: q.sn,
+      startDate: q.range.start,
+      endDate: q.range.end,
+      params: q.params,
+      page: q.page,
+      size: q.size,
+    },
+  };
+  const options = { placeholderData: keepPreviousData };
+  const general = useApiQuery(workdataApi.workdataEvents, input, { ...options, enabled: !battery });
+  const batteries = useApiQuery(workdataApi.workdataBatteryEvents, input, { ...options, enabled: battery });
+  return battery ? batteries : general;
+}

@@ -1,0 +1,112 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { ShellContext, type ShellInfo } from '../../app/shell/shellContext.ts';
+import { quickRange } from '../plants/dateRange.ts';
+import { DeviceEventsCard } from './DeviceEventsCard.tsx';
+import { type Call, callsTo, renderPage, serve } from './testing.tsx';
+
+const SN = 'HYABVNAAB1ME';
+function event(id: number, extra: Record<string, unknown> = {}) {
+  return {
+    id,
+    sn: SN,
+    code: 'gridOverVoltage',
+    level: 'fault',
+    source: 'device',
+    text: `Grid over-voltage ${id}`,
+    startedAt: '2026-05-20T08:00:00.000Z',
+    endedAt: '2026-05-20T09:30:00.000Z',
+    plantId: 7,
+    plantName: 'Casa Marta Rooftop',
+    kind: 'inverter',
+    alias: 'Roof east',
+    pack: null,
+    action: 'Ask the grid operator.',
+    acknowledged: false,
+    ackAt: null,
+    ackBy: null,
+    ackNote: null,
+    canAck: true,
+    ...extra,
+  };
+}
+
+const shell = (buttons: Record<string, string[]>) => ({ profile: {}, routes: [], buttons }) as unknown as ShellInfo;
+
+function render(buttons: Record<string, string[]> = { 'event.view': [] }) {
+  return renderPage(
+    <ShellContext.Provider value={shell(buttons)}>
+      <DeviceEventsCard sn={SN} timezone="Europe/Madrid" />
+    </ShellContext.Provider>,
+    { path: `/device/inverter/${SN}`, pattern: '/device/inverter/:sn' },
+  );
+}
+
+const history = (calls: Call[]) => callsTo(calls, `/api/v1/event/${SN}`);
+
+describe('device events card', () => {
+  it('shows the open events and the history of the last 7 days, paged by the server', async () => {
+    const calls = serve([
+      ['GET', `/api/v1/event/${SN}/realtime`, () => [event(9, { endedAt: null, level: 'warning', text: 'Fan speed low' })]],
+      ['GET', `/api/v1/event/${SN}`, () => ({ total: 25, list: [event(1), event(2, { level: 'info' })] })],
+    ]);
+    render();
+    const open = await screen.findByTestId('device-events-open-table', {}, { timeout: 5000 });
+    await waitFor(() => expect(open.textContent).toContain('Fan speed low'));
+    expect(screen.getByTestId('device-event-level-9').textContent).toBe('Warning');
+    expect(await screen.findByText('Grid over-voltage 1', {}, { timeout: 5000 })).toBeTruthy();
+    expect(screen.getByTestId('device-events-table').textContent).toContain('2026-05-20 10:00');
+    expect(screen.getByText('25 events')).toBeTruthy();
+    expect(callsTo(calls, `/api/v1/event/${SN}/realtime`)).toHaveLength(1);
+    const q = history(calls)[0]!.url.searchParams;
+    const week = quickRange('last7');
+    expect([q.get('page'), q.get('size'), q.get('startDate'), q.get('endDate'), q.get('level'), q.get('state')]).toEqual([
+      '1',
+      '10',
+      week.start,
+      week.end,
+      null,
+      null,
+    ]);
+    expect(screen.getByTestId('device-events-all').getAttribute('href')).toBe(`/device/event?sn=${SN}`);
+
+    // Level and state filters go to the server and go back to the first page.
+    fireEvent.mouseDown(within(screen.getByTestId('device-events-level')).getByRole('combobox'));
+    fireEvent.click(await screen.findByTitle('Fault'));
+    await waitFor(() => expect(history(calls).at(-1)!.url.searchParams.get('level')).toBe('fault'));
+    fireEvent.mouseDown(within(screen.getByTestId('device-events-state')).getByRole('combobox'));
+    fireEvent.click(await screen.findByTitle('Closed'));
+    await waitFor(() => expect(history(calls).at(-1)!.url.searchParams.get('state')).toBe('closed'));
+    // The next page.
+    fireEvent.click(within(screen.getByTestId('device-events-history')).getByTitle('2'));
+    await waitFor(() => expect(history(calls).at(-1)!.url.searchParams.get('page')).toBe('2'));
+  }, 20_000);
+
+  it('says when nothing is open and when the history is empty', async () => {
+    serve([
+      ['GET', `/api/v1/event/${SN}/realtime`, () => []],
+      ['GET', `/api/v1/event/${SN}`, () => ({ total: 0, list: [] })],
+    ]);
+    render();
+    expect(await screen.findByText('No open events', {}, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByText('No events in this period', {}, { timeout: 5000 })).toBeTruthy();
+  }, 20_000);
+
+  it('shows an error with a retry when the history is refused', async () => {
+    serve([
+      ['GET', `/api/v1/event/${SN}/realtime`, () => []],
+      ['GET', `/api/v1/event/${SN}`, () => ({ __code: 4, msg: 'The period can be at most 90 days' })],
+    ]);
+    render();
+    const error = await screen.findByTestId('device-events-error', {}, { timeout: 5000 });
+    expect(error.textContent).toContain('The period can be at most 90 days');
+  }, 20_000);
+
+  it('nothing without the events page', async () => {
+    const calls = serve([]);
+    render({ 'inverter.view': [] });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(screen.queryByTestId('device-events')).toBeNull();
+    expect(calls).toHaveLength(0);
+  }, 20_000);
+});

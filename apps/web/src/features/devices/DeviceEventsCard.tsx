@@ -1,0 +1,236 @@
+/**
+ * The events of one device or gateway (event.view), shared by the inverter, battery, meter and
+ * gateway pages: its open events now (refreshed every 30 s) and its history — server-paged,
+ * filtered by level, state and start dates (quick ranges, ≤ 90 days; a refused period is
+ * explained and not sent). Times are shown in the plant's zone. The events page opens its detail
+ * drawer from a row, not from the address, so rows here show the code, text, start and end; the
+ * card links to the events page filtered by this SN.
+ */
+import { type DataOf, eventsApi } from '@sunfleet/contracts';
+import { keepPreviousData } from '@tanstack/react-query';
+import { Badge, Card, Flex, Select, Skeleton, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useApiQuery } from '../../api/hooks.ts';
+import { type EventStateName, type Level, levels } from '../events/criteria.ts';
+import { useGranted } from '../events/eventQueries.ts';
+import { levelStyle } from '../events/LevelCards.tsx';
+import { RangeField, RangeProblem } from '../events/RangeField.tsx';
+import { CardError } from '../overview/CardState.tsx';
+import { zonedDateTime } from '../overview/dateNav.ts';
+import { type DateRange, quickRange, rangeProblem } from '../plants/dateRange.ts';
+
+export type DeviceEventRow = DataOf<typeof eventsApi.deviceEvents>['list'][number];
+
+/** Open events are asked for again this often. */
+export const OPEN_EVENTS_REFRESH_MS = 30_000;
+const PAGE_SIZES = [10, 20, 50] as const;
+
+/** The card, only for an account granted the events page. */
+export function DeviceEventsCard({ sn, timezone }: { sn: string; timezone: string }) {
+  const granted = useGranted();
+  if (!granted('event.view')) return null;
+  return <DeviceEvents sn={sn} timezone={timezone} />;
+}
+
+function useColumns(timezone: string, withEnd: boolean): TableColumnsType<DeviceEventRow> {
+  const { t } = useTranslation('devices');
+  const columns: TableColumnsType<DeviceEventRow> = [
+    {
+      key: 'level',
+      title: t('events.columns.level'),
+      width: 96,
+      render: (_, e) => (
+        <Tag color={levelStyle[e.level].tag} data-testid={`device-event-level-${e.id}`}>
+          {t(`events.level.${e.level}`)}
+        </Tag>
+      ),
+    },
+    { key: 'code', dataIndex: 'code', title: t('events.columns.code'), width: 150, ellipsis: true },
+    {
+      key: 'text',
+      title: t('events.columns.text'),
+      ellipsis: { showTitle: true },
+      render: (_, e) => (
+        <span>
+          {e.text}
+          {e.pack !== null && (
+            <Typography.Text type="secondary" style={{ marginInlineStart: 6 }}>
+              {t('events.pack', { pack: e.pack })}
+            </Typography.Text>
+          )}
+        </span>
+      ),
+    },
+    {
+      key: 'start',
+      title: t('events.columns.start'),
+      width: 170,
+      render: (_, e) => <span style={{ fontVariantNumeric: 'tabular-nums' }}>{zonedDateTime(e.startedAt, timezone)}</span>,
+    },
+  ];
+  if (withEnd)
+    columns.push({
+      key: 'end',
+      title: t('events.columns.end'),
+      width: 170,
+      render: (_, e) =>
+        e.endedAt ? (
+          <span style={{ fontVariantNumeric: 'tabular-nums' }}>{zonedDateTime(e.endedAt, timezone)}</span>
+        ) : (
+          <Tag color="orange">{t('events.ongoing')}</Tag>
+        ),
+    });
+  return columns;
+}
+
+function DeviceEvents({ sn, timezone }: { sn: string; timezone: string }) {
+  const { t } = useTranslation('devices');
+  const [level, setLevel] = useState<Level | undefined>();
+  const [state, setState] = useState<EventStateName | undefined>();
+  const [range, setRange] = useState<DateRange>(() => quickRange('last7'));
+  const [page, setPage] = useState(1);
+  const [size, setSize] = useState<number>(PAGE_SIZES[0]);
+  const blocked = rangeProblem(range) !== null;
+
+  const open = useApiQuery(
+    eventsApi.deviceOpenEvents,
+    { params: { sn }, quiet: true },
+    { refetchInterval: OPEN_EVENTS_REFRESH_MS },
+  );
+  const history = useApiQuery(
+    eventsApi.deviceEvents,
+    {
+      params: { sn },
+      query: {
+        page,
+        size,
+        startDate: range.start,
+        endDate: range.end,
+        ...(level ? { level } : {}),
+        ...(state ? { state } : {}),
+      },
+      quiet: true,
+    },
+    { enabled: !blocked, placeholderData: keepPreviousData },
+  );
+  const openColumns = useColumns(timezone, false);
+  const historyColumns = useColumns(timezone, true);
+
+  const filter = (change: () => void) => {
+    change();
+    setPage(1);
+  };
+  const openCount = open.data?.length ?? 0;
+
+  return (
+    <Card
+      size="small"
+      title={t('events.title')}
+      extra={
+        <Link to={`/device/event?sn=${encodeURIComponent(sn)}`} data-testid="device-events-all">
+          {t('events.all')}
+        </Link>
+      }
+      data-testid="device-events"
+    >
+      <Flex vertical gap={16}>
+        <Flex vertical gap={8} data-testid="device-events-open">
+          <Flex gap={8} align="center">
+            <Typography.Text strong>{t('events.open')}</Typography.Text>
+            {open.data && (
+              <Badge
+                count={openCount}
+                showZero
+                color={openCount ? '#ff4d4f' : '#52c41a'}
+                data-testid="device-events-open-count"
+              />
+            )}
+          </Flex>
+          {open.isPending ? (
+            <Skeleton active paragraph={{ rows: 2 }} />
+          ) : open.isError && !open.data ? (
+            <CardError error={open.error} onRetry={() => void open.refetch()} testId="device-events-open-error" />
+          ) : (
+            <Table<DeviceEventRow>
+              size="small"
+              rowKey="id"
+              pagination={false}
+              columns={openColumns}
+              dataSource={open.data}
+              scroll={{ x: 620 }}
+              locale={{ emptyText: t('events.noOpen') }}
+              data-testid="device-events-open-table"
+            />
+          )}
+        </Flex>
+
+        <Flex vertical gap={8} data-testid="device-events-history">
+          <Typography.Text strong>{t('events.history')}</Typography.Text>
+          <Flex gap={8} wrap align="center">
+            <Select<Level | 'all'>
+              value={level ?? 'all'}
+              onChange={(v) => filter(() => setLevel(v === 'all' ? undefined : v))}
+              options={[
+                { value: 'all', label: t('events.allLevels') },
+                ...levels.map((l) => ({ value: l, label: t(`events.level.${l}`) })),
+              ]}
+              aria-label={t('events.columns.level')}
+              style={{ width: 150 }}
+              data-testid="device-events-level"
+            />
+            <Select<EventStateName | 'all'>
+              value={state ?? 'all'}
+              onChange={(v) => filter(() => setState(v === 'all' ? undefined : v))}
+              options={[
+                { value: 'all', label: t('events.allStates') },
+                { value: 'open', label: t('events.state.open') },
+                { value: 'closed', label: t('events.state.closed') },
+              ]}
+              aria-label={t('events.stateLabel')}
+              style={{ width: 150 }}
+              data-testid="device-events-state"
+            />
+            <RangeField
+              range={range}
+              onChange={(r) => filter(() => setRange(r))}
+              label={t('events.range')}
+              testId="device-events-range"
+            />
+          </Flex>
+          <RangeProblem range={range} ns="events" testId="device-events-range-problem" />
+          {history.isError && !history.data ? (
+            <CardError error={history.error} onRetry={() => void history.refetch()} testId="device-events-error" />
+          ) : (
+            <Table<DeviceEventRow>
+              size="small"
+              rowKey="id"
+              columns={historyColumns}
+              dataSource={blocked ? [] : (history.data?.list ?? [])}
+              loading={!blocked && (history.isPending || history.isFetching)}
+              scroll={{ x: 790 }}
+              locale={{ emptyText: t('events.noHistory') }}
+              data-testid="device-events-table"
+              pagination={{
+                current: page,
+                pageSize: size,
+                total: blocked ? 0 : (history.data?.total ?? 0),
+                size: 'small',
+                showSizeChanger: true,
+                pageSizeOptions: [...PAGE_SIZES],
+                showTotal: (n) => t('events.total', { count: n }),
+                onChange: (p, s) => {
+                  if (s !== size) {
+                    setSize(s);
+                    setPage(1);
+                  } else setPage(p);
+                },
+              }}
+            />
+          )}
+        </Flex>
+      </Flex>
+    </Card>
+  );
+}

@@ -1,0 +1,159 @@
+/**
+ * The "events with readings" tab of the operation-data page: the chosen device's events that
+ * started in the period, newest first, each with the device's reading at its start (the chosen
+ * parameters, or its usual set), server-paged. Times are in the plant's zone.
+ */
+import type { DataOf, workdataApi } from '@sunfleet/contracts';
+import { Card, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PageError } from '../../components/PageState.tsx';
+import { levelStyle } from '../events/LevelCards.tsx';
+import type { DateRange } from '../plants/dateRange.ts';
+import { formatValue, paramTitle, type WorkdataParam, zonedTime } from './format.ts';
+import { type DeviceKind, useWorkdataEvents } from './workdataQueries.ts';
+
+type EventWithSample = DataOf<typeof workdataApi.workdataEvents>['list'][number];
+const PAGE_SIZES = [10, 20, 50, 100] as const;
+
+export function WorkdataEvents({
+  sn,
+  kind,
+  range,
+  params,
+}: {
+  sn: string;
+  kind: DeviceKind;
+  range: DateRange;
+  params: string[];
+}) {
+  const { t } = useTranslation('workdata');
+  const [page, setPage] = useState(1);
+  const [size, setSize] = useState<number>(PAGE_SIZES[0]);
+  const events = useWorkdataEvents({ sn, kind, range, params, page, size });
+  const data = events.data;
+  const timezone = data?.timezone ?? 'UTC';
+  const readings: WorkdataParam[] = data?.params ?? [];
+
+  const columns: TableColumnsType<EventWithSample> = [
+    {
+      key: 'level',
+      title: t('events.level'),
+      width: 96,
+      fixed: 'left',
+      render: (_, r) => (
+        <Tag color={levelStyle[r.event.level].tag} data-testid={`workdata-event-level-${r.event.id}`}>
+          {t(`events.levels.${r.event.level}`)}
+        </Tag>
+      ),
+    },
+    { key: 'code', title: t('events.code'), width: 150, ellipsis: true, render: (_, r) => r.event.code },
+    {
+      key: 'text',
+      title: t('events.text'),
+      width: 220,
+      ellipsis: { showTitle: true },
+      render: (_, r) => (
+        <span>
+          {r.event.text}
+          {r.event.pack !== null && (
+            <Typography.Text type="secondary" style={{ marginInlineStart: 6 }}>
+              {t('events.pack', { pack: r.event.pack })}
+            </Typography.Text>
+          )}
+        </span>
+      ),
+    },
+    {
+      key: 'start',
+      title: t('events.start'),
+      width: 170,
+      render: (_, r) => <span style={{ fontVariantNumeric: 'tabular-nums' }}>{zonedTime(r.event.startedAt, timezone)}</span>,
+    },
+    {
+      key: 'end',
+      title: t('events.end'),
+      width: 170,
+      render: (_, r) =>
+        r.event.endedAt ? (
+          <span style={{ fontVariantNumeric: 'tabular-nums' }}>{zonedTime(r.event.endedAt, timezone)}</span>
+        ) : (
+          <Tag color="orange">{t('events.ongoing')}</Tag>
+        ),
+    },
+    {
+      key: 'reading',
+      title: t('events.reading'),
+      width: 170,
+      render: (_, r) =>
+        r.sample ? (
+          <span style={{ fontVariantNumeric: 'tabular-nums' }}>{zonedTime(r.sample.ts, timezone)}</span>
+        ) : (
+          <Typography.Text type="secondary">{t('events.noReading')}</Typography.Text>
+        ),
+    },
+    ...readings.map((p, i) => ({
+      key: `param-${p.key}`,
+      title: (
+        <Tooltip title={`${paramTitle(p)} · ${p.key}`}>
+          <span>{paramTitle(p)}</span>
+        </Tooltip>
+      ),
+      width: Math.max(120, Math.min(220, paramTitle(p).length * 8 + 24)),
+      align: (p.numeric && !p.options ? 'right' : 'left') as 'right' | 'left',
+      ellipsis: true,
+      render: (_: unknown, r: EventWithSample) => (
+        <span style={{ fontVariantNumeric: 'tabular-nums' }}>{formatValue(r.sample?.values[i] ?? null, p)}</span>
+      ),
+    })),
+  ];
+  const width = columns.reduce((sum, c) => sum + Number(c.width ?? 120), 0);
+
+  return (
+    <Card
+      size="small"
+      title={
+        <Tooltip title={t('events.hint')}>
+          <span>{t('events.title')}</span>
+        </Tooltip>
+      }
+      extra={
+        data ? (
+          <Typography.Text type="secondary" data-testid="workdata-events-total">
+            {t('events.total', { count: data.total })}
+          </Typography.Text>
+        ) : null
+      }
+      data-testid="workdata-events"
+    >
+      {events.isError && !data ? (
+        <PageError error={events.error} onRetry={() => void events.refetch()} />
+      ) : (
+        <Table<EventWithSample>
+          size="small"
+          rowKey={(r) => r.event.id}
+          columns={columns}
+          dataSource={data?.list ?? []}
+          loading={events.isPending || events.isFetching}
+          scroll={{ x: width }}
+          locale={{ emptyText: t('events.empty') }}
+          data-testid="workdata-events-table"
+          pagination={{
+            current: page,
+            pageSize: size,
+            total: data?.total ?? 0,
+            size: 'small',
+            showSizeChanger: true,
+            pageSizeOptions: [...PAGE_SIZES],
+            onChange: (p, s) => {
+              if (s !== size) {
+                setSize(s);
+                setPage(1);
+              } else setPage(p);
+            },
+          }}
+        />
+      )}
+    </Card>
+  );
+}
