@@ -3,7 +3,9 @@ import { Card, Col, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
 import { useShell } from '../../app/shell/shellContext.ts';
+import { Permission } from '../../components/Permission.tsx';
 import { AvatarUpload } from './AvatarUpload.tsx';
+import { MyPlants } from './MyPlants.tsx';
 import { NotificationSetting } from './NotificationSetting.tsx';
 import { PasswordForm } from './PasswordForm.tsx';
 import { ProfileForm } from './ProfileForm.tsx';
@@ -32,6 +34,13 @@ export default function AccountPage() {
               <NotificationSetting profile={profile} />
             </Card>
           </Col>
+          <Permission name="station.view">
+            <Col span={24}>
+              <Card title={t('myPlants.title')}>
+                <MyPlants userId={profile.id} />
+              </Card>
+            </Col>
+          </Permission>
         </Row>
       </Col>
     </Row>

@@ -74,6 +74,42 @@ export default function PlantEditPage() {
   return <EditForm key={plant.data.updatedAt} plant={plant.data} onReload={() => void plant.refetch()} />;
 }
 
+type PlantBody = ReturnType<typeof plantBody>;
+type Section = 'info' | 'income' | 'contacts';
+const sectionFields = {
+  info: [
+    'name',
+    'alias',
+    'type',
+    'capacity',
+    'commissioningDate',
+    'timezone',
+    'address',
+    'latitude',
+    'longitude',
+    'picture',
+    'thumbnail',
+  ],
+  income: ['currency', 'valuationMethod', 'price', 'priceSegments', 'totalInvestment', 'income'],
+  contacts: ['contactName', 'contactPhone'],
+} as const satisfies Record<Section, readonly (keyof PlantBody)[]>;
+const sectionEndpoints = {
+  info: plantsApi.editPlantInfo,
+  income: plantsApi.editPlantIncome,
+  contacts: plantsApi.editPlantContacts,
+} as const;
+
+function pick<K extends keyof PlantBody>(body: PlantBody, keys: readonly K[]): Pick<PlantBody, K> {
+  return Object.fromEntries(keys.map((k) => [k, body[k]])) as Pick<PlantBody, K>;
+}
+
+/** The form's sections whose values differ from the plant's. */
+export function changedSections(before: PlantBody, after: PlantBody): Section[] {
+  return (Object.keys(sectionFields) as Section[]).filter((section) =>
+    sectionFields[section].some((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k])),
+  );
+}
+
 function EditForm({ plant, onReload }: { plant: Plant; onReload: () => void }) {
   const { t, i18n } = useTranslation('plants');
   const { message } = App.useApp();
@@ -89,7 +125,16 @@ function EditForm({ plant, onReload }: { plant: Plant; onReload: () => void }) {
   const [save, busy] = useGuardedAction(async (values: PlantFormValues) => {
     setError(null);
     try {
-      await call(plantsApi.editPlant, { params: { id: plant.id }, body: plantBody(values) });
+      const body = plantBody(values);
+      const changed = changedSections(plantBody(initial), body);
+      // One section changed: its own call (spec §7 plant/{id}/info, /income, /contacts); several:
+      // one call for all, so that a refusal writes nothing.
+      if (changed.length === 1) {
+        const section = changed[0]!;
+        await call(sectionEndpoints[section], { params: { id: plant.id }, body: pick(body, sectionFields[section]) });
+      } else if (changed.length > 1) {
+        await call(plantsApi.editPlant, { params: { id: plant.id }, body });
+      }
     } catch (err) {
       if (err instanceof ApiError && err.tolerated) showServerError(form, err, setError, toLanguage(i18n.language));
       return;

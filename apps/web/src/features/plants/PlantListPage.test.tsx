@@ -42,6 +42,7 @@ function serve(list: unknown[]) {
       else if (url.startsWith('/api/v1/overview/plantCount'))
         data = { total: list.length, normal: list.length, offline: 0, warning: 0, fault: 0, upgrading: 0 };
       else if (url.startsWith('/api/v1/dict/plantTypes')) data = [{ value: 0, name: 'Grid-tied' }];
+      else if (url.startsWith('/api/v1/overview/eventCount')) data = { total: 4, fault: 3, warning: 1, info: 0 };
       return new Response(JSON.stringify({ code: 0, msg: 'ok', data }), { status: 200 });
     }),
   );
@@ -79,6 +80,9 @@ describe('plant list page', () => {
     expect(table).toContain('--');
     expect(screen.getByTestId('plant-edit-1')).toBeTruthy();
     expect(screen.queryByTestId('plant-share-1')).toBeNull();
+    // Open events of the visible plants by level (overview/eventCount).
+    expect((await screen.findByTestId('open-alarms')).textContent).toContain('4 open events');
+    expect(screen.getByTestId('open-alarms-fault').textContent).toBe('Faults: 3');
   }, 20_000);
 
   it('selecting rows shows the bulk bar with the count; a status card filters on the server', async () => {

@@ -16,6 +16,7 @@ import { PageEmpty, PageError, PageLoading } from '../../components/PageState.ts
 import { Permission, usePermission } from '../../components/Permission.tsx';
 import { SafeInput } from '../../components/SafeInput.tsx';
 import { BulkBar, energyAggregate } from './BulkBar.tsx';
+import { OpenAlarms } from './OpenAlarms.tsx';
 import { PlantTable } from './PlantTable.tsx';
 import { useCompanyId, usePlantTypes, useSelectionCheck } from './plantQueries.ts';
 import { type PlantRef, ShareDialog } from './ShareDialog.tsx';
@@ -115,6 +116,7 @@ export default function PlantListPage() {
         status={criteria.status}
         onStatus={(status) => plantSelection.dispatch({ type: 'criteria', criteria: { status } })}
       />
+      <OpenAlarms refreshMs={REFRESH_MS} />
 
       {noPlantsAtAll ? (
         <PageEmpty description={t('noPlants')}>

@@ -1,0 +1,42 @@
+/**
+ * The account's own plants (owned or shared with it) by status, and their open events by level
+ * (spec §7 `user/{id}/plantCount`, `user/{id}/eventCount`).
+ */
+import { formatNumber, plantsApi } from '@sunfleet/contracts';
+import { Flex, Skeleton, Statistic, Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useApiQuery } from '../../api/hooks.ts';
+import { statusStyle } from '../plants/format.ts';
+
+export function MyPlants({ userId }: { userId: number }) {
+  const { t } = useTranslation('account');
+  const plants = useApiQuery(plantsApi.userPlantCount, { params: { id: userId }, quiet: true });
+  const events = useApiQuery(plantsApi.userEventCount, { params: { id: userId }, quiet: true });
+  if (plants.isPending || events.isPending) return <Skeleton active paragraph={{ rows: 2 }} />;
+  if (!plants.data || !events.data) return null;
+  return (
+    <Flex vertical gap={12} data-testid="my-plants">
+      <Flex gap={24} wrap>
+        <Statistic title={t('myPlants.plants')} value={formatNumber(plants.data.total)} />
+        <Statistic title={t('myPlants.openEvents')} value={formatNumber(events.data.total)} />
+      </Flex>
+      <Flex gap={6} wrap>
+        {plantsApi.plantStatuses.map((s) => (
+          <Tag key={s} color={statusStyle[s].color} data-testid={`my-plants-${s}`}>
+            {t(`plants:status.${s}`)}: {formatNumber(plants.data[s])}
+          </Tag>
+        ))}
+      </Flex>
+      <Flex gap={6} wrap>
+        <Tag color="red">
+          {t('myPlants.faults')}: {formatNumber(events.data.fault)}
+        </Tag>
+        <Tag color="orange">
+          {t('myPlants.warnings')}: {formatNumber(events.data.warning)}
+        </Tag>
+        <Link to="/plants">{t('myPlants.open')}</Link>
+      </Flex>
+    </Flex>
+  );
+}
