@@ -2,33 +2,14 @@
  * Plant-local days as instants: a day chart reads the samples between the plant's local
  * midnights (23 or 25 hours on a daylight-saving change). Unknown zones count as UTC.
  */
-import { isKnownTimezone, localDay } from '../plants/local-day.ts';
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function partsFormatter(timeZone: string) {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
+import { isKnownTimezone, localDay, zonePartsFormatter } from '../plants/local-day.ts';
 
 export const zoneOf = (timezone: string | null | undefined) => (timezone && isKnownTimezone(timezone) ? timezone : 'UTC');
 
 /** The zone's offset from UTC at `at`, in ms (positive east of Greenwich). */
 export function offsetMs(timeZone: string, at: number): number {
   if (timeZone === 'UTC') return 0;
-  const parts = partsFormatter(timeZone).formatToParts(at);
+  const parts = zonePartsFormatter(timeZone).formatToParts(at);
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
   return asUtc - Math.floor(at / 1000) * 1000;

@@ -5,7 +5,7 @@
  */
 import { limits } from '@sunfleet/contracts';
 import { fail } from '../../http/errors.ts';
-import { canonicalTimezone, localDay } from '../plants/local-day.ts';
+import { canonicalTimezone, localDay, zonePartsFormatter } from '../plants/local-day.ts';
 
 export const DAY_MS = 86_400_000;
 
@@ -16,29 +16,10 @@ export interface TimeRange {
   endDate: string;
 }
 
-const partsFormatters = new Map<string, Intl.DateTimeFormat>();
-function partsFormatter(timeZone: string) {
-  let f = partsFormatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    partsFormatters.set(timeZone, f);
-  }
-  return f;
-}
-
 /** The zone's offset from UTC at `at`, in ms (local = UTC + offset). */
 export function zoneOffset(timeZone: string, at: number): number {
   const p: Record<string, string> = {};
-  for (const part of partsFormatter(timeZone).formatToParts(at)) p[part.type] = part.value;
+  for (const part of zonePartsFormatter(timeZone).formatToParts(at)) p[part.type] = part.value;
   const local = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
   return local - Math.floor(at / 1000) * 1000;
 }

@@ -37,6 +37,26 @@ function dayFormatter(timeZone: string) {
   return f;
 }
 
+const partsFormatters = new Map<string, Intl.DateTimeFormat>();
+/** A formatter of every wall-clock field in `timeZone` (24 h), for `formatToParts`; cached per zone. */
+export function zonePartsFormatter(timeZone: string): Intl.DateTimeFormat {
+  let f = partsFormatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    partsFormatters.set(timeZone, f);
+  }
+  return f;
+}
+
 /** The local date (YYYY-MM-DD) in `timeZone` at `at`; an unknown zone counts as UTC. */
 export function localDay(timeZone: string, at = Date.now()): string {
   return dayFormatter(isKnownTimezone(timeZone) ? timeZone : 'UTC').format(at);

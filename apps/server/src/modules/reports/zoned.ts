@@ -3,28 +3,9 @@
  * local fields were UTC" (`Date.UTC(y, m - 1, d, h, mi, s)`), which makes day arithmetic free
  * of daylight-saving drift. Zones the runtime does not know count as UTC (as `localDay` does).
  */
-import { isKnownTimezone } from '../plants/local-day.ts';
+import { isKnownTimezone, zonePartsFormatter } from '../plants/local-day.ts';
 
 export const DAY_MS = 86_400_000;
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(timeZone: string) {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
 
 const zoneOf = (timeZone: string) => (isKnownTimezone(timeZone) ? timeZone : 'UTC');
 
@@ -44,7 +25,7 @@ export function offsetAt(timeZone: string, at: number): number {
   let offset = bySlot.get(slot);
   if (offset === undefined) {
     const fields: Record<string, number> = {};
-    for (const p of formatter(zone).formatToParts(slot * QUARTER_HOUR))
+    for (const p of zonePartsFormatter(zone).formatToParts(slot * QUARTER_HOUR))
       if (p.type !== 'literal') fields[p.type] = Number(p.value);
     offset =
       Date.UTC(fields.year!, fields.month! - 1, fields.day!, fields.hour!, fields.minute!, fields.second!) - slot * QUARTER_HOUR;
