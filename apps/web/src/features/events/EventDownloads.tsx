@@ -10,10 +10,10 @@ import { App, Flex, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { useServerLanguage } from '../../api/hooks.ts';
+import { downloadFile } from '../../components/download.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { usePermission } from '../../components/Permission.tsx';
 import { type EventCriteria, serverFilters } from './criteria.ts';
-import { downloadFile } from './download.ts';
 import { useGranted } from './eventQueries.ts';
 
 type Which = 'inverter' | 'battery' | 'all';

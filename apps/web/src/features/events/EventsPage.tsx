@@ -13,7 +13,6 @@ import { ApiError } from '../../api/client.ts';
 import { PageError } from '../../components/PageState.tsx';
 import { rangeProblem } from '../plants/dateRange.ts';
 import { criteriaSearch, type EventCriteria, isFiltered, isValidSn, parseCriteria } from './criteria.ts';
-import { browserTimezone } from './download.ts';
 import { EventDownloads } from './EventDownloads.tsx';
 import { EventDrawer } from './EventDrawer.tsx';
 import { EventFilters } from './EventFilters.tsx';
@@ -21,6 +20,7 @@ import { EventTable } from './EventTable.tsx';
 import { type EventRow, useEventList, useLevelCounts } from './eventQueries.ts';
 import { LevelCards } from './LevelCards.tsx';
 import { RangeProblem } from './RangeField.tsx';
+import { browserTimezone } from './timezone.ts';
 
 export default function EventsPage() {
   const { t } = useTranslation('events');

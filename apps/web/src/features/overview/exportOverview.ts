@@ -7,6 +7,7 @@ import { type DataOf, type Endpoint, plantEnergyApi } from '@sunfleet/contracts'
 import type { QueryClient } from '@tanstack/react-query';
 import { type CallInput, call } from '../../api/client.ts';
 import { endpointKey } from '../../api/hooks.ts';
+import { saveFile } from '../../components/download.ts';
 import { generationOption, type PowerLabels, powerDayOption, printColors } from './chartOptions.ts';
 import { type ChartPeriod, periodKey } from './dateNav.ts';
 import { renderChartImage } from './EChart.tsx';
@@ -20,18 +21,6 @@ function cached<E extends Endpoint>(client: QueryClient, ep: E, input: CallInput
     queryFn: () => (call as (e: E, i: CallInput<E>) => Promise<DataOf<E>>)(ep, input),
     staleTime: 30_000,
   });
-}
-
-/** Save a blob under a file name (an anchor click: the browser's download). */
-export function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 export interface ExportInput {
@@ -89,7 +78,7 @@ export async function exportOverviewPdf(input: ExportInput): Promise<string> {
       ),
     });
   const doc = renderPdf(jsPDF, content, images);
-  saveBlob(doc.output('blob'), content.fileName);
+  saveFile(doc.output('blob'), content.fileName);
   return content.fileName;
 }
 
@@ -100,5 +89,5 @@ export async function downloadGeneration(plantId: number, plantName: string, per
     quiet: true,
   })) as unknown as Blob;
   const when = periodKey(date, period) || 'total';
-  saveBlob(file, `${fileSafe(plantName)}-generation-${when}.xlsx`);
+  saveFile(file, `${fileSafe(plantName)}-generation-${when}.xlsx`);
 }

@@ -10,6 +10,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, call } from '../../api/client.ts';
+import { saveFile } from '../../components/download.ts';
 import { allQuickRanges, type DateRange, dayString, quickRange, rangeProblem } from './dateRange.ts';
 
 const toDayjs = (day: string) => dayjs(day);
@@ -37,12 +38,7 @@ export default function ExportEnergy({
       const file = (await (call as (e: Endpoint, i: unknown) => Promise<unknown>)(endpoint, {
         query: { plantIds: ids.join(','), startDate: range.start, endDate: range.end },
       })) as Blob;
-      const url = URL.createObjectURL(file);
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = `energy-${range.start}_${range.end}.xlsx`;
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
+      saveFile(file, `energy-${range.start}_${range.end}.xlsx`);
     } catch (err) {
       // A refusal the call tolerates (4: range or plant limit, 700: a plant no longer visible)
       // shows the server's reason; anything else the generic text.

@@ -1,12 +1,9 @@
 /**
- * File downloads from `file: true` endpoints (the .xlsx exports): the one client returns the
- * body as a Blob, which is saved under a name through an anchor click.
- *
- * The overview has the same `saveBlob` (features/overview/exportOverview.ts), but importing it
- * would pull ECharts and the PDF code into these pages' chunks; see the report of issue 5.
+ * File downloads from `file: true` endpoints (the .xlsx and PDF exports): the one client returns
+ * the body as a Blob, which is saved under a name through an anchor click.
  */
 import type { Endpoint } from '@sunfleet/contracts';
-import { type CallInput, call } from '../../api/client.ts';
+import { type CallInput, call } from '../api/client.ts';
 
 /** Save a blob under a file name (the browser's download). */
 export function saveFile(blob: Blob, fileName: string): void {
@@ -28,13 +25,4 @@ export async function downloadFile<E extends Endpoint & { file: true }>(
 ): Promise<void> {
   const blob = (await (call as (e: E, i: CallInput<E>) => Promise<unknown>)(ep, input)) as Blob;
   saveFile(blob, fileName);
-}
-
-/** The browser's IANA time zone (the event lists read their dates in it). */
-export function browserTimezone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  } catch {
-    return 'UTC';
-  }
 }
