@@ -2,7 +2,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import formbody from '@fastify/formbody';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -14,6 +13,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOption
 import type { Logger } from 'pino';
 import type { Deps } from './deps.ts';
 import { installErrorHandler } from './http/errors.ts';
+import { installSecurityHeaders } from './http/security-headers.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { companyRoutes } from './modules/companies/routes.ts';
 import { deviceRoutes } from './modules/devices/routes.ts';
@@ -58,24 +58,7 @@ export async function buildApp(deps: Deps, log: Logger | false = false): Promise
   });
   installErrorHandler(app, (url) => !apiPrefixes.some((p) => url.startsWith(p)) && !!deps.config.webDist);
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Ant Design writes its styles at run time.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        connectSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        // Helmet's default would make browsers fetch everything over HTTPS, which breaks the
-        // portal on plain HTTP (a LAN address); TLS termination, if any, is the proxy's job.
-        upgradeInsecureRequests: null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-  });
+  installSecurityHeaders(app);
   await app.register(formbody);
   await app.register(multipart, { limits: { fileSize: limits.plantPictureBytes, files: 1, fields: 20 } });
   await app.register(rateLimit, { global: false, hook: 'preHandler' });

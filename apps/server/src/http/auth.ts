@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Caller } from '../access/caller.ts';
 import { grantsFor } from '../access/grants.ts';
-import { liveSession } from '../modules/auth/sessions.ts';
+import { sessionUser } from '../modules/auth/sessions.ts';
 import { AuthError } from './errors.ts';
 
 export async function authenticate(app: FastifyInstance, req: FastifyRequest): Promise<Caller> {
@@ -12,9 +12,7 @@ export async function authenticate(app: FastifyInstance, req: FastifyRequest): P
   const claims = await app.deps.tokens.verify(match[1]);
   if (!claims) throw new AuthError();
   const { db } = app.deps;
-  const session = await liveSession(db, claims.sessionId, claims.userId);
-  if (!session) throw new AuthError();
-  const user = await db.selectFrom('users').selectAll().where('id', '=', claims.userId).executeTakeFirst();
+  const user = await sessionUser(db, claims.sessionId, claims.userId);
   if (!user?.enabled) throw new AuthError();
   return { user, sessionId: claims.sessionId, grants: await grantsFor(db, user) };
 }

@@ -106,13 +106,15 @@ export async function revokeUserSessions(db: Db, userId: number, except?: string
 }
 
 /** The session behind an access token, if it is still live. */
-export async function liveSession(db: Db, sessionId: string, userId: number) {
+/** The user of a live session (not revoked, not expired, theirs), in one query; else undefined. */
+export async function sessionUser(db: Db, sessionId: string, userId: number) {
   return db
     .selectFrom('sessions')
-    .select(['id'])
-    .where('id', '=', sessionId)
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now())
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('users')
+    .where('sessions.id', '=', sessionId)
+    .where('sessions.user_id', '=', userId)
+    .where('sessions.revoked_at', 'is', null)
+    .where('sessions.expires_at', '>', now())
     .executeTakeFirst();
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 
 let s: TestServer;
@@ -100,6 +100,21 @@ describe('POST /oauth/token', () => {
       .sign(new TextEncoder().encode(s.config.jwtSecret));
     expect(await new AccessTokens(s.config.jwtSecret, 60).verify(expired)).toBeNull();
     expect((await s.call(expired, 'GET', '/api/v1/user')).status).toBe(401);
+  });
+
+  it('remembers a good token only until it expires, and never a bad one', async () => {
+    const { AccessTokens } = await import('./tokens.ts');
+    const tokens = new AccessTokens(s.config.jwtSecret, 60);
+    const token = await tokens.sign({ userId: 7, sessionId: 'session-7' });
+    expect(await tokens.verify(token)).toEqual({ userId: 7, sessionId: 'session-7' });
+    expect(await tokens.verify(token)).toEqual({ userId: 7, sessionId: 'session-7' });
+    expect(await tokens.verify(`${token.slice(0, -2)}AA`)).toBeNull();
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 61_000 });
+    try {
+      expect(await tokens.verify(token)).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('rejects a bad grant with code 4 naming the field', async () => {

@@ -15,6 +15,8 @@
  * - closed loop: per call, 200 clients each sending the next request as soon as the last answered;
  * - page loads: 200 clients each loading the overview (the 8 calls at once) and pausing
  *   BENCH_THINK_MS on average (default 2000) between loads, as people with the page open do.
+ *   The first 2 × BENCH_THINK_MS are a warm-up, reported apart: every client loads once and
+ *   opens its connections (a browser keeps them from the page before).
  * Then EXPLAIN QUERY PLAN of every distinct statement the calls ran: no sample, day-row or event
  * table may be scanned.
  *
@@ -24,13 +26,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import pino from 'pino';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
-import { migrate } from '../../db/index.ts';
+import { keepStatements, migrate } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
 import { createMailer } from '../../mail/mailer.ts';
 import { localDay } from '../../telemetry/ingest/rollups.ts';
@@ -63,7 +66,7 @@ sqlite.pragma('journal_mode = WAL');
 sqlite.pragma('synchronous = NORMAL');
 sqlite.pragma('foreign_keys = ON');
 sqlite.pragma('busy_timeout = 5000');
-const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: keepStatements(sqlite) }) });
 await migrate(db);
 
 // ——— seed ———
@@ -379,13 +382,16 @@ const http = require('node:http');
 const pct = (list, p) => +(list[Math.min(list.length - 1, Math.floor((p / 100) * list.length))] ?? 0).toFixed(2);
 async function pageLoads({ base, urls, headers, clients, seconds, thinkMs }) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: clients * urls.length });
-  const latencies = urls.map(() => []); let errors = 0; let loads = 0;
-  const end = Date.now() + seconds * 1000;
+  const latencies = urls.map(() => []); const warm = []; let errors = 0; let loads = 0;
+  // Warm-up, not counted: every client loads the page at least once, opening its connections.
+  const counted = Date.now() + 2 * thinkMs;
+  const end = counted + seconds * 1000;
   const one = (url, k) => new Promise((resolve) => {
+    const sent = Date.now();
     const t0 = process.hrtime.bigint();
     const req = http.request(base + url, { agent, headers }, (res) => {
       res.resume();
-      res.on('end', () => { latencies[k].push(Number(process.hrtime.bigint() - t0) / 1e6); if (res.statusCode !== 200) errors++; resolve(); });
+      res.on('end', () => { const ms = Number(process.hrtime.bigint() - t0) / 1e6; (sent >= counted ? latencies[k] : warm).push(ms); if (res.statusCode !== 200) errors++; resolve(); });
     });
     req.on('error', () => { errors++; resolve(); });
     req.end();
@@ -393,30 +399,47 @@ async function pageLoads({ base, urls, headers, clients, seconds, thinkMs }) {
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   await Promise.all(Array.from({ length: clients }, async () => {
     await sleep(Math.random() * thinkMs);
-    while (Date.now() < end) { await Promise.all(urls.map(one)); loads++; await sleep(-Math.log(1 - Math.random()) * thinkMs); }
+    while (Date.now() < end) { const at = Date.now(); await Promise.all(urls.map(one)); if (at >= counted) loads++; await sleep(-Math.log(1 - Math.random()) * thinkMs); }
   }));
   agent.destroy();
-  return latencies.map((l) => { l.sort((a, b) => a - b); return { requests: l.length, p50: pct(l, 50), p99: pct(l, 99), max: pct(l, 100) }; }).map((r) => ({ ...r, errors, loads }));
+  warm.sort((a, b) => a - b);
+  const warmUp = { requests: warm.length, p50: pct(warm, 50), p99: pct(warm, 99), max: pct(warm, 100) };
+  return { warmUp, calls: latencies.map((l) => { l.sort((a, b) => a - b); return { requests: l.length, p50: pct(l, 50), p99: pct(l, 99), max: pct(l, 100), errors, loads }; }) };
 }
 import(workerData.loadModule).then(async ({ load }) => {
   const closed = [];
   for (const [name, url] of workerData.calls) {
     closed.push({ name, ...(await load({ url: workerData.base + url, headers: workerData.headers, concurrency: workerData.clients, seconds: workerData.seconds })) });
   }
+  parentPort.postMessage({ phase: 'paced' });
+  const { monitorEventLoopDelay } = require('node:perf_hooks');
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
   const paced = await pageLoads({ base: workerData.base, urls: workerData.calls.map((c) => c[1]), headers: workerData.headers, clients: workerData.clients, seconds: workerData.seconds * 2, thinkMs: workerData.thinkMs });
-  parentPort.postMessage({ closed, paced });
+  loop.disable();
+  parentPort.postMessage({ closed, paced, loop: { p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 } });
 });`;
 const worker = new Worker(workerCode, {
   eval: true,
   workerData: { loadModule, base, headers, calls, clients: CONCURRENCY, seconds: SECONDS, thinkMs: THINK_MS },
 });
+// The server's event-loop delay while the pages load (a stall there delays every call in flight).
+const serverLoop = monitorEventLoopDelay({ resolution: 5 });
 const results = await new Promise<{
   closed: Array<{ name: string; rps: number; p50: number; p99: number; max: number; errors: number }>;
-  paced: Array<{ requests: number; p50: number; p99: number; max: number; errors: number; loads: number }>;
+  paced: {
+    warmUp: { requests: number; p50: number; p99: number; max: number };
+    calls: Array<{ requests: number; p50: number; p99: number; max: number; errors: number; loads: number }>;
+  };
+  loop: { p99: number; max: number };
 }>((resolve, reject) => {
-  worker.once('message', resolve);
+  worker.on('message', (m: { phase?: string }) => {
+    if (m.phase === 'paced') serverLoop.enable();
+    else resolve(m as never);
+  });
   worker.once('error', reject);
 });
+serverLoop.disable();
 await worker.terminate();
 
 console.log(
@@ -426,12 +449,17 @@ console.log('\nWarm service time, one call at a time (app.inject, 200 calls each
 console.log('| call | p50 ms | p99 ms |\n|---|---|---|');
 for (const [name, p50, p99] of service) console.log(`| ${name} | ${p50.toFixed(2)} | ${p99.toFixed(2)} |`);
 console.log(
-  `\nPage loads: ${CONCURRENCY} clients each loading the overview (${calls.length} calls at once), then pausing ${THINK_MS} ms on average; ${SECONDS * 2} s, ${results.paced[0]?.loads ?? 0} page loads`,
+  `\nPage loads: ${CONCURRENCY} clients each loading the overview (${calls.length} calls at once), then pausing ${THINK_MS} ms on average; ${SECONDS * 2} s counted after a ${(2 * THINK_MS) / 1000} s warm-up, ${results.paced.calls[0]?.loads ?? 0} page loads`,
+);
+console.log(
+  `Event-loop delay meanwhile: server p99 ${(serverLoop.percentile(99) / 1e6).toFixed(1)} ms, max ${(serverLoop.max / 1e6).toFixed(1)} ms; load generator p99 ${results.loop.p99.toFixed(1)} ms, max ${results.loop.max.toFixed(1)} ms`,
 );
 console.log('| call | requests | p50 ms | p99 ms | max ms | errors |\n|---|---|---|---|---|---|');
-results.paced.forEach((r, k) => {
+results.paced.calls.forEach((r, k) => {
   console.log(`| ${calls[k]![0]} | ${r.requests} | ${r.p50} | ${r.p99} | ${r.max} | ${k === 0 ? r.errors : ''} |`);
 });
+const w = results.paced.warmUp;
+console.log(`| (warm-up, not counted: all calls) | ${w.requests} | ${w.p50} | ${w.p99} | ${w.max} | |`);
 console.log(
   `\nClosed loop: ${CONCURRENCY} clients per call, each sending its next request as soon as the last answered; ${SECONDS} s each`,
 );

@@ -87,6 +87,13 @@ describe('every response', () => {
     expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
     expect(res.headers['referrer-policy']).toBe('no-referrer');
     expect(res.headers['x-powered-by']).toBeUndefined();
+    // Refusals and unknown paths too.
+    for (const url of ['/api/v1/user', '/api/v1/no-such-call']) {
+      const refused = await s.app.inject({ method: 'GET', url });
+      expect(refused.statusCode).toBeGreaterThanOrEqual(400);
+      expect(String(refused.headers['content-security-policy'])).toContain("default-src 'self'");
+      expect(refused.headers['x-content-type-options']).toBe('nosniff');
+    }
   });
 
   it('has no CORS header, even for a request or preflight from another origin', async () => {
