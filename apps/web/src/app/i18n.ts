@@ -1,66 +1,42 @@
 /**
- * react-i18next with the en and es catalogues (src/locales). Error-code texts are not in the
- * catalogues: they come from the contracts' error catalogue (`codeText` in the API client).
+ * react-i18next with the en and es catalogues (src/locales/{en,es}/index.ts). The language is
+ * chosen before start (a change reloads the page, language.ts), so only its catalogue is loaded:
+ * one chunk, fetched before the first render, not part of the entry. Error-code texts are not in
+ * the catalogues: they come from the contracts' error catalogue (`codeText` in the API client).
  */
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import enAccount from '../locales/en/account.json';
-import enAuth from '../locales/en/auth.json';
-import enCommon from '../locales/en/common.json';
-import enDevices from '../locales/en/devices.json';
-import enEvents from '../locales/en/events.json';
-import enMenu from '../locales/en/menu.json';
-import enOverview from '../locales/en/overview.json';
-import enPages from '../locales/en/pages.json';
-import enPlants from '../locales/en/plants.json';
-import enWorkdata from '../locales/en/workdata.json';
-import esAccount from '../locales/es/account.json';
-import esAuth from '../locales/es/auth.json';
-import esCommon from '../locales/es/common.json';
-import esDevices from '../locales/es/devices.json';
-import esEvents from '../locales/es/events.json';
-import esMenu from '../locales/es/menu.json';
-import esOverview from '../locales/es/overview.json';
-import esPages from '../locales/es/pages.json';
-import esPlants from '../locales/es/plants.json';
-import esWorkdata from '../locales/es/workdata.json';
+import type en from '../locales/en/index.ts';
 import { storedLanguage } from './language.ts';
 
-export const resources = {
-  en: {
-    common: enCommon,
-    auth: enAuth,
-    account: enAccount,
-    menu: enMenu,
-    pages: enPages,
-    plants: enPlants,
-    overview: enOverview,
-    devices: enDevices,
-    events: enEvents,
-    workdata: enWorkdata,
-  },
-  es: {
-    common: esCommon,
-    auth: esAuth,
-    account: esAccount,
-    menu: esMenu,
-    pages: esPages,
-    plants: esPlants,
-    overview: esOverview,
-    devices: esDevices,
-    events: esEvents,
-    workdata: esWorkdata,
-  },
-} as const;
-export const namespaces = Object.keys(resources.en) as Array<keyof typeof resources.en>;
+/** A language's catalogue: its namespaces, each a nested object of texts. */
+export type Catalogue = typeof en;
+export type Namespace = keyof Catalogue;
 
-export function createI18n(language = storedLanguage()): I18n {
+const catalogues: Record<string, () => Promise<{ default: Catalogue }>> = {
+  en: () => import('../locales/en/index.ts'),
+  es: () => import('../locales/es/index.ts'),
+};
+
+/** The catalogue for a stored choice: its language part when offered ("es-ES" → es), else English. */
+export function catalogueLanguage(language: string): string {
+  const base = language.toLowerCase().split('-')[0] ?? '';
+  return base in catalogues ? base : 'en';
+}
+
+/**
+ * An i18n instance over a loaded catalogue (tests pass the catalogue they imported). `language`
+ * stays as stored (the server is sent its own code for it, language.ts); texts come from the
+ * catalogue of `catalogueLanguage(language)`.
+ */
+export function createI18n(language: string, catalogue: Catalogue): I18n {
+  const base = catalogueLanguage(language);
   const instance = i18next.createInstance();
   instance.use(initReactI18next).init({
-    resources,
+    resources: { [base]: catalogue },
     lng: language,
-    fallbackLng: 'en',
-    ns: namespaces,
+    fallbackLng: base,
+    ns: Object.keys(catalogue),
     defaultNS: 'common',
     fallbackNS: 'common',
     interpolation: { escapeValue: false },
@@ -68,4 +44,10 @@ export function createI18n(language = storedLanguage()): I18n {
     returnNull: false,
   });
   return instance;
+}
+
+/** The app's i18n: the stored language's catalogue, loaded. */
+export async function loadI18n(stored = storedLanguage()): Promise<I18n> {
+  const catalogue = (await catalogues[catalogueLanguage(stored)]!()).default;
+  return createI18n(stored, catalogue);
 }

@@ -4,9 +4,10 @@ import { App as AntApp } from 'antd';
 import type { ReactElement } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { createI18n } from '../app/i18n.ts';
+import en from '../locales/en/index.ts';
 
 export function renderWithApp(ui: ReactElement) {
-  const i18n = createI18n('en');
+  const i18n = createI18n('en', en);
   return render(
     <I18nextProvider i18n={i18n}>
       <AntApp>{ui}</AntApp>

@@ -1,6 +1,8 @@
 import { jsPDF } from 'jspdf';
 import { describe, expect, it } from 'vitest';
 import { createI18n } from '../../app/i18n.ts';
+import en from '../../locales/en/index.ts';
+import es from '../../locales/es/index.ts';
 import { type OverviewSnapshot, pdfContent, pdfFileName, renderPdf, toPdfText } from './pdf.ts';
 
 const snapshot = (): OverviewSnapshot => ({
@@ -73,7 +75,7 @@ const snapshot = (): OverviewSnapshot => ({
 });
 
 const tr = (lng: 'en' | 'es') => {
-  const i18n = createI18n(lng);
+  const i18n = createI18n(lng, lng === 'en' ? en : es);
   return (key: string, vars?: Record<string, unknown>) => i18n.t(key, { ns: 'overview', ...vars });
 };
 

@@ -1,0 +1,13 @@
+/** The en catalogue: every namespace, one chunk loaded at start when the interface is in en. */
+import account from './account.json';
+import auth from './auth.json';
+import common from './common.json';
+import devices from './devices.json';
+import events from './events.json';
+import menu from './menu.json';
+import overview from './overview.json';
+import pages from './pages.json';
+import plants from './plants.json';
+import workdata from './workdata.json';
+
+export default { common, auth, account, menu, pages, plants, overview, devices, events, workdata };
