@@ -11,15 +11,15 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
-import { PageEmpty, PageError } from '../../components/PageState.tsx';
 import { usePermission } from '../../components/Permission.tsx';
 import { StatusCards } from '../plants/StatusCards.tsx';
-import { DeviceTable } from './DeviceTable.tsx';
+import { DeviceListBody } from './DeviceTable.tsx';
 import { LIST_MS } from './deviceQueries.ts';
 import { formatValue } from './format.ts';
-import { DeviceCell, ListFrame, PlaceCell, RowActions, StatusBadge, When } from './ListParts.tsx';
+import { ListFrame } from './ListParts.tsx';
 import { ListToolbar } from './ListToolbar.tsx';
-import { countQuery, hasFilters, type ListSpec, listQuery, useListState } from './listState.ts';
+import { actionsColumn, deviceColumns } from './listColumns.tsx';
+import { countQuery, type ListSpec, listQuery, useListState } from './listState.ts';
 import { type BatteryPack, type BatteryRow, detailPath } from './types.ts';
 import { useDeleteDevice } from './useDeleteDevice.tsx';
 import './devices.css';
@@ -92,27 +92,12 @@ export default function BatteryListPage() {
     { query: { ...listQuery(state), ...(state.status ? { status: state.status as BatteryRow['status'] } : {}) } },
     { placeholderData: keepPreviousData, refetchInterval: LIST_MS },
   );
-  const rows = Array.isArray(list.data?.list) ? list.data.list : [];
-  const total = typeof list.data?.total === 'number' ? list.data.total : 0;
   const right = { align: 'right' as const };
 
+  const c = deviceColumns<BatteryRow>(t, 'battery');
   const columns: TableColumnsType<BatteryRow> = [
-    {
-      key: 'sn',
-      title: t('columns.device'),
-      width: 150,
-      fixed: 'left',
-      sorter: true,
-      render: (_, row) => (
-        <DeviceCell sn={row.sn} alias={row.alias} to={detailPath('battery', row.sn)} testId={`battery-link-${row.sn}`} />
-      ),
-    },
-    {
-      key: 'place',
-      title: t('columns.place'),
-      width: 170,
-      render: (_, row) => <PlaceCell plant={row.plant} gateway={row.gateway} />,
-    },
+    c.device,
+    c.place,
     {
       key: 'packs',
       title: t('columns.packs'),
@@ -160,31 +145,11 @@ export default function BatteryListPage() {
       ...right,
       render: (_, row) => formatValue(row.voltage, 'V'),
     },
-    {
-      key: 'status',
-      title: t('columns.status'),
-      width: 104,
-      sorter: true,
-      render: (_, row) => <StatusBadge status={row.status} testId={`status-${row.sn}`} />,
-    },
-    {
-      key: 'lastUpdate',
-      title: t('columns.lastUpdate'),
-      width: 140,
-      sorter: true,
-      render: (_, row) => <When iso={row.lastUpdate} />,
-    },
+    c.status,
+    c.lastUpdate,
+    ...actionsColumn<BatteryRow>(t, { remove: canDelete ? (row) => void confirmDelete(row) : undefined }),
   ];
-  if (canDelete)
-    columns.push({
-      key: 'actions',
-      title: t('columns.actions'),
-      width: 96,
-      fixed: 'right',
-      render: (_, row) => <RowActions id={row.sn} onDelete={() => void confirmDelete(row)} />,
-    });
 
-  const nothingAtAll = counts.data?.total === 0 && !hasFilters(state);
   return (
     <ListFrame title={t('menu:batteries')} testId="battery-list-page">
       <StatusCards
@@ -200,26 +165,20 @@ export default function BatteryListPage() {
         onChange={update}
         statuses={devicesApi.deviceStatuses.map((s) => ({ value: s, label: t(`status.${s}`) }))}
       />
-      {nothingAtAll ? (
-        <PageEmpty description={t('empty.battery')} />
-      ) : list.isError && !list.data ? (
-        <PageError error={list.error} onRetry={() => void list.refetch()} />
-      ) : (
-        <DeviceTable<BatteryRow>
-          rowKey="sn"
-          columns={columns}
-          rows={rows}
-          total={total}
-          loading={list.isPending || list.isFetching}
-          state={state}
-          onChange={update}
-          onOpen={(row) => navigate(detailPath('battery', row.sn))}
-          emptyText={t('noMatch')}
-          totalText={(n) => t('total.battery', { count: n })}
-          scrollX={1140}
-          testId="battery-table"
-        />
-      )}
+      <DeviceListBody<BatteryRow>
+        list={list}
+        countTotal={counts.data?.total}
+        emptyDescription={t('empty.battery')}
+        rowKey="sn"
+        columns={columns}
+        state={state}
+        onChange={update}
+        onOpen={(row) => navigate(detailPath('battery', row.sn))}
+        emptyText={t('noMatch')}
+        totalText={(n) => t('total.battery', { count: n })}
+        scrollX={1140}
+        testId="battery-table"
+      />
     </ListFrame>
   );
 }

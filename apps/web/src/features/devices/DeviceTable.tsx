@@ -4,17 +4,59 @@
  * columns say which are sortable (`sorter: true`, `key` = the server's sort name); the current
  * sort is marked from the list state.
  */
+import type { UseQueryResult } from '@tanstack/react-query';
 import { Table, type TableColumnsType, type TableProps } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import type { MouseEvent } from 'react';
+import type { ApiError } from '../../api/client.ts';
+import { PageEmpty, PageError } from '../../components/PageState.tsx';
 import { useTableHeight } from '../plants/PlantTable.tsx';
-import { type ListState, PAGE_SIZES } from './listState.ts';
+import { hasFilters, type ListState, PAGE_SIZES } from './listState.ts';
 
 /** Clicks on links, buttons and inputs inside a row do their own thing, not the row's. */
 const interactive = (e: MouseEvent<HTMLElement>) =>
   (e.target as HTMLElement).closest('a, button, input, .ant-select, .ant-popover, [role="button"]') !== null;
 
-export function DeviceTable<Row extends object>({
+interface DeviceTableProps<Row> {
+  rowKey: keyof Row & string;
+  columns: TableColumnsType<Row>;
+  state: ListState<string>;
+  onChange: (change: Partial<ListState<string>>) => void;
+  onOpen?: (row: Row) => void;
+  emptyText: string;
+  totalText: (n: number) => string;
+  scrollX: number;
+  testId: string;
+}
+
+/**
+ * A device list below its cards and toolbar: "none yet" when the caller has no such device at
+ * all (`countTotal` 0, no filter), the error when the list failed with nothing to show, else the
+ * table of the list's current page.
+ */
+export function DeviceListBody<Row extends object>({
+  list,
+  countTotal,
+  emptyDescription,
+  ...table
+}: DeviceTableProps<Row> & {
+  list: UseQueryResult<{ list: Row[]; total: number }, ApiError>;
+  countTotal: number | undefined;
+  emptyDescription: string;
+}) {
+  if (countTotal === 0 && !hasFilters(table.state)) return <PageEmpty description={emptyDescription} />;
+  if (list.isError && !list.data) return <PageError error={list.error} onRetry={() => void list.refetch()} />;
+  return (
+    <DeviceTable<Row>
+      {...table}
+      rows={Array.isArray(list.data?.list) ? list.data.list : []}
+      total={typeof list.data?.total === 'number' ? list.data.total : 0}
+      loading={list.isPending || list.isFetching}
+    />
+  );
+}
+
+function DeviceTable<Row extends object>({
   rowKey,
   columns,
   rows,
@@ -27,20 +69,7 @@ export function DeviceTable<Row extends object>({
   totalText,
   scrollX,
   testId,
-}: {
-  rowKey: keyof Row & string;
-  columns: TableColumnsType<Row>;
-  rows: Row[];
-  total: number;
-  loading: boolean;
-  state: ListState<string>;
-  onChange: (change: Partial<ListState<string>>) => void;
-  onOpen?: (row: Row) => void;
-  emptyText: string;
-  totalText: (n: number) => string;
-  scrollX: number;
-  testId: string;
-}) {
+}: DeviceTableProps<Row> & { rows: Row[]; total: number; loading: boolean }) {
   const height = useTableHeight(520);
   const marked = columns.map((c) =>
     c.sorter && c.key ? { ...c, sortOrder: state.sort === c.key ? (state.order === 1 ? 'ascend' : 'descend') : null } : c,

@@ -10,14 +10,13 @@ import { Flex, type TableColumnsType, Tooltip, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
-import { PageEmpty, PageError } from '../../components/PageState.tsx';
 import { CountCard } from '../plants/StatusCards.tsx';
-import { DeviceTable } from './DeviceTable.tsx';
+import { DeviceListBody } from './DeviceTable.tsx';
 import { LIST_MS } from './deviceQueries.ts';
 import { gatewayStateStyle } from './format.ts';
 import { DeviceCell, GatewayState, ListFrame, PlantLink, TwoLines, When } from './ListParts.tsx';
 import { ListToolbar } from './ListToolbar.tsx';
-import { countQuery, hasFilters, type ListSpec, type ListState, listQuery, useListState } from './listState.ts';
+import { countQuery, type ListSpec, type ListState, listQuery, useListState } from './listState.ts';
 import { SignalBars } from './SignalBars.tsx';
 import { type GatewayCounts, type GatewayRow, gatewayPath } from './types.ts';
 import './devices.css';
@@ -92,8 +91,6 @@ export default function GatewayListPage() {
     },
     { placeholderData: keepPreviousData, refetchInterval: LIST_MS },
   );
-  const rows = Array.isArray(list.data?.list) ? list.data.list : [];
-  const total = typeof list.data?.total === 'number' ? list.data.total : 0;
 
   const columns: TableColumnsType<GatewayRow> = [
     {
@@ -168,7 +165,6 @@ export default function GatewayListPage() {
     },
   ];
 
-  const nothingAtAll = counts.data?.total === 0 && !hasFilters(state);
   return (
     <ListFrame title={t('menu:gateways')} testId="gateway-list-page">
       <GatewayCards counts={counts.data} loading={counts.isPending} state={state} onChange={update} />
@@ -179,26 +175,20 @@ export default function GatewayListPage() {
         bindings={(['bound', 'unbound'] as const).map((b) => ({ value: b, label: t(`gateway.binding.${b}`) }))}
         commTypes={commTypes.map((c) => ({ value: c, label: t(`comm.${c}`) }))}
       />
-      {nothingAtAll ? (
-        <PageEmpty description={t('empty.gateway')} />
-      ) : list.isError && !list.data ? (
-        <PageError error={list.error} onRetry={() => void list.refetch()} />
-      ) : (
-        <DeviceTable<GatewayRow>
-          rowKey="id"
-          columns={columns}
-          rows={rows}
-          total={total}
-          loading={list.isPending || list.isFetching}
-          state={state}
-          onChange={update}
-          onOpen={(row) => navigate(gatewayPath(row.id))}
-          emptyText={t('noMatch')}
-          totalText={(n) => t('total.gateway', { count: n })}
-          scrollX={1020}
-          testId="gateway-table"
-        />
-      )}
+      <DeviceListBody<GatewayRow>
+        list={list}
+        countTotal={counts.data?.total}
+        emptyDescription={t('empty.gateway')}
+        rowKey="id"
+        columns={columns}
+        state={state}
+        onChange={update}
+        onOpen={(row) => navigate(gatewayPath(row.id))}
+        emptyText={t('noMatch')}
+        totalText={(n) => t('total.gateway', { count: n })}
+        scrollX={1020}
+        testId="gateway-table"
+      />
     </ListFrame>
   );
 }

@@ -10,17 +10,17 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
-import { PageEmpty, PageError } from '../../components/PageState.tsx';
 import { usePermission } from '../../components/Permission.tsx';
 import { formatEnergy } from '../plants/format.ts';
 import { StatusCards } from '../plants/StatusCards.tsx';
 import { AliasDialog, type AliasTarget } from './AliasDialog.tsx';
-import { DeviceTable } from './DeviceTable.tsx';
+import { DeviceListBody } from './DeviceTable.tsx';
 import { LIST_MS } from './deviceQueries.ts';
 import { typeKeyOf } from './format.ts';
-import { DeviceCell, ListFrame, PlaceCell, RowActions, StatusBadge, TwoLines, When } from './ListParts.tsx';
+import { ListFrame, TwoLines } from './ListParts.tsx';
 import { ListToolbar } from './ListToolbar.tsx';
-import { countQuery, hasFilters, type ListSpec, listQuery, useListState } from './listState.ts';
+import { actionsColumn, deviceColumns } from './listColumns.tsx';
+import { countQuery, type ListSpec, listQuery, useListState } from './listState.ts';
 import { detailPath, type InverterRow } from './types.ts';
 import { useDeleteDevice } from './useDeleteDevice.tsx';
 import './devices.css';
@@ -54,40 +54,19 @@ export default function InverterListPage() {
     },
     { placeholderData: keepPreviousData, refetchInterval: LIST_MS },
   );
-  const rows = Array.isArray(list.data?.list) ? list.data.list : [];
-  const total = typeof list.data?.total === 'number' ? list.data.total : 0;
   const right = { align: 'right' as const };
 
+  const c = deviceColumns<InverterRow>(t, 'inverter');
   const columns: TableColumnsType<InverterRow> = [
-    {
-      key: 'sn',
-      title: t('columns.device'),
-      width: 150,
-      fixed: 'left',
-      sorter: true,
-      render: (_, row) => (
-        <DeviceCell sn={row.sn} alias={row.alias} to={detailPath('inverter', row.sn)} testId={`inverter-link-${row.sn}`} />
-      ),
-    },
-    {
-      key: 'place',
-      title: t('columns.place'),
-      width: 170,
-      render: (_, row) => <PlaceCell plant={row.plant} gateway={row.gateway} />,
-    },
+    c.device,
+    c.place,
     {
       key: 'type',
       title: t('columns.type'),
       width: 170,
       render: (_, row) => <TwoLines main={t(`types.${typeKeyOf(row)}`)} sub={row.protocol} />,
     },
-    {
-      key: 'status',
-      title: t('columns.status'),
-      width: 104,
-      sorter: true,
-      render: (_, row) => <StatusBadge status={row.status} testId={`status-${row.sn}`} />,
-    },
+    c.status,
     {
       key: 'power',
       title: t('columns.power'),
@@ -112,30 +91,13 @@ export default function InverterListPage() {
       ...right,
       render: (_, row) => formatEnergy(row.todayEnergy),
     },
-    {
-      key: 'lastUpdate',
-      title: t('columns.lastUpdate'),
-      width: 140,
-      sorter: true,
-      render: (_, row) => <When iso={row.lastUpdate} />,
-    },
+    c.lastUpdate,
+    ...actionsColumn<InverterRow>(t, {
+      rename: canRename ? (row) => setRenaming({ sn: row.sn, alias: row.alias }) : undefined,
+      remove: canDelete ? (row) => void confirmDelete(row) : undefined,
+    }),
   ];
-  if (canRename || canDelete)
-    columns.push({
-      key: 'actions',
-      title: t('columns.actions'),
-      width: 96,
-      fixed: 'right',
-      render: (_, row) => (
-        <RowActions
-          id={row.sn}
-          onRename={canRename ? () => setRenaming({ sn: row.sn, alias: row.alias }) : undefined}
-          onDelete={canDelete ? () => void confirmDelete(row) : undefined}
-        />
-      ),
-    });
 
-  const nothingAtAll = counts.data?.total === 0 && !hasFilters(state);
   return (
     <ListFrame title={t('menu:inverters')} testId="inverter-list-page">
       <StatusCards
@@ -153,26 +115,20 @@ export default function InverterListPage() {
         types={devicesApi.inverterTypeKeys.map((k) => ({ value: k, label: t(`types.${k}`) }))}
         typeLabel={t('filters.inverterType')}
       />
-      {nothingAtAll ? (
-        <PageEmpty description={t('empty.inverter')} />
-      ) : list.isError && !list.data ? (
-        <PageError error={list.error} onRetry={() => void list.refetch()} />
-      ) : (
-        <DeviceTable<InverterRow>
-          rowKey="sn"
-          columns={columns}
-          rows={rows}
-          total={total}
-          loading={list.isPending || list.isFetching}
-          state={state}
-          onChange={update}
-          onOpen={(row) => navigate(detailPath('inverter', row.sn))}
-          emptyText={t('noMatch')}
-          totalText={(n) => t('total.inverter', { count: n })}
-          scrollX={1100}
-          testId="inverter-table"
-        />
-      )}
+      <DeviceListBody<InverterRow>
+        list={list}
+        countTotal={counts.data?.total}
+        emptyDescription={t('empty.inverter')}
+        rowKey="sn"
+        columns={columns}
+        state={state}
+        onChange={update}
+        onOpen={(row) => navigate(detailPath('inverter', row.sn))}
+        emptyText={t('noMatch')}
+        totalText={(n) => t('total.inverter', { count: n })}
+        scrollX={1100}
+        testId="inverter-table"
+      />
       <AliasDialog kind="inverter" device={renaming} onClose={() => setRenaming(null)} />
     </ListFrame>
   );

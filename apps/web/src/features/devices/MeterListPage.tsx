@@ -11,17 +11,17 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
-import { PageEmpty, PageError } from '../../components/PageState.tsx';
 import { usePermission } from '../../components/Permission.tsx';
 import { formatEnergy } from '../plants/format.ts';
 import { StatusCards } from '../plants/StatusCards.tsx';
 import { AliasDialog, type AliasTarget } from './AliasDialog.tsx';
-import { DeviceTable } from './DeviceTable.tsx';
+import { DeviceListBody } from './DeviceTable.tsx';
 import { LIST_MS } from './deviceQueries.ts';
 import { formatValue } from './format.ts';
-import { ListFrame, PlaceCell, RowActions, StatusBadge, TwoLines, When } from './ListParts.tsx';
+import { ListFrame, TwoLines } from './ListParts.tsx';
 import { ListToolbar } from './ListToolbar.tsx';
-import { countQuery, hasFilters, type ListSpec, listQuery, useListState } from './listState.ts';
+import { actionsColumn, deviceColumns } from './listColumns.tsx';
+import { countQuery, type ListSpec, listQuery, useListState } from './listState.ts';
 import { detailPath, type MeterRow } from './types.ts';
 import { useDeleteDevice } from './useDeleteDevice.tsx';
 import './devices.css';
@@ -60,10 +60,9 @@ export default function MeterListPage() {
     { query: { ...listQuery(state), ...(state.status ? { status: state.status as MeterRow['status'] } : {}) } },
     { placeholderData: keepPreviousData, refetchInterval: LIST_MS },
   );
-  const rows = Array.isArray(list.data?.list) ? list.data.list : [];
-  const total = typeof list.data?.total === 'number' ? list.data.total : 0;
   const right = { align: 'right' as const };
 
+  const c = deviceColumns<MeterRow>(t, 'meter');
   const columns: TableColumnsType<MeterRow> = [
     {
       key: 'sn',
@@ -93,12 +92,7 @@ export default function MeterListPage() {
         />
       ),
     },
-    {
-      key: 'place',
-      title: t('columns.place'),
-      width: 170,
-      render: (_, row) => <PlaceCell plant={row.plant} gateway={row.gateway} />,
-    },
+    c.place,
     {
       key: 'power',
       title: t('columns.gridPower'),
@@ -121,37 +115,14 @@ export default function MeterListPage() {
       ...right,
       render: (_, row) => <TwoLines main={formatEnergy(row.exportToday)} sub={`Σ ${formatEnergy(row.exportTotal)}`} />,
     },
-    {
-      key: 'status',
-      title: t('columns.status'),
-      width: 104,
-      sorter: true,
-      render: (_, row) => <StatusBadge status={row.status} testId={`status-${row.sn}`} />,
-    },
-    {
-      key: 'lastUpdate',
-      title: t('columns.lastUpdate'),
-      width: 140,
-      sorter: true,
-      render: (_, row) => <When iso={row.lastUpdate} />,
-    },
+    c.status,
+    c.lastUpdate,
+    ...actionsColumn<MeterRow>(t, {
+      rename: canRename ? (row) => setRenaming({ sn: row.sn, alias: row.alias }) : undefined,
+      remove: canDelete ? (row) => void confirmDelete(row) : undefined,
+    }),
   ];
-  if (canRename || canDelete)
-    columns.push({
-      key: 'actions',
-      title: t('columns.actions'),
-      width: 96,
-      fixed: 'right',
-      render: (_, row) => (
-        <RowActions
-          id={row.sn}
-          onRename={canRename ? () => setRenaming({ sn: row.sn, alias: row.alias }) : undefined}
-          onDelete={canDelete ? () => void confirmDelete(row) : undefined}
-        />
-      ),
-    });
 
-  const nothingAtAll = counts.data?.total === 0 && !hasFilters(state);
   return (
     <ListFrame title={t('menu:meters')} testId="meter-list-page">
       <StatusCards
@@ -167,26 +138,20 @@ export default function MeterListPage() {
         onChange={update}
         statuses={devicesApi.deviceStatuses.map((s) => ({ value: s, label: t(`status.${s}`) }))}
       />
-      {nothingAtAll ? (
-        <PageEmpty description={t('empty.meter')} />
-      ) : list.isError && !list.data ? (
-        <PageError error={list.error} onRetry={() => void list.refetch()} />
-      ) : (
-        <DeviceTable<MeterRow>
-          rowKey="sn"
-          columns={columns}
-          rows={rows}
-          total={total}
-          loading={list.isPending || list.isFetching}
-          state={state}
-          onChange={update}
-          onOpen={(row) => navigate(detailPath('meter', row.sn))}
-          emptyText={t('noMatch')}
-          totalText={(n) => t('total.meter', { count: n })}
-          scrollX={1000}
-          testId="meter-table"
-        />
-      )}
+      <DeviceListBody<MeterRow>
+        list={list}
+        countTotal={counts.data?.total}
+        emptyDescription={t('empty.meter')}
+        rowKey="sn"
+        columns={columns}
+        state={state}
+        onChange={update}
+        onOpen={(row) => navigate(detailPath('meter', row.sn))}
+        emptyText={t('noMatch')}
+        totalText={(n) => t('total.meter', { count: n })}
+        scrollX={1000}
+        testId="meter-table"
+      />
       <AliasDialog kind="meter" device={renaming} onClose={() => setRenaming(null)} />
     </ListFrame>
   );

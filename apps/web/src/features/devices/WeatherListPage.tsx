@@ -9,14 +9,14 @@ import type { TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
-import { PageEmpty, PageError } from '../../components/PageState.tsx';
 import { StatusCards } from '../plants/StatusCards.tsx';
-import { DeviceTable } from './DeviceTable.tsx';
+import { DeviceListBody } from './DeviceTable.tsx';
 import { LIST_MS } from './deviceQueries.ts';
 import { formatValue } from './format.ts';
-import { DeviceCell, ListFrame, PlaceCell, StatusBadge, When } from './ListParts.tsx';
+import { ListFrame } from './ListParts.tsx';
 import { ListToolbar } from './ListToolbar.tsx';
-import { countQuery, hasFilters, type ListSpec, listQuery, useListState } from './listState.ts';
+import { deviceColumns } from './listColumns.tsx';
+import { countQuery, type ListSpec, listQuery, useListState } from './listState.ts';
 import { detailPath, type WeatherRow } from './types.ts';
 import './devices.css';
 
@@ -38,27 +38,12 @@ export default function WeatherListPage() {
     { query: { ...listQuery(state), ...(state.status ? { status: state.status as WeatherRow['status'] } : {}) } },
     { placeholderData: keepPreviousData, refetchInterval: LIST_MS },
   );
-  const rows = Array.isArray(list.data?.list) ? list.data.list : [];
-  const total = typeof list.data?.total === 'number' ? list.data.total : 0;
   const right = { align: 'right' as const };
 
+  const c = deviceColumns<WeatherRow>(t, 'weather');
   const columns: TableColumnsType<WeatherRow> = [
-    {
-      key: 'sn',
-      title: t('columns.device'),
-      width: 150,
-      fixed: 'left',
-      sorter: true,
-      render: (_, row) => (
-        <DeviceCell sn={row.sn} alias={row.alias} to={detailPath('weather', row.sn)} testId={`weather-link-${row.sn}`} />
-      ),
-    },
-    {
-      key: 'place',
-      title: t('columns.place'),
-      width: 170,
-      render: (_, row) => <PlaceCell plant={row.plant} gateway={row.gateway} />,
-    },
+    c.device,
+    c.place,
     {
       key: 'irradiance',
       title: t('columns.irradiance'),
@@ -96,23 +81,10 @@ export default function WeatherListPage() {
       ...right,
       render: (_, row) => formatValue(row.dailyIrradiation, 'Wh/m²'),
     },
-    {
-      key: 'status',
-      title: t('columns.status'),
-      width: 104,
-      sorter: true,
-      render: (_, row) => <StatusBadge status={row.status} testId={`status-${row.sn}`} />,
-    },
-    {
-      key: 'lastUpdate',
-      title: t('columns.lastUpdate'),
-      width: 140,
-      sorter: true,
-      render: (_, row) => <When iso={row.lastUpdate} />,
-    },
+    c.status,
+    c.lastUpdate,
   ];
 
-  const nothingAtAll = counts.data?.total === 0 && !hasFilters(state);
   return (
     <ListFrame title={t('menu:weatherStations')} testId="weather-list-page">
       <StatusCards
@@ -128,26 +100,20 @@ export default function WeatherListPage() {
         onChange={update}
         statuses={devicesApi.deviceStatuses.map((s) => ({ value: s, label: t(`status.${s}`) }))}
       />
-      {nothingAtAll ? (
-        <PageEmpty description={t('empty.weather')} />
-      ) : list.isError && !list.data ? (
-        <PageError error={list.error} onRetry={() => void list.refetch()} />
-      ) : (
-        <DeviceTable<WeatherRow>
-          rowKey="sn"
-          columns={columns}
-          rows={rows}
-          total={total}
-          loading={list.isPending || list.isFetching}
-          state={state}
-          onChange={update}
-          onOpen={(row) => navigate(detailPath('weather', row.sn))}
-          emptyText={t('noMatch')}
-          totalText={(n) => t('total.weather', { count: n })}
-          scrollX={1130}
-          testId="weather-table"
-        />
-      )}
+      <DeviceListBody<WeatherRow>
+        list={list}
+        countTotal={counts.data?.total}
+        emptyDescription={t('empty.weather')}
+        rowKey="sn"
+        columns={columns}
+        state={state}
+        onChange={update}
+        onOpen={(row) => navigate(detailPath('weather', row.sn))}
+        emptyText={t('noMatch')}
+        totalText={(n) => t('total.weather', { count: n })}
+        scrollX={1130}
+        testId="weather-table"
+      />
     </ListFrame>
   );
 }
