@@ -67,3 +67,63 @@ export async function load({
     max: pct(100),
   };
 }
+
+// Paced: `clients` each send one request, then think `thinkMs` on average (exponentially
+// distributed) before the next, as people with a page open do; they start spread over `thinkMs`.
+export async function paced({ url, headers = {}, clients, seconds, thinkMs }) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
+  const latencies = [];
+  let errors = 0;
+  const end = Date.now() + seconds * 1000;
+  const one = () =>
+    new Promise((resolve) => {
+      const t0 = process.hrtime.bigint();
+      const req = http.request(url, { agent, headers }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+          if (res.statusCode !== 200) errors++;
+          resolve();
+        });
+      });
+      req.on('error', () => {
+        errors++;
+        resolve();
+      });
+      req.end();
+    });
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      await sleep(Math.random() * thinkMs);
+      while (Date.now() < end) {
+        await one();
+        await sleep(-Math.log(1 - Math.random()) * thinkMs);
+      }
+    }),
+  );
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const pct = (p) => +(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0).toFixed(2);
+  return {
+    requests: latencies.length,
+    errors,
+    rps: Math.round(latencies.length / seconds),
+    p50: pct(50),
+    p99: pct(99),
+    max: pct(100),
+  };
+}
+
+// Runs one after another, each closed loop (`thinkMs` 0) or paced: [{ url, headers, concurrency,
+// seconds, thinkMs, …}] → the same objects with `result`. bench/load-worker.mjs runs it in a worker.
+export async function runLoads(runs) {
+  const out = [];
+  for (const s of runs) {
+    const result = s.thinkMs
+      ? await paced({ url: s.url, headers: s.headers, clients: s.concurrency, seconds: s.seconds, thinkMs: s.thinkMs })
+      : await load({ url: s.url, headers: s.headers, concurrency: s.concurrency, seconds: s.seconds });
+    out.push({ ...s, result });
+  }
+  return out;
+}

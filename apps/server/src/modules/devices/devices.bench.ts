@@ -309,47 +309,8 @@ for (const [name, url, auth] of selected) log(`${name}: ${await check(url, auth)
 for (let round = 0; round < 20; round++) for (const [, url, auth] of selected) await check(url, auth);
 log('warmed up');
 
-const loadModule = new URL('../../../../../bench/load.mjs', import.meta.url).href;
-const workerCode = `
-const { parentPort, workerData } = require('node:worker_threads');
-const http = require('node:http');
-async function paced({ url, headers, clients, seconds, thinkMs }) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
-  const latencies = []; let errors = 0;
-  const end = Date.now() + seconds * 1000;
-  const one = () => new Promise((resolve) => {
-    const t0 = process.hrtime.bigint();
-    const req = http.request(url, { agent, headers }, (res) => {
-      res.resume();
-      res.on('end', () => { latencies.push(Number(process.hrtime.bigint() - t0) / 1e6); if (res.statusCode !== 200) errors++; resolve(); });
-    });
-    req.on('error', () => { errors++; resolve(); });
-    req.end();
-  });
-  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-  await Promise.all(Array.from({ length: clients }, async () => {
-    await sleep(Math.random() * thinkMs);
-    while (Date.now() < end) { await one(); await sleep(-Math.log(1 - Math.random()) * thinkMs); }
-  }));
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const pct = (p) => +(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0).toFixed(2);
-  return { requests: latencies.length, errors, rps: Math.round(latencies.length / seconds), p50: pct(50), p99: pct(99), max: pct(100) };
-}
-import(workerData.loadModule).then(async ({ load }) => {
-  const out = [];
-  for (const s of workerData.runs) {
-    const result = s.thinkMs
-      ? await paced({ url: s.url, headers: s.headers, clients: s.concurrency, seconds: s.seconds, thinkMs: s.thinkMs })
-      : await load({ url: s.url, headers: s.headers, concurrency: s.concurrency, seconds: s.seconds });
-    out.push({ ...s, result });
-  }
-  parentPort.postMessage(out);
-});`;
-const worker = new Worker(workerCode, {
-  eval: true,
+const worker = new Worker(new URL('../../../../../bench/load-worker.mjs', import.meta.url), {
   workerData: {
-    loadModule,
     runs: selected.flatMap(([name, url, auth]) =>
       [
         { concurrency: 1, seconds: Math.max(2, SECONDS / 2), thinkMs: 0 },
