@@ -16,7 +16,7 @@
  * change answers 2 to alias and delete. A chart group the inverter's protocol does not have
  * answers 601.
  */
-import Type from 'typebox';
+import Type, { type TProperties } from 'typebox';
 import { endpoint, Id, IdParams, Nothing, Paged, PageQuery } from '../endpoint.ts';
 import { limits } from '../limits.ts';
 import { safeTextPattern } from '../validation.ts';
@@ -293,24 +293,34 @@ export const inverterTypeKeys = [
   '--',
 ] as const;
 export const InverterTypeKey = Literals(inverterTypeKeys);
+/**
+ * A row of an SN-keyed device list: who it is and where (SN, alias, plant, gateway, protocol),
+ * the kind's own figures, then its status and times.
+ */
+function deviceListItem<Figures extends TProperties>(figures: Figures) {
+  return Type.Object({
+    id: Type.Integer(),
+    sn: Type.String(),
+    alias: Nullable(Type.String()),
+    plant: Nullable(PlantRef),
+    gateway: GatewayRef,
+    protocol: Type.String(),
+    ...figures,
+    status: DeviceStatus,
+    lastUpdate: Nullable(Instant),
+    createdAt: Instant,
+  });
+}
+
 export const inverterSorts = ['sn', 'alias', 'createAt', 'ratedPower', 'power', 'todayEnergy', 'status', 'lastUpdate'] as const;
 
-export const InverterListItem = Type.Object({
-  id: Type.Integer(),
-  sn: Type.String(),
-  alias: Nullable(Type.String()),
-  plant: Nullable(PlantRef),
-  gateway: GatewayRef,
-  protocol: Type.String(),
+export const InverterListItem = deviceListItem({
   deviceType: Nullable(Type.Integer({ description: 'type register value' })),
   typeKey: InverterTypeKey,
   ratedPower: W(),
   power: W('W now (0 when offline)'),
   todayEnergy: Wh('Wh generated on the plant-local today'),
   totalEnergy: Nullable(Wh('Wh, the lifetime generation counter')),
-  status: DeviceStatus,
-  lastUpdate: Nullable(Instant),
-  createdAt: Instant,
 });
 
 const inverterListFilters = {
@@ -688,22 +698,13 @@ export const saveInverterParamProfiles = endpoint({
 
 export const batterySorts = ['sn', 'alias', 'createAt', 'soc', 'soh', 'power', 'status', 'lastUpdate'] as const;
 
-export const BatteryListItem = Type.Object({
-  id: Type.Integer(),
-  sn: Type.String(),
-  alias: Nullable(Type.String()),
-  plant: Nullable(PlantRef),
-  gateway: GatewayRef,
-  protocol: Type.String(),
+export const BatteryListItem = deviceListItem({
   soc: Num('%'),
   soh: Num('%'),
   power: W('W, + discharge / − charge'),
   voltage: Num('V'),
   current: Num('A, + discharge'),
   packs: Type.Integer({ description: 'packs: the master’s own and its slaves' }),
-  status: DeviceStatus,
-  lastUpdate: Nullable(Instant),
-  createdAt: Instant,
 });
 
 export const listBatteries = endpoint({
@@ -845,22 +846,13 @@ export const deleteBattery = endpoint({
 
 export const meterSorts = ['sn', 'alias', 'createAt', 'power', 'status', 'lastUpdate'] as const;
 
-export const MeterListItem = Type.Object({
-  id: Type.Integer(),
-  sn: Type.String(),
-  alias: Nullable(Type.String()),
-  plant: Nullable(PlantRef),
-  gateway: GatewayRef,
-  protocol: Type.String(),
+export const MeterListItem = deviceListItem({
   power: W('W, + import / − export'),
   importToday: Wh('Wh imported on the plant-local today'),
   exportToday: Wh('Wh exported on the plant-local today'),
   importTotal: Nullable(Wh('Wh, the import counter')),
   exportTotal: Nullable(Wh('Wh, the export counter')),
   master: Type.Boolean({ description: 'the plant’s master meter (meter/:sn/master)' }),
-  status: DeviceStatus,
-  lastUpdate: Nullable(Instant),
-  createdAt: Instant,
 });
 
 export const listMeters = endpoint({
@@ -974,22 +966,13 @@ export const deleteMeter = endpoint({
 
 export const weatherSorts = ['sn', 'alias', 'createAt', 'irradiance', 'status', 'lastUpdate'] as const;
 
-export const WeatherListItem = Type.Object({
-  id: Type.Integer(),
-  sn: Type.String(),
-  alias: Nullable(Type.String()),
-  plant: Nullable(PlantRef),
-  gateway: GatewayRef,
-  protocol: Type.String(),
+export const WeatherListItem = deviceListItem({
   irradiance: Num('W/m²'),
   ambientTemperature: Num('°C'),
   moduleTemperature: Num('°C'),
   windSpeed: Num('m/s'),
   humidity: Num('%'),
   dailyIrradiation: Num('Wh/m², today'),
-  status: DeviceStatus,
-  lastUpdate: Nullable(Instant),
-  createdAt: Instant,
 });
 
 export const listWeatherStations = endpoint({
