@@ -18,6 +18,7 @@ import { BATTERY, type DeviceFrameSpec, dataMessage, HYBRID, METER, STRING, uniq
 import { provisionGateway } from '../../telemetry/gateways.ts';
 import { silentLogger } from '../../telemetry/ingest/log.ts';
 import { createIngest, type Ingest } from '../../telemetry/ingest/pipeline.ts';
+import { middayZone } from '../plant-energy/testkit.ts';
 import { type Account, account, company, createPlant, gateway } from '../plants/testkit.ts';
 
 export const MICRO = 'sunfleet-micro';
@@ -88,33 +89,6 @@ export function instantAt(timeZone: string, day: string, hhmm: string): number {
     if (wallClock(timeZone, t) === `${day}T${hhmm}`) return t;
   }
   throw new Error(`no instant for ${day} ${hhmm} in ${timeZone}`);
-}
-
-const zones = [
-  'Pacific/Kiritimati',
-  'Pacific/Auckland',
-  'Australia/Sydney',
-  'Asia/Tokyo',
-  'Asia/Bangkok',
-  'Asia/Kolkata',
-  'Asia/Dubai',
-  'Europe/Madrid',
-  'UTC',
-  'America/Sao_Paulo',
-  'America/New_York',
-  'America/Chicago',
-  'America/Los_Angeles',
-  'Pacific/Honolulu',
-];
-function hourIn(timeZone: string, ts: number): number {
-  const [h, m] = wallClock(timeZone, ts).slice(11).split(':').map(Number);
-  return h! + m! / 60;
-}
-/** A zone where it is about midday now: "today" then holds the last hours whatever the clock says. */
-export function middayZone(at = Date.now()): string {
-  let best = zones[0]!;
-  for (const z of zones) if (Math.abs(hourIn(z, at) - 12.5) < Math.abs(hourIn(best, at) - 12.5)) best = z;
-  return best;
 }
 
 // ——— the world ———
