@@ -9,6 +9,8 @@ import { createDb, type Db, type Dialect, migrate } from '../src/db/index.ts';
 export interface TestStore {
   db: Db;
   dialect: Dialect;
+  /** PostgreSQL: a DATABASE_URL that reaches this store's schema (for a server child process). */
+  databaseUrl: string | null;
   close(): Promise<void>;
 }
 
@@ -25,6 +27,7 @@ export async function openTestStore(poolSize = 4): Promise<TestStore> {
   return {
     db,
     dialect,
+    databaseUrl: pgUrl && schema ? withSearchPath(pgUrl, schema) : null,
     async close() {
       await db.destroy();
       if (pgUrl && schema) {
@@ -34,4 +37,11 @@ export async function openTestStore(poolSize = 4): Promise<TestStore> {
       }
     },
   };
+}
+
+/** The URL with `options=-c search_path=<schema>` (node-postgres passes `options` to the server). */
+function withSearchPath(url: string, schema: string): string {
+  const u = new URL(url);
+  u.searchParams.set('options', `-c search_path=${schema}`);
+  return u.toString();
 }

@@ -74,7 +74,7 @@ export function createFleet(options: FleetOptions): Fleet {
         offlineRate: options.offlineRate ?? 0.05,
         backfillDays: options.backfillDays ?? 0,
         protocolVersion: options.protocolVersion ?? 4,
-        clean: options.clean ?? true,
+        clean: options.clean ?? false,
         window: options.window ?? 32,
         ...(options.backfillIntervalS !== undefined ? { backfillIntervalS: options.backfillIntervalS } : {}),
         ...(options.physicsStepS !== undefined ? { physicsStepS: options.physicsStepS } : {}),

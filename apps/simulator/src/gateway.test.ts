@@ -49,6 +49,14 @@ function startGateway(options: Partial<GatewayOptions> = {}, speed = 600): Virtu
   return gateway;
 }
 
+async function waitUntil(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 async function command(body: Omit<CommandMessage, 'v' | 'ts'>) {
   commander ??= await connectAsync(broker.url, { clientId: 'test-server' });
   await commander.publishAsync(topics.down(SN), JSON.stringify({ v: 1, ts: Date.now(), ...body }), { qos: 1 });
@@ -113,6 +121,19 @@ describe('a virtual gateway', () => {
     // A reading keeps its sequence number and time however late it is sent.
     const bySeq = new Map(all.map((f) => [f.seq, f.ts]));
     for (const f of all) expect(f.ts).toBe(bySeq.get(f.seq));
+  });
+
+  it('keeps what the server did not acknowledge and sends it again after a reconnect (persistent session)', async () => {
+    startGateway();
+    await broker.waitForCount(isData, 2);
+    broker.hold(true); // the server takes messages but dies before acknowledging them
+    await waitUntil(() => broker.held.filter(isData).length >= 3);
+    broker.dropConnections();
+    broker.hold(false);
+    const unacked = broker.held.filter(isData).map((m) => data(m).seq);
+    for (const seq of unacked) await broker.waitFor((m) => isData(m) && data(m).seq === seq);
+    expect(broker.logins.filter((l) => l.clientId === SN).length).toBeGreaterThanOrEqual(2);
+    expect(gateway!.stats().dropped).toBe(0);
   });
 
   it('answers read and write commands on a device’s registers, and refuses what it cannot do', async () => {

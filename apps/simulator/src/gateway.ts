@@ -45,7 +45,7 @@ export interface GatewayOptions {
   /** Reading interval of that history, s (default: the upload interval; rounded to a multiple of it). */
   backfillIntervalS?: number;
   protocolVersion?: 4 | 5;
-  /** MQTT clean session (default true). */
+  /** MQTT clean session (default false: a persistent session, as the protocol asks of gateways; unacknowledged messages are sent again after a reconnect either way). */
   clean?: boolean;
   /** Keepalive, s (default 30). */
   keepalive?: number;
@@ -293,7 +293,7 @@ export class VirtualGateway {
       username: sn,
       password: this.spec.secret,
       protocolVersion: this.options.protocolVersion ?? 4,
-      clean: this.options.clean ?? true,
+      clean: this.options.clean ?? false,
       keepalive: this.options.keepalive ?? 30,
       reconnectPeriod: this.options.reconnectPeriodMs ?? 5000,
       connectTimeout: 10_000,

@@ -7,8 +7,14 @@ export interface TelemetryHandler {
    * authorised (the broker layer guarantees `sn` is the publisher). Must not throw and must
    * not block: validation, decoding and writing happen asynchronously and in batches.
    * The `state` channel is handled by the broker layer (presence) and not passed here.
+   *
+   * `ack` is called once the message is settled: every frame in it committed to the store, or
+   * refused and counted (a frame that can never be valid is not worth a resend). The MQTT side
+   * sends the QoS 1 PUBACK only then, so a crash never loses a frame the gateway was told is
+   * stored: the gateway resends what was not acknowledged. A message the handler does not take
+   * (it is closing) is never acknowledged.
    */
-  message(sn: string, channel: Exclude<UpChannel, 'state'>, payload: Buffer, receivedAt: number): void;
+  message(sn: string, channel: Exclude<UpChannel, 'state'>, payload: Buffer, receivedAt: number, ack?: () => void): void;
   /**
    * Back-pressure: null while the handler keeps up; while its backlog is over its high-water
    * mark, a promise that resolves (never rejects) once the backlog has drained below the low-water

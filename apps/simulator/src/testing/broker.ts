@@ -15,6 +15,12 @@ export interface TestBroker {
   messages: Captured[];
   /** Publishes received from clients (counted even when not recorded). */
   received(): number;
+  /** Publishes left unacknowledged (and unrecorded) while `hold` was on. */
+  held: Captured[];
+  /** Leave clients' publishes unacknowledged, as a server that dies before storing them. */
+  hold(on: boolean): void;
+  /** Cut every client connection at once, as a crashed server. */
+  dropConnections(): void;
   /** Every connection attempt's credentials. */
   logins: { clientId: string; username: string | undefined; password: string | undefined }[];
   /** Resolve with the first recorded message (already seen or future) matching `match`. */
@@ -27,8 +33,14 @@ export interface TestBroker {
 /** `secrets`: when given, only these SN → secret pairs may connect (client id = username = SN), and test tools (client id `test-…`). */
 export async function startBroker(options: { secrets?: Record<string, string>; record?: boolean } = {}): Promise<TestBroker> {
   const logins: TestBroker['logins'] = [];
+  const held: Captured[] = [];
+  let holding = false;
   const broker = await Aedes.createBroker({
     concurrency: 1000,
+    authorizePublish: (client, packet, done) => {
+      if (!holding || !client) return done(null);
+      held.push({ topic: packet.topic, body: parse(packet.payload), retain: packet.retain, clientId: client.id });
+    },
     authenticate: (client, username, password, done) => {
       const secret = password?.toString();
       logins.push({ clientId: client.id, username, password: secret });
@@ -41,7 +53,12 @@ export async function startBroker(options: { secrets?: Record<string, string>; r
       else done(Object.assign(new Error('bad credentials'), { returnCode: 4 }), false);
     },
   });
-  const server = net.createServer(broker.handle);
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    broker.handle(socket);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as net.AddressInfo;
   const messages: Captured[] = [];
@@ -51,13 +68,7 @@ export async function startBroker(options: { secrets?: Record<string, string>; r
     if (!client) return; // the broker's own $SYS traffic
     received++;
     if (options.record === false) return;
-    let body: unknown;
-    try {
-      body = JSON.parse(packet.payload.toString());
-    } catch {
-      body = packet.payload.toString();
-    }
-    messages.push({ topic: packet.topic, body, retain: packet.retain, clientId: client.id });
+    messages.push({ topic: packet.topic, body: parse(packet.payload), retain: packet.retain, clientId: client.id });
     for (const l of listeners) l();
   });
   const waitForCount = (match: (m: Captured) => boolean, count: number, timeoutMs = 10_000) =>
@@ -80,6 +91,13 @@ export async function startBroker(options: { secrets?: Record<string, string>; r
   return {
     url: `mqtt://127.0.0.1:${port}`,
     messages,
+    held,
+    hold(on) {
+      holding = on;
+    },
+    dropConnections() {
+      for (const socket of sockets) socket.destroy();
+    },
     received: () => received,
     logins,
     waitFor: async (match, timeoutMs) => (await waitForCount(match, 1, timeoutMs))[0]!,
@@ -90,4 +108,12 @@ export async function startBroker(options: { secrets?: Record<string, string>; r
         broker.close(() => resolve());
       }),
   };
+}
+
+function parse(payload: Buffer | string): unknown {
+  try {
+    return JSON.parse(payload.toString());
+  } catch {
+    return payload.toString();
+  }
 }

@@ -27,9 +27,20 @@ interface Received {
   channel: string;
   payload: string;
 }
-function recordingHandler(): TelemetryHandler & { got: Received[] } {
-  const got: Received[] = [];
-  return { got, message: (sn, channel, payload) => got.push({ sn, channel, payload: payload.toString() }) };
+/** Records what it is handed and acknowledges at once, or keeps the acknowledgements while `hold` is set. */
+function recordingHandler(): TelemetryHandler & { got: Received[]; hold: boolean; acks: (() => void)[] } {
+  const h = {
+    got: [] as Received[],
+    hold: false,
+    acks: [] as (() => void)[],
+    message(sn: string, channel: string, payload: Buffer, _at: number, ack?: () => void) {
+      h.got.push({ sn, channel, payload: payload.toString() });
+      if (!ack) return;
+      if (h.hold) h.acks.push(ack);
+      else ack();
+    },
+  };
+  return h;
 }
 
 let store: TestStore;
@@ -292,6 +303,52 @@ describe('against the embedded broker', () => {
       expect(bridge.stats().held).toBeGreaterThanOrEqual(1);
       c.end(true);
       await bridge.close();
+    } finally {
+      await embedded.close();
+    }
+  });
+
+  it('acknowledges a message to the broker only once ingest has; one not acknowledged is delivered again after a restart', async () => {
+    const server = { username: 'sunfleet.server', password: 'server-secret-for-tests' };
+    const embedded = await startEmbeddedBroker({
+      db: store.db,
+      log,
+      handler: recordingHandler(),
+      port: 0,
+      host: '127.0.0.1',
+      serverCredentials: server,
+    });
+    const bridgeOpts = {
+      url: `mqtt://127.0.0.1:${embedded.port}`,
+      ...server,
+      db: store.db,
+      log,
+      group: null,
+      clientId: 'sunfleet.ingest.restart',
+    };
+    try {
+      const first = recordingHandler();
+      let bridge = await startBrokerBridge({ ...bridgeOpts, handler: first });
+      const c = track(await connectGateway(embedded.port, gw.a.sn, gw.a.secret));
+      await c.publishAsync(topics.up(gw.a.sn, 'data'), 'stored', { qos: 1 });
+      await waitFor(() => first.got.some((m) => m.payload === 'stored'));
+      first.hold = true;
+      await c.publishAsync(topics.up(gw.a.sn, 'data'), 'in-flight-1', { qos: 1 });
+      await c.publishAsync(topics.up(gw.a.sn, 'data'), 'in-flight-2', { qos: 1 });
+      // Both handed over at once: a PUBACK that waits does not stop the next message.
+      await waitFor(() => first.acks.length === 2, 5000, 'both in-flight messages handed over');
+      expect(bridge.stats().acknowledged).toBe(1);
+      await bridge.close(); // the process stops before ingest committed them
+      for (const ack of first.acks.splice(0)) ack(); // too late: that connection is gone
+
+      const second = recordingHandler();
+      bridge = await startBrokerBridge({ ...bridgeOpts, handler: second });
+      await waitFor(() => second.got.length >= 2, 5000, 'the unacknowledged messages delivered again');
+      expect(second.got.map((m) => m.payload).sort()).toEqual(['in-flight-1', 'in-flight-2']);
+      await sleep(200);
+      expect(second.got.some((m) => m.payload === 'stored')).toBe(false);
+      await bridge.close();
+      c.end(true);
     } finally {
       await embedded.close();
     }

@@ -4,12 +4,17 @@
  * group split the load (each message goes to one of them), and publishes commands.
  *
  * Gateway authentication and topic ACLs are the external broker's job here (see README.md and
- * mosquitto.ts); this side still refuses anything that is not a protocol topic, drops payloads
- * over the limit, rate-limits per gateway (per process: with N processes in the group a
- * gateway gets up to N times the rate) and keeps presence from `up/state` messages.
+ * mosquitto.ts); this side still refuses anything that is not a protocol topic, refuses payloads
+ * over the limit, holds messages over a gateway's rate (per process: with N processes in the
+ * group a gateway gets up to N times the rate) and keeps presence from `up/state` messages.
+ *
+ * A message is acknowledged to the broker (PUBACK) only once ingest has committed or refused
+ * it; meanwhile the bridge goes on with the next messages (the broker's in-flight window bounds
+ * how many wait). The session is persistent (clean: false), so what was not acknowledged when
+ * this process stopped is delivered again when a process with the same client id connects.
  */
 import { mqttLimits, parseTopic, topics } from '@sunfleet/contracts';
-import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient, type Packet } from 'mqtt';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/index.ts';
 import type { TelemetryHandler } from '../types.ts';
@@ -42,8 +47,13 @@ export interface BrokerBridgeOptions {
 
 export interface BridgeStats {
   delivered: number;
+  /** Messages acknowledged to the broker (stored or refused by ingest, or handled here). */
+  acknowledged: number;
+  /** Messages that arrived with MQTT's DUP flag: delivered again after a missing acknowledgement. */
+  retransmitted: number;
   droppedOversize: number;
-  droppedRateLimited: number;
+  /** Messages over the gateway's rate, held until their token was due (never dropped). */
+  rateLimited: number;
   /** Messages on topics that are not the protocol's `up/` topics. */
   ignored: number;
   reconnects: number;
@@ -61,6 +71,56 @@ export interface BrokerBridge {
   close(): Promise<void>;
 }
 
+/** How long the broker keeps this client's session (and its unacknowledged messages) after a disconnect (MQTT 5). */
+const SESSION_EXPIRY_S = 24 * 3600;
+
+type SendPacket = (packet: Packet, cb?: (err?: Error) => void, ...rest: unknown[]) => void;
+
+/**
+ * mqtt.js sends a message's PUBACK as soon as `handleMessage` calls back, and handles the next
+ * message only then. To go on with the next messages while a PUBACK waits for the store, the
+ * PUBACK of a message given to `defer` is kept back in `_sendPacket` (private API of mqtt 5.x,
+ * pinned; the bridge test fails if it moves) until the returned function is called. PUBACKs of a
+ * connection that closed are never sent: the broker delivers those messages again.
+ */
+function deferPubacks(client: MqttClient, onAck: () => void) {
+  const internals = client as unknown as { _sendPacket: SendPacket };
+  const send = internals._sendPacket.bind(client);
+  let waiting = new Map<number, { due: boolean; puback?: Packet }>();
+  internals._sendPacket = (packet, cb, ...rest) => {
+    const id = packet.cmd === 'puback' ? packet.messageId : undefined;
+    const entry = id === undefined ? undefined : waiting.get(id);
+    if (!entry || entry.due) {
+      if (entry) waiting.delete(id!);
+      return send(packet, cb, ...rest);
+    }
+    entry.puback = packet;
+    cb?.();
+  };
+  client.on('close', () => {
+    waiting = new Map();
+  });
+  return {
+    /** The function that lets the message's PUBACK go. */
+    defer(packet: IPublishPacket): () => void {
+      const id = packet.messageId;
+      if (packet.qos === 0 || id === undefined) return () => onAck();
+      const connection = waiting;
+      const entry: { due: boolean; puback?: Packet } = { due: false };
+      connection.set(id, entry);
+      return () => {
+        if (entry.due || connection !== waiting) return;
+        entry.due = true;
+        onAck();
+        if (entry.puback) {
+          waiting.delete(id);
+          send(entry.puback);
+        }
+      };
+    },
+  };
+}
+
 /** CONNACK codes meaning "not this protocol version" (3.1.1: 1; MQTT 5: 0x84). */
 const UNSUPPORTED_VERSION = new Set([1, 0x84]);
 
@@ -72,8 +132,10 @@ export async function startBrokerBridge(opts: BrokerBridgeOptions): Promise<Brok
   const limiter = opts.rateLimit === false ? null : new RateLimiter(opts.rateLimit ?? defaultRateLimit);
   const stats: Omit<BridgeStats, 'presence'> = {
     delivered: 0,
+    acknowledged: 0,
+    retransmitted: 0,
     droppedOversize: 0,
-    droppedRateLimited: 0,
+    rateLimited: 0,
     ignored: 0,
     reconnects: 0,
     held: 0,
@@ -93,41 +155,52 @@ export async function startBrokerBridge(opts: BrokerBridgeOptions): Promise<Brok
   client.on('reconnect', () => stats.reconnects++);
   client.on('error', (err) => log.warn({ err: err.message }, 'MQTT broker connection error'));
   client.on('offline', () => log.warn('MQTT broker connection lost; reconnecting'));
-  // Back-pressure: the acknowledgement of a message (and the next message from the broker) waits
-  // while ingest is over its high-water mark (mqtt.js handles one message at a time).
-  client.handleMessage = (_packet, callback) => {
+  const pubacks = deferPubacks(client, () => stats.acknowledged++);
+  // Back-pressure: while ingest is over its high-water mark, the next message from the broker
+  // waits (mqtt.js handles one message at a time, and goes on when this callback is called).
+  client.handleMessage = (packet, callback) => {
+    receive(packet.topic, packet.payload as Buffer, packet.dup, pubacks.defer(packet));
     const wait = handler.ready?.();
     if (!wait) return callback();
     stats.held++;
     wait.then(() => callback());
   };
-  client.on('message', (topic, payload) => {
+
+  function receive(topic: string, payload: Buffer, dup: boolean, ack: () => void): void {
     const t = parseTopic(topic);
     if (t?.direction !== 'up') {
       stats.ignored++;
+      ack();
       return;
     }
-    const now = Date.now();
+    if (dup) stats.retransmitted++;
     if (payload.length > maxPayload) {
-      stats.droppedOversize++;
+      stats.droppedOversize++; // refused and counted: no resend can make it valid
+      ack();
       return;
     }
-    if (limiter && !limiter.take(t.sn, now)) {
-      stats.droppedRateLimited++;
-      return;
+    const deliver = () => {
+      const now = Date.now();
+      if (t.channel === 'state') {
+        presence.state(t.sn, payload, now);
+        ack();
+        return;
+      }
+      presence.seen(t.sn, now);
+      stats.delivered++;
+      try {
+        handler.message(t.sn, t.channel, payload, now, ack);
+      } catch (err) {
+        log.error({ err, sn: t.sn }, 'telemetry handler threw; the message stays unacknowledged');
+      }
+    };
+    const holdMs = limiter ? limiter.reserve(t.sn, Date.now()) : 0;
+    if (holdMs === 0) deliver();
+    else {
+      stats.rateLimited++;
+      setTimeout(deliver, holdMs);
     }
-    if (t.channel === 'state') {
-      presence.state(t.sn, payload, now);
-      return;
-    }
-    presence.seen(t.sn, now);
-    stats.delivered++;
-    try {
-      handler.message(t.sn, t.channel, payload, now);
-    } catch (err) {
-      log.error({ err, sn: t.sn }, 'telemetry handler threw');
-    }
-  });
+  }
 
   if (opts.subscribe !== false) {
     const filter = topics.allUp('+', group ?? undefined);
@@ -163,7 +236,9 @@ function connect(opts: BrokerBridgeOptions, protocolVersion: 4 | 5): Promise<Mqt
   const options: IClientOptions = {
     clientId: opts.clientId,
     protocolVersion,
-    clean: true,
+    // Persistent session: messages not acknowledged when this process stopped are delivered again.
+    clean: false,
+    ...(protocolVersion === 5 ? { properties: { sessionExpiryInterval: SESSION_EXPIRY_S } } : {}),
     keepalive: 30,
     reconnectPeriod: 1000,
     connectTimeout: 10_000,

@@ -8,7 +8,7 @@ import { closed, connectGateway, connectOrThrow, sleep, subackCodes, tryConnect,
 import { openTestStore, type TestStore } from '../../../test/store.ts';
 import { provisionGateway, secretHash } from '../gateways.ts';
 import type { TelemetryHandler } from '../types.ts';
-import { type EmbeddedBroker, startEmbeddedBroker } from './embedded.ts';
+import { type EmbeddedBroker, MAX_UNACKED, startEmbeddedBroker } from './embedded.ts';
 
 const log = pino({ level: 'silent' });
 const server = { username: 'sunfleet.server', password: 'server-secret-for-tests' };
@@ -19,12 +19,20 @@ interface Received {
   payload: string;
   receivedAt: number;
 }
-function recordingHandler(): TelemetryHandler & { got: Received[] } {
-  const got: Received[] = [];
-  return {
-    got,
-    message: (sn, channel, payload, receivedAt) => got.push({ sn, channel, payload: payload.toString(), receivedAt }),
+/** Records what it is handed and acknowledges at once, or keeps the acknowledgements while `hold` is set. */
+function recordingHandler(): TelemetryHandler & { got: Received[]; hold: boolean; acks: (() => void)[] } {
+  const h = {
+    got: [] as Received[],
+    hold: false,
+    acks: [] as (() => void)[],
+    message(sn: string, channel: Received['channel'], payload: Buffer, receivedAt: number, ack?: () => void) {
+      h.got.push({ sn, channel, payload: payload.toString(), receivedAt });
+      if (!ack) return;
+      if (h.hold) h.acks.push(ack);
+      else ack();
+    },
   };
+  return h;
 }
 
 let store: TestStore;
@@ -65,6 +73,7 @@ beforeAll(async () => {
     port: 0,
     host: '127.0.0.1',
     serverCredentials: server,
+    rateLimit: false, // its own test below
     presence: { flushMs: 20 },
   });
 });
@@ -290,7 +299,7 @@ describe('presence', () => {
 });
 
 describe('rate limit', () => {
-  it('drops and counts messages over a gateway’s rate without disconnecting it', async () => {
+  it('holds messages over a gateway’s rate until their token is due: none dropped, order kept, still connected', async () => {
     const h = recordingHandler();
     const limited = await startEmbeddedBroker({
       db: store.db,
@@ -299,23 +308,90 @@ describe('rate limit', () => {
       port: 0,
       host: '127.0.0.1',
       serverCredentials: server,
-      rateLimit: { perSecond: 1, burst: 5 },
+      rateLimit: { perSecond: 20, burst: 5 },
     });
     try {
       const c = track(await connectGateway(limited.port, gw.c.sn, gw.c.secret));
-      for (let i = 0; i < 12; i++) await c.publishAsync(topics.up(gw.c.sn, 'data'), `m${i}`, { qos: 1 });
-      expect(h.got.map((m) => m.payload)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
-      expect(limited.stats().droppedRateLimited).toBe(7);
+      const started = Date.now();
+      const sent = Array.from({ length: 12 }, (_, i) => `m${i}`);
+      await Promise.all(sent.map((m) => c.publishAsync(topics.up(gw.c.sn, 'data'), m, { qos: 1 })));
+      // 5 at once, then 7 at 20/s: at least 7 × 50 ms.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+      expect(h.got.map((m) => m.payload)).toEqual(sent);
+      expect(limited.stats().rateLimited).toBe(7);
+      expect(limited.stats().acknowledged).toBe(12);
       expect(c.connected).toBe(true);
       // Another gateway has its own bucket.
       const d = track(await connectGateway(limited.port, gw.a.sn, gw.a.secret));
+      const t = Date.now();
       await d.publishAsync(topics.up(gw.a.sn, 'data'), 'other', { qos: 1 });
+      expect(Date.now() - t).toBeLessThan(200);
       expect(h.got.at(-1)).toMatchObject({ sn: gw.a.sn, payload: 'other' });
       c.end(true);
       d.end(true);
     } finally {
       await limited.close();
     }
+  });
+});
+
+describe('acknowledgement after the store', () => {
+  it('sends the PUBACK only when the handler acknowledges, in the order the messages came', async () => {
+    handler.hold = true;
+    try {
+      const c = await connect('b');
+      const acked: string[] = [];
+      const payloads = ['one', 'two', 'three'].map((p) => `${p}-${Math.random()}`);
+      const pubs = payloads.map((p) =>
+        c.publishAsync(topics.up(gw.b.sn, 'data'), p, { qos: 1 }).then(() => {
+          acked.push(p);
+        }),
+      );
+      await waitFor(() => payloads.every((p) => handler.got.some((m) => m.payload === p)), 5000, 'messages handed over');
+      const [a1, a2, a3] = handler.acks.splice(0);
+      await sleep(200);
+      expect(acked).toEqual([]);
+      // Due out of order: the third waits for the second, which waits for the first.
+      a3!();
+      a2!();
+      await sleep(100);
+      expect(acked).toEqual([]);
+      a1!();
+      await Promise.all(pubs);
+      expect(acked).toEqual(payloads);
+    } finally {
+      handler.hold = false;
+      for (const ack of handler.acks.splice(0)) ack();
+    }
+  });
+
+  it('stops reading a connection with too many messages unacknowledged, and reads on as they are', async () => {
+    handler.hold = true;
+    try {
+      const c = await connect('b');
+      const tag = `window-${Math.random()}`;
+      const count = MAX_UNACKED * 3;
+      const pubs = Array.from({ length: count }, (_, i) => c.publishAsync(topics.up(gw.b.sn, 'data'), `${tag}-${i}`, { qos: 1 }));
+      const mine = () => handler.got.filter((m) => m.payload.startsWith(tag)).length;
+      await waitFor(() => mine() > MAX_UNACKED, 5000, 'the first window handed over');
+      await sleep(300);
+      expect(mine()).toBeLessThan(count);
+      handler.hold = false;
+      for (const ack of handler.acks.splice(0)) ack();
+      await waitFor(() => mine() === count, 5000, 'the rest after the acknowledgements');
+      await Promise.all(pubs);
+    } finally {
+      handler.hold = false;
+      for (const ack of handler.acks.splice(0)) ack();
+    }
+  });
+
+  it('counts a message sent again with the DUP flag', async () => {
+    const before = broker.stats().retransmitted;
+    const c = await connect('a');
+    await c.publishAsync(topics.up(gw.a.sn, 'data'), 'again', { qos: 1, dup: true });
+    expect(broker.stats().retransmitted).toBe(before + 1);
+    c.end(true);
   });
 });
 
@@ -352,7 +428,7 @@ describe('robustness', () => {
 });
 
 describe('back-pressure', () => {
-  it('holds the QoS 1 acknowledgement and reads no more from that gateway while ingest is behind', async () => {
+  it('reads no more from that gateway while ingest is behind', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => {
       release = resolve;
@@ -362,18 +438,13 @@ describe('back-pressure', () => {
       const c = await connect('a');
       const first = `held-1-${Math.random()}`;
       const second = `held-2-${Math.random()}`;
-      let acked = false;
-      const pub = c.publishAsync(topics.up(gw.a.sn, 'data'), first, { qos: 1 }).then(() => {
-        acked = true;
-      });
+      const pub = c.publishAsync(topics.up(gw.a.sn, 'data'), first, { qos: 1 });
       await waitFor(() => handler.got.some((m) => m.payload === first), 5000, 'first message handed over');
       const pub2 = c.publishAsync(topics.up(gw.a.sn, 'data'), second, { qos: 1 });
       await sleep(300);
-      expect(acked).toBe(false);
       expect(handler.got.some((m) => m.payload === second)).toBe(false);
       release();
       await pub;
-      expect(acked).toBe(true);
       await waitFor(() => handler.got.some((m) => m.payload === second), 5000, 'second message after the backlog drained');
       await pub2;
       expect(broker.stats().held).toBeGreaterThanOrEqual(1);

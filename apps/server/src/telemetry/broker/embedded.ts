@@ -3,7 +3,10 @@
  * set. It authenticates gateways (client id = username = SN, per-gateway secret), confines
  * each to its own topic tree, keeps presence, and hands every authorised `up/data|event|reply`
  * message straight to the telemetry handler from the `authorizePublish` hook: no internal
- * subscription, no second trip through the router.
+ * subscription, no second trip through the router. A gateway's QoS 1 message is acknowledged
+ * only once ingest has committed it (or refused it): Aedes sends the PUBACK when the hook's
+ * `done` is called. A connection with more than `MAX_UNACKED` messages waiting for their
+ * acknowledgement, or whose gateway ingest is holding back, is not read until that clears.
  */
 import { timingSafeEqual } from 'node:crypto';
 import net from 'node:net';
@@ -52,11 +55,18 @@ export interface BrokerStats {
   subscribesRefused: number;
   /** Messages handed to the telemetry handler. */
   delivered: number;
+  /** Gateway messages acknowledged (stored or refused by ingest, or handled here). */
+  acknowledged: number;
+  /** Messages that arrived with MQTT's DUP flag: sent again after a missing acknowledgement. */
+  retransmitted: number;
   droppedOversize: number;
-  droppedRateLimited: number;
+  /** Messages over the gateway's rate, held until their token was due (never dropped). */
+  rateLimited: number;
   framesTooLarge: number;
   /** Acknowledgements held back while ingest drained its backlog. */
   held: number;
+  /** Gateway connections open now. */
+  connections: number;
   presence: PresenceStats;
 }
 
@@ -74,11 +84,20 @@ export interface EmbeddedBroker {
   close(): Promise<void>;
 }
 
-/** Aedes's Client flow control (public in Aedes 1.2, missing from its typings). */
+/**
+ * Aedes's Client flow control (public in Aedes 1.2, missing from its typings). `_parsingBatch`
+ * counts the parsed packets not yet handled; a packet handled while paused is not subtracted,
+ * so a resume resets it or the connection is never read again (private: aedes 1.2.0 is
+ * pinned, and the broker test's unacknowledged-window case fails if this moves).
+ */
 interface PausableClient {
   pause(): void;
   resume(): void;
+  _parsingBatch: number;
 }
+
+/** Unacknowledged messages one gateway connection may have before the broker stops reading it. */
+export const MAX_UNACKED = 128;
 
 /** Aedes's connect refusal codes (MQTT 3.1.1 CONNACK return codes). */
 const REFUSED = { identifier: 2, unavailable: 3, credentials: 4, notAuthorized: 5 } as const;
@@ -94,22 +113,25 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<
   const { db, log, handler, serverCredentials } = opts;
   if (isGatewaySn(serverCredentials.username)) throw new Error('the server MQTT username must not look like a gateway SN');
   const maxPayload = opts.maxPayloadBytes ?? mqttLimits.maxPayloadBytes;
-  // Frames a little over the payload limit are acknowledged and dropped (the gateway moves on);
+  // Frames a little over the payload limit are refused, counted and acknowledged (the gateway moves on);
   // far over it, the connection is cut before the frame is buffered.
   const maxFrame = maxPayload + 64 * 1024;
   const secrets = new GatewaySecrets(db, { ttlMs: opts.secretCacheMs ?? 60_000 });
   const presence = new Presence({ db, log, ...opts.presence });
   const limiter = opts.rateLimit === false ? null : new RateLimiter(opts.rateLimit ?? defaultRateLimit);
-  const stats: Omit<BrokerStats, 'presence'> = {
+  const stats: Omit<BrokerStats, 'presence' | 'connections'> = {
     connectsRefused: 0,
     publishesRefused: 0,
     subscribesRefused: 0,
     delivered: 0,
+    acknowledged: 0,
+    retransmitted: 0,
     droppedOversize: 0,
-    droppedRateLimited: 0,
+    rateLimited: 0,
     framesTooLarge: 0,
     held: 0,
   };
+  const acks = new WeakMap<Client, ConnectionAcks>();
   const identities = new WeakMap<Client, Identity>();
   const wills = new WeakMap<Client, ConnectPacket['will'] | undefined>();
   const live = new Map<string, Client>();
@@ -177,39 +199,51 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<
       const sn = who.sn;
       const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
       const now = Date.now();
+      let connection = acks.get(client);
+      if (!connection) {
+        connection = new ConnectionAcks(client as unknown as PausableClient);
+        acks.set(client, connection);
+      }
+      const acknowledge = connection.next(() => {
+        stats.acknowledged++;
+        done(null);
+      });
+      if (packet.dup) stats.retransmitted++;
       if (payload.length > maxPayload) {
+        // Refused and counted: no resend can make it valid.
         stats.droppedOversize++;
         dropped.add(packet);
         drops.add('oversized', sn);
-      } else if (limiter && !limiter.take(sn, now)) {
-        stats.droppedRateLimited++;
-        dropped.add(packet);
-        drops.add('rate limited', sn);
-      } else if (decision.channel === 'state') {
-        presence.state(sn, payload, now);
-      } else {
-        presence.seen(sn, now);
+        return acknowledge();
+      }
+      const channel = decision.channel;
+      const deliver = () => {
+        const at = Date.now();
+        if (channel === 'state') {
+          presence.state(sn, payload, at);
+          return acknowledge();
+        }
+        presence.seen(sn, at);
         stats.delivered++;
         try {
-          handler.message(sn, decision.channel, payload, now);
+          handler.message(sn, channel, payload, at, acknowledge);
+          // Ingest behind: read no more from this gateway until its backlog has drained.
+          const wait = handler.ready?.();
+          if (wait) {
+            stats.held++;
+            connection.hold(wait);
+          }
         } catch (err) {
-          log.error({ err, sn }, 'telemetry handler threw');
+          log.error({ err, sn }, 'telemetry handler threw; disconnecting the gateway (it resends)');
+          done(err as Error);
         }
-        // Ingest behind: hold this acknowledgement and read no more from this connection until
-        // the backlog has drained (a paused Aedes client leaves its socket unread).
-        const wait = handler.ready?.();
-        if (wait) {
-          stats.held++;
-          const flow = client as unknown as PausableClient;
-          flow.pause();
-          wait.then(() => {
-            done(null);
-            flow.resume();
-          });
-          return;
-        }
-      }
-      done(null);
+      };
+      // Over the rate: held (so is everything after it on this connection), then delivered.
+      const holdMs = limiter ? limiter.reserve(sn, now) : 0;
+      if (holdMs === 0) return deliver();
+      stats.rateLimited++;
+      drops.add('rate limited (held)', sn);
+      setTimeout(deliver, holdMs);
     },
     authorizeSubscribe(client, sub, done) {
       const who = identities.get(client);
@@ -291,7 +325,7 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<
       secrets.invalidate(sn);
       live.get(sn)?.close();
     },
-    stats: () => ({ ...stats, presence: { ...presence.stats } }),
+    stats: () => ({ ...stats, connections: live.size, presence: { ...presence.stats } }),
     flushPresence: () => presence.flush(),
     async close() {
       clearInterval(housekeeping);
@@ -306,7 +340,63 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<
   };
 }
 
-/** Dropped messages are logged as a summary per minute, not one line each. */
+/**
+ * The acknowledgements of one connection: released in the order the messages came (MQTT sends
+ * PUBACKs in PUBLISH order), each as soon as it and every earlier one are due; and the
+ * connection's reading, paused while too many are waiting or while ingest holds it back.
+ */
+class ConnectionAcks {
+  #queue: { due: boolean; send: () => void }[] = [];
+  #head = 0;
+  #holds = 0;
+  #paused = false;
+  readonly #client: PausableClient;
+
+  constructor(client: PausableClient) {
+    this.#client = client;
+  }
+
+  /** A slot for the next message; call the returned function when its acknowledgement is due. */
+  next(send: () => void): () => void {
+    const slot = { due: false, send };
+    this.#queue.push(slot);
+    this.#flow();
+    return () => {
+      if (slot.due) return;
+      slot.due = true;
+      while (this.#head < this.#queue.length && this.#queue[this.#head]!.due) this.#queue[this.#head++]!.send();
+      if (this.#head === this.#queue.length) {
+        this.#queue = [];
+        this.#head = 0;
+      }
+      this.#flow();
+    };
+  }
+
+  /** Read nothing more until `wait` resolves. */
+  hold(wait: Promise<void>): void {
+    this.#holds++;
+    this.#flow();
+    void wait.then(() => {
+      this.#holds--;
+      this.#flow();
+    });
+  }
+
+  #flow(): void {
+    const waiting = this.#queue.length - this.#head;
+    const pause = this.#holds > 0 || waiting > MAX_UNACKED || (this.#paused && waiting > MAX_UNACKED / 2);
+    if (pause === this.#paused) return;
+    this.#paused = pause;
+    if (pause) this.#client.pause();
+    else {
+      this.#client._parsingBatch = 1;
+      this.#client.resume();
+    }
+  }
+}
+
+/** Dropped and held messages are logged as a summary per minute, not one line each. */
 class DropReport {
   readonly #counts = new Map<string, { n: number; sns: Set<string> }>();
   readonly #log: Logger;

@@ -75,6 +75,9 @@ export function mosquittoConfig(o: MosquittoConfigOptions): string {
     // Ingest holds its acknowledgements while its store is behind (back-pressure): the broker is
     // the buffer then, so its per-client queue must be far above Mosquitto's default of 1000.
     'max_queued_messages 200000',
+    // Ingest acknowledges a message only once it is stored (about one commit, 50-100 ms): the
+    // in-flight window to each ingest client must hold that long's worth (Mosquitto's default: 20).
+    'max_inflight_messages 1000',
     ...(o.user ? [`user ${o.user}`] : []),
     '',
     `listener ${o.gatewayListener.port}${o.gatewayListener.host ? ` ${o.gatewayListener.host}` : ''}`,

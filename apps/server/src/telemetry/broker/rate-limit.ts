@@ -1,6 +1,8 @@
 /**
  * Per-gateway token buckets. A gateway uploads every 1–5 minutes and replays its buffer after
- * an outage, so the burst is generous; a steady flood above `perSecond` is dropped and counted.
+ * an outage, so the burst is generous. A message over the rate is held, not dropped: the
+ * broker delays it (and its acknowledgement) until the bucket has a token for it, and reads
+ * nothing more from that connection meanwhile, so MQTT flow control slows the gateway down.
  */
 export interface RateLimitOptions {
   /** Sustained messages per second per gateway. */
@@ -12,6 +14,7 @@ export interface RateLimitOptions {
 export const defaultRateLimit: RateLimitOptions = { perSecond: 20, burst: 100 };
 
 interface Bucket {
+  /** Below zero: messages already promised a later token. */
   tokens: number;
   at: number;
 }
@@ -27,21 +30,16 @@ export class RateLimiter {
     this.#burst = opts.burst;
   }
 
-  /** Take one token for `key`; false when the bucket is empty (the message is to be dropped). */
-  take(key: string, now: number = Date.now()): boolean {
+  /** Reserve a token for one message of `key`: 0 to go now, else the ms to hold it. */
+  reserve(key: string, now: number = Date.now()): number {
     const b = this.#buckets.get(key);
     if (!b) {
       this.#buckets.set(key, { tokens: this.#burst - 1, at: now });
-      return true;
+      return 0;
     }
-    const tokens = Math.min(this.#burst, b.tokens + (now - b.at) * this.#perMs);
+    b.tokens = Math.min(this.#burst, b.tokens + (now - b.at) * this.#perMs) - 1;
     b.at = now;
-    if (tokens < 1) {
-      b.tokens = tokens;
-      return false;
-    }
-    b.tokens = tokens - 1;
-    return true;
+    return b.tokens >= 0 ? 0 : Math.ceil(-b.tokens / this.#perMs);
   }
 
   /**

@@ -60,21 +60,22 @@ describe('subscribe rules', () => {
 });
 
 describe('rate limiter', () => {
-  it('allows a burst, then the sustained rate, per key', () => {
+  it('lets a burst go at once, then holds each message until its token is due, per key', () => {
     const r = new RateLimiter({ perSecond: 2, burst: 3 });
     const t = 1_000_000;
-    expect([r.take('a', t), r.take('a', t), r.take('a', t), r.take('a', t)]).toEqual([true, true, true, false]);
-    expect(r.take('b', t)).toBe(true);
-    expect(r.take('a', t + 499)).toBe(false);
-    expect(r.take('a', t + 1000)).toBe(true); // 2 tokens back after a second
-    expect(r.take('a', t + 1000)).toBe(true);
-    expect(r.take('a', t + 1000)).toBe(false);
+    expect([r.reserve('a', t), r.reserve('a', t), r.reserve('a', t)]).toEqual([0, 0, 0]);
+    expect(r.reserve('a', t)).toBe(500); // the 4th waits for the next token
+    expect(r.reserve('a', t)).toBe(1000); // and the 5th for the one after
+    expect(r.reserve('b', t)).toBe(0);
+    // At t + 1 s the two promised tokens have come: the next message waits half a second again.
+    expect(r.reserve('a', t + 1000)).toBe(500);
+    expect(r.reserve('a', t + 3000)).toBe(0);
   });
   it('forgets buckets that have refilled', () => {
     const r = new RateLimiter({ perSecond: 1, burst: 2 });
-    r.take('a', 0);
-    r.take('b', 0);
-    r.take('b', 0);
+    r.reserve('a', 0);
+    r.reserve('b', 0);
+    r.reserve('b', 0);
     r.prune(1000);
     expect(r.size).toBe(1);
     r.prune(2000);

@@ -12,12 +12,17 @@ export interface RawMessage {
   channel: 'data' | 'event';
   payload: Buffer;
   receivedAt: number;
+  /** Acknowledge the message (stays in this thread: never sent to the worker). */
+  ack?: (() => void) | undefined;
 }
 
 export interface EdgeResult {
   readings: DeviceReading[];
   events: GatewayEventItem[];
   bad: [reason: BadFrameReason, gatewaySn: string, detail: string | undefined][];
+  /** Per message, in order: how many of `readings` and of `events` it gave (0 and 0 when refused). */
+  readingCounts: number[];
+  eventCounts: number[];
 }
 
 /** Decode messages in order; refused ones are listed in `bad` (reported by the caller). */
@@ -25,11 +30,13 @@ export function decodeMessages(
   messages: readonly RawMessage[],
   maxReadings = Number.POSITIVE_INFINITY,
 ): { result: EdgeResult; used: number } {
-  const result: EdgeResult = { readings: [], events: [], bad: [] };
+  const result: EdgeResult = { readings: [], events: [], bad: [], readingCounts: [], eventCounts: [] };
   const sink: BadFrameSink = { add: (reason, sn, detail) => result.bad.push([reason, sn, detail]) };
   let used = 0;
   while (used < messages.length && result.readings.length < maxReadings) {
     const m = messages[used++]!;
+    const readingsBefore = result.readings.length;
+    const eventsBefore = result.events.length;
     try {
       if (m.channel === 'data') readDataMessage(m.sn, m.payload, m.receivedAt, sink, result.readings);
       else {
@@ -39,7 +46,11 @@ export function decodeMessages(
     } catch (error) {
       // A decoder bug must not stop ingest: count the message as malformed and go on.
       sink.add('schema', m.sn, error instanceof Error ? error.message : String(error));
+      result.readings.length = readingsBefore;
+      result.events.length = eventsBefore;
     }
+    result.readingCounts.push(result.readings.length - readingsBefore);
+    result.eventCounts.push(result.events.length - eventsBefore);
   }
   return { result, used };
 }

@@ -382,3 +382,95 @@ describe('back-pressure', () => {
     await held; // resolves (never hangs a connection)
   });
 });
+
+describe('acknowledgement', () => {
+  /** The store as ingest sees it, with its transactions failing while `down` is set. */
+  function flakyStore() {
+    const state = { down: false };
+    const db = new Proxy(store.db, {
+      get(target, prop) {
+        if (prop === 'transaction' && state.down)
+          return () => ({
+            execute: async () => {
+              throw new Error('connection terminated');
+            },
+          });
+        const value = Reflect.get(target, prop);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    return { db, state };
+  }
+
+  it('acknowledges a message only after its frames have committed, however long the store is down', async () => {
+    const { db, state } = flakyStore();
+    const own = createIngest({ db, dialect: store.dialect, log: silentLogger, flushMs: 5 });
+    const gw = await makeGateway(store.db, await makePlant(store.db));
+    const [a, b] = [uniqueSn('INV'), uniqueSn('INV')];
+    let acks = 0;
+    state.down = true;
+    own.message(
+      gw.sn,
+      'data',
+      dataMessage(T0, [
+        { sn: a, protocol: HYBRID },
+        { sn: b, protocol: HYBRID },
+      ]),
+      T0,
+      () => acks++,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    expect(own.stats().failedBatches).toBeGreaterThan(1);
+    expect(acks).toBe(0);
+    state.down = false;
+    await own.flush();
+    expect(acks).toBe(1);
+    expect(own.stats()).toMatchObject({ stored: 2, acknowledged: 1 });
+    const stored = await store.db.selectFrom('devices').select('sn').where('gateway_id', '=', gw.id).execute();
+    expect(stored.map((d) => d.sn).sort()).toEqual([a, b].sort());
+    await own.close();
+  });
+
+  it('acknowledges a message split over several batches once, after its last frame committed', async () => {
+    const own = createIngest({ db: store.db, dialect: store.dialect, log: silentLogger, flushMs: 60_000, maxBatch: 1 });
+    const gw = await makeGateway(store.db, await makePlant(store.db));
+    const acked: number[] = [];
+    own.message(
+      gw.sn,
+      'data',
+      dataMessage(T0, [
+        { sn: uniqueSn('INV'), protocol: HYBRID },
+        { sn: uniqueSn('INV'), protocol: HYBRID },
+        { sn: uniqueSn('INV'), protocol: HYBRID },
+      ]),
+      T0,
+      () => acked.push(own.stats().batches),
+    );
+    await own.flush();
+    expect(acked).toEqual([3]);
+    await own.close();
+  });
+
+  it('acknowledges a refused message (nothing a resend could change) and a command reply at once', async () => {
+    const own = createIngest({ db: store.db, dialect: store.dialect, log: silentLogger, flushMs: 60_000 });
+    const gw = await makeGateway(store.db, null);
+    let acks = 0;
+    own.message(gw.sn, 'data', Buffer.from('{not json'), T0, () => acks++);
+    own.message(gw.sn, 'reply', Buffer.from('{"v":1}'), T0, () => acks++);
+    await own.flush();
+    expect(acks).toBe(2);
+    expect(own.stats().badFrames.malformedJson).toBe(1);
+    await own.close();
+  });
+
+  it('takes nothing once closing, and acknowledges nothing it did not take', async () => {
+    const own = createIngest({ db: store.db, dialect: store.dialect, log: silentLogger });
+    const gw = await makeGateway(store.db, await makePlant(store.db));
+    await own.close();
+    let acks = 0;
+    own.message(gw.sn, 'data', dataMessage(T0, [{ sn: uniqueSn('INV'), protocol: HYBRID }]), T0, () => acks++);
+    await own.flush();
+    expect(acks).toBe(0);
+    expect(own.stats()).toMatchObject({ notTaken: 1, stored: 0 });
+  });
+});

@@ -2,7 +2,8 @@
  * Ingest: authorised gateway messages in (`TelemetryHandler.message`), decoded rows out, written
  * in batches of one transaction each, every `flushMs` or as soon as `maxBatch` device frames wait.
  * `message()` never throws and never waits for the store; a frame it accepts is written (or, only
- * if the store refuses it alone after retries while healthy, counted as `writeFailed`).
+ * if the store refuses it alone after retries while healthy, counted as `writeFailed`). A message
+ * is acknowledged (its `ack` called) only after every frame in it has committed or been refused.
  */
 import { sql } from 'kysely';
 import type { Db, Dialect } from '../../db/index.ts';
@@ -21,6 +22,8 @@ export interface IngestOptions {
   log: Logger;
   /** Longest a frame waits before its batch is written. */
   flushMs?: number;
+  /** Called after each committed batch: its commit time and size (metrics). */
+  onCommit?: (ms: number, frames: number) => void;
   /** Called after each committed batch with the plants that got new samples (not awaited). */
   onBatch?: (plants: ReadonlySet<number>) => void;
   /** Device frames per batch (one transaction). */
@@ -49,6 +52,10 @@ export interface IngestOptions {
 export interface IngestStats {
   /** Messages handed to `message()`. */
   messages: number;
+  /** Messages acknowledged: every frame in them committed or refused. */
+  acknowledged: number;
+  /** Messages not taken because ingest was closing (never acknowledged: the gateway resends them). */
+  notTaken: number;
   /** Device frames that passed the edge checks (counted when their batch is decoded). */
   deviceFrames: number;
   /** Device frames stored as new samples. */
@@ -80,11 +87,19 @@ export interface Ingest extends TelemetryHandler {
 /** Messages per request to the edge worker. */
 const EDGE_CHUNK = 256;
 
+/** A message's acknowledgement, due once each frame decoded from it is committed or refused. */
+interface Receipt {
+  left: number;
+  ack: () => void;
+}
+/** Decoded frames carry their message's receipt (set in this thread after decoding). */
+type Carrier = { receipt?: Receipt };
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 export function createIngest(opts: IngestOptions): Ingest {
   const { db, dialect, log } = opts;
-  const flushMs = opts.flushMs ?? 150;
+  const flushMs = opts.flushMs ?? 50;
   const maxBatch = opts.maxBatch ?? 2000;
   const now = opts.now ?? Date.now;
   const queueWarnAt = opts.queueWarnAt ?? maxBatch * 50;
@@ -118,7 +133,16 @@ export function createIngest(opts: IngestOptions): Ingest {
   /** A batch the store refused, kept decoded for its retry. */
   let retry: Batch | null = null;
   let framesPerMessage = 1;
-  const counters = { messages: 0, deviceFrames: 0, stored: 0, duplicates: 0, batches: 0, failedBatches: 0 };
+  const counters = {
+    messages: 0,
+    acknowledged: 0,
+    notTaken: 0,
+    deviceFrames: 0,
+    stored: 0,
+    duplicates: 0,
+    batches: 0,
+    failedBatches: 0,
+  };
   let lastFlushMs = 0;
   let totalFlushMs = 0;
   let lastWriteEnd = 0;
@@ -149,12 +173,48 @@ export function createIngest(opts: IngestOptions): Ingest {
     }
   }
 
-  function absorb(result: EdgeResult, messages: number): void {
-    for (const r of result.readings) decoded.readings.push(r);
-    for (const e of result.events) decoded.events.push(e);
+  function acknowledge(ack: () => void): void {
+    counters.acknowledged++;
+    try {
+      ack();
+    } catch (error) {
+      log.error({ err: error }, 'acknowledging a gateway message failed');
+    }
+  }
+
+  /** Frames of a settled batch: a message whose last frame this was is acknowledged. */
+  function settle(items: readonly object[]): void {
+    for (const item of items) {
+      const receipt = (item as Carrier).receipt;
+      if (receipt && --receipt.left === 0) acknowledge(receipt.ack);
+    }
+  }
+
+  /** Decoded frames of `messages[0..count)` join the queue, each carrying its message's receipt. */
+  function absorb(result: EdgeResult, messages: readonly RawMessage[], count: number): void {
+    let r = 0;
+    let e = 0;
+    for (let i = 0; i < count; i++) {
+      const m = messages[i]!;
+      const readings = result.readingCounts[i] ?? 0;
+      const events = result.eventCounts[i] ?? 0;
+      const receipt: Receipt | undefined = m.ack && readings + events > 0 ? { left: readings + events, ack: m.ack } : undefined;
+      for (const end = r + readings; r < end; r++) {
+        const reading = result.readings[r]!;
+        if (receipt) (reading as Carrier).receipt = receipt;
+        decoded.readings.push(reading);
+      }
+      for (const end = e + events; e < end; e++) {
+        const event = result.events[e]!;
+        if (receipt) (event as Carrier).receipt = receipt;
+        decoded.events.push(event);
+      }
+      // Refused whole (counted below): nothing to store, nothing a resend could change.
+      if (m.ack && !receipt) acknowledge(m.ack);
+    }
     for (const [reason, sn, detail] of result.bad) bad.add(reason, sn, detail);
     counters.deviceFrames += result.readings.length;
-    if (messages > 0) framesPerMessage = 0.9 * framesPerMessage + 0.1 * Math.max(1, result.readings.length / messages);
+    if (count > 0) framesPerMessage = 0.9 * framesPerMessage + 0.1 * Math.max(1, result.readings.length / count);
   }
 
   /** Worker mode: keep up to two chunks of messages decoding. */
@@ -164,10 +224,10 @@ export function createIngest(opts: IngestOptions): Ingest {
       inbox = chunk === inbox ? [] : inbox.slice(EDGE_CHUNK);
       messagesAtEdge += chunk.length;
       const request: Promise<void> = edge.decode(chunk).then(
-        (result) => absorb(result, chunk.length),
+        (result) => absorb(result, chunk, chunk.length),
         () => {
           edge = null; // the worker is gone: decode here from now on
-          absorb(decodeMessages(chunk).result, chunk.length);
+          absorb(decodeMessages(chunk).result, chunk, chunk.length);
         },
       );
       const done = request.finally(() => {
@@ -200,8 +260,9 @@ export function createIngest(opts: IngestOptions): Ingest {
     }
     if (!edge && inbox.length > 0 && decoded.readings.length < maxBatch) {
       const { result, used } = decodeMessages(inbox, maxBatch - decoded.readings.length);
+      const taken = inbox;
       inbox = used === inbox.length ? [] : inbox.slice(used);
-      absorb(result, used);
+      absorb(result, taken, used);
     }
     const readings = decoded.readings.length <= maxBatch ? decoded.readings : decoded.readings.splice(0, maxBatch);
     const batch: Batch = { readings, events: decoded.events };
@@ -214,20 +275,19 @@ export function createIngest(opts: IngestOptions): Ingest {
     if (batch.readings.length + batch.events.length === 0) return;
     const started = performance.now();
     try {
-      const result = await db.transaction().execute(async (trx) => {
-        // The frames were acknowledged when queued, so a commit's fsync protects nothing a crash
-        // could not lose anyway: PostgreSQL may flush the batch's WAL in the background.
-        if (dialect === 'postgres') await sql`set local synchronous_commit = off`.execute(trx);
-        return writer.write(trx, batch, now());
-      });
+      // A durable commit (the frames are acknowledged on the strength of it).
+      const result = await db.transaction().execute((trx) => writer.write(trx, batch, now()));
       failures = 0;
       counters.batches++;
       counters.stored += result.stored;
       counters.duplicates += result.duplicates;
-      if (result.plants.size > 0) opts.onBatch?.(result.plants);
       for (const b of result.bad) bad.add(b.reason, b.gatewaySn, b.detail);
       lastFlushMs = performance.now() - started;
       totalFlushMs += lastFlushMs;
+      settle(batch.readings);
+      settle(batch.events);
+      opts.onCommit?.(lastFlushMs, batch.readings.length + batch.events.length);
+      if (result.plants.size > 0) opts.onBatch?.(result.plants);
     } catch (error) {
       // Cached state may hold the rolled-back batch: start again from the store.
       registry.forget();
@@ -240,6 +300,7 @@ export function createIngest(opts: IngestOptions): Ingest {
         const r = batch.readings[0];
         const sn = r?.gatewaySn ?? batch.events[0]!.gatewaySn;
         bad.add('writeFailed', sn, r ? `device ${r.sn} at ${new Date(r.ts).toISOString()}` : 'gateway event');
+        settle(r ? batch.readings : batch.events);
         failures = 0;
       } else {
         if (failures >= 3 && size > 1) isolating = true;
@@ -307,10 +368,18 @@ export function createIngest(opts: IngestOptions): Ingest {
   }
 
   return {
-    message(sn, channel, payload, receivedAt) {
+    message(sn, channel, payload, receivedAt, ack) {
       counters.messages++;
-      if (channel === 'reply') return; // command replies belong to the command side
-      inbox.push({ sn, channel, payload, receivedAt });
+      if (closed) {
+        counters.notTaken++; // not acknowledged: the gateway sends it again to the next process
+        return;
+      }
+      if (channel === 'reply') {
+        // Command replies belong to the command side.
+        if (ack) acknowledge(ack);
+        return;
+      }
+      inbox.push({ sn, channel, payload, receivedAt, ack });
       enqueued();
     },
     ready() {
