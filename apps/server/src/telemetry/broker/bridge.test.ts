@@ -220,9 +220,10 @@ describe.skipIf(!MOSQUITTO)('with Mosquitto', () => {
 });
 
 describe('against the embedded broker', () => {
-  it('falls back to MQTT 3.1.1, receives data without a share group and publishes commands', async () => {
-    const server = { username: 'sunfleet.server', password: 'server-secret-for-tests' };
-    const embedded = await startEmbeddedBroker({
+  const server = { username: 'sunfleet.server', password: 'server-secret-for-tests' };
+  /** The embedded broker as the external one; what it hands its own handler is not looked at. */
+  const startEmbedded = () =>
+    startEmbeddedBroker({
       db: store.db,
       log,
       handler: recordingHandler(),
@@ -230,6 +231,9 @@ describe('against the embedded broker', () => {
       host: '127.0.0.1',
       serverCredentials: server,
     });
+
+  it('falls back to MQTT 3.1.1, receives data without a share group and publishes commands', async () => {
+    const embedded = await startEmbedded();
     const h = recordingHandler();
     try {
       await expect(
@@ -267,15 +271,7 @@ describe('against the embedded broker', () => {
   });
 
   it('holds the next message while ingest is behind (back-pressure), and goes on once it drained', async () => {
-    const server = { username: 'sunfleet.server', password: 'server-secret-for-tests' };
-    const embedded = await startEmbeddedBroker({
-      db: store.db,
-      log,
-      handler: recordingHandler(),
-      port: 0,
-      host: '127.0.0.1',
-      serverCredentials: server,
-    });
+    const embedded = await startEmbedded();
     const h = recordingHandler();
     let release!: () => void;
     const gate = new Promise<void>((resolve) => {
@@ -309,15 +305,7 @@ describe('against the embedded broker', () => {
   });
 
   it('acknowledges a message to the broker only once ingest has; one not acknowledged is delivered again after a restart', async () => {
-    const server = { username: 'sunfleet.server', password: 'server-secret-for-tests' };
-    const embedded = await startEmbeddedBroker({
-      db: store.db,
-      log,
-      handler: recordingHandler(),
-      port: 0,
-      host: '127.0.0.1',
-      serverCredentials: server,
-    });
+    const embedded = await startEmbedded();
     const bridgeOpts = {
       url: `mqtt://127.0.0.1:${embedded.port}`,
       ...server,
