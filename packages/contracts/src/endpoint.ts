@@ -45,11 +45,6 @@ export interface Envelope<T> {
   data: T;
 }
 
-export const Nothing = Type.Null();
-export const Id = Type.Integer({ minimum: 1 });
-export const IdParams = Type.Object({ id: Id });
-export const LanQuery = Type.Object({ lan: Type.Optional(Type.String({ maxLength: 8 })) });
-
 /** List input: `page` from 1, `size` up to 100. */
 export const PageQuery = {
   page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),

@@ -16,4 +16,5 @@ export * from './gatewayEvents.ts';
 export * from './limits.ts';
 export * from './mqtt.ts';
 export * from './permissions.ts';
+export * from './schemas.ts';
 export * from './validation.ts';

@@ -1,7 +1,8 @@
 /** Account and login (spec §7 "Account and login"). */
 import Type from 'typebox';
-import { endpoint, IdParams, LanQuery, Nothing } from '../endpoint.ts';
+import { endpoint } from '../endpoint.ts';
 import { limits } from '../limits.ts';
+import { IdParams, LanQuery, Nothing } from '../schemas.ts';
 import { CODE_PATTERN, EMAIL_PATTERN, PASSWORD_PATTERN, PHONE_PATTERN, safeTextPattern } from '../validation.ts';
 
 const Account = Type.String({ pattern: EMAIL_PATTERN, maxLength: 254, description: 'e-mail address' });

@@ -1,7 +1,8 @@
 /** Company roles (spec §6, §7 "Company"): at most 5 per company, names unique in the company. */
 import Type from 'typebox';
-import { endpoint, IdParams, Nothing } from '../endpoint.ts';
+import { endpoint } from '../endpoint.ts';
 import { limits } from '../limits.ts';
+import { IdParams, Nothing } from '../schemas.ts';
 import { safeTextPattern } from '../validation.ts';
 
 export const CompanyRole = Type.Object({

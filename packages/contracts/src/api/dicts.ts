@@ -1,6 +1,7 @@
 /** Dictionaries (spec §7 "Dictionaries"): the choice lists of the plant form and the protocol list. */
 import Type from 'typebox';
-import { endpoint, LanQuery } from '../endpoint.ts';
+import { endpoint } from '../endpoint.ts';
+import { LanQuery } from '../schemas.ts';
 
 export const Currency = Type.Object({
   code: Type.String({ description: 'ISO 4217' }),

@@ -12,14 +12,11 @@
  * filter the caller cannot see answers 700.
  */
 import Type from 'typebox';
-import { endpoint, Id, Nothing, Paged, PageQuery } from '../endpoint.ts';
+import { endpoint, Paged, PageQuery } from '../endpoint.ts';
 import { limits } from '../limits.ts';
+import { Day, Id, Instant, Nothing, Nullable, Sn } from '../schemas.ts';
 import { safeTextPattern } from '../validation.ts';
-import { EventLevel, Nullable, PlantEvent } from './plants.ts';
-
-const Day = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'YYYY-MM-DD' });
-const Instant = Type.String({ format: 'date-time' });
-const Sn = Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9_-]+$' });
+import { EventLevel, PlantEvent } from './plants.ts';
 
 export const eventStates = ['open', 'closed'] as const;
 export const EventState = Type.Union([Type.Literal('open'), Type.Literal('closed')], {

@@ -1,6 +1,7 @@
 /** Permission trees (spec §6). */
 import Type, { type TSchema } from 'typebox';
-import { endpoint, LanQuery } from '../endpoint.ts';
+import { endpoint } from '../endpoint.ts';
+import { LanQuery } from '../schemas.ts';
 
 export interface PermissionTreeNode {
   name: string;

@@ -9,9 +9,10 @@
  * rollups, latest values and per-day caches, never by scanning history.
  */
 import Type from 'typebox';
-import { endpoint, IdParams, Nothing } from '../endpoint.ts';
+import { endpoint } from '../endpoint.ts';
 import { limits } from '../limits.ts';
-import { EventLevel, Nullable, PlantStatus } from './plants.ts';
+import { Day, IdParams, Instant, Nothing, Nullable, Sn } from '../schemas.ts';
+import { EventLevel, PlantStatus } from './plants.ts';
 
 /** kg of CO₂ avoided per kWh generated (world-average grid intensity, IEA 2023: ~0.475). */
 export const CO2_KG_PER_KWH = 0.475;
@@ -23,9 +24,6 @@ export const REPORT_MAX_PLANTS = 500;
 export const FORECAST_MAX_BYTES = 5 * 1024 * 1024;
 export const FORECAST_MAX_ROWS = 366 * 24 * 12;
 
-const Day = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'YYYY-MM-DD, plant-local' });
-const Instant = Type.String({ format: 'date-time' });
-const Sn = Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9_-]+$' });
 const W = (description = 'W') => Nullable(Type.Number({ description }));
 const DateQuery = Type.Object({ date: Type.Optional(Day) });
 export const EnergyPeriod = Type.Union([Type.Literal('day'), Type.Literal('month'), Type.Literal('year'), Type.Literal('total')]);

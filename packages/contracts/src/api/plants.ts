@@ -4,9 +4,10 @@
  * formatter divides by 1000 or a million). A plant the caller cannot see answers 700; a plant
  * the caller sees but may not change answers 2.
  */
-import Type, { type Static, type TSchema } from 'typebox';
-import { endpoint, Id, IdParams, Nothing, Paged, PageQuery } from '../endpoint.ts';
+import Type, { type TSchema } from 'typebox';
+import { endpoint, Paged, PageQuery } from '../endpoint.ts';
 import { limits } from '../limits.ts';
+import { Day, Id, IdParams, Instant, Nothing, Nullable, Sn } from '../schemas.ts';
 import { EMAIL_PATTERN, PHONE_PATTERN, safeTextPattern } from '../validation.ts';
 
 export const plantStatuses = ['normal', 'offline', 'warning', 'fault', 'upgrading'] as const;
@@ -42,25 +43,14 @@ export const plantSorts = ['createAt', 'name', 'capacity', 'power', 'todayEnergy
 export type PlantSort = (typeof plantSorts)[number];
 
 const SafeText = (max: number, min = 0) => Type.String({ minLength: min, maxLength: max, pattern: safeTextPattern });
-/**
- * `T | null` as one schema with `type: [T, 'null']`. A union would not do: the server coerces
- * types, and its first branch would turn a null into 0 or "" before the null branch is tried.
- */
-export function Nullable<T extends TSchema>(schema: T) {
-  const plain = JSON.parse(JSON.stringify(schema)) as { type: string };
-  return Type.Unsafe<Static<T> | null>({ ...plain, type: [plain.type, 'null'] } as unknown as TSchema);
-}
 /** Checked again in the service: at most two decimals (spec §5). */
 const Decimal = (min: number, max: number) => Type.Number({ minimum: min, maximum: max, description: 'at most two decimals' });
 const HourMinute = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:mm' });
-const Day = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'YYYY-MM-DD' });
 /** A picture stored by `plant/thumbnail`; no other address is accepted. */
 export const PLANT_IMAGE_PATTERN = '^/uploads/plants/[a-f0-9]{32}\\.(png|jpg)$';
 const ImageUrl = Type.String({ pattern: PLANT_IMAGE_PATTERN });
-const Sn = Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9_-]+$' });
 const Key = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
 const Account = Type.String({ pattern: EMAIL_PATTERN, maxLength: 254 });
-const Instant = Type.String({ format: 'date-time' });
 
 export const PriceSegment = Type.Object(
   { start: HourMinute, end: HourMinute, price: Decimal(limits.price.min, limits.price.max) },

@@ -10,14 +10,12 @@
  * parameter's unit (power W, energy of stored columns Wh, protocol counters in their own unit).
  */
 import Type from 'typebox';
-import { endpoint, Nothing } from '../endpoint.ts';
+import { endpoint } from '../endpoint.ts';
 import { limits } from '../limits.ts';
+import { Day, Instant, Nothing, Nullable, Sn } from '../schemas.ts';
 import { DeviceEvent, EventState } from './events.ts';
-import { EventLevel, Nullable } from './plants.ts';
+import { EventLevel } from './plants.ts';
 
-const Day = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'YYYY-MM-DD, plant-local' });
-const Instant = Type.String({ format: 'date-time' });
-const Sn = Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9_-]+$' });
 const ParamKey = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z][A-Za-z0-9_.]*$' });
 
 /** Rows per table page at most; points per chart series at most. */
