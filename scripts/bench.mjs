@@ -19,7 +19,8 @@ const port = await new Promise((resolve) => {
   });
 });
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sunfleet-bench-'));
-const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+if (spawnSync(process.execPath, ['apps/server/build.mjs'], { cwd: root, stdio: 'inherit' }).status !== 0) process.exit(1);
+const server = spawn(process.execPath, ['apps/server/dist/main.js'], {
   cwd: root,
   env: {
     ...process.env,

@@ -13,6 +13,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOption
 import type { Logger } from 'pino';
 import type { Deps } from './deps.ts';
 import { installErrorHandler } from './http/errors.ts';
+import { openapiOptions } from './http/openapi.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { companyRoutes } from './modules/companies/routes.ts';
@@ -63,6 +64,7 @@ export async function buildApp(deps: Deps, log: Logger | false = false): Promise
   await app.register(multipart, { limits: { fileSize: limits.plantPictureBytes, files: 1, fields: 20 } });
   await app.register(rateLimit, { global: false, hook: 'preHandler' });
   await app.register(swagger, {
+    ...openapiOptions(app),
     openapi: {
       info: { title: 'Sunfleet API', version: '1' },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },

@@ -25,6 +25,18 @@ describe('loadConfig', () => {
     expect(loadConfig({}).jwtSecret).not.toBe(c.jwtSecret);
   });
 
+  it('demo accounts: on by default, off with NODE_ENV=production unless DEMO=on, with the reason', () => {
+    expect(loadConfig({})).toMatchObject({ demo: true, simulator: true, demoReason: 'default outside NODE_ENV=production' });
+    expect(loadConfig({ NODE_ENV: 'development' }).demo).toBe(true);
+    const production = loadConfig({ NODE_ENV: 'production' });
+    expect(production).toMatchObject({ demo: false, simulator: false });
+    expect(production.demoReason).toMatch(/NODE_ENV=production.*DEMO=on/);
+    const enabled = loadConfig({ NODE_ENV: 'production', DEMO: 'on' });
+    expect(enabled).toMatchObject({ demo: true, simulator: true, demoReason: 'DEMO=on (enabled in production)' });
+    expect(loadConfig({ DEMO: 'off' })).toMatchObject({ demo: false, simulator: false, demoReason: 'DEMO=off' });
+    expect(() => loadConfig({ NODE_ENV: 'production', DEMO: 'maybe' })).toThrow(ConfigError);
+  });
+
   it('resolves a relative DATA_DIR against where npm was run, not the workspace folder', () => {
     expect(loadConfig({ INIT_CWD: '/srv/sunfleet' }).dataDir).toBe('/srv/sunfleet/data');
     expect(loadConfig({ INIT_CWD: '/srv/sunfleet', DATA_DIR: 'store' }).dataDir).toBe('/srv/sunfleet/store');

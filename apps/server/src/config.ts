@@ -14,7 +14,10 @@ export interface Config {
   refreshTokenTtlSec: number;
   smtpUrl: string | null;
   mailFrom: string;
+  /** Demo tenants with their published password (see demoSetting). */
   demo: boolean;
+  /** Why `demo` is on or off, for the start-up log. */
+  demoReason: string;
   roles: Set<'api' | 'ingest' | 'jobs'>;
   webDist: string | null;
   adminEmail: string | null;
@@ -66,6 +69,22 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   throw new ConfigError(`${name} must be on or off, got "${env[name]}"`);
 }
 
+/**
+ * Demo accounts carry a published password: on by default so `npm start` on a fresh machine
+ * has something to sign in with, off by default with NODE_ENV=production, where only an
+ * explicit DEMO=on enables them.
+ */
+export function demoSetting(env: NodeJS.ProcessEnv): { demo: boolean; demoReason: string } {
+  const production = env.NODE_ENV === 'production';
+  if (env.DEMO !== undefined && env.DEMO !== '') {
+    const demo = flag(env, 'DEMO', false);
+    return { demo, demoReason: `DEMO=${env.DEMO}${production && demo ? ' (enabled in production)' : ''}` };
+  }
+  return production
+    ? { demo: false, demoReason: 'NODE_ENV=production turns the demo off unless DEMO=on' }
+    : { demo: true, demoReason: 'default outside NODE_ENV=production' };
+}
+
 /** TRUST_PROXY: off (default), on (one proxy in front), or the number of proxy hops. */
 function proxyHops(env: NodeJS.ProcessEnv): number {
   const raw = env.TRUST_PROXY;
@@ -109,7 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     refreshTokenTtlSec: int(env, 'REFRESH_TOKEN_TTL', 30 * 86400, 60, 365 * 86400),
     smtpUrl,
     mailFrom: env.MAIL_FROM ?? 'Sunfleet <no-reply@sunfleet.local>',
-    demo: flag(env, 'DEMO', true),
+    ...demoSetting(env),
     roles: roles as Config['roles'],
     webDist: env.WEB_DIST === '' ? null : path.resolve(env.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     adminEmail: env.ADMIN_EMAIL || null,
@@ -129,7 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       clientId: env.MQTT_CLIENT_ID ?? `sunfleet.${os.hostname().replace(/[^A-Za-z0-9-]/g, '-')}.${process.pid}`,
       rateLimit: rateLimit(env.MQTT_RATE_LIMIT),
     },
-    simulator: flag(env, 'SIMULATOR', flag(env, 'DEMO', true)),
+    simulator: flag(env, 'SIMULATOR', demoSetting(env).demo),
     simulatorInterval: int(env, 'SIMULATOR_INTERVAL', 60, 5, 3600),
     simulatorGateways: int(env, 'SIMULATOR_GATEWAYS', 12, 1, 10000),
     simulatorBackfillDays: int(env, 'SIMULATOR_BACKFILL_DAYS', 7, 0, 366),

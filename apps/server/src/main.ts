@@ -41,6 +41,7 @@ async function main() {
     );
     console.log(`${lines.join('\n')}\n`);
   }
+  log.info({ demo: config.demo, reason: config.demoReason }, `demo accounts ${config.demo ? 'on' : 'off'}`);
   if (config.demo && (await ensureDemo(db, config))) {
     console.log(`\n  Demo accounts (password ${DEMO_PASSWORD}): ${Object.values(demoAccounts).join(', ')}\n`);
   }

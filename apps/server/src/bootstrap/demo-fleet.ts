@@ -15,7 +15,16 @@ import { provisionGateway } from '../telemetry/gateways.ts';
 import { demoAccounts } from './demo.ts';
 
 const run = promisify(execFile);
-export const simulatorEntry = path.resolve(import.meta.dirname, '../../../simulator/src/cli.ts');
+/**
+ * Node arguments that run the simulator CLI with `args`: from the sources through tsx, or, in
+ * the server bundle (dist/), the simulator's own bundle beside it (see build.mjs).
+ */
+export function simulatorArgs(args: string[]): string[] {
+  if (import.meta.url.endsWith('.ts')) {
+    return ['--import', 'tsx', path.resolve(import.meta.dirname, '../../../simulator/src/cli.ts'), ...args];
+  }
+  return [path.join(import.meta.dirname, 'simulator.js'), ...args];
+}
 const plantTypes = { grid: 0, ac: 1, dc: 2 } as const;
 
 interface FleetGateway {
@@ -34,7 +43,7 @@ export async function ensureDemoFleet(db: Db, config: Config): Promise<{ file: s
   if (fs.existsSync(file)) return { file, created: false };
   const { stdout } = await run(
     process.execPath,
-    ['--import', 'tsx', simulatorEntry, '--print-spec', '--gateways', String(config.simulatorGateways), '--seed', '1'],
+    simulatorArgs(['--print-spec', '--gateways', String(config.simulatorGateways), '--seed', '1']),
     {
       maxBuffer: 64 * 1024 * 1024,
     },

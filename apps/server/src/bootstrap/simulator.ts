@@ -1,7 +1,7 @@
 /** Run the simulator as a child process against this server's broker (demo mode). */
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Logger } from 'pino';
-import { simulatorEntry } from './demo-fleet.ts';
+import { simulatorArgs } from './demo-fleet.ts';
 
 export interface SimulatorProcess {
   stop(): Promise<void>;
@@ -14,17 +14,7 @@ export function startSimulator(opts: {
   backfillDays: number;
   log: Logger;
 }): SimulatorProcess {
-  const args = [
-    '--import',
-    'tsx',
-    simulatorEntry,
-    '--url',
-    opts.url,
-    '--credentials',
-    opts.credentialsFile,
-    '--interval',
-    String(opts.intervalS),
-  ];
+  const args = simulatorArgs(['--url', opts.url, '--credentials', opts.credentialsFile, '--interval', String(opts.intervalS)]);
   if (opts.backfillDays > 0) args.push('--backfill-days', String(opts.backfillDays), '--backfill-interval', '300');
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const forward = (level: 'info' | 'warn') => (chunk: Buffer) => {

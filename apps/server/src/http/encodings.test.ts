@@ -6,6 +6,7 @@ import { endpoint } from '@sunfleet/contracts';
 import Type from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.ts';
+import { fail } from './errors.ts';
 import { route } from './route.ts';
 
 const echo = endpoint({
@@ -25,6 +26,7 @@ beforeAll(async () => {
   s = await startServer({}, (app) =>
     route(app, echo, async ({ query, body }) => {
       handled++;
+      if (body.note === 'refuse') fail(4, 'note: refused by the handler');
       return { plantIds: query.plantIds ?? [], gsns: body.gsns, secret: 'must not leak' } as never;
     }),
   );
@@ -64,5 +66,19 @@ describe('encodings', () => {
     const broken = await post('/api/v1/test/echo', '{"gsns": [', 'application/json');
     expect(broken.json()).toMatchObject({ code: 4, data: null });
     expect(handled).toBe(before);
+  });
+  it('bad input is HTTP 400 with code 4 whoever finds it: schema, handler or the JSON parser', async () => {
+    const before = handled;
+    const schema = await post('/api/v1/test/echo?plantIds=abc', 'gsns=A1', 'application/x-www-form-urlencoded');
+    expect([schema.statusCode, schema.json().code]).toEqual([400, 4]);
+    const handler = await post('/api/v1/test/echo', JSON.stringify({ gsns: ['X'], note: 'refuse' }), 'application/json');
+    expect([handler.statusCode, handler.json().code]).toEqual([400, 4]);
+    expect(handler.json().msg).toMatch(/note/);
+    for (const payload of ['{"gsns": [', '{gsns: 1}', '']) {
+      const broken = await post('/api/v1/test/echo', payload, 'application/json');
+      expect(broken.statusCode).toBe(400);
+      expect(broken.json()).toEqual({ code: 4, msg: 'Invalid input: the body is not valid JSON', data: null });
+    }
+    expect(handled).toBe(before + 1);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * The one error vocabulary: a BusinessError carries a catalogue code (HTTP 200), an
- * AuthError means the access token is missing, invalid or expired (HTTP 401). Anything else
- * is a server fault whose message never reaches the client.
+ * The one error vocabulary: a BusinessError carries a catalogue code (HTTP 200), bad input is
+ * code 4 (HTTP 400, whether a schema, a handler or the body parser found it), an AuthError
+ * means the access token is missing, invalid or expired (HTTP 401). Anything else is a server
+ * fault whose message never reaches the client.
  */
 import { type ErrorCode, errorText, type Language, toLanguage } from '@sunfleet/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -27,6 +28,12 @@ export function requestLanguage(req: FastifyRequest): Language {
   return toLanguage(q ?? req.headers['accept-language']?.split(',')[0]);
 }
 
+/** Bad input (code 4) is HTTP 400 wherever it is found; every other business code is HTTP 200. */
+export const statusOfCode = (code: ErrorCode): number => (code === 4 ? 400 : 200);
+
+/** Body parser failures that mean "the body is not JSON": bad input like any other. */
+const malformedJson = new Set(['FST_ERR_CTP_INVALID_JSON_BODY', 'FST_ERR_CTP_EMPTY_JSON_BODY']);
+
 function send(reply: FastifyReply, status: number, code: number, msg: string) {
   // Errors bypass the route's response schema (whose `data` is the success shape).
   return reply.status(status).serializer(JSON.stringify).type('application/json; charset=utf-8').send({ code, msg, data: null });
@@ -44,17 +51,20 @@ export function installErrorHandler(app: FastifyInstance, isSpaPath: (url: strin
     if (error instanceof BusinessError) {
       // A validation failure found by a handler names its field and rule like a schema failure does.
       const msg = error.code === 4 && error.detail ? `${errorText(4, lan)}: ${error.detail}` : errorText(error.code, lan);
-      return send(reply, 200, error.code, msg);
+      return send(reply, statusOfCode(error.code), error.code, msg);
     }
     if (error instanceof AuthError) return send(reply, 401, 401, errorText(401, lan));
     const err = error as FastifyError;
-    if (err.validation) return send(reply, 200, 4, validationMessage(err, lan));
+    if (err.validation) return send(reply, statusOfCode(4), 4, validationMessage(err, lan));
+    if (err.code && malformedJson.has(err.code)) {
+      return send(reply, statusOfCode(4), 4, `${errorText(4, lan)}: the body is not valid JSON`);
+    }
     if (err.statusCode === 429) return send(reply, 429, 3, errorText(3, lan));
     if (err.statusCode === 413 || err.code === 'FST_REQ_FILE_TOO_LARGE' || err.code === 'FST_FILES_LIMIT') {
       return send(reply, 413, 4, `${errorText(4, lan)}: the upload is too large`);
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-      // Malformed requests (bad JSON, wrong content type): a client fault, reported as code 4.
+      // Other malformed requests (wrong content type, bad content length): a client fault, code 4.
       return send(
         reply,
         err.statusCode,

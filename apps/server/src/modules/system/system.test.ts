@@ -142,7 +142,7 @@ describe('every response', () => {
       payload: '{"grant_type": "pass',
     });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toEqual({ code: 4, msg: 'Invalid input: malformed request', data: null });
+    expect(bad.json()).toEqual({ code: 4, msg: 'Invalid input: the body is not valid JSON', data: null });
     const xml = await s.app.inject({
       method: 'POST',
       url: '/oauth/token',
