@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getCode } from '../../../test/account.ts';
 import { startServer, type TestServer, uniqueAccount } from '../../../test/harness.ts';
+import { buildApp } from '../../app.ts';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -38,6 +39,23 @@ describe('rate limits', () => {
     expect(blocked.headers['retry-after']).toBeDefined();
     // Another client address is counted apart.
     expect((await attempt('198.51.100.21')).json().code).toBe(102);
+  });
+
+  it('counts in the store, so that two server processes share one limit', async () => {
+    const second = await buildApp(s.app.deps);
+    await second.ready();
+    try {
+      const url = `/anonymous/checkAccount?account=${uniqueAccount('two')}`;
+      const probe = (app: typeof second, i: number) =>
+        app.inject({ method: 'GET', url, remoteAddress: '198.51.100.40' }).then((r) => [i, r.statusCode]);
+      const answers = [];
+      for (let i = 0; i < 30; i++) answers.push(await probe(i % 2 ? second : s.app, i));
+      expect(answers.every(([, status]) => status === 200)).toBe(true);
+      expect((await probe(second, 30))[1]).toBe(429);
+      expect((await probe(s.app, 31))[1]).toBe(429);
+    } finally {
+      await second.close();
+    }
   });
 
   it('limits checkAccount, the one call that tells whether an account exists', async () => {
