@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getCode } from '../../../test/account.ts';
 import { startServer, type TestServer, uniqueAccount } from '../../../test/harness.ts';
 import { buildApp } from '../../app.ts';
+import { countedAddress } from './code-limits.ts';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -21,6 +22,52 @@ describe('rate limits', () => {
     expect(await getCode(s, account.toUpperCase(), 'reset')).toEqual(tooMany);
     // Another account from the same address still gets its code.
     expect((await getCode(s, uniqueAccount('other'), 'signup')).body.code).toBe(0);
+  });
+
+  it('counts codes per mailbox: dots and plus-suffixes folded, whatever client asks', async () => {
+    const ask = (account: string, remoteAddress: string, type = 'reset') =>
+      s.app.inject({
+        method: 'GET',
+        url: `/anonymous/getCode?account=${encodeURIComponent(account)}&type=${type}`,
+        remoteAddress,
+      });
+    const tag = uniqueAccount('').split('@')[0]!.replaceAll('.', '');
+    const forms = [
+      `ma.ry${tag}@example.com`,
+      `mary${tag}+a@example.com`,
+      `M.A.R.Y${tag}+b@Example.com`,
+      `mary${tag}@example.com`,
+    ];
+    for (let i = 0; i < 5; i++) {
+      const res = await ask(forms[i % forms.length]!, `198.51.100.${50 + i}`, i % 2 ? 'signup' : 'reset');
+      expect(res.statusCode, `code ${i + 1}`).toBe(200);
+    }
+    const sixth = await ask(`m.ary${tag}+z@example.com`, '198.51.100.99');
+    expect(sixth.statusCode).toBe(429);
+    expect(sixth.json()).toEqual(tooMany.body);
+    expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(500);
+    // A signed-in user asking a notification code for that mailbox is counted with them.
+    const u = await s.user();
+    const { access } = await s.login(u.account);
+    expect((await s.call(access, 'GET', `/api/v1/user/notify/code?email=mary${tag}%40example.com`)).status).toBe(429);
+    // Another mailbox is not affected.
+    expect((await ask(`maria${tag}@example.com`, '198.51.100.99')).statusCode).toBe(200);
+  });
+
+  it('caps the codes one client address may ask for, across every address', async () => {
+    const ask = (account: string, remoteAddress: string) =>
+      s.app.inject({ method: 'GET', url: `/anonymous/getCode?account=${account}&type=signup`, remoteAddress });
+    for (let i = 0; i < 30; i++) expect((await ask(uniqueAccount('c'), '198.51.100.70')).statusCode, `code ${i + 1}`).toBe(200);
+    const over = await ask(uniqueAccount('c'), '198.51.100.70');
+    expect(over.statusCode).toBe(429);
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(3000);
+    expect((await ask(uniqueAccount('c'), '198.51.100.71')).statusCode).toBe(200);
+  });
+
+  it('folds an address for counting only', () => {
+    expect(countedAddress(' A.Lice+news@Example.COM ')).toBe('alice@example.com');
+    expect(countedAddress('alice@exa.mple.com')).toBe('alice@exa.mple.com');
+    expect(countedAddress('a+b+c@x.org')).toBe('a@x.org');
   });
 
   it('allows 20 sign-in attempts a minute from one address; the 21st is HTTP 429 with code 3', async () => {

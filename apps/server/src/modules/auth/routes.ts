@@ -5,6 +5,7 @@ import { now } from '../../db/index.ts';
 import { AuthError, fail } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { codeMail } from '../../mail/templates.ts';
+import { codeLimits } from './code-limits.ts';
 import { checkCode, codeError, issueCode } from './codes.ts';
 import { decoyHash, hashPassword, verifyPassword } from './passwords.ts';
 import { openSession, revokeSession, revokeUserSessions, rotateRefreshToken } from './sessions.ts';
@@ -72,7 +73,7 @@ export function authRoutes(app: FastifyInstance) {
       }
       return null;
     },
-    { limit: { max: 5, minutes: 10, byAccount: true } },
+    { limit: codeLimits((req) => (req.query as { account?: string }).account) },
   );
 
   route(

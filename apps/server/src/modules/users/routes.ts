@@ -5,6 +5,7 @@ import { now, parseJson } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { codeMail } from '../../mail/templates.ts';
+import { codeLimits } from '../auth/code-limits.ts';
 import { checkCode, codeError, issueCode } from '../auth/codes.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
@@ -99,7 +100,12 @@ export function userRoutes(app: FastifyInstance) {
       await mailer.send(codeMail(email, code, 'notify', lan));
       return null;
     },
-    { limit: { max: 5, minutes: 10, byAccount: true } },
+    {
+      limit: [
+        { max: 5, minutes: 10, byAccount: true },
+        ...codeLimits((req) => (req.query as { email?: string }).email ?? req.caller?.user.account),
+      ],
+    },
   );
 
   route(app, api.setNotify, async ({ body, caller }) => {
