@@ -1,8 +1,9 @@
 /**
  * The throttle store: counters that every server process shares, in the database. A counter is
  * one row per limit and subject (the key, hashed: no address or account is stored in clear);
- * its window starts at the first hit and lasts `windowMs`; a hit after the window starts a new
- * one. Counting is one upsert per attempt.
+ * its window starts at the first hit and lasts `windowMs` (or, `sliding`, lasts while hits come
+ * less than `windowMs` apart); a hit after the window starts a new one. Counting is one upsert
+ * per attempt.
  */
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
@@ -25,9 +26,15 @@ const toHits = (r: { count: number | string; window_start: number | string; last
   lastAt: Number(r.last_at),
 });
 
+export interface WindowOptions {
+  /** The window ends `windowMs` after the last hit instead of the first. */
+  sliding?: boolean;
+}
+
 /** Count one hit and answer the window's count (concurrent hits each get their own number). */
-export async function hit(db: Db, key: string, windowMs: number, at = Date.now()): Promise<Hits> {
-  const open = sql<boolean>`throttles.window_start > cast(${at - windowMs} as bigint)`;
+export async function hit(db: Db, key: string, windowMs: number, at = Date.now(), opts: WindowOptions = {}): Promise<Hits> {
+  const since = opts.sliding ? sql.ref('throttles.last_at') : sql.ref('throttles.window_start');
+  const open = sql<boolean>`${since} > cast(${at - windowMs} as bigint)`;
   const row = await db
     .insertInto('throttles')
     .values({ key, window_start: at, count: 1, last_at: at })
@@ -44,14 +51,35 @@ export async function hit(db: Db, key: string, windowMs: number, at = Date.now()
 }
 
 /** The current window's hits without counting one; null when there are none. */
-export async function peek(db: Db, key: string, windowMs: number, at = Date.now()): Promise<Hits | null> {
+export async function peek(
+  db: Db,
+  key: string,
+  windowMs: number,
+  at = Date.now(),
+  opts: WindowOptions = {},
+): Promise<Hits | null> {
   const row = await db
     .selectFrom('throttles')
     .select(['count', 'window_start', 'last_at'])
     .where('key', '=', key)
-    .where('window_start', '>', at - windowMs)
+    .where(opts.sliding ? 'last_at' : 'window_start', '>', at - windowMs)
     .executeTakeFirst();
   return row ? toHits(row) : null;
+}
+
+/**
+ * Take the turn that `seen` (a peek) allowed: of several callers that saw the same hits, exactly
+ * one gets true; the turn moves the last hit to `at`.
+ */
+export async function takeTurn(db: Db, key: string, seen: Hits, at = Date.now()): Promise<boolean> {
+  const res = await db
+    .updateTable('throttles')
+    .set({ last_at: at })
+    .where('key', '=', key)
+    .where('count', '=', seen.count)
+    .where('last_at', '=', seen.lastAt)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
 }
 
 /** Forget a subject's hits (a success that ends a run of failures). */

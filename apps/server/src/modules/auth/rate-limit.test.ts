@@ -71,13 +71,13 @@ describe('rate limits', () => {
   });
 
   it('allows 20 sign-in attempts a minute from one address; the 21st is HTTP 429 with code 3', async () => {
-    const u = await s.user();
+    // A different account each time: this is the client address's limit, not an account's back-off.
     const attempt = (remoteAddress: string) =>
       s.app.inject({
         method: 'POST',
         url: '/oauth/token',
         remoteAddress,
-        payload: { grant_type: 'password', username: u.account, password: 'Wrong-pass1' },
+        payload: { grant_type: 'password', username: uniqueAccount('guess'), password: 'Wrong-pass1' },
       });
     for (let i = 0; i < 20; i++) expect((await attempt('198.51.100.20')).json().code, `attempt ${i + 1}`).toBe(102);
     const blocked = await attempt('198.51.100.20');
