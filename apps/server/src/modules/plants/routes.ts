@@ -13,6 +13,9 @@ import { transferPlant } from './transfer.ts';
 
 // Guessing a 12-character label key is what these limits stop; a real user binds a handful.
 const claimLimit = { limit: { max: 20, minutes: 10, byAccount: true } };
+// Share and transfer look an account up by its address: counted together per user, so that
+// neither becomes a way to probe which addresses have accounts.
+const lookupLimit = { limit: { max: 30, minutes: 10, byAccount: true, name: 'account look-ups' } };
 
 export function plantRoutes(app: FastifyInstance) {
   const { db, mailer, config } = app.deps;
@@ -68,11 +71,15 @@ export function plantRoutes(app: FastifyInstance) {
   );
   route(app, api.unbindGateway, ({ caller, params }) => ingestForgets(gateways.unbindGateway(db, caller, params.sn)));
 
-  route(app, api.sharePlant, ({ caller, params, body }) => sharing.sharePlant(db, caller, params.id, body));
+  route(app, api.sharePlant, ({ caller, params, body }) => sharing.sharePlant(db, caller, params.id, body), lookupLimit);
   route(app, api.getShareUsers, ({ caller, params }) => sharing.shareUsers(db, caller, params.plantId));
   route(app, api.cancelShare, ({ caller, params, body }) => sharing.cancelShare(db, caller, params.plantId, body.userId));
-  route(app, api.transferPlant, ({ caller, params, query, req }) =>
-    transferPlant(db, mailer, caller, params.id, query.account, (err) => req.log.error({ err }, 'transfer mail failed')),
+  route(
+    app,
+    api.transferPlant,
+    ({ caller, params, query, req }) =>
+      transferPlant(db, mailer, caller, params.id, query.account, (err) => req.log.error({ err }, 'transfer mail failed')),
+    lookupLimit,
   );
 
   route(app, api.plantInverterCount, ({ caller, params }) => devices.inverterCount(db, caller, params.id));
