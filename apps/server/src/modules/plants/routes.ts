@@ -3,10 +3,11 @@ import { plantsApi as api, limits } from '@sunfleet/contracts';
 import type { FastifyInstance } from 'fastify';
 import { fail } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
-import { storeImage } from '../users/avatar.ts';
+import { uploadLimit } from '../users/avatar.ts';
 import * as devices from './devices.ts';
 import * as gateways from './gateway-binding.ts';
 import * as list from './list.ts';
+import { storePicture } from './pictures.ts';
 import * as plants from './plants.service.ts';
 import * as sharing from './sharing.ts';
 import { transferPlant } from './transfer.ts';
@@ -53,14 +54,19 @@ export function plantRoutes(app: FastifyInstance) {
   route(app, api.editPlantContacts, ({ caller, params, body }) => plants.editPlant(db, caller, params.id, body, config.dataDir));
   route(app, api.deletePlant, ({ caller, params }) => ingestForgets(plants.deletePlant(db, caller, params.id)));
 
-  route(app, api.uploadPicture, async ({ caller, req }) => {
-    if (caller.user.read_only || !(caller.grants.has('station.create') || caller.grants.has('station.edit'))) fail(2);
-    const file = await req.file({ limits: { fileSize: limits.plantPictureBytes, files: 1 } });
-    if (!file) return fail(4, 'file is required');
-    const url = await storeImage(config.dataDir, 'plants', await file.toBuffer(), ['png', 'jpeg']);
-    if (!url) return fail(4, 'file must be a JPG or PNG image');
-    return { url };
-  });
+  route(
+    app,
+    api.uploadPicture,
+    async ({ caller, req }) => {
+      if (caller.user.read_only || !(caller.grants.has('station.create') || caller.grants.has('station.edit'))) fail(2);
+      const file = await req.file({ limits: { fileSize: limits.plantPictureBytes, files: 1 } });
+      if (!file) return fail(4, 'file is required');
+      const url = await storePicture(db, config.dataDir, caller.user.id, await file.toBuffer());
+      if (!url) return fail(4, 'file must be a JPG or PNG image');
+      return { url };
+    },
+    { limit: uploadLimit },
+  );
 
   route(app, api.checkGateway, ({ body }) => gateways.checkGateway(db, body), claimLimit);
   route(

@@ -9,7 +9,7 @@ import { codeLimits } from '../auth/code-limits.ts';
 import { checkCode, codeError, issueCode } from '../auth/codes.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
-import { removeImage, storeImage } from './avatar.ts';
+import { removeImage, storeImage, uploadLimit } from './avatar.ts';
 import { profileOf } from './profile.ts';
 
 const PERSONALIZED_VALUE_BYTES = 16 * 1024;
@@ -131,16 +131,22 @@ export function userRoutes(app: FastifyInstance) {
     email: caller.user.notify_email,
   }));
 
-  route(app, api.uploadAvatar, async ({ params, caller, req }) => {
-    own(params.id, caller.user.id);
-    readOnlyGuard(caller.user.read_only);
-    const file = await req.file({ limits: { fileSize: limits.avatarBytes, files: 1 } });
-    if (!file) return fail(4, 'file is required');
-    const bytes = await file.toBuffer();
-    const url = await storeImage(config.dataDir, 'avatars', bytes, ['png', 'jpeg']);
-    if (!url) return fail(4, 'file must be a JPG or PNG image');
-    await db.updateTable('users').set({ avatar: url, updated_at: now() }).where('id', '=', caller.user.id).execute();
-    await removeImage(config.dataDir, 'avatars', caller.user.avatar);
-    return { avatar: url };
-  });
+  // The account refers to its avatar at once: nothing is left pending.
+  route(
+    app,
+    api.uploadAvatar,
+    async ({ params, caller, req }) => {
+      own(params.id, caller.user.id);
+      readOnlyGuard(caller.user.read_only);
+      const file = await req.file({ limits: { fileSize: limits.avatarBytes, files: 1 } });
+      if (!file) return fail(4, 'file is required');
+      const bytes = await file.toBuffer();
+      const url = await storeImage(config.dataDir, 'avatars', bytes, ['png', 'jpeg']);
+      if (!url) return fail(4, 'file must be a JPG or PNG image');
+      await db.updateTable('users').set({ avatar: url, updated_at: now() }).where('id', '=', caller.user.id).execute();
+      await removeImage(config.dataDir, 'avatars', caller.user.avatar);
+      return { avatar: url };
+    },
+    { limit: uploadLimit },
+  );
 }
