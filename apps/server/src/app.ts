@@ -11,6 +11,7 @@ import ajvFormats from 'ajv-formats';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { Logger } from 'pino';
 import type { Deps } from './deps.ts';
+import { installBodyDepthLimit } from './http/body-depth.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { authRoutes } from './modules/auth/routes.ts';
@@ -58,6 +59,7 @@ export async function buildApp(deps: Deps, log: Logger | false = false): Promise
   installErrorHandler(app, (url) => !apiPrefixes.some((p) => url.startsWith(p)) && !!deps.config.webDist);
 
   installSecurityHeaders(app);
+  installBodyDepthLimit(app);
   await app.register(formbody);
   await app.register(multipart, { limits: { fileSize: limits.plantPictureBytes, files: 1, fields: 20 } });
   await app.register(swagger, {
