@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -12,6 +11,7 @@ import ajvFormats from 'ajv-formats';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { Logger } from 'pino';
 import type { Deps } from './deps.ts';
+import { installBodyDepthLimit } from './http/body-depth.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { openapiOptions } from './http/openapi.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
@@ -60,9 +60,9 @@ export async function buildApp(deps: Deps, log: Logger | false = false): Promise
   installErrorHandler(app, (url) => !apiPrefixes.some((p) => url.startsWith(p)) && !!deps.config.webDist);
 
   installSecurityHeaders(app);
+  installBodyDepthLimit(app);
   await app.register(formbody);
   await app.register(multipart, { limits: { fileSize: limits.plantPictureBytes, files: 1, fields: 20 } });
-  await app.register(rateLimit, { global: false, hook: 'preHandler' });
   await app.register(swagger, {
     ...openapiOptions(app),
     openapi: {

@@ -83,6 +83,9 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: 'everyone' }, /TRUST_PROXY must be on or off/],
     [{ TRUST_PROXY: '11' }, /TRUST_PROXY must be an integer from 0 to 10/],
     [{ ACCESS_TOKEN_TTL: '5' }, /ACCESS_TOKEN_TTL must be an integer from 10/],
+    [{ ADMIN_PASSWORD: 'short' }, /ADMIN_PASSWORD must be 6 to 16 characters without spaces/],
+    [{ ADMIN_PASSWORD: 'seventeen-chars-x' }, /ADMIN_PASSWORD must be 6 to 16 characters/],
+    [{ ADMIN_PASSWORD: 'with space' }, /ADMIN_PASSWORD must be 6 to 16 characters without spaces/],
   ])('refuses %o with a ConfigError naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { isGatewaySn } from '@sunfleet/contracts';
+import { isGatewaySn, isPassword, limits } from '@sunfleet/contracts';
 
 export interface Config {
   port: number;
@@ -117,6 +117,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('MQTT_SERVER_USERNAME must not look like a gateway SN (use a dot, e.g. sunfleet.server)');
   }
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
+  // The first administrator's password follows the same rules as every other password.
+  if (env.ADMIN_PASSWORD && !isPassword(env.ADMIN_PASSWORD)) {
+    throw new ConfigError(`ADMIN_PASSWORD must be ${limits.password.min} to ${limits.password.max} characters without spaces`);
+  }
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
     host: env.HOST ?? '0.0.0.0',

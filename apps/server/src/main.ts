@@ -8,6 +8,7 @@ import { ensureDemoFleet } from './bootstrap/demo-fleet.ts';
 import { type SimulatorProcess, startSimulator } from './bootstrap/simulator.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createDb, migrate } from './db/index.ts';
+import { startHousekeeping } from './jobs/housekeeping.ts';
 import { startOfflineJob } from './jobs/offline.ts';
 import { createMailer } from './mail/mailer.ts';
 import { AccessTokens } from './modules/auth/tokens.ts';
@@ -58,6 +59,10 @@ async function main() {
   const telemetry = config.roles.has('ingest') ? await startTelemetry(config, store, log) : null;
   if (telemetry?.localUrl) log.info({ url: telemetry.localUrl }, 'MQTT broker listening');
   const offlineJob = config.roles.has('jobs') ? startOfflineJob({ db, log: log.child({ part: 'jobs' }) }) : null;
+  // Pending pictures past their hour, idle throttle counters.
+  const housekeeping = config.roles.has('jobs')
+    ? startHousekeeping({ db, dataDir: config.dataDir, log: log.child({ part: 'housekeeping' }) })
+    : null;
   // Fault e-mails to users who enabled them (one process: the jobs role).
   const eventNotifier = config.roles.has('jobs')
     ? startEventNotifier({ db, mailer, log: log.child({ part: 'notifier' }) })
@@ -91,6 +96,7 @@ async function main() {
     await simulator?.stop();
     await app?.close();
     await offlineJob?.stop();
+    await housekeeping?.stop();
     await eventNotifier?.stop();
     await telemetry?.close();
     mailer.close();

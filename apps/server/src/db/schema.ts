@@ -89,6 +89,20 @@ export interface VerificationCodesTable {
   created_at: number;
 }
 
+export interface ThrottlesTable {
+  key: string;
+  window_start: number;
+  count: number;
+  last_at: number;
+}
+
+export interface PendingUploadsTable {
+  id: Generated<number>;
+  url: string;
+  user_id: number;
+  created_at: number;
+}
+
 export interface PlantsTable {
   id: Generated<number>;
   name: string;
@@ -355,6 +369,8 @@ export interface Database {
   verification_codes: VerificationCodesTable;
   plants: PlantsTable;
   plant_shares: PlantSharesTable;
+  throttles: ThrottlesTable;
+  pending_uploads: PendingUploadsTable;
 }
 
 export type User = Selectable<UsersTable>;

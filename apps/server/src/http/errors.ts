@@ -17,6 +17,21 @@ export class BusinessError extends Error {
   }
 }
 export class AuthError extends Error {}
+/** Over a limit: HTTP 429 with code 3, and when to try again (whole seconds). */
+export class TooManyRequests extends Error {
+  constructor(readonly retryAfterSec: number) {
+    super('too many requests');
+  }
+}
+/** A request the server will not read (HTTP `status`, code 4); `detail` says why. */
+export class RequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+  ) {
+    super(detail);
+  }
+}
 
 export const fail = (code: ErrorCode, detail?: string): never => {
   throw new BusinessError(code, detail);
@@ -54,6 +69,11 @@ export function installErrorHandler(app: FastifyInstance, isSpaPath: (url: strin
       return send(reply, statusOfCode(error.code), error.code, msg);
     }
     if (error instanceof AuthError) return send(reply, 401, 401, errorText(401, lan));
+    if (error instanceof TooManyRequests) {
+      reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterSec))));
+      return send(reply, 429, 3, errorText(3, lan));
+    }
+    if (error instanceof RequestError) return send(reply, error.status, 4, `${errorText(4, lan)}: ${error.detail}`);
     const err = error as FastifyError;
     if (err.validation) return send(reply, statusOfCode(4), 4, validationMessage(err, lan));
     if (err.code && malformedJson.has(err.code)) {

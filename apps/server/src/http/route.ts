@@ -8,8 +8,10 @@ import type { BodyOf, DataOf, Endpoint, Language, ParamsOf, QueryOf } from '@sun
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { Caller } from '../access/caller.ts';
+import type { Db } from '../db/index.ts';
 import { authenticate } from './auth.ts';
-import { BusinessError, requestLanguage } from './errors.ts';
+import { BusinessError, requestLanguage, TooManyRequests } from './errors.ts';
+import { hit, throttleKey } from './throttle.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -34,13 +36,25 @@ type Handler<E extends Endpoint> = (
   ctx: RouteContext<E, E['access'] extends 'public' ? Caller | undefined : Caller>,
 ) => Promise<DataOf<E>> | DataOf<E>;
 
-export interface RouteOptions {
-  /** At most `max` calls in `minutes` per client address (and per account, with byAccount). */
-  limit?: { max: number; minutes: number; byAccount?: boolean };
+/** At most `max` calls in `minutes`, counted in the throttle store (so across server processes). */
+export interface Limit {
+  max: number;
+  minutes: number;
+  /** Per account: a signed-in caller by user id, anyone else by client address and the account named in the input. */
+  byAccount?: boolean;
+  /** Whom to count instead (the client address by default); null: this call is not counted. */
+  key?: (req: FastifyRequest) => string | null;
+  /** Limits that share a name count together, across routes (default: this route's own count). */
+  name?: string;
 }
 
-function rateLimitOf(req: FastifyRequest, byAccount: boolean) {
-  if (!byAccount) return req.ip;
+export interface RouteOptions {
+  limit?: Limit | readonly Limit[];
+}
+
+function rateLimitOf(req: FastifyRequest, limit: Limit) {
+  if (limit.key) return limit.key(req);
+  if (!limit.byAccount) return req.ip;
   // A signed-in caller is limited as an account wherever it calls from (the hook runs after authentication).
   if (req.caller) return `user:${req.caller.user.id}`;
   const input = { ...(req.query as object), ...(typeof req.body === 'object' ? (req.body as object) : {}) } as Record<
@@ -51,16 +65,25 @@ function rateLimitOf(req: FastifyRequest, byAccount: boolean) {
   return `${req.ip}|${typeof account === 'string' ? account.toLowerCase() : ''}`;
 }
 
+/** Count this call against each limit; over any of them: 429 (code 3) with the wait until its window ends. */
+async function enforceLimits(db: Db, req: FastifyRequest, limits: readonly { limit: Limit; name: string }[]) {
+  const at = Date.now();
+  let retryAfterMs = 0;
+  for (const { limit, name } of limits) {
+    const subject = rateLimitOf(req, limit);
+    if (subject === null) continue;
+    const windowMs = limit.minutes * 60_000;
+    const hits = await hit(db, throttleKey(name, subject), windowMs, at);
+    if (hits.count > limit.max) retryAfterMs = Math.max(retryAfterMs, hits.windowStart + windowMs - at);
+  }
+  if (retryAfterMs > 0) throw new TooManyRequests(retryAfterMs / 1000);
+}
+
 export function route<E extends Endpoint>(app: FastifyInstance, ep: E, handler: Handler<E>, options: RouteOptions = {}) {
-  const { limit } = options;
-  const rateLimit =
-    limit && app.deps.config.rateLimits
-      ? {
-          max: limit.max,
-          timeWindow: limit.minutes * 60_000,
-          keyGenerator: (req: FastifyRequest) => rateLimitOf(req, !!limit.byAccount),
-        }
-      : undefined;
+  const limits =
+    options.limit && app.deps.config.rateLimits
+      ? ([] as Limit[]).concat(options.limit).map((limit, i) => ({ limit, name: limit.name ?? `${ep.method} ${ep.path}#${i}` }))
+      : [];
   const schema: Record<string, unknown> = {
     summary: ep.summary,
     tags: [
@@ -81,7 +104,7 @@ export function route<E extends Endpoint>(app: FastifyInstance, ep: E, handler: 
     method: ep.method,
     url: ep.path,
     schema,
-    config: { endpoint: ep, ...(rateLimit ? { rateLimit } : {}) },
+    config: { endpoint: ep },
     // onRequest, before the body is parsed or validated: without a valid token the answer is
     // 401 whatever the input, and nothing about the input schema leaks.
     onRequest: async (req) => {
@@ -90,6 +113,8 @@ export function route<E extends Endpoint>(app: FastifyInstance, ep: E, handler: 
       req.caller = caller;
       if (ep.access !== 'user' && !caller.grants.has(ep.access)) throw new BusinessError(2);
     },
+    // After authentication and validation: a call is counted as the caller it is, with its input.
+    ...(limits.length > 0 ? { preHandler: (req: FastifyRequest) => enforceLimits(app.deps.db, req, limits) } : {}),
     handler: async (req, reply) => {
       const data = await handler({
         params: req.params as ParamsOf<E>,

@@ -375,7 +375,8 @@ export const transferPlant = endpoint({
   method: 'POST',
   path: '/api/v1/plant/:id/transfer',
   access: 'station.transfer',
-  summary: 'Give the plant to another account (owner rights): devices and history go with it, shares end, both are mailed',
+  summary:
+    'Give the plant to another account (owner rights): devices and history go with it, shares end, both are mailed; 4 no such account; at most 30 share and transfer look-ups per user in 10 minutes',
   params: PlantIdParams,
   query: Type.Object({ account: Account }),
   data: Nothing,
@@ -391,10 +392,17 @@ export const uploadPicture = endpoint({
   data: Type.Object({ url: Type.String() }),
 });
 
+/** A share as its owner sees it: the account they typed, never the sharee's nickname. */
 export const ShareUser = Type.Object({
+  /** What `cancelShare` names. */
   userId: Type.Integer(),
   account: Type.String(),
-  nickname: Nullable(Type.String()),
+  role: Type.Union([Type.Literal('manager'), Type.Literal('visitor')]),
+  sharedAt: Instant,
+});
+/** The answer to a share: the share made, telling nothing of the account beyond that it exists. */
+export const ShareMade = Type.Object({
+  account: Type.String(),
   role: Type.Union([Type.Literal('manager'), Type.Literal('visitor')]),
   sharedAt: Instant,
 });
@@ -423,10 +431,10 @@ export const sharePlant = endpoint({
   path: '/api/v1/plant/:id/share',
   access: 'station.share',
   summary:
-    'Share an own plant as manager or visitor (sharing again changes the role); 701 self, 702 company user, 703 company plant',
+    'Share an own plant as manager or visitor (sharing again changes the role); 4 no such account, 701 self, 702 company user, 703 company plant; at most 30 share and transfer look-ups per user in 10 minutes',
   params: PlantIdParams,
   body: Type.Object({ account: Account, role: Type.Union([Type.Literal('manager'), Type.Literal('visitor')]) }),
-  data: ShareUser,
+  data: ShareMade,
   tolerate: [4, 701, 702, 703],
 });
 

@@ -2,6 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getCode } from '../../../test/account.ts';
 import { startServer, type TestServer, uniqueAccount } from '../../../test/harness.ts';
+import { buildApp } from '../../app.ts';
+import { countedAddress } from './code-limits.ts';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -22,14 +24,60 @@ describe('rate limits', () => {
     expect((await getCode(s, uniqueAccount('other'), 'signup')).body.code).toBe(0);
   });
 
-  it('allows 20 sign-in attempts a minute from one address; the 21st is HTTP 429 with code 3', async () => {
+  it('counts codes per mailbox: dots and plus-suffixes folded, whatever client asks', async () => {
+    const ask = (account: string, remoteAddress: string, type = 'reset') =>
+      s.app.inject({
+        method: 'GET',
+        url: `/anonymous/getCode?account=${encodeURIComponent(account)}&type=${type}`,
+        remoteAddress,
+      });
+    const tag = uniqueAccount('').split('@')[0]!.replaceAll('.', '');
+    const forms = [
+      `ma.ry${tag}@example.com`,
+      `mary${tag}+a@example.com`,
+      `M.A.R.Y${tag}+b@Example.com`,
+      `mary${tag}@example.com`,
+    ];
+    for (let i = 0; i < 5; i++) {
+      const res = await ask(forms[i % forms.length]!, `198.51.100.${50 + i}`, i % 2 ? 'signup' : 'reset');
+      expect(res.statusCode, `code ${i + 1}`).toBe(200);
+    }
+    const sixth = await ask(`m.ary${tag}+z@example.com`, '198.51.100.99');
+    expect(sixth.statusCode).toBe(429);
+    expect(sixth.json()).toEqual(tooMany.body);
+    expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(500);
+    // A signed-in user asking a notification code for that mailbox is counted with them.
     const u = await s.user();
+    const { access } = await s.login(u.account);
+    expect((await s.call(access, 'GET', `/api/v1/user/notify/code?email=mary${tag}%40example.com`)).status).toBe(429);
+    // Another mailbox is not affected.
+    expect((await ask(`maria${tag}@example.com`, '198.51.100.99')).statusCode).toBe(200);
+  });
+
+  it('caps the codes one client address may ask for, across every address', async () => {
+    const ask = (account: string, remoteAddress: string) =>
+      s.app.inject({ method: 'GET', url: `/anonymous/getCode?account=${account}&type=signup`, remoteAddress });
+    for (let i = 0; i < 30; i++) expect((await ask(uniqueAccount('c'), '198.51.100.70')).statusCode, `code ${i + 1}`).toBe(200);
+    const over = await ask(uniqueAccount('c'), '198.51.100.70');
+    expect(over.statusCode).toBe(429);
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(3000);
+    expect((await ask(uniqueAccount('c'), '198.51.100.71')).statusCode).toBe(200);
+  });
+
+  it('folds an address for counting only', () => {
+    expect(countedAddress(' A.Lice+news@Example.COM ')).toBe('alice@example.com');
+    expect(countedAddress('alice@exa.mple.com')).toBe('alice@exa.mple.com');
+    expect(countedAddress('a+b+c@x.org')).toBe('a@x.org');
+  });
+
+  it('allows 20 sign-in attempts a minute from one address; the 21st is HTTP 429 with code 3', async () => {
+    // A different account each time: this is the client address's limit, not an account's back-off.
     const attempt = (remoteAddress: string) =>
       s.app.inject({
         method: 'POST',
         url: '/oauth/token',
         remoteAddress,
-        payload: { grant_type: 'password', username: u.account, password: 'Wrong-pass1' },
+        payload: { grant_type: 'password', username: uniqueAccount('guess'), password: 'Wrong-pass1' },
       });
     for (let i = 0; i < 20; i++) expect((await attempt('198.51.100.20')).json().code, `attempt ${i + 1}`).toBe(102);
     const blocked = await attempt('198.51.100.20');
@@ -38,6 +86,23 @@ describe('rate limits', () => {
     expect(blocked.headers['retry-after']).toBeDefined();
     // Another client address is counted apart.
     expect((await attempt('198.51.100.21')).json().code).toBe(102);
+  });
+
+  it('counts in the store, so that two server processes share one limit', async () => {
+    const second = await buildApp(s.app.deps);
+    await second.ready();
+    try {
+      const url = `/anonymous/checkAccount?account=${uniqueAccount('two')}`;
+      const probe = (app: typeof second, i: number) =>
+        app.inject({ method: 'GET', url, remoteAddress: '198.51.100.40' }).then((r) => [i, r.statusCode]);
+      const answers = [];
+      for (let i = 0; i < 30; i++) answers.push(await probe(i % 2 ? second : s.app, i));
+      expect(answers.every(([, status]) => status === 200)).toBe(true);
+      expect((await probe(second, 30))[1]).toBe(429);
+      expect((await probe(s.app, 31))[1]).toBe(429);
+    } finally {
+      await second.close();
+    }
   });
 
   it('limits checkAccount, the one call that tells whether an account exists', async () => {

@@ -5,9 +5,11 @@ import { now } from '../../db/index.ts';
 import { AuthError, fail } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { codeMail } from '../../mail/templates.ts';
+import { codeLimits } from './code-limits.ts';
 import { checkCode, codeError, issueCode } from './codes.ts';
 import { decoyHash, hashPassword, verifyPassword } from './passwords.ts';
 import { openSession, revokeSession, revokeUserSessions, rotateRefreshToken } from './sessions.ts';
+import { awaitTurn, clearFailures, recordFailure } from './sign-in-backoff.ts';
 
 const normalise = (account: string) => account.trim().toLowerCase();
 
@@ -36,9 +38,15 @@ export function authRoutes(app: FastifyInstance) {
         if (!user?.enabled) throw new AuthError();
         return issueTokens(result.userId, result.sessionId, result.refreshToken);
       }
-      const user = await db.selectFrom('users').selectAll().where('account', '=', normalise(body.username)).executeTakeFirst();
+      const account = normalise(body.username);
+      if (config.rateLimits) await awaitTurn(db, account);
+      const user = await db.selectFrom('users').selectAll().where('account', '=', account).executeTakeFirst();
       const valid = await verifyPassword(user?.password_hash ?? (await decoyHash(config.passwordCost)), body.password);
-      if (!user || !valid) return fail(102);
+      if (!user || !valid) {
+        if (config.rateLimits) await recordFailure(db, account);
+        return fail(102);
+      }
+      if (config.rateLimits) await clearFailures(db, account);
       if (!user.enabled) return fail(101);
       const { sessionId, refreshToken } = await openSession(db, user.id, config.refreshTokenTtlSec, {
         userAgent: req.headers['user-agent'],
@@ -72,7 +80,7 @@ export function authRoutes(app: FastifyInstance) {
       }
       return null;
     },
-    { limit: { max: 5, minutes: 10, byAccount: true } },
+    { limit: codeLimits((req) => (req.query as { account?: string }).account) },
   );
 
   route(

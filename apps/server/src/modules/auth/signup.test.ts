@@ -148,6 +148,9 @@ describe('POST /anonymous/resetPwd', () => {
 
   it.each([
     [{ password: 'a b c d e' }, 'body.password must be 6 to 16 characters without spaces'],
+    [{ password: 'Tab\tchar1' }, 'body.password must be 6 to 16 characters without spaces'],
+    [{ password: 'short' }, 'body.password must be at least 6 characters'],
+    [{ password: 'seventeen-chars-x' }, 'body.password must be at most 16 characters'],
     [{ account: 'nope' }, 'body.account must be a valid e-mail address'],
     [{ code: '1' }, 'body.code must be 6 digits'],
   ])('refuses %o with code 4, changing nothing', async (bad, message) => {

@@ -1,4 +1,7 @@
-/** The account a share or transfer names: it must exist (4) and be enabled (101). */
+/**
+ * The account a share or transfer names: it must exist and be enabled, else 4 "no such account"
+ * (a disabled account answers like a missing one: the caller learns found or not found, nothing more).
+ */
 import type { Db } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
 
@@ -8,7 +11,6 @@ export async function targetAccount(db: Db, account: string, field: string) {
     .select(['id', 'account', 'nickname', 'kind', 'language', 'enabled'])
     .where('account', '=', account.trim().toLowerCase())
     .executeTakeFirst();
-  if (!user) return fail(4, `${field}: no such account`);
-  if (!user.enabled) return fail(101);
+  if (!user?.enabled) return fail(4, `${field}: no such account`);
   return user;
 }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
+import { housekeep } from '../../jobs/housekeeping.ts';
 import { uploadsDir } from '../users/avatar.ts';
 import { type Account, account, createPlant, multipart, PNG } from './testkit.ts';
 
@@ -77,5 +78,130 @@ describe('pictures', () => {
       payload: body.payload,
     });
     expect(res.json().code).toBe(2);
+  });
+});
+
+describe('pending pictures', () => {
+  const uploadAs = async (who: Account, on = s, file = PNG) => {
+    const body = multipart(file);
+    const res = await on.app.inject({
+      method: 'POST',
+      url: '/api/v1/plant/thumbnail',
+      headers: { authorization: `Bearer ${who.token}`, ...body.headers },
+      payload: body.payload,
+    });
+    return { status: res.statusCode, headers: res.headers, body: res.json() as { code: number; data: { url: string } | null } };
+  };
+  const file = (url: string) => path.join(uploadsDir(s.config.dataDir), 'plants', url.split('/').pop()!);
+  const pending = (userId: number) =>
+    s.db.selectFrom('pending_uploads').select('url').where('user_id', '=', userId).orderBy('id').execute();
+  const hourAndABit = 60 * 60_000 + 1000;
+
+  it('a picture a plant takes stops being pending and outlives the clean-up', async () => {
+    const me = await account(s);
+    const { url } = (await uploadAs(me)).body.data!;
+    expect(await pending(me.id)).toEqual([{ url }]);
+    const id = await createPlant(s, me, { picture: url });
+    expect(await pending(me.id)).toEqual([]);
+    await housekeep({ db: s.db, dataDir: s.config.dataDir, now: () => Date.now() + hourAndABit });
+    expect(fs.existsSync(file(url))).toBe(true);
+    expect((await get(me, `/api/v1/plant/${id}`)).body.data).toMatchObject({ picture: url });
+  });
+
+  it('a picture nothing took within an hour is deleted, and no plant can take it afterwards', async () => {
+    const me = await account(s);
+    const old = (await uploadAs(me)).body.data!.url;
+    const young = (await uploadAs(me)).body.data!.url;
+    await s.db
+      .updateTable('pending_uploads')
+      .set({ created_at: Date.now() - hourAndABit })
+      .where('url', '=', old)
+      .execute();
+    const done = await housekeep({ db: s.db, dataDir: s.config.dataDir });
+    expect(done.pictures).toBe(1);
+    expect(fs.existsSync(file(old))).toBe(false);
+    expect(fs.existsSync(file(young))).toBe(true);
+    expect(await pending(me.id)).toEqual([{ url: young }]);
+    const id = await createPlant(s, me);
+    const late = await post(me, `/api/v1/plant/${id}/info`, { picture: old });
+    expect(late.body).toMatchObject({ code: 4, data: null });
+    expect(late.body.msg).toContain('upload it again');
+    expect((await post(me, `/api/v1/plant/${id}/info`, { picture: young })).body.code).toBe(0);
+  });
+
+  it('clean-ups running at once in several processes delete each picture once, without error', async () => {
+    const me = await account(s);
+    const urls = [];
+    for (let i = 0; i < 6; i++) urls.push((await uploadAs(me)).body.data!.url);
+    const later = () => Date.now() + hourAndABit;
+    const runs = await Promise.all([1, 2, 3].map(() => housekeep({ db: s.db, dataDir: s.config.dataDir, now: later })));
+    expect(runs.reduce((n, r) => n + r.pictures, 0)).toBe(6);
+    for (const url of urls) expect(fs.existsSync(file(url))).toBe(false);
+    expect(await pending(me.id)).toEqual([]);
+  });
+
+  it("one may not use another account's pending picture (4), nor a name never uploaded", async () => {
+    const me = await account(s);
+    const other = await account(s);
+    const theirs = (await uploadAs(other)).body.data!.url;
+    const res = await post(me, '/api/v1/plant', { name: 'Borrowed pic', capacity: 1, type: 0, timezone: 'UTC', picture: theirs });
+    expect(res.body).toMatchObject({ code: 4, data: null });
+    expect(res.body.msg).toContain('not an uploaded picture of yours');
+    expect(await pending(other.id)).toEqual([{ url: theirs }]);
+    const made = await post(me, '/api/v1/plant', {
+      name: 'Invented pic',
+      capacity: 1,
+      type: 0,
+      timezone: 'UTC',
+      thumbnail: `/uploads/plants/${'a'.repeat(32)}.png`,
+    });
+    expect(made.body).toMatchObject({ code: 4, data: null });
+    expect(made.body.msg).toContain('not an uploaded picture of yours');
+    expect(await s.db.selectFrom('plants').select('id').where('name', 'in', ['Borrowed pic', 'Invented pic']).execute()).toEqual(
+      [],
+    );
+  });
+
+  it('an account has at most 20 pictures pending: the 21st is refused (429) and not stored', async () => {
+    const me = await account(s);
+    for (let i = 0; i < 20; i++) expect((await uploadAs(me)).body.code, `upload ${i + 1}`).toBe(0);
+    const dir = path.join(uploadsDir(s.config.dataDir), 'plants');
+    const files = fs.readdirSync(dir).length;
+    const over = await uploadAs(me);
+    expect(over.status).toBe(429);
+    expect(over.body).toMatchObject({ code: 3, data: null });
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(3500);
+    expect(fs.readdirSync(dir).length).toBe(files);
+    expect(await pending(me.id)).toHaveLength(20);
+    // Using one frees a place.
+    await createPlant(s, me, { picture: (await pending(me.id))[0]!.url });
+    expect((await uploadAs(me)).body.code).toBe(0);
+    // Another account has its own quota.
+    expect((await uploadAs(await account(s))).body.code).toBe(0);
+  });
+
+  it('at most 10 uploads a minute per account, pictures and avatars together', async () => {
+    const limited = await startServer({ rateLimits: true });
+    try {
+      const me = await account(limited);
+      const avatar = async () => {
+        const body = multipart(PNG);
+        return limited.app.inject({
+          method: 'POST',
+          url: `/api/v1/user/${me.id}/avatar`,
+          headers: { authorization: `Bearer ${me.token}`, ...body.headers },
+          payload: body.payload,
+        });
+      };
+      for (let i = 0; i < 5; i++) expect((await uploadAs(me, limited)).status).toBe(200);
+      for (let i = 0; i < 5; i++) expect((await avatar()).json().code).toBe(0);
+      const over = await uploadAs(me, limited);
+      expect(over.status).toBe(429);
+      expect(over.body).toMatchObject({ code: 3 });
+      expect((await avatar()).statusCode).toBe(429);
+      expect((await uploadAs(await account(limited), limited)).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
   });
 });

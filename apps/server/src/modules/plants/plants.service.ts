@@ -13,6 +13,7 @@ import { removeImage } from '../users/avatar.ts';
 import { plantAccess } from './access.ts';
 import { bindClaimed } from './gateway-binding.ts';
 import { plantsChanged } from './list.ts';
+import { takePictures } from './pictures.ts';
 import { type PlantDetail, plantDetail } from './plants.repo.ts';
 import { type PlantFields, plantColumns } from './rules.ts';
 import { refreshPlantSummary } from './summary.ts';
@@ -31,6 +32,7 @@ export async function createPlant(db: Db, caller: Caller, input: CreateInput): P
   const companyPlant = (user.kind === 'company_admin' || user.kind === 'company_user') && user.company_id !== null;
   const t = now();
   const id = await db.transaction().execute(async (trx) => {
+    await takePictures(trx, user.id, [columns.picture_url, columns.thumbnail_url]);
     const row = await trx
       .insertInto('plants')
       .values({
@@ -61,11 +63,15 @@ export async function editPlant(db: Db, caller: Caller, id: number, fields: Plan
     .executeTakeFirstOrThrow();
   const columns = plantColumns(fields, stored);
   if (Object.keys(columns).length > 0) {
-    await db
-      .updateTable('plants')
-      .set({ ...columns, updated_at: now() })
-      .where('id', '=', id)
-      .execute();
+    await db.transaction().execute(async (trx) => {
+      const current = [stored.picture_url, stored.thumbnail_url];
+      await takePictures(trx, caller.user.id, [columns.picture_url, columns.thumbnail_url], current);
+      await trx
+        .updateTable('plants')
+        .set({ ...columns, updated_at: now() })
+        .where('id', '=', id)
+        .execute();
+    });
     plantsChanged();
     for (const [column, before] of [
       ['picture_url', stored.picture_url],

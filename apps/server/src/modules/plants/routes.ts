@@ -3,16 +3,20 @@ import { plantsApi as api, limits } from '@sunfleet/contracts';
 import type { FastifyInstance } from 'fastify';
 import { fail } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
-import { storeImage } from '../users/avatar.ts';
+import { uploadLimit } from '../users/avatar.ts';
 import * as devices from './devices.ts';
 import * as gateways from './gateway-binding.ts';
 import * as list from './list.ts';
+import { storePicture } from './pictures.ts';
 import * as plants from './plants.service.ts';
 import * as sharing from './sharing.ts';
 import { transferPlant } from './transfer.ts';
 
 // Guessing a 12-character label key is what these limits stop; a real user binds a handful.
 const claimLimit = { limit: { max: 20, minutes: 10, byAccount: true } };
+// Share and transfer look an account up by its address: counted together per user, so that
+// neither becomes a way to probe which addresses have accounts.
+const lookupLimit = { limit: { max: 30, minutes: 10, byAccount: true, name: 'account look-ups' } };
 
 export function plantRoutes(app: FastifyInstance) {
   const { db, mailer, config } = app.deps;
@@ -50,14 +54,19 @@ export function plantRoutes(app: FastifyInstance) {
   route(app, api.editPlantContacts, ({ caller, params, body }) => plants.editPlant(db, caller, params.id, body, config.dataDir));
   route(app, api.deletePlant, ({ caller, params }) => ingestForgets(plants.deletePlant(db, caller, params.id)));
 
-  route(app, api.uploadPicture, async ({ caller, req }) => {
-    if (caller.user.read_only || !(caller.grants.has('station.create') || caller.grants.has('station.edit'))) fail(2);
-    const file = await req.file({ limits: { fileSize: limits.plantPictureBytes, files: 1 } });
-    if (!file) return fail(4, 'file is required');
-    const url = await storeImage(config.dataDir, 'plants', await file.toBuffer(), ['png', 'jpeg']);
-    if (!url) return fail(4, 'file must be a JPG or PNG image');
-    return { url };
-  });
+  route(
+    app,
+    api.uploadPicture,
+    async ({ caller, req }) => {
+      if (caller.user.read_only || !(caller.grants.has('station.create') || caller.grants.has('station.edit'))) fail(2);
+      const file = await req.file({ limits: { fileSize: limits.plantPictureBytes, files: 1 } });
+      if (!file) return fail(4, 'file is required');
+      const url = await storePicture(db, config.dataDir, caller.user.id, await file.toBuffer());
+      if (!url) return fail(4, 'file must be a JPG or PNG image');
+      return { url };
+    },
+    { limit: uploadLimit },
+  );
 
   route(app, api.checkGateway, ({ body }) => gateways.checkGateway(db, body), claimLimit);
   route(
@@ -68,11 +77,15 @@ export function plantRoutes(app: FastifyInstance) {
   );
   route(app, api.unbindGateway, ({ caller, params }) => ingestForgets(gateways.unbindGateway(db, caller, params.sn)));
 
-  route(app, api.sharePlant, ({ caller, params, body }) => sharing.sharePlant(db, caller, params.id, body));
+  route(app, api.sharePlant, ({ caller, params, body }) => sharing.sharePlant(db, caller, params.id, body), lookupLimit);
   route(app, api.getShareUsers, ({ caller, params }) => sharing.shareUsers(db, caller, params.plantId));
   route(app, api.cancelShare, ({ caller, params, body }) => sharing.cancelShare(db, caller, params.plantId, body.userId));
-  route(app, api.transferPlant, ({ caller, params, query, req }) =>
-    transferPlant(db, mailer, caller, params.id, query.account, (err) => req.log.error({ err }, 'transfer mail failed')),
+  route(
+    app,
+    api.transferPlant,
+    ({ caller, params, query, req }) =>
+      transferPlant(db, mailer, caller, params.id, query.account, (err) => req.log.error({ err }, 'transfer mail failed')),
+    lookupLimit,
   );
 
   route(app, api.plantInverterCount, ({ caller, params }) => devices.inverterCount(db, caller, params.id));

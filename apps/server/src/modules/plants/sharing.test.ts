@@ -43,8 +43,15 @@ afterAll(() => s.close());
 
 describe('share', () => {
   it('the owner shares as visitor, lists, and sharing again changes the role', async () => {
+    await s.db.updateTable('users').set({ nickname: 'Friendly' }).where('id', '=', friend.id).execute();
     const res = await share(owner, plant, friend.account.toUpperCase());
-    expect(res.body).toMatchObject({ code: 0, data: { userId: friend.id, account: friend.account, role: 'visitor' } });
+    // The answer says the share was made, nothing more about the account (no id, no nickname).
+    expect(res.body).toEqual({
+      code: 0,
+      msg: 'ok',
+      data: { account: friend.account, role: 'visitor', sharedAt: expect.any(String) },
+    });
+    expect(JSON.stringify((await get(owner, `/api/v1/plant/${plant}/getShareUsers`)).body)).not.toContain('Friendly');
     expect((await get(owner, `/api/v1/plant/${plant}/getShareUsers`)).body.data).toEqual([
       expect.objectContaining({ userId: friend.id, role: 'visitor' }),
     ]);
@@ -54,7 +61,7 @@ describe('share', () => {
     ]);
   });
 
-  it('refuses: 701 oneself, 702 company accounts, 4 no such account, 101 disabled, 4 bad role', async () => {
+  it('refuses: 701 oneself, 702 company accounts, 4 no such account (a disabled one alike), 4 bad role', async () => {
     expect((await share(owner, plant, owner.account)).body.code).toBe(701);
     expect((await share(owner, plant, companyAdmin.account)).body.code).toBe(702);
     expect((await share(owner, plant, companyUser.account)).body.code).toBe(702);
@@ -62,7 +69,8 @@ describe('share', () => {
     expect(missing.body).toMatchObject({ code: 4, data: null });
     expect(missing.body.msg).toContain('no such account');
     const disabled = await s.user({ enabled: false });
-    expect((await share(owner, plant, disabled.account)).body.code).toBe(101);
+    const answer = (await share(owner, plant, disabled.account)).body;
+    expect(answer).toEqual({ ...missing.body });
     expect((await share(owner, plant, stranger.account, 'owner')).body.code).toBe(4);
     const shared = await s.db.selectFrom('plant_shares').select('user_id').where('plant_id', '=', plant).execute();
     expect(shared.map((r) => r.user_id)).toEqual([friend.id]);
@@ -179,7 +187,10 @@ describe('transfer', () => {
     const transfer = (who: Account, target: string) =>
       post(who, `/api/v1/plant/${id}/transfer?account=${encodeURIComponent(target)}`);
     expect((await transfer(owner, owner.account)).body.code).toBe(207);
-    expect((await transfer(owner, 'nobody@example.com')).body).toMatchObject({ code: 4, data: null });
+    const missing = (await transfer(owner, 'nobody@example.com')).body;
+    expect(missing).toMatchObject({ code: 4, data: null });
+    expect(missing.msg).toContain('no such account');
+    expect((await transfer(owner, (await s.user({ enabled: false })).account)).body).toEqual(missing);
     expect((await post(owner, `/api/v1/plant/${id}/transfer`)).body.code).toBe(4);
     expect((await transfer(companyAdmin, stranger.account)).body.code).toBe(2);
     expect((await transfer(stranger, stranger.account)).body).toMatchObject({ code: 700, data: null });
@@ -199,5 +210,31 @@ describe('transfer', () => {
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ owner_user_id: stranger.id, company_id: null });
     expect((await get(companyAdmin, `/api/v1/plant/${id}`)).body.code).toBe(700);
+  });
+});
+
+describe('account look-ups', () => {
+  let limited: TestServer;
+  beforeAll(async () => {
+    limited = await startServer({ rateLimits: true });
+  });
+  afterAll(() => limited.close());
+
+  it('shares and transfers look up at most 30 accounts per user in 10 minutes, counted together', async () => {
+    const me = await account(limited);
+    const other = await account(limited);
+    const id = await createPlant(limited, me);
+    const look = (who: Account, i: number) =>
+      i % 2
+        ? limited.call(who.token, 'POST', `/api/v1/plant/${id}/share`, { account: `probe${i}@example.com`, role: 'visitor' })
+        : limited.call(who.token, 'POST', `/api/v1/plant/${id}/transfer?account=probe${i}%40example.com`);
+    for (let i = 0; i < 30; i++) expect((await look(me, i)).body.code, `look-up ${i + 1}`).toBe(4);
+    expect(await look(me, 30)).toEqual({
+      status: 429,
+      body: { code: 3, msg: 'Too many requests, please try again later', data: null },
+    });
+    expect((await look(me, 31)).status).toBe(429);
+    // Another user is counted apart (their own plant: 700 here, but not throttled).
+    expect((await look(other, 0)).status).toBe(200);
   });
 });

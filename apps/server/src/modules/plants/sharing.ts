@@ -19,17 +19,11 @@ function sharesOf(db: Db, plantId: number) {
   return db
     .selectFrom('plant_shares')
     .innerJoin('users', 'users.id', 'plant_shares.user_id')
-    .select(['plant_shares.user_id', 'plant_shares.role', 'plant_shares.created_at', 'users.account', 'users.nickname'])
+    .select(['plant_shares.user_id', 'plant_shares.role', 'plant_shares.created_at', 'users.account'])
     .where('plant_shares.plant_id', '=', plantId);
 }
 type ShareRow = Awaited<ReturnType<ReturnType<typeof sharesOf>['executeTakeFirstOrThrow']>>;
-const toShareUser = (r: ShareRow) => ({
-  userId: r.user_id,
-  account: r.account,
-  nickname: r.nickname,
-  role: r.role,
-  sharedAt: iso(r.created_at),
-});
+const toShareUser = (r: ShareRow) => ({ userId: r.user_id, account: r.account, role: r.role, sharedAt: iso(r.created_at) });
 
 export async function sharePlant(db: Db, caller: Caller, plantId: number, input: { account: string; role: ShareRole }) {
   const plant = await plantAccess(db, caller, plantId, 'manage');
@@ -43,7 +37,8 @@ export async function sharePlant(db: Db, caller: Caller, plantId: number, input:
     .onConflict((oc) => oc.columns(['plant_id', 'user_id']).doUpdateSet({ role: input.role }))
     .execute();
   plantsChanged();
-  return toShareUser(await sharesOf(db, plantId).where('plant_shares.user_id', '=', target.id).executeTakeFirstOrThrow());
+  const made = await sharesOf(db, plantId).where('plant_shares.user_id', '=', target.id).executeTakeFirstOrThrow();
+  return { account: made.account, role: made.role, sharedAt: iso(made.created_at) };
 }
 
 export async function shareUsers(db: Db, caller: Caller, plantId: number) {

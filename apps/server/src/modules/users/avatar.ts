@@ -6,15 +6,21 @@ import { sniffImage } from '@sunfleet/contracts';
 
 export const uploadsDir = (dataDir: string) => path.join(dataDir, 'uploads');
 
+/** Pictures and avatars together: at most 10 uploads a minute per account. */
+export const uploadLimit = { max: 10, minutes: 1, byAccount: true, name: 'uploads' };
+
+/** `beforeWrite` may refuse (throw) once the file's URL is known and before anything is written. */
 export async function storeImage(
   dataDir: string,
   folder: string,
   bytes: Buffer,
   allowed: readonly string[],
+  beforeWrite?: (url: string) => Promise<void>,
 ): Promise<string | null> {
   const kind = sniffImage(bytes.subarray(0, 16));
   if (!kind || !allowed.includes(kind)) return null;
   const name = `${randomBytes(16).toString('hex')}.${kind === 'jpeg' ? 'jpg' : kind}`;
+  await beforeWrite?.(`/uploads/${folder}/${name}`);
   const dir = path.join(uploadsDir(dataDir), folder);
   await fs.mkdir(dir, { recursive: true });
   await fs.writeFile(path.join(dir, name), bytes);

@@ -212,6 +212,7 @@ describe('POST /api/v1/user/:id/pwd', () => {
   it.each([
     [{ password: 'a b c d e' }, 'body.password must be 6 to 16 characters without spaces'],
     [{ password: '12345' }, 'body.password must be at least 6 characters'],
+    [{ password: 'seventeen-chars-x' }, 'body.password must be at most 16 characters'],
     [{ password: undefined }, 'body.password is required'],
     [{ oldPassword: undefined }, 'body.oldPassword is required'],
   ])('refuses %o with code 4 and keeps the old password', async (bad, message) => {

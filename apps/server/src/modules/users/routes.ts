@@ -5,10 +5,11 @@ import { now, parseJson } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { codeMail } from '../../mail/templates.ts';
+import { codeLimits } from '../auth/code-limits.ts';
 import { checkCode, codeError, issueCode } from '../auth/codes.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
-import { removeImage, storeImage } from './avatar.ts';
+import { removeImage, storeImage, uploadLimit } from './avatar.ts';
 import { profileOf } from './profile.ts';
 
 const PERSONALIZED_VALUE_BYTES = 16 * 1024;
@@ -99,7 +100,12 @@ export function userRoutes(app: FastifyInstance) {
       await mailer.send(codeMail(email, code, 'notify', lan));
       return null;
     },
-    { limit: { max: 5, minutes: 10, byAccount: true } },
+    {
+      limit: [
+        { max: 5, minutes: 10, byAccount: true },
+        ...codeLimits((req) => (req.query as { email?: string }).email ?? req.caller?.user.account),
+      ],
+    },
   );
 
   route(app, api.setNotify, async ({ body, caller }) => {
@@ -125,16 +131,22 @@ export function userRoutes(app: FastifyInstance) {
     email: caller.user.notify_email,
   }));
 
-  route(app, api.uploadAvatar, async ({ params, caller, req }) => {
-    own(params.id, caller.user.id);
-    readOnlyGuard(caller.user.read_only);
-    const file = await req.file({ limits: { fileSize: limits.avatarBytes, files: 1 } });
-    if (!file) return fail(4, 'file is required');
-    const bytes = await file.toBuffer();
-    const url = await storeImage(config.dataDir, 'avatars', bytes, ['png', 'jpeg']);
-    if (!url) return fail(4, 'file must be a JPG or PNG image');
-    await db.updateTable('users').set({ avatar: url, updated_at: now() }).where('id', '=', caller.user.id).execute();
-    await removeImage(config.dataDir, 'avatars', caller.user.avatar);
-    return { avatar: url };
-  });
+  // The account refers to its avatar at once: nothing is left pending.
+  route(
+    app,
+    api.uploadAvatar,
+    async ({ params, caller, req }) => {
+      own(params.id, caller.user.id);
+      readOnlyGuard(caller.user.read_only);
+      const file = await req.file({ limits: { fileSize: limits.avatarBytes, files: 1 } });
+      if (!file) return fail(4, 'file is required');
+      const bytes = await file.toBuffer();
+      const url = await storeImage(config.dataDir, 'avatars', bytes, ['png', 'jpeg']);
+      if (!url) return fail(4, 'file must be a JPG or PNG image');
+      await db.updateTable('users').set({ avatar: url, updated_at: now() }).where('id', '=', caller.user.id).execute();
+      await removeImage(config.dataDir, 'avatars', caller.user.avatar);
+      return { avatar: url };
+    },
+    { limit: uploadLimit },
+  );
 }

@@ -158,7 +158,7 @@ function ShareBody({ plant }: { plant: PlantRef }) {
                 ]}
               >
                 <List.Item.Meta
-                  title={u.nickname ? `${u.nickname} · ${u.account}` : u.account}
+                  title={u.account}
                   description={
                     <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                       {t('share.since', { time: formatDateTime(u.sharedAt) })}

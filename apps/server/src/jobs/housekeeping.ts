@@ -1,0 +1,66 @@
+/**
+ * Housekeeping, every 5 minutes in the jobs role: deletes plant pictures left pending for more
+ * than an hour (modules/plants/pictures.ts) and throttle counters idle for a day (longer than
+ * any limit's window). Both are idempotent deletes: several processes may run it at once.
+ */
+import type { Db } from '../db/index.ts';
+import { pruneThrottles } from '../http/throttle.ts';
+import { sweepPictures } from '../modules/plants/pictures.ts';
+import { type Logger, silentLogger } from '../telemetry/ingest/log.ts';
+
+export interface Housekeeping {
+  pictures: number;
+  throttles: number;
+}
+
+export interface HousekeepingOptions {
+  db: Db;
+  dataDir: string;
+  now?: () => number;
+  log?: Logger;
+}
+
+const throttleIdleMs = 24 * 60 * 60_000;
+
+export async function housekeep(opts: HousekeepingOptions): Promise<Housekeeping> {
+  const at = (opts.now ?? Date.now)();
+  const pictures = await sweepPictures(opts.db, opts.dataDir, at);
+  const throttles = await pruneThrottles(opts.db, throttleIdleMs, at);
+  return { pictures, throttles };
+}
+
+export interface HousekeepingJob {
+  runOnce(): Promise<Housekeeping>;
+  stop(): Promise<void>;
+}
+
+/** Run every `intervalMs` (default 5 minutes); a run never overlaps the previous one. */
+export function startHousekeeping(opts: HousekeepingOptions & { intervalMs?: number }): HousekeepingJob {
+  const log = opts.log ?? silentLogger;
+  let running: Promise<Housekeeping> | null = null;
+  const runOnce = () => {
+    running ??= housekeep(opts).finally(() => {
+      running = null;
+    });
+    return running;
+  };
+  const timer = setInterval(
+    () => {
+      runOnce().then(
+        (done) => {
+          if (done.pictures > 0) log.info(done, 'deleted pictures nothing refers to');
+        },
+        (error) => log.error({ err: error }, 'housekeeping failed'),
+      );
+    },
+    opts.intervalMs ?? 5 * 60_000,
+  );
+  timer.unref();
+  return {
+    runOnce,
+    async stop() {
+      clearInterval(timer);
+      await running?.catch(() => undefined);
+    },
+  };
+}
