@@ -37,6 +37,12 @@ export interface DbOptions {
   onConnectionError?: (error: Error) => void;
 }
 
+/**
+ * SQLite write-lock wait: short, because it blocks the event loop (every HTTP request waits
+ * with it). A write that meets the lock fails with SQLITE_BUSY: the API answers 503, ingest
+ * keeps the batch and retries.
+ */
+export const SQLITE_BUSY_TIMEOUT_MS = 20;
 /** PostgreSQL: give up connecting after this long (a down server refuses at once; a black hole hangs). */
 const PG_CONNECT_TIMEOUT_MS = 5000;
 
@@ -73,7 +79,7 @@ export function createDb(opts: DbOptions): Store {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   return {
     db: new Kysely<Database>({ dialect: new SqliteDialect({ database: keepStatements(sqlite) }) }),
     dialect: 'sqlite',
