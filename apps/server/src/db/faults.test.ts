@@ -85,9 +85,10 @@ describe('storeReachable', () => {
     const store = await openTestStore(2);
     try {
       expect(await storeReachable(store.db, 1000)).toBe(true);
+      // Answers after 1.5 s (and so gives its connection back before the store closes).
       const hang: KyselyPlugin = {
         transformQuery: (args) => args.node,
-        transformResult: () => new Promise(() => {}),
+        transformResult: (args) => new Promise((resolve) => setTimeout(() => resolve(args.result), 1500)),
       };
       const started = Date.now();
       expect(await storeReachable(store.db.withPlugin(hang), 200)).toBe(false);

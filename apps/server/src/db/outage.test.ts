@@ -136,7 +136,8 @@ describe.skipIf(!pgUrl)('PostgreSQL outage', () => {
     await waitFor(() => frames.acked.size >= 100, 10_000, '100 frames acknowledged');
 
     // Every connection of this server's pool ends (idle ones included) while frames flow.
-    expect(await terminateBackends()).toBeGreaterThan(0);
+    const terminated = await terminateBackends();
+    expect(terminated).toBeGreaterThan(0);
     await waitFor(() => connectionErrors.length > 0, 5000, 'the pool to hear of the lost connections');
     const afterTerminate = frames.acked.size;
     await waitFor(async () => (await health()).statusCode === 200, 10_000, '/healthz 200 after the termination');
@@ -159,8 +160,9 @@ describe.skipIf(!pgUrl)('PostgreSQL outage', () => {
     await terminateBackends(); // the pool's connections must reconnect into the black hole
     const started = performance.now();
     const hung = await health();
+    const hungMs = performance.now() - started;
     expect(hung.statusCode).toBe(503);
-    expect(performance.now() - started).toBeLessThan(2500);
+    expect(hungMs).toBeLessThan(2500);
 
     // Back.
     await proxy.restore();
@@ -181,6 +183,9 @@ describe.skipIf(!pgUrl)('PostgreSQL outage', () => {
     const stored = new Map(rows.map((r) => [Number(r.ts), Number(r.n)]));
     const missing = [...frames.acked].filter((i) => stored.get(T0 + i * MIN) !== 1);
     expect(missing).toEqual([]);
+    console.log(
+      `PostgreSQL outage: ${terminated} backends terminated, ${connectionErrors.length} connection errors heard, /healthz answered a hung store in ${Math.round(hungMs)} ms; ${frames.acked.size} of ${frames.sent()} frames acknowledged, all stored once; ${ingest.stats().failedBatches} batches retried`,
+    );
     expect(frames.acked.size).toBeGreaterThan(300);
     expect(ingest.stats().failedBatches).toBeGreaterThan(0); // the outage did reach ingest
   }, 90_000);
