@@ -161,6 +161,8 @@ export class Presence {
       this.#flushing = null;
     });
     await this.#flushing;
+    const refused = this.#unwritten.size > 0 || this.#unwrittenChanges.length > 0;
+    if (refused && !this.#timer && !this.#closed) this.#schedule(RETRY_MS);
   }
 
   /** Stop taking events (a shutting-down broker's disconnects are not news) and write the rest. */
@@ -201,8 +203,7 @@ export class Presence {
     this.#timer = setTimeout(() => {
       this.#timer = null;
       void this.flush().then(() => {
-        const retry = this.#unwritten.size > 0 || this.#unwrittenChanges.length > 0;
-        if ((this.#pending.size > 0 || retry) && !this.#timer && !this.#closed) this.#schedule(retry ? RETRY_MS : undefined);
+        if (this.#pending.size > 0 && !this.#timer) this.#schedule();
       });
     }, delayMs);
     this.#timer.unref();
