@@ -27,7 +27,12 @@ async function main() {
     throw e;
   }
   const log = pino({ level: config.logLevel, redact: ['req.headers.authorization', '*.password', '*.refresh_token'] });
-  const store = createDb({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'sunfleet.db') });
+  const store = createDb({
+    databaseUrl: config.databaseUrl,
+    sqliteFile: path.join(config.dataDir, 'sunfleet.db'),
+    applicationName: 'sunfleet',
+    onConnectionError: (err) => log.warn({ err }, 'store connection lost; the next query connects anew'),
+  });
   const { db, dialect } = store;
   await migrate(db);
   log.info({ store: dialect }, 'store ready');

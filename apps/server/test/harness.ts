@@ -12,7 +12,7 @@ import { sql } from 'kysely';
 import pino from 'pino';
 import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
-import { createDb, type Db, migrate, now } from '../src/db/index.ts';
+import { createDb, type Db, type DbOptions, migrate, now, type Store } from '../src/db/index.ts';
 import type { AccountKind } from '../src/db/schema.ts';
 import type { Deps } from '../src/deps.ts';
 import { createMailer } from '../src/mail/mailer.ts';
@@ -25,6 +25,7 @@ export const PASSWORD = 'Secret123';
 export interface TestServer {
   app: FastifyInstance;
   db: Db;
+  store: Store;
   config: Config;
   smtp: TestSmtp;
   close(): Promise<void>;
@@ -61,6 +62,13 @@ export async function startServer(
   extend?: (app: FastifyInstance) => void,
   /** Services a test stands in for, e.g. an `ingest` whose `forget` calls are recorded. */
   extra: Pick<Deps, 'ingest'> = {},
+  /**
+   * How the app reaches its store: PostgreSQL through another address (a proxy in front of
+   * TEST_DATABASE_URL) with its own application_name; SQLite in a file instead of in memory.
+   */
+  storeOptions: Pick<DbOptions, 'databaseUrl' | 'applicationName' | 'sqliteFile' | 'onConnectionError'> = {
+    databaseUrl: null,
+  },
 ): Promise<TestServer> {
   const pgUrl = process.env.TEST_DATABASE_URL || null;
   const schema = pgUrl ? `t_${randomBytes(6).toString('hex')}` : undefined;
@@ -69,7 +77,13 @@ export async function startServer(
     await sql`create schema ${sql.id(schema)}`.execute(admin);
     await admin.destroy();
   }
-  const { db, dialect } = createDb({ databaseUrl: pgUrl, pgSchema: schema, poolSize: 4 });
+  const store = createDb({
+    ...storeOptions,
+    databaseUrl: pgUrl ? storeOptions.databaseUrl || pgUrl : null,
+    pgSchema: schema,
+    poolSize: 4,
+  });
+  const { db, dialect } = store;
   await migrate(db);
   const smtp = await startSmtp();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sunfleet-test-'));
@@ -94,6 +108,7 @@ export async function startServer(
   const server: TestServer = {
     app,
     db,
+    store,
     config,
     smtp,
     async close() {

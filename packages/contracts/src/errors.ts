@@ -45,6 +45,11 @@ export const errorCatalogue = {
     en: 'The server did not respond, please try again later',
     es: 'El servidor no respondió, inténtelo más tarde',
   },
+  503: {
+    key: 'storeUnavailable',
+    en: 'The service is briefly unavailable, please try again in a moment',
+    es: 'El servicio no está disponible por un momento, inténtelo de nuevo en breve',
+  },
   600: { key: 'inverterMissing', en: 'The inverter does not exist', es: 'El inversor no existe' },
   601: {
     key: 'inverterUnsupported',

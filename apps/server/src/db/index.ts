@@ -31,7 +31,20 @@ export interface DbOptions {
   /** PostgreSQL schema to use (tests give each file its own). */
   pgSchema?: string;
   poolSize?: number;
+  /** PostgreSQL `application_name` of the pool's connections (to tell them apart in pg_stat_activity). */
+  applicationName?: string;
+  /** A connection failed outside a query (terminated while idle, the server restarting). */
+  onConnectionError?: (error: Error) => void;
 }
+
+/**
+ * SQLite write-lock wait: short, because it blocks the event loop (every HTTP request waits
+ * with it). A write that meets the lock fails with SQLITE_BUSY: the API answers 503, ingest
+ * keeps the batch and retries.
+ */
+export const SQLITE_BUSY_TIMEOUT_MS = 20;
+/** PostgreSQL: give up connecting after this long (a down server refuses at once; a black hole hangs). */
+const PG_CONNECT_TIMEOUT_MS = 5000;
 
 export interface Store {
   db: Db;
@@ -47,8 +60,12 @@ export function createDb(opts: DbOptions): Store {
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: opts.poolSize ?? 10,
+      connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+      ...(opts.applicationName ? { application_name: opts.applicationName } : {}),
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
+    handleConnectionErrors(pool, opts.onConnectionError ?? (() => {}));
     return {
       db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
       dialect: 'postgres',
@@ -62,13 +79,26 @@ export function createDb(opts: DbOptions): Store {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   return {
     db: new Kysely<Database>({ dialect: new SqliteDialect({ database: keepStatements(sqlite) }) }),
     dialect: 'sqlite',
     sqlite,
     sqliteFile: file === ':memory:' ? null : file,
   };
+}
+
+/**
+ * A connection the server cuts (pg_terminate_backend, a restart, a failover) emits 'error': on
+ * the pool while idle, on the client while checked out between queries. Unheard, either ends
+ * the process. Heard, the client is marked broken; the pool drops it on release and connects
+ * anew for the next query. A query running at that moment fails with the error itself.
+ */
+function handleConnectionErrors(pool: pg.Pool, onError: (error: Error) => void): void {
+  pool.on('error', (error) => onError(error));
+  pool.on('connect', (client) => {
+    client.on('error', (error) => onError(error));
+  });
 }
 
 /**

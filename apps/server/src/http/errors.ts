@@ -1,11 +1,13 @@
 /**
  * The one error vocabulary: a BusinessError carries a catalogue code (HTTP 200), bad input is
  * code 4 (HTTP 400, whether a schema, a handler or the body parser found it), an AuthError
- * means the access token is missing, invalid or expired (HTTP 401). Anything else is a server
- * fault whose message never reaches the client.
+ * means the access token is missing, invalid or expired (HTTP 401), a store that is
+ * unreachable or locked for now is HTTP 503 (code 503, with Retry-After). Anything else is a
+ * server fault whose message never reaches the client.
  */
 import { type ErrorCode, errorText, type Language, toLanguage } from '@sunfleet/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isStoreUnavailable } from '../db/faults.ts';
 import { describeValidation, type SchemaError } from './validation.ts';
 
 export class BusinessError extends Error {
@@ -49,6 +51,9 @@ export const statusOfCode = (code: ErrorCode): number => (code === 4 ? 400 : 200
 /** Body parser failures that mean "the body is not JSON": bad input like any other. */
 const malformedJson = new Set(['FST_ERR_CTP_INVALID_JSON_BODY', 'FST_ERR_CTP_EMPTY_JSON_BODY']);
 
+/** Seconds a client is asked to wait after a 503 (a reconnect or a released lock takes about that). */
+const RETRY_AFTER_S = 2;
+
 function send(reply: FastifyReply, status: number, code: number, msg: string) {
   // Errors bypass the route's response schema (whose `data` is the success shape).
   return reply.status(status).serializer(JSON.stringify).type('application/json; charset=utf-8').send({ code, msg, data: null });
@@ -91,6 +96,11 @@ export function installErrorHandler(app: FastifyInstance, isSpaPath: (url: strin
         4,
         `${errorText(4, lan)}: ${err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'unsupported content type' : 'malformed request'}`,
       );
+    }
+    if (isStoreUnavailable(error)) {
+      req.log.warn({ err }, 'store unavailable');
+      reply.header('retry-after', String(RETRY_AFTER_S));
+      return send(reply, 503, 503, errorText(503, lan));
     }
     req.log.error({ err }, 'request failed');
     return send(reply, 500, 500, errorText(500, lan));

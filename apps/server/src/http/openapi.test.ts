@@ -27,7 +27,7 @@ const contractRoutes = () =>
     .filter((r) => r.method !== 'HEAD' && !pluginPublicPrefixes.some((p) => r.url.startsWith(p)) && r.config?.endpoint)
     .map((r) => ({
       ep: r.config!.endpoint as Endpoint,
-      rateLimited: !!(r.config as { rateLimit?: unknown }).rateLimit,
+      rateLimited: !!r.config?.rateLimited,
       docPath: r.url.replace(/:([A-Za-z]+)/g, '{$1}'),
     }));
 

@@ -89,7 +89,7 @@ export function openapiOptions(app: FastifyInstance): Pick<FastifyDynamicSwagger
       const ep = route.config?.endpoint;
       if (!ep || !schema || schema.hide) return { schema, url };
       const response = schema.response as Record<string, unknown> | undefined;
-      const rateLimited = !!(route.config as { rateLimit?: unknown }).rateLimit;
+      const rateLimited = !!route.config?.rateLimited;
       return {
         url,
         schema: { ...schema, response: { 200: okResponse(ep, response?.[200]), ...errorResponses(ep, rateLimited) } },

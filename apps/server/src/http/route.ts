@@ -19,6 +19,8 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     endpoint?: Endpoint;
+    /** The route counts its calls against a limit (429 over it). */
+    rateLimited?: boolean;
   }
 }
 
@@ -104,7 +106,7 @@ export function route<E extends Endpoint>(app: FastifyInstance, ep: E, handler: 
     method: ep.method,
     url: ep.path,
     schema,
-    config: { endpoint: ep },
+    config: { endpoint: ep, rateLimited: limits.length > 0 },
     // onRequest, before the body is parsed or validated: without a valid token the answer is
     // 401 whatever the input, and nothing about the input schema leaks.
     onRequest: async (req) => {

@@ -6,11 +6,11 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Store } from '../db/index.ts';
-import { refreshPlantSummary } from '../modules/plants/summary.ts';
 import { startBrokerBridge } from './broker/bridge.ts';
 import { startEmbeddedBroker } from './broker/embedded.ts';
 import { createIngest, type Ingest } from './ingest/pipeline.ts';
 import { startWalCheckpointer } from './ingest/wal-checkpointer.ts';
+import { startSummaryRefresher } from './summary-refresher.ts';
 
 export interface Telemetry {
   ingest: Ingest;
@@ -20,20 +20,8 @@ export interface Telemetry {
   close(): Promise<void>;
 }
 
-/** Plant list columns (power now, today, total) follow ingest at most this late. */
-const SUMMARY_EVERY_MS = 5000;
-
 export async function startTelemetry(config: Config, store: Store, log: Logger): Promise<Telemetry> {
-  // Plants touched by ingest get their summary row refreshed in one pass every few seconds,
-  // not per batch: a busy plant uploads many batches a minute.
-  const touched = new Set<number>();
-  const summaries = setInterval(() => {
-    if (touched.size === 0) return;
-    const ids = [...touched];
-    touched.clear();
-    refreshPlantSummary(store.db, ids).catch((err) => log.error({ err }, 'plant summary refresh failed'));
-  }, SUMMARY_EVERY_MS);
-  summaries.unref();
+  const summaries = startSummaryRefresher(store.db, log);
   // SQLite: WAL checkpoints move off the committing connection to a worker thread.
   const checkpointer = store.sqliteFile
     ? startWalCheckpointer(store.sqliteFile, { onError: (m) => log.warn({ part: 'wal' }, m) })
@@ -45,13 +33,11 @@ export async function startTelemetry(config: Config, store: Store, log: Logger):
     sqlite: store.sqlite,
     decodeInWorker: true,
     log: log.child({ part: 'ingest' }),
-    onBatch: (plants) => {
-      for (const id of plants) touched.add(id);
-    },
+    onBatch: (plants) => summaries.touch(plants),
   });
   const stopAll = async () => {
-    clearInterval(summaries);
     await ingest.close();
+    await summaries.stop();
     await checkpointer?.stop();
   };
   const common = { db: store.db, log: log.child({ part: 'mqtt' }), handler: ingest, rateLimit: config.mqtt.rateLimit };

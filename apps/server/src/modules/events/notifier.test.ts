@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { KyselyPlugin } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
@@ -190,6 +191,30 @@ describe('fault notifications', () => {
     await fault(a, a.inverter, 'eepromFailure');
     await n.runOnce();
     expect(mailsTo(visitor.account).length).toBe(before);
+    await n.stop();
+  });
+
+  it('never mails twice when the store connection is lost right after a mail went out', async () => {
+    clock += 7 * HOUR;
+    let cutOnce = true;
+    // The connection ends under the statement that records the mail as sent; the next ones reconnect.
+    const cut: KyselyPlugin = {
+      transformQuery: (args) => {
+        if (cutOnce && args.node.kind === 'UpdateQueryNode' && JSON.stringify(args.node).includes('"sent"')) {
+          cutOnce = false;
+          throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+        }
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const n = notifier({ db: s.db.withPlugin(cut) });
+    const before = mailsTo(OWNER_MAIL).length;
+    await fault(a, a.inverter, 'islanding');
+    await n.runOnce().catch(() => undefined);
+    expect(cutOnce).toBe(false);
+    for (let i = 0; i < 3; i++) await n.runOnce();
+    expect(mailsTo(OWNER_MAIL).length - before).toBe(1);
     await n.stop();
   });
 });

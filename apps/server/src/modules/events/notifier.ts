@@ -187,18 +187,21 @@ export function createEventNotifier(opts: NotifierOptions) {
     return !!row;
   }
 
-  /** Mark, send, record: a mail is never sent twice, even if the process dies in between. */
+  /**
+   * Mark, send, record: a mail is never sent twice, even if the process dies or the store goes
+   * away in between (the row stays 'sending'). Only a refused mail is marked 'failed' for a retry.
+   */
   async function sendMarked(id: number, send: () => Promise<void>, t: number, run: NotifierRun) {
     try {
       await send();
-      await db.updateTable('event_notifications').set({ state: 'sent', mailed_at: t }).where('id', '=', id).execute();
-      return true;
     } catch (err) {
       log.error({ err, notification: id }, 'fault notification mail failed');
       await db.updateTable('event_notifications').set({ state: 'failed', mailed_at: null }).where('id', '=', id).execute();
       run.failed++;
       return false;
     }
+    await db.updateTable('event_notifications').set({ state: 'sent', mailed_at: t }).where('id', '=', id).execute();
+    return true;
   }
 
   async function notify(user: Recipient, r: FaultRow, t: number, run: NotifierRun, budget: Map<number, number>) {

@@ -3,18 +3,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { systemApi as api } from '@sunfleet/contracts';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
+import { StoreUnavailableError, storeReachable } from '../../db/faults.ts';
 import { route } from '../../http/route.ts';
 import { uploadsDir } from '../users/avatar.ts';
 
 const started = Date.now();
+/** A store that has not answered `select 1` by then counts as down: an orchestrator's probe must not hang. */
+const STORE_CHECK_MS = 1000;
 const mime = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif' } as const;
 
 export function systemRoutes(app: FastifyInstance) {
   const { db, dialect, config } = app.deps;
 
+  // 200 while the store answers, 503 (error envelope) while it does not.
   route(app, api.health, async () => {
-    await sql`select 1`.execute(db);
+    if (!(await storeReachable(db, STORE_CHECK_MS))) throw new StoreUnavailableError();
     return { status: 'ok' as const, store: dialect, uptimeSec: Math.round((Date.now() - started) / 1000) };
   });
 

@@ -14,13 +14,32 @@ const boom = endpoint({
   data: Type.Null(),
 });
 
+/** The store errors a request meets while the database is down or locked. */
+const storeFaults: Record<string, () => Error> = {
+  locked: () => Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }),
+  terminated: () =>
+    Object.assign(new Error('terminating connection due to administrator command at db-primary.internal'), { code: '57P01' }),
+  refused: () => Object.assign(new Error('connect ECONNREFUSED 10.0.0.7:5432'), { code: 'ECONNREFUSED' }),
+};
+const storeDown = endpoint({
+  method: 'GET',
+  path: '/api/v1/test/store/:fault',
+  access: 'public',
+  summary: 'test only: a store that is down or locked',
+  params: Type.Object({ fault: Type.String() }),
+  data: Type.Null(),
+});
+
 let s: TestServer;
 beforeAll(async () => {
-  s = await startServer({}, (app) =>
+  s = await startServer({}, (app) => {
     route(app, boom, () => {
       throw new Error(SECRET);
-    }),
-  );
+    });
+    route(app, storeDown, ({ params }) => {
+      throw storeFaults[params.fault]!();
+    });
+  });
 });
 afterAll(() => s.close());
 
@@ -159,6 +178,22 @@ describe('every response', () => {
     expect(res.json()).toEqual({ code: 500, msg: 'El servidor no respondió, inténtelo más tarde', data: null });
     expect(res.body).not.toContain('db-primary');
     expect(res.body).not.toContain('Error');
+  });
+
+  it('a store that is down or locked is HTTP 503 with code 503 and Retry-After, never the error message', async () => {
+    for (const fault of Object.keys(storeFaults)) {
+      const res = await s.app.inject({ method: 'GET', url: `/api/v1/test/store/${fault}` });
+      expect(res.statusCode, fault).toBe(503);
+      expect(res.headers['retry-after']).toBe('2');
+      expect(res.json()).toEqual({
+        code: 503,
+        msg: 'The service is briefly unavailable, please try again in a moment',
+        data: null,
+      });
+      expect(res.body).not.toContain('db-primary');
+    }
+    const es = await s.app.inject({ method: 'GET', url: '/api/v1/test/store/locked', headers: { 'accept-language': 'es' } });
+    expect(es.json().msg).toBe('El servicio no está disponible por un momento, inténtelo de nuevo en breve');
   });
 
   it('an unknown API path is HTTP 404 with code 404', async () => {

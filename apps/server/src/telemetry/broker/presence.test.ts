@@ -1,6 +1,8 @@
 /** Presence writes: merged per gateway, grouped per flush, throttled `last_seen_at`. */
+import type { KyselyPlugin } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../../test/mqtt.ts';
 import { openTestStore, type TestStore } from '../../../test/store.ts';
 import { secretHash } from '../gateways.ts';
 import { Presence } from './presence.ts';
@@ -29,7 +31,7 @@ const presence = () => new Presence({ db: store.db, log, flushMs: 60_000, seenEv
 
 beforeAll(async () => {
   store = await openTestStore();
-  await addGateways([...stormSns, 'P-0001', 'P-0002', 'P-0003', 'P-0004', 'P-0005']);
+  await addGateways([...stormSns, 'P-0001', 'P-0002', 'P-0003', 'P-0004', 'P-0005', 'P-0006', 'P-0007']);
 });
 afterAll(async () => {
   await store?.close();
@@ -127,6 +129,58 @@ describe('presence', () => {
     expect(await sessions()).toEqual([
       [t, t + 60_000],
       [t + 120_000, t + 130_000],
+    ]);
+    await p.close();
+  });
+
+  it('keeps what the store refused during an outage and writes it, merged with later events, once it is back', async () => {
+    let down = true;
+    // Every statement refused as a terminated connection is while the store is down.
+    const outage: KyselyPlugin = {
+      transformQuery: (args) => {
+        if (down) throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const p = new Presence({ db: store.db.withPlugin(outage), log, flushMs: 60_000, seenEveryMs: 30_000 });
+    const history = async (sn: string) =>
+      (
+        await store.db
+          .selectFrom('gateway_sessions')
+          .innerJoin('gateways', 'gateways.id', 'gateway_sessions.gateway_id')
+          .select(['online_at', 'offline_at'])
+          .where('gateways.sn', '=', sn)
+          .orderBy('online_at')
+          .execute()
+      ).map((r) => [Number(r.online_at), r.offline_at === null ? null : Number(r.offline_at)]);
+    const t = 1_700_002_000_000;
+    p.connected('P-0006', t);
+    p.state('P-0006', Buffer.from(JSON.stringify({ v: 1, online: true, rssi: -61, sw: '2.0.1' })), t);
+    p.connected('P-0007', t);
+    await p.flush();
+    expect(p.stats.failedFlushes).toBeGreaterThan(0);
+    expect((await row('P-0006')).online).toBe(0);
+    // Later events while still down: P-0007 goes away and comes back.
+    p.disconnected('P-0007', t + 10_000);
+    await p.flush();
+    p.connected('P-0007', t + 20_000);
+    p.seen('P-0006', t + 40_000);
+    down = false;
+    // Retried on its own (within a second), though this presence flushes only every minute.
+    await waitFor(async () => (await row('P-0007')).last_online_at === t + 20_000, 3000, 'the retried write');
+    expect(await row('P-0006')).toMatchObject({
+      online: 1,
+      last_online_at: t,
+      last_seen_at: t + 40_000,
+      rssi: -61,
+      sw_version: '2.0.1',
+    });
+    expect(await row('P-0007')).toMatchObject({ online: 1, last_online_at: t + 20_000, last_seen_at: t + 20_000 });
+    expect(await history('P-0006')).toEqual([[t, null]]);
+    expect(await history('P-0007')).toEqual([
+      [t, t + 10_000],
+      [t + 20_000, null],
     ]);
     await p.close();
   });

@@ -11,6 +11,9 @@
  * 10,000 gateways becomes a few grouped `update … where sn in (…)` statements (plus one small
  * update per gateway that sent details) in a handful of transactions, not 10,000 transactions.
  * Times in a grouped statement are the latest of the group: exact to within `flushMs`.
+ *
+ * A write the store refuses (an outage) is not lost: its gateways are merged, older first, into
+ * the next window, and its connection-history changes are kept in order, until a write succeeds.
  */
 import { type StateMessage, StatePayload } from '@sunfleet/contracts';
 import { sql, type Updateable, type UpdateObject } from 'kysely';
@@ -63,6 +66,10 @@ export class Presence {
   readonly #seenEveryMs: number;
   readonly #chunk: number;
   #pending = new Map<string, Pending>();
+  /** Gateway rows of writes the store refused, to write before (under) the next window. */
+  #unwritten = new Map<string, Pending>();
+  /** Connection-history changes the store refused, in order. */
+  #unwrittenChanges: PresenceChange[] = [];
   /** Last `last_seen_at` queued per gateway, for the throttle. */
   readonly #seenQueued = new Map<string, number>();
   #timer: NodeJS.Timeout | null = null;
@@ -143,13 +150,19 @@ export class Presence {
       clearTimeout(this.#timer);
       this.#timer = null;
     }
-    if (this.#pending.size === 0) return;
-    const batch = this.#pending;
+    if (this.#pending.size === 0 && this.#unwritten.size === 0 && this.#unwrittenChanges.length === 0) return;
+    const changes = this.#unwrittenChanges.concat(sessionChanges(this.#pending));
+    const batch = this.#unwritten;
+    for (const [sn, p] of this.#pending) batch.set(sn, merged(batch.get(sn), p));
     this.#pending = new Map();
-    this.#flushing = this.#write(batch).finally(() => {
+    this.#unwritten = new Map();
+    this.#unwrittenChanges = [];
+    this.#flushing = this.#write(batch, changes).finally(() => {
       this.#flushing = null;
     });
     await this.#flushing;
+    const refused = this.#unwritten.size > 0 || this.#unwrittenChanges.length > 0;
+    if (refused && !this.#timer && !this.#closed) this.#schedule(RETRY_MS);
   }
 
   /** Stop taking events (a shutting-down broker's disconnects are not news) and write the rest. */
@@ -186,17 +199,17 @@ export class Presence {
     return p;
   }
 
-  #schedule(): void {
+  #schedule(delayMs = this.#flushMs): void {
     this.#timer = setTimeout(() => {
       this.#timer = null;
       void this.flush().then(() => {
         if (this.#pending.size > 0 && !this.#timer) this.#schedule();
       });
-    }, this.#flushMs);
+    }, delayMs);
     this.#timer.unref();
   }
 
-  async #write(batch: Map<string, Pending>): Promise<void> {
+  async #write(batch: Map<string, Pending>, changes: PresenceChange[]): Promise<void> {
     this.stats.flushes++;
     // Grouped statements for the common cases; one statement per gateway that sent details.
     const groups = new Map<string, { sns: string[]; onlineAt: number; seenAt: number; p: Pending }>();
@@ -228,12 +241,6 @@ export class Presence {
       const set = { ...this.#columns(p, p.onlineAt ?? 0, p.seenAt ?? 0), ...p.details };
       statements.push({ sns: [sn], run: (trx) => trx.updateTable('gateways').set(set).where('sn', '=', sn).execute() });
     }
-    // Connection history: the periods that began or ended in this window.
-    const changes: PresenceChange[] = [];
-    for (const [sn, p] of batch) {
-      if (p.newSession && p.onlineAt !== undefined) changes.push({ sn, online: true, at: p.onlineAt });
-      if (p.offlineAt !== undefined) changes.push({ sn, online: false, at: p.offlineAt });
-    }
     for (let i = 0; i < statements.length; i += this.#chunk) {
       const part = statements.slice(i, i + this.#chunk);
       try {
@@ -243,15 +250,16 @@ export class Presence {
         this.stats.statements += part.length;
       } catch (e) {
         this.stats.failedFlushes++;
-        // Let the next message from these gateways write again rather than wait out the throttle.
-        for (const s of part) for (const sn of s.sns) this.#seenQueued.delete(sn);
+        // Written again with the next window (merged under its newer events).
+        for (const s of part) for (const sn of s.sns) this.#unwritten.set(sn, merged(this.#unwritten.get(sn), batch.get(sn)!));
         this.#log.error({ err: e, gateways: part.reduce((n, s) => n + s.sns.length, 0) }, 'gateway presence write failed');
       }
     }
     try {
       await recordGatewaySessions(this.#db, changes);
     } catch (e) {
-      this.#log.error({ err: e, changes: changes.length }, 'gateway connection history write failed');
+      this.#unwrittenChanges = changes.concat(this.#unwrittenChanges);
+      this.#log.error({ err: e, changes: changes.length }, 'gateway connection history write failed; retrying');
     }
   }
 
@@ -265,4 +273,36 @@ export class Presence {
     if (p.seenAt !== undefined) set.last_seen_at = seenAt;
     return set;
   }
+}
+
+/** Retry interval of a write the store refused. */
+const RETRY_MS = 1000;
+
+/** Connection history: the periods that began or ended in a window. */
+function sessionChanges(batch: Map<string, Pending>): PresenceChange[] {
+  const changes: PresenceChange[] = [];
+  for (const [sn, p] of batch) {
+    if (p.newSession && p.onlineAt !== undefined) changes.push({ sn, online: true, at: p.onlineAt });
+    if (p.offlineAt !== undefined) changes.push({ sn, online: false, at: p.offlineAt });
+  }
+  return changes;
+}
+
+/** A gateway's events of an earlier window (not written) followed by those of a later one. */
+function merged(older: Pending | undefined, newer: Pending): Pending {
+  if (!older) return newer;
+  const cameBack = !older.online && newer.online && newer.onlineAt !== undefined; // offline → online across the two
+  const newSession = newer.newSession || cameBack;
+  const p: Pending = {
+    online: newer.online,
+    newSession: newSession || older.newSession,
+  };
+  const onlineAt = newSession ? newer.onlineAt : (older.onlineAt ?? newer.onlineAt);
+  if (onlineAt !== undefined) p.onlineAt = onlineAt;
+  const offlineAt = newer.offlineAt ?? older.offlineAt;
+  if (offlineAt !== undefined) p.offlineAt = offlineAt;
+  const seenAt = newer.seenAt ?? older.seenAt;
+  if (seenAt !== undefined) p.seenAt = seenAt;
+  if (older.details || newer.details) p.details = { ...older.details, ...newer.details };
+  return p;
 }

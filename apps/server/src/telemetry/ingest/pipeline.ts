@@ -6,6 +6,7 @@
  * is acknowledged (its `ack` called) only after every frame in it has committed or been refused.
  */
 import { sql } from 'kysely';
+import { isStoreUnavailable } from '../../db/faults.ts';
 import type { Db, Dialect } from '../../db/index.ts';
 import type { TelemetryHandler } from '../types.ts';
 import { type BadFrameReason, BadFrames } from './bad-frames.ts';
@@ -296,14 +297,17 @@ export function createIngest(opts: IngestOptions): Ingest {
       failures++;
       log.error({ err: error, frames: batch.readings.length, failures }, 'ingest batch failed; retrying');
       const size = batch.readings.length + batch.events.length;
-      if (size === 1 && failures >= 5 && (await storeHealthy())) {
+      // A store that is down or locked refuses every batch alike: keep the batch whole and wait.
+      // Only a batch refused by a store that is up may hold a frame the store cannot take.
+      const unavailable = isStoreUnavailable(error);
+      if (!unavailable && size === 1 && failures >= 5 && (await storeHealthy())) {
         const r = batch.readings[0];
         const sn = r?.gatewaySn ?? batch.events[0]!.gatewaySn;
         bad.add('writeFailed', sn, r ? `device ${r.sn} at ${new Date(r.ts).toISOString()}` : 'gateway event');
         settle(r ? batch.readings : batch.events);
         failures = 0;
       } else {
-        if (failures >= 3 && size > 1) isolating = true;
+        if (!unavailable && failures >= 3 && size > 1) isolating = true;
         retry = retry ? { readings: batch.readings.concat(retry.readings), events: batch.events.concat(retry.events) } : batch;
       }
       await sleep(Math.min(5000, 25 * 2 ** Math.min(failures, 8)));

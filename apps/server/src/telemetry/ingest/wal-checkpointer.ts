@@ -28,19 +28,47 @@ export interface WalCheckpointer {
   stop(): Promise<void>;
 }
 
-/** Checkpoint the WAL of the SQLite file every `intervalMs` from a worker thread. */
+/** A worker that failed (the file unreadable for a moment) is started again after this long. */
+const RESTART_MS = 5000;
+
+/**
+ * Checkpoint the WAL of the SQLite file every `intervalMs` from a worker thread. A failing
+ * checkpoint or a worker that dies is reported to `onError`, never thrown: the worker is started
+ * again after a pause.
+ */
 export function startWalCheckpointer(
   file: string,
-  opts: { intervalMs?: number; onError?: (message: string) => void } = {},
+  opts: { intervalMs?: number; restartMs?: number; onError?: (message: string) => void } = {},
 ): WalCheckpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(workerSource, { eval: true, workerData: { file, driver, intervalMs: opts.intervalMs ?? 500 } });
-  worker.on('message', (m: string) => opts.onError?.(m));
-  worker.unref();
+  const workerData = { file, driver, intervalMs: opts.intervalMs ?? 500 };
+  let stopped = false;
+  let restart: NodeJS.Timeout | null = null;
+  let worker: Worker | null = null;
+  const start = () => {
+    restart = null;
+    const w = new Worker(workerSource, { eval: true, workerData });
+    worker = w;
+    w.on('message', (m: string) => opts.onError?.(m));
+    w.on('error', (error) => opts.onError?.(`WAL checkpointer failed: ${error.message}`));
+    w.on('exit', () => {
+      if (worker === w) worker = null;
+      if (!stopped) {
+        restart = setTimeout(start, opts.restartMs ?? RESTART_MS);
+        restart.unref();
+      }
+    });
+    w.unref();
+  };
+  start();
   return {
     async stop() {
-      const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-      worker.postMessage('stop');
+      stopped = true;
+      if (restart) clearTimeout(restart);
+      const w = worker;
+      if (!w) return;
+      const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
+      w.postMessage('stop');
       await exited;
     },
   };

@@ -1,0 +1,192 @@
+/**
+ * PostgreSQL outages while gateways upload through the real embedded broker: the server's
+ * connections are terminated (pg_terminate_backend: a restart, a failover), the database goes
+ * away (connections cut and refused) and hangs (connections accepted, never answered). The
+ * process stays up, requests answer 503 with the envelope while it lasts and succeed after,
+ * /healthz follows the store, and every frame the gateway got a PUBACK for is stored once.
+ */
+import { randomBytes } from 'node:crypto';
+import { topics } from '@sunfleet/contracts';
+import { sql } from 'kysely';
+import type { MqttClient } from 'mqtt';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../test/harness.ts';
+import { connectGateway, sleep, waitFor } from '../../test/mqtt.ts';
+import { startTcpProxy, type TcpProxy } from '../../test/tcp-proxy.ts';
+import { dataMessage, HYBRID, makePlant, uniqueSn } from '../../test/telemetry.ts';
+import { type EmbeddedBroker, startEmbeddedBroker } from '../telemetry/broker/embedded.ts';
+import { provisionGateway } from '../telemetry/gateways.ts';
+import { silentLogger } from '../telemetry/ingest/log.ts';
+import { createIngest, type Ingest } from '../telemetry/ingest/pipeline.ts';
+import { createDb, type Db } from './index.ts';
+
+const pgUrl = process.env.TEST_DATABASE_URL;
+const MIN = 60_000;
+const T0 = Math.floor((Date.now() - 20 * 86_400_000) / MIN) * MIN;
+
+describe.skipIf(!pgUrl)('PostgreSQL outage', () => {
+  const appName = `sunfleet-outage-${randomBytes(4).toString('hex')}`;
+  let proxy: TcpProxy;
+  let s: TestServer;
+  let admin: Db;
+  let ingest: Ingest;
+  let broker: EmbeddedBroker;
+  let gateway: MqttClient;
+  const connectionErrors: Error[] = [];
+  const gw = { sn: '', secret: '' };
+  const inverter = uniqueSn('INV');
+
+  beforeAll(async () => {
+    const url = new URL(pgUrl!);
+    proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+    const viaProxy = new URL(pgUrl!);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    s = await startServer(
+      {},
+      undefined,
+      {},
+      {
+        databaseUrl: viaProxy.toString(),
+        applicationName: appName,
+        onConnectionError: (e) => connectionErrors.push(e),
+      },
+    );
+    ({ db: admin } = createDb({ databaseUrl: pgUrl!, poolSize: 1 }));
+    const plantId = await makePlant(s.db);
+    const g = await provisionGateway(s.db, { sn: uniqueSn('GW'), plantId });
+    Object.assign(gw, { sn: g.sn, secret: g.secret });
+    ingest = createIngest({ db: s.db, dialect: 'postgres', log: silentLogger, flushMs: 50 });
+    broker = await startEmbeddedBroker({
+      db: s.db,
+      log: pino({ level: 'silent' }),
+      handler: ingest,
+      port: 0,
+      host: '127.0.0.1',
+      serverCredentials: { username: 'sunfleet.server', password: 'server-secret-for-tests' },
+      rateLimit: false,
+    });
+    gateway = await connectGateway(broker.port, gw.sn, gw.secret);
+  });
+
+  afterAll(async () => {
+    gateway?.end(true);
+    await broker?.close();
+    await ingest?.close();
+    await admin?.destroy();
+    await proxy?.restore();
+    await s?.close();
+    await proxy?.close();
+  });
+
+  /** Numbered frames, one a few milliseconds, at most 50 unacknowledged; `acked` holds those PUBACKed. */
+  function publishFrames() {
+    const acked = new Set<number>();
+    let sent = 0;
+    let running = true;
+    const inflight = new Set<Promise<void>>();
+    const done = (async () => {
+      while (running) {
+        if (inflight.size >= 50) {
+          await Promise.race(inflight);
+          continue;
+        }
+        const i = sent++;
+        const payload = dataMessage(T0 + i * MIN, [{ sn: inverter, protocol: HYBRID }]);
+        const p: Promise<void> = gateway
+          .publishAsync(topics.up(gw.sn, 'data'), payload, { qos: 1 })
+          .then(
+            () => void acked.add(i),
+            () => undefined,
+          )
+          .finally(() => inflight.delete(p));
+        inflight.add(p);
+        await sleep(4);
+      }
+      await Promise.all(inflight);
+    })();
+    return {
+      acked,
+      sent: () => sent,
+      async stop() {
+        running = false;
+        await done;
+      },
+    };
+  }
+
+  const health = () => s.app.inject({ method: 'GET', url: '/healthz' });
+  const terminateBackends = async () =>
+    // Materialised first: only this server's connections reach pg_terminate_backend.
+    (
+      await sql<{ ok: boolean }>`with mine as materialized (
+          select pid from pg_stat_activity
+          where usename = current_user and application_name = ${appName} and pid <> pg_backend_pid()
+        )
+        select pg_terminate_backend(pid) as ok from mine`.execute(admin)
+    ).rows.filter((r) => r.ok).length;
+
+  it('survives its connections being terminated, a cut and a hang, and stores every acknowledged frame once', async () => {
+    const { access } = await s.login((await s.user()).account);
+    const me = () => s.call(access, 'GET', '/api/v1/user');
+    expect((await me()).status).toBe(200);
+
+    const frames = publishFrames();
+    await waitFor(() => frames.acked.size >= 100, 10_000, '100 frames acknowledged');
+
+    // Every connection of this server's pool ends (idle ones included) while frames flow.
+    const terminated = await terminateBackends();
+    expect(terminated).toBeGreaterThan(0);
+    await waitFor(() => connectionErrors.length > 0, 5000, 'the pool to hear of the lost connections');
+    const afterTerminate = frames.acked.size;
+    await waitFor(async () => (await health()).statusCode === 200, 10_000, '/healthz 200 after the termination');
+    await waitFor(async () => (await me()).status === 200, 10_000, 'requests to succeed again');
+    await waitFor(() => frames.acked.size >= afterTerminate + 100, 10_000, 'ingest to go on');
+
+    // The database goes away: connections cut, new ones refused.
+    await proxy.cut();
+    const down = await health();
+    expect(down.statusCode).toBe(503);
+    expect(down.json()).toEqual({ code: 503, msg: expect.any(String), data: null });
+    const refused = await me();
+    expect(refused.status).toBe(503);
+    expect(refused.body).toMatchObject({ code: 503, data: null });
+    await sleep(500); // frames keep arriving during the outage
+
+    // It hangs: /healthz still answers, and fast.
+    await proxy.restore();
+    proxy.blackhole();
+    await terminateBackends(); // the pool's connections must reconnect into the black hole
+    const started = performance.now();
+    const hung = await health();
+    const hungMs = performance.now() - started;
+    expect(hung.statusCode).toBe(503);
+    expect(hungMs).toBeLessThan(2500);
+
+    // Back.
+    await proxy.restore();
+    await waitFor(async () => (await health()).statusCode === 200, 15_000, '/healthz 200 once the database is back');
+    await waitFor(async () => (await me()).status === 200, 15_000, 'requests to succeed once the database is back');
+    const beforeStop = frames.acked.size;
+    await waitFor(() => frames.acked.size >= beforeStop + 50, 15_000, 'frames acknowledged after the outage');
+    await frames.stop();
+    await ingest.flush();
+
+    const device = await s.db.selectFrom('devices').select('id').where('sn', '=', inverter).executeTakeFirstOrThrow();
+    const rows = await s.db
+      .selectFrom('inverter_samples')
+      .select(['ts', sql<number>`count(*)`.as('n')])
+      .where('device_id', '=', device.id)
+      .groupBy('ts')
+      .execute();
+    const stored = new Map(rows.map((r) => [Number(r.ts), Number(r.n)]));
+    const missing = [...frames.acked].filter((i) => stored.get(T0 + i * MIN) !== 1);
+    expect(missing).toEqual([]);
+    console.log(
+      `PostgreSQL outage: ${terminated} backends terminated, ${connectionErrors.length} connection errors heard, /healthz answered a hung store in ${Math.round(hungMs)} ms; ${frames.acked.size} of ${frames.sent()} frames acknowledged, all stored once; ${ingest.stats().failedBatches} batches retried`,
+    );
+    expect(frames.acked.size).toBeGreaterThan(300);
+    expect(ingest.stats().failedBatches).toBeGreaterThan(0); // the outage did reach ingest
+  }, 90_000);
+});

@@ -1,0 +1,146 @@
+/**
+ * SQLite while another process holds the write lock (BEGIN IMMEDIATE on the same file): the
+ * synchronous driver must not freeze the server. HTTP reads keep answering fast, an HTTP write
+ * answers 503 at once (not after a 5 s wait), and ingest stores every acknowledged frame once the
+ * lock is released.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { topics } from '@sunfleet/contracts';
+import SQLite from 'better-sqlite3';
+import type { MqttClient } from 'mqtt';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../test/harness.ts';
+import { connectGateway, sleep, waitFor } from '../../test/mqtt.ts';
+import { dataMessage, HYBRID, makePlant, uniqueSn } from '../../test/telemetry.ts';
+import { type EmbeddedBroker, startEmbeddedBroker } from '../telemetry/broker/embedded.ts';
+import { provisionGateway } from '../telemetry/gateways.ts';
+import { silentLogger } from '../telemetry/ingest/log.ts';
+import { createIngest, type Ingest } from '../telemetry/ingest/pipeline.ts';
+
+const MIN = 60_000;
+const T0 = Math.floor((Date.now() - 20 * 86_400_000) / MIN) * MIN;
+const LOCK_MS = 3000;
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+
+describe.skipIf(!!process.env.TEST_DATABASE_URL)('SQLite write lock held by another process', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sunfleet-lock-'));
+  const file = path.join(dir, 'sunfleet.db');
+  let s: TestServer;
+  let ingest: Ingest;
+  let broker: EmbeddedBroker;
+  let gateway: MqttClient;
+  let other: SQLite.Database;
+  const gw = { sn: '', secret: '' };
+  const inverter = uniqueSn('INV');
+
+  beforeAll(async () => {
+    s = await startServer({}, undefined, {}, { databaseUrl: null, sqliteFile: file });
+    const plantId = await makePlant(s.db);
+    const g = await provisionGateway(s.db, { sn: uniqueSn('GW'), plantId });
+    Object.assign(gw, { sn: g.sn, secret: g.secret });
+    ingest = createIngest({ db: s.db, dialect: 'sqlite', sqlite: s.store.sqlite, log: silentLogger, flushMs: 50 });
+    broker = await startEmbeddedBroker({
+      db: s.db,
+      log: pino({ level: 'silent' }),
+      handler: ingest,
+      port: 0,
+      host: '127.0.0.1',
+      serverCredentials: { username: 'sunfleet.server', password: 'server-secret-for-tests' },
+      rateLimit: false,
+    });
+    gateway = await connectGateway(broker.port, gw.sn, gw.secret);
+    other = new SQLite(file);
+  });
+
+  afterAll(async () => {
+    if (other?.inTransaction) other.exec('rollback');
+    other?.close();
+    gateway?.end(true);
+    await broker?.close();
+    await ingest?.close();
+    await s?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps reads fast, answers a write 503 at once, and stores every acknowledged frame after the lock', async () => {
+    const { access } = await s.login((await s.user()).account);
+    const read = () => s.call(access, 'GET', '/api/v1/user');
+    const write = () => s.call(access, 'POST', '/api/v1/user/personalized', { key: 'theme', value: 'dark' });
+    expect((await write()).body.code).toBe(0);
+
+    const acked = new Set<number>();
+    const publishes: Promise<void>[] = [];
+    let sent = 0;
+    const publish = () => {
+      const i = sent++;
+      publishes.push(
+        gateway
+          .publishAsync(topics.up(gw.sn, 'data'), dataMessage(T0 + i * MIN, [{ sn: inverter, protocol: HYBRID }]), { qos: 1 })
+          .then(
+            () => void acked.add(i),
+            () => undefined,
+          ),
+      );
+    };
+    for (let i = 0; i < 20; i++) publish();
+    await waitFor(() => acked.size === 20, 5000, 'frames before the lock');
+    await ingest.flush();
+
+    other.exec('begin immediate');
+    const lockedAt = performance.now();
+    const latencies: number[] = [];
+    let writeResult: { status: number; body: { code: number }; ms: number } | null = null;
+    let round = 0;
+    while (performance.now() - lockedAt < LOCK_MS) {
+      if (round % 5 === 0) publish(); // ingest keeps receiving, and meets the lock
+      if (round === 20) {
+        const started = performance.now();
+        const res = await write();
+        writeResult = { ...res, ms: performance.now() - started };
+      }
+      const started = performance.now();
+      const res = await read();
+      latencies.push(performance.now() - started);
+      expect(res.status).toBe(200);
+      round++;
+      await sleep(5);
+    }
+    const heldFor = performance.now() - lockedAt;
+    other.exec('commit');
+
+    expect(ingest.stats().failedBatches).toBeGreaterThan(0); // ingest did meet the lock
+    expect(writeResult?.status).toBe(503);
+    expect(writeResult?.body).toMatchObject({ code: 503 });
+    expect(writeResult!.ms).toBeLessThan(500);
+    const p99 = percentile(latencies, 99);
+    console.log(
+      `SQLite lock held ${Math.round(heldFor)} ms: ${latencies.length} reads, p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms; write answered ${writeResult!.status} in ${writeResult!.ms.toFixed(1)} ms`,
+    );
+    expect(latencies.length).toBeGreaterThan(100);
+    expect(p99).toBeLessThan(100);
+
+    // Released: the write succeeds, every acknowledged frame is stored exactly once.
+    expect((await write()).body.code).toBe(0);
+    await Promise.all(publishes);
+    await waitFor(
+      async () => {
+        await ingest.flush();
+        const device = await s.db.selectFrom('devices').select('id').where('sn', '=', inverter).executeTakeFirst();
+        if (!device) return false;
+        const rows = await s.db.selectFrom('inverter_samples').select('ts').where('device_id', '=', device.id).execute();
+        const stored = new Set(rows.map((r) => Number(r.ts)));
+        return rows.length === stored.size && [...acked].every((i) => stored.has(T0 + i * MIN));
+      },
+      15_000,
+      'every acknowledged frame stored',
+    );
+    expect(acked.size).toBe(sent);
+  }, 60_000);
+});
