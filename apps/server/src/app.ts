@@ -14,6 +14,8 @@ import type { Logger } from 'pino';
 import type { Deps } from './deps.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
+import { installHttpMetrics } from './metrics/http.ts';
+import { createMetrics } from './metrics/metrics.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { companyRoutes } from './modules/companies/routes.ts';
 import { deviceRoutes } from './modules/devices/routes.ts';
@@ -36,7 +38,8 @@ declare module 'fastify' {
 export const pluginPublicPrefixes = ['/api/docs'];
 const apiPrefixes = ['/api/', '/oauth/', '/anonymous/', '/uploads/', '/healthz'];
 
-export async function buildApp(deps: Deps, log: Logger | false = false): Promise<FastifyInstance> {
+export async function buildApp(given: Deps, log: Logger | false = false): Promise<FastifyInstance> {
+  const deps: Deps = { ...given, metrics: given.metrics ?? createMetrics({ dialect: given.dialect }) };
   const app: FastifyInstance = Fastify({
     ...(log ? { loggerInstance: log as unknown as FastifyBaseLogger } : { logger: false }),
     // Trust exactly the configured number of proxy hops: with "trust all", a client could
@@ -59,6 +62,7 @@ export async function buildApp(deps: Deps, log: Logger | false = false): Promise
   installErrorHandler(app, (url) => !apiPrefixes.some((p) => url.startsWith(p)) && !!deps.config.webDist);
 
   installSecurityHeaders(app);
+  installHttpMetrics(app);
   await app.register(formbody);
   await app.register(multipart, { limits: { fileSize: limits.plantPictureBytes, files: 1, fields: 20 } });
   await app.register(rateLimit, { global: false, hook: 'preHandler' });

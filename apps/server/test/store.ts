@@ -4,11 +4,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { createDb, type Db, type Dialect, migrate } from '../src/db/index.ts';
+import { createDb, type Db, type Dialect, migrate, type Store } from '../src/db/index.ts';
 
 export interface TestStore {
   db: Db;
   dialect: Dialect;
+  /** The PostgreSQL pool under `db` (null on SQLite). */
+  pool: Store['pool'];
   close(): Promise<void>;
 }
 
@@ -20,11 +22,12 @@ export async function openTestStore(poolSize = 4): Promise<TestStore> {
     await sql`create schema ${sql.id(schema)}`.execute(admin);
     await admin.destroy();
   }
-  const { db, dialect } = createDb({ databaseUrl: pgUrl, pgSchema: schema, poolSize });
+  const { db, dialect, pool } = createDb({ databaseUrl: pgUrl, pgSchema: schema, poolSize });
   await migrate(db);
   return {
     db,
     dialect,
+    pool,
     async close() {
       await db.destroy();
       if (pgUrl && schema) {

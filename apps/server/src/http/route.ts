@@ -8,7 +8,7 @@ import type { BodyOf, DataOf, Endpoint, Language, ParamsOf, QueryOf } from '@sun
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { Caller } from '../access/caller.ts';
-import { authenticate } from './auth.ts';
+import { authenticate, authorizeScrape } from './auth.ts';
 import { BusinessError, requestLanguage } from './errors.ts';
 
 declare module 'fastify' {
@@ -31,7 +31,7 @@ export interface RouteContext<E extends Endpoint, C = Caller> {
 }
 
 type Handler<E extends Endpoint> = (
-  ctx: RouteContext<E, E['access'] extends 'public' ? Caller | undefined : Caller>,
+  ctx: RouteContext<E, E['access'] extends 'public' | 'scrape' ? Caller | undefined : Caller>,
 ) => Promise<DataOf<E>> | DataOf<E>;
 
 export interface RouteOptions {
@@ -86,6 +86,7 @@ export function route<E extends Endpoint>(app: FastifyInstance, ep: E, handler: 
     // 401 whatever the input, and nothing about the input schema leaks.
     onRequest: async (req) => {
       if (ep.access === 'public') return;
+      if (ep.access === 'scrape') return authorizeScrape(req, app.deps.config.metricsToken);
       const caller = await authenticate(app, req);
       req.caller = caller;
       if (ep.access !== 'user' && !caller.grants.has(ep.access)) throw new BusinessError(2);

@@ -6,10 +6,11 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Store } from '../db/index.ts';
+import type { CommitHook, TelemetrySnapshot } from '../metrics/metrics.ts';
 import { refreshPlantSummary } from '../modules/plants/summary.ts';
 import { startBrokerBridge } from './broker/bridge.ts';
 import { startEmbeddedBroker } from './broker/embedded.ts';
-import { createIngest, type Ingest } from './ingest/pipeline.ts';
+import { createIngest, type Ingest, type IngestOptions } from './ingest/pipeline.ts';
 import { startWalCheckpointer } from './ingest/wal-checkpointer.ts';
 
 export interface Telemetry {
@@ -17,13 +18,20 @@ export interface Telemetry {
   /** The MQTT URL a local gateway (the demo simulator) connects to. */
   localUrl: string | null;
   publish(topic: string, payload: Buffer | string, opts: { qos: 0 | 1 | 2 }): Promise<void>;
+  /** Ingest's and the MQTT side's counters, for the metrics. */
+  stats(): TelemetrySnapshot;
   close(): Promise<void>;
+}
+
+export interface TelemetryOptions {
+  /** Called after each committed ingest batch (the batch commit-time histogram). */
+  onCommit?: CommitHook;
 }
 
 /** Plant list columns (power now, today, total) follow ingest at most this late. */
 const SUMMARY_EVERY_MS = 5000;
 
-export async function startTelemetry(config: Config, store: Store, log: Logger): Promise<Telemetry> {
+export async function startTelemetry(config: Config, store: Store, log: Logger, opts: TelemetryOptions = {}): Promise<Telemetry> {
   // Plants touched by ingest get their summary row refreshed in one pass every few seconds,
   // not per batch: a busy plant uploads many batches a minute.
   const touched = new Set<number>();
@@ -39,7 +47,9 @@ export async function startTelemetry(config: Config, store: Store, log: Logger):
     ? startWalCheckpointer(store.sqliteFile, { onError: (m) => log.warn({ part: 'wal' }, m) })
     : null;
   if (checkpointer) store.sqlite?.pragma('wal_autocheckpoint = 0');
-  const ingest = createIngest({
+  // `onCommit` is an ingest option once ingest reports each commit; passed as a variable so that
+  // this compiles before and after.
+  const ingestOptions: IngestOptions & { onCommit?: CommitHook } = {
     db: store.db,
     dialect: store.dialect,
     sqlite: store.sqlite,
@@ -48,7 +58,9 @@ export async function startTelemetry(config: Config, store: Store, log: Logger):
     onBatch: (plants) => {
       for (const id of plants) touched.add(id);
     },
-  });
+    onCommit: opts.onCommit,
+  };
+  const ingest = createIngest(ingestOptions);
   const stopAll = async () => {
     clearInterval(summaries);
     await ingest.close();
@@ -66,6 +78,7 @@ export async function startTelemetry(config: Config, store: Store, log: Logger):
       ingest,
       localUrl: null,
       publish: (topic, payload, opts) => bridge.publish(topic, payload, opts),
+      stats: () => ({ ingest: ingest.stats(), broker: { kind: 'bridge', ...bridge.stats() } }),
       async close() {
         await bridge.close();
         await stopAll();
@@ -82,6 +95,7 @@ export async function startTelemetry(config: Config, store: Store, log: Logger):
     ingest,
     localUrl: `mqtt://127.0.0.1:${broker.port}`,
     publish: (topic, payload, opts) => broker.publish(topic, payload, opts),
+    stats: () => ({ ingest: ingest.stats(), broker: { kind: 'embedded', ...broker.stats() } }),
     async close() {
       await broker.close();
       await stopAll();
