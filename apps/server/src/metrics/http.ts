@@ -3,6 +3,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** Requests no route matched (unknown paths, the web app's pages): one label, not one per URL. */
 export const UNMATCHED = '(unmatched)';
+/** Files served as they are (the web app's assets, one route per file): one label for all. */
+export const STATIC = '(static)';
+
+/** The label of a matched route: its contract's path, a plugin's pattern, or one for all files. */
+function routeLabel(req: FastifyRequest): string | undefined {
+  const url = req.routeOptions.url;
+  if (!url) return undefined;
+  if (req.routeOptions.config.endpoint) return url;
+  return /[:*]/.test(url) ? url : STATIC;
+}
 
 export function installHttpMetrics(app: FastifyInstance): void {
   const metrics = app.deps.metrics;
@@ -11,10 +21,10 @@ export function installHttpMetrics(app: FastifyInstance): void {
   // (a missing upload) still counts under its own route.
   const matched = new WeakMap<FastifyRequest, string>();
   app.addHook('onRequest', async (req) => {
-    if (req.routeOptions.url) matched.set(req, req.routeOptions.url);
+    const label = routeLabel(req);
+    if (label) matched.set(req, label);
   });
   app.addHook('onResponse', async (req, reply) => {
-    const route = matched.get(req) ?? req.routeOptions.url ?? UNMATCHED;
-    metrics.observeHttp(req.method, route, reply.statusCode, reply.elapsedTime);
+    metrics.observeHttp(req.method, matched.get(req) ?? UNMATCHED, reply.statusCode, reply.elapsedTime);
   });
 }

@@ -16,7 +16,10 @@ let behindProxy: TestServer;
 let noToken: TestServer;
 beforeAll(async () => {
   [s, behindProxy, noToken] = await Promise.all([
-    startServer({ metricsToken: TOKEN }),
+    startServer({ metricsToken: TOKEN }, (app) => {
+      // As @fastify/static registers the web app's files: one plain route per file.
+      for (const f of ['app.js', 'app.css']) app.get(`/test/files/${f}`, (_req, reply) => reply.send(f));
+    }),
     startServer({ metricsToken: TOKEN, trustProxy: 1 }),
     startServer({ metricsToken: null }),
   ]);
@@ -79,6 +82,8 @@ describe('HTTP request durations', () => {
   it('are labelled by route pattern, method and status class, never by the raw URL', async () => {
     const file = `${'ab'.repeat(16)}.png`;
     await s.app.inject({ method: 'GET', url: `/uploads/avatars/${file}` });
+    await s.app.inject({ method: 'GET', url: '/test/files/app.js' });
+    await s.app.inject({ method: 'GET', url: '/test/files/app.css' });
     await s.app.inject({ method: 'GET', url: '/healthz' });
     await s.app.inject({ method: 'GET', url: '/no/such/path/4711' });
     const res = await scrape(s, '127.0.0.1');
@@ -90,6 +95,8 @@ describe('HTTP request durations', () => {
     expect(count('/uploads/:folder/:file', '4xx')).toBe(1);
     expect(count('/healthz', '2xx')).toBe(1);
     expect(count('(unmatched)', '4xx')).toBe(1);
+    // Files (the web app's assets: one route each) share one label.
+    expect(count('(static)', '2xx')).toBe(2);
     expect(res.body).not.toContain(file);
     expect(res.body).not.toContain('4711');
   });
