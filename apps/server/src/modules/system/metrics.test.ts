@@ -15,14 +15,12 @@ let s: TestServer;
 let behindProxy: TestServer;
 let noToken: TestServer;
 beforeAll(async () => {
-  [s, behindProxy, noToken] = await Promise.all([
-    startServer({ metricsToken: TOKEN }, (app) => {
-      // As @fastify/static registers the web app's files: one plain route per file.
-      for (const f of ['app.js', 'app.css']) app.get(`/test/files/${f}`, (_req, reply) => reply.send(f));
-    }),
-    startServer({ metricsToken: TOKEN, trustProxy: 1 }),
-    startServer({ metricsToken: null }),
-  ]);
+  s = await startServer({ metricsToken: TOKEN }, (app) => {
+    // As @fastify/static registers the web app's files: one plain route per file.
+    for (const f of ['app.js', 'app.css']) app.get(`/test/files/${f}`, (_req, reply) => reply.send(f));
+  });
+  behindProxy = await startServer({ metricsToken: TOKEN, trustProxy: 1 });
+  noToken = await startServer({ metricsToken: null });
 });
 afterAll(async () => {
   await Promise.all([s?.close(), behindProxy?.close(), noToken?.close()]);
