@@ -15,6 +15,8 @@ import { installBodyDepthLimit } from './http/body-depth.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { openapiOptions } from './http/openapi.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
+import { installHttpMetrics } from './metrics/http.ts';
+import { createMetrics } from './metrics/metrics.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { companyRoutes } from './modules/companies/routes.ts';
 import { deviceRoutes } from './modules/devices/routes.ts';
@@ -37,7 +39,8 @@ declare module 'fastify' {
 export const pluginPublicPrefixes = ['/api/docs'];
 const apiPrefixes = ['/api/', '/oauth/', '/anonymous/', '/uploads/', '/healthz'];
 
-export async function buildApp(deps: Deps, log: Logger | false = false): Promise<FastifyInstance> {
+export async function buildApp(given: Deps, log: Logger | false = false): Promise<FastifyInstance> {
+  const deps: Deps = { ...given, metrics: given.metrics ?? createMetrics({ dialect: given.dialect }) };
   const app: FastifyInstance = Fastify({
     ...(log ? { loggerInstance: log as unknown as FastifyBaseLogger } : { logger: false }),
     // Trust exactly the configured number of proxy hops: with "trust all", a client could
@@ -61,6 +64,7 @@ export async function buildApp(deps: Deps, log: Logger | false = false): Promise
 
   installSecurityHeaders(app);
   installBodyDepthLimit(app);
+  installHttpMetrics(app);
   await app.register(formbody);
   await app.register(multipart, { limits: { fileSize: limits.plantPictureBytes, files: 1, fields: 20 } });
   await app.register(swagger, {

@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       demo: true,
       rateLimits: true,
       trustProxy: 0,
+      metricsToken: null,
       passwordCost: 'owasp',
     });
     expect([...c.roles].sort()).toEqual(['api', 'ingest', 'jobs']);
@@ -54,6 +55,7 @@ describe('loadConfig', () => {
       DEMO: 'no',
       TRUST_PROXY: 'on',
       ACCESS_TOKEN_TTL: '600',
+      METRICS_TOKEN: 'scrape-token-0123456789',
     });
     expect(c).toMatchObject({
       port: 9000,
@@ -64,6 +66,7 @@ describe('loadConfig', () => {
       demo: false,
       trustProxy: 1,
       accessTokenTtlSec: 600,
+      metricsToken: 'scrape-token-0123456789',
     });
     expect([...c.roles].sort()).toEqual(['api', 'jobs']);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
@@ -82,6 +85,7 @@ describe('loadConfig', () => {
     [{ RATE_LIMITS: 'maybe' }, /RATE_LIMITS must be on or off/],
     [{ TRUST_PROXY: 'everyone' }, /TRUST_PROXY must be on or off/],
     [{ TRUST_PROXY: '11' }, /TRUST_PROXY must be an integer from 0 to 10/],
+    [{ METRICS_TOKEN: 'short' }, /METRICS_TOKEN must be at least 16 characters/],
     [{ ACCESS_TOKEN_TTL: '5' }, /ACCESS_TOKEN_TTL must be an integer from 10/],
     [{ ADMIN_PASSWORD: 'short' }, /ADMIN_PASSWORD must be 6 to 16 characters without spaces/],
     [{ ADMIN_PASSWORD: 'seventeen-chars-x' }, /ADMIN_PASSWORD must be 6 to 16 characters/],

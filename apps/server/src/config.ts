@@ -26,6 +26,8 @@ export interface Config {
   rateLimits: boolean;
   /** Reverse-proxy hops in front of the server whose X-Forwarded-For is trusted; 0: none. */
   trustProxy: number;
+  /** Bearer token a scraper outside the loopback address presents for /metrics; null: loopback only. */
+  metricsToken: string | null;
   /** scrypt/argon2 cost: 'owasp' in production; tests may lower it. */
   passwordCost: 'owasp' | 'test';
   mqtt: {
@@ -106,6 +108,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.INIT_CWD ?? process.cwd(), env.DATA_DIR ?? './data');
   const jwtSecret = env.JWT_SECRET ?? '';
   if (jwtSecret && jwtSecret.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters');
+  const metricsToken = env.METRICS_TOKEN || null;
+  if (metricsToken && (metricsToken.length < 16 || /\s/.test(metricsToken)))
+    throw new ConfigError('METRICS_TOKEN must be at least 16 characters, without spaces');
   const roles = new Set((env.ROLES ?? 'api,ingest,jobs').split(',').map((r) => r.trim()));
   for (const r of roles) if (!['api', 'ingest', 'jobs'].includes(r)) throw new ConfigError(`ROLES: unknown role "${r}"`);
   const databaseUrl = env.DATABASE_URL || null;
@@ -140,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     rateLimits: flag(env, 'RATE_LIMITS', true),
     trustProxy: proxyHops(env),
+    metricsToken,
     passwordCost: env.PASSWORD_COST === 'test' ? 'test' : 'owasp',
     mqtt: {
       port: int(env, 'MQTT_PORT', 1883, 0, 65535),

@@ -2,6 +2,7 @@
 import type { Config } from './config.ts';
 import type { Db, Dialect } from './db/index.ts';
 import type { Mailer } from './mail/mailer.ts';
+import type { Metrics } from './metrics/metrics.ts';
 import type { AccessTokens } from './modules/auth/tokens.ts';
 
 export interface Deps {
@@ -16,6 +17,11 @@ export interface Deps {
    * runs elsewhere; its caches then reload within their time to live (5 min).
    */
   ingest?: { forget(opts?: { gatewaySn?: string; deviceSn?: string }): void };
+  /**
+   * This process's counters (`/metrics`, the system status page). main.ts builds them with the
+   * store and the ingest role; without them the app makes its own (HTTP and store figures only).
+   */
+  metrics?: Metrics;
 }
 
 declare module 'fastify' {

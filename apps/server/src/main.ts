@@ -11,9 +11,10 @@ import { createDb, migrate } from './db/index.ts';
 import { startHousekeeping } from './jobs/housekeeping.ts';
 import { startOfflineJob } from './jobs/offline.ts';
 import { createMailer } from './mail/mailer.ts';
+import { createMetrics } from './metrics/metrics.ts';
 import { AccessTokens } from './modules/auth/tokens.ts';
 import { startEventNotifier } from './modules/events/notifier.ts';
-import { startTelemetry } from './telemetry/start.ts';
+import { startTelemetry, type Telemetry } from './telemetry/start.ts';
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -58,10 +59,18 @@ async function main() {
     outboxDir: path.join(config.dataDir, 'outbox'),
     log,
   });
-  const deps = { config, db, dialect, tokens: new AccessTokens(config.jwtSecret, config.accessTokenTtlSec), mailer };
+  let telemetry: Telemetry | null = null;
+  const metrics = createMetrics({
+    dialect,
+    pool: store.pool,
+    sqliteFile: store.sqliteFile,
+    telemetry: () => telemetry?.stats() ?? null,
+    processMetrics: true,
+  });
+  const deps = { config, db, dialect, tokens: new AccessTokens(config.jwtSecret, config.accessTokenTtlSec), mailer, metrics };
 
   // Ingest first, so that gateways connecting at start find it ready.
-  const telemetry = config.roles.has('ingest') ? await startTelemetry(config, store, log) : null;
+  telemetry = config.roles.has('ingest') ? await startTelemetry(config, store, log, { onCommit: metrics.onCommit }) : null;
   if (telemetry?.localUrl) log.info({ url: telemetry.localUrl }, 'MQTT broker listening');
   const offlineJob = config.roles.has('jobs') ? startOfflineJob({ db, log: log.child({ part: 'jobs' }) }) : null;
   // Pending pictures past their hour, idle throttle counters.

@@ -4,13 +4,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { createDb, type Db, type Dialect, migrate } from '../src/db/index.ts';
+import { createDb, type Db, type Dialect, migrate, type Store } from '../src/db/index.ts';
 
 export interface TestStore {
   db: Db;
   dialect: Dialect;
   /** PostgreSQL: a DATABASE_URL that reaches this store's schema (for a server child process). */
   databaseUrl: string | null;
+  /** The PostgreSQL pool under `db` (null on SQLite). */
+  pool: Store['pool'];
   close(): Promise<void>;
 }
 
@@ -22,12 +24,13 @@ export async function openTestStore(poolSize = 4): Promise<TestStore> {
     await sql`create schema ${sql.id(schema)}`.execute(admin);
     await admin.destroy();
   }
-  const { db, dialect } = createDb({ databaseUrl: pgUrl, pgSchema: schema, poolSize });
+  const { db, dialect, pool } = createDb({ databaseUrl: pgUrl, pgSchema: schema, poolSize });
   await migrate(db);
   return {
     db,
     dialect,
     databaseUrl: pgUrl && schema ? withSearchPath(pgUrl, schema) : null,
+    pool,
     async close() {
       await db.destroy();
       if (pgUrl && schema) {

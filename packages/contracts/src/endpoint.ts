@@ -6,8 +6,12 @@
  */
 import Type, { type Static, type TSchema } from 'typebox';
 
-/** 'public': no token; 'user': any signed-in account; otherwise a permission name. */
-export type Access = 'public' | 'user' | (string & {});
+/**
+ * 'public': no token; 'user': any signed-in account; 'scrape': a monitoring scraper (from the
+ * loopback address without a token, from elsewhere only with the configured metrics token);
+ * otherwise a permission name.
+ */
+export type Access = 'public' | 'user' | 'scrape' | (string & {});
 export type Encoding = 'form' | 'json' | 'multipart';
 export type Method = 'GET' | 'POST' | 'DELETE';
 

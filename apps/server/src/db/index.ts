@@ -53,6 +53,8 @@ export interface Store {
   sqlite: SQLite.Database | null;
   /** The SQLite file (null for PostgreSQL or an in-memory store). */
   sqliteFile: string | null;
+  /** The PostgreSQL pool under `db` (null for SQLite): its state is exported as metrics. */
+  pool: pg.Pool | null;
 }
 
 export function createDb(opts: DbOptions): Store {
@@ -71,6 +73,7 @@ export function createDb(opts: DbOptions): Store {
       dialect: 'postgres',
       sqlite: null,
       sqliteFile: null,
+      pool,
     };
   }
   const file = opts.sqliteFile ?? ':memory:';
@@ -85,6 +88,7 @@ export function createDb(opts: DbOptions): Store {
     dialect: 'sqlite',
     sqlite,
     sqliteFile: file === ':memory:' ? null : file,
+    pool: null,
   };
 }
 

@@ -1,4 +1,5 @@
-/** Bearer-token authentication: JWT → live session → enabled user → granted permissions. */
+/** Bearer-token authentication: JWT → live session → enabled user → granted permissions; scrapers. */
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Caller } from '../access/caller.ts';
 import { grantsFor } from '../access/grants.ts';
@@ -15,4 +16,25 @@ export async function authenticate(app: FastifyInstance, req: FastifyRequest): P
   const user = await sessionUser(db, claims.sessionId, claims.userId);
   if (!user?.enabled) throw new AuthError();
   return { user, sessionId: claims.sessionId, grants: await grantsFor(db, user) };
+}
+
+/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6. */
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return v4.startsWith('127.') || address === '::1';
+}
+
+/**
+ * A scraper: from the loopback address without a token; from elsewhere only with the configured
+ * metrics token. `req.ip` is the peer address, or the client named by trusted proxies only
+ * (TRUST_PROXY): a proxy on this machine does not make its remote clients look local.
+ */
+export function authorizeScrape(req: FastifyRequest, token: string | null): void {
+  if (isLoopback(req.ip)) return;
+  const given = req.headers.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  if (!token || !given) throw new AuthError();
+  // Compare digests: equal lengths for timingSafeEqual, and no early exit on the first difference.
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  if (!timingSafeEqual(digest(given), digest(token))) throw new AuthError();
 }

@@ -1,7 +1,8 @@
 /**
  * The whole route table: every route is a contract endpoint that declares its access, every
- * public route is on the list below, every other route answers 401 without a token, and every
- * route that takes an id answers nothing for another tenant's id.
+ * public route is on the list below, every scraper route too, every other route answers 401
+ * without a token from an address other than loopback, and every route that takes an id answers
+ * nothing for another tenant's id.
  *
  * A new route with a path parameter needs an entry in `foreignIds`: how to make an object of
  * that kind belonging to someone else. The test fails until it has one.
@@ -24,6 +25,10 @@ const publicRoutes = new Set([
   'POST /anonymous/resetPwd',
   'GET /anonymous/ip',
 ]);
+/** Answered to the loopback address without a token (monitoring on the same machine). */
+const scrapeRoutes = new Set(['GET /metrics']);
+/** Requests in this test come from outside the machine. */
+const REMOTE = '203.0.113.9';
 
 let s: TestServer;
 let victim: { id: number; account: string };
@@ -158,7 +163,7 @@ describe('route table', () => {
       expect(r.endpoint, `${r.method} ${r.url} is not registered from a contract`).toBeDefined();
       const access = r.endpoint!.access;
       expect(
-        access === 'public' || access === 'user' || permissionNames.has(access),
+        access === 'public' || access === 'user' || access === 'scrape' || permissionNames.has(access),
         `${r.method} ${r.url}: unknown access "${access}"`,
       ).toBe(true);
     }
@@ -172,6 +177,14 @@ describe('route table', () => {
     expect(pub).toEqual([...publicRoutes].sort());
   });
 
+  it('scraper routes are exactly the listed ones', () => {
+    const scrape = contractRoutes()
+      .filter((r) => r.endpoint?.access === 'scrape')
+      .map((r) => `${r.method} ${r.url}`)
+      .sort();
+    expect(scrape).toEqual([...scrapeRoutes].sort());
+  });
+
   it('every other route answers HTTP 401 without a token, and with a garbage token', async () => {
     for (const r of contractRoutes().filter((x) => x.endpoint?.access !== 'public')) {
       const url = fill(r.url, {});
@@ -180,6 +193,7 @@ describe('route table', () => {
           method: r.method as 'GET',
           url,
           headers,
+          remoteAddress: REMOTE,
           ...(r.method === 'POST' ? { payload: {} } : {}),
         });
         expect(res.statusCode, `${r.method} ${url}`).toBe(401);
@@ -198,6 +212,7 @@ describe('route table', () => {
         method: r.method as 'GET',
         url,
         headers: { authorization: `Bearer ${attacker.access}` },
+        remoteAddress: REMOTE,
         ...(r.method === 'POST' ? { payload: {} } : {}),
       });
       const body = res.json();

@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { Caller } from '../access/caller.ts';
 import type { Db } from '../db/index.ts';
-import { authenticate } from './auth.ts';
+import { authenticate, authorizeScrape } from './auth.ts';
 import { BusinessError, requestLanguage, TooManyRequests } from './errors.ts';
 import { hit, throttleKey } from './throttle.ts';
 
@@ -35,7 +35,7 @@ export interface RouteContext<E extends Endpoint, C = Caller> {
 }
 
 type Handler<E extends Endpoint> = (
-  ctx: RouteContext<E, E['access'] extends 'public' ? Caller | undefined : Caller>,
+  ctx: RouteContext<E, E['access'] extends 'public' | 'scrape' ? Caller | undefined : Caller>,
 ) => Promise<DataOf<E>> | DataOf<E>;
 
 /** At most `max` calls in `minutes`, counted in the throttle store (so across server processes). */
@@ -111,6 +111,7 @@ export function route<E extends Endpoint>(app: FastifyInstance, ep: E, handler: 
     // 401 whatever the input, and nothing about the input schema leaks.
     onRequest: async (req) => {
       if (ep.access === 'public') return;
+      if (ep.access === 'scrape') return authorizeScrape(req, app.deps.config.metricsToken);
       const caller = await authenticate(app, req);
       req.caller = caller;
       if (ep.access !== 'user' && !caller.grants.has(ep.access)) throw new BusinessError(2);

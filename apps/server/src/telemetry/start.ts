@@ -6,9 +6,10 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Store } from '../db/index.ts';
+import type { CommitHook, TelemetrySnapshot } from '../metrics/metrics.ts';
 import { startBrokerBridge } from './broker/bridge.ts';
 import { startEmbeddedBroker } from './broker/embedded.ts';
-import { createIngest, type Ingest } from './ingest/pipeline.ts';
+import { createIngest, type Ingest, type IngestOptions } from './ingest/pipeline.ts';
 import { startWalCheckpointer } from './ingest/wal-checkpointer.ts';
 import { startSummaryRefresher } from './summary-refresher.ts';
 
@@ -17,24 +18,35 @@ export interface Telemetry {
   /** The MQTT URL a local gateway (the demo simulator) connects to. */
   localUrl: string | null;
   publish(topic: string, payload: Buffer | string, opts: { qos: 0 | 1 | 2 }): Promise<void>;
+  /** Ingest's and the MQTT side's counters, for the metrics. */
+  stats(): TelemetrySnapshot;
   close(): Promise<void>;
 }
 
-export async function startTelemetry(config: Config, store: Store, log: Logger): Promise<Telemetry> {
+export interface TelemetryOptions {
+  /** Called after each committed ingest batch (the batch commit-time histogram). */
+  onCommit?: CommitHook;
+}
+
+export async function startTelemetry(config: Config, store: Store, log: Logger, opts: TelemetryOptions = {}): Promise<Telemetry> {
   const summaries = startSummaryRefresher(store.db, log);
   // SQLite: WAL checkpoints move off the committing connection to a worker thread.
   const checkpointer = store.sqliteFile
     ? startWalCheckpointer(store.sqliteFile, { onError: (m) => log.warn({ part: 'wal' }, m) })
     : null;
   if (checkpointer) store.sqlite?.pragma('wal_autocheckpoint = 0');
-  const ingest = createIngest({
+  // `onCommit` is an ingest option once ingest reports each commit; passed as a variable so that
+  // this compiles before and after.
+  const ingestOptions: IngestOptions = {
     db: store.db,
     dialect: store.dialect,
     sqlite: store.sqlite,
     decodeInWorker: true,
     log: log.child({ part: 'ingest' }),
     onBatch: (plants) => summaries.touch(plants),
-  });
+    onCommit: opts.onCommit,
+  };
+  const ingest = createIngest(ingestOptions);
   const stopAll = async () => {
     await ingest.close();
     await summaries.stop();
@@ -52,6 +64,7 @@ export async function startTelemetry(config: Config, store: Store, log: Logger):
       ingest,
       localUrl: null,
       publish: (topic, payload, opts) => bridge.publish(topic, payload, opts),
+      stats: () => ({ ingest: ingest.stats(), broker: { kind: 'bridge', ...bridge.stats() } }),
       async close() {
         await bridge.close();
         await stopAll();
@@ -68,6 +81,7 @@ export async function startTelemetry(config: Config, store: Store, log: Logger):
     ingest,
     localUrl: `mqtt://127.0.0.1:${broker.port}`,
     publish: (topic, payload, opts) => broker.publish(topic, payload, opts),
+    stats: () => ({ ingest: ingest.stats(), broker: { kind: 'embedded', ...broker.stats() } }),
     async close() {
       await broker.close();
       await stopAll();

@@ -237,7 +237,15 @@ export const menuRoutes: PageRoute[] = [
     titleKey: 'system',
     permission: 'system.management',
     icon: SettingOutlined,
-    children: [{ path: '/management/gateway', titleKey: 'systemGateways', permission: 'sys.gateway.view', page: comingSoon }],
+    children: [
+      { path: '/management/gateway', titleKey: 'systemGateways', permission: 'sys.gateway.view', page: comingSoon },
+      {
+        path: '/management/status',
+        titleKey: 'systemStatus',
+        permission: 'system.management',
+        page: lazyPage(() => import('../features/system/SystemStatusPage.tsx')),
+      },
+    ],
   },
 ];
 

@@ -1,4 +1,4 @@
-/** Health check and uploaded images. */
+/** Health check, uploaded images, and this process's counters (Prometheus text and a JSON snapshot). */
 import fs from 'node:fs';
 import path from 'node:path';
 import { systemApi as api } from '@sunfleet/contracts';
@@ -20,6 +20,15 @@ export function systemRoutes(app: FastifyInstance) {
     if (!(await storeReachable(db, STORE_CHECK_MS))) throw new StoreUnavailableError();
     return { status: 'ok' as const, store: dialect, uptimeSec: Math.round((Date.now() - started) / 1000) };
   });
+
+  const metrics = app.deps.metrics;
+  if (metrics) {
+    route(app, api.metrics, async ({ reply }) => {
+      const text = await metrics.text();
+      return reply.header('content-type', metrics.contentType).header('cache-control', 'no-store').send(text) as never;
+    });
+    route(app, api.status, () => metrics.status());
+  }
 
   route(app, api.upload, async ({ params, reply }) => {
     const file = path.join(uploadsDir(config.dataDir), params.folder, params.file);

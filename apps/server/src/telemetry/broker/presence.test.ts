@@ -196,6 +196,20 @@ describe('presence', () => {
     await p.close();
   });
 
+  it('counts the gateways with a live session: connects, online states and messages open one, disconnects and offline states end it', async () => {
+    const p = presence();
+    expect(p.stats.online).toBe(0);
+    p.connected('P-0001');
+    p.connected('P-0001'); // a session taken over by the same gateway is still one
+    p.seen('P-0002');
+    p.state('P-0003', Buffer.from('{"v":1,"online":true}'));
+    expect(p.stats.online).toBe(3);
+    p.disconnected('P-0001');
+    p.state('P-0003', Buffer.from('{"v":1,"online":false}'));
+    expect(p.stats.online).toBe(1);
+    await p.close();
+  });
+
   it('ignores events after close', async () => {
     const p = presence();
     await p.close();

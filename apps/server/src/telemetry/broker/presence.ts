@@ -44,6 +44,11 @@ export interface PresenceStats {
   flushes: number;
   statements: number;
   failedFlushes: number;
+  /**
+   * Gateways with a live session as this process sees them: a connect, an online state or any
+   * message opens one; a disconnect or an offline state (the last will) ends it.
+   */
+  online: number;
 }
 
 interface Pending {
@@ -75,7 +80,8 @@ export class Presence {
   #timer: NodeJS.Timeout | null = null;
   #flushing: Promise<void> | null = null;
   #closed = false;
-  readonly stats: PresenceStats = { badState: 0, flushes: 0, statements: 0, failedFlushes: 0 };
+  readonly stats: PresenceStats = { badState: 0, flushes: 0, statements: 0, failedFlushes: 0, online: 0 };
+  readonly #online = new Set<string>();
 
   constructor(opts: PresenceOptions) {
     this.#db = opts.db;
@@ -93,6 +99,7 @@ export class Presence {
     p.newSession = true;
     p.onlineAt = at;
     this.#seen(p, sn, at);
+    this.#live(sn, true);
   }
 
   /** A gateway's MQTT session ended. */
@@ -102,6 +109,7 @@ export class Presence {
     p.online = false;
     p.offlineAt = at;
     this.#seenQueued.delete(sn);
+    this.#live(sn, false);
   }
 
   /** Any other message from the gateway: it is alive (and so online). */
@@ -179,7 +187,14 @@ export class Presence {
     p.online = true;
     p.onlineAt ??= at;
     this.#seen(p, sn, at);
+    this.#live(sn, true);
     return p;
+  }
+
+  #live(sn: string, online: boolean): void {
+    if (online) this.#online.add(sn);
+    else this.#online.delete(sn);
+    this.stats.online = this.#online.size;
   }
 
   #seen(p: Pending, sn: string, at: number): void {

@@ -8,6 +8,7 @@ import menu from './menu.json';
 import overview from './overview.json';
 import pages from './pages.json';
 import plants from './plants.json';
+import system from './system.json';
 import workdata from './workdata.json';
 
-export default { common, auth, account, menu, pages, plants, overview, devices, events, workdata };
+export default { common, auth, account, menu, pages, plants, overview, devices, events, workdata, system };
