@@ -225,7 +225,11 @@ describe('bad frames', () => {
     ingest.message(gw.sn, 'data', Buffer.from('{"v":1,'), T0);
     ingest.message(gw.sn, 'data', Buffer.from(JSON.stringify({ v: 1, seq: 1, ts: T0, devices: [] })), T0);
     ingest.message(gw.sn, 'data', Buffer.alloc(256 * 1024 + 1, 0x20), T0);
-    ingest.message(gw.sn, 'data', good(2 * 24 * 60), T0); // two days ahead of its arrival
+    ingest.message(gw.sn, 'data', good(6), T0); // six minutes ahead of its arrival
+    ingest.message(gw.sn, 'data', dataMessage(Date.UTC(2017, 8, 1), [{ sn: inv, protocol: HYBRID }]), T0); // before the retention window
+    const unmapped = JSON.parse(good(1).toString());
+    unmapped.devices[0].blocks.push({ fc: 4, addr: 9000, regs: '0000' });
+    ingest.message(gw.sn, 'data', Buffer.from(JSON.stringify(unmapped)), T0);
     ingest.message('GWNOTREGISTERED', 'data', good(3), T0);
     const unknownProtocol = JSON.parse(good(4).toString());
     unknownProtocol.devices[0].protocol = 'acme-9000';
@@ -237,7 +241,7 @@ describe('bad frames', () => {
       eventMessage({ ts: T0, code: 'busError', level: 'fault', active: true, device: 'NOSUCHDEVICE' }),
       T0,
     );
-    ingest.message(gw.sn, 'data', good(6), T0);
+    ingest.message(gw.sn, 'data', good(5), T0);
     await ingest.flush();
     const bad = ingest.stats().badFrames;
     const delta = Object.fromEntries(Object.entries(bad).map(([k, v]) => [k, v - base[k as keyof typeof base]]));
@@ -246,6 +250,8 @@ describe('bad frames', () => {
       malformedJson: 1,
       schema: 1,
       futureTimestamp: 1,
+      staleTimestamp: 1,
+      unmappedRegisters: 1,
       unknownGateway: 1,
       unknownDevice: 1,
       foreignDevice: 0,
@@ -254,15 +260,27 @@ describe('bad frames', () => {
       writeFailed: 0,
     });
     const id = (await device(inv))!.id;
-    expect((await samples(id)).map((s) => s.ts)).toEqual([T0, T0 + 6 * MIN]);
+    expect((await samples(id)).map((s) => s.ts)).toEqual([T0, T0 + 5 * MIN]);
   });
 
-  it('accepts a frame up to a day ahead of its arrival (gateway clocks drift)', async () => {
+  it('never lets a frame from the future freeze the latest values: 23 h ahead is refused', async () => {
     const gw = await makeGateway(store.db, await makePlant(store.db));
     const inv = uniqueSn('INV');
     ingest.message(gw.sn, 'data', dataMessage(T0 + 23 * 60 * MIN, [{ sn: inv, protocol: HYBRID }]), T0);
+    ingest.message(gw.sn, 'data', dataMessage(T0 + 5 * MIN, [{ sn: inv, protocol: HYBRID }]), T0); // clock 5 min ahead: kept
     await ingest.flush();
-    expect(await samples((await device(inv))!.id)).toHaveLength(1);
+    ingest.message(
+      gw.sn,
+      'data',
+      dataMessage(T0 + 10 * MIN, [{ sn: inv, protocol: HYBRID, values: { activePower: 777 } }]),
+      T0 + 10 * MIN,
+    );
+    await ingest.flush();
+    const id = (await device(inv))!.id;
+    expect((await samples(id)).map((s) => s.ts)).toEqual([T0 + 5 * MIN, T0 + 10 * MIN]);
+    const l = (await latest(id))!;
+    expect(l.ts).toBe(T0 + 10 * MIN);
+    expect(JSON.parse(l.values).activePower).toBe(777);
   });
 });
 
@@ -305,7 +323,8 @@ describe('decoding in a worker thread', () => {
     });
     const gw = await makeGateway(store.db, await makePlant(store.db));
     const inv = uniqueSn('INV');
-    for (let i = 0; i < 20; i++) threaded.message(gw.sn, 'data', dataMessage(T0 + i * MIN, [{ sn: inv, protocol: HYBRID }]), T0);
+    for (let i = 0; i < 20; i++)
+      threaded.message(gw.sn, 'data', dataMessage(T0 + i * MIN, [{ sn: inv, protocol: HYBRID }]), T0 + i * MIN);
     threaded.message(gw.sn, 'data', Buffer.from('not json'), T0);
     await threaded.close();
     expect(errors).toEqual([]);
@@ -350,7 +369,7 @@ describe('back-pressure', () => {
     const plantId = await makePlant(store.db);
     const gw = await makeGateway(store.db, plantId);
     const sn = uniqueSn('INV');
-    const send = (i: number) => own.message(gw.sn, 'data', dataMessage(T0 + i * MIN, [{ sn, protocol: HYBRID }]), T0);
+    const send = (i: number) => own.message(gw.sn, 'data', dataMessage(T0 + i * MIN, [{ sn, protocol: HYBRID }]), T0 + i * MIN);
     for (let i = 0; i < 7; i++) send(i);
     expect(own.ready?.()).toBeNull(); // 7 frames waiting: under the mark
     send(7);
