@@ -284,6 +284,56 @@ describe('bad frames', () => {
   });
 });
 
+describe('frames that must not enter the record', () => {
+  it('refuses and counts bad times and unmapped blocks, and keeps broken counters out of the day totals with one event', async () => {
+    const plantId = await makePlant(store.db);
+    const gw = await makeGateway(store.db, plantId);
+    const meter = uniqueSn('MET');
+    const base = ingest.stats().badFrames;
+    const at = (minutes: number, importEnergy: number, activePower = 800) =>
+      dataMessage(T0 + minutes * MIN, [{ sn: meter, protocol: METER, values: { importEnergy, activePower } }]);
+    ingest.message(gw.sn, 'data', at(0, 5000), T0);
+    ingest.message(gw.sn, 'data', at(5, 42_949_672.95, 900), T0 + 5 * MIN); // u32 maximum: not available
+    ingest.message(gw.sn, 'data', at(10, 5000.5), T0 + 10 * MIN);
+    ingest.message(gw.sn, 'data', at(23 * 60, 5001, 111), T0 + 10 * MIN); // 23 h ahead of the server clock
+    ingest.message(gw.sn, 'data', dataMessage(Date.UTC(2017, 8, 1), [{ sn: meter, protocol: METER }]), T0 + 10 * MIN);
+    const outside = JSON.parse(at(12, 5000.6).toString());
+    outside.devices[0].blocks = [{ fc: 4, addr: 300, regs: '0000'.repeat(8) }]; // past the meter's map
+    ingest.message(gw.sn, 'data', Buffer.from(JSON.stringify(outside)), T0 + 12 * MIN);
+    await ingest.flush();
+    ingest.message(gw.sn, 'data', at(15, 4000), T0 + 15 * MIN); // backwards
+    ingest.message(gw.sn, 'data', at(20, 42_949_672.94), T0 + 20 * MIN); // impossible jump
+    ingest.message(gw.sn, 'data', at(25, 5001, 700), T0 + 25 * MIN);
+    await ingest.flush();
+
+    const bad = ingest.stats().badFrames;
+    const delta = Object.fromEntries(Object.entries(bad).map(([k, v]) => [k, v - base[k as keyof typeof base]]));
+    expect(delta).toMatchObject({ futureTimestamp: 1, staleTimestamp: 1, unmappedRegisters: 1 });
+    const id = (await store.db.selectFrom('devices').select('id').where('sn', '=', meter).executeTakeFirstOrThrow()).id;
+    const rows = await store.db
+      .selectFrom('meter_samples')
+      .select(['ts', 'power_w', 'import_total_wh'])
+      .where('device_id', '=', id)
+      .orderBy('ts')
+      .execute();
+    expect(rows.map((r) => r.ts)).toEqual([0, 5, 10, 15, 20, 25].map((m) => T0 + m * MIN));
+    expect(rows[1]).toMatchObject({ power_w: 900, import_total_wh: null });
+    expect(await dayRows(id)).toMatchObject([{ grid_import_wh: 1000, samples: 6 }]);
+    const plantDay = await store.db.selectFrom('plant_day').selectAll().where('plant_id', '=', plantId).execute();
+    expect(plantDay).toMatchObject([{ grid_import_wh: 1000 }]);
+    const l = (await latest(id))!;
+    expect(l.ts).toBe(T0 + 25 * MIN);
+    expect(JSON.parse(l.values).activePower).toBe(700);
+    const events = await store.db
+      .selectFrom('events')
+      .select(['code', 'started_at', 'ended_at'])
+      .where('sn', '=', meter)
+      .execute();
+    expect(events).toEqual([{ code: 'counterImplausible', started_at: T0 + 15 * MIN, ended_at: null }]);
+    expect((await device(meter))!.status).toBe('warning');
+  });
+});
+
 describe('a frame the store refuses', () => {
   it.runIf(!process.env.TEST_DATABASE_URL)(
     'is isolated by retrying its batch frame by frame, counted and dropped; the rest of the batch is written',
