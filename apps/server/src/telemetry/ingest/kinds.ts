@@ -41,6 +41,8 @@ interface CounterSource {
   /** Field keys, first present wins (protocols name the same counter differently). */
   keys: readonly string[];
   bound: CounterBound;
+  /** The samples table column that stores this counter too, if any. */
+  sampleColumn?: string;
 }
 
 /**
@@ -121,7 +123,7 @@ const inverter: KindSpec = {
     kwhToWh(first(v, ['pvEnergyTotal', 'energyTotal'])),
   ],
   counters: [
-    { column: 'pv_wh', keys: ['pvEnergyTotal', 'energyTotal'], bound: 'device' },
+    { column: 'pv_wh', keys: ['pvEnergyTotal', 'energyTotal'], bound: 'device', sampleColumn: 'pv_total_wh' },
     { column: 'load_wh', keys: ['loadEnergyTotal'], bound: 'site' },
     { column: 'grid_import_wh', keys: ['gridImportEnergyTotal'], bound: 'site' },
     { column: 'grid_export_wh', keys: ['gridExportEnergyTotal'], bound: 'site' },
@@ -176,8 +178,8 @@ const meter: KindSpec = {
   columns: ['power_w', 'import_total_wh', 'export_total_wh'],
   sample: (v) => [num(v.activePower), kwhToWh(num(v.importEnergy)), kwhToWh(num(v.exportEnergy))],
   counters: [
-    { column: 'grid_import_wh', keys: ['importEnergy'], bound: 'site' },
-    { column: 'grid_export_wh', keys: ['exportEnergy'], bound: 'site' },
+    { column: 'grid_import_wh', keys: ['importEnergy'], bound: 'site', sampleColumn: 'import_total_wh' },
+    { column: 'grid_export_wh', keys: ['exportEnergy'], bound: 'site', sampleColumn: 'export_total_wh' },
   ],
   power: (v) => num(v.activePower),
   soc: none,

@@ -4,9 +4,10 @@
  * The device's current day is kept in memory between batches (reloaded after `ttlMs`, dropped
  * when a batch fails), so the usual batch reads no device_day rows.
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../../db/index.ts';
 import type { Database, DeviceKind } from '../../db/schema.ts';
+import { kinds } from './kinds.ts';
 import { type DeviceDayTotals, PlantDayWriter } from './plant-days.ts';
 import {
   type CounterRefusal,
@@ -165,6 +166,7 @@ export class RollupWriter {
     }
     await this.dayUpsert.run(db, params);
     await this.plantDays.write(db, changes, rebuild, now);
+    await clearRefusedCounters(db, refused, groups);
     return refused;
   }
 
@@ -214,5 +216,28 @@ export class RollupWriter {
         this.recent.set(state.deviceId, { state, loadedAt: now });
     }
     return out;
+  }
+}
+
+/**
+ * A counter reading left out of its day is cleared from its sample too (the raw registers stay),
+ * so that what reads the samples' counter columns (hourly generation, income) never sees it.
+ * Few: only implausible readings.
+ */
+async function clearRefusedCounters(
+  db: Kysely<Database>,
+  refused: readonly DeviceCounterRefusal[],
+  groups: ReadonlyMap<string, { deviceId: number; kind: DeviceKind }>,
+): Promise<void> {
+  if (refused.length === 0) return;
+  const kindOf = new Map<number, DeviceKind>();
+  for (const g of groups.values()) kindOf.set(g.deviceId, g.kind);
+  for (const r of refused) {
+    const kind = kinds[kindOf.get(r.deviceId)!];
+    const column = kind.counters.find((c) => c.column === r.column)?.sampleColumn;
+    if (column === undefined) continue;
+    await sql`update ${sql.table(kind.table)} set ${sql.ref(column)} = null where device_id = ${r.deviceId} and ts = ${r.ts}`.execute(
+      db,
+    );
   }
 }

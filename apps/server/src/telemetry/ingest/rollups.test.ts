@@ -264,6 +264,15 @@ describe('day rollups in the store', () => {
     for (let i = 0; i < 50; i++) await feed(gw.sn, sn, [[t + (21 + i) * MIN, 100 + i]]); // a broken counter keeps failing
     await feed(gw.sn, sn, [[t + 80 * MIN, 1002]]);
     expect(await days(sn)).toMatchObject([{ pv_wh: 2000, samples: 56 }]);
+    const id = (await store.db.selectFrom('devices').select('id').where('sn', '=', sn).executeTakeFirstOrThrow()).id;
+    const counters = await store.db
+      .selectFrom('inverter_samples')
+      .select('pv_total_wh')
+      .where('device_id', '=', id)
+      .where('ts', '<=', t + 20 * MIN)
+      .orderBy('ts')
+      .execute();
+    expect(counters.map((r) => r.pv_total_wh)).toEqual([1_000_000, 1_000_500, null, null, 1_001_000]);
     expect(await plantDays(plantId)).toMatchObject([{ pv_wh: 2000 }]);
     expect(await events(sn)).toEqual([
       {
@@ -311,7 +320,8 @@ describe('day rollups in the store', () => {
       .where('device_id', '=', id)
       .orderBy('ts')
       .execute();
-    expect(stored[1]).toEqual({ ts: t + 5 * MIN, import_total_wh: null });
+    // Absent, and refused: neither counter is in the samples (their raw registers are).
+    expect(stored.map((r) => r.import_total_wh)).toEqual([1_000_000, null, 1_000_500, null, 1_001_000]);
     expect((await events(meter)).map((e) => [e.code, e.started_at])).toEqual([['counterImplausible', t + 15 * MIN]]);
   });
 
