@@ -95,7 +95,11 @@ export const defaults: Record<string, Record<string, InputValue>> = {
 export function deviceFrame(spec: DeviceFrameSpec): DataMessage['devices'][number] {
   const plan = protocolPlan(spec.protocol);
   if (!plan) throw new Error(`no protocol ${spec.protocol}`);
-  const values = { serialNumber: spec.sn, ...defaults[spec.protocol], ...spec.values };
+  // A value the test does not give reads 0, as a real device's unused register does; null sends
+  // the field's "not available" sentinel.
+  const values: Record<string, InputValue> = {};
+  for (const f of plan.definition.fields) if (f.dataType !== 'string' && f.dataType !== 'hex') values[f.key] = 0;
+  Object.assign(values, { serialNumber: spec.sn }, defaults[spec.protocol], spec.values);
   const blocks = plan.encode(values, { groups: spec.groups ?? ['info', 'realtime'], faults: spec.faults ?? [] });
   return {
     sn: spec.sn,

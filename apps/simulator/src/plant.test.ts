@@ -5,7 +5,9 @@ import { dcPlant, integral, microPlant, newPlant, num, type Reading, runPlant, s
 const midnight = Date.parse('2025-04-14T00:00:00+02:00');
 const day = (readings: Reading[], sn: string, key: string) =>
   num(readings.at(-1)!.values[sn]![key]) - num(readings[0]!.values[sn]![key]);
-const sum = (r: Reading, sn: string, keys: string[]) => keys.reduce((s, k) => s + num(r.values[sn]![k]), 0);
+// An input the device does not have (pv3, pv4 of a two-MPPT inverter) is encoded "not available": null.
+const sum = (r: Reading, sn: string, keys: string[]) =>
+  keys.reduce((s, k) => (r.values[sn]![k] === null ? s : s + num(r.values[sn]![k])), 0);
 const pvKeys = ['pv1Power', 'pv2Power', 'pv3Power', 'pv4Power'];
 
 describe('a simulated plant over a simulated day', () => {

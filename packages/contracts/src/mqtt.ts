@@ -26,8 +26,13 @@ export const mqttLimits = {
   maxBlocksPerDevice: 16,
   /** Modbus read limit per request. */
   maxRegistersPerBlock: 125,
-  /** A frame more than this far in the future is refused. */
-  maxFutureMs: 24 * 3600 * 1000,
+  /** A frame stamped more than this ahead of the server's clock is refused (gateway clocks are NTP-synchronised). */
+  maxFutureMs: 5 * 60 * 1000,
+  /**
+   * Retention window of telemetry: a frame stamped longer ago than this (three years) is refused.
+   * Far beyond any gateway's offline buffer and a year of backfilled history (the simulator's at most).
+   */
+  maxAgeMs: 1096 * 24 * 3600 * 1000,
 } as const;
 
 export const topics = {

@@ -49,6 +49,8 @@ export interface RegisterTable {
   readonly words: Uint16Array;
   /** stamp[i] === generation when words[i] came from the frame being decoded. */
   readonly stamp: Uint32Array;
+  /** mapped[i] === 1 when words[i] belongs to a field (a table spans the gaps between fields too). */
+  readonly mapped: Uint8Array;
 }
 
 export interface CompiledField {
@@ -155,7 +157,12 @@ function buildTable(definition: ProtocolDefinition, functionCode: FunctionCode):
     end = Math.max(end, wire + field.count);
   }
   if (start > end) return null;
-  return { functionCode, start, words: new Uint16Array(end - start), stamp: new Uint32Array(end - start) };
+  const mapped = new Uint8Array(end - start);
+  for (const field of definition.fields) {
+    if (field.functionCode === functionCode)
+      mapped.fill(1, wireAddress(definition, field) - start, wireAddress(definition, field) - start + field.count);
+  }
+  return { functionCode, start, words: new Uint16Array(end - start), stamp: new Uint32Array(end - start), mapped };
 }
 
 function splitScale(scale: number): { multiplier: number; divisor: number } {

@@ -214,6 +214,20 @@ function readHex(f: CompiledField): string {
   return parts.join(' ');
 }
 
+/**
+ * Whether a block reads none of the definition's registers (another function code, an address
+ * range the map does not have, or only the gaps between its fields): such a block is not a read
+ * of this device's map, and decoding it would yield a frame without values.
+ */
+export function isUnmappedBlock(compiled: CompiledDefinition, block: RegisterBlock): boolean {
+  const table = block.functionCode === 3 ? compiled.table3 : block.functionCode === 4 ? compiled.table4 : null;
+  if (table === null) return true;
+  const from = Math.max(block.address - table.start, 0);
+  const to = Math.min(block.address - table.start + block.registers.length, table.mapped.length);
+  for (let i = from; i < to; i++) if (table.mapped[i] === 1) return false;
+  return true;
+}
+
 /** Why a block from the wire cannot be decoded, or null when it is well formed. */
 export function registerBlockProblem(block: unknown): string | null {
   if (typeof block !== 'object' || block === null) return 'block is not an object';

@@ -156,7 +156,13 @@ export function fieldWords(
   scaleFactor: number,
   extraBits: readonly number[] = [],
 ): number[] {
-  const logical = value === null || value === undefined ? absentWords(f) : logicalWords(f, value, scaleFactor);
+  const absent = value === null || value === undefined;
+  // Bits to set make the bitfield present: they start from no bits, not from its "not available" sentinel.
+  const logical = absent
+    ? f.type === TypeCode.Bitfield && extraBits.length > 0
+      ? new Array<number>(f.count).fill(0)
+      : absentWords(f)
+    : logicalWords(f, value, scaleFactor);
   if (f.type === TypeCode.Bitfield) {
     for (const bit of extraBits) logical[f.count - 1 - (bit >> 4)]! |= 1 << (bit & 15);
   }

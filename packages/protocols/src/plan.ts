@@ -1,7 +1,7 @@
 // compile(definition) → a ProtocolPlan: the one object the server (decode, writes, reads) and
 // the simulator (encode) hold per protocol.
 import { type CompiledDefinition, compileDefinition } from './compile.ts';
-import { type DecodedFrame, FrameDecoder, type RegisterBlock } from './decode.ts';
+import { type DecodedFrame, FrameDecoder, isUnmappedBlock, type RegisterBlock } from './decode.ts';
 import type { BitDefinition, FieldDefinition, ProtocolDefinition } from './definition.ts';
 import {
   type EncodeOptions,
@@ -35,6 +35,12 @@ export class ProtocolPlan {
   /** Register blocks of one upload → values, set fault bits and missing required fields. Not re-entrant-safe across threads; synchronous. */
   decode(blocks: readonly RegisterBlock[]): DecodedFrame {
     return this.decoder.decode(blocks);
+  }
+
+  /** Index of the first block that reads none of the map's registers, or -1 when every block reads some. */
+  unmappedBlock(blocks: readonly RegisterBlock[]): number {
+    for (let i = 0; i < blocks.length; i++) if (isUnmappedBlock(this.compiled, blocks[i]!)) return i;
+    return -1;
   }
 
   /** Values → register blocks (contiguous per function code, at most 125 registers each). */

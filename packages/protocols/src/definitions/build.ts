@@ -1,5 +1,10 @@
 // A small writer for register maps: fields are added in register order and the address moves
 // on by each field's size, so a definition reads like the vendor's register table.
+//
+// The project's own maps follow SunSpec's "not available" convention: a number whose raw value
+// is the type's sentinel (0xFFFF u16, 0x8000 s16, 0xFFFFFFFF u32, 0x80000000 s32, all-ones
+// enums and bitfields, NaN floats) decodes as null, never as a number. A field may override it
+// with its own `notImplemented`.
 import type {
   BitDefinition,
   BitLevel,
@@ -48,6 +53,7 @@ export class RegisterMap {
       address: this.address,
       dataType,
       group: this.group,
+      ...(dataType === 'string' || dataType === 'hex' ? {} : { notImplemented: 'sunspec' as const }),
       ...options,
       count,
     });

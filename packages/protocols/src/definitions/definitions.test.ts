@@ -107,3 +107,73 @@ describe('hybrid inverter family', () => {
     expect(plan.field('pvEnergyTotal')).toMatchObject({ dataType: 'u32', count: 2, scale: 0.1 });
   });
 });
+
+describe('"not available" values of the shipped maps', () => {
+  const meter = protocolPlan('sunfleet-meter-3p')!;
+  const hybrid = protocolPlan('sunfleet-hybrid-3p')!;
+
+  it('decodes a meter counter at the u32 maximum as absent, and keeps the rest of the frame', () => {
+    const blocks = meter.encode({ activePower: 1500, importEnergy: 1234.56, exportEnergy: 78.9 }, { groups: ['realtime'] });
+    const energy = blocks.find((b) => b.functionCode === 4 && b.address === 100)!;
+    const registers = [...energy.registers];
+    registers[0] = 0xffff; // importEnergy: 0xFFFFFFFF
+    registers[1] = 0xffff;
+    const frame = meter.decode(blocks.map((b) => (b === energy ? { ...b, registers } : b)));
+    expect(frame.values.importEnergy).toBeNull();
+    expect(frame.values.exportEnergy).toBe(78.9);
+    expect(frame.values.activePower).toBe(1500);
+  });
+
+  it('decodes the 16-bit sentinels (0xFFFF unsigned, 0x8000 signed, all-ones bitfields) and NaN floats as absent', () => {
+    const values = { batterySoc: 55, inverterTemperature: 31.5, runningState: 2, pvEnergyTotal: 100.5 };
+    const decoded = hybrid.decode(hybrid.encode(values, { groups: ['realtime'] })).values;
+    expect(decoded).toMatchObject(values);
+    const sentinels = hybrid.encode({}, { groups: ['realtime'] });
+    for (const block of sentinels) {
+      const registers = [...block.registers];
+      for (const key of ['batterySoc', 'inverterTemperature', 'runningState', 'faultBits']) {
+        const f = hybrid.field(key)!;
+        if (f.functionCode !== block.functionCode) continue;
+        const at = f.address - block.address;
+        if (at < 0 || at >= registers.length) continue;
+        for (let k = 0; k < f.count; k++) registers[at + k] = f.dataType === 's16' ? 0x8000 : 0xffff;
+      }
+      block.registers = registers;
+    }
+    const frame = hybrid.decode(sentinels);
+    expect(frame.values).toMatchObject({ batterySoc: null, inverterTemperature: null, runningState: null, faultBits: null });
+    expect(frame.faults).toEqual([]);
+    const nan = meter.decode(
+      meter
+        .encode({ frequency: 50 }, { groups: ['realtime'] })
+        .map((b) => (b.functionCode === 4 && b.address === 0 ? { ...b, registers: b.registers.map(() => 0x7fc0) } : b)),
+    );
+    expect(nan.values.frequency).toBeNull();
+  });
+
+  it('still encodes fault bits of an otherwise absent bitfield', () => {
+    const frame = hybrid.decode(hybrid.encode({}, { groups: ['realtime'], faults: ['fanWarning'] }));
+    expect(frame.faults).toEqual(['fanWarning']);
+  });
+});
+
+describe('unmappedBlock', () => {
+  const meter = protocolPlan('sunfleet-meter-3p')!;
+  const block = (functionCode: number, address: number, count: number) => ({
+    functionCode,
+    address,
+    registers: new Array<number>(count).fill(0),
+  });
+
+  it('finds blocks that read none of the map registers: past its end, in a gap between fields', () => {
+    expect(meter.unmappedBlock(meter.encode({}, { groups: ['realtime', 'info'] }))).toBe(-1);
+    expect(meter.unmappedBlock([block(4, 100, 8), block(4, 1000, 10)])).toBe(1);
+    expect(meter.unmappedBlock([block(4, 60, 20)])).toBe(0); // between realtime (0..) and energy (100..)
+    expect(meter.unmappedBlock([block(3, 10, 5)])).toBe(0); // holding registers 0..1 only
+  });
+
+  it('accepts a block that overlaps the map only in part', () => {
+    expect(meter.unmappedBlock([block(4, 90, 12)])).toBe(-1); // 90..101 reaches importEnergy at 100
+    expect(meter.unmappedBlock([block(3, 0, 50)])).toBe(-1);
+  });
+});

@@ -1,6 +1,6 @@
 /**
  * Suggested actions per event code, in English and Spanish. Codes are the server rules'
- * (telemetry/ingest/events.ts: offline, zeroOutput, batteryOverTemperature) and the fault and
+ * (telemetry/ingest/events.ts: offline, zeroOutput, batteryOverTemperature, counterImplausible) and the fault and
  * warning bits of the shipped protocols (packages/protocols). Battery pack codes carry their
  * pack (`pack3.cellOvervoltage`) and share one entry (`pack.cellOvervoltage`). Any other code
  * (a gateway-reported event, a SunSpec alarm) gets the advice of its level.
@@ -35,6 +35,12 @@ export const actions: Readonly<Record<string, Text>> = {
     t(
       'Check the PV breaker and DC isolator of this inverter, its display for faults, and the panels for shading or soiling.',
       'Compruebe el interruptor FV y el seccionador de CC de este inversor, su pantalla por si muestra fallos, y los paneles por sombras o suciedad.',
+    ),
+  ),
+  counterImplausible: withInstaller(
+    t(
+      'The energy totals leave out this device’s implausible counter readings. Check the device’s energy counter on its display, and that the gateway reads it with the right register map.',
+      'Los totales de energía excluyen las lecturas inverosímiles del contador de este equipo. Compruebe el contador de energía en su pantalla y que la pasarela lo lee con el mapa de registros correcto.',
     ),
   ),
   batteryOverTemperature: withInstaller(

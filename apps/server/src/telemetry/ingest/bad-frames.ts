@@ -13,6 +13,10 @@ export const badFrameReasons = [
   'schema',
   /** Timestamp more than mqttLimits.maxFutureMs ahead of arrival. */
   'futureTimestamp',
+  /** Timestamp older than the retention window (mqttLimits.maxAgeMs before arrival). */
+  'staleTimestamp',
+  /** A device frame with a register block that reads none of its protocol's registers. */
+  'unmappedRegisters',
   /** The publishing gateway is not (or no longer) registered. */
   'unknownGateway',
   /** A gateway event names a device the gateway never reported. */

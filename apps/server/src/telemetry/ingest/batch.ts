@@ -8,7 +8,7 @@ import type { Dialect } from '../../db/index.ts';
 import type { Database, DeviceKind, DeviceStatus } from '../../db/schema.ts';
 import { recordGatewaySessions } from '../gateway-sessions.ts';
 import type { BadFrameReason } from './bad-frames.ts';
-import { foldFrame, foldGatewayEvent, notePvOutput } from './conditions.ts';
+import { foldCounterRefusals, foldFrame, foldGatewayEvent, notePvOutput } from './conditions.ts';
 import { discoverDevices, factsChanged, reattachDevice, updateDeviceFacts } from './discovery.ts';
 import { applyEventChanges, closeOpenEvents, type EventChange } from './events.ts';
 import type { DeviceReading, GatewayEventItem } from './frames.ts';
@@ -131,7 +131,7 @@ export class BatchWriter {
     result.duplicates = accepted.length - stored.length;
     for (const { device } of stored) if (device.plantId !== null) result.plants.add(device.plantId);
 
-    await this.rollups.write(
+    const refusedCounters = await this.rollups.write(
       db,
       stored.map(({ r, device, gw }) => ({
         deviceId: device.id,
@@ -142,6 +142,7 @@ export class BatchWriter {
         counters: r.counters,
         power: r.power,
         soc: r.soc,
+        ratedPowerW: device.ratedPowerW,
       })),
       rebuild,
       now,
@@ -175,6 +176,9 @@ export class BatchWriter {
       device.latestTs = r.ts;
       if (r.receivedAt > device.lastArrival) device.lastArrival = r.receivedAt;
       latest.set(device, r);
+    }
+    for (const [device, gw] of foldCounterRefusals(stored, refusedCounters, changes)) {
+      if (!touched.has(device)) touched.set(device, { gw, before: device.status, forced: false });
     }
     await this.writeLatest(db, latest);
     this.gatewayEvents(batch.events, touched, changes, result);

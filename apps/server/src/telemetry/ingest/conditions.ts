@@ -1,7 +1,7 @@
 /**
  * What a device's newer frame changes in its open conditions: fault and warning bits set or
  * cleared, and the server rules (battery over temperature, zero PV output in daylight while other
- * inverters of the plant produce). Each transition becomes an event change; the device entry's
+ * inverters of the plant produce; energy counter readings left out as implausible). Each transition becomes an event change; the device entry's
  * conditions follow, and its status is derived from them (status.ts).
  */
 import { type GatewayEventMessage, gatewayEventText } from '@sunfleet/contracts';
@@ -9,9 +9,10 @@ import { protocolPlan } from '@sunfleet/protocols';
 import { batteryOverTemperature, type EventChange, ruleEvents, ruleLimits } from './events.ts';
 import type { DeviceReading } from './frames.ts';
 import type { DeviceEntry, GatewayEntry, Registry } from './registry.ts';
+import type { DeviceCounterRefusal } from './rollup-store.ts';
 import { sunElevation } from './solar.ts';
 
-type RuleCode = 'zeroOutput' | 'batteryOverTemperature';
+type RuleCode = 'zeroOutput' | 'batteryOverTemperature' | 'counterImplausible';
 
 function setRule(device: DeviceEntry, gw: GatewayEntry, code: RuleCode, on: boolean, at: number, changes: EventChange[]) {
   if (device.conditions.has(code) === on) return;
@@ -137,4 +138,39 @@ export function foldGatewayEvent(
     if (device?.conditions.get(e.code)?.source === 'gateway') device.conditions.delete(e.code);
     changes.push({ open: false, sn, code: e.code, at: e.ts });
   }
+}
+
+/**
+ * Energy counter readings the day rollups left out (rollups.ts `counterProblem`): one open
+ * data-quality event per device however many readings are refused; it closes on a plausible
+ * counter reading `ruleLimits.counterQuietMs` after the last refused one. Returns the devices
+ * whose conditions changed.
+ */
+export function foldCounterRefusals(
+  stored: readonly { r: DeviceReading; device: DeviceEntry; gw: GatewayEntry }[],
+  refused: readonly DeviceCounterRefusal[],
+  changes: EventChange[],
+): Map<DeviceEntry, GatewayEntry> {
+  const changed = new Map<DeviceEntry, GatewayEntry>();
+  const refusedDevices = new Set<number>();
+  if (refused.length > 0) {
+    const byId = new Map(stored.map((s) => [s.device.id, s]));
+    for (const x of refused) {
+      const s = byId.get(x.deviceId);
+      if (!s) continue;
+      refusedDevices.add(x.deviceId);
+      if (x.ts > s.device.counterRefusedTs) s.device.counterRefusedTs = x.ts;
+      if (!s.device.conditions.has('counterImplausible')) {
+        setRule(s.device, s.gw, 'counterImplausible', true, x.ts, changes);
+        changed.set(s.device, s.gw);
+      }
+    }
+  }
+  for (const { r, device, gw } of stored) {
+    if (!device.conditions.has('counterImplausible') || refusedDevices.has(device.id)) continue;
+    if (r.counters.every((c) => c === null) || r.ts - device.counterRefusedTs < ruleLimits.counterQuietMs) continue;
+    setRule(device, gw, 'counterImplausible', false, r.ts, changes);
+    changed.set(device, gw);
+  }
+  return changed;
 }

@@ -30,6 +30,7 @@ function newEntry(id: number, r: DeviceReading, gw: GatewayEntry, now: number): 
     conditions: new Map(),
     pvPowerW: null,
     pvTs: 0,
+    counterRefusedTs: Number.NEGATIVE_INFINITY,
     loadedAt: now,
   };
 }

@@ -46,6 +46,11 @@ export const ruleEvents = {
     en: 'Battery over temperature',
     es: 'Sobretemperatura de batería',
   },
+  counterImplausible: {
+    level: 'warning',
+    en: 'Energy counter readings left out of the energy totals: the counter went backwards or grew faster than the device can produce',
+    es: 'Lecturas del contador de energía excluidas de los totales: el contador retrocedió o creció más rápido de lo que el equipo puede producir',
+  },
 } as const satisfies Record<string, { level: EventLevel; en: string; es: string }>;
 
 /** Thresholds of the rules. */
@@ -63,6 +68,8 @@ export const ruleLimits = {
   zeroW: 10,
   /** Other inverters' readings count when within this of the inverter's reading, ms. */
   peerWindowMs: 15 * 60_000,
+  /** An implausible-counter event closes once the device's counters have been plausible this long (data time), ms. */
+  counterQuietMs: 24 * 3600_000,
 } as const;
 
 /** Battery over-temperature with hysteresis: true = condition on, false = off, null = unchanged. */

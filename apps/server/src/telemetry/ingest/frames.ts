@@ -1,5 +1,7 @@
 /**
  * The edge: a gateway message → validated, decoded device readings (synchronous, no store).
+ * Refused here: oversized, not JSON, schema, time outside [now − retention, now + 5 min],
+ * unknown or gateway protocol, register blocks outside the device's map.
  * Everything that can be judged from the message alone is judged here; what needs the store
  * (gateway known, device owner, protocol of a known device) is judged by the batch writer.
  */
@@ -51,7 +53,12 @@ function parse(gatewaySn: string, payload: Buffer, bad: BadFrameSink): unknown {
   }
 }
 
-const isFuture = (ts: number, receivedAt: number) => ts > receivedAt + mqttLimits.maxFutureMs;
+/** Why a frame time is refused (ahead of the server clock, or older than the retention window), or null. */
+function timeProblem(ts: number, receivedAt: number): 'futureTimestamp' | 'staleTimestamp' | null {
+  if (ts > receivedAt + mqttLimits.maxFutureMs) return 'futureTimestamp';
+  if (ts < receivedAt - mqttLimits.maxAgeMs) return 'staleTimestamp';
+  return null;
+}
 
 /**
  * A string built by concatenation is a tree of pieces (and keeps the parsed message's strings
@@ -115,8 +122,9 @@ export function readDataMessage(
     return;
   }
   const data = message as DataMessage;
-  if (isFuture(data.ts, receivedAt)) {
-    bad.add('futureTimestamp', gatewaySn, `frame time ${new Date(data.ts).toISOString()}`);
+  const frameTime = timeProblem(data.ts, receivedAt);
+  if (frameTime !== null) {
+    bad.add(frameTime, gatewaySn, `frame time ${new Date(data.ts).toISOString()}`);
     return;
   }
   for (const device of data.devices) {
@@ -131,8 +139,9 @@ export function readDataMessage(
       continue;
     }
     const ts = device.ts ?? data.ts;
-    if (isFuture(ts, receivedAt)) {
-      bad.add('futureTimestamp', gatewaySn, `device ${device.sn}: time ${new Date(ts).toISOString()}`);
+    const deviceTime = timeProblem(ts, receivedAt);
+    if (deviceTime !== null) {
+      bad.add(deviceTime, gatewaySn, `device ${device.sn}: time ${new Date(ts).toISOString()}`);
       continue;
     }
     let raw = '[';
@@ -141,6 +150,13 @@ export function readDataMessage(
       raw += `${raw.length > 1 ? ',' : ''}[${b.fc},${b.addr},"${b.regs}"]`;
     }
     const blocks = scratchRegisterBlocks(device.blocks);
+    const unmapped = plan.unmappedBlock(blocks);
+    if (unmapped >= 0) {
+      const b = device.blocks[unmapped]!;
+      const detail = `device ${device.sn}: fc ${b.fc} registers ${b.addr}..${b.addr + b.regs.length / 4 - 1} are not in ${device.protocol}`;
+      bad.add('unmappedRegisters', gatewaySn, detail);
+      continue;
+    }
     const { values, faults } = plan.decode(blocks);
     const facts = frameFacts(kind, values);
     out.push({
@@ -173,8 +189,9 @@ export function readEventMessage(
     return null;
   }
   const event = message as GatewayEventMessage;
-  if (isFuture(event.ts, receivedAt)) {
-    bad.add('futureTimestamp', gatewaySn, `event time ${new Date(event.ts).toISOString()}`);
+  const eventTime = timeProblem(event.ts, receivedAt);
+  if (eventTime !== null) {
+    bad.add(eventTime, gatewaySn, `event time ${new Date(event.ts).toISOString()}`);
     return null;
   }
   return { gatewaySn, receivedAt, event };

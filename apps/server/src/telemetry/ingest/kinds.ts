@@ -29,10 +29,43 @@ export const energyColumns: readonly EnergyColumn[] = [
 
 export type SampleTable = 'inverter_samples' | 'battery_samples' | 'meter_samples' | 'weather_samples';
 
+/**
+ * What bounds a counter's growth: `device` counts what flows through the device (its rated
+ * power, or the kind's ceiling when unknown), `site` what flows through the site's grid
+ * connection or load (not bounded by an inverter's rating), `irradiance` sunlight per m².
+ */
+export type CounterBound = 'device' | 'site' | 'irradiance';
+
 interface CounterSource {
   column: EnergyColumn;
   /** Field keys, first present wins (protocols name the same counter differently). */
   keys: readonly string[];
+  bound: CounterBound;
+  /** The samples table column that stores this counter too, if any. */
+  sampleColumn?: string;
+}
+
+/**
+ * How fast a cumulative counter can plausibly grow. A step of a counter may add at most
+ * ceiling power × `margin` × (elapsed time + `slackMs`); more is an impossible jump. The slack
+ * covers the counter's resolution (a 0.1 kWh step of a small inverter) and clock jitter.
+ */
+export const counterLimits = {
+  margin: 2,
+  slackMs: 15 * 60_000,
+  /** Ceiling of a device whose rated power is unknown (the largest string inverters), W. */
+  deviceW: 1_000_000,
+  /** Ceiling of a site's grid connection or load: the largest plant capacity the portal accepts (50,000 kW), W. */
+  siteW: 50_000_000,
+  /** Ceiling of irradiance (the solar constant with cloud enhancement to spare), W/m². */
+  irradianceWm2: 2000,
+} as const;
+
+/** Ceiling power of a counter source, W (W/m² for irradiation). */
+export function counterCeilingW(bound: CounterBound, ratedPowerW: number | null): number {
+  if (bound === 'site') return counterLimits.siteW;
+  if (bound === 'irradiance') return counterLimits.irradianceWm2;
+  return ratedPowerW !== null && ratedPowerW > 0 ? ratedPowerW : counterLimits.deviceW;
 }
 
 export interface KindSpec {
@@ -90,12 +123,12 @@ const inverter: KindSpec = {
     kwhToWh(first(v, ['pvEnergyTotal', 'energyTotal'])),
   ],
   counters: [
-    { column: 'pv_wh', keys: ['pvEnergyTotal', 'energyTotal'] },
-    { column: 'load_wh', keys: ['loadEnergyTotal'] },
-    { column: 'grid_import_wh', keys: ['gridImportEnergyTotal'] },
-    { column: 'grid_export_wh', keys: ['gridExportEnergyTotal'] },
-    { column: 'charge_wh', keys: ['batteryChargeEnergyTotal'] },
-    { column: 'discharge_wh', keys: ['batteryDischargeEnergyTotal'] },
+    { column: 'pv_wh', keys: ['pvEnergyTotal', 'energyTotal'], bound: 'device', sampleColumn: 'pv_total_wh' },
+    { column: 'load_wh', keys: ['loadEnergyTotal'], bound: 'site' },
+    { column: 'grid_import_wh', keys: ['gridImportEnergyTotal'], bound: 'site' },
+    { column: 'grid_export_wh', keys: ['gridExportEnergyTotal'], bound: 'site' },
+    { column: 'charge_wh', keys: ['batteryChargeEnergyTotal'], bound: 'device' },
+    { column: 'discharge_wh', keys: ['batteryDischargeEnergyTotal'], bound: 'device' },
   ],
   power: (v) => num(v.activePower),
   soc: (v) => num(v.batterySoc),
@@ -145,8 +178,8 @@ const meter: KindSpec = {
   columns: ['power_w', 'import_total_wh', 'export_total_wh'],
   sample: (v) => [num(v.activePower), kwhToWh(num(v.importEnergy)), kwhToWh(num(v.exportEnergy))],
   counters: [
-    { column: 'grid_import_wh', keys: ['importEnergy'] },
-    { column: 'grid_export_wh', keys: ['exportEnergy'] },
+    { column: 'grid_import_wh', keys: ['importEnergy'], bound: 'site', sampleColumn: 'import_total_wh' },
+    { column: 'grid_export_wh', keys: ['exportEnergy'], bound: 'site', sampleColumn: 'export_total_wh' },
   ],
   power: (v) => num(v.activePower),
   soc: none,
@@ -160,7 +193,7 @@ const weather: KindSpec = {
   columns: ['irradiance_wm2', 'ambient_c', 'module_c', 'wind_ms'],
   sample: (v) => [num(v.irradiance), num(v.ambientTemperature), num(v.moduleTemperature), num(v.windSpeed)],
   // The station's own daily counter (it restarts at the station's midnight: read as a reset).
-  counters: [{ column: 'irradiation_whm2', keys: ['dailyIrradiation'] }],
+  counters: [{ column: 'irradiation_whm2', keys: ['dailyIrradiation'], bound: 'irradiance' }],
   power: none,
   soc: none,
   batteryTemperature: none,

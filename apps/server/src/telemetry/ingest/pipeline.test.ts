@@ -225,7 +225,11 @@ describe('bad frames', () => {
     ingest.message(gw.sn, 'data', Buffer.from('{"v":1,'), T0);
     ingest.message(gw.sn, 'data', Buffer.from(JSON.stringify({ v: 1, seq: 1, ts: T0, devices: [] })), T0);
     ingest.message(gw.sn, 'data', Buffer.alloc(256 * 1024 + 1, 0x20), T0);
-    ingest.message(gw.sn, 'data', good(2 * 24 * 60), T0); // two days ahead of its arrival
+    ingest.message(gw.sn, 'data', good(6), T0); // six minutes ahead of its arrival
+    ingest.message(gw.sn, 'data', dataMessage(Date.UTC(2017, 8, 1), [{ sn: inv, protocol: HYBRID }]), T0); // before the retention window
+    const unmapped = JSON.parse(good(1).toString());
+    unmapped.devices[0].blocks.push({ fc: 4, addr: 9000, regs: '0000' });
+    ingest.message(gw.sn, 'data', Buffer.from(JSON.stringify(unmapped)), T0);
     ingest.message('GWNOTREGISTERED', 'data', good(3), T0);
     const unknownProtocol = JSON.parse(good(4).toString());
     unknownProtocol.devices[0].protocol = 'acme-9000';
@@ -237,7 +241,7 @@ describe('bad frames', () => {
       eventMessage({ ts: T0, code: 'busError', level: 'fault', active: true, device: 'NOSUCHDEVICE' }),
       T0,
     );
-    ingest.message(gw.sn, 'data', good(6), T0);
+    ingest.message(gw.sn, 'data', good(5), T0);
     await ingest.flush();
     const bad = ingest.stats().badFrames;
     const delta = Object.fromEntries(Object.entries(bad).map(([k, v]) => [k, v - base[k as keyof typeof base]]));
@@ -246,6 +250,8 @@ describe('bad frames', () => {
       malformedJson: 1,
       schema: 1,
       futureTimestamp: 1,
+      staleTimestamp: 1,
+      unmappedRegisters: 1,
       unknownGateway: 1,
       unknownDevice: 1,
       foreignDevice: 0,
@@ -254,15 +260,78 @@ describe('bad frames', () => {
       writeFailed: 0,
     });
     const id = (await device(inv))!.id;
-    expect((await samples(id)).map((s) => s.ts)).toEqual([T0, T0 + 6 * MIN]);
+    expect((await samples(id)).map((s) => s.ts)).toEqual([T0, T0 + 5 * MIN]);
   });
 
-  it('accepts a frame up to a day ahead of its arrival (gateway clocks drift)', async () => {
+  it('never lets a frame from the future freeze the latest values: 23 h ahead is refused', async () => {
     const gw = await makeGateway(store.db, await makePlant(store.db));
     const inv = uniqueSn('INV');
     ingest.message(gw.sn, 'data', dataMessage(T0 + 23 * 60 * MIN, [{ sn: inv, protocol: HYBRID }]), T0);
+    ingest.message(gw.sn, 'data', dataMessage(T0 + 5 * MIN, [{ sn: inv, protocol: HYBRID }]), T0); // clock 5 min ahead: kept
     await ingest.flush();
-    expect(await samples((await device(inv))!.id)).toHaveLength(1);
+    ingest.message(
+      gw.sn,
+      'data',
+      dataMessage(T0 + 10 * MIN, [{ sn: inv, protocol: HYBRID, values: { activePower: 777 } }]),
+      T0 + 10 * MIN,
+    );
+    await ingest.flush();
+    const id = (await device(inv))!.id;
+    expect((await samples(id)).map((s) => s.ts)).toEqual([T0 + 5 * MIN, T0 + 10 * MIN]);
+    const l = (await latest(id))!;
+    expect(l.ts).toBe(T0 + 10 * MIN);
+    expect(JSON.parse(l.values).activePower).toBe(777);
+  });
+});
+
+describe('frames that must not enter the record', () => {
+  it('refuses and counts bad times and unmapped blocks, and keeps broken counters out of the day totals with one event', async () => {
+    const plantId = await makePlant(store.db);
+    const gw = await makeGateway(store.db, plantId);
+    const meter = uniqueSn('MET');
+    const base = ingest.stats().badFrames;
+    const at = (minutes: number, importEnergy: number, activePower = 800) =>
+      dataMessage(T0 + minutes * MIN, [{ sn: meter, protocol: METER, values: { importEnergy, activePower } }]);
+    ingest.message(gw.sn, 'data', at(0, 5000), T0);
+    ingest.message(gw.sn, 'data', at(5, 42_949_672.95, 900), T0 + 5 * MIN); // u32 maximum: not available
+    ingest.message(gw.sn, 'data', at(10, 5000.5), T0 + 10 * MIN);
+    ingest.message(gw.sn, 'data', at(23 * 60, 5001, 111), T0 + 10 * MIN); // 23 h ahead of the server clock
+    ingest.message(gw.sn, 'data', dataMessage(Date.UTC(2017, 8, 1), [{ sn: meter, protocol: METER }]), T0 + 10 * MIN);
+    const outside = JSON.parse(at(12, 5000.6).toString());
+    outside.devices[0].blocks = [{ fc: 4, addr: 300, regs: '0000'.repeat(8) }]; // past the meter's map
+    ingest.message(gw.sn, 'data', Buffer.from(JSON.stringify(outside)), T0 + 12 * MIN);
+    await ingest.flush();
+    ingest.message(gw.sn, 'data', at(15, 4000), T0 + 15 * MIN); // backwards
+    ingest.message(gw.sn, 'data', at(20, 42_949_672.94), T0 + 20 * MIN); // impossible jump
+    ingest.message(gw.sn, 'data', at(25, 5001, 700), T0 + 25 * MIN);
+    await ingest.flush();
+
+    const bad = ingest.stats().badFrames;
+    const delta = Object.fromEntries(Object.entries(bad).map(([k, v]) => [k, v - base[k as keyof typeof base]]));
+    expect(delta).toMatchObject({ futureTimestamp: 1, staleTimestamp: 1, unmappedRegisters: 1 });
+    const id = (await store.db.selectFrom('devices').select('id').where('sn', '=', meter).executeTakeFirstOrThrow()).id;
+    const rows = await store.db
+      .selectFrom('meter_samples')
+      .select(['ts', 'power_w', 'import_total_wh'])
+      .where('device_id', '=', id)
+      .orderBy('ts')
+      .execute();
+    expect(rows.map((r) => r.ts)).toEqual([0, 5, 10, 15, 20, 25].map((m) => T0 + m * MIN));
+    expect(rows.map((r) => r.import_total_wh)).toEqual([5_000_000, null, 5_000_500, null, null, 5_001_000]);
+    expect(rows[1]!.power_w).toBe(900); // the rest of a frame with an absent counter is kept
+    expect(await dayRows(id)).toMatchObject([{ grid_import_wh: 1000, samples: 6 }]);
+    const plantDay = await store.db.selectFrom('plant_day').selectAll().where('plant_id', '=', plantId).execute();
+    expect(plantDay).toMatchObject([{ grid_import_wh: 1000 }]);
+    const l = (await latest(id))!;
+    expect(l.ts).toBe(T0 + 25 * MIN);
+    expect(JSON.parse(l.values).activePower).toBe(700);
+    const events = await store.db
+      .selectFrom('events')
+      .select(['code', 'started_at', 'ended_at'])
+      .where('sn', '=', meter)
+      .execute();
+    expect(events).toEqual([{ code: 'counterImplausible', started_at: T0 + 15 * MIN, ended_at: null }]);
+    expect((await device(meter))!.status).toBe('warning');
   });
 });
 
@@ -305,7 +374,8 @@ describe('decoding in a worker thread', () => {
     });
     const gw = await makeGateway(store.db, await makePlant(store.db));
     const inv = uniqueSn('INV');
-    for (let i = 0; i < 20; i++) threaded.message(gw.sn, 'data', dataMessage(T0 + i * MIN, [{ sn: inv, protocol: HYBRID }]), T0);
+    for (let i = 0; i < 20; i++)
+      threaded.message(gw.sn, 'data', dataMessage(T0 + i * MIN, [{ sn: inv, protocol: HYBRID }]), T0 + i * MIN);
     threaded.message(gw.sn, 'data', Buffer.from('not json'), T0);
     await threaded.close();
     expect(errors).toEqual([]);
@@ -350,7 +420,7 @@ describe('back-pressure', () => {
     const plantId = await makePlant(store.db);
     const gw = await makeGateway(store.db, plantId);
     const sn = uniqueSn('INV');
-    const send = (i: number) => own.message(gw.sn, 'data', dataMessage(T0 + i * MIN, [{ sn, protocol: HYBRID }]), T0);
+    const send = (i: number) => own.message(gw.sn, 'data', dataMessage(T0 + i * MIN, [{ sn, protocol: HYBRID }]), T0 + i * MIN);
     for (let i = 0; i < 7; i++) send(i);
     expect(own.ready?.()).toBeNull(); // 7 frames waiting: under the mark
     send(7);

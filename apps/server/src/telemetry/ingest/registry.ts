@@ -49,6 +49,8 @@ export interface DeviceEntry {
   /** Latest PV output and its time, for the zero-output rule. */
   pvPowerW: number | null;
   pvTs: number;
+  /** Time of the last counter reading left out as implausible (the event closes a quiet day later). */
+  counterRefusedTs: number;
   loadedAt: number;
 }
 
@@ -216,6 +218,9 @@ export class Registry {
           conditions: conditions.get(r.id) ?? new Map(),
           pvPowerW: old?.pvPowerW ?? null,
           pvTs: old?.pvTs ?? 0,
+          // Not in the store: an event found open counts its quiet day from the load.
+          counterRefusedTs:
+            old?.counterRefusedTs ?? (conditions.get(r.id)?.has('counterImplausible') ? now : Number.NEGATIVE_INFINITY),
           loadedAt: now,
         };
         this.devices.set(r.sn, entry);

@@ -4,11 +4,21 @@
  * The device's current day is kept in memory between batches (reloaded after `ttlMs`, dropped
  * when a batch fails), so the usual batch reads no device_day rows.
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../../db/index.ts';
 import type { Database, DeviceKind } from '../../db/schema.ts';
+import { kinds } from './kinds.ts';
 import { type DeviceDayTotals, PlantDayWriter } from './plant-days.ts';
-import { countersFromJson, countersJson, type DayState, dayEnergy, emptyDay, foldSample, localDay } from './rollups.ts';
+import {
+  type CounterRefusal,
+  countersFromJson,
+  countersJson,
+  type DayState,
+  dayEnergy,
+  emptyDay,
+  foldSample,
+  localDay,
+} from './rollups.ts';
 import { type RawSqlite, RowStatement } from './sql-batch.ts';
 
 export interface StoredSample {
@@ -21,6 +31,13 @@ export interface StoredSample {
   counters: readonly (number | null)[];
   power: number | null;
   soc: number | null;
+  /** The device's rated power, W, when known: bounds its counters' growth. */
+  ratedPowerW: number | null;
+}
+
+/** A counter reading of a device kept out of its day (implausible). */
+export interface DeviceCounterRefusal extends CounterRefusal {
+  deviceId: number;
 }
 
 const DAY_COLUMNS: [string, string][] = [
@@ -75,9 +92,18 @@ export class RollupWriter {
     this.plantDays.forget();
   }
 
-  /** Fold the samples into their device days and those into their plant days (`rebuild`: plants to re-sum). */
-  async write(db: Kysely<Database>, samples: readonly StoredSample[], rebuild: ReadonlySet<number>, now: number): Promise<void> {
-    if (samples.length === 0) return;
+  /**
+   * Fold the samples into their device days and those into their plant days (`rebuild`: plants
+   * to re-sum). Returns the counter readings left out as implausible.
+   */
+  async write(
+    db: Kysely<Database>,
+    samples: readonly StoredSample[],
+    rebuild: ReadonlySet<number>,
+    now: number,
+  ): Promise<DeviceCounterRefusal[]> {
+    const refused: DeviceCounterRefusal[] = [];
+    if (samples.length === 0) return refused;
     // Group by (device, day), oldest sample first, so counter resets are seen in time order.
     const groups = new Map<
       string,
@@ -103,7 +129,10 @@ export class RollupWriter {
       const state = states.get(key)!;
       const before = g.plantId === null ? null : dayTotals(state);
       if (g.items.length > 1) g.items.sort((a, b) => a.ts - b.ts);
-      for (const s of g.items) foldSample(state, s.ts, s);
+      for (const s of g.items) {
+        const out = foldSample(state, s.ts, s);
+        if (out) for (const r of out) refused.push({ deviceId: g.deviceId, ...r });
+      }
       const e = dayEnergy(state);
       params.push(
         g.deviceId,
@@ -137,6 +166,8 @@ export class RollupWriter {
     }
     await this.dayUpsert.run(db, params);
     await this.plantDays.write(db, changes, rebuild, now);
+    await clearRefusedCounters(db, refused, groups);
+    return refused;
   }
 
   /** The day states of the groups: from memory when current, else from the store, else empty. */
@@ -185,5 +216,28 @@ export class RollupWriter {
         this.recent.set(state.deviceId, { state, loadedAt: now });
     }
     return out;
+  }
+}
+
+/**
+ * A counter reading left out of its day is cleared from its sample too (the raw registers stay),
+ * so that what reads the samples' counter columns (hourly generation, income) never sees it.
+ * Few: only implausible readings.
+ */
+async function clearRefusedCounters(
+  db: Kysely<Database>,
+  refused: readonly DeviceCounterRefusal[],
+  groups: ReadonlyMap<string, { deviceId: number; kind: DeviceKind }>,
+): Promise<void> {
+  if (refused.length === 0) return;
+  const kindOf = new Map<number, DeviceKind>();
+  for (const g of groups.values()) kindOf.set(g.deviceId, g.kind);
+  for (const r of refused) {
+    const kind = kinds[kindOf.get(r.deviceId)!];
+    const column = kind.counters.find((c) => c.column === r.column)?.sampleColumn;
+    if (column === undefined) continue;
+    await sql`update ${sql.table(kind.table)} set ${sql.ref(column)} = null where device_id = ${r.deviceId} and ts = ${r.ts}`.execute(
+      db,
+    );
   }
 }

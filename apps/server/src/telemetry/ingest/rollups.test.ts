@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestStore, type TestStore } from '../../../test/store.ts';
 import { dataMessage, HYBRID, METER, makeGateway, makePlant, uniqueSn, WEATHER } from '../../../test/telemetry.ts';
+import { counterCeilingW, counterLimits } from './kinds.ts';
 import { silentLogger } from './log.ts';
 import { createIngest, type Ingest } from './pipeline.ts';
-import { counterEnergy, foldCounter, localDay, plantDay } from './rollups.ts';
+import { counterEnergy, counterProblem, dayEnergy, emptyDay, foldCounter, foldSample, localDay, plantDay } from './rollups.ts';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -46,6 +47,61 @@ describe('counter ends', () => {
     expect(counterEnergy(ends)).toBeCloseTo(11, 6);
     ends = foldCounter(ends, 5, 59_400.0); // an older reading a little above the first: re-based in between
     expect(counterEnergy(ends)).toBeCloseTo(11, 6);
+  });
+});
+
+describe('counter plausibility', () => {
+  const kW10 = 10_000;
+  const ends = () => foldCounter(foldCounter(undefined, 0, 1_000_000), 5 * MIN, 1_000_100); // Wh
+
+  it('lets a counter grow at most the ceiling power × margin over the elapsed time plus the slack', () => {
+    // 10 kW × 2 × (5 + 15) min = 6.667 kWh in 5 minutes.
+    const limit = (kW10 * counterLimits.margin * (5 * MIN + counterLimits.slackMs)) / HOUR;
+    expect(counterProblem(ends(), 10 * MIN, 1_000_100 + limit, kW10)).toBeNull();
+    expect(counterProblem(ends(), 10 * MIN, 1_000_100 + limit + 1, kW10)).toBe('jump');
+    expect(counterProblem(ends(), 10 * MIN, 42_949_672_940, kW10)).toBe('jump'); // u32 maximum − 1, in 0.01 kWh
+    // A reading before the first is judged against the first.
+    expect(counterProblem(ends(), -5 * MIN, 1_000_000 - limit - 1, kW10)).toBe('jump');
+    expect(counterProblem(ends(), -5 * MIN, 999_000, kW10)).toBeNull();
+    // The first reading of a day has nothing to be judged against; one between the ends changes nothing.
+    expect(counterProblem(undefined, 0, 42_949_672_940, kW10)).toBeNull();
+    expect(counterProblem(ends(), 2 * MIN, 42_949_672_940, kW10)).toBeNull();
+  });
+
+  it('refuses a step backwards unless it is a restart from zero that counted no more than possible since', () => {
+    expect(counterProblem(ends(), 10 * MIN, 1_000_099, kW10)).toBe('backwards'); // 1 Wh back
+    expect(counterProblem(ends(), 10 * MIN, 600_000, kW10)).toBe('backwards'); // above half: not a restart
+    expect(counterProblem(ends(), 10 * MIN, 500, kW10)).toBeNull(); // restarted, counted 0.5 kWh since
+    expect(counterProblem(ends(), 10 * MIN, 400_000, kW10)).toBe('backwards'); // "restarted" and counted 400 kWh in 5 min
+    expect(counterProblem(foldCounter(undefined, 0, 500), -5 * MIN, 2_500_000, kW10)).toBeNull(); // a restart before the first reading
+    expect(counterProblem(ends(), -5 * MIN, 1_000_001, kW10)).toBe('backwards');
+  });
+
+  it('bounds what flows through a device by its rated power, a site and sunlight by their own ceilings', () => {
+    expect(counterCeilingW('device', 6000)).toBe(6000);
+    expect(counterCeilingW('device', null)).toBe(counterLimits.deviceW);
+    expect(counterCeilingW('site', 6000)).toBe(counterLimits.siteW);
+    expect(counterCeilingW('irradiance', null)).toBe(counterLimits.irradianceWm2);
+  });
+
+  it("leaves an implausible reading out of the day and returns it; the sample's other counters count", () => {
+    const day = emptyDay(1, '2025-05-01', 'inverter');
+    const point = (pv: number, grid: number) => ({
+      counters: [pv, null, grid, null, null, null],
+      power: 100,
+      soc: null,
+      ratedPowerW: 5000,
+    });
+    expect(foldSample(day, 0, point(1_000_000, 50_000))).toBeNull();
+    expect(foldSample(day, 5 * MIN, point(42_949_672_940, 50_100))).toEqual([
+      { column: 'pv_wh', problem: 'jump', ts: 5 * MIN, value: 42_949_672_940 },
+    ]);
+    expect(foldSample(day, 10 * MIN, point(999_000, 50_200))).toEqual([
+      { column: 'pv_wh', problem: 'backwards', ts: 10 * MIN, value: 999_000 },
+    ]);
+    expect(foldSample(day, 15 * MIN, point(1_000_300, 50_300))).toBeNull();
+    expect(dayEnergy(day)).toMatchObject({ pv_wh: 300, grid_import_wh: 300 });
+    expect(day.samples).toBe(4);
   });
 });
 
@@ -182,6 +238,91 @@ describe('day rollups in the store', () => {
       [t + 3 * HOUR, 1.5],
     ]);
     expect(await days(sn)).toMatchObject([{ pv_wh: 2000 + 1500 }]);
+  });
+
+  const events = (sn: string) =>
+    store.db
+      .selectFrom('events')
+      .select(['code', 'level', 'source', 'started_at', 'ended_at', 'text_en', 'text_es'])
+      .where('sn', '=', sn)
+      .orderBy('id')
+      .execute();
+
+  it('keeps a step backwards and an impossible jump out of the device and plant day, with one data-quality event', async () => {
+    const plantId = await makePlant(store.db);
+    const gw = await makeGateway(store.db, plantId);
+    const sn = uniqueSn('INV');
+    const t = Date.UTC(2025, 4, 4, 8);
+    // A 10 kW inverter (the test frames' rated power).
+    await feed(gw.sn, sn, [
+      [t, 1000],
+      [t + 5 * MIN, 1000.5],
+      [t + 10 * MIN, 900], // backwards: not a restart
+      [t + 15 * MIN, 429_496.7], // the register's u32 maximum − 0.2 kWh: impossible in 5 minutes
+      [t + 20 * MIN, 1001],
+    ]);
+    for (let i = 0; i < 50; i++) await feed(gw.sn, sn, [[t + (21 + i) * MIN, 100 + i]]); // a broken counter keeps failing
+    await feed(gw.sn, sn, [[t + 80 * MIN, 1002]]);
+    expect(await days(sn)).toMatchObject([{ pv_wh: 2000, samples: 56 }]);
+    const id = (await store.db.selectFrom('devices').select('id').where('sn', '=', sn).executeTakeFirstOrThrow()).id;
+    const counters = await store.db
+      .selectFrom('inverter_samples')
+      .select('pv_total_wh')
+      .where('device_id', '=', id)
+      .where('ts', '<=', t + 20 * MIN)
+      .orderBy('ts')
+      .execute();
+    expect(counters.map((r) => r.pv_total_wh)).toEqual([1_000_000, 1_000_500, null, null, 1_001_000]);
+    expect(await plantDays(plantId)).toMatchObject([{ pv_wh: 2000 }]);
+    expect(await events(sn)).toEqual([
+      {
+        code: 'counterImplausible',
+        level: 'warning',
+        source: 'rule',
+        started_at: t + 10 * MIN,
+        ended_at: null,
+        text_en: expect.stringContaining('left out of the energy totals'),
+        text_es: expect.stringContaining('excluidas de los totales'),
+      },
+    ]);
+    const device = await store.db.selectFrom('devices').select('status').where('sn', '=', sn).executeTakeFirstOrThrow();
+    expect(device.status).toBe('warning');
+    // A day of plausible readings later, the event closes.
+    await feed(gw.sn, sn, [
+      [t + 23 * HOUR, 1005], // the next day, but less than a day after the last refused reading (t + 70 min)
+      [t + 26 * HOUR, 1010],
+      [t + 26 * HOUR + 5 * MIN, 1010.1],
+    ]);
+    expect(await events(sn)).toMatchObject([{ code: 'counterImplausible', ended_at: t + 26 * HOUR }]);
+  });
+
+  it('keeps a meter counter at the u32 maximum out of the grid import: absent, or an impossible jump', async () => {
+    const plantId = await makePlant(store.db);
+    const gw = await makeGateway(store.db, plantId);
+    const meter = uniqueSn('MET');
+    const t = Date.UTC(2025, 4, 5, 8);
+    const send = async (ts: number, importEnergy: number) => {
+      ingest.message(gw.sn, 'data', dataMessage(ts, [{ sn: meter, protocol: METER, values: { importEnergy } }]), ts);
+      await ingest.flush();
+    };
+    await send(t, 1000);
+    await send(t + 5 * MIN, 42_949_672.95); // 0xFFFFFFFF: "not available", the counter is absent
+    await send(t + 10 * MIN, 1000.5);
+    await send(t + 15 * MIN, 42_949_672.94); // 0xFFFFFFFE: a number, but impossible
+    await send(t + 20 * MIN, 1001);
+    const id = (await store.db.selectFrom('devices').select('id').where('sn', '=', meter).executeTakeFirstOrThrow()).id;
+    const day = await store.db.selectFrom('device_day').selectAll().where('device_id', '=', id).executeTakeFirstOrThrow();
+    expect(day).toMatchObject({ grid_import_wh: 1000, samples: 5 });
+    expect(await plantDays(plantId)).toMatchObject([{ grid_import_wh: 1000 }]);
+    const stored = await store.db
+      .selectFrom('meter_samples')
+      .select(['ts', 'import_total_wh'])
+      .where('device_id', '=', id)
+      .orderBy('ts')
+      .execute();
+    // Absent, and refused: neither counter is in the samples (their raw registers are).
+    expect(stored.map((r) => r.import_total_wh)).toEqual([1_000_000, null, 1_000_500, null, 1_001_000]);
+    expect((await events(meter)).map((e) => [e.code, e.started_at])).toEqual([['counterImplausible', t + 15 * MIN]]);
   });
 
   it('keeps peak power and the state-of-charge range of the day, and is unchanged by a resent batch', async () => {

@@ -2,11 +2,12 @@
  * Day rollups, pure part: the plant-local day of an instant, and how samples fold into a
  * device's day. Energy of a day = last − first of each cumulative counter, where first and last
  * are the values at the day's earliest and latest sample time (not arrival order), plus what
- * the counter had reached before each reset (a drop below half means it restarted from 0; a smaller
- * drop re-bases the counter and counting goes on from the new value).
+ * the counter had reached before each reset (a drop below half means it restarted from 0). A
+ * reading that steps backwards otherwise, or grows faster than the device could produce, is left
+ * out of the day (`counterProblem`) and reported, so that a broken counter never reaches the rollups.
  */
 import type { DeviceKind } from '../../db/schema.ts';
-import { type EnergyColumn, energyColumns, kinds } from './kinds.ts';
+import { counterCeilingW, counterLimits, type EnergyColumn, energyColumns, kinds } from './kinds.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Plant-local day
@@ -95,7 +96,8 @@ export const emptyDay = (deviceId: number, day: string, kind: DeviceKind): DaySt
 });
 
 /**
- * What a counter drop from `before` to `after` adds to the day's energy before the new segment:
+ * What a counter drop from `before` to `after` adds to the day's energy before the new segment
+ * (foldSample only folds drops that `counterProblem` accepts as restarts):
  * a drop below half is a restart from zero (the energy reached before it counts); a smaller drop
  * is a counter that was re-based (replaced, re-synchronised, a device restored from a saved
  * value): counting goes on from the new value, so nothing is counted twice.
@@ -115,6 +117,38 @@ export function foldCounter(ends: CounterEnds | undefined, ts: number, value: nu
     ends.v0 = value;
   }
   return ends;
+}
+
+/** Why a counter reading is kept out of the day: it went down (not a restart), or rose faster than possible. */
+export type CounterProblem = 'backwards' | 'jump';
+
+/** Energy a counter can plausibly add in `elapsedMs` at `ceilingW` (kinds.ts `counterLimits`), Wh. */
+export const plausibleWh = (ceilingW: number, elapsedMs: number): number =>
+  (ceilingW * counterLimits.margin * (elapsedMs + counterLimits.slackMs)) / 3_600_000;
+
+/** A step of a counter from `before` to `after`, `elapsedMs` later: null when plausible. */
+function stepProblem(before: number, after: number, elapsedMs: number, ceilingW: number): CounterProblem | null {
+  const allowed = plausibleWh(ceilingW, elapsedMs);
+  if (after >= before) return after - before > allowed ? 'jump' : null;
+  // A drop is plausible only as a restart from zero: below half, and no more counted since than possible.
+  return after < before / 2 && after <= allowed ? null : 'backwards';
+}
+
+/**
+ * Judge a counter reading against its nearest end in time, before folding it: a reading after
+ * the last one against the last, a reading before the first against the first. A reading
+ * between the ends changes nothing and is not judged; the first reading of a day is the reference.
+ */
+export function counterProblem(
+  ends: CounterEnds | undefined,
+  ts: number,
+  value: number,
+  ceilingW: number,
+): CounterProblem | null {
+  if (!ends) return null;
+  if (ts > ends.t1) return stepProblem(ends.v1, value, ts - ends.t1, ceilingW);
+  if (ts < ends.t0) return stepProblem(value, ends.v0, ends.t0 - ts, ceilingW);
+  return null;
 }
 
 /** counters JSON: { column: [t0, v0, t1, v1, r] } (written per sample day row: kept short). */
@@ -153,15 +187,38 @@ export interface DayPoint {
   counters: readonly (number | null)[];
   power: number | null;
   soc: number | null;
+  /** The device's rated power, W, when known: bounds its counters' growth. */
+  ratedPowerW?: number | null;
 }
 
-/** Add one stored sample to its day. Samples may come in any order, each exactly once. */
-export function foldSample(day: DayState, ts: number, point: DayPoint): void {
+/** A counter reading kept out of its day. */
+export interface CounterRefusal {
+  column: EnergyColumn;
+  problem: CounterProblem;
+  ts: number;
+  value: number;
+}
+
+/**
+ * Add one stored sample to its day. Samples may come in any order, each exactly once. A counter
+ * reading that steps backwards (other than a restart) or jumps further than the device could
+ * produce is left out and returned; the rest of the sample counts.
+ */
+export function foldSample(day: DayState, ts: number, point: DayPoint): CounterRefusal[] | null {
   const sources = kinds[day.kind].counters;
+  let refused: CounterRefusal[] | null = null;
   for (let i = 0; i < sources.length; i++) {
     const v = point.counters[i];
-    const column = sources[i]!.column;
-    if (v !== null && v !== undefined) day.counters[column] = foldCounter(day.counters[column], ts, v);
+    if (v === null || v === undefined) continue;
+    const source = sources[i]!;
+    const column = source.column;
+    const ends = day.counters[column];
+    const problem = counterProblem(ends, ts, v, counterCeilingW(source.bound, point.ratedPowerW ?? null));
+    if (problem === null) day.counters[column] = foldCounter(ends, ts, v);
+    else {
+      refused ??= [];
+      refused.push({ column, problem, ts, value: v });
+    }
   }
   const power = point.power;
   if (power !== null && (day.peakPowerW === null || power > day.peakPowerW)) day.peakPowerW = power;
@@ -173,6 +230,7 @@ export function foldSample(day: DayState, ts: number, point: DayPoint): void {
   if (ts < day.firstTs) day.firstTs = ts;
   if (ts > day.lastTs) day.lastTs = ts;
   day.samples++;
+  return refused;
 }
 
 export type DayEnergy = Record<EnergyColumn, number>;
