@@ -17,7 +17,7 @@ export const badFrameReasons = [
   'unknownGateway',
   /** A gateway event names a device the gateway never reported. */
   'unknownDevice',
-  /** The device is attached to another gateway. */
+  /** The device (live or deleted) is bound to another gateway: refused, its owner unchanged. */
   'foreignDevice',
   /** Protocol id not in packages/protocols. */
   'unknownProtocol',

@@ -231,15 +231,17 @@ export class BatchWriter {
         continue;
       }
       let device = registry.device(r.sn)!;
+      // A device answers to its bound gateway only: another gateway reporting its SN (deleted
+      // or not) is refused and changes nothing, so no tenant can take over a device and its history.
+      if (device.gatewayId !== gw.id) {
+        result.bad.push({ reason: 'foreignDevice', gatewaySn: r.gatewaySn, detail: `device ${r.sn} belongs to another gateway` });
+        continue;
+      }
       if (device.deleted) {
         device = await reattachDevice(db, device, r, gw, now);
         registry.putDevice(device);
         registry.indexPlant(device);
         this.arrived(device, rebuild, now);
-      }
-      if (device.gatewayId !== gw.id) {
-        result.bad.push({ reason: 'foreignDevice', gatewaySn: r.gatewaySn, detail: `device ${r.sn} belongs to another gateway` });
-        continue;
       }
       if (device.protocolId !== r.protocol) {
         const detail = `device ${r.sn} speaks ${device.protocolId}, frame says ${r.protocol}`;

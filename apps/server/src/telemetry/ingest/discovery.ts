@@ -1,7 +1,8 @@
 /**
  * Devices behind a gateway are discovered on their first data: a `devices` row attached to the
  * gateway and its plant, of the protocol's kind, with the inverter type register (spec §9) and
- * rated power when the frame carries them. A removed device that reports again is attached anew.
+ * rated power when the frame carries them. A removed device that reports again through its own
+ * gateway is attached anew; through any other gateway it is refused (batch.ts `resolve`).
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -70,7 +71,7 @@ export async function discoverDevices(
   return found.map(({ reading, gateway }) => newEntry(ids.get(reading.sn)!, reading, gateway, now));
 }
 
-/** A removed device reports again: attach it to the reporting gateway and its plant. */
+/** A removed device reports again through its own gateway: attach it to that gateway's plant. */
 export async function reattachDevice(db: Kysely<Database>, entry: DeviceEntry, r: DeviceReading, gw: GatewayEntry, now: number) {
   await db
     .updateTable('devices')
