@@ -36,7 +36,33 @@ type Handler<E extends Endpoint> = (
 
 export interface RouteOptions {
   /** At most `max` calls in `minutes` per client address (and per account, with byAccount). */
-  limit?: { max: number; minutes: number; byAccount?: boolean };
+  limit?: {
+    max: number;
+    minutes: number;
+    byAccount?: boolean;
+    /** Routes naming the same group draw on one counter (one budget for one secret, whichever route tries it). */
+    group?: string;
+    /** Count only the calls this accepts (it sees the parsed body); the others pass freely. */
+    applies?: (req: FastifyRequest) => boolean;
+  };
+}
+
+type Limiter = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+/** One limiter per group and app (the deps object is the app's identity across plugin contexts). */
+const groupLimiters = new WeakMap<object, Map<string, Limiter>>();
+
+function groupLimiter(app: FastifyInstance, group: string, options: Parameters<FastifyInstance['rateLimit']>[0]): Limiter {
+  let byGroup = groupLimiters.get(app.deps);
+  if (!byGroup) {
+    byGroup = new Map();
+    groupLimiters.set(app.deps, byGroup);
+  }
+  let limiter = byGroup.get(group);
+  if (!limiter) {
+    limiter = app.rateLimit(options) as unknown as Limiter;
+    byGroup.set(group, limiter);
+  }
+  return limiter;
 }
 
 function rateLimitOf(req: FastifyRequest, byAccount: boolean) {
@@ -53,13 +79,22 @@ function rateLimitOf(req: FastifyRequest, byAccount: boolean) {
 
 export function route<E extends Endpoint>(app: FastifyInstance, ep: E, handler: Handler<E>, options: RouteOptions = {}) {
   const { limit } = options;
-  const rateLimit =
+  const limitOptions =
     limit && app.deps.config.rateLimits
       ? {
           max: limit.max,
           timeWindow: limit.minutes * 60_000,
           keyGenerator: (req: FastifyRequest) => rateLimitOf(req, !!limit.byAccount),
         }
+      : undefined;
+  const applies = limit?.applies;
+  // A grouped limit runs as this route's own pre-handler on the group's shared counter.
+  const group = limitOptions && limit?.group ? groupLimiter(app, limit.group, limitOptions) : undefined;
+  const shared: Limiter | undefined =
+    group && applies ? async (req, reply) => (applies(req) ? group(req, reply) : undefined) : group;
+  const rateLimit =
+    limitOptions && !shared
+      ? { ...limitOptions, ...(applies ? { allowList: (req: FastifyRequest) => !applies(req) } : {}) }
       : undefined;
   const schema: Record<string, unknown> = {
     summary: ep.summary,
@@ -82,6 +117,7 @@ export function route<E extends Endpoint>(app: FastifyInstance, ep: E, handler: 
     url: ep.path,
     schema,
     config: { endpoint: ep, ...(rateLimit ? { rateLimit } : {}) },
+    ...(shared ? { preHandler: shared } : {}),
     // onRequest, before the body is parsed or validated: without a valid token the answer is
     // 401 whatever the input, and nothing about the input schema leaks.
     onRequest: async (req) => {
