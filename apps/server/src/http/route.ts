@@ -34,39 +34,48 @@ type Handler<E extends Endpoint> = (
   ctx: RouteContext<E, E['access'] extends 'public' ? Caller | undefined : Caller>,
 ) => Promise<DataOf<E>> | DataOf<E>;
 
+/** At most `max` calls in `minutes` per client address (and per account, with byAccount). */
+export interface Limit {
+  max: number;
+  minutes: number;
+  byAccount?: boolean;
+  /** Whom to count instead (the client address by default); null: this call is not counted. */
+  key?: (req: FastifyRequest) => string | null;
+  /** Limits that share a name count together, across routes (default: this route's own count). */
+  name?: string;
+}
+
 export interface RouteOptions {
-  /** At most `max` calls in `minutes` per client address (and per account, with byAccount). */
-  limit?: {
-    max: number;
-    minutes: number;
-    byAccount?: boolean;
-    /** Routes naming the same group draw on one counter (one budget for one secret, whichever route tries it). */
-    group?: string;
-    /** Count only the calls this accepts (it sees the parsed body); the others pass freely. */
-    applies?: (req: FastifyRequest) => boolean;
-  };
+  limit?: Limit;
 }
 
 type Limiter = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
-/** One limiter per group and app (the deps object is the app's identity across plugin contexts). */
-const groupLimiters = new WeakMap<object, Map<string, Limiter>>();
+/** The subject each request is counted as, for the named limiters (one key generator serves every route). */
+const subjects = new WeakMap<FastifyRequest, string>();
+/** One limiter per name and app (the deps object is the app's identity across plugin contexts). */
+const namedLimiters = new WeakMap<object, Map<string, Limiter>>();
 
-function groupLimiter(app: FastifyInstance, group: string, options: Parameters<FastifyInstance['rateLimit']>[0]): Limiter {
-  let byGroup = groupLimiters.get(app.deps);
-  if (!byGroup) {
-    byGroup = new Map();
-    groupLimiters.set(app.deps, byGroup);
+function namedLimiter(app: FastifyInstance, name: string, limit: Limit): Limiter {
+  let byName = namedLimiters.get(app.deps);
+  if (!byName) {
+    byName = new Map();
+    namedLimiters.set(app.deps, byName);
   }
-  let limiter = byGroup.get(group);
+  let limiter = byName.get(name);
   if (!limiter) {
-    limiter = app.rateLimit(options) as unknown as Limiter;
-    byGroup.set(group, limiter);
+    limiter = app.rateLimit({
+      max: limit.max,
+      timeWindow: limit.minutes * 60_000,
+      keyGenerator: (req) => subjects.get(req) ?? req.ip,
+    }) as unknown as Limiter;
+    byName.set(name, limiter);
   }
   return limiter;
 }
 
-function rateLimitOf(req: FastifyRequest, byAccount: boolean) {
-  if (!byAccount) return req.ip;
+function rateLimitOf(req: FastifyRequest, limit: Limit): string | null {
+  if (limit.key) return limit.key(req);
+  if (!limit.byAccount) return req.ip;
   // A signed-in caller is limited as an account wherever it calls from (the hook runs after authentication).
   if (req.caller) return `user:${req.caller.user.id}`;
   const input = { ...(req.query as object), ...(typeof req.body === 'object' ? (req.body as object) : {}) } as Record<
@@ -78,23 +87,26 @@ function rateLimitOf(req: FastifyRequest, byAccount: boolean) {
 }
 
 export function route<E extends Endpoint>(app: FastifyInstance, ep: E, handler: Handler<E>, options: RouteOptions = {}) {
-  const { limit } = options;
-  const limitOptions =
-    limit && app.deps.config.rateLimits
+  const limit = app.deps.config.rateLimits ? options.limit : undefined;
+  // A named limit is this route's pre-handler on the name's shared counter; any other, the route's own.
+  const named = limit?.name ? namedLimiter(app, limit.name, limit) : undefined;
+  const shared: Limiter | undefined =
+    limit && named
+      ? async (req, reply) => {
+          const subject = rateLimitOf(req, limit);
+          if (subject === null) return;
+          subjects.set(req, subject);
+          await named(req, reply);
+        }
+      : undefined;
+  const rateLimit =
+    limit && !named
       ? {
           max: limit.max,
           timeWindow: limit.minutes * 60_000,
-          keyGenerator: (req: FastifyRequest) => rateLimitOf(req, !!limit.byAccount),
+          keyGenerator: (req: FastifyRequest) => rateLimitOf(req, limit) ?? '',
+          ...(limit.key ? { allowList: (req: FastifyRequest) => rateLimitOf(req, limit) === null } : {}),
         }
-      : undefined;
-  const applies = limit?.applies;
-  // A grouped limit runs as this route's own pre-handler on the group's shared counter.
-  const group = limitOptions && limit?.group ? groupLimiter(app, limit.group, limitOptions) : undefined;
-  const shared: Limiter | undefined =
-    group && applies ? async (req, reply) => (applies(req) ? group(req, reply) : undefined) : group;
-  const rateLimit =
-    limitOptions && !shared
-      ? { ...limitOptions, ...(applies ? { allowList: (req: FastifyRequest) => !applies(req) } : {}) }
       : undefined;
   const schema: Record<string, unknown> = {
     summary: ep.summary,

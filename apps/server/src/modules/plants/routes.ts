@@ -12,10 +12,15 @@ import * as sharing from './sharing.ts';
 import { transferPlant } from './transfer.ts';
 
 // Guessing a label key is what these limits stop; a real user binds a handful. Checking, binding
-// and creating a plant with a gateway draw on one budget, so no route adds guesses to another's.
-const claimLimit = { limit: { max: 20, minutes: 10, byAccount: true, group: 'gateway-claim' } };
+// and creating a plant with a gateway count together, so no route adds guesses to another's.
+const claimLimit = { limit: { max: 20, minutes: 10, byAccount: true, name: 'gateway-claim' } };
+/** Creating a plant counts as a claim only when it carries a gateway. */
 const createLimit = {
-  limit: { ...claimLimit.limit, applies: (req: FastifyRequest) => !!(req.body as { gateway?: unknown } | undefined)?.gateway },
+  limit: {
+    ...claimLimit.limit,
+    key: (req: FastifyRequest) =>
+      (req.body as { gateway?: unknown } | undefined)?.gateway && req.caller ? `user:${req.caller.user.id}` : null,
+  },
 };
 
 export function plantRoutes(app: FastifyInstance) {
