@@ -160,6 +160,8 @@ export interface GatewaysTable {
   last_online_at: number | null;
   last_seen_at: number | null;
   upload_interval_s: Generated<number>;
+  /** 009: when it joined its current plant (0: all its history is the plant's). */
+  bound_at: Generated<number>;
   created_at: number;
   updated_at: number;
   deleted_at: number | null;
@@ -179,6 +181,11 @@ export interface DevicesTable {
   master_device_id: number | null;
   status: Generated<DeviceStatus>;
   last_ts: number | null;
+  /**
+   * 009: when it joined its current plant: the plant sees its samples, day rows (first_ts),
+   * latest values and events from then on (0: all its history is the plant's).
+   */
+  bound_at: Generated<number>;
   created_at: number;
   updated_at: number;
   deleted_at: number | null;

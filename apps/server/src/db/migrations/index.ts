@@ -6,6 +6,7 @@ import * as m004 from './004_plants.ts';
 import * as m005 from './005_overview.ts';
 import * as m006 from './006_devices.ts';
 import * as m007 from './007_events.ts';
+import * as m009 from './009_binding_time.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_foundation': m001,
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '005_overview': m005,
   '006_devices': m006,
   '007_events': m007,
+  '009_binding_time': m009,
 };

@@ -120,12 +120,14 @@ export async function listEvents(db: Db, caller: Caller, q: ListQuery, lan: Lang
 export async function deviceEvents(db: Db, caller: Caller, sn: string, q: QueryOf<typeof eventsApi.deviceEvents>, lan: Language) {
   const subject = await visibleSubject(db, caller, sn);
   const range = dayRange(q, subject.timezone);
-  return eventsPage(db, caller, { sn, level: q.level, state: q.state, acknowledged: q.acknowledged, range }, q, lan);
+  // A device's events are those of its current plant (each event carries the plant it was raised for).
+  const f = { plantId: subject.plantId, sn, level: q.level, state: q.state, acknowledged: q.acknowledged, range };
+  return eventsPage(db, caller, f, q, lan);
 }
 
 export async function deviceOpenEvents(db: Db, caller: Caller, sn: string, lan: Language) {
-  await visibleSubject(db, caller, sn);
-  const ids = await pageIds(db, caller, { sn, state: 'open', range: null }, 0, 500);
+  const subject = await visibleSubject(db, caller, sn);
+  const ids = await pageIds(db, caller, { plantId: subject.plantId, sn, state: 'open', range: null }, 0, 500);
   return toDeviceEvents(db, caller, await eventRows(db, ids), lan);
 }
 

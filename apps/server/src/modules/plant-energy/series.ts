@@ -8,7 +8,7 @@
  * entries, keyed by plant, day, zone and master meter) with the version they were computed at:
  * the day's plant_day.updated_at (ingest bumps it with every stored sample of the day, late ones
  * included) and the newest forecast import of the day, read in one indexed query before the
- * samples. A changed version computes the curve again; concurrent requests share one computation.
+ * samples. Each device counts from its binding to the plant on (`bound_at`). A changed version computes the curve again; concurrent requests share one computation.
  *
  * The bars come from the day rows (energy-queries.ts) and the day incomes (income.ts), kept the
  * same way: versioned by the newest updated_at and the count of the period's day rows (one
@@ -128,7 +128,7 @@ async function computeCurve(db: Db, plant: OverviewPlant, day: string, start: nu
   const bucket = (ts: number) => Math.floor((Number(ts) - start) / STEP_MS);
   const devices = await db
     .selectFrom('devices')
-    .select(['id', 'kind'])
+    .select(['id', 'kind', 'bound_at'])
     .where('plant_id', '=', plant.id)
     .where('kind', 'in', ['inverter', 'meter', 'battery'] satisfies DeviceKind[])
     .where('deleted_at', 'is', null)
@@ -158,7 +158,7 @@ async function computeCurve(db: Db, plant: OverviewPlant, day: string, start: nu
           .selectFrom('inverter_samples')
           .select(['ts', 'power_w', 'pv_power_w', 'grid_power_w', 'load_power_w', 'battery_power_w', 'soc'])
           .where('device_id', '=', d.id)
-          .where('ts', '>=', start)
+          .where('ts', '>=', Math.max(start, Number(d.bound_at)))
           .where('ts', '<', end)
           .execute(),
       ),
@@ -169,7 +169,7 @@ async function computeCurve(db: Db, plant: OverviewPlant, day: string, start: nu
           .selectFrom('meter_samples')
           .select(['ts', 'power_w'])
           .where('device_id', '=', d.id)
-          .where('ts', '>=', start)
+          .where('ts', '>=', Math.max(start, Number(d.bound_at)))
           .where('ts', '<', end)
           .execute(),
       ),
@@ -180,7 +180,7 @@ async function computeCurve(db: Db, plant: OverviewPlant, day: string, start: nu
           .selectFrom('battery_samples')
           .select(['ts', 'power_w', 'soc'])
           .where('device_id', '=', d.id)
-          .where('ts', '>=', start)
+          .where('ts', '>=', Math.max(start, Number(d.bound_at)))
           .where('ts', '<', end)
           .execute(),
       ),

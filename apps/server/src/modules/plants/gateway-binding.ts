@@ -3,7 +3,9 @@
  * a SHA-256, compared in constant time). Answers: 305 no such gateway, 1006 the key is wrong,
  * 301 the gateway is bound to another plant. The key is checked before 301, so only someone
  * holding the label learns that a gateway is in use. Binding moves the gateway's devices into
- * the plant; unbinding takes them out (their history stays with the plant's day rollups).
+ * the plant from that instant on (`bound_at`: the plant sees their data from the binding, never
+ * an earlier owner's); unbinding takes them out (their history stays with the plant's day
+ * rollups and events).
  */
 import type { Caller } from '../../access/caller.ts';
 import type { Db } from '../../db/index.ts';
@@ -42,9 +44,11 @@ export async function bindClaimed(trx: Db, claim: Claim, plantId: number) {
   const gateway = await claimed(trx, claim);
   if (gateway.plant_id !== null && gateway.plant_id !== plantId) fail(301);
   const t = now();
+  // Binding again to the plant it is in changes nothing; any other binding starts afresh.
+  const moved = gateway.plant_id !== plantId;
   const bound = await trx
     .updateTable('gateways')
-    .set({ plant_id: plantId, updated_at: t })
+    .set({ plant_id: plantId, updated_at: t, ...(moved ? { bound_at: t } : {}) })
     .where('id', '=', gateway.id)
     .where((eb) => eb.or([eb('plant_id', 'is', null), eb('plant_id', '=', plantId)]))
     .executeTakeFirst();
@@ -52,10 +56,12 @@ export async function bindClaimed(trx: Db, claim: Claim, plantId: number) {
   if (Number(bound.numUpdatedRows) !== 1) fail(301);
   await trx
     .updateTable('devices')
-    .set({ plant_id: plantId, updated_at: t })
+    .set({ plant_id: plantId, bound_at: t, updated_at: t })
     .where('gateway_id', '=', gateway.id)
     .where('deleted_at', 'is', null)
+    .where((eb) => eb.or([eb('plant_id', 'is', null), eb('plant_id', '!=', plantId)]))
     .execute();
+  if (moved) await endOpenEvents(trx, [gateway.id], t);
   return { sn: gateway.sn, previousPlantId: gateway.plant_id };
 }
 
@@ -94,5 +100,20 @@ export async function unbindFrom(db: Db, gatewayIds: number[]) {
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('gateways').set({ plant_id: null, updated_at: t }).where('id', 'in', gatewayIds).execute();
     await trx.updateTable('devices').set({ plant_id: null, updated_at: t }).where('gateway_id', 'in', gatewayIds).execute();
+    await endOpenEvents(trx, gatewayIds, t);
   });
+}
+
+/**
+ * A gateway leaving a plant ends its own and its devices' open events: they stay in that plant's
+ * history, and a condition that persists is raised anew for the plant it joins (ingest reloads
+ * open conditions from the store after `forget()`).
+ */
+async function endOpenEvents(trx: Db, gatewayIds: number[], t: number) {
+  await trx
+    .updateTable('events')
+    .set({ ended_at: t })
+    .where('gateway_id', 'in', gatewayIds)
+    .where('ended_at', 'is', null)
+    .execute();
 }

@@ -19,6 +19,8 @@ export const badFrameReasons = [
   'unknownDevice',
   /** The device (live or deleted) is bound to another gateway: refused, its owner unchanged. */
   'foreignDevice',
+  /** Taken before its device joined its plant (a buffered frame of the earlier owner's time). */
+  'beforeBinding',
   /** Protocol id not in packages/protocols. */
   'unknownProtocol',
   /** The device was discovered with another protocol. */

@@ -137,6 +137,7 @@ export class BatchWriter {
         deviceId: device.id,
         kind: device.kind,
         plantId: device.plantId,
+        boundAt: device.boundAt,
         timezone: gw.timezone,
         ts: r.ts,
         counters: r.counters,
@@ -255,6 +256,11 @@ export class BatchWriter {
           registry.indexPlant(device);
           this.arrived(device, rebuild, now);
         }
+      }
+      // A plant has a device's data from its binding on: an older frame is the earlier owner's.
+      if (device.plantId !== null && r.ts < device.boundAt) {
+        result.bad.push({ reason: 'beforeBinding', gatewaySn: r.gatewaySn, detail: `device ${r.sn} frame of ${r.ts}` });
+        continue;
       }
       accepted.push({ r, device, gw });
     }
