@@ -167,6 +167,14 @@ export interface GatewaysTable {
   deleted_at: number | null;
 }
 
+/** 009: a device's past time in a plant it has left: [bound_at, unbound_at). */
+export interface DeviceBindingsTable {
+  device_id: number;
+  plant_id: number;
+  bound_at: number;
+  unbound_at: number;
+}
+
 export interface DevicesTable {
   id: Generated<number>;
   sn: string;
@@ -347,6 +355,7 @@ export interface Database {
   weather_samples: WeatherSamplesTable;
   device_latest: DeviceLatestTable;
   device_day: DeviceDayTable;
+  device_bindings: DeviceBindingsTable;
   plant_day: PlantDayTable;
   plant_forecast: PlantForecastTable;
   plant_day_income: PlantDayIncomeTable;

@@ -7,6 +7,7 @@
  * an earlier owner's); unbinding takes them out (their history stays with the plant's day
  * rollups and events).
  */
+import { sql } from 'kysely';
 import type { Caller } from '../../access/caller.ts';
 import type { Db } from '../../db/index.ts';
 import { now } from '../../db/index.ts';
@@ -98,6 +99,19 @@ export async function unbindFrom(db: Db, gatewayIds: number[]) {
   if (gatewayIds.length === 0) return;
   const t = now();
   await db.transaction().execute(async (trx) => {
+    // The plant keeps its devices' time in it: its curves still show them over that time.
+    await trx
+      .insertInto('device_bindings')
+      .columns(['device_id', 'plant_id', 'bound_at', 'unbound_at'])
+      .expression((eb) =>
+        eb
+          .selectFrom('devices')
+          .select(['id', 'plant_id', 'bound_at', sql<number>`cast(${t} as bigint)`.as('unbound_at')])
+          .where('gateway_id', 'in', gatewayIds)
+          .where('plant_id', 'is not', null)
+          .where('deleted_at', 'is', null),
+      )
+      .execute();
     await trx.updateTable('gateways').set({ plant_id: null, updated_at: t }).where('id', 'in', gatewayIds).execute();
     await trx.updateTable('devices').set({ plant_id: null, updated_at: t }).where('gateway_id', 'in', gatewayIds).execute();
     await endOpenEvents(trx, gatewayIds, t);

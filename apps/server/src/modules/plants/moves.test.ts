@@ -108,7 +108,11 @@ async function expectFromBindingOn(
   }
   expect((await get(newOwner, `/api/v1/events?plantId=${newPlant}`)).total).toBe(0);
 
-  // The earlier plant keeps its 2 kWh and its fault (ended when the gateway left).
+  // The earlier plant keeps its curve, its 2 kWh and its fault (ended when the gateway left).
+  const keptCurve = await get(a.owner, `/api/v1/plant/${a.plant}/power/day?date=${day(a.before[1]!)}`);
+  const keptTimes = (keptCurve.points as { time: string; pv: number }[]).filter((p) => p.pv > 0).map((p) => Date.parse(p.time));
+  expect(keptTimes.length).toBeGreaterThan(0);
+  for (const t of keptTimes) expect(t).toBeLessThan(boundAt);
   const kept = (await get(a.owner, `/api/v1/plant/energy/${a.plant}/total`)).totals as { pv: number };
   expect(kept.pv).toBe(2000);
   const events = await get(a.owner, `/api/v1/events?plantId=${a.plant}`);
