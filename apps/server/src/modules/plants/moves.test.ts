@@ -83,6 +83,10 @@ async function expectFromBindingOn(
   }
   expect(((await get(newOwner, `/api/v1/inverter/${inv}/total`)).totals as { pv: number }).pv).toBe(0);
   expect((await get(newOwner, `/api/v1/event/${inv}`)).total).toBe(0);
+  // Also for someone who sees both plants: the device's events start at its binding.
+  const admin = await account(s, { kind: 'sysadmin' });
+  expect((await get(admin, `/api/v1/event/${inv}`)).total).toBe(0);
+  expect((await get(admin, `/api/v1/events?plantId=${a.plant}`)).total).toBe(1);
   const range = `startDate=${day(a.before[0]!)}&endDate=${day(Date.now() + 10 * MIN)}`;
   expect((await get(newOwner, `/api/v1/workdata/dynamic?sn=${inv}&${range}`)).total).toBe(0);
 

@@ -185,7 +185,7 @@ export async function workdataEvents(
   const page = await eventsPage(
     db,
     caller,
-    { plantId: device.plantId, sn: device.sn, level: q.level, state: q.state, range },
+    { since: device.since, sn: device.sn, level: q.level, state: q.state, range },
     q,
     lan,
   );
