@@ -82,6 +82,10 @@ async function expectFromBindingOn(
     expect(curve.times).toEqual([]);
   }
   expect(((await get(newOwner, `/api/v1/inverter/${inv}/total`)).totals as { pv: number }).pv).toBe(0);
+  const listed = ((await get(newOwner, '/api/v1/plants')).list as { id: number }[]).find((p) => p.id === newPlant);
+  expect(listed).toMatchObject({ lastUpdate: null, totalEnergy: 0 });
+  const inverters = (await get(newOwner, `/api/v1/plant/${newPlant}/inverters`)).list as { sn: string }[];
+  expect(inverters).toEqual([expect.objectContaining({ sn: inv, lastUpdate: null, todayEnergy: 0 })]);
   expect((await get(newOwner, `/api/v1/event/${inv}`)).total).toBe(0);
   // Also for someone who sees both plants: the device's events start at its binding.
   const admin = await account(s, { kind: 'sysadmin' });
