@@ -174,9 +174,19 @@ export interface GatewaysTable {
   last_online_at: number | null;
   last_seen_at: number | null;
   upload_interval_s: Generated<number>;
+  /** 009: when it joined its current plant (0: all its history is the plant's). */
+  bound_at: Generated<number>;
   created_at: number;
   updated_at: number;
   deleted_at: number | null;
+}
+
+/** 009: a device's past time in a plant it has left: [bound_at, unbound_at). */
+export interface DeviceBindingsTable {
+  device_id: number;
+  plant_id: number;
+  bound_at: number;
+  unbound_at: number;
 }
 
 export interface DevicesTable {
@@ -193,6 +203,11 @@ export interface DevicesTable {
   master_device_id: number | null;
   status: Generated<DeviceStatus>;
   last_ts: number | null;
+  /**
+   * 009: when it joined its current plant: the plant sees its samples, day rows (first_ts),
+   * latest values and events from then on (0: all its history is the plant's).
+   */
+  bound_at: Generated<number>;
   created_at: number;
   updated_at: number;
   deleted_at: number | null;
@@ -354,6 +369,7 @@ export interface Database {
   weather_samples: WeatherSamplesTable;
   device_latest: DeviceLatestTable;
   device_day: DeviceDayTable;
+  device_bindings: DeviceBindingsTable;
   plant_day: PlantDayTable;
   plant_forecast: PlantForecastTable;
   plant_day_income: PlantDayIncomeTable;

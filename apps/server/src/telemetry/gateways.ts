@@ -17,7 +17,28 @@ export function secretMatches(stored: string, presented: string): boolean {
 }
 
 export const newGatewaySecret = () => randomBytes(24).toString('base64url');
-export const newClaimKey = () => randomBytes(6).toString('hex').toUpperCase();
+/** Crockford base32: no I, L, O or U, so a key read off a label is not mistyped. */
+const LABEL_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+export const CLAIM_KEY_BITS = 128;
+
+/** The claim key printed on a gateway's label: 128 random bits as 26 base32 characters. */
+export function newClaimKey(): string {
+  const bytes = randomBytes(CLAIM_KEY_BITS / 8);
+  let bits = 0;
+  let value = 0;
+  let key = '';
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      key += LABEL_ALPHABET[(value >>> bits) & 31];
+    }
+    value &= (1 << bits) - 1;
+  }
+  if (bits > 0) key += LABEL_ALPHABET[(value << (5 - bits)) & 31];
+  return key;
+}
 
 export interface ProvisionedGateway {
   id: number;

@@ -7,6 +7,7 @@ import * as m005 from './005_overview.ts';
 import * as m006 from './006_devices.ts';
 import * as m007 from './007_events.ts';
 import * as m008 from './008_abuse_limits.ts';
+import * as m009 from './009_binding_time.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_foundation': m001,
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '006_devices': m006,
   '007_events': m007,
   '008_abuse_limits': m008,
+  '009_binding_time': m009,
 };

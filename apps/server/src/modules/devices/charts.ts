@@ -2,7 +2,8 @@
  * Device charts. Day curves read one device's samples of one plant-local day by the samples
  * table's primary key (device_id, ts): only the columns asked for, and the stored register
  * blocks (`raw`) only when a parameter is not a column, decoded with the protocol's plan.
- * Month, year and total bars sum the device's day rollups (device_day), never samples.
+ * Month, year and total bars sum the device's day rollups (device_day), never samples. Both start
+ * at the device's binding to its plant (`boundAt`): an earlier owner's data is never shown.
  */
 import { hexToRegisters, type Language } from '@sunfleet/contracts';
 import type { ProtocolPlan, RegisterBlock } from '@sunfleet/protocols';
@@ -81,7 +82,7 @@ async function decodedValues(
   }
   const { rows } = await sql<{ ts: number | string; raw: string }>`
     select ts, raw from ${sql.table(sampleTables[device.kind])}
-    where device_id = ${device.id} and ts >= ${from} and ts < ${to}
+    where device_id = ${device.id} and ts >= ${Math.max(from, device.boundAt)} and ts < ${to}
     order by ts`.execute(db);
   const rowTimes = rows.map((r) => Number(r.ts));
   const values = new Map<string, (number | null)[]>(params.map((p) => [p.key, new Array(rows.length).fill(null)]));
@@ -123,7 +124,7 @@ export async function dayCurves(
   const selected = sql.join([sql.ref('ts'), ...columns.map((c) => sql.ref(c))]);
   const { rows } = await sql<Record<string, unknown> & { ts: number | string }>`
     select ${selected} from ${sql.table(sampleTables[device.kind])}
-    where device_id = ${device.id} and ts >= ${from} and ts < ${to}
+    where device_id = ${device.id} and ts >= ${Math.max(from, device.boundAt)} and ts < ${to}
     order by ts`.execute(db);
   const times = rows.map((r) => Number(r.ts));
   const raw = params.filter((p) => !p.column);
@@ -158,7 +159,7 @@ export function energyOut(t: Totals) {
 }
 
 export const dayEnergy = async (db: Db, device: DeviceRow, day: string) =>
-  energyOut(await deviceEnergy(db, device.id, 'day', day));
+  energyOut(await deviceEnergy(db, device.id, 'day', day, device.boundAt));
 
 const rounded = (v: unknown) => Math.round(Number(v ?? 0) * 1000) / 1000;
 
@@ -168,7 +169,7 @@ export async function energyBars(db: Db, device: DeviceRow, period: Exclude<Ener
   const range = periodDays(period, day);
   const width = period === 'month' ? 10 : period === 'year' ? 7 : 4;
   const label = sql<string>`substr(day, 1, ${sql.lit(width)})`;
-  let q = db.selectFrom('device_day').where('device_id', '=', device.id);
+  let q = db.selectFrom('device_day').where('device_id', '=', device.id).where('first_ts', '>=', device.boundAt);
   if (range) q = q.where('day', '>=', range.from).where('day', '<=', range.to);
   const [rows, totals] = await Promise.all([
     q
@@ -185,7 +186,7 @@ export async function energyBars(db: Db, device: DeviceRow, period: Exclude<Ener
       .groupBy(label)
       .orderBy(label)
       .execute(),
-    deviceEnergy(db, device.id, period, day),
+    deviceEnergy(db, device.id, period, day, device.boundAt),
   ]);
   return {
     period,
@@ -216,7 +217,7 @@ export async function hourlyGeneration(db: Db, device: DeviceRow, day: string) {
     .selectFrom('inverter_samples')
     .select(['ts', 'pv_total_wh'])
     .where('device_id', '=', device.id)
-    .where('ts', '>=', from)
+    .where('ts', '>=', Math.max(from, device.boundAt))
     .where('ts', '<', to)
     .where('pv_total_wh', 'is not', null)
     .orderBy('ts')

@@ -4,8 +4,9 @@
  *
  * Delete is soft: the row gets `deleted_at`, drops out of every list and count, its open events
  * end, and its plant's status and summary are recomputed. Samples, rollups and events stay
- * with the plant. A deleted device that sends data again is attached anew by ingest
- * (telemetry/ingest/discovery.ts `reattachDevice`): ingest is told to forget its cached entry.
+ * with the plant. A deleted device that sends data again through its own gateway is attached
+ * anew by ingest (telemetry/ingest/discovery.ts `reattachDevice`; any other gateway is refused):
+ * ingest is told to forget its cached entry.
  */
 import { limits } from '@sunfleet/contracts';
 import type { FastifyInstance } from 'fastify';

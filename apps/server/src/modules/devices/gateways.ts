@@ -114,6 +114,7 @@ function rowsByIds(db: Db, ids: number[]) {
       'gateways.last_online_at',
       'gateways.last_seen_at',
       'gateways.upload_interval_s',
+      'gateways.bound_at',
       'gateways.created_at',
     ])
     .where('gateways.id', 'in', ids)
@@ -248,7 +249,9 @@ export async function gatewayDetail(db: Db, caller: Caller, id: number) {
     deviceSummary(db, [id]),
     db
       .selectFrom('devices')
-      .leftJoin('device_latest', 'device_latest.device_id', 'devices.id')
+      .leftJoin('device_latest', (join) =>
+        join.onRef('device_latest.device_id', '=', 'devices.id').onRef('device_latest.ts', '>=', 'devices.bound_at'),
+      )
       .select([
         'devices.id',
         'devices.sn',
@@ -265,7 +268,16 @@ export async function gatewayDetail(db: Db, caller: Caller, id: number) {
       .execute(),
   ]);
   const item = toItem(row!, summary.get(id));
-  const history = await connectionHistory(db, id, row!.sn, Number(row!.online) === 1, row!.last_online_at, row!.last_seen_at);
+  const history = await connectionHistory(
+    db,
+    id,
+    row!.sn,
+    Number(row!.online) === 1,
+    row!.last_online_at,
+    row!.last_seen_at,
+    Date.now(),
+    row!.plant_id === null ? 0 : Number(row!.bound_at),
+  );
   return {
     ...item,
     deviceList: devices.map((d) => ({
@@ -302,11 +314,13 @@ export async function connectionHistory(
   lastOnlineAt: number | null,
   lastSeenAt: number | null,
   at = Date.now(),
+  /** When the gateway joined its plant: the periods are shown from then on (before, an earlier owner's). */
+  boundAt = 0,
 ): Promise<{
   source: 'sessions' | 'events';
   periods: Array<{ state: 'online' | 'offline'; from: string; to: string | null; durationS: number }>;
 }> {
-  const since = at - GATEWAY_HISTORY_DAYS * 86_400_000;
+  const since = Math.max(at - GATEWAY_HISTORY_DAYS * 86_400_000, boundAt);
   const sessions = await db
     .selectFrom('gateway_sessions')
     .select(['online_at', 'offline_at'])
@@ -357,6 +371,8 @@ export async function connectionHistory(
   return {
     source,
     periods: periods
+      .filter((p) => p.to === null || p.to > boundAt)
+      .map((p) => (p.from < boundAt ? { ...p, from: boundAt } : p))
       .reverse()
       .slice(0, GATEWAY_HISTORY_MAX)
       .map((p) => ({

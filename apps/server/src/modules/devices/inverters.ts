@@ -57,6 +57,7 @@ async function todayRow(db: Db, device: DeviceRow) {
     .select(['pv_wh', 'load_wh', 'grid_import_wh', 'grid_export_wh', 'charge_wh', 'discharge_wh'])
     .where('device_id', '=', device.id)
     .where('day', '=', today(device.timezone))
+    .where('first_ts', '>=', device.boundAt)
     .executeTakeFirst();
 }
 
@@ -140,7 +141,7 @@ export async function pvIv(db: Db, caller: Caller, sn: string) {
           .selectFrom('inverter_samples')
           .select(['ts', 'raw'])
           .where('device_id', '=', device.id)
-          .where('ts', '>', end - HOUR)
+          .where('ts', '>', Math.max(end - HOUR, device.boundAt - 1))
           .where('ts', '<=', end)
           .orderBy('ts')
           .execute()

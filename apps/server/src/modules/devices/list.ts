@@ -210,12 +210,18 @@ function sortExpression(db: Db, kind: DeviceKind, sort: string): Expression<unkn
 /** The ordered ids of every visible device of the kind that passes the filters. */
 async function orderedIds(db: Db, kind: DeviceKind, caller: Caller, q: ListQuery, sort: string, desc: boolean, form: ScopeForm) {
   let query = db.selectFrom('devices') as unknown as DevicesQuery;
-  if (needsLatest.has(sort)) query = query.leftJoin('device_latest', 'device_latest.device_id', 'devices.id');
+  if (needsLatest.has(sort))
+    query = query.leftJoin('device_latest', (join) =>
+      join.onRef('device_latest.device_id', '=', 'devices.id').onRef('device_latest.ts', '>=', 'devices.bound_at'),
+    );
   if (sort === 'todayEnergy') {
     query = query
       .leftJoin('plants', 'plants.id', 'devices.plant_id')
       .leftJoin('device_day', (join) =>
-        join.onRef('device_day.device_id', '=', 'devices.id').on('device_day.day', '=', plantTodaySql()),
+        join
+          .onRef('device_day.device_id', '=', 'devices.id')
+          .on('device_day.day', '=', plantTodaySql())
+          .onRef('device_day.first_ts', '>=', 'devices.bound_at'),
       );
   }
   const direction = desc ? 'desc' : 'asc';
@@ -311,7 +317,9 @@ async function rowsOf(db: Db, caller: Caller, kind: DeviceKind, ids: number[], r
     .selectFrom('devices')
     .innerJoin('gateways', 'gateways.id', 'devices.gateway_id')
     .leftJoin('plants', 'plants.id', 'devices.plant_id')
-    .leftJoin('device_latest', 'device_latest.device_id', 'devices.id')
+    .leftJoin('device_latest', (join) =>
+      join.onRef('device_latest.device_id', '=', 'devices.id').onRef('device_latest.ts', '>=', 'devices.bound_at'),
+    )
     .select([
       'devices.id',
       'devices.sn',
@@ -321,6 +329,7 @@ async function rowsOf(db: Db, caller: Caller, kind: DeviceKind, ids: number[], r
       'devices.rated_power_w',
       'devices.status',
       'devices.created_at',
+      'devices.bound_at',
       'devices.plant_id',
       'plants.name as plant_name',
       'plants.timezone as plant_timezone',
@@ -343,11 +352,17 @@ async function rowsOf(db: Db, caller: Caller, kind: DeviceKind, ids: number[], r
       ? []
       : await db
           .selectFrom('device_day')
-          .select(['device_id', 'day', 'pv_wh', 'grid_import_wh', 'grid_export_wh'])
+          .select(['device_id', 'day', 'first_ts', 'pv_wh', 'grid_import_wh', 'grid_export_wh'])
           .where('device_id', 'in', [...days.keys()])
           .where('day', 'in', [...new Set(days.values())])
           .execute();
-  const todayOf = new Map(dayRows.filter((d) => days.get(d.device_id) === d.day).map((d) => [d.device_id, d]));
+  const boundAt = new Map(rows.map((r) => [r.id, Number(r.bound_at)]));
+  // Today's row counts from the device's binding on (a row begun earlier is an earlier owner's).
+  const todayOf = new Map(
+    dayRows
+      .filter((d) => days.get(d.device_id) === d.day && Number(d.first_ts) >= boundAt.get(d.device_id)!)
+      .map((d) => [d.device_id, d]),
+  );
   const byId = new Map(
     rows.map((r): [number, ListRow] => {
       const d = todayOf.get(r.id);

@@ -25,6 +25,8 @@ export interface DeviceRow {
   ratedPowerW: number | null;
   status: DeviceStatus;
   createdAt: number;
+  /** When it joined its plant: its data before then is an earlier owner's and is not shown. */
+  boundAt: number;
   plant: { id: number; name: string; timezone: string; masterMeterId: number | null } | null;
   gateway: { id: number; sn: string; alias: string | null; online: boolean };
   /** The plant's zone, or UTC for an unbound device. */
@@ -55,6 +57,7 @@ export async function findDevice(
       'devices.rated_power_w',
       'devices.status',
       'devices.created_at',
+      'devices.bound_at',
       'devices.plant_id',
       'plants.name as plant_name',
       'plants.timezone as plant_timezone',
@@ -85,6 +88,7 @@ export async function findDevice(
     ratedPowerW: r.rated_power_w === null ? null : Number(r.rated_power_w),
     status: r.status,
     createdAt: Number(r.created_at),
+    boundAt: Number(r.bound_at),
     plant:
       r.plant_id === null
         ? null
@@ -98,7 +102,7 @@ export async function findDevice(
     timezone: zoneOf(r.plant_id === null ? null : r.plant_timezone),
     canEdit,
     latest:
-      r.latest_ts === null
+      r.latest_ts === null || Number(r.latest_ts) < Number(r.bound_at)
         ? null
         : {
             ts: Number(r.latest_ts),

@@ -35,6 +35,7 @@ export async function meterRealtime(db: Db, caller: Caller, sn: string, lan: Lan
     .select(['grid_import_wh', 'grid_export_wh'])
     .where('device_id', '=', device.id)
     .where('day', '=', today(device.timezone))
+    .where('first_ts', '>=', device.boundAt)
     .executeTakeFirst();
   return {
     id: device.id,

@@ -23,6 +23,8 @@ export interface EventFilters {
   state?: 'open' | 'closed';
   acknowledged?: boolean;
   range: TimeRange | null;
+  /** Events started at or after this (a device's binding to its plant: earlier ones are an earlier owner's). */
+  since?: number;
 }
 
 /** Ids of the plants the caller can see, as a subquery. */
@@ -64,6 +66,7 @@ export function filteredEvents(db: Db, caller: Caller, f: EventFilters) {
   if (f.acknowledged === true) q = q.where('events.acked_at', 'is not', null);
   if (f.acknowledged === false) q = q.where('events.acked_at', 'is', null);
   if (f.range) q = q.where('events.started_at', '>=', f.range.from).where('events.started_at', '<', f.range.to);
+  if (f.since) q = q.where('events.started_at', '>=', f.since);
   return q;
 }
 

@@ -88,6 +88,7 @@ async function cachedCount(db: Db, caller: Caller, f: EventFilters): Promise<num
     f.acknowledged,
     f.range?.from,
     f.range?.to,
+    f.since,
   ]);
   const t = Date.now();
   const hit = cache.get(key);
@@ -120,12 +121,14 @@ export async function listEvents(db: Db, caller: Caller, q: ListQuery, lan: Lang
 export async function deviceEvents(db: Db, caller: Caller, sn: string, q: QueryOf<typeof eventsApi.deviceEvents>, lan: Language) {
   const subject = await visibleSubject(db, caller, sn);
   const range = dayRange(q, subject.timezone);
-  return eventsPage(db, caller, { sn, level: q.level, state: q.state, acknowledged: q.acknowledged, range }, q, lan);
+  // A device's events from its binding to its plant on (earlier ones are an earlier owner's).
+  const f = { since: subject.since, sn, level: q.level, state: q.state, acknowledged: q.acknowledged, range };
+  return eventsPage(db, caller, f, q, lan);
 }
 
 export async function deviceOpenEvents(db: Db, caller: Caller, sn: string, lan: Language) {
-  await visibleSubject(db, caller, sn);
-  const ids = await pageIds(db, caller, { sn, state: 'open', range: null }, 0, 500);
+  const subject = await visibleSubject(db, caller, sn);
+  const ids = await pageIds(db, caller, { since: subject.since, sn, state: 'open', range: null }, 0, 500);
   return toDeviceEvents(db, caller, await eventRows(db, ids), lan);
 }
 

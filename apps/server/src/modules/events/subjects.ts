@@ -18,6 +18,8 @@ export interface Subject {
   alias: string | null;
   timezone: string;
   protocolId: string | null;
+  /** When it joined its plant: its samples and events before then are an earlier owner's. */
+  since: number;
 }
 
 export interface DeviceSubject extends Subject {
@@ -37,6 +39,7 @@ async function visibleDeviceRow(db: Db, caller: Caller, sn: string) {
       'devices.plant_id',
       'devices.alias',
       'devices.protocol_id',
+      'devices.bound_at',
       'plants.timezone',
     ])
     .where('devices.sn', '=', sn)
@@ -58,6 +61,7 @@ export async function visibleDevice(db: Db, caller: Caller, sn: string): Promise
     alias: d.alias,
     timezone: d.timezone,
     protocolId: d.protocol_id,
+    since: Number(d.bound_at),
   };
 }
 
@@ -74,12 +78,13 @@ export async function visibleSubject(db: Db, caller: Caller, sn: string): Promis
       alias: d.alias,
       timezone: d.timezone,
       protocolId: d.protocol_id,
+      since: Number(d.bound_at),
     };
   }
   const g = await db
     .selectFrom('gateways')
     .innerJoin('plants', 'plants.id', 'gateways.plant_id')
-    .select(['gateways.id', 'gateways.plant_id', 'gateways.alias', 'plants.timezone'])
+    .select(['gateways.id', 'gateways.plant_id', 'gateways.alias', 'gateways.bound_at', 'plants.timezone'])
     .where('gateways.sn', '=', sn)
     .where('gateways.deleted_at', 'is', null)
     .where((eb) => plantsVisible(eb, caller))
@@ -94,5 +99,6 @@ export async function visibleSubject(db: Db, caller: Caller, sn: string): Promis
     alias: g.alias,
     timezone: g.timezone,
     protocolId: null,
+    since: Number(g.bound_at),
   };
 }

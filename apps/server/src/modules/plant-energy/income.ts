@@ -214,20 +214,21 @@ export async function touIncomes(
   if (segments.length === 0 || days.length === 0) return out;
   const inverters = await db
     .selectFrom('devices')
-    .select('id')
+    .select(['id', 'bound_at'])
     .where('plant_id', '=', plant.id)
     .where('kind', '=', 'inverter')
     .where('deleted_at', 'is', null)
     .execute();
-  // One reading pair (start, end) per inverter, day and segment.
-  const jobs: { deviceId: number; day: string; price: number; a: number; b: number }[] = [];
+  // One reading pair (start, end) per inverter, day and segment; readings from the inverter's
+  // binding to the plant on (`since`).
+  const jobs: { deviceId: number; since: number; day: string; price: number; a: number; b: number }[] = [];
   for (const day of days) {
     const next = nextDay(day);
     const at = (m: number) => (m >= 1440 ? zonedInstant(plant.timezone, next, m - 1440) : zonedInstant(plant.timezone, day, m));
     for (const s of segments) {
       const a = at(s.from);
       const b = at(s.to);
-      for (const { id } of inverters) jobs.push({ deviceId: id, day, price: s.price, a, b });
+      for (const { id, bound_at } of inverters) jobs.push({ deviceId: id, since: Number(bound_at), day, price: s.price, a, b });
     }
   }
   const perStatement = Math.floor(COLUMNS_PER_STATEMENT / 2);
@@ -235,8 +236,8 @@ export async function touIncomes(
     const chunk = jobs.slice(i, i + perStatement);
     const columns = chunk.flatMap((j, k) => [
       // At or before the start (within the lookback), else the segment's first reading.
-      sql`coalesce((${lastAtOrBefore(j.deviceId, j.a, j.a - LOOKBACK_MS)}), (select s.pv_total_wh from inverter_samples s where s.device_id = ${j.deviceId} and s.ts > ${j.a} and s.ts <= ${j.b} and s.pv_total_wh is not null order by s.ts limit 1)) as ${sql.raw(`s${k}`)}`,
-      sql`(${lastAtOrBefore(j.deviceId, j.b, j.a - LOOKBACK_MS)}) as ${sql.raw(`e${k}`)}`,
+      sql`coalesce((${lastAtOrBefore(j.deviceId, j.a, Math.max(j.a - LOOKBACK_MS, j.since))}), (select s.pv_total_wh from inverter_samples s where s.device_id = ${j.deviceId} and s.ts > ${Math.max(j.a, j.since - 1)} and s.ts <= ${j.b} and s.pv_total_wh is not null order by s.ts limit 1)) as ${sql.raw(`s${k}`)}`,
+      sql`(${lastAtOrBefore(j.deviceId, j.b, Math.max(j.a - LOOKBACK_MS, j.since))}) as ${sql.raw(`e${k}`)}`,
     ]);
     const { rows } = await sql<Record<string, number | string | null>>`select ${sql.join(columns)}`.execute(db);
     const row = rows[0] ?? {};

@@ -60,7 +60,10 @@ const base = (db: Db) =>
   db
     .selectFrom('devices')
     .innerJoin('gateways', 'gateways.id', 'devices.gateway_id')
-    .leftJoin('device_latest', 'device_latest.device_id', 'devices.id')
+    // Latest values from the device's binding to its plant on (an earlier owner's are not shown).
+    .leftJoin('device_latest', (join) =>
+      join.onRef('device_latest.device_id', '=', 'devices.id').onRef('device_latest.ts', '>=', 'devices.bound_at'),
+    )
     .select([
       'devices.id',
       'devices.sn',

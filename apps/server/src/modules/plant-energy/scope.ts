@@ -79,6 +79,8 @@ export interface ScopedDevice {
   alias: string | null;
   status: string;
   gatewayId: number;
+  /** When it joined its plant: its data before then is an earlier owner's. */
+  boundAt: number;
   plant: OverviewPlant;
   /** Whether the caller may change the device's plant. */
   canEdit: boolean;
@@ -98,6 +100,7 @@ export async function visibleDevice(db: Db, caller: Caller, sn: string): Promise
       'devices.alias',
       'devices.status as device_status',
       'devices.gateway_id',
+      'devices.bound_at',
       eb.case().when(plantsOperable(eb, caller)).then(1).else(0).end().as('operable'),
     ])
     .where((eb) => plantsVisible(eb, caller))
@@ -113,6 +116,7 @@ export async function visibleDevice(db: Db, caller: Caller, sn: string): Promise
     alias: row.alias,
     status: row.device_status,
     gatewayId: row.gateway_id,
+    boundAt: Number(row.bound_at),
     plant: normalise(row),
     canEdit: Number(row.operable) === 1,
   };

@@ -8,7 +8,7 @@
  * entries, keyed by plant, day, zone and master meter) with the version they were computed at:
  * the day's plant_day.updated_at (ingest bumps it with every stored sample of the day, late ones
  * included) and the newest forecast import of the day, read in one indexed query before the
- * samples. A changed version computes the curve again; concurrent requests share one computation.
+ * samples. Each device counts from its binding to the plant on (`bound_at`). A changed version computes the curve again; concurrent requests share one computation.
  *
  * The bars come from the day rows (energy-queries.ts) and the day incomes (income.ts), kept the
  * same way: versioned by the newest updated_at and the count of the period's day rows (one
@@ -123,17 +123,50 @@ class Curve {
 const n = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 const round1 = (v: number | null) => (v === null ? null : Math.round(v * 10) / 10);
 
+const CURVE_KINDS = ['inverter', 'meter', 'battery'] satisfies DeviceKind[];
+
+/**
+ * The devices whose samples make the plant's curve over [start, end), each with the part of it
+ * that is the plant's: its live devices from their binding on, and the devices that have left
+ * (device_bindings) over the time they were in it.
+ */
+async function plantDevicesOfDay(db: Db, plantId: number, start: number, end: number) {
+  const [current, past] = await Promise.all([
+    db
+      .selectFrom('devices')
+      .select(['id', 'kind', 'bound_at'])
+      .where('plant_id', '=', plantId)
+      .where('kind', 'in', CURVE_KINDS)
+      .where('deleted_at', 'is', null)
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('device_bindings as b')
+      .innerJoin('devices as d', 'd.id', 'b.device_id')
+      .select(['d.id', 'd.kind', 'b.bound_at', 'b.unbound_at'])
+      .where('b.plant_id', '=', plantId)
+      .where('b.unbound_at', '>', start)
+      .where('b.bound_at', '<', end)
+      .where('d.kind', 'in', CURVE_KINDS)
+      .where('d.deleted_at', 'is', null)
+      .orderBy('b.unbound_at')
+      .execute(),
+  ]);
+  return [
+    ...current.map((d) => ({ id: d.id, kind: d.kind, from: Math.max(start, Number(d.bound_at)), to: end })),
+    ...past.map((d) => ({
+      id: d.id,
+      kind: d.kind,
+      from: Math.max(start, Number(d.bound_at)),
+      to: Math.min(end, Number(d.unbound_at)),
+    })),
+  ].filter((d) => d.from < d.to);
+}
+
 async function computeCurve(db: Db, plant: OverviewPlant, day: string, start: number, end: number) {
   const buckets = Math.ceil((end - start) / STEP_MS);
   const bucket = (ts: number) => Math.floor((Number(ts) - start) / STEP_MS);
-  const devices = await db
-    .selectFrom('devices')
-    .select(['id', 'kind'])
-    .where('plant_id', '=', plant.id)
-    .where('kind', 'in', ['inverter', 'meter', 'battery'] satisfies DeviceKind[])
-    .where('deleted_at', 'is', null)
-    .orderBy('id')
-    .execute();
+  const devices = await plantDevicesOfDay(db, plant.id, start, end);
   const inverters = devices.filter((d) => d.kind === 'inverter');
   const meters = gridMeters(
     devices.filter((d) => d.kind === 'meter'),
@@ -158,8 +191,8 @@ async function computeCurve(db: Db, plant: OverviewPlant, day: string, start: nu
           .selectFrom('inverter_samples')
           .select(['ts', 'power_w', 'pv_power_w', 'grid_power_w', 'load_power_w', 'battery_power_w', 'soc'])
           .where('device_id', '=', d.id)
-          .where('ts', '>=', start)
-          .where('ts', '<', end)
+          .where('ts', '>=', d.from)
+          .where('ts', '<', d.to)
           .execute(),
       ),
     ),
@@ -169,8 +202,8 @@ async function computeCurve(db: Db, plant: OverviewPlant, day: string, start: nu
           .selectFrom('meter_samples')
           .select(['ts', 'power_w'])
           .where('device_id', '=', d.id)
-          .where('ts', '>=', start)
-          .where('ts', '<', end)
+          .where('ts', '>=', d.from)
+          .where('ts', '<', d.to)
           .execute(),
       ),
     ),
@@ -180,8 +213,8 @@ async function computeCurve(db: Db, plant: OverviewPlant, day: string, start: nu
           .selectFrom('battery_samples')
           .select(['ts', 'power_w', 'soc'])
           .where('device_id', '=', d.id)
-          .where('ts', '>=', start)
-          .where('ts', '<', end)
+          .where('ts', '>=', d.from)
+          .where('ts', '<', d.to)
           .execute(),
       ),
     ),

@@ -117,7 +117,9 @@ export async function attachStation(db: Db, caller: Caller, plantId: number, sn:
     .executeTakeFirst();
   if (!device) return fail(404);
   if (device.plant_id !== plantId) {
-    await db.updateTable('devices').set({ plant_id: plantId, updated_at: Date.now() }).where('id', '=', device.id).execute();
+    // It joins the plant now: its data from before is not the plant's.
+    const t = Date.now();
+    await db.updateTable('devices').set({ plant_id: plantId, bound_at: t, updated_at: t }).where('id', '=', device.id).execute();
   }
   const latest = await deviceLatest(db, device.id);
   return info(latest!);
@@ -132,7 +134,7 @@ export async function stationDay(db: Db, device: ScopedDevice | null, date: stri
     .selectFrom('weather_samples')
     .select(['ts', 'irradiance_wm2', 'ambient_c', 'module_c', 'wind_ms'])
     .where('device_id', '=', device.id)
-    .where('ts', '>=', start)
+    .where('ts', '>=', Math.max(start, device.boundAt))
     .where('ts', '<', end)
     .orderBy('ts')
     .execute();

@@ -38,8 +38,15 @@ export async function plantInverters(db: Db, caller: Caller, plantId: number, qu
   const [rows, count] = await Promise.all([
     inverters
       .innerJoin('gateways', 'gateways.id', 'devices.gateway_id')
-      .leftJoin('device_latest', 'device_latest.device_id', 'devices.id')
-      .leftJoin('device_day', (join) => join.onRef('device_day.device_id', '=', 'devices.id').on('device_day.day', '=', today))
+      .leftJoin('device_latest', (join) =>
+        join.onRef('device_latest.device_id', '=', 'devices.id').onRef('device_latest.ts', '>=', 'devices.bound_at'),
+      )
+      .leftJoin('device_day', (join) =>
+        join
+          .onRef('device_day.device_id', '=', 'devices.id')
+          .on('device_day.day', '=', today)
+          .onRef('device_day.first_ts', '>=', 'devices.bound_at'),
+      )
       .select([
         'devices.id',
         'devices.sn',

@@ -2,9 +2,14 @@
  * Binding a gateway to a plant with the SN and the claim key printed on its label (stored as
  * a SHA-256, compared in constant time). Answers: 305 no such gateway, 1006 the key is wrong,
  * 301 the gateway is bound to another plant. The key is checked before 301, so only someone
- * holding the label learns that a gateway is in use. Binding moves the gateway's devices into
- * the plant; unbinding takes them out (their history stays with the plant's day rollups).
+ * holding the label learns that a gateway is in use. A gateway's first plant gets its whole
+ * history (what it sent before anyone claimed it, e.g. while it was commissioned, belongs to no
+ * one else). A gateway that has been in a plant before moves its devices into the new plant from
+ * that instant on (`bound_at`: the plant sees their data from the binding, never an earlier
+ * owner's). Unbinding takes them out (their history stays with the plant's day rollups and
+ * events) and marks the gateway as having had a plant (`bound_at` = the unbinding time).
  */
+import { sql } from 'kysely';
 import type { Caller } from '../../access/caller.ts';
 import type { Db } from '../../db/index.ts';
 import { now } from '../../db/index.ts';
@@ -21,7 +26,7 @@ export interface Claim {
 async function claimed(db: Db, claim: Claim) {
   const gateway = await db
     .selectFrom('gateways')
-    .select(['id', 'sn', 'plant_id', 'claim_key_hash'])
+    .select(['id', 'sn', 'plant_id', 'bound_at', 'claim_key_hash'])
     .where('sn', '=', claim.sn.trim())
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
@@ -42,9 +47,13 @@ export async function bindClaimed(trx: Db, claim: Claim, plantId: number) {
   const gateway = await claimed(trx, claim);
   if (gateway.plant_id !== null && gateway.plant_id !== plantId) fail(301);
   const t = now();
+  // Binding again to the plant it is in changes nothing; a first plant takes the whole history
+  // (bound_at stays 0); any other binding starts afresh.
+  const moved = gateway.plant_id !== plantId;
+  const boundAt = gateway.plant_id === null && Number(gateway.bound_at) === 0 ? 0 : t;
   const bound = await trx
     .updateTable('gateways')
-    .set({ plant_id: plantId, updated_at: t })
+    .set({ plant_id: plantId, updated_at: t, ...(moved ? { bound_at: boundAt } : {}) })
     .where('id', '=', gateway.id)
     .where((eb) => eb.or([eb('plant_id', 'is', null), eb('plant_id', '=', plantId)]))
     .executeTakeFirst();
@@ -52,10 +61,12 @@ export async function bindClaimed(trx: Db, claim: Claim, plantId: number) {
   if (Number(bound.numUpdatedRows) !== 1) fail(301);
   await trx
     .updateTable('devices')
-    .set({ plant_id: plantId, updated_at: t })
+    .set({ plant_id: plantId, bound_at: boundAt, updated_at: t })
     .where('gateway_id', '=', gateway.id)
     .where('deleted_at', 'is', null)
+    .where((eb) => eb.or([eb('plant_id', 'is', null), eb('plant_id', '!=', plantId)]))
     .execute();
+  if (moved) await endOpenEvents(trx, [gateway.id], t);
   return { sn: gateway.sn, previousPlantId: gateway.plant_id };
 }
 
@@ -92,7 +103,40 @@ export async function unbindFrom(db: Db, gatewayIds: number[]) {
   if (gatewayIds.length === 0) return;
   const t = now();
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('gateways').set({ plant_id: null, updated_at: t }).where('id', 'in', gatewayIds).execute();
-    await trx.updateTable('devices').set({ plant_id: null, updated_at: t }).where('gateway_id', 'in', gatewayIds).execute();
+    // The plant keeps its devices' time in it: its curves still show them over that time.
+    await trx
+      .insertInto('device_bindings')
+      .columns(['device_id', 'plant_id', 'bound_at', 'unbound_at'])
+      .expression((eb) =>
+        eb
+          .selectFrom('devices')
+          .select(['id', 'plant_id', 'bound_at', sql<number>`cast(${t} as bigint)`.as('unbound_at')])
+          .where('gateway_id', 'in', gatewayIds)
+          .where('plant_id', 'is not', null)
+          .where('deleted_at', 'is', null),
+      )
+      .execute();
+    // bound_at ≠ 0 marks a gateway that has had a plant: its next plant starts afresh.
+    await trx.updateTable('gateways').set({ plant_id: null, bound_at: t, updated_at: t }).where('id', 'in', gatewayIds).execute();
+    await trx
+      .updateTable('devices')
+      .set({ plant_id: null, bound_at: t, updated_at: t })
+      .where('gateway_id', 'in', gatewayIds)
+      .execute();
+    await endOpenEvents(trx, gatewayIds, t);
   });
+}
+
+/**
+ * A gateway leaving a plant ends its own and its devices' open events: they stay in that plant's
+ * history, and a condition that persists is raised anew for the plant it joins (ingest reloads
+ * open conditions from the store after `forget()`).
+ */
+async function endOpenEvents(trx: Db, gatewayIds: number[], t: number) {
+  await trx
+    .updateTable('events')
+    .set({ ended_at: t })
+    .where('gateway_id', 'in', gatewayIds)
+    .where('ended_at', 'is', null)
+    .execute();
 }

@@ -12,6 +12,8 @@ const check = (who: Account, sn: string, key: string) => post(who, '/api/v1/gate
 const gatewayOf = (sn: string) => s.db.selectFrom('gateways').select(['plant_id']).where('sn', '=', sn).executeTakeFirstOrThrow();
 // Plant status comes from presence and ingest; an offline plant shows 0 W whatever its last reading.
 const online = (id: number) => s.db.updateTable('plants').set({ status: 'normal' }).where('id', '=', id).execute();
+/** A reading time just after a binding made now. */
+const afterBinding = () => Date.now() + 60_000;
 const devicePlant = async (id: number) =>
   (await s.db.selectFrom('devices').select('plant_id').where('id', '=', id).executeTakeFirstOrThrow()).plant_id;
 
@@ -44,7 +46,8 @@ describe('gateways/check', () => {
 describe('binding', () => {
   it('binds at creation: the gateway and its devices join the plant, its power shows', async () => {
     const gw = await gateway(s, null, 'KEY-C');
-    const inv = await device(s, gw.id, null, { latest: { activePower: 1500 } });
+    // A reading taken after the binding (one from before it is an earlier owner's: moves.test.ts).
+    const inv = await device(s, gw.id, null, { latest: { activePower: 1500 }, ts: afterBinding() });
     const res = await post(owner, '/api/v1/plant', {
       name: 'Bound at birth',
       capacity: 5,
@@ -89,7 +92,7 @@ describe('binding', () => {
     const id = await createPlant(s, owner);
     await online(id);
     const old = await gateway(s, null, 'KEY-OLD');
-    const oldInv = await device(s, old.id, null, { latest: { activePower: 100 } });
+    const oldInv = await device(s, old.id, null, { latest: { activePower: 100 }, ts: afterBinding() });
     expect((await post(owner, `/api/v1/plant/${id}/gateway`, { sn: old.sn, key: 'KEY-OLD' })).body).toMatchObject({
       code: 0,
       data: { sn: old.sn },
@@ -97,7 +100,7 @@ describe('binding', () => {
     // Binding again to the same plant is harmless.
     expect((await post(owner, `/api/v1/plant/${id}/gateway`, { sn: old.sn, key: 'KEY-OLD' })).body.code).toBe(0);
     const fresh = await gateway(s, null, 'KEY-NEW');
-    const newInv = await device(s, fresh.id, null, { latest: { activePower: 700 } });
+    const newInv = await device(s, fresh.id, null, { latest: { activePower: 700 }, ts: afterBinding() });
     expect((await post(owner, `/api/v1/plant/${id}/gateway`, { sn: fresh.sn, key: 'KEY-NEW' })).body.code).toBe(0);
     expect((await s.call(owner.token, 'GET', `/api/v1/plant/${id}`)).body.data).toMatchObject({ power: 800 });
     expect((await post(owner, `/api/v1/gateway/${old.sn}/unbind`)).body).toMatchObject({ code: 0, data: null });

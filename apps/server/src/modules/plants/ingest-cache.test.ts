@@ -40,7 +40,9 @@ describe('ingest after a binding change', () => {
     expect(
       (await s.call(owner.token, 'POST', `/api/v1/plant/${plantId}/gateway`, { sn: gw.sn, key: 'KEY-CACHE' })).body.code,
     ).toBe(0);
-    ingest.message(gw.sn, 'data', dataMessage(t0 + 60_000, [{ sn: inv, protocol: HYBRID }]), t0 + 60_000);
+    // Taken after the binding (a frame taken before it is the earlier owner's: ownership tests).
+    const t1 = Date.now() + 1000;
+    ingest.message(gw.sn, 'data', dataMessage(t1, [{ sn: inv, protocol: HYBRID }]), t1);
     await ingest.flush();
     const days = await s.db.selectFrom('plant_day').select('plant_id').where('plant_id', '=', plantId).execute();
     expect(days.length).toBe(1);
@@ -50,6 +52,6 @@ describe('ingest after a binding change', () => {
       .select(['devices.plant_id', 'device_latest.ts'])
       .where('devices.sn', '=', inv)
       .executeTakeFirstOrThrow();
-    expect(latest).toEqual({ plant_id: plantId, ts: t0 + 60_000 });
+    expect(latest).toEqual({ plant_id: plantId, ts: t1 });
   });
 });

@@ -27,6 +27,8 @@ export async function getPlant(db: Db, caller: Caller, id: number): Promise<Plan
 export async function createPlant(db: Db, caller: Caller, input: CreateInput): Promise<PlantDetail> {
   if (caller.user.read_only) fail(2);
   const { gateway, ...fields } = input;
+  // Binding at creation is binding: it needs what `POST plant/{id}/gateway` needs.
+  if (gateway && !caller.grants.has('station.gateway')) fail(2);
   const columns = plantColumns(fields, null);
   const { user } = caller;
   const companyPlant = (user.kind === 'company_admin' || user.kind === 'company_user') && user.company_id !== null;

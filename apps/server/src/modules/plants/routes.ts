@@ -1,6 +1,6 @@
 /** Plant routes (spec §7 "Plants"): thin; rules live in the services. */
 import { plantsApi as api, limits } from '@sunfleet/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fail } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { uploadLimit } from '../users/avatar.ts';
@@ -12,8 +12,17 @@ import * as plants from './plants.service.ts';
 import * as sharing from './sharing.ts';
 import { transferPlant } from './transfer.ts';
 
-// Guessing a 12-character label key is what these limits stop; a real user binds a handful.
-const claimLimit = { limit: { max: 20, minutes: 10, byAccount: true } };
+// Guessing a label key is what these limits stop; a real user binds a handful. Checking, binding
+// and creating a plant with a gateway count together, so no route adds guesses to another's.
+const claimLimit = { limit: { max: 20, minutes: 10, byAccount: true, name: 'gateway-claim' } };
+/** Creating a plant counts as a claim only when it carries a gateway. */
+const createLimit = {
+  limit: {
+    ...claimLimit.limit,
+    key: (req: FastifyRequest) =>
+      (req.body as { gateway?: unknown } | undefined)?.gateway && req.caller ? `user:${req.caller.user.id}` : null,
+  },
+};
 // Share and transfer look an account up by its address: counted together per user, so that
 // neither becomes a way to probe which addresses have accounts.
 const lookupLimit = { limit: { max: 30, minutes: 10, byAccount: true, name: 'account look-ups' } };
@@ -42,7 +51,7 @@ export function plantRoutes(app: FastifyInstance) {
     params.id === caller.user.id ? list.eventCounts(db, caller, true) : fail(2),
   );
 
-  route(app, api.createPlant, ({ caller, body }) => ingestForgets(plants.createPlant(db, caller, body)));
+  route(app, api.createPlant, ({ caller, body }) => ingestForgets(plants.createPlant(db, caller, body)), createLimit);
   route(app, api.getPlant, ({ caller, params }) => plants.getPlant(db, caller, params.id));
   route(app, api.editPlant, ({ caller, params, body }) =>
     ingestForgets(plants.editPlant(db, caller, params.id, body, config.dataDir)),

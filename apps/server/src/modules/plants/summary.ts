@@ -31,7 +31,10 @@ async function refreshChunk(db: Db, ids: number[]) {
   );
   const latest = await db
     .selectFrom('devices')
-    .innerJoin('device_latest', 'device_latest.device_id', 'devices.id')
+    // Latest values from each device's binding to the plant on (an earlier owner's are not the plant's).
+    .innerJoin('device_latest', (join) =>
+      join.onRef('device_latest.device_id', '=', 'devices.id').onRef('device_latest.ts', '>=', 'devices.bound_at'),
+    )
     .select(['devices.plant_id', 'devices.kind', 'devices.status', 'device_latest.ts', 'device_latest.values'])
     .where('devices.plant_id', 'in', ids)
     .where('devices.deleted_at', 'is', null)

@@ -21,8 +21,10 @@ export const badFrameReasons = [
   'unknownGateway',
   /** A gateway event names a device the gateway never reported. */
   'unknownDevice',
-  /** The device is attached to another gateway. */
+  /** The device (live or deleted) is bound to another gateway: refused, its owner unchanged. */
   'foreignDevice',
+  /** Taken before its device joined its plant (a buffered frame of the earlier owner's time). */
+  'beforeBinding',
   /** Protocol id not in packages/protocols. */
   'unknownProtocol',
   /** The device was discovered with another protocol. */

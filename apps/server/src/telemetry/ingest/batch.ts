@@ -137,6 +137,7 @@ export class BatchWriter {
         deviceId: device.id,
         kind: device.kind,
         plantId: device.plantId,
+        boundAt: device.boundAt,
         timezone: gw.timezone,
         ts: r.ts,
         counters: r.counters,
@@ -235,15 +236,17 @@ export class BatchWriter {
         continue;
       }
       let device = registry.device(r.sn)!;
+      // A device answers to its bound gateway only: another gateway reporting its SN (deleted
+      // or not) is refused and changes nothing, so no tenant can take over a device and its history.
+      if (device.gatewayId !== gw.id) {
+        result.bad.push({ reason: 'foreignDevice', gatewaySn: r.gatewaySn, detail: `device ${r.sn} belongs to another gateway` });
+        continue;
+      }
       if (device.deleted) {
         device = await reattachDevice(db, device, r, gw, now);
         registry.putDevice(device);
         registry.indexPlant(device);
         this.arrived(device, rebuild, now);
-      }
-      if (device.gatewayId !== gw.id) {
-        result.bad.push({ reason: 'foreignDevice', gatewaySn: r.gatewaySn, detail: `device ${r.sn} belongs to another gateway` });
-        continue;
       }
       if (device.protocolId !== r.protocol) {
         const detail = `device ${r.sn} speaks ${device.protocolId}, frame says ${r.protocol}`;
@@ -257,6 +260,11 @@ export class BatchWriter {
           registry.indexPlant(device);
           this.arrived(device, rebuild, now);
         }
+      }
+      // A plant has a device's data from its binding on: an older frame is the earlier owner's.
+      if (device.plantId !== null && r.ts < device.boundAt) {
+        result.bad.push({ reason: 'beforeBinding', gatewaySn: r.gatewaySn, detail: `device ${r.sn} frame of ${r.ts}` });
+        continue;
       }
       accepted.push({ r, device, gw });
     }

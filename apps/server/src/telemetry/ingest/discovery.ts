@@ -1,7 +1,8 @@
 /**
  * Devices behind a gateway are discovered on their first data: a `devices` row attached to the
  * gateway and its plant, of the protocol's kind, with the inverter type register (spec §9) and
- * rated power when the frame carries them. A removed device that reports again is attached anew.
+ * rated power when the frame carries them. A removed device that reports again through its own
+ * gateway is attached anew; through any other gateway it is refused (batch.ts `resolve`).
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -18,6 +19,7 @@ function newEntry(id: number, r: DeviceReading, gw: GatewayEntry, now: number): 
     sn: r.sn,
     gatewayId: gw.id,
     plantId: gw.plantId,
+    boundAt: gw.boundAt,
     kind: r.kind,
     protocolId: r.protocol,
     deviceType: deviceTypeOf(r),
@@ -50,6 +52,8 @@ export async function discoverDevices(
           sn: r.sn,
           gateway_id: gw.id,
           plant_id: gw.plantId,
+          // A device found behind a bound gateway is the plant's since the gateway is.
+          bound_at: gw.boundAt,
           kind: r.kind,
           protocol_id: r.protocol,
           unit: r.unit,
@@ -71,13 +75,18 @@ export async function discoverDevices(
   return found.map(({ reading, gateway }) => newEntry(ids.get(reading.sn)!, reading, gateway, now));
 }
 
-/** A removed device reports again: attach it to the reporting gateway and its plant. */
+/**
+ * A removed device reports again through its own gateway: attach it to that gateway's plant. If
+ * the gateway moved meanwhile, the device joins the new plant when the gateway did.
+ */
 export async function reattachDevice(db: Kysely<Database>, entry: DeviceEntry, r: DeviceReading, gw: GatewayEntry, now: number) {
+  const boundAt = entry.plantId === gw.plantId ? entry.boundAt : gw.boundAt;
   await db
     .updateTable('devices')
     .set({
       gateway_id: gw.id,
       plant_id: gw.plantId,
+      bound_at: boundAt,
       kind: r.kind,
       protocol_id: r.protocol,
       unit: r.unit,
@@ -88,7 +97,7 @@ export async function reattachDevice(db: Kysely<Database>, entry: DeviceEntry, r
     })
     .where('id', '=', entry.id)
     .execute();
-  return { ...newEntry(entry.id, r, gw, now), latestTs: entry.latestTs, conditions: entry.conditions };
+  return { ...newEntry(entry.id, r, gw, now), boundAt, latestTs: entry.latestTs, conditions: entry.conditions };
 }
 
 /** Whether the row's plant, type or rated power lag behind the gateway binding or the frame. */
@@ -110,12 +119,15 @@ export async function updateDeviceFacts(
 ) {
   const deviceType = deviceTypeOf(r) ?? entry.deviceType;
   const ratedPowerW = ratedPowerOf(r) ?? entry.ratedPowerW;
+  // Following its gateway into another plant: it is that plant's since the gateway is.
+  const boundAt = entry.plantId === gw.plantId ? entry.boundAt : gw.boundAt;
   await db
     .updateTable('devices')
-    .set({ plant_id: gw.plantId, device_type: deviceType, rated_power_w: ratedPowerW, updated_at: now })
+    .set({ plant_id: gw.plantId, bound_at: boundAt, device_type: deviceType, rated_power_w: ratedPowerW, updated_at: now })
     .where('id', '=', entry.id)
     .execute();
   entry.plantId = gw.plantId;
+  entry.boundAt = boundAt;
   entry.deviceType = deviceType;
   entry.ratedPowerW = ratedPowerW;
 }

@@ -94,15 +94,19 @@ export async function plantEnergy(
   return totals((await q.select(selections).executeTakeFirst()) as SumRow | undefined);
 }
 
-/** One device's energy over the period (its own counters; meters count grid import/export). */
+/**
+ * One device's energy over the period (its own counters; meters count grid import/export), from
+ * the day rows begun at or after `since` (its binding to its plant: earlier ones are an earlier owner's).
+ */
 export async function deviceEnergy(
   db: Kysely<Database>,
   deviceId: number,
   period: EnergyPeriod,
   anchorDay: string,
+  since = 0,
 ): Promise<EnergyTotals> {
   const range = periodDays(period, anchorDay);
-  let q = db.selectFrom('device_day').where('device_id', '=', deviceId);
+  let q = db.selectFrom('device_day').where('device_id', '=', deviceId).where('first_ts', '>=', since);
   if (range) q = q.where('day', '>=', range.from).where('day', '<=', range.to);
   return totals((await q.select(selections).executeTakeFirst()) as SumRow | undefined);
 }

@@ -255,6 +255,7 @@ describe('bad frames', () => {
       unknownGateway: 1,
       unknownDevice: 1,
       foreignDevice: 0,
+      beforeBinding: 0,
       unknownProtocol: 1,
       wrongProtocol: 1,
       writeFailed: 0,

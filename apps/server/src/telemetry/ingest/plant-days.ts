@@ -1,5 +1,6 @@
 /**
- * plant_day: the sum of the plant's device days (see `plantDay` in rollups.ts for what counts).
+ * plant_day: the sum of the plant's device days (see `plantDay` in rollups.ts for what counts),
+ * each device's from its binding to the plant on (device_day.first_ts ≥ devices.bound_at).
  * In the hot path each device day's change is added to its plant's day (`plant_day.x + Δ`), so a
  * batch reads no device_day rows and concurrent writers add up instead of overwriting each other;
  * measured, re-summing the touched plants' device days cost a third of the rollup time. A plant's
@@ -217,7 +218,7 @@ export class PlantDayWriter {
       text =
         `select d.plant_id, dd.day, d.kind, ${METER_ID} as meter_id, ${[...SUM_COLUMNS, 'peak_power_w'].map((c) => `sum(dd.${c}) as ${c}`).join(', ')}` +
         ' from device_day dd join devices d on d.id = dd.device_id' +
-        ` where d.plant_id in (${list(1, plants)}) and dd.day in (${list(plants + 1, days)})` +
+        ` where d.plant_id in (${list(1, plants)}) and dd.day in (${list(plants + 1, days)}) and dd.first_ts >= d.bound_at` +
         ` group by d.plant_id, dd.day, d.kind, ${METER_ID}`;
       this.sumsSql.set(key, text);
     }
@@ -272,7 +273,7 @@ export async function resumPlantGrid(db: Kysely<Database>, plantId: number, now:
   }
   const ids = sources.length > 0 ? sources : [-1];
   const sum = (column: 'grid_import_wh' | 'grid_export_wh') =>
-    sql<number>`cast(round(cast(coalesce((select sum(dd.${sql.ref(column)}) from device_day dd where dd.day = plant_day.day and dd.device_id in (${sql.join(ids)})), 0) as numeric), 3) as double precision)`;
+    sql<number>`cast(round(cast(coalesce((select sum(dd.${sql.ref(column)}) from device_day dd join devices d on d.id = dd.device_id where dd.day = plant_day.day and dd.device_id in (${sql.join(ids)}) and dd.first_ts >= d.bound_at), 0) as numeric), 3) as double precision)`;
   await db
     .updateTable('plant_day')
     .set({ grid_import_wh: sum('grid_import_wh'), grid_export_wh: sum('grid_export_wh'), updated_at: now })

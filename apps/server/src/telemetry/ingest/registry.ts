@@ -16,6 +16,8 @@ export interface GatewayEntry {
   id: number;
   sn: string;
   plantId: number | null;
+  /** When it joined its plant: its devices' frames from before then are not the plant's. */
+  boundAt: number;
   timezone: string;
   latitude: number | null;
   longitude: number | null;
@@ -33,6 +35,8 @@ export interface DeviceEntry {
   sn: string;
   gatewayId: number;
   plantId: number | null;
+  /** When it joined its plant (devices.bound_at): earlier frames are not the plant's. */
+  boundAt: number;
   kind: DeviceKind;
   protocolId: string;
   deviceType: number | null;
@@ -121,6 +125,7 @@ export class Registry {
           'g.upload_interval_s',
           'g.online',
           'g.last_seen_at',
+          'g.bound_at',
           'p.id as plant_id',
           'p.timezone',
           'p.latitude',
@@ -137,6 +142,7 @@ export class Registry {
           id: r.id,
           sn: r.sn,
           plantId: r.plant_id ?? null,
+          boundAt: r.bound_at,
           timezone: r.timezone ?? 'UTC',
           latitude: r.latitude ?? null,
           longitude: r.longitude ?? null,
@@ -166,6 +172,7 @@ export class Registry {
           'd.sn',
           'd.gateway_id',
           'd.plant_id',
+          'd.bound_at',
           'd.kind',
           'd.protocol_id',
           'd.device_type',
@@ -206,6 +213,7 @@ export class Registry {
           sn: r.sn,
           gatewayId: r.gateway_id,
           plantId: r.plant_id,
+          boundAt: r.bound_at,
           kind: r.kind,
           protocolId: r.protocol_id,
           deviceType: r.device_type,

@@ -25,6 +25,8 @@ export interface StoredSample {
   deviceId: number;
   kind: DeviceKind;
   plantId: number | null;
+  /** When the device joined its plant: a day row begun before then starts afresh. */
+  boundAt: number;
   timezone: string;
   ts: number;
   /** Cumulative counters in Wh, in `KindSpec.counters` order. */
@@ -107,14 +109,14 @@ export class RollupWriter {
     // Group by (device, day), oldest sample first, so counter resets are seen in time order.
     const groups = new Map<
       string,
-      { deviceId: number; day: string; kind: DeviceKind; plantId: number | null; items: StoredSample[] }
+      { deviceId: number; day: string; kind: DeviceKind; plantId: number | null; boundAt: number; items: StoredSample[] }
     >();
     for (const s of samples) {
       const day = localDay(s.timezone, s.ts);
       const key = `${s.deviceId}|${day}`;
       let g = groups.get(key);
       if (!g) {
-        g = { deviceId: s.deviceId, day, kind: s.kind, plantId: s.plantId, items: [] };
+        g = { deviceId: s.deviceId, day, kind: s.kind, plantId: s.plantId, boundAt: s.boundAt, items: [] };
         groups.set(key, g);
       }
       g.items.push(s);
@@ -170,10 +172,14 @@ export class RollupWriter {
     return refused;
   }
 
-  /** The day states of the groups: from memory when current, else from the store, else empty. */
+  /**
+   * The day states of the groups: from memory when current, else from the store, else empty. A
+   * day begun before the device joined its plant starts afresh at the binding: the row then holds
+   * the new plant's part of the day only (the earlier plant already has its part in its plant_day).
+   */
   private async dayStates(
     db: Kysely<Database>,
-    groups: readonly { deviceId: number; day: string; kind: DeviceKind }[],
+    groups: readonly { deviceId: number; day: string; kind: DeviceKind; boundAt: number }[],
     now: number,
   ): Promise<Map<string, DayState>> {
     const out = new Map<string, DayState>();
@@ -208,6 +214,11 @@ export class RollupWriter {
         }
         out.set(key, state);
       }
+    }
+    for (const g of groups) {
+      const key = `${g.deviceId}|${g.day}`;
+      const state = out.get(key)!;
+      if (state.samples > 0 && state.firstTs < g.boundAt) out.set(key, emptyDay(g.deviceId, g.day, g.kind));
     }
     // Remember each device's newest day (a late sample for an older day does not displace it).
     for (const state of out.values()) {

@@ -27,7 +27,9 @@ export async function workdataInput(
 ): Promise<{ device: DeviceSubject; params: DeviceParams; chosen: ResolvedParam[]; range: TimeRange }> {
   const device = await visibleDevice(db, caller, q.sn);
   if (opts.kind && device.kind !== opts.kind) fail(4, `query.sn must be a ${opts.kind}`);
-  const range = dayRange(q, device.timezone) as TimeRange;
+  const asked = dayRange(q, device.timezone) as TimeRange;
+  // The device's samples from its binding to its plant on: earlier ones are an earlier owner's.
+  const range = { ...asked, from: Math.max(asked.from, device.since) };
   const params = deviceParams(device.kind, device.protocolId, lan);
   const chosen = chooseParams(params, q.params, opts);
   return { device, params, chosen, range };
@@ -180,11 +182,17 @@ export async function workdataEvents(
 ) {
   const { device, params, chosen, range } = await workdataInput(db, caller, q, lan, { kind });
   const reader = new SampleReader(params, chosen, device.deviceId);
-  const page = await eventsPage(db, caller, { sn: device.sn, level: q.level, state: q.state, range }, q, lan);
+  const page = await eventsPage(
+    db,
+    caller,
+    { since: device.since, sn: device.sn, level: q.level, state: q.state, range },
+    q,
+    lan,
+  );
   const list = [];
   for (const event of page.list) {
     const start = Date.parse(event.startedAt);
-    const sample = await reader.at(db, start, start - READING_WINDOW_MS);
+    const sample = await reader.at(db, start, Math.max(start - READING_WINDOW_MS, device.since - 1));
     list.push({ event, sample: sample ? toRow(sample) : null });
   }
   return { ...head(device), params: chosen.map((p) => p.info), total: page.total, list };
