@@ -186,7 +186,10 @@ describe.skipIf(!pgUrl)('PostgreSQL outage', () => {
     console.log(
       `PostgreSQL outage: ${terminated} backends terminated, ${connectionErrors.length} connection errors heard, /healthz answered a hung store in ${Math.round(hungMs)} ms; ${frames.acked.size} of ${frames.sent()} frames acknowledged, all stored once; ${ingest.stats().failedBatches} batches retried`,
     );
-    expect(frames.acked.size).toBeGreaterThan(300);
+    // Acknowledged only once stored: the outage held acknowledgements back (and with them the
+    // publisher's window), and in the end every frame sent was acknowledged.
+    expect(frames.acked.size).toBe(frames.sent());
+    expect(frames.acked.size).toBeGreaterThanOrEqual(250);
     expect(ingest.stats().failedBatches).toBeGreaterThan(0); // the outage did reach ingest
   }, 90_000);
 });
