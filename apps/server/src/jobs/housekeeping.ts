@@ -7,6 +7,7 @@ import type { Db } from '../db/index.ts';
 import { pruneThrottles } from '../http/throttle.ts';
 import { sweepPictures } from '../modules/plants/pictures.ts';
 import { type Logger, silentLogger } from '../telemetry/ingest/log.ts';
+import { type PeriodicJob, startPeriodic } from './periodic.ts';
 
 export interface Housekeeping {
   pictures: number;
@@ -29,38 +30,17 @@ export async function housekeep(opts: HousekeepingOptions): Promise<Housekeeping
   return { pictures, throttles };
 }
 
-export interface HousekeepingJob {
-  runOnce(): Promise<Housekeeping>;
-  stop(): Promise<void>;
-}
+export type HousekeepingJob = PeriodicJob<Housekeeping>;
 
 /** Run every `intervalMs` (default 5 minutes); a run never overlaps the previous one. */
 export function startHousekeeping(opts: HousekeepingOptions & { intervalMs?: number }): HousekeepingJob {
   const log = opts.log ?? silentLogger;
-  let running: Promise<Housekeeping> | null = null;
-  const runOnce = () => {
-    running ??= housekeep(opts).finally(() => {
-      running = null;
-    });
-    return running;
-  };
-  const timer = setInterval(
-    () => {
-      runOnce().then(
-        (done) => {
-          if (done.pictures > 0) log.info(done, 'deleted pictures nothing refers to');
-        },
-        (error) => log.error({ err: error }, 'housekeeping failed'),
-      );
-    },
+  return startPeriodic(
+    () => housekeep(opts),
     opts.intervalMs ?? 5 * 60_000,
-  );
-  timer.unref();
-  return {
-    runOnce,
-    async stop() {
-      clearInterval(timer);
-      await running?.catch(() => undefined);
+    (done) => {
+      if (done.pictures > 0) log.info(done, 'deleted pictures nothing refers to');
     },
-  };
+    (error) => log.error({ err: error }, 'housekeeping failed'),
+  );
 }

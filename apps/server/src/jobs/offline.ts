@@ -10,6 +10,7 @@ import { recordGatewaySessions } from '../telemetry/gateway-sessions.ts';
 import { applyEventChanges, type EventChange, ruleEvents } from '../telemetry/ingest/events.ts';
 import { type Logger, silentLogger } from '../telemetry/ingest/log.ts';
 import { refreshPlantStatus } from '../telemetry/ingest/status.ts';
+import { type PeriodicJob, startPeriodic } from './periodic.ts';
 
 export interface OfflineSweep {
   devices: number;
@@ -102,36 +103,17 @@ export async function sweepOffline(opts: OfflineOptions): Promise<OfflineSweep> 
   });
 }
 
-export interface OfflineJob {
-  /** One sweep now (also what the timer runs). */
-  runOnce(): Promise<OfflineSweep>;
-  stop(): Promise<void>;
-}
+export type OfflineJob = PeriodicJob<OfflineSweep>;
 
 /** Sweep every `intervalMs` (default 30 s); a sweep never overlaps the previous one. */
 export function startOfflineJob(opts: OfflineOptions & { intervalMs?: number }): OfflineJob {
   const log = opts.log ?? silentLogger;
-  let running: Promise<OfflineSweep> | null = null;
-  const runOnce = () => {
-    running ??= sweepOffline(opts).finally(() => {
-      running = null;
-    });
-    return running;
-  };
-  const timer = setInterval(() => {
-    runOnce().then(
-      (s) => {
-        if (s.devices + s.gateways > 0) log.info(s, 'marked silent devices and gateways offline');
-      },
-      (error) => log.error({ err: error }, 'offline sweep failed'),
-    );
-  }, opts.intervalMs ?? 30_000);
-  timer.unref();
-  return {
-    runOnce,
-    async stop() {
-      clearInterval(timer);
-      await running?.catch(() => undefined);
+  return startPeriodic(
+    () => sweepOffline(opts),
+    opts.intervalMs ?? 30_000,
+    (s) => {
+      if (s.devices + s.gateways > 0) log.info(s, 'marked silent devices and gateways offline');
     },
-  };
+    (error) => log.error({ err: error }, 'offline sweep failed'),
+  );
 }

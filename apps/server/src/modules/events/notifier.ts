@@ -22,6 +22,7 @@ import { grantsFor } from '../../access/grants.ts';
 import { plantsVisible } from '../../access/scopes.ts';
 import type { Db } from '../../db/index.ts';
 import type { EventLevel } from '../../db/schema.ts';
+import { type PeriodicJob, startPeriodic } from '../../jobs/periodic.ts';
 import { type FaultMailEvent, faultDigestMail, faultMail } from '../../mail/fault-mail.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { type Logger, silentLogger } from '../../telemetry/ingest/log.ts';
@@ -58,11 +59,7 @@ export interface NotifierRun {
   failed: number;
 }
 
-export interface EventNotifier {
-  /** One poll now (also what the timer runs); polls never overlap. */
-  runOnce(): Promise<NotifierRun>;
-  stop(): Promise<void>;
-}
+export type EventNotifier = PeriodicJob<NotifierRun>;
 
 interface Recipient {
   id: number;
@@ -405,31 +402,16 @@ export function createEventNotifier(opts: NotifierOptions) {
   return { runOnce };
 }
 
-/** Poll every `intervalMs` (default 30 s). */
+/** Poll every `intervalMs` (default 30 s); polls never overlap. */
 export function startEventNotifier(opts: NotifierOptions & { intervalMs?: number }): EventNotifier {
   const log = opts.log ?? silentLogger;
   const notifier = createEventNotifier(opts);
-  let running: Promise<NotifierRun> | null = null;
-  const runOnce = () => {
-    running ??= notifier.runOnce().finally(() => {
-      running = null;
-    });
-    return running;
-  };
-  const timer = setInterval(() => {
-    runOnce().then(
-      (r) => {
-        if (r.mailed + r.digests + r.held + r.failed > 0) log.info({ ...r }, 'fault notifications');
-      },
-      (err) => log.error({ err }, 'fault notifier failed'),
-    );
-  }, opts.intervalMs ?? 30_000);
-  timer.unref();
-  return {
-    runOnce,
-    async stop() {
-      clearInterval(timer);
-      await running?.catch(() => undefined);
+  return startPeriodic(
+    () => notifier.runOnce(),
+    opts.intervalMs ?? 30_000,
+    (r) => {
+      if (r.mailed + r.digests + r.held + r.failed > 0) log.info({ ...r }, 'fault notifications');
     },
-  };
+    (err) => log.error({ err }, 'fault notifier failed'),
+  );
 }

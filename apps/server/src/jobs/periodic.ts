@@ -1,0 +1,32 @@
+/** A job run on a timer in the `jobs` role: a run never overlaps the previous one. */
+export interface PeriodicJob<R> {
+  /** One run now (also what the timer runs); joins a run already under way. */
+  runOnce(): Promise<R>;
+  /** Stop the timer and wait for a run under way. */
+  stop(): Promise<void>;
+}
+
+/** Every `intervalMs`, `run`; its result goes to `done`, its failure to `failed` (the next tick tries again). */
+export function startPeriodic<R>(
+  run: () => Promise<R>,
+  intervalMs: number,
+  done: (result: R) => void,
+  failed: (error: unknown) => void,
+): PeriodicJob<R> {
+  let running: Promise<R> | null = null;
+  const runOnce = () => {
+    running ??= run().finally(() => {
+      running = null;
+    });
+    return running;
+  };
+  const timer = setInterval(() => runOnce().then(done, failed), intervalMs);
+  timer.unref();
+  return {
+    runOnce,
+    async stop() {
+      clearInterval(timer);
+      await running?.catch(() => undefined);
+    },
+  };
+}
