@@ -8,7 +8,8 @@
  *   BENCH_DATABASE_URL=postgres://… node --import tsx bench/ingest.ts   # + PostgreSQL (fresh schema, dropped after)
  *
  * Env: BENCH_INGEST_SECONDS (12), BENCH_INGEST_GATEWAYS (200), BENCH_INGEST_DEVICES (4 per gateway),
- * BENCH_INGEST_STORES (sqlite[,postgres]), BENCH_INGEST_RELAY (on).
+ * BENCH_INGEST_STORES (sqlite[,postgres]), BENCH_INGEST_RELAY (on), BENCH_INGEST_SETTLE_S (15, between
+ * the max and the budget phase).
  *
  * How it measures:
  * - committed device frames: rows in the four *_samples tables, counted from this process every
@@ -54,6 +55,8 @@ const stores = (process.env.BENCH_INGEST_STORES ?? (pgUrl ? 'sqlite,postgres' : 
   .filter((s) => s === 'sqlite' || (s === 'postgres' && pgUrl));
 const TABLES = ['inverter_samples', 'battery_samples', 'meter_samples', 'weather_samples'];
 const BUDGET_FPS = 20_000;
+/** Pause between the max phase and the budget phase (BENCH_INGEST_SETTLE_S, default 15). */
+const SETTLE_S = Number(process.env.BENCH_INGEST_SETTLE_S ?? 15);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const CLK_TCK = 100;
 
@@ -73,6 +76,20 @@ function procSample(pid: number): { t: number; ticks: number; rssMB: number } | 
   } catch {
     return null;
   }
+}
+
+/** The server's ingest counters from /metrics: refusals by reason, duplicates, messages acknowledged. */
+async function ingestCounters(httpPort: number): Promise<Record<string, number>> {
+  const text = await fetch(`http://127.0.0.1:${httpPort}/metrics`).then((r) => r.text());
+  const out: Record<string, number> = {};
+  for (const line of text.split('\n')) {
+    const m =
+      /^sunfleet_ingest_(frames_refused_total\{reason="(\w+)"\}|frames_duplicate_total|frames_stored_total|messages_acknowledged_total) (\d+)/.exec(
+        line,
+      );
+    if (m && Number(m[3]) > 0) out[m[2] ? `refused.${m[2]}` : m[1]!] = Number(m[3]);
+  }
+  return out;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the simulator's JSON report
@@ -191,7 +208,8 @@ async function ingestBench(store: 'sqlite' | 'postgres', relay: Awaited<ReturnTy
       MQTT_HOST: '127.0.0.1',
       MQTT_URL: '',
       MQTT_RATE_LIMIT: 'off',
-      ROLES: 'ingest,jobs',
+      // api for /metrics (its ingest counters: refusals by reason, duplicates, acknowledgements).
+      ROLES: 'api,ingest,jobs',
       LOG_LEVEL: 'warn',
       WEB_DIST: '',
     },
@@ -294,6 +312,7 @@ async function ingestBench(store: 'sqlite' | 'postgres', relay: Awaited<ReturnTy
     const credFile = path.join(dataDir, `credentials-${prefix}.json`);
     fs.writeFileSync(credFile, JSON.stringify(gws));
     const before = series.at(-1)!.n;
+    const phaseStart = performance.now();
     const report = await runJson([
       'apps/simulator/src/cli.ts',
       '--load',
@@ -317,7 +336,9 @@ async function ingestBench(store: 'sqlite' | 'postgres', relay: Awaited<ReturnTy
         stillSince = performance.now();
       } else if (performance.now() - stillSince > 2000) break;
     }
-    const mine = series.filter((s) => s.n > before);
+    const counters = await ingestCounters(httpPort);
+    // This phase's commits: samples taken since it started (the count read while idle can wobble by a few rows).
+    const mine = series.filter((s) => s.t >= phaseStart && s.n > before);
     if (!mine.length) throw new Error('nothing committed');
     const first = mine[0]!;
     const lastGrow = mine.find((s) => s.n === mine.at(-1)!.n)!;
@@ -374,6 +395,8 @@ async function ingestBench(store: 'sqlite' | 'postgres', relay: Awaited<ReturnTy
       sentFrames: report.sent * DEVICES,
       committedFrames: committed,
       drainS: Number((Math.max(0, lastGrow.t - windowEnd) / 1000).toFixed(2)),
+      // The server's ingest counters after this phase (cumulative over the run).
+      serverCounters: counters,
       ackLatencyMs: report.ackLatencyMs,
       messageBytes: report.messageBytes,
       cpuPercent: cpu(w0, w1),
@@ -384,6 +407,10 @@ async function ingestBench(store: 'sqlite' | 'postgres', relay: Awaited<ReturnTy
     };
   };
   const max = process.env.BENCH_INGEST_MAX_PHASE === 'off' ? null : await phase('BENCHA', null);
+  // The store settles after the max phase (SQLite WAL checkpoint, PostgreSQL checkpoint and autovacuum
+  // of the rows just written) before the budget phase: right after it, the budget phase measured
+  // that catch-up instead (10-20k frames/s from one run to the next).
+  if (max && SETTLE_S > 0) await sleep(SETTLE_S * 1000);
   const budgetRun = process.env.BENCH_INGEST_BUDGET_PHASE === 'off' ? null : await phase('BENCHB', BUDGET_FPS / DEVICES);
   sampling = false;
   await sampler;

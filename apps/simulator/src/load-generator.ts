@@ -135,7 +135,9 @@ export function createLoad(options: LoadOptions): Load {
       let failed = 0;
       let bytes = 0;
       let measuring = true;
-      const budget = { tokens: Number.POSITIVE_INFINITY };
+      // Publishes each client may send now: a capped rate is shared evenly between the gateways
+      // (one bucket each), so no gateway runs ahead of the others (and of the clock).
+      const tokens = new Array<number>(clients.length).fill(Number.POSITIVE_INFINITY);
       const base = Date.now() - HOUR;
       const seqs = new Array<number>(clients.length).fill(0);
       const inflight = new Array<number>(clients.length).fill(0);
@@ -145,8 +147,8 @@ export function createLoad(options: LoadOptions): Load {
         if (!client) return;
         const topic = topics.up(credentials[i]!.sn, 'data');
         const { head, tail } = payloads[i]!;
-        while (!stopping && inflight[i]! < window && budget.tokens >= 1) {
-          budget.tokens--;
+        while (!stopping && inflight[i]! < window && tokens[i]! >= 1) {
+          tokens[i]!--;
           const seq = seqs[i]!++;
           const payload = Buffer.from(`${head}${seq},"ts":${base + seq * stepMs}${tail}`);
           const started = performance.now();
@@ -173,14 +175,16 @@ export function createLoad(options: LoadOptions): Load {
       let ticker: NodeJS.Timeout | undefined;
       if (options.rate && options.rate > 0) {
         // Refill by elapsed time, so a late timer does not lower the rate.
-        const rate = options.rate;
+        const rate = options.rate / Math.max(1, clients.length);
         let last = performance.now();
-        budget.tokens = 0;
+        tokens.fill(0);
         ticker = setInterval(() => {
           const now = performance.now();
-          budget.tokens = Math.min(budget.tokens + ((now - last) / 1000) * rate, Math.max(1, rate / 10));
+          for (let i = 0; i < clients.length; i++) {
+            tokens[i] = Math.min(tokens[i]! + ((now - last) / 1000) * rate, Math.max(1, rate / 10));
+            fill(i);
+          }
           last = now;
-          for (let i = 0; i < clients.length; i++) fill(i);
         }, 10);
       }
       const started = performance.now();
