@@ -127,11 +127,11 @@ fs.rmSync(dataDir, { recursive: true, force: true });
 // BENCH_MODULES=decoder,plant-list runs only those.
 const modules = [
   ['decoder', 'packages/protocols/src/bench.ts', ['1000000']],
-  ['plant-list', 'apps/server/src/modules/plants/list.bench.ts', []],
-  ['overview', 'apps/server/src/modules/plant-energy/overview.bench.ts', []],
-  ['devices', 'apps/server/src/modules/devices/devices.bench.ts', []],
-  ['workdata', 'apps/server/src/modules/events/workdata.bench.ts', []],
-  ['energy-report', 'apps/server/src/modules/reports/aggregate.bench.ts', []],
+  ['plant-list', 'apps/server/bench/plant-list.bench.ts', []],
+  ['overview', 'apps/server/bench/overview.bench.ts', []],
+  ['devices', 'apps/server/bench/devices.bench.ts', []],
+  ['workdata', 'apps/server/bench/workdata.bench.ts', []],
+  ['energy-report', 'apps/server/bench/energy-report.bench.ts', []],
 ].filter(([, file]) => fs.existsSync(path.join(root, file)));
 const wanted = process.env.BENCH_MODULES;
 if (wanted !== 'off') {

@@ -5,8 +5,8 @@
  * tenant, a read-only account, a system administrator.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postAs, type World, world } from '../modules/devices/testkit.ts';
-import { account } from '../modules/plants/testkit.ts';
+import { postAs, type World, world } from '../../test/kits/devices.ts';
+import { account } from '../../test/kits/plants.ts';
 import type { Caller } from './caller.ts';
 import { devicesInScope, gatewaysInScope, type ScopeForm } from './devices.ts';
 import { grantsFor } from './grants.ts';

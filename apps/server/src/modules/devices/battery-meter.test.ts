@@ -4,7 +4,7 @@
  * realtime per phase, day curve and import/export bars; foreign and unknown ones answer 404.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dayIn, getAs, type World, world } from './testkit.ts';
+import { dayIn, getAs, type World, world } from '../../../test/kits/devices.ts';
 
 let w: World;
 let batteryId: number;

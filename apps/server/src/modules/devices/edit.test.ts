@@ -4,9 +4,9 @@
  * plant's status, tells ingest to forget, and a deleted device coming back on new data.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getAs, postAs, type World, world } from '../../../test/kits/devices.ts';
+import { account } from '../../../test/kits/plants.ts';
 import { STRING } from '../../../test/telemetry.ts';
-import { account } from '../plants/testkit.ts';
-import { getAs, postAs, type World, world } from './testkit.ts';
 
 let w: World;
 beforeAll(async () => {

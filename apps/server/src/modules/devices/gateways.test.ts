@@ -4,11 +4,11 @@
  * it, and the connection history from recorded sessions or from the offline detection's events.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getAs, MIN, type World, world } from '../../../test/kits/devices.ts';
+import { gateway } from '../../../test/kits/plants.ts';
 import { dataMessage, HYBRID, uniqueSn } from '../../../test/telemetry.ts';
 import { sweepOffline } from '../../jobs/offline.ts';
 import { recordGatewaySessions } from '../../telemetry/gateway-sessions.ts';
-import { gateway } from '../plants/testkit.ts';
-import { getAs, MIN, type World, world } from './testkit.ts';
 
 let w: World;
 let companyName: string;

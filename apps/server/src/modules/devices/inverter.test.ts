@@ -5,8 +5,18 @@
  * load groups, the parameter picker and profiles; foreign and unknown SNs answer 600.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account } from '../plants/testkit.ts';
-import { CHART_DAY, CHART_STEPS, dayIn, getAs, hybridAt, instantAt, postAs, type World, world } from './testkit.ts';
+import {
+  CHART_DAY,
+  CHART_STEPS,
+  dayIn,
+  getAs,
+  hybridAt,
+  instantAt,
+  postAs,
+  type World,
+  world,
+} from '../../../test/kits/devices.ts';
+import { account } from '../../../test/kits/plants.ts';
 
 let w: World;
 beforeAll(async () => {

@@ -3,8 +3,8 @@
  * through ingest: columns, filters, sorts, paging, counts per status, who sees what, refusals.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account } from '../plants/testkit.ts';
-import { getAs, type World, world } from './testkit.ts';
+import { getAs, type World, world } from '../../../test/kits/devices.ts';
+import { account } from '../../../test/kits/plants.ts';
 
 let w: World;
 beforeAll(async () => {

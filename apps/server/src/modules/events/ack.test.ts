@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
-import { type Account, account } from '../plants/testkit.ts';
-import { addEvent, type Site, site, url } from './testkit.ts';
+import { addEvent, type Site, site, url } from '../../../test/kits/events.ts';
+import { type Account, account } from '../../../test/kits/plants.ts';
 
 let s: TestServer;
 let a: Site;

@@ -1,8 +1,8 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
-import { account, company } from '../plants/testkit.ts';
-import { addEvent, DAY, type Site, site, url } from './testkit.ts';
+import { addEvent, DAY, type Site, site, url } from '../../../test/kits/events.ts';
+import { account, company } from '../../../test/kits/plants.ts';
 import { XLSX_TYPE } from './xlsx.ts';
 
 let s: TestServer;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
-import { account, company } from '../plants/testkit.ts';
-import { addEvent, DAY, day, type Site, site, url } from './testkit.ts';
+import { addEvent, DAY, day, type Site, site, url } from '../../../test/kits/events.ts';
+import { account, company } from '../../../test/kits/plants.ts';
 
 let s: TestServer;
 let a: Site;

@@ -3,10 +3,10 @@ import type { KyselyPlugin } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
+import { addDevice, addEvent, HYBRID, type Site, site } from '../../../test/kits/events.ts';
+import { type Account, account } from '../../../test/kits/plants.ts';
 import { createMailer, type Mailer } from '../../mail/mailer.ts';
-import { type Account, account } from '../plants/testkit.ts';
 import { type EventNotifier, startEventNotifier } from './notifier.ts';
-import { addDevice, addEvent, HYBRID, type Site, site } from './testkit.ts';
 
 let s: TestServer;
 let mailer: Mailer;

@@ -5,9 +5,9 @@
  */
 import { companyGrantable } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type OverviewServer, overviewServer } from '../../../test/kits/plant-energy.ts';
+import { type Account, account, createPlant, gateway } from '../../../test/kits/plants.ts';
 import { HYBRID, METER, uniqueSn, WEATHER } from '../../../test/telemetry.ts';
-import { type Account, account, createPlant, gateway } from '../plants/testkit.ts';
-import { type OverviewServer, overviewServer } from './testkit.ts';
 
 let o: OverviewServer;
 let owner: Account;

@@ -4,11 +4,11 @@
  * past days, computed again after a price edit or late data.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOUR, type OverviewServer, overviewServer } from '../../../test/kits/plant-energy.ts';
+import { type Account, account, createPlant, gateway } from '../../../test/kits/plants.ts';
 import { HYBRID, STRING, uniqueSn } from '../../../test/telemetry.ts';
 import type { Plant } from '../../db/schema.ts';
-import { type Account, account, createPlant, gateway } from '../plants/testkit.ts';
 import { dayIncomes } from './income.ts';
-import { HOUR, type OverviewServer, overviewServer } from './testkit.ts';
 
 let o: OverviewServer;
 let owner: Account;

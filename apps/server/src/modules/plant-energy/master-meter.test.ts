@@ -4,9 +4,9 @@
  * master (later frames, and a meter arriving later, which re-sums the plant's day).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type OverviewServer, overviewServer } from '../../../test/kits/plant-energy.ts';
+import { type Account, account, createPlant, gateway } from '../../../test/kits/plants.ts';
 import { HYBRID, METER, uniqueSn } from '../../../test/telemetry.ts';
-import { type Account, account, createPlant, gateway } from '../plants/testkit.ts';
-import { type OverviewServer, overviewServer } from './testkit.ts';
 
 let o: OverviewServer;
 let owner: Account;

@@ -4,10 +4,10 @@
  * bars, energy breakdown, generation use and the events of the last hour.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DAY, dayIn, HOUR, MIN, middayZone, type OverviewServer, overviewServer } from '../../../test/kits/plant-energy.ts';
+import { type Account, account, createPlant, event, gateway } from '../../../test/kits/plants.ts';
 import { BATTERY, HYBRID, METER, STRING, uniqueSn } from '../../../test/telemetry.ts';
 import { refreshPlantSummary } from '../plants/summary.ts';
-import { type Account, account, createPlant, event, gateway } from '../plants/testkit.ts';
-import { DAY, dayIn, HOUR, MIN, middayZone, type OverviewServer, overviewServer } from './testkit.ts';
 
 let o: OverviewServer;
 let owner: Account;

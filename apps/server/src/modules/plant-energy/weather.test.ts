@@ -3,9 +3,9 @@
  * 5-minute buckets, the plant's stations, the products, and attaching a station by SN.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIN, type OverviewServer, overviewServer } from '../../../test/kits/plant-energy.ts';
+import { type Account, account, createPlant, gateway } from '../../../test/kits/plants.ts';
 import { HYBRID, uniqueSn, WEATHER } from '../../../test/telemetry.ts';
-import { type Account, account, createPlant, gateway } from '../plants/testkit.ts';
-import { MIN, type OverviewServer, overviewServer } from './testkit.ts';
 
 let o: OverviewServer;
 let owner: Account;

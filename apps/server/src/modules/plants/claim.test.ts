@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
-import { type Account, account, company, createPlant, gateway, uniqueName } from './testkit.ts';
+import { type Account, account, company, createPlant, gateway, uniqueName } from '../../../test/kits/plants.ts';
 
 let s: TestServer;
 beforeAll(async () => {

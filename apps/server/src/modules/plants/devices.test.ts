@@ -1,9 +1,9 @@
 /** Inverter count and list, attached devices, events and their counts for one plant. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
+import { type Account, account, createPlant, device, event, gateway } from '../../../test/kits/plants.ts';
 import { now } from '../../db/index.ts';
 import { localDay } from './local-day.ts';
-import { type Account, account, createPlant, device, event, gateway } from './testkit.ts';
 
 let s: TestServer;
 let owner: Account;

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
-import { type Account, account, company, createPlant, gateway } from './testkit.ts';
+import { type Account, account, company, createPlant, gateway } from '../../../test/kits/plants.ts';
 
 let s: TestServer;
 let victim: Account;

@@ -1,7 +1,7 @@
 /** Gateway binding by SN and label key: check, bind at creation or later, replace, unbind. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
-import { type Account, account, createPlant, device, gateway } from './testkit.ts';
+import { type Account, account, createPlant, device, gateway } from '../../../test/kits/plants.ts';
 
 let s: TestServer;
 let owner: Account;

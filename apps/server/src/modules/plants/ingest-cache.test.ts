@@ -4,10 +4,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
+import { type Account, account, createPlant, gateway } from '../../../test/kits/plants.ts';
 import { dataMessage, HYBRID, uniqueSn } from '../../../test/telemetry.ts';
 import { silentLogger } from '../../telemetry/ingest/log.ts';
 import { createIngest, type Ingest } from '../../telemetry/ingest/pipeline.ts';
-import { type Account, account, createPlant, gateway } from './testkit.ts';
 
 let s: TestServer;
 let ingest: Ingest;

@@ -1,10 +1,10 @@
 /** The plant list: filters, sorts, pages, latest values, counts; map and filter options. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
+import { type Account, account, company, device, event, gateway, plantDay, storePlant } from '../../../test/kits/plants.ts';
 import { now } from '../../db/index.ts';
 import { localDay } from './local-day.ts';
 import { refreshPlantSummary } from './summary.ts';
-import { type Account, account, company, device, event, gateway, plantDay, storePlant } from './testkit.ts';
 
 let s: TestServer;
 let owner: Account;

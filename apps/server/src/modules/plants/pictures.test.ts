@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
+import { type Account, account, createPlant, multipart, PNG } from '../../../test/kits/plants.ts';
 import { housekeep } from '../../jobs/housekeeping.ts';
 import { uploadsDir } from '../users/avatar.ts';
-import { type Account, account, createPlant, multipart, PNG } from './testkit.ts';
 
 let s: TestServer;
 let owner: Account;

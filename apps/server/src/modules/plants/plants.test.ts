@@ -1,7 +1,7 @@
 /** Create, read, edit, delete a plant: every field of spec §3 with the rules of spec §5. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
-import { type Account, account, company, createPlant, uniqueName } from './testkit.ts';
+import { type Account, account, company, createPlant, uniqueName } from '../../../test/kits/plants.ts';
 
 let s: TestServer;
 let owner: Account;

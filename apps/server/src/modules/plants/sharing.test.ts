@@ -1,7 +1,7 @@
 /** Sharing and transfer (spec §5, §6): who may, the refusal codes, and what each role can do. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
-import { type Account, account, company, createPlant, device, gateway, plantDay } from './testkit.ts';
+import { type Account, account, company, createPlant, device, gateway, plantDay } from '../../../test/kits/plants.ts';
 
 let s: TestServer;
 let owner: Account;

@@ -7,9 +7,20 @@
 import type ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
+import { type Account, account, company } from '../../../test/kits/plants.ts';
+import {
+  type DayRow,
+  download,
+  insertDays,
+  plant,
+  plusDays,
+  randomDay,
+  seeded,
+  share,
+  sheetRows,
+  todayIn,
+} from '../../../test/kits/reports.ts';
 import { now } from '../../db/index.ts';
-import { type Account, account, company } from '../plants/testkit.ts';
-import { type DayRow, download, insertDays, plant, plusDays, randomDay, seeded, share, sheetRows, todayIn } from './testkit.ts';
 
 let s: TestServer;
 let owner: Account;

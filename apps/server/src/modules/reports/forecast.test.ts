@@ -7,10 +7,10 @@
 import { deflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
-import { type Account, account, company } from '../plants/testkit.ts';
+import { type Account, account, company } from '../../../test/kits/plants.ts';
+import { plant, share, upload, workbookBytes } from '../../../test/kits/reports.ts';
 import { forecastRows } from './forecast.ts';
 import type { SheetRow } from './sheet-reader.ts';
-import { plant, share, upload, workbookBytes } from './testkit.ts';
 import { FORECAST_MAX_BYTES, FORECAST_MAX_ROWS, texts } from './texts.ts';
 
 let s: TestServer;

@@ -6,9 +6,19 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
+import { type Account, account, company, device, gateway } from '../../../test/kits/plants.ts';
+import {
+  download,
+  insertDays,
+  plant,
+  randomDay,
+  seeded,
+  share,
+  sheetRows,
+  upload,
+  workbookBytes,
+} from '../../../test/kits/reports.ts';
 import { powerDay } from '../plant-energy/series.ts';
-import { type Account, account, company, device, gateway } from '../plants/testkit.ts';
-import { download, insertDays, plant, randomDay, seeded, share, sheetRows, upload, workbookBytes } from './testkit.ts';
 
 let s: TestServer;
 let owner: Account;

@@ -3,8 +3,8 @@
  * weather station) uploading as fast as ingest takes them, for ~15 s, with advancing timestamps
  * (one upload a minute of data time) and counters; then a final flush.
  *
- *   npx tsx apps/server/src/telemetry/ingest/ingest.bench.ts      # file-backed SQLite (WAL) in a temp dir
- *   BENCH_DATABASE_URL=postgres://… npx tsx …/ingest.bench.ts     # a fresh PostgreSQL schema, dropped after
+ *   npx tsx apps/server/bench/ingest-pipeline.bench.ts      # file-backed SQLite (WAL) in a temp dir
+ *   BENCH_DATABASE_URL=postgres://… npx tsx …/ingest-pipeline.bench.ts     # a fresh PostgreSQL schema, dropped after
  *
  * Settings as main.ts should run ingest: decoding in a worker thread, SQLite statements prepared
  * on the connection, WAL checkpoints in a worker. To compare, BENCH_WORKER=off,
@@ -21,11 +21,11 @@ import path from 'node:path';
 import { registersToHex } from '@sunfleet/contracts';
 import { type InputValue, protocolPlan } from '@sunfleet/protocols';
 import { sql } from 'kysely';
-import { createDb, migrate } from '../../db/index.ts';
-import { secretHash } from '../gateways.ts';
-import { silentLogger } from './log.ts';
-import { createIngest } from './pipeline.ts';
-import { startWalCheckpointer } from './wal-checkpointer.ts';
+import { createDb, migrate } from '../src/db/index.ts';
+import { secretHash } from '../src/telemetry/gateways.ts';
+import { silentLogger } from '../src/telemetry/ingest/log.ts';
+import { createIngest } from '../src/telemetry/ingest/pipeline.ts';
+import { startWalCheckpointer } from '../src/telemetry/ingest/wal-checkpointer.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const GATEWAYS = Number(process.env.BENCH_GATEWAYS ?? 1000);

@@ -1,9 +1,9 @@
 /** Shared fixtures for the plant tests: tenants, plants, gateways with devices and their data. */
 import { companyGrantable } from '@sunfleet/contracts';
-import type { TestServer } from '../../../test/harness.ts';
-import { now } from '../../db/index.ts';
-import type { DeviceKind, EventLevel } from '../../db/schema.ts';
-import { provisionGateway } from '../../telemetry/gateways.ts';
+import { now } from '../../src/db/index.ts';
+import type { DeviceKind, EventLevel } from '../../src/db/schema.ts';
+import { provisionGateway } from '../../src/telemetry/gateways.ts';
+import type { TestServer } from '../harness.ts';
 
 export interface Account {
   id: number;

@@ -1,5 +1,5 @@
 /**
- * Energy report build time: `npx tsx apps/server/src/modules/reports/aggregate.bench.ts` (from
+ * Energy report build time: `npx tsx apps/server/bench/energy-report.bench.ts` (from
  * the repository root; TEST_DATABASE_URL=postgres://… for PostgreSQL). One owner with
  * BENCH_PLANTS plants (default 100, all priced, so every plant asks `dayIncomes`) and 90 day
  * rows each; then the whole request through the app (checks, day rows, incomes, workbook,
@@ -7,11 +7,11 @@
  * worst request, the build alone (without HTTP) and the part of it spent on incomes.
  */
 import { performance } from 'node:perf_hooks';
-import { startServer } from '../../../test/harness.ts';
-import type { Caller } from '../../access/caller.ts';
-import { now } from '../../db/index.ts';
-import { energyReport } from './aggregate.ts';
-import { plantDayIncomes } from './incomes.ts';
+import type { Caller } from '../src/access/caller.ts';
+import { now } from '../src/db/index.ts';
+import { energyReport } from '../src/modules/reports/aggregate.ts';
+import { plantDayIncomes } from '../src/modules/reports/incomes.ts';
+import { startServer } from '../test/harness.ts';
 
 const PLANTS = Number(process.env.BENCH_PLANTS ?? 100);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);

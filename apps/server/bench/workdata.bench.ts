@@ -1,6 +1,6 @@
 /**
  * Operation-data export and event list under load: `npx tsx --expose-gc
- * apps/server/src/modules/events/workdata.bench.ts` (from the repository root).
+ * apps/server/bench/workdata.bench.ts` (from the repository root).
  *
  * 1. Export: one hybrid inverter with 90 days of 1-minute samples (129,600 rows, each with its
  *    register blocks), downloaded over loopback HTTP by a client that only counts bytes. Reports
@@ -25,12 +25,12 @@ import { registersToHex } from '@sunfleet/contracts';
 import { protocolPlan } from '@sunfleet/protocols';
 import SQLite from 'better-sqlite3';
 import pino from 'pino';
-import { buildApp } from '../../app.ts';
-import { loadConfig } from '../../config.ts';
-import { createDb, migrate } from '../../db/index.ts';
-import { createMailer } from '../../mail/mailer.ts';
-import { hashPassword } from '../auth/passwords.ts';
-import { AccessTokens } from '../auth/tokens.ts';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { createDb, migrate } from '../src/db/index.ts';
+import { createMailer } from '../src/mail/mailer.ts';
+import { hashPassword } from '../src/modules/auth/passwords.ts';
+import { AccessTokens } from '../src/modules/auth/tokens.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 200);
@@ -321,7 +321,7 @@ for (const [name, url, auth] of scenarios) log(`${name}: ${await check(url, auth
 // ceiling) and paced (each client thinks THINK_MS on average between requests, as people with the
 // list open do).
 const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 2000);
-const worker = new Worker(new URL('../../../../../bench/load-worker.mjs', import.meta.url), {
+const worker = new Worker(new URL('../../../bench/load-worker.mjs', import.meta.url), {
   workerData: {
     runs: scenarios.flatMap(([name, url, auth]) =>
       [0, THINK_MS].map((thinkMs) => ({

@@ -1,5 +1,5 @@
 /**
- * Plant list under load: `npx tsx apps/server/src/modules/plants/list.bench.ts` (from the
+ * Plant list under load: `npx tsx apps/server/bench/plant-list.bench.ts` (from the
  * repository root). A file-backed SQLite store in a temp folder with 10,000 plants (2,000
  * owners whose agent is one installer company), one gateway and inverter per plant with latest
  * values, a year of day rollups per plant (3.65 M rows) and some open alarms; then the real
@@ -15,14 +15,14 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import pino from 'pino';
-import { buildApp } from '../../app.ts';
-import { loadConfig } from '../../config.ts';
-import { createDb, migrate } from '../../db/index.ts';
-import { createMailer } from '../../mail/mailer.ts';
-import { hashPassword } from '../auth/passwords.ts';
-import { AccessTokens } from '../auth/tokens.ts';
-import { localDay } from './local-day.ts';
-import { refreshPlantSummary } from './summary.ts';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { createDb, migrate } from '../src/db/index.ts';
+import { createMailer } from '../src/mail/mailer.ts';
+import { hashPassword } from '../src/modules/auth/passwords.ts';
+import { AccessTokens } from '../src/modules/auth/tokens.ts';
+import { localDay } from '../src/modules/plants/local-day.ts';
+import { refreshPlantSummary } from '../src/modules/plants/summary.ts';
 
 const PLANTS = Number(process.env.BENCH_PLANTS ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -174,7 +174,7 @@ for (const [name, url, auth] of scenarios) log(`${name}: ${await check(url, auth
 // request as soon as the last one answered) and paced (each client thinks THINK_MS on average
 // between requests, as people with the list open do).
 const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 2000);
-const worker = new Worker(new URL('../../../../../bench/load-worker.mjs', import.meta.url), {
+const worker = new Worker(new URL('../../../bench/load-worker.mjs', import.meta.url), {
   workerData: {
     runs: scenarios.flatMap(([name, url, auth]) =>
       [

@@ -1,5 +1,5 @@
 /**
- * The plant overview under load: `npx tsx apps/server/src/modules/plant-energy/overview.bench.ts`
+ * The plant overview under load: `npx tsx apps/server/bench/overview.bench.ts`
  * (from the repository root). Budget (issue 4): the overview's calls answer p99 ≤ 50 ms at 200
  * concurrent clients on a plant with a year of 5-minute history, served from rollups and latest
  * values, never a scan.
@@ -31,15 +31,15 @@ import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import pino from 'pino';
-import { buildApp } from '../../app.ts';
-import { loadConfig } from '../../config.ts';
-import { keepStatements, migrate } from '../../db/index.ts';
-import type { Database } from '../../db/schema.ts';
-import { createMailer } from '../../mail/mailer.ts';
-import { localDay } from '../../telemetry/ingest/rollups.ts';
-import { hashPassword } from '../auth/passwords.ts';
-import { AccessTokens } from '../auth/tokens.ts';
-import { refreshPlantSummary } from '../plants/summary.ts';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { keepStatements, migrate } from '../src/db/index.ts';
+import type { Database } from '../src/db/schema.ts';
+import { createMailer } from '../src/mail/mailer.ts';
+import { hashPassword } from '../src/modules/auth/passwords.ts';
+import { AccessTokens } from '../src/modules/auth/tokens.ts';
+import { refreshPlantSummary } from '../src/modules/plants/summary.ts';
+import { localDay } from '../src/telemetry/ingest/rollups.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 200);
@@ -375,7 +375,7 @@ for (const [name, url] of calls) {
 }
 
 // ——— load ———
-const loadModule = new URL('../../../../../bench/load.mjs', import.meta.url).href;
+const loadModule = new URL('../../../bench/load.mjs', import.meta.url).href;
 const workerCode = `
 const { parentPort, workerData } = require('node:worker_threads');
 const http = require('node:http');

@@ -3,11 +3,12 @@
  * real gateway frames through ingest, and plant-local times computed independently of the code
  * under test (Intl, not local-time.ts).
  */
-import { startServer, type TestServer } from '../../../test/harness.ts';
-import { type DeviceFrameSpec, dataMessage } from '../../../test/telemetry.ts';
-import { silentLogger } from '../../telemetry/ingest/log.ts';
-import { createIngest, type Ingest } from '../../telemetry/ingest/pipeline.ts';
-import { canonicalTimezone } from '../plants/local-day.ts';
+
+import { canonicalTimezone } from '../../src/modules/plants/local-day.ts';
+import { silentLogger } from '../../src/telemetry/ingest/log.ts';
+import { createIngest, type Ingest } from '../../src/telemetry/ingest/pipeline.ts';
+import { startServer, type TestServer } from '../harness.ts';
+import { type DeviceFrameSpec, dataMessage } from '../telemetry.ts';
 
 export interface OverviewServer {
   s: TestServer;

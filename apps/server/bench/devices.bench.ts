@@ -1,6 +1,6 @@
 /**
  * Device lists and the inverter day chart under load:
- * `npx tsx apps/server/src/modules/devices/devices.bench.ts` (from the repository root).
+ * `npx tsx apps/server/bench/devices.bench.ts` (from the repository root).
  *
  * A file-backed SQLite store in a temp folder with 50,000 devices: 10,000 plants (2,000 owners
  * whose agent is one installer company), one gateway each, behind it three inverters, a battery
@@ -27,15 +27,15 @@ import { registersToHex } from '@sunfleet/contracts';
 import { type InputValue, protocolPlan } from '@sunfleet/protocols';
 import SQLite from 'better-sqlite3';
 import pino from 'pino';
-import { buildApp } from '../../app.ts';
-import { loadConfig } from '../../config.ts';
-import { createDb, migrate } from '../../db/index.ts';
-import { createMailer } from '../../mail/mailer.ts';
-import { hashPassword } from '../auth/passwords.ts';
-import { AccessTokens } from '../auth/tokens.ts';
-import { localDay } from '../plants/local-day.ts';
-import { decodeRaw } from './charts.ts';
-import { dayRange } from './zone.ts';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { createDb, migrate } from '../src/db/index.ts';
+import { createMailer } from '../src/mail/mailer.ts';
+import { hashPassword } from '../src/modules/auth/passwords.ts';
+import { AccessTokens } from '../src/modules/auth/tokens.ts';
+import { decodeRaw } from '../src/modules/devices/charts.ts';
+import { dayRange } from '../src/modules/devices/zone.ts';
+import { localDay } from '../src/modules/plants/local-day.ts';
 
 const PLANTS = Number(process.env.BENCH_PLANTS ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -309,7 +309,7 @@ for (const [name, url, auth] of selected) log(`${name}: ${await check(url, auth)
 for (let round = 0; round < 20; round++) for (const [, url, auth] of selected) await check(url, auth);
 log('warmed up');
 
-const worker = new Worker(new URL('../../../../../bench/load-worker.mjs', import.meta.url), {
+const worker = new Worker(new URL('../../../bench/load-worker.mjs', import.meta.url), {
   workerData: {
     runs: selected.flatMap(([name, url, auth]) =>
       [

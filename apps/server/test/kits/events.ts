@@ -1,11 +1,11 @@
 /** Fixtures of the event and operation-data tests: tenants with plants, devices, events, samples. */
 import { registersToHex } from '@sunfleet/contracts';
 import { type InputValue, protocolPlan } from '@sunfleet/protocols';
-import type { TestServer } from '../../../test/harness.ts';
-import { now } from '../../db/index.ts';
-import type { DeviceKind, EventLevel } from '../../db/schema.ts';
-import { provisionGateway } from '../../telemetry/gateways.ts';
-import { type Account, account, storePlant, uniqueSn } from '../plants/testkit.ts';
+import { now } from '../../src/db/index.ts';
+import type { DeviceKind, EventLevel } from '../../src/db/schema.ts';
+import { provisionGateway } from '../../src/telemetry/gateways.ts';
+import type { TestServer } from '../harness.ts';
+import { type Account, account, storePlant, uniqueSn } from './plants.ts';
 
 export const HYBRID = 'sunfleet-hybrid-3p';
 export const BATTERY = 'sunfleet-battery';

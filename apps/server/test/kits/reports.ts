@@ -1,9 +1,9 @@
 /** Fixtures for the report tests: plants with day rows, shares, downloads read back with exceljs, uploads. */
 import ExcelJS from 'exceljs';
-import type { TestServer } from '../../../test/harness.ts';
-import { now } from '../../db/index.ts';
-import type { Account } from '../plants/testkit.ts';
-import { uniqueName } from '../plants/testkit.ts';
+import { now } from '../../src/db/index.ts';
+import type { TestServer } from '../harness.ts';
+import type { Account } from './plants.ts';
+import { uniqueName } from './plants.ts';
 
 export async function plant(
   s: TestServer,

@@ -4,16 +4,16 @@
  * for a few seconds; the handler is a no-op counter. The gateways run in a child process so
  * the broker has its event loop to itself, as in production.
  *
- *   npx tsx apps/server/src/telemetry/broker/relay.bench.ts [gateways=50] [seconds=10] [window=16]
+ *   npx tsx apps/server/bench/relay.bench.ts [gateways=50] [seconds=10] [window=16]
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { type DataMessage, registersToHex, topics } from '@sunfleet/contracts';
 import mqtt from 'mqtt';
 import pino from 'pino';
-import { createDb, migrate } from '../../db/index.ts';
-import { provisionGateway } from '../gateways.ts';
-import { startEmbeddedBroker } from './embedded.ts';
+import { createDb, migrate } from '../src/db/index.ts';
+import { startEmbeddedBroker } from '../src/telemetry/broker/embedded.ts';
+import { provisionGateway } from '../src/telemetry/gateways.ts';
 
 const DEVICES_PER_MESSAGE = 4;
 

@@ -13,13 +13,13 @@
  */
 import { companyGrantable } from '@sunfleet/contracts';
 import type { InputValue } from '@sunfleet/protocols';
-import { startServer, type TestServer } from '../../../test/harness.ts';
-import { BATTERY, type DeviceFrameSpec, dataMessage, HYBRID, METER, STRING, uniqueSn, WEATHER } from '../../../test/telemetry.ts';
-import { provisionGateway } from '../../telemetry/gateways.ts';
-import { silentLogger } from '../../telemetry/ingest/log.ts';
-import { createIngest, type Ingest } from '../../telemetry/ingest/pipeline.ts';
-import { middayZone } from '../plant-energy/testkit.ts';
-import { type Account, account, company, createPlant, gateway } from '../plants/testkit.ts';
+import { provisionGateway } from '../../src/telemetry/gateways.ts';
+import { silentLogger } from '../../src/telemetry/ingest/log.ts';
+import { createIngest, type Ingest } from '../../src/telemetry/ingest/pipeline.ts';
+import { startServer, type TestServer } from '../harness.ts';
+import { BATTERY, type DeviceFrameSpec, dataMessage, HYBRID, METER, STRING, uniqueSn, WEATHER } from '../telemetry.ts';
+import { middayZone } from './plant-energy.ts';
+import { type Account, account, company, createPlant, gateway } from './plants.ts';
 
 export const MICRO = 'sunfleet-micro';
 export const MIN = 60_000;
