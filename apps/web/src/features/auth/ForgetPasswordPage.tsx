@@ -6,11 +6,11 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ApiError, call } from '../../api/client.ts';
 import { useGuardedAction } from '../../api/guard.ts';
+import { CodeInput } from '../../components/CodeInput.tsx';
 import { codeRules, confirmRules, emailRules, passwordRules } from '../../components/formRules.ts';
 import { PasswordInput } from '../../components/PasswordInput.tsx';
 import { EmailInput } from '../../components/SafeInput.tsx';
 import { AuthLayout } from './AuthLayout.tsx';
-import { CodeInput } from './CodeInput.tsx';
 import { useVerificationCode } from './useVerificationCode.ts';
 
 interface Reset {

@@ -12,11 +12,11 @@ import { ApiError, call } from '../../api/client.ts';
 import { useGuardedAction } from '../../api/guard.ts';
 import { useServerLanguage } from '../../api/hooks.ts';
 import { homePath } from '../../app/routes.tsx';
+import { CodeInput } from '../../components/CodeInput.tsx';
 import { codeRules, confirmRules, emailRules, passwordRules } from '../../components/formRules.ts';
 import { PasswordInput } from '../../components/PasswordInput.tsx';
 import { EmailInput } from '../../components/SafeInput.tsx';
 import { AuthLayout } from './AuthLayout.tsx';
-import { CodeInput } from './CodeInput.tsx';
 import { signIn } from './LoginForm.tsx';
 import { useVerificationCode } from './useVerificationCode.ts';
 

@@ -7,7 +7,7 @@ import { Alert, Button, Card, Descriptions, Flex, Result, Space, Table, Tag, Too
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { zonedDateTime } from '../overview/dateNav.ts';
+import { zonedDateTime } from '../../lib/dateNav.ts';
 import { formatField, formatValue } from './format.ts';
 import type { ActiveFault, FieldValue, Phase } from './types.ts';
 

@@ -13,13 +13,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
-import { type EventStateName, type Level, levels } from '../events/criteria.ts';
-import { useGranted } from '../events/eventQueries.ts';
-import { levelStyle } from '../events/LevelCards.tsx';
-import { RangeField, RangeProblem } from '../events/RangeField.tsx';
-import { CardError } from '../overview/CardState.tsx';
-import { zonedDateTime } from '../overview/dateNav.ts';
-import { type DateRange, quickRange, rangeProblem } from '../plants/dateRange.ts';
+import { CardError } from '../../components/CardState.tsx';
+import { useGranted } from '../../components/Permission.tsx';
+import { RangeField, RangeProblem } from '../../components/RangeField.tsx';
+import { zonedDateTime } from '../../lib/dateNav.ts';
+import { type DateRange, quickRange, rangeProblem } from '../../lib/dateRange.ts';
+import { type EventStateName, type Level, levels } from '../../lib/events.ts';
+import { levelStyle } from '../../lib/palette.ts';
 
 export type DeviceEventRow = DataOf<typeof eventsApi.deviceEvents>['list'][number];
 

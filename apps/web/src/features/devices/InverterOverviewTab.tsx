@@ -3,13 +3,12 @@ import { plantEnergyApi } from '@sunfleet/contracts';
 import { Card, Col, Flex, Progress, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/hooks.ts';
-import { EnergyFlowCard } from '../overview/EnergyFlow.tsx';
-import { formatEnergy } from '../plants/format.ts';
+import { EnergyFlowCard } from '../../components/EnergyFlow.tsx';
+import { formatEnergy } from '../../lib/format.ts';
 import { FaultList, FieldList, Figure, Updated } from './DetailParts.tsx';
 import { live } from './deviceQueries.ts';
 import { formatValue } from './format.ts';
 import type { InverterDetail } from './types.ts';
-import '../overview/overview.css';
 
 export function InverterOverviewTab({ inverter: inv, timezone }: { inverter: InverterDetail; timezone: string }) {
   const { t } = useTranslation('devices');

@@ -9,9 +9,9 @@ import { Card, Col, Empty, Flex, Row, Segmented, Skeleton, Table, Tag, Typograph
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/hooks.ts';
-import { CardError } from '../overview/CardState.tsx';
-import { EChart } from '../overview/EChart.tsx';
-import { useChartColors } from '../overview/PowerChart.tsx';
+import { CardError } from '../../components/CardState.tsx';
+import { useChartColors } from '../../components/chartColors.ts';
+import { EChart } from '../../components/EChart.tsx';
 import { ChartCard, useChartState } from './ChartCard.tsx';
 import { pvIvOption } from './charts.ts';
 import { Figure, PhaseTable, Updated } from './DetailParts.tsx';

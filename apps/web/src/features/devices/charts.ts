@@ -9,9 +9,9 @@
  * - the I–V plot of the PV inputs (operating points of the last hour, the latest one marked).
  */
 import type { BarSeriesOption, LineSeriesOption } from 'echarts/charts';
-import { barLabel, type ChartColors, type ChartOption } from '../overview/chartOptions.ts';
-import { minuteOfDay } from '../overview/dateNav.ts';
-import { axisUnit } from '../overview/format.ts';
+import { barLabel, type ChartColors, type ChartOption } from '../../lib/chart.ts';
+import { minuteOfDay } from '../../lib/dateNav.ts';
+import { axisUnit } from '../../lib/format.ts';
 import { formatValue } from './format.ts';
 import type { DayChart, EnergyBars, EnergyKey, GenerationBars, PvIv, WeatherDay } from './types.ts';
 

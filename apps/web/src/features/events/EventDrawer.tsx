@@ -14,12 +14,13 @@ import { ApiError } from '../../api/client.ts';
 import { useApiMutation } from '../../api/hooks.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
+import { useGranted } from '../../components/Permission.tsx';
 import { SafeInput } from '../../components/SafeInput.tsx';
-import { dayString } from '../plants/dateRange.ts';
-import { formatDateTime } from '../plants/format.ts';
+import { dayString } from '../../lib/dateRange.ts';
+import { formatDateTime } from '../../lib/format.ts';
+import { levelStyle } from '../../lib/palette.ts';
 import { formatDuration } from './criteria.ts';
-import { type EventRow, useEventDetail, useGranted, useRefreshEvents } from './eventQueries.ts';
-import { levelStyle } from './LevelCards.tsx';
+import { type EventRow, useEventDetail, useRefreshEvents } from './eventQueries.ts';
 
 export function EventDrawer({ row, onClose }: { row: EventRow | null; onClose: () => void }) {
   return (

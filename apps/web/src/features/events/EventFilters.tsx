@@ -7,11 +7,13 @@ import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { Button, Form, Segmented, Select } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PlantSelect } from '../../components/PlantSelect.tsx';
+import { RangeField } from '../../components/RangeField.tsx';
 import { SafeInput } from '../../components/SafeInput.tsx';
-import type { DateRange } from '../plants/dateRange.ts';
-import { type EventCriteria, type EventStateName, isValidSn, type Kind, kinds } from './criteria.ts';
-import { PlantSelect } from './PlantSelect.tsx';
-import { RangeField } from './RangeField.tsx';
+import type { DateRange } from '../../lib/dateRange.ts';
+import { isValidSn } from '../../lib/deviceSn.ts';
+import type { EventStateName } from '../../lib/events.ts';
+import { type EventCriteria, type Kind, kinds } from './criteria.ts';
 
 const SN_DEBOUNCE_MS = 400;
 

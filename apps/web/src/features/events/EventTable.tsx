@@ -5,11 +5,11 @@
 import { CheckCircleFilled, RightOutlined } from '@ant-design/icons';
 import { Button, Flex, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../plants/format.ts';
-import { useTableHeight } from '../plants/PlantTable.tsx';
+import { useTableHeight } from '../../components/useTableHeight.ts';
+import { formatDateTime } from '../../lib/format.ts';
+import { levelStyle } from '../../lib/palette.ts';
 import { formatDuration, pageSizes } from './criteria.ts';
 import type { EventRow } from './eventQueries.ts';
-import { levelStyle } from './LevelCards.tsx';
 
 export function EventTable({
   rows,

@@ -10,16 +10,17 @@ import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
+import { LevelCards } from '../../components/LevelCards.tsx';
 import { PageError } from '../../components/PageState.tsx';
-import { rangeProblem } from '../plants/dateRange.ts';
-import { criteriaSearch, type EventCriteria, isFiltered, isValidSn, parseCriteria } from './criteria.ts';
+import { RangeProblem } from '../../components/RangeField.tsx';
+import { rangeProblem } from '../../lib/dateRange.ts';
+import { isValidSn } from '../../lib/deviceSn.ts';
+import { criteriaSearch, type EventCriteria, isFiltered, parseCriteria } from './criteria.ts';
 import { EventDownloads } from './EventDownloads.tsx';
 import { EventDrawer } from './EventDrawer.tsx';
 import { EventFilters } from './EventFilters.tsx';
 import { EventTable } from './EventTable.tsx';
 import { type EventRow, useEventList, useLevelCounts } from './eventQueries.ts';
-import { LevelCards } from './LevelCards.tsx';
-import { RangeProblem } from './RangeField.tsx';
 import { browserTimezone } from './timezone.ts';
 
 export default function EventsPage() {

@@ -7,9 +7,9 @@ import { plantsApi } from '@sunfleet/contracts';
 import { Badge, Card, Divider, Empty, Flex, List, Skeleton, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { statusStyle } from '../plants/format.ts';
-import { CardError } from './CardState.tsx';
-import { formatWatts, formatWh } from './format.ts';
+import { CardError } from '../../components/CardState.tsx';
+import { formatWatts, formatWh } from '../../lib/format.ts';
+import { statusStyle } from '../../lib/palette.ts';
 import { useDeviceCheck, useEventCount, useInverterCount, useInverters } from './overviewQueries.ts';
 
 export const levelColor = { fault: 'error', warning: 'warning', info: 'processing' } as const;

@@ -6,11 +6,11 @@
 import type { DataOf, plantEnergyApi } from '@sunfleet/contracts';
 import { Card, Col, Flex, Progress, Row, Skeleton, Tooltip, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { CardError } from './CardState.tsx';
-import { powerPalette } from './chartOptions.ts';
-import { type ChartPeriod, periodKey } from './dateNav.ts';
-import { isStoragePlant } from './flow.ts';
-import { formatRate, formatWh } from './format.ts';
+import { CardError } from '../../components/CardState.tsx';
+import { type ChartPeriod, periodKey } from '../../lib/dateNav.ts';
+import { isStoragePlant } from '../../lib/energyFlow.ts';
+import { formatRate, formatWh } from '../../lib/format.ts';
+import { powerPalette } from '../../lib/palette.ts';
 import { useBreakdown, useGenerationUse } from './overviewQueries.ts';
 
 export type GenerationUse = DataOf<typeof plantEnergyApi.plantGenerationUse>;

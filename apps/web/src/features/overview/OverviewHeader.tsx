@@ -5,8 +5,9 @@ import { Button, Card, Flex, Space, Tag, Typography } from 'antd';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { formatCapacity, statusStyle } from '../plants/format.ts';
-import { utcOffset, zonedDateTime } from './dateNav.ts';
+import { utcOffset, zonedDateTime } from '../../lib/dateNav.ts';
+import { formatCapacity } from '../../lib/format.ts';
+import { statusStyle } from '../../lib/palette.ts';
 
 type Plant = DataOf<typeof plantsApi.getPlant>;
 

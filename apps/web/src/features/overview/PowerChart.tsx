@@ -3,25 +3,17 @@
  * time, with date navigation (previous, picker, next; never after the plant's today).
  */
 import { LeftOutlined, RightOutlined } from '@ant-design/icons';
-import { Button, Card, DatePicker, Empty, Flex, Segmented, Skeleton, Space, Typography, theme } from 'antd';
+import { Button, Card, DatePicker, Empty, Flex, Segmented, Skeleton, Space, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CardError } from './CardState.tsx';
-import { type ChartColors, generationOption, powerDayOption } from './chartOptions.ts';
-import { type ChartPeriod, canGoForward, chartPeriods, navigate, periodKey, shiftDate } from './dateNav.ts';
-import { EChart } from './EChart.tsx';
-import { formatWatts, formatWh } from './format.ts';
+import { CardError } from '../../components/CardState.tsx';
+import { useChartColors } from '../../components/chartColors.ts';
+import { EChart } from '../../components/EChart.tsx';
+import { type ChartPeriod, canGoForward, chartPeriods, navigate, periodKey, shiftDate } from '../../lib/dateNav.ts';
+import { formatWatts, formatWh } from '../../lib/format.ts';
+import { generationOption, powerDayOption } from './chartOptions.ts';
 import { useGeneration, usePowerDay } from './overviewQueries.ts';
-
-export function useChartColors(): ChartColors {
-  const { token } = theme.useToken();
-  const { colorText, colorTextSecondary, colorBorder, colorSplit, colorBgElevated } = token;
-  return useMemo(
-    () => ({ text: colorText, muted: colorTextSecondary, axis: colorBorder, split: colorSplit, tooltipBg: colorBgElevated }),
-    [colorText, colorTextSecondary, colorBorder, colorSplit, colorBgElevated],
-  );
-}
 
 /** Translated series names of the power curve. */
 export function usePowerLabels() {

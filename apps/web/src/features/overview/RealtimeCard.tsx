@@ -8,9 +8,9 @@ import { Card, Col, Flex, Progress, Row, Skeleton, Tooltip, Typography, theme } 
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiError } from '../../api/client.ts';
-import { CardError } from './CardState.tsx';
-import { zonedDateTime } from './dateNav.ts';
-import { formatCo2, formatMoney, formatRate, formatWatts, formatWh } from './format.ts';
+import { CardError } from '../../components/CardState.tsx';
+import { zonedDateTime } from '../../lib/dateNav.ts';
+import { formatCo2, formatMoney, formatRate, formatWatts, formatWh } from '../../lib/format.ts';
 
 export type Realtime = DataOf<typeof plantEnergyApi.plantRealtime>;
 

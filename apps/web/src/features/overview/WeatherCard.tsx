@@ -6,9 +6,9 @@
 import { CloudOutlined } from '@ant-design/icons';
 import { Card, Col, Empty, Flex, Row, Skeleton, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { CardError } from './CardState.tsx';
-import { zonedDateTime } from './dateNav.ts';
-import { formatMeasure } from './format.ts';
+import { CardError } from '../../components/CardState.tsx';
+import { zonedDateTime } from '../../lib/dateNav.ts';
+import { formatMeasure } from '../../lib/format.ts';
 import { useWeather } from './overviewQueries.ts';
 import { WeatherStationsButton } from './WeatherStations.tsx';
 

@@ -13,10 +13,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, call } from '../../api/client.ts';
 import { endpointKey } from '../../api/hooks.ts';
+import { CardError } from '../../components/CardState.tsx';
 import { SafeInput } from '../../components/SafeInput.tsx';
-import { statusStyle } from '../plants/format.ts';
-import { CardError } from './CardState.tsx';
-import { zonedDateTime } from './dateNav.ts';
+import { zonedDateTime } from '../../lib/dateNav.ts';
+import { statusStyle } from '../../lib/palette.ts';
 import { useWeatherProducts, useWeatherStations } from './overviewQueries.ts';
 
 type Station = DataOf<typeof plantEnergyApi.weatherStationInfo>[number];

@@ -12,7 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, call } from '../../api/client.ts';
 import { useGuardedAction } from '../../api/guard.ts';
 import { SafeInput } from '../../components/SafeInput.tsx';
-import { formatDateTime } from './format.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { useInvalidatePlants } from './plantQueries.ts';
 
 const SN = /^[A-Za-z0-9_-]{1,32}$/;

@@ -16,8 +16,8 @@ import { CircleMarker, MapContainer, Marker, Polyline, Popup, TileLayer, useMap,
 import { Link } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
 import { PageEmpty, PageError } from '../../components/PageState.tsx';
-import { formatMeasure } from '../overview/format.ts';
-import { formatCapacity, formatEnergy, statusStyle } from './format.ts';
+import { formatCapacity, formatEnergy, formatMeasure } from '../../lib/format.ts';
+import { statusStyle } from '../../lib/palette.ts';
 import './plants.css';
 import type { PlantStatusName } from './selection.ts';
 

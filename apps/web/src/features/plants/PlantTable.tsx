@@ -20,26 +20,15 @@ import {
   theme,
 } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
-import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { usePermission } from '../../components/Permission.tsx';
-import { formatCapacity, formatDateTime, formatEnergy, relativeTime, statusStyle } from './format.ts';
+import { useTableHeight } from '../../components/useTableHeight.ts';
+import { formatCapacity, formatDateTime, formatEnergy, relativeTime } from '../../lib/format.ts';
+import { statusStyle } from '../../lib/palette.ts';
 import { usePlantTypes } from './plantQueries.ts';
 import { canManageRow, type PlantRow, type PlantSort, plantSelection, type SelectionState, toSelected } from './selection.ts';
-
-/** The body height: fixed for the virtual list, chosen once per window size (320–720 px). */
-export function useTableHeight(reserved = 500): number {
-  const pick = () => Math.min(720, Math.max(320, (typeof window === 'undefined' ? 900 : window.innerHeight) - reserved));
-  const [height, setHeight] = useState(pick);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `pick` only reads the window
-  useEffect(() => {
-    const onResize = () => setHeight(pick());
-    window.addEventListener('resize', onResize);
-    return () => window.removeEventListener('resize', onResize);
-  }, [reserved]);
-  return height;
-}
 
 /** A selected row: a light tint of the brand colour (the brand colour itself is too strong). */
 export const selectedTint = (primary: string, background: string, percent = 14) =>

@@ -14,7 +14,7 @@ import { useApiMutation, useApiQuery } from '../../api/hooks.ts';
 import { emailRules } from '../../components/formRules.ts';
 import { PageError } from '../../components/PageState.tsx';
 import { EmailInput } from '../../components/SafeInput.tsx';
-import { formatDateTime } from './format.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { useInvalidatePlants } from './plantQueries.ts';
 
 type ShareRole = 'manager' | 'visitor';

@@ -9,8 +9,8 @@ import { Button, Card, Flex, Select, Table, type TableColumnsType, Tooltip, Typo
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageError } from '../../components/PageState.tsx';
-import type { DateRange } from '../plants/dateRange.ts';
-import { useTableHeight } from '../plants/PlantTable.tsx';
+import { useTableHeight } from '../../components/useTableHeight.ts';
+import type { DateRange } from '../../lib/dateRange.ts';
 import { formatValue, paramTitle, type WorkdataParam, zonedTime } from './format.ts';
 import { useSamples } from './workdataQueries.ts';
 

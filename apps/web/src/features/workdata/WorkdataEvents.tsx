@@ -8,8 +8,8 @@ import { Card, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'an
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageError } from '../../components/PageState.tsx';
-import { levelStyle } from '../events/LevelCards.tsx';
-import type { DateRange } from '../plants/dateRange.ts';
+import type { DateRange } from '../../lib/dateRange.ts';
+import { levelStyle } from '../../lib/palette.ts';
 import { formatValue, paramTitle, type WorkdataParam, zonedTime } from './format.ts';
 import { type DeviceKind, useWorkdataEvents } from './workdataQueries.ts';
 

@@ -2,8 +2,9 @@
 import { type DataOf, formatNumber, plantsApi } from '@sunfleet/contracts';
 import { Flex, Skeleton, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { statusStyle } from './format.ts';
-import type { PlantStatusName } from './selection.ts';
+import { statusStyle } from '../lib/palette.ts';
+
+type PlantStatusName = plantsApi.PlantStatusName;
 
 type Counts = DataOf<typeof plantsApi.overviewPlantCount>;
 

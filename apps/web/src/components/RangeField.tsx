@@ -7,7 +7,7 @@ import { limits } from '@sunfleet/contracts';
 import { Alert, DatePicker } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { allQuickRanges, type DateRange, dayString, quickRange, rangeProblem } from '../plants/dateRange.ts';
+import { allQuickRanges, type DateRange, dayString, quickRange, rangeProblem } from '../lib/dateRange.ts';
 
 export function RangeField({
   range,

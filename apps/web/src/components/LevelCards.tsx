@@ -2,15 +2,9 @@
 import { formatNumber } from '@sunfleet/contracts';
 import { Flex, Skeleton, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { type Level, levels } from './criteria.ts';
-import type { LevelCounts } from './eventQueries.ts';
-
-/** Tag colours (antd presets) and card accents per level. */
-export const levelStyle: Record<Level, { tag: 'error' | 'warning' | 'processing'; color: string }> = {
-  fault: { tag: 'error', color: '#ff4d4f' },
-  warning: { tag: 'warning', color: '#faad14' },
-  info: { tag: 'processing', color: '#1677ff' },
-};
+import type { LevelCounts } from '../lib/events.ts';
+import { type Level, levels } from '../lib/events.ts';
+import { levelStyle } from '../lib/palette.ts';
 
 export function LevelCards({
   counts,
