@@ -17,7 +17,7 @@ import { CardError } from '../../components/CardState.tsx';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { usePermission } from '../../components/Permission.tsx';
 import { todayIn, zonedDateTime } from '../../lib/dateNav.ts';
-import { statusStyle } from '../../lib/palette.ts';
+import { chargeColour, statusStyle } from '../../lib/palette.ts';
 import { CellHeatMap } from './CellHeatMap.tsx';
 import { ChartCard, useChartState } from './ChartCard.tsx';
 import { DetailActions, DetailHeader, DeviceMissing, FaultList, FieldList, Figure, Updated } from './DetailParts.tsx';
@@ -112,7 +112,7 @@ function BatteryOverview({ info, now, timezone }: { info: BatteryInfo; now: Batt
             type="circle"
             size={120}
             percent={Math.max(0, Math.min(100, now.soc ?? 0))}
-            strokeColor={(now.soc ?? 0) < 20 ? '#ff4d4f' : '#52c41a'}
+            strokeColor={chargeColour(now.soc ?? 0, false)}
             format={() => (
               <Flex vertical align="center">
                 <Typography.Text strong style={{ fontSize: 22 }} data-testid="battery-soc">

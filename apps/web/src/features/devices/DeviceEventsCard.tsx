@@ -19,7 +19,7 @@ import { RangeField, RangeProblem } from '../../components/RangeField.tsx';
 import { zonedDateTime } from '../../lib/dateNav.ts';
 import { type DateRange, quickRange, rangeProblem } from '../../lib/dateRange.ts';
 import { type EventStateName, type Level, levels } from '../../lib/events.ts';
-import { levelStyle } from '../../lib/palette.ts';
+import { levelStyle, palette } from '../../lib/palette.ts';
 
 export type DeviceEventRow = DataOf<typeof eventsApi.deviceEvents>['list'][number];
 
@@ -143,7 +143,7 @@ function DeviceEvents({ sn, timezone }: { sn: string; timezone: string }) {
               <Badge
                 count={openCount}
                 showZero
-                color={openCount ? '#ff4d4f' : '#52c41a'}
+                color={openCount ? palette.bad : palette.good}
                 data-testid="device-events-open-count"
               />
             )}

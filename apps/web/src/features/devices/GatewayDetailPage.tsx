@@ -15,10 +15,11 @@ import { useApiQuery } from '../../api/hooks.ts';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { zonedDateTime } from '../../lib/dateNav.ts';
 import { formatRate } from '../../lib/format.ts';
+import { gatewayStateStyle, palette } from '../../lib/palette.ts';
 import { DetailHeader, DeviceMissing } from './DetailParts.tsx';
 import { DeviceEventsCard } from './DeviceEventsCard.tsx';
 import { live } from './deviceQueries.ts';
-import { deviceName, formatDuration, gatewayStateStyle } from './format.ts';
+import { deviceName, formatDuration } from './format.ts';
 import { onlineShare, type Segment, timeline } from './history.ts';
 import { GatewayState, StatusBadge, When } from './ListParts.tsx';
 import { SignalBars } from './SignalBars.tsx';
@@ -32,7 +33,7 @@ type Period = GatewayDetail['history'][number];
 function HistoryBar({ segments, timezone }: { segments: Segment[]; timezone: string }) {
   const { t } = useTranslation('devices');
   const { token } = theme.useToken();
-  const colour = { online: gatewayStateStyle.online.color, offline: '#ff7a45', unknown: token.colorFillSecondary };
+  const colour = { online: gatewayStateStyle.online.color, offline: palette.disconnected, unknown: token.colorFillSecondary };
   return (
     <Flex vertical gap={4}>
       <div className="sf-history-bar" role="img" aria-label={t('gateway.historyBar')} data-testid="history-bar">

@@ -11,9 +11,9 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
 import { CountCard } from '../../components/StatusCards.tsx';
+import { gatewayStateStyle, palette } from '../../lib/palette.ts';
 import { DeviceListBody } from './DeviceTable.tsx';
 import { LIST_MS } from './deviceQueries.ts';
-import { gatewayStateStyle } from './format.ts';
 import { DeviceCell, GatewayState, ListFrame, PlantLink, TwoLines, When } from './ListParts.tsx';
 import { ListToolbar } from './ListToolbar.tsx';
 import { countQuery, type ListSpec, type ListState, listQuery, useListState } from './listState.ts';
@@ -47,8 +47,8 @@ function GatewayCards({
   const cards = [
     { key: 'total', color: token.colorPrimary, active: !state.status && !state.binding },
     { key: 'online', color: gatewayStateStyle.online.color, active: state.status === 'online' },
-    { key: 'offline', color: '#ff7a45', active: state.status === 'offline' },
-    { key: 'unbound', color: '#722ed1', active: state.binding === 'unbound' },
+    { key: 'offline', color: palette.disconnected, active: state.status === 'offline' },
+    { key: 'unbound', color: palette.unbound, active: state.binding === 'unbound' },
   ] as const;
   const pick = (key: (typeof cards)[number]['key'], active: boolean) => {
     if (key === 'total' || active) onChange({ status: undefined, binding: undefined });

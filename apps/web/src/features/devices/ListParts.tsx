@@ -5,8 +5,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime, relativeTime } from '../../lib/format.ts';
-import { statusStyle } from '../../lib/palette.ts';
-import { gatewayStateStyle } from './format.ts';
+import { gatewayStateStyle, statusStyle } from '../../lib/palette.ts';
 import type { DeviceStatus } from './types.ts';
 import { gatewayPath, plantPath } from './types.ts';
 

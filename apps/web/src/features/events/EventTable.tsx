@@ -7,7 +7,7 @@ import { Button, Flex, Table, type TableColumnsType, Tag, Tooltip, Typography } 
 import { useTranslation } from 'react-i18next';
 import { useTableHeight } from '../../components/useTableHeight.ts';
 import { formatDateTime } from '../../lib/format.ts';
-import { levelStyle } from '../../lib/palette.ts';
+import { levelStyle, palette } from '../../lib/palette.ts';
 import { formatDuration, pageSizes } from './criteria.ts';
 import type { EventRow } from './eventQueries.ts';
 
@@ -102,7 +102,7 @@ export function EventTable({
         e.acknowledged ? (
           <Tooltip title={formatDateTime(e.ackAt)}>
             <Flex gap={6} align="center" style={{ minWidth: 0 }} data-testid={`event-acked-${e.id}`}>
-              <CheckCircleFilled style={{ color: '#52c41a' }} />
+              <CheckCircleFilled style={{ color: palette.good }} />
               <Typography.Text ellipsis>{e.ackBy ?? '--'}</Typography.Text>
             </Flex>
           </Tooltip>
