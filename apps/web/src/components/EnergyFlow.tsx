@@ -13,6 +13,7 @@ import { formatMeasure, formatWatts } from '../lib/format.ts';
 import { powerPalette } from '../lib/palette.ts';
 import { CardError } from './CardState.tsx';
 import styles from './EnergyFlow.module.css';
+import ui from './ui.module.css';
 
 const W = 480;
 const H = 320;
@@ -124,7 +125,7 @@ export function EnergyFlowCard({
       data-testid="flow-card"
       extra={
         data?.at ? (
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          <Typography.Text type="secondary" className={ui.note}>
             {zonedDateTime(data.at, timezone)}
           </Typography.Text>
         ) : null

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { LevelCounts } from '../lib/events.ts';
 import { type Level, levels } from '../lib/events.ts';
 import { levelStyle } from '../lib/palette.ts';
+import ui from './ui.module.css';
 
 export function LevelCards({
   counts,
@@ -24,7 +25,7 @@ export function LevelCards({
     ...levels.map((l) => ({ key: l, color: levelStyle[l].color })),
   ];
   return (
-    <Flex gap={12} wrap style={{ marginBottom: 16 }} role="group" aria-label={t('columns.level')}>
+    <Flex gap={12} wrap className={ui.gapBelow} role="group" aria-label={t('columns.level')}>
       {cards.map(({ key, color }) => {
         const active = key === 'total' ? level === undefined : level === key;
         return (

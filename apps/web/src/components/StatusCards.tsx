@@ -3,6 +3,7 @@ import { type DataOf, formatNumber, plantsApi } from '@sunfleet/contracts';
 import { Flex, Skeleton, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { statusStyle } from '../lib/palette.ts';
+import ui from './ui.module.css';
 
 type PlantStatusName = plantsApi.PlantStatusName;
 
@@ -90,7 +91,7 @@ export function StatusCards({
     ...plantsApi.plantStatuses.map((s) => ({ key: s, color: statusStyle[s].color })),
   ];
   return (
-    <Flex gap={12} wrap style={{ marginBottom: 16 }} role="group" aria-label={t('filters.status')}>
+    <Flex gap={12} wrap className={ui.gapBelow} role="group" aria-label={t('filters.status')}>
       {cards.map(({ key, color }) => {
         const active = key === 'total' ? status === undefined : status === key;
         const value = typeof counts?.[key] === 'number' ? counts[key] : null;

@@ -10,6 +10,7 @@ import { CodeInput } from '../../components/CodeInput.tsx';
 import { codeRules, confirmRules, emailRules, passwordRules } from '../../components/formRules.ts';
 import { PasswordInput } from '../../components/PasswordInput.tsx';
 import { EmailInput } from '../../components/SafeInput.tsx';
+import ui from '../../components/ui.module.css';
 import { AuthLayout } from './AuthLayout.tsx';
 import { useVerificationCode } from './useVerificationCode.ts';
 
@@ -53,7 +54,7 @@ export default function ForgetPasswordPage() {
         <Button type="primary" htmlType="submit" block loading={busy} data-testid="reset-submit">
           {t('resetSubmit')}
         </Button>
-        <Flex justify="center" style={{ marginTop: 16 }}>
+        <Flex justify="center" className={ui.gapAbove}>
           <Link to="/login">{t('backToSignIn')}</Link>
         </Flex>
       </Form>

@@ -27,6 +27,7 @@ import { deviceName, formatValue } from './format.ts';
 import { type BatteryInfo, type BatteryPack, type BatteryRealtime, gatewayPath, plantPath } from './types.ts';
 import { useDeleteDevice } from './useDeleteDevice.tsx';
 import './devices.css';
+import ui from '../../components/ui.module.css';
 
 const BACK = '/device/battery';
 const TABS = ['overview', 'cells', 'chart', 'events'] as const;
@@ -50,7 +51,7 @@ function PacksTable({ packs }: { packs: readonly BatteryPack[] }) {
           render: (_, p) => (
             <Flex gap={6} align="center">
               #{p.index}
-              <Tag color={p.master ? 'blue' : undefined} style={{ marginInlineEnd: 0 }}>
+              <Tag color={p.master ? 'blue' : undefined} className={ui.noGapAfter}>
                 {p.master ? t('battery.master') : t('battery.slave')}
               </Tag>
             </Flex>
@@ -118,7 +119,7 @@ function BatteryOverview({ info, now, timezone }: { info: BatteryInfo; now: Batt
                 <Typography.Text strong style={{ fontSize: 22 }} data-testid="battery-soc">
                   {formatValue(now.soc, '%')}
                 </Typography.Text>
-                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                <Typography.Text type="secondary" className={ui.note}>
                   {t('battery.soc')}
                 </Typography.Text>
               </Flex>

@@ -12,6 +12,7 @@ import type { ApiError } from '../../api/client.ts';
 import { CardError } from '../../components/CardState.tsx';
 import { useChartColors } from '../../components/chartColors.ts';
 import { EChart } from '../../components/EChart.tsx';
+import ui from '../../components/ui.module.css';
 import { type ChartPeriod, canGoForward, navigate, periodKey, shiftDate } from '../../lib/dateNav.ts';
 import { dayCurveOption, energyBarsOption } from './charts.ts';
 import { formatValue } from './format.ts';
@@ -214,7 +215,7 @@ export function ChartCard({
       )}
       {footer}
       {isDay && (
-        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        <Typography.Text type="secondary" className={ui.note}>
           {t('chart.tzNote', { timezone })}
         </Typography.Text>
       )}

@@ -16,6 +16,7 @@ import { useApiQuery } from '../../api/hooks.ts';
 import { CardError } from '../../components/CardState.tsx';
 import { useGranted } from '../../components/Permission.tsx';
 import { RangeField, RangeProblem } from '../../components/RangeField.tsx';
+import ui from '../../components/ui.module.css';
 import { zonedDateTime } from '../../lib/dateNav.ts';
 import { type DateRange, quickRange, rangeProblem } from '../../lib/dateRange.ts';
 import { type EventStateName, type Level, levels } from '../../lib/events.ts';
@@ -67,7 +68,7 @@ function useColumns(timezone: string, withEnd: boolean): TableColumnsType<Device
       key: 'start',
       title: t('events.columns.start'),
       width: 170,
-      render: (_, e) => <span style={{ fontVariantNumeric: 'tabular-nums' }}>{zonedDateTime(e.startedAt, timezone)}</span>,
+      render: (_, e) => <span className={ui.figures}>{zonedDateTime(e.startedAt, timezone)}</span>,
     },
   ];
   if (withEnd)
@@ -77,7 +78,7 @@ function useColumns(timezone: string, withEnd: boolean): TableColumnsType<Device
       width: 170,
       render: (_, e) =>
         e.endedAt ? (
-          <span style={{ fontVariantNumeric: 'tabular-nums' }}>{zonedDateTime(e.endedAt, timezone)}</span>
+          <span className={ui.figures}>{zonedDateTime(e.endedAt, timezone)}</span>
         ) : (
           <Tag color="orange">{t('events.ongoing')}</Tag>
         ),

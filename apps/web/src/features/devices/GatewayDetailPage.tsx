@@ -25,6 +25,7 @@ import { GatewayState, StatusBadge, When } from './ListParts.tsx';
 import { SignalBars } from './SignalBars.tsx';
 import { type DetailKind, detailPath, type GatewayDetail, plantPath } from './types.ts';
 import './devices.css';
+import ui from '../../components/ui.module.css';
 
 const BACK = '/device/gateway';
 type BehindDevice = GatewayDetail['deviceList'][number];
@@ -50,10 +51,10 @@ function HistoryBar({ segments, timezone }: { segments: Segment[]; timezone: str
         ))}
       </div>
       <Flex justify="space-between">
-        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        <Typography.Text type="secondary" className={ui.note}>
           {t('gateway.daysAgo', { count: devicesApi.GATEWAY_HISTORY_DAYS })}
         </Typography.Text>
-        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        <Typography.Text type="secondary" className={ui.note}>
           {t('gateway.now')}
         </Typography.Text>
       </Flex>
@@ -201,7 +202,7 @@ export default function GatewayDetailPage() {
               { key: 'duration', title: t('gateway.duration'), align: 'right', render: (_, p) => formatDuration(p.durationS) },
             ]}
           />
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          <Typography.Text type="secondary" className={ui.note}>
             {t(`gateway.source.${g.historySource}`)} {t('gateway.tzNote', { timezone })}
           </Typography.Text>
         </Flex>

@@ -20,6 +20,7 @@ import { countQuery, type ListSpec, type ListState, listQuery, useListState } fr
 import { SignalBars } from './SignalBars.tsx';
 import { type GatewayCounts, type GatewayRow, gatewayPath } from './types.ts';
 import './devices.css';
+import ui from '../../components/ui.module.css';
 
 export const commTypes = ['wifi', 'ethernet', '4g', 'rs485'] as const;
 
@@ -56,7 +57,7 @@ function GatewayCards({
     else onChange({ status: key, binding: undefined });
   };
   return (
-    <Flex gap={12} wrap style={{ marginBottom: 16 }} role="group" aria-label={t('filters.status')}>
+    <Flex gap={12} wrap className={ui.gapBelow} role="group" aria-label={t('filters.status')}>
       {cards.map((c) => (
         <CountCard
           key={c.key}
@@ -106,9 +107,9 @@ export default function GatewayListPage() {
       title: t('columns.plantCompany'),
       width: 180,
       render: (_, row) => (
-        <Flex vertical style={{ minWidth: 0 }}>
+        <Flex vertical className={ui.shrink}>
           <PlantLink plant={row.plant} />
-          <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
+          <Typography.Text type="secondary" ellipsis className={ui.note}>
             {row.company?.name ?? '--'}
           </Typography.Text>
         </Flex>
@@ -151,11 +152,11 @@ export default function GatewayListPage() {
       title: t('columns.protocols'),
       width: 200,
       render: (_, row) => (
-        <Flex vertical gap={2} style={{ minWidth: 0 }}>
+        <Flex vertical gap={2} className={ui.shrink}>
           <Typography.Text>{t('gateway.deviceCount', { count: row.devices })}</Typography.Text>
           {row.protocols.length > 0 && (
             <Tooltip title={row.protocols.join(', ')}>
-              <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
+              <Typography.Text type="secondary" ellipsis className={ui.note}>
                 {row.protocols.join(', ')}
               </Typography.Text>
             </Tooltip>

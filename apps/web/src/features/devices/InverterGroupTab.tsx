@@ -10,6 +10,7 @@ import { Card, Col, Flex, Row, Skeleton, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/hooks.ts';
 import { CardError } from '../../components/CardState.tsx';
+import ui from '../../components/ui.module.css';
 import { formatEnergy } from '../../lib/format.ts';
 import { ChartCard, useChartState } from './ChartCard.tsx';
 import { FieldList, Figure, PhaseTable, Updated } from './DetailParts.tsx';
@@ -88,7 +89,7 @@ export function InverterGroupTab({
                   testId={`group-${group}-power`}
                 />
                 {direction && (
-                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  <Typography.Text type="secondary" className={ui.note}>
                     {t(`direction.${direction}`)}
                   </Typography.Text>
                 )}

@@ -4,6 +4,7 @@ import { Card, Col, Flex, Progress, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/hooks.ts';
 import { EnergyFlowCard } from '../../components/EnergyFlow.tsx';
+import ui from '../../components/ui.module.css';
 import { formatEnergy } from '../../lib/format.ts';
 import { FaultList, FieldList, Figure, Updated } from './DetailParts.tsx';
 import { live } from './deviceQueries.ts';
@@ -38,7 +39,7 @@ export function InverterOverviewTab({ inverter: inv, timezone }: { inverter: Inv
                       <Typography.Text strong style={{ fontSize: 20 }} data-testid="inverter-power">
                         {formatValue(inv.power, 'W')}
                       </Typography.Text>
-                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                      <Typography.Text type="secondary" className={ui.note}>
                         {t('realtime.ofRated', { rated: formatValue(inv.ratedPower, 'W') })}
                       </Typography.Text>
                     </Flex>

@@ -12,6 +12,7 @@ import { useApiQuery } from '../../api/hooks.ts';
 import { CardError } from '../../components/CardState.tsx';
 import { useChartColors } from '../../components/chartColors.ts';
 import { EChart } from '../../components/EChart.tsx';
+import ui from '../../components/ui.module.css';
 import { ChartCard, useChartState } from './ChartCard.tsx';
 import { pvIvOption } from './charts.ts';
 import { Figure, PhaseTable, Updated } from './DetailParts.tsx';
@@ -112,7 +113,7 @@ export function InverterRealtimeTab({
                       render: (_, r) => (
                         <Flex gap={6} align="center">
                           {r.name}
-                          <Tag style={{ marginInlineEnd: 0 }}>{t(`realtime.kind.${r.kind}`)}</Tag>
+                          <Tag className={ui.noGapAfter}>{t(`realtime.kind.${r.kind}`)}</Tag>
                         </Flex>
                       ),
                     },
@@ -197,7 +198,7 @@ export function InverterRealtimeTab({
         ) : (
           <>
             <EChart option={ivOption} height={280} testId="pviv-chart" ariaLabel={t('realtime.pvIv')} />
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            <Typography.Text type="secondary" className={ui.note}>
               {t('realtime.pvIvNote')}
             </Typography.Text>
           </>

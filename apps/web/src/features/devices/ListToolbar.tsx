@@ -11,6 +11,7 @@ import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/hooks.ts';
 import { SafeInput } from '../../components/SafeInput.tsx';
+import ui from '../../components/ui.module.css';
 import { hasFilters, KEYWORD_MAX, type ListState } from './listState.ts';
 
 const DEBOUNCE_MS = 300;
@@ -95,7 +96,7 @@ export function ListToolbar({
   }, [keyword, state.keyword, onChange]);
 
   return (
-    <Flex gap={8} wrap align="center" style={{ marginBottom: 12 }} data-testid="list-filters">
+    <Flex gap={8} wrap align="center" className={ui.gapBelowSm} data-testid="list-filters">
       <SafeInput
         value={keyword}
         onChange={setKeyword}

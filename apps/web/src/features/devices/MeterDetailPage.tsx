@@ -29,6 +29,7 @@ import { MasterMeterButton } from './MasterMeterButton.tsx';
 import { type EnergyKey, gatewayPath, plantPath } from './types.ts';
 import { useDeleteDevice } from './useDeleteDevice.tsx';
 import './devices.css';
+import ui from '../../components/ui.module.css';
 
 const BACK = '/device/meter';
 const energyKeys: EnergyKey[] = ['gridImport', 'gridExport'];
@@ -129,7 +130,7 @@ export default function MeterDetailPage() {
                   testId="meter-power"
                 />
                 {direction && (
-                  <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="meter-direction">
+                  <Typography.Text type="secondary" className={ui.note} data-testid="meter-direction">
                     {t(`direction.${direction}`)}
                   </Typography.Text>
                 )}

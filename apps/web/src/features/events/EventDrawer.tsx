@@ -16,6 +16,7 @@ import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { useGranted } from '../../components/Permission.tsx';
 import { SafeInput } from '../../components/SafeInput.tsx';
+import ui from '../../components/ui.module.css';
 import { dayString } from '../../lib/dateRange.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { levelStyle } from '../../lib/palette.ts';
@@ -61,7 +62,7 @@ function EventDetail({ row }: { row: EventRow }) {
       key: 'action',
       label: t('drawer.action'),
       children: e.action ? (
-        <span data-testid="event-action" style={{ whiteSpace: 'pre-line' }}>
+        <span data-testid="event-action" className={ui.preLine}>
           {e.action}
         </span>
       ) : (
@@ -73,7 +74,7 @@ function EventDetail({ row }: { row: EventRow }) {
       label: t('drawer.device'),
       children: (
         <Flex vertical>
-          <Typography.Text style={{ fontFamily: 'monospace' }} copyable>
+          <Typography.Text className={ui.mono} copyable>
             {e.sn}
           </Typography.Text>
           {(kindLabel || e.alias) && (
@@ -115,7 +116,7 @@ function EventDetail({ row }: { row: EventRow }) {
       {workdataKind && granted('workdata.view') && (
         <Button
           icon={<LineChartOutlined />}
-          style={{ alignSelf: 'flex-start' }}
+          className={ui.alignStart}
           onClick={() => {
             const day = dayString(new Date(e.startedAt));
             navigate(`/workdata/list?${new URLSearchParams({ sn: e.sn, start: day, end: day })}`);
@@ -197,7 +198,7 @@ function Acknowledgement({ event }: { event: EventRow }) {
         type="primary"
         icon={<CheckCircleFilled />}
         onClick={submit}
-        style={{ alignSelf: 'flex-start' }}
+        className={ui.alignStart}
         data-testid="event-ack"
       >
         {t('drawer.ack')}

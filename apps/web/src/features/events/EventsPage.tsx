@@ -13,6 +13,7 @@ import { ApiError } from '../../api/client.ts';
 import { LevelCards } from '../../components/LevelCards.tsx';
 import { PageError } from '../../components/PageState.tsx';
 import { RangeProblem } from '../../components/RangeField.tsx';
+import ui from '../../components/ui.module.css';
 import { rangeProblem } from '../../lib/dateRange.ts';
 import { isValidSn } from '../../lib/deviceSn.ts';
 import { criteriaSearch, type EventCriteria, isFiltered, parseCriteria } from './criteria.ts';
@@ -55,7 +56,7 @@ export default function EventsPage() {
 
   return (
     <Card data-testid="events-page">
-      <Flex justify="space-between" align="center" gap={16} wrap style={{ marginBottom: 16 }}>
+      <Flex justify="space-between" align="center" gap={16} wrap className={ui.gapBelow}>
         <Typography.Title level={4} style={{ margin: 0 }} data-testid="page-title">
           {t('menu:events')}
         </Typography.Title>

@@ -8,6 +8,7 @@ import { Badge, Card, Divider, Empty, Flex, List, Skeleton, Tag, Typography } fr
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CardError } from '../../components/CardState.tsx';
+import ui from '../../components/ui.module.css';
 import { formatWatts, formatWh } from '../../lib/format.ts';
 import { statusStyle } from '../../lib/palette.ts';
 import { useDeviceCheck, useEventCount, useInverterCount, useInverters } from './overviewQueries.ts';
@@ -16,7 +17,7 @@ export const levelColor = { fault: 'error', warning: 'warning', info: 'processin
 
 function Count({ label, value, testId }: { label: string; value: number | undefined; testId: string }) {
   return (
-    <Flex vertical align="center" style={{ minWidth: 0 }}>
+    <Flex vertical align="center" className={ui.shrink}>
       <Typography.Text strong style={{ fontSize: 20 }} data-testid={testId}>
         {value ?? '--'}
       </Typography.Text>
@@ -63,7 +64,7 @@ export function DevicesCard({ plantId }: { plantId: number }) {
             <Count label={t('devices.weather')} value={check.data?.weather} testId="devices-weather" />
           </div>
           <Divider style={{ margin: '4px 0' }} />
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          <Typography.Text type="secondary" className={ui.note}>
             {t('devices.inverterStatus')}
           </Typography.Text>
           <Flex gap={12} wrap data-testid="devices-inverter-status">
@@ -76,7 +77,7 @@ export function DevicesCard({ plantId }: { plantId: number }) {
               />
             ))}
           </Flex>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          <Typography.Text type="secondary" className={ui.note}>
             {t('devices.openEvents')}
           </Typography.Text>
           <Flex gap={6} wrap data-testid="devices-event-levels">
@@ -106,7 +107,7 @@ export function DevicesCard({ plantId }: { plantId: number }) {
                         </Link>
                       }
                     />
-                    <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap' }}>
+                    <Typography.Text type="secondary" className={ui.nowrap}>
                       {formatWatts(inv.power)} · {formatWh(inv.todayEnergy)}
                     </Typography.Text>
                   </Flex>

@@ -7,6 +7,7 @@ import type { DataOf, plantEnergyApi } from '@sunfleet/contracts';
 import { Card, Col, Flex, Progress, Row, Skeleton, Tooltip, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CardError } from '../../components/CardState.tsx';
+import ui from '../../components/ui.module.css';
 import { type ChartPeriod, periodKey } from '../../lib/dateNav.ts';
 import { isStoragePlant } from '../../lib/energyFlow.ts';
 import { formatRate, formatWh } from '../../lib/format.ts';
@@ -39,7 +40,7 @@ function SplitBar({
       </div>
       <Flex gap={12} wrap>
         {parts.map((p) => (
-          <Typography.Text key={p.key} type="secondary" style={{ fontSize: 12 }}>
+          <Typography.Text key={p.key} type="secondary" className={ui.note}>
             <span
               style={{ display: 'inline-block', width: 8, height: 8, borderRadius: 2, background: p.color, marginRight: 4 }}
             />
@@ -107,7 +108,7 @@ export function EnergyCard({
       size="small"
       title={t('energy.title')}
       extra={
-        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        <Typography.Text type="secondary" className={ui.note}>
           {period === 'total' ? t('chart.tabs.total') : key}
         </Typography.Text>
       }
@@ -160,7 +161,7 @@ export function EnergyCard({
                 </Tooltip>
               </Flex>
               <Flex vertical gap={4}>
-                <Typography.Text style={{ fontSize: 12 }}>{t('energy.generationSplit')}</Typography.Text>
+                <Typography.Text className={ui.note}>{t('energy.generationSplit')}</Typography.Text>
                 <SplitBar
                   testId="energy-generation-split"
                   parts={[
@@ -170,7 +171,7 @@ export function EnergyCard({
                 />
               </Flex>
               <Flex vertical gap={4}>
-                <Typography.Text style={{ fontSize: 12 }}>{t('energy.consumptionSplit')}</Typography.Text>
+                <Typography.Text className={ui.note}>{t('energy.consumptionSplit')}</Typography.Text>
                 <SplitBar
                   testId="energy-consumption-split"
                   parts={[

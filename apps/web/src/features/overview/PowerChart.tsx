@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { CardError } from '../../components/CardState.tsx';
 import { useChartColors } from '../../components/chartColors.ts';
 import { EChart } from '../../components/EChart.tsx';
+import ui from '../../components/ui.module.css';
 import { type ChartPeriod, canGoForward, chartPeriods, navigate, periodKey, shiftDate } from '../../lib/dateNav.ts';
 import { formatWatts, formatWh } from '../../lib/format.ts';
 import { generationOption, powerDayOption } from './chartOptions.ts';
@@ -184,7 +185,7 @@ export function PowerChartCard({
           ariaLabel={isDay ? t('chart.dayTitle', { date }) : t(`chart.barsTitle.${period}`, { date: periodKey(date, period) })}
         />
       )}
-      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+      <Typography.Text type="secondary" className={ui.note}>
         {isDay ? t('chart.tzNote', { timezone }) : null}
       </Typography.Text>
     </Card>

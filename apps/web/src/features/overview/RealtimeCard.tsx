@@ -9,6 +9,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiError } from '../../api/client.ts';
 import { CardError } from '../../components/CardState.tsx';
+import ui from '../../components/ui.module.css';
 import { zonedDateTime } from '../../lib/dateNav.ts';
 import { formatCo2, formatMoney, formatRate, formatWatts, formatWh } from '../../lib/format.ts';
 
@@ -16,8 +17,8 @@ export type Realtime = DataOf<typeof plantEnergyApi.plantRealtime>;
 
 function Figure({ label, value, testId, hint }: { label: ReactNode; value: string; testId: string; hint?: string }) {
   return (
-    <Flex vertical style={{ minWidth: 0 }}>
-      <Typography.Text type="secondary" style={{ fontSize: 12 }} ellipsis>
+    <Flex vertical className={ui.shrink}>
+      <Typography.Text type="secondary" className={ui.note} ellipsis>
         {label}
       </Typography.Text>
       <Tooltip title={hint}>
@@ -55,7 +56,7 @@ export function RealtimeCard({
       data-testid="realtime-card"
       extra={
         data?.lastUpdate ? (
-          <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="realtime-updated">
+          <Typography.Text type="secondary" className={ui.note} data-testid="realtime-updated">
             {t('realtime.updated', { time: zonedDateTime(data.lastUpdate, data.timezone ?? timezone) })}
           </Typography.Text>
         ) : null
@@ -84,7 +85,7 @@ export function RealtimeCard({
               <ThunderboltFilled />
             </Flex>
             <Flex vertical style={{ flex: 1, minWidth: 160 }}>
-              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              <Typography.Text type="secondary" className={ui.note}>
                 {t('realtime.power')}
               </Typography.Text>
               <Typography.Text strong style={{ fontSize: 30, lineHeight: '38px' }} data-testid="realtime-power">

@@ -7,6 +7,7 @@ import { CloudOutlined } from '@ant-design/icons';
 import { Card, Col, Empty, Flex, Row, Skeleton, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CardError } from '../../components/CardState.tsx';
+import ui from '../../components/ui.module.css';
 import { zonedDateTime } from '../../lib/dateNav.ts';
 import { formatMeasure } from '../../lib/format.ts';
 import { useWeather } from './overviewQueries.ts';
@@ -39,7 +40,7 @@ export function WeatherCard({ plantId, timezone, canEdit = false }: { plantId: n
       extra={
         <Flex gap={8} align="center">
           {w?.source === 'station' && w.stationSn ? (
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            <Typography.Text type="secondary" className={ui.note}>
               {t('weather.station', { sn: w.stationSn })}
             </Typography.Text>
           ) : null}
@@ -74,7 +75,7 @@ export function WeatherCard({ plantId, timezone, canEdit = false }: { plantId: n
               </Col>
             ))}
           </Row>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          <Typography.Text type="secondary" className={ui.note}>
             {t('weather.at', { time: zonedDateTime(w.at, timezone) })}
           </Typography.Text>
         </Flex>

@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, call } from '../../api/client.ts';
 import { useGuardedAction } from '../../api/guard.ts';
 import { SafeInput } from '../../components/SafeInput.tsx';
+import ui from '../../components/ui.module.css';
 import { formatDateTime } from '../../lib/format.ts';
 import { useInvalidatePlants } from './plantQueries.ts';
 
@@ -181,7 +182,7 @@ export function GatewaySection({
         />
       )}
       {canChange && (
-        <Button onClick={() => setReplacing(null)} style={{ alignSelf: 'flex-start' }} data-testid="gateway-bind">
+        <Button onClick={() => setReplacing(null)} className={ui.alignStart} data-testid="gateway-bind">
           {t('gateway.bind')}
         </Button>
       )}

@@ -14,6 +14,7 @@ import { useGuardedAction } from '../../api/guard.ts';
 import { useApiQuery } from '../../api/hooks.ts';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { usePermission } from '../../components/Permission.tsx';
+import ui from '../../components/ui.module.css';
 import { GatewaySection } from './Gateway.tsx';
 import { PlantForm, type PlantFormValues, plantBody, showServerError } from './PlantForm.tsx';
 import { useInvalidatePlants } from './plantQueries.ts';
@@ -146,13 +147,13 @@ function EditForm({ plant, onReload }: { plant: Plant; onReload: () => void }) {
 
   return (
     <Card data-testid="plant-edit-page">
-      <Flex justify="space-between" align="center" wrap gap={8} style={{ marginBottom: 16 }}>
+      <Flex justify="space-between" align="center" wrap gap={8} className={ui.gapBelow}>
         <Typography.Title level={4} style={{ margin: 0 }} data-testid="page-title">
           {t('edit.title', { name: plant.name })}
         </Typography.Title>
       </Flex>
       {readOnly && (
-        <Alert type="info" showIcon title={t('edit.readOnly')} style={{ marginBottom: 16 }} data-testid="plant-read-only" />
+        <Alert type="info" showIcon title={t('edit.readOnly')} className={ui.gapBelow} data-testid="plant-read-only" />
       )}
       <PlantForm
         form={form}

@@ -16,6 +16,7 @@ import { PageEmpty, PageError, PageLoading } from '../../components/PageState.ts
 import { Permission, usePermission } from '../../components/Permission.tsx';
 import { SafeInput } from '../../components/SafeInput.tsx';
 import { StatusCards } from '../../components/StatusCards.tsx';
+import ui from '../../components/ui.module.css';
 import { BulkBar, energyAggregate } from './BulkBar.tsx';
 import { OpenAlarms } from './OpenAlarms.tsx';
 import { PlantTable } from './PlantTable.tsx';
@@ -88,7 +89,7 @@ export default function PlantListPage() {
 
   return (
     <Card data-testid="plant-list-page">
-      <Flex justify="space-between" align="center" gap={16} wrap style={{ marginBottom: 16 }}>
+      <Flex justify="space-between" align="center" gap={16} wrap className={ui.gapBelow}>
         <Typography.Title level={4} style={{ margin: 0 }} data-testid="page-title">
           {t('menu:plants')}
         </Typography.Title>
@@ -185,7 +186,7 @@ function Filters() {
     criteria.status || criteria.type !== -1 || criteria.name || criteria.sort !== 'createAt' || criteria.order !== 2;
 
   return (
-    <Flex gap={8} wrap align="center" style={{ marginBottom: 12 }}>
+    <Flex gap={8} wrap align="center" className={ui.gapBelowSm}>
       <SafeInput
         value={name}
         onChange={setName}

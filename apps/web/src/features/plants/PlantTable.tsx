@@ -24,6 +24,7 @@ import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { usePermission } from '../../components/Permission.tsx';
+import ui from '../../components/ui.module.css';
 import { useTableHeight } from '../../components/useTableHeight.ts';
 import { formatCapacity, formatDateTime, formatEnergy, relativeTime } from '../../lib/format.ts';
 import { statusStyle } from '../../lib/palette.ts';
@@ -79,7 +80,7 @@ export function PlantTable({ selectable, rows, total, loading, selection, compan
       sortOrder: sortOrder('name'),
       ellipsis: true,
       render: (_, row) => (
-        <Flex vertical style={{ minWidth: 0 }}>
+        <Flex vertical className={ui.shrink}>
           <Link
             to={`/plants/overview/${row.id}/${row.type}`}
             data-testid={`plant-link-${row.id}`}
@@ -88,7 +89,7 @@ export function PlantTable({ selectable, rows, total, loading, selection, compan
           >
             {row.name}
           </Link>
-          <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
+          <Typography.Text type="secondary" ellipsis className={ui.note}>
             {typeName.get(row.type) ?? t(`types.${row.type}`)}
           </Typography.Text>
         </Flex>
@@ -167,10 +168,10 @@ export function PlantTable({ selectable, rows, total, loading, selection, compan
       render: (_, row) => {
         const owner = row.owner ? (row.owner.nickname ?? row.owner.account ?? `#${row.owner.id}`) : null;
         return (
-          <Flex vertical style={{ minWidth: 0 }}>
+          <Flex vertical className={ui.shrink}>
             <Typography.Text ellipsis>{owner ?? '--'}</Typography.Text>
             {row.company && (
-              <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
+              <Typography.Text type="secondary" ellipsis className={ui.note}>
                 {row.company.name}
               </Typography.Text>
             )}
