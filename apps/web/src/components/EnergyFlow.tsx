@@ -121,7 +121,7 @@ export function EnergyFlowCard({
     <Card
       title={t('flow.title')}
       size="small"
-      style={{ height: '100%' }}
+      className={ui.fill}
       data-testid="flow-card"
       extra={
         data?.at ? (

@@ -1,71 +1,14 @@
 /** Plants per status (overview/plantCount); a card filters the list by its status, "All" clears it. */
-import { type DataOf, formatNumber, plantsApi } from '@sunfleet/contracts';
-import { Flex, Skeleton, Typography, theme } from 'antd';
+import { type DataOf, plantsApi } from '@sunfleet/contracts';
+import { Flex, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { statusStyle } from '../lib/palette.ts';
+import { CountCard } from './CountCard.tsx';
 import ui from './ui.module.css';
 
 type PlantStatusName = plantsApi.PlantStatusName;
 
 type Counts = DataOf<typeof plantsApi.overviewPlantCount>;
-
-/** One count card: a pressed-state button with a coloured edge (also used by the device lists). */
-export function CountCard({
-  label,
-  value,
-  color,
-  active,
-  loading,
-  testId,
-  onClick,
-}: {
-  label: string;
-  value: number | null;
-  color: string;
-  active: boolean;
-  loading: boolean;
-  testId: string;
-  onClick: () => void;
-}) {
-  const { token } = theme.useToken();
-  return (
-    <button
-      type="button"
-      aria-pressed={active}
-      data-testid={testId}
-      onClick={onClick}
-      style={{
-        flex: '1 1 130px',
-        minWidth: 120,
-        maxWidth: 220,
-        textAlign: 'left',
-        cursor: 'pointer',
-        padding: '10px 14px',
-        borderRadius: token.borderRadiusLG,
-        borderStyle: 'solid',
-        borderWidth: '1px 1px 1px 4px',
-        borderTopColor: active ? color : token.colorBorderSecondary,
-        borderRightColor: active ? color : token.colorBorderSecondary,
-        borderBottomColor: active ? color : token.colorBorderSecondary,
-        borderLeftColor: color,
-        background: active ? token.colorFillTertiary : token.colorBgContainer,
-        color: token.colorText,
-        font: 'inherit',
-      }}
-    >
-      <Typography.Text type="secondary" style={{ fontSize: 12, display: 'block' }}>
-        {label}
-      </Typography.Text>
-      {loading ? (
-        <Skeleton.Button active size="small" style={{ width: 48, marginTop: 4 }} />
-      ) : (
-        <Typography.Text strong style={{ fontSize: 22, lineHeight: '30px' }}>
-          {formatNumber(value)}
-        </Typography.Text>
-      )}
-    </button>
-  );
-}
 
 export function StatusCards({
   counts,

@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { usePermissionTree, useProfile } from '../../api/hooks.ts';
 import { LanguageSwitch } from '../../components/LanguageSwitch.tsx';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
+import ui from '../../components/ui.module.css';
 import { buildRoutes } from '../buildRoutes.ts';
 import { beginNavigationWork } from '../navigationActivity.ts';
 import { menuRoutes, notFoundRoute } from '../routes.tsx';
@@ -73,7 +74,7 @@ export default function ShellLayout() {
           theme={brand.dark ? 'dark' : 'light'}
           style={{ position: 'sticky', top: 0, height: '100vh' }}
         >
-          <Flex vertical style={{ height: '100%' }}>
+          <Flex vertical className={ui.fill}>
             <BrandMark
               profile={shell.profile}
               collapsed={collapsed}
@@ -95,7 +96,7 @@ export default function ShellLayout() {
               borderBottom: `1px solid ${token.colorBorderSecondary}`,
             }}
           >
-            <Flex align="center" justify="space-between" style={{ height: '100%' }}>
+            <Flex align="center" justify="space-between" className={ui.fill}>
               <Button
                 type="text"
                 icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}

@@ -166,12 +166,12 @@ function BatteryOverview({ info, now, timezone }: { info: BatteryInfo; now: Batt
       </Card>
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={12}>
-          <Card size="small" title={t('battery.system')} style={{ height: '100%' }}>
+          <Card size="small" title={t('battery.system')} className={ui.fill}>
             <FieldList fields={now.fields} testId="battery-fields" columns={2} />
           </Card>
         </Col>
         <Col xs={24} xl={12}>
-          <Card size="small" title={t('info.title')} style={{ height: '100%' }}>
+          <Card size="small" title={t('info.title')} className={ui.fill}>
             <FieldList fields={info.info} testId="battery-info" columns={2} />
           </Card>
         </Col>

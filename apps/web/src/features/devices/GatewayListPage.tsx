@@ -10,7 +10,7 @@ import { Flex, type TableColumnsType, Tooltip, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
-import { CountCard } from '../../components/StatusCards.tsx';
+import { CountCard } from '../../components/CountCard.tsx';
 import { gatewayStateStyle, palette } from '../../lib/palette.ts';
 import { DeviceListBody } from './DeviceTable.tsx';
 import { LIST_MS } from './deviceQueries.ts';

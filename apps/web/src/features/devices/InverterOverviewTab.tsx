@@ -25,7 +25,7 @@ export function InverterOverviewTab({ inverter: inv, timezone }: { inverter: Inv
             size="small"
             title={t('realtime.title')}
             extra={<Updated at={inv.lastUpdate} timezone={timezone} />}
-            style={{ height: '100%' }}
+            className={ui.fill}
             data-testid="inverter-summary"
           >
             <Flex vertical gap={16}>

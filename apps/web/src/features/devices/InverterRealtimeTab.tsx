@@ -85,7 +85,7 @@ export function InverterRealtimeTab({
             size="small"
             title={t('realtime.input')}
             extra={<Updated at={input.data?.at} timezone={timezone} />}
-            style={{ height: '100%' }}
+            className={ui.fill}
             data-testid="inverter-input"
           >
             {input.isPending ? (
@@ -146,7 +146,7 @@ export function InverterRealtimeTab({
             size="small"
             title={t('realtime.output')}
             extra={<Updated at={o?.at} timezone={timezone} />}
-            style={{ height: '100%' }}
+            className={ui.fill}
             data-testid="inverter-output"
           >
             {output.isPending ? (

@@ -118,7 +118,7 @@ export default function MeterDetailPage() {
             size="small"
             title={t('realtime.title')}
             extra={<Updated at={m.at} timezone={timezone} />}
-            style={{ height: '100%' }}
+            className={ui.fill}
             data-testid="meter-now"
           >
             <Row gutter={[16, 16]}>
@@ -151,7 +151,7 @@ export default function MeterDetailPage() {
           </Card>
         </Col>
         <Col xs={24} xl={12}>
-          <Card size="small" title={t('meter.energy')} style={{ height: '100%' }} data-testid="meter-energy">
+          <Card size="small" title={t('meter.energy')} className={ui.fill} data-testid="meter-energy">
             <Row gutter={[16, 16]}>
               <Col span={12}>
                 <Figure label={t('meter.importToday')} value={formatEnergy(m.importToday)} testId="meter-import-today" />

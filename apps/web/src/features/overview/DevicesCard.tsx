@@ -11,6 +11,7 @@ import { CardError } from '../../components/CardState.tsx';
 import ui from '../../components/ui.module.css';
 import { formatWatts, formatWh } from '../../lib/format.ts';
 import { statusStyle } from '../../lib/palette.ts';
+import styles from './overview.module.css';
 import { useDeviceCheck, useEventCount, useInverterCount, useInverters } from './overviewQueries.ts';
 
 export const levelColor = { fault: 'error', warning: 'warning', info: 'processing' } as const;
@@ -18,13 +19,10 @@ export const levelColor = { fault: 'error', warning: 'warning', info: 'processin
 function Count({ label, value, testId }: { label: string; value: number | undefined; testId: string }) {
   return (
     <Flex vertical align="center" className={ui.shrink}>
-      <Typography.Text strong style={{ fontSize: 20 }} data-testid={testId}>
+      <Typography.Text strong className={styles.count} data-testid={testId}>
         {value ?? '--'}
       </Typography.Text>
-      <Typography.Text
-        type="secondary"
-        style={{ fontSize: 11, lineHeight: '14px', textAlign: 'center', overflowWrap: 'anywhere' }}
-      >
+      <Typography.Text type="secondary" className={styles.countLabel}>
         {label}
       </Typography.Text>
     </Flex>
@@ -41,7 +39,7 @@ export function DevicesCard({ plantId }: { plantId: number }) {
   const failing = [check, inverters, events].find((q) => q.isError && !q.data);
 
   return (
-    <Card size="small" title={t('devices.title')} style={{ height: '100%' }} data-testid="devices-card">
+    <Card size="small" title={t('devices.title')} className={ui.fill} data-testid="devices-card">
       {pending ? (
         <Skeleton active paragraph={{ rows: 5 }} />
       ) : failing ? (
@@ -56,14 +54,14 @@ export function DevicesCard({ plantId }: { plantId: number }) {
         />
       ) : (
         <Flex vertical gap={8}>
-          <div style={{ display: 'grid', gridTemplateColumns: 'repeat(5, minmax(0, 1fr))', gap: 6 }}>
+          <div className={styles.countGrid}>
             <Count label={t('devices.gateways')} value={check.data?.gateways} testId="devices-gateways" />
             <Count label={t('devices.inverters')} value={check.data?.inverters} testId="devices-inverters" />
             <Count label={t('devices.batteries')} value={check.data?.batteries} testId="devices-batteries" />
             <Count label={t('devices.meters')} value={check.data?.meters} testId="devices-meters" />
             <Count label={t('devices.weather')} value={check.data?.weather} testId="devices-weather" />
           </div>
-          <Divider style={{ margin: '4px 0' }} />
+          <Divider className={styles.divider} />
           <Typography.Text type="secondary" className={ui.note}>
             {t('devices.inverterStatus')}
           </Typography.Text>
@@ -87,7 +85,7 @@ export function DevicesCard({ plantId }: { plantId: number }) {
               </Tag>
             ))}
           </Flex>
-          <Divider style={{ margin: '4px 0' }} />
+          <Divider className={styles.divider} />
           {list.data && list.data.list.length > 0 ? (
             <List
               size="small"

@@ -14,6 +14,7 @@ import ui from '../../components/ui.module.css';
 import { type ChartPeriod, canGoForward, chartPeriods, navigate, periodKey, shiftDate } from '../../lib/dateNav.ts';
 import { formatWatts, formatWh } from '../../lib/format.ts';
 import { generationOption, powerDayOption } from './chartOptions.ts';
+import styles from './overview.module.css';
 import { useGeneration, usePowerDay } from './overviewQueries.ts';
 
 /** Translated series names of the power curve. */
@@ -174,7 +175,7 @@ export function PowerChartCard({
       ) : query.isError && !query.data ? (
         <CardError error={query.error} onRetry={() => void query.refetch()} testId="chart-error" />
       ) : empty || !option ? (
-        <Flex align="center" justify="center" style={{ height: 320 }}>
+        <Flex align="center" justify="center" className={styles.chartArea}>
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('chart.empty')} data-testid="chart-empty" />
         </Flex>
       ) : (

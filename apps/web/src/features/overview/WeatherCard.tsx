@@ -10,6 +10,7 @@ import { CardError } from '../../components/CardState.tsx';
 import ui from '../../components/ui.module.css';
 import { zonedDateTime } from '../../lib/dateNav.ts';
 import { formatMeasure } from '../../lib/format.ts';
+import styles from './overview.module.css';
 import { useWeather } from './overviewQueries.ts';
 import { WeatherStationsButton } from './WeatherStations.tsx';
 
@@ -35,7 +36,7 @@ export function WeatherCard({ plantId, timezone, canEdit = false }: { plantId: n
     <Card
       size="small"
       title={t('weather.title')}
-      style={{ height: '100%' }}
+      className={ui.fill}
       data-testid="weather-card"
       extra={
         <Flex gap={8} align="center">
@@ -65,7 +66,7 @@ export function WeatherCard({ plantId, timezone, canEdit = false }: { plantId: n
             {rows.map((r) => (
               <Col span={12} key={r.key}>
                 <Flex vertical>
-                  <Typography.Text type="secondary" style={{ fontSize: 12, lineHeight: '16px' }}>
+                  <Typography.Text type="secondary" className={styles.caption}>
                     {t(`weather.${r.key}`)}
                   </Typography.Text>
                   <Typography.Text strong data-testid={`weather-${r.key}`}>
