@@ -7,6 +7,7 @@ import { Alert, Button, Card, Descriptions, Flex, Result, Space, Table, Tag, Too
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { PageTitle } from '../../components/PageTitle.tsx';
 import ui from '../../components/ui.module.css';
 import { zonedDateTime } from '../../lib/dateNav.ts';
 import { formatField, formatValue } from './format.ts';
@@ -52,9 +53,7 @@ export function DetailHeader({
           />
           <Flex vertical gap={6} className={ui.shrink}>
             <Flex align="center" gap={10} wrap>
-              <Typography.Title level={4} style={{ margin: 0 }} data-testid="detail-name">
-                {title}
-              </Typography.Title>
+              <PageTitle testId="detail-name">{title}</PageTitle>
               {subtitle && (
                 <Typography.Text type="secondary" copyable data-testid="detail-sn">
                   {subtitle}

@@ -14,6 +14,7 @@ import type { DateRange } from '../../lib/dateRange.ts';
 import { isValidSn } from '../../lib/deviceSn.ts';
 import type { EventStateName } from '../../lib/events.ts';
 import { type EventCriteria, type Kind, kinds } from './criteria.ts';
+import styles from './events.module.css';
 
 const SN_DEBOUNCE_MS = 400;
 
@@ -69,7 +70,7 @@ export function EventFilters({
           placeholder={t('filters.sn')}
           aria-label={t('filters.sn')}
           maxLength={32}
-          style={{ width: 200 }}
+          className={styles.snFilter}
           data-testid="event-sn-filter"
         />
       </Form.Item>

@@ -5,13 +5,14 @@
  * the .xlsx downloads of the filtered inverter and battery events. The filters live in the
  * address; a refused period or SN is explained and not sent.
  */
-import { Card, Flex, Typography } from 'antd';
+import { Card, Flex } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { LevelCards } from '../../components/LevelCards.tsx';
 import { PageError } from '../../components/PageState.tsx';
+import { PageTitle } from '../../components/PageTitle.tsx';
 import { RangeProblem } from '../../components/RangeField.tsx';
 import ui from '../../components/ui.module.css';
 import { rangeProblem } from '../../lib/dateRange.ts';
@@ -57,9 +58,7 @@ export default function EventsPage() {
   return (
     <Card data-testid="events-page">
       <Flex justify="space-between" align="center" gap={16} wrap className={ui.gapBelow}>
-        <Typography.Title level={4} style={{ margin: 0 }} data-testid="page-title">
-          {t('menu:events')}
-        </Typography.Title>
+        <PageTitle>{t('menu:events')}</PageTitle>
         <EventDownloads criteria={criteria} timezone={timezone} blocked={blocked} />
       </Flex>
 

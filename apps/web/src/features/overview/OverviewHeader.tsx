@@ -5,6 +5,7 @@ import { Button, Card, Flex, Space, Tag, Typography } from 'antd';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { PageTitle } from '../../components/PageTitle.tsx';
 import ui from '../../components/ui.module.css';
 import { utcOffset, zonedDateTime } from '../../lib/dateNav.ts';
 import { formatCapacity } from '../../lib/format.ts';
@@ -49,9 +50,7 @@ export function OverviewHeader({
           />
           <Flex vertical gap={4} className={ui.shrink}>
             <Flex align="center" gap={10} wrap>
-              <Typography.Title level={4} style={{ margin: 0 }} data-testid="overview-name">
-                {plant.name}
-              </Typography.Title>
+              <PageTitle testId="overview-name">{plant.name}</PageTitle>
               <Tag color={statusStyle[status].color} className={ui.noGapAfter} data-testid="overview-status">
                 {t(`plants:status.${status}`)}
               </Tag>

@@ -7,12 +7,13 @@
 import { AppstoreOutlined, EnvironmentOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { plantsApi } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
-import { Button, Card, Flex, Segmented, Select, Typography } from 'antd';
+import { Button, Card, Flex, Segmented, Select } from 'antd';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
 import { PageEmpty, PageError, PageLoading } from '../../components/PageState.tsx';
+import { PageTitle } from '../../components/PageTitle.tsx';
 import { Permission, usePermission } from '../../components/Permission.tsx';
 import { SafeInput } from '../../components/SafeInput.tsx';
 import { StatusCards } from '../../components/StatusCards.tsx';
@@ -90,9 +91,7 @@ export default function PlantListPage() {
   return (
     <Card data-testid="plant-list-page">
       <Flex justify="space-between" align="center" gap={16} wrap className={ui.gapBelow}>
-        <Typography.Title level={4} style={{ margin: 0 }} data-testid="page-title">
-          {t('menu:plants')}
-        </Typography.Title>
+        <PageTitle>{t('menu:plants')}</PageTitle>
         <Flex gap={8} align="center" wrap>
           <Segmented
             value={view}

@@ -17,6 +17,7 @@ import { useServerLanguage } from '../../api/hooks.ts';
 import { downloadFile } from '../../components/download.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { PageEmpty, PageError, PageLoading } from '../../components/PageState.tsx';
+import { PageTitle } from '../../components/PageTitle.tsx';
 import { Permission } from '../../components/Permission.tsx';
 import { RangeField, RangeProblem } from '../../components/RangeField.tsx';
 import ui from '../../components/ui.module.css';
@@ -88,9 +89,7 @@ export default function WorkdataPage() {
     <Card data-testid="workdata-page">
       <Flex justify="space-between" align="center" gap={16} wrap className={ui.gapBelow}>
         <Flex vertical>
-          <Typography.Title level={4} style={{ margin: 0 }} data-testid="page-title">
-            {t('menu:operationData')}
-          </Typography.Title>
+          <PageTitle>{t('menu:operationData')}</PageTitle>
           <Typography.Text type="secondary">{t('subtitle')}</Typography.Text>
         </Flex>
       </Flex>
