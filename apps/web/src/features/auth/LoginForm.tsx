@@ -14,6 +14,7 @@ import { emailRules } from '../../components/formRules.ts';
 import { PasswordInput } from '../../components/PasswordInput.tsx';
 import { EmailInput } from '../../components/SafeInput.tsx';
 import ui from '../../components/ui.module.css';
+import styles from './auth.module.css';
 
 interface Credentials {
   username: string;
@@ -63,7 +64,7 @@ export function LoginForm() {
           data-testid="login-password"
         />
       </Form.Item>
-      <Flex justify="flex-end" style={{ marginTop: -8, marginBottom: 16 }}>
+      <Flex justify="flex-end" className={styles.forgotRow}>
         <Link to="/forget">{t('forgotPassword')}</Link>
       </Flex>
       <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
