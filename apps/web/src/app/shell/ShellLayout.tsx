@@ -19,6 +19,7 @@ import { useThemeColor } from '../theme.tsx';
 import { BrandMark } from './BrandMark.tsx';
 import { ShellRoutes } from './ShellRoutes.tsx';
 import { SideMenu } from './SideMenu.tsx';
+import styles from './shell.module.css';
 import { ShellContext, type ShellInfo } from './shellContext.ts';
 import { UserMenu } from './UserMenu.tsx';
 
@@ -47,7 +48,7 @@ export default function ShellLayout() {
   if (loading) return <PageLoading fullPage />;
   if (!shell) {
     return (
-      <Flex align="center" justify="center" style={{ minHeight: '100vh' }}>
+      <Flex align="center" justify="center" className={styles.page}>
         <PageError
           error={profile.error ?? permissions.error}
           onRetry={() => {
@@ -65,14 +66,14 @@ export default function ShellLayout() {
   };
   return (
     <ShellContext.Provider value={shell}>
-      <Layout style={{ minHeight: '100vh' }}>
+      <Layout className={styles.page}>
         <Layout.Sider
           collapsible
           collapsed={collapsed}
           trigger={null}
           width={232}
           theme={brand.dark ? 'dark' : 'light'}
-          style={{ position: 'sticky', top: 0, height: '100vh' }}
+          className={styles.sider}
         >
           <Flex vertical className={ui.fill}>
             <BrandMark
@@ -110,13 +111,10 @@ export default function ShellLayout() {
               </Flex>
             </Flex>
           </Layout.Header>
-          <Layout.Content style={{ margin: 16 }}>
+          <Layout.Content className={styles.content}>
             <ShellRoutes routes={shell.routes} buttons={shell.buttons} />
           </Layout.Content>
-          <Layout.Footer
-            style={{ textAlign: 'center', padding: '12px 16px', color: token.colorTextTertiary }}
-            data-testid="footer"
-          >
+          <Layout.Footer className={styles.footer} data-testid="footer">
             {t('footer', { year: new Date().getFullYear() })}
           </Layout.Footer>
         </Layout>
