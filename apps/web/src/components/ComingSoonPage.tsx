@@ -1,8 +1,9 @@
 /** A clean placeholder for menu pages that later issues build: the page title and "coming soon". */
-import { Card, Empty, Flex, Typography } from 'antd';
+import { Card, Empty, Flex } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePage } from '../app/pageContext.ts';
+import { PageTitle } from './PageTitle.tsx';
 
 export function ComingSoon({ actions }: { actions?: ReactNode }) {
   const { route } = usePage();
@@ -10,9 +11,7 @@ export function ComingSoon({ actions }: { actions?: ReactNode }) {
   return (
     <Card>
       <Flex justify="space-between" align="center" gap={16} wrap>
-        <Typography.Title level={4} style={{ margin: 0 }} data-testid="page-title">
-          {route ? t(`menu:${route.titleKey}`) : ''}
-        </Typography.Title>
+        <PageTitle>{route ? t(`menu:${route.titleKey}`) : ''}</PageTitle>
         {actions}
       </Flex>
       <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('state.comingSoon')} style={{ padding: '48px 0' }} />

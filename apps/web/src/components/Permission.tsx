@@ -2,8 +2,9 @@
  * The permission directive (spec §6): renders its children only if the current page's
  * granted buttons include `name`. `<Permission name="station.create"><Button …/></Permission>`
  */
-import type { ReactNode } from 'react';
+import { type ReactNode, useCallback, useContext } from 'react';
 import { usePage } from '../app/pageContext.ts';
+import { ShellContext } from '../app/shell/shellContext.ts';
 
 export function usePermission(name: string): boolean {
   return usePage().buttons.includes(name);
@@ -11,4 +12,20 @@ export function usePermission(name: string): boolean {
 
 export function Permission({ name, children }: { name: string; children: ReactNode }) {
   return usePermission(name) ? children : null;
+}
+
+/**
+ * A permission granted anywhere in the account's tree: a page (type 0) or a button of any page.
+ * (Inverter-event downloads are a button of the inverter page, `inverter.export`.)
+ */
+export function useGranted(): (name: string) => boolean {
+  const shell = useContext(ShellContext);
+  return useCallback(
+    (name: string) => {
+      if (!shell) return false;
+      if (name in shell.buttons) return true;
+      return Object.values(shell.buttons).some((names) => names.includes(name));
+    },
+    [shell],
+  );
 }

@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { usePermissionTree, useProfile } from '../../api/hooks.ts';
 import { LanguageSwitch } from '../../components/LanguageSwitch.tsx';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
+import ui from '../../components/ui.module.css';
 import { buildRoutes } from '../buildRoutes.ts';
 import { beginNavigationWork } from '../navigationActivity.ts';
 import { menuRoutes, notFoundRoute } from '../routes.tsx';
@@ -18,6 +19,7 @@ import { useThemeColor } from '../theme.tsx';
 import { BrandMark } from './BrandMark.tsx';
 import { ShellRoutes } from './ShellRoutes.tsx';
 import { SideMenu } from './SideMenu.tsx';
+import styles from './shell.module.css';
 import { ShellContext, type ShellInfo } from './shellContext.ts';
 import { UserMenu } from './UserMenu.tsx';
 
@@ -46,7 +48,7 @@ export default function ShellLayout() {
   if (loading) return <PageLoading fullPage />;
   if (!shell) {
     return (
-      <Flex align="center" justify="center" style={{ minHeight: '100vh' }}>
+      <Flex align="center" justify="center" className={styles.page}>
         <PageError
           error={profile.error ?? permissions.error}
           onRetry={() => {
@@ -64,16 +66,16 @@ export default function ShellLayout() {
   };
   return (
     <ShellContext.Provider value={shell}>
-      <Layout style={{ minHeight: '100vh' }}>
+      <Layout className={styles.page}>
         <Layout.Sider
           collapsible
           collapsed={collapsed}
           trigger={null}
           width={232}
           theme={brand.dark ? 'dark' : 'light'}
-          style={{ position: 'sticky', top: 0, height: '100vh' }}
+          className={styles.sider}
         >
-          <Flex vertical style={{ height: '100%' }}>
+          <Flex vertical className={ui.fill}>
             <BrandMark
               profile={shell.profile}
               collapsed={collapsed}
@@ -95,7 +97,7 @@ export default function ShellLayout() {
               borderBottom: `1px solid ${token.colorBorderSecondary}`,
             }}
           >
-            <Flex align="center" justify="space-between" style={{ height: '100%' }}>
+            <Flex align="center" justify="space-between" className={ui.fill}>
               <Button
                 type="text"
                 icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
@@ -109,13 +111,10 @@ export default function ShellLayout() {
               </Flex>
             </Flex>
           </Layout.Header>
-          <Layout.Content style={{ margin: 16 }}>
+          <Layout.Content className={styles.content}>
             <ShellRoutes routes={shell.routes} buttons={shell.buttons} />
           </Layout.Content>
-          <Layout.Footer
-            style={{ textAlign: 'center', padding: '12px 16px', color: token.colorTextTertiary }}
-            data-testid="footer"
-          >
+          <Layout.Footer className={styles.footer} data-testid="footer">
             {t('footer', { year: new Date().getFullYear() })}
           </Layout.Footer>
         </Layout>

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { menuSelection, routeForPath } from '../buildRoutes.ts';
 import type { PageRoute } from '../routes.tsx';
+import styles from './shell.module.css';
 
 type MenuItem = Required<MenuProps>['items'][number];
 
@@ -35,7 +36,7 @@ export function SideMenu({ routes, collapsed, dark }: { routes: PageRoute[]; col
   }, [selection.open]);
 
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0 }}>
+    <div className={styles.menuColumn}>
       <Menu
         data-testid="side-menu"
         mode="inline"

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useApiMutation, useProfileUpdater } from '../../api/hooks.ts';
 import type { UserProfile } from '../../app/shell/shellContext.ts';
 import { imageProblem } from '../../components/imageProblem.ts';
+import ui from '../../components/ui.module.css';
 
 export function AvatarUpload({ profile }: { profile: UserProfile }) {
   const { t } = useTranslation('account');
@@ -30,7 +31,7 @@ export function AvatarUpload({ profile }: { profile: UserProfile }) {
   };
 
   return (
-    <Flex align="center" gap={16} style={{ marginBottom: 24 }}>
+    <Flex align="center" gap={16} className={ui.gapBelowLg}>
       <Avatar size={72} src={profile.avatar ?? undefined} icon={<UserOutlined />} data-testid="avatar" />
       <Flex vertical gap={4}>
         <Upload
@@ -45,7 +46,7 @@ export function AvatarUpload({ profile }: { profile: UserProfile }) {
             {t('avatar.change')}
           </Button>
         </Upload>
-        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        <Typography.Text type="secondary" className={ui.note}>
           {t('avatar.hint', { max: maxMb })}
         </Typography.Text>
       </Flex>

@@ -7,7 +7,7 @@ import { Flex, Skeleton, Statistic, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
-import { statusStyle } from '../plants/format.ts';
+import { statusStyle } from '../../lib/palette.ts';
 
 export function MyPlants({ userId }: { userId: number }) {
   const { t } = useTranslation('account');

@@ -10,10 +10,10 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, call } from '../../api/client.ts';
 import { endpointKey, useApiMutation, useApiQuery } from '../../api/hooks.ts';
 import type { UserProfile } from '../../app/shell/shellContext.ts';
+import { CodeInput } from '../../components/CodeInput.tsx';
 import { codeRules, emailRules } from '../../components/formRules.ts';
 import { PageError } from '../../components/PageState.tsx';
 import { EmailInput } from '../../components/SafeInput.tsx';
-import { CodeInput } from '../auth/CodeInput.tsx';
 
 interface EnableValues {
   email: string;

@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { type Brand, currentBrand } from '../../app/brands.ts';
 import { brandTheme } from '../../app/theme.tsx';
 import { LanguageSwitch } from '../../components/LanguageSwitch.tsx';
+import styles from './auth.module.css';
 
 function Frame({ brand, title, subtitle, children, width }: AuthLayoutProps & { brand: Brand }) {
   const { t } = useTranslation('auth');
@@ -19,11 +20,11 @@ function Frame({ brand, title, subtitle, children, width }: AuthLayoutProps & { 
           : `linear-gradient(160deg, ${token.colorPrimaryBg} 0%, ${token.colorBgLayout} 60%)`,
       }}
     >
-      <Flex justify="flex-end" style={{ padding: '12px 16px' }}>
+      <Flex justify="flex-end" className={styles.topBar}>
         <LanguageSwitch />
       </Flex>
-      <Flex vertical align="center" justify="center" style={{ flex: 1, padding: '0 16px 32px' }}>
-        <img src={brand.logo} alt={brand.title} style={{ height: 58, marginBottom: 24 }} data-testid="brand-logo" />
+      <Flex vertical align="center" justify="center" className={styles.column}>
+        <img src={brand.logo} alt={brand.title} className={styles.logo} data-testid="brand-logo" />
         <Card style={{ width: '100%', maxWidth: width ?? 420, boxShadow: token.boxShadowTertiary }}>
           <Typography.Title level={3} style={{ marginTop: 0, marginBottom: subtitle ? 4 : 24 }}>
             {title}
@@ -36,8 +37,8 @@ function Frame({ brand, title, subtitle, children, width }: AuthLayoutProps & { 
           {children}
         </Card>
       </Flex>
-      <Flex vertical align="center" gap={4} style={{ padding: 16, color: token.colorTextTertiary, fontSize: 12 }}>
-        <Space size="middle" wrap style={{ justifyContent: 'center' }}>
+      <Flex vertical align="center" gap={4} className={styles.footer}>
+        <Space size="middle" wrap className={styles.links}>
           <Link to="/agreement">{t('links.agreement')}</Link>
           <Link to="/app/download">{t('links.appDownload')}</Link>
           <Link to="/firmwareLogging">{t('links.firmwareLogging')}</Link>

@@ -6,11 +6,12 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ApiError, call } from '../../api/client.ts';
 import { useGuardedAction } from '../../api/guard.ts';
+import { CodeInput } from '../../components/CodeInput.tsx';
 import { codeRules, confirmRules, emailRules, passwordRules } from '../../components/formRules.ts';
 import { PasswordInput } from '../../components/PasswordInput.tsx';
 import { EmailInput } from '../../components/SafeInput.tsx';
+import ui from '../../components/ui.module.css';
 import { AuthLayout } from './AuthLayout.tsx';
-import { CodeInput } from './CodeInput.tsx';
 import { useVerificationCode } from './useVerificationCode.ts';
 
 interface Reset {
@@ -53,7 +54,7 @@ export default function ForgetPasswordPage() {
         <Button type="primary" htmlType="submit" block loading={busy} data-testid="reset-submit">
           {t('resetSubmit')}
         </Button>
-        <Flex justify="center" style={{ marginTop: 16 }}>
+        <Flex justify="center" className={ui.gapAbove}>
           <Link to="/login">{t('backToSignIn')}</Link>
         </Flex>
       </Form>

@@ -13,6 +13,8 @@ import { homePath } from '../../app/routes.tsx';
 import { emailRules } from '../../components/formRules.ts';
 import { PasswordInput } from '../../components/PasswordInput.tsx';
 import { EmailInput } from '../../components/SafeInput.tsx';
+import ui from '../../components/ui.module.css';
+import styles from './auth.module.css';
 
 interface Credentials {
   username: string;
@@ -46,7 +48,7 @@ export function LoginForm() {
 
   return (
     <Form<Credentials> layout="vertical" size="large" onFinish={submit} requiredMark={false} data-testid="login-form">
-      {error && <Alert type="error" title={error} showIcon style={{ marginBottom: 16 }} data-testid="login-error" />}
+      {error && <Alert type="error" title={error} showIcon className={ui.gapBelow} data-testid="login-error" />}
       <Form.Item name="username" label={t('email')} rules={emailRules(t)}>
         <EmailInput prefix={<MailOutlined />} placeholder={t('emailPlaceholder')} data-testid="login-email" autoFocus />
       </Form.Item>
@@ -62,13 +64,13 @@ export function LoginForm() {
           data-testid="login-password"
         />
       </Form.Item>
-      <Flex justify="flex-end" style={{ marginTop: -8, marginBottom: 16 }}>
+      <Flex justify="flex-end" className={styles.forgotRow}>
         <Link to="/forget">{t('forgotPassword')}</Link>
       </Flex>
       <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
         {t('signIn')}
       </Button>
-      <Flex justify="center" gap={4} style={{ marginTop: 16 }}>
+      <Flex justify="center" gap={4} className={ui.gapAbove}>
         <span>{t('noAccount')}</span>
         <Link to="/reg" data-testid="register-link">
           {t('register')}

@@ -12,11 +12,12 @@ import { ApiError, call } from '../../api/client.ts';
 import { useGuardedAction } from '../../api/guard.ts';
 import { useServerLanguage } from '../../api/hooks.ts';
 import { homePath } from '../../app/routes.tsx';
+import { CodeInput } from '../../components/CodeInput.tsx';
 import { codeRules, confirmRules, emailRules, passwordRules } from '../../components/formRules.ts';
 import { PasswordInput } from '../../components/PasswordInput.tsx';
 import { EmailInput } from '../../components/SafeInput.tsx';
+import ui from '../../components/ui.module.css';
 import { AuthLayout } from './AuthLayout.tsx';
-import { CodeInput } from './CodeInput.tsx';
 import { signIn } from './LoginForm.tsx';
 import { useVerificationCode } from './useVerificationCode.ts';
 
@@ -97,7 +98,7 @@ export default function RegisterPage() {
         <Button type="primary" htmlType="submit" block loading={busy} data-testid="register-submit">
           {t('register')}
         </Button>
-        <Flex justify="center" gap={4} style={{ marginTop: 16 }}>
+        <Flex justify="center" gap={4} className={ui.gapAbove}>
           <span>{t('haveAccount')}</span>
           <Link to="/login">{t('signIn')}</Link>
         </Flex>

@@ -1,9 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { fail, renderPage, serve } from '../../test/pages.tsx';
 import BatteryDetailPage from './BatteryDetailPage.tsx';
-import { fail, renderPage, serve } from './testing.tsx';
 
-vi.mock('../overview/EChart.tsx', () => ({
+vi.mock('../../components/EChart.tsx', () => ({
   EChart: ({ testId }: { testId?: string }) => <div data-testid={testId} />,
 }));
 

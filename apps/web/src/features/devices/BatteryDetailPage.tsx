@@ -13,11 +13,11 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { useApiQuery } from '../../api/hooks.ts';
+import { CardError } from '../../components/CardState.tsx';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { usePermission } from '../../components/Permission.tsx';
-import { CardError } from '../overview/CardState.tsx';
-import { todayIn, zonedDateTime } from '../overview/dateNav.ts';
-import { statusStyle } from '../plants/format.ts';
+import { todayIn, zonedDateTime } from '../../lib/dateNav.ts';
+import { chargeColour, statusStyle } from '../../lib/palette.ts';
 import { CellHeatMap } from './CellHeatMap.tsx';
 import { ChartCard, useChartState } from './ChartCard.tsx';
 import { DetailActions, DetailHeader, DeviceMissing, FaultList, FieldList, Figure, Updated } from './DetailParts.tsx';
@@ -27,6 +27,7 @@ import { deviceName, formatValue } from './format.ts';
 import { type BatteryInfo, type BatteryPack, type BatteryRealtime, gatewayPath, plantPath } from './types.ts';
 import { useDeleteDevice } from './useDeleteDevice.tsx';
 import './devices.css';
+import ui from '../../components/ui.module.css';
 
 const BACK = '/device/battery';
 const TABS = ['overview', 'cells', 'chart', 'events'] as const;
@@ -50,7 +51,7 @@ function PacksTable({ packs }: { packs: readonly BatteryPack[] }) {
           render: (_, p) => (
             <Flex gap={6} align="center">
               #{p.index}
-              <Tag color={p.master ? 'blue' : undefined} style={{ marginInlineEnd: 0 }}>
+              <Tag color={p.master ? 'blue' : undefined} className={ui.noGapAfter}>
                 {p.master ? t('battery.master') : t('battery.slave')}
               </Tag>
             </Flex>
@@ -112,13 +113,13 @@ function BatteryOverview({ info, now, timezone }: { info: BatteryInfo; now: Batt
             type="circle"
             size={120}
             percent={Math.max(0, Math.min(100, now.soc ?? 0))}
-            strokeColor={(now.soc ?? 0) < 20 ? '#ff4d4f' : '#52c41a'}
+            strokeColor={chargeColour(now.soc ?? 0, false)}
             format={() => (
               <Flex vertical align="center">
                 <Typography.Text strong style={{ fontSize: 22 }} data-testid="battery-soc">
                   {formatValue(now.soc, '%')}
                 </Typography.Text>
-                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                <Typography.Text type="secondary" className={ui.note}>
                   {t('battery.soc')}
                 </Typography.Text>
               </Flex>
@@ -165,12 +166,12 @@ function BatteryOverview({ info, now, timezone }: { info: BatteryInfo; now: Batt
       </Card>
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={12}>
-          <Card size="small" title={t('battery.system')} style={{ height: '100%' }}>
+          <Card size="small" title={t('battery.system')} className={ui.fill}>
             <FieldList fields={now.fields} testId="battery-fields" columns={2} />
           </Card>
         </Col>
         <Col xs={24} xl={12}>
-          <Card size="small" title={t('info.title')} style={{ height: '100%' }}>
+          <Card size="small" title={t('info.title')} className={ui.fill}>
             <FieldList fields={info.info} testId="battery-info" columns={2} />
           </Card>
         </Col>

@@ -12,7 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
 import { usePermission } from '../../components/Permission.tsx';
-import { StatusCards } from '../plants/StatusCards.tsx';
+import { StatusCards } from '../../components/StatusCards.tsx';
 import { DeviceListBody } from './DeviceTable.tsx';
 import { LIST_MS } from './deviceQueries.ts';
 import { formatValue } from './format.ts';
@@ -23,6 +23,7 @@ import { countQuery, type ListSpec, listQuery, useListState } from './listState.
 import { type BatteryPack, type BatteryRow, detailPath } from './types.ts';
 import { useDeleteDevice } from './useDeleteDevice.tsx';
 import './devices.css';
+import { chargeColour } from '../../lib/palette.ts';
 
 const spec: ListSpec<(typeof devicesApi.batterySorts)[number]> = {
   sorts: devicesApi.batterySorts,
@@ -33,7 +34,7 @@ const spec: ListSpec<(typeof devicesApi.batterySorts)[number]> = {
 /** SOC as a small bar with the value. */
 export function SocBar({ value, testId }: { value: number | null; testId?: string }) {
   if (value === null) return <span data-testid={testId}>--</span>;
-  const color = value < 20 ? '#ff4d4f' : value < 50 ? '#faad14' : '#52c41a';
+  const color = chargeColour(value);
   return (
     <Progress
       percent={Math.max(0, Math.min(100, value))}

@@ -7,6 +7,7 @@
 import { Flex, Segmented, Tag, Tooltip, Typography, theme } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import ui from '../../components/ui.module.css';
 import { formatValue } from './format.ts';
 import { colourRange, type HeatMode, heatColor, heatGrid, MIN_SPAN } from './heatmap.ts';
 import type { BatteryCell, BatteryPack } from './types.ts';
@@ -38,7 +39,7 @@ export function CellHeatMap({ packs, cells }: { packs: readonly BatteryPack[]; c
         />
         {grid.min !== null && grid.max !== null && (
           <Flex align="center" gap={8} data-testid="cell-legend">
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            <Typography.Text type="secondary" className={ui.note}>
               {fmt(lo)}
             </Typography.Text>
             <div
@@ -50,7 +51,7 @@ export function CellHeatMap({ packs, cells }: { packs: readonly BatteryPack[]; c
                 background: `linear-gradient(90deg, ${heatColor(0, 0, 1)}, ${heatColor(0.5, 0, 1)}, ${heatColor(1, 0, 1)})`,
               }}
             />
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            <Typography.Text type="secondary" className={ui.note}>
               {fmt(hi)}
             </Typography.Text>
             <Tag data-testid="cell-spread">{t('cells.spread', { value: fmt(grid.max - grid.min) })}</Tag>
@@ -58,7 +59,7 @@ export function CellHeatMap({ packs, cells }: { packs: readonly BatteryPack[]; c
         )}
       </Flex>
       {!grid.perCell && (
-        <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="cell-fallback">
+        <Typography.Text type="secondary" className={ui.note} data-testid="cell-fallback">
           {t('cells.perPackNote')}
         </Typography.Text>
       )}
@@ -101,8 +102,8 @@ export function CellHeatMap({ packs, cells }: { packs: readonly BatteryPack[]; c
               {grid.rows.map((row) => (
                 <tr key={row.pack} data-testid={`cell-row-${row.pack}`}>
                   <th scope="row" style={{ textAlign: 'left', fontWeight: 400 }}>
-                    <Flex vertical style={{ minWidth: 0 }}>
-                      <Typography.Text strong style={{ fontSize: 12 }}>
+                    <Flex vertical className={ui.shrink}>
+                      <Typography.Text strong className={ui.note}>
                         {t('cells.pack', { index: row.pack })}
                       </Typography.Text>
                       <Typography.Text type="secondary" style={{ fontSize: 11 }}>

@@ -9,10 +9,11 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiError } from '../../api/client.ts';
-import { CardError } from '../overview/CardState.tsx';
-import { type ChartPeriod, canGoForward, navigate, periodKey, shiftDate } from '../overview/dateNav.ts';
-import { EChart } from '../overview/EChart.tsx';
-import { useChartColors } from '../overview/PowerChart.tsx';
+import { CardError } from '../../components/CardState.tsx';
+import { useChartColors } from '../../components/chartColors.ts';
+import { EChart } from '../../components/EChart.tsx';
+import ui from '../../components/ui.module.css';
+import { type ChartPeriod, canGoForward, navigate, periodKey, shiftDate } from '../../lib/dateNav.ts';
 import { dayCurveOption, energyBarsOption } from './charts.ts';
 import { formatValue } from './format.ts';
 import type { DayChart, EnergyBars, EnergyKey } from './types.ts';
@@ -214,7 +215,7 @@ export function ChartCard({
       )}
       {footer}
       {isDay && (
-        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        <Typography.Text type="secondary" className={ui.note}>
           {t('chart.tzNote', { timezone })}
         </Typography.Text>
       )}

@@ -7,7 +7,9 @@ import { Alert, Button, Card, Descriptions, Flex, Result, Space, Table, Tag, Too
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { zonedDateTime } from '../overview/dateNav.ts';
+import { PageTitle } from '../../components/PageTitle.tsx';
+import ui from '../../components/ui.module.css';
+import { zonedDateTime } from '../../lib/dateNav.ts';
 import { formatField, formatValue } from './format.ts';
 import type { ActiveFault, FieldValue, Phase } from './types.ts';
 
@@ -49,11 +51,9 @@ export function DetailHeader({
             onClick={() => navigate(back)}
             data-testid="detail-back"
           />
-          <Flex vertical gap={6} style={{ minWidth: 0 }}>
+          <Flex vertical gap={6} className={ui.shrink}>
             <Flex align="center" gap={10} wrap>
-              <Typography.Title level={4} style={{ margin: 0 }} data-testid="detail-name">
-                {title}
-              </Typography.Title>
+              <PageTitle testId="detail-name">{title}</PageTitle>
               {subtitle && (
                 <Typography.Text type="secondary" copyable data-testid="detail-sn">
                   {subtitle}
@@ -117,8 +117,8 @@ export function DeviceMissing({ text, back, backLabel }: { text: string; back: s
 /** A figure: a label and a large value. */
 export function Figure({ label, value, testId, hint }: { label: ReactNode; value: ReactNode; testId: string; hint?: string }) {
   return (
-    <Flex vertical style={{ minWidth: 0 }}>
-      <Typography.Text type="secondary" style={{ fontSize: 12 }} ellipsis>
+    <Flex vertical className={ui.shrink}>
+      <Typography.Text type="secondary" className={ui.note} ellipsis>
         {label}
       </Typography.Text>
       <Tooltip title={hint}>
@@ -135,7 +135,7 @@ export function Updated({ at, timezone }: { at: string | null | undefined; timez
   const { t } = useTranslation('devices');
   if (!at) return null;
   return (
-    <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="updated-at">
+    <Typography.Text type="secondary" className={ui.note} data-testid="updated-at">
       {t('updated', { time: zonedDateTime(at, timezone) })}
     </Typography.Text>
   );
@@ -182,7 +182,7 @@ export function FaultList({ faults }: { faults: readonly ActiveFault[] }) {
             <Space>
               <Tag>{t(`faultLevel.${f.level}`)}</Tag>
               {f.text}
-              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              <Typography.Text type="secondary" className={ui.note}>
                 {f.code}
               </Typography.Text>
             </Space>

@@ -1,9 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ShellContext, type ShellInfo } from '../../app/shell/shellContext.ts';
-import { quickRange } from '../plants/dateRange.ts';
+import { quickRange } from '../../lib/dateRange.ts';
+import { type Call, callsTo, renderPage, serve } from '../../test/pages.tsx';
 import { DeviceEventsCard } from './DeviceEventsCard.tsx';
-import { type Call, callsTo, renderPage, serve } from './testing.tsx';
 
 const SN = 'HYABVNAAB1ME';
 function event(id: number, extra: Record<string, unknown> = {}) {

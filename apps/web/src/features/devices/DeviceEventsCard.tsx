@@ -13,13 +13,14 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
-import { type EventStateName, type Level, levels } from '../events/criteria.ts';
-import { useGranted } from '../events/eventQueries.ts';
-import { levelStyle } from '../events/LevelCards.tsx';
-import { RangeField, RangeProblem } from '../events/RangeField.tsx';
-import { CardError } from '../overview/CardState.tsx';
-import { zonedDateTime } from '../overview/dateNav.ts';
-import { type DateRange, quickRange, rangeProblem } from '../plants/dateRange.ts';
+import { CardError } from '../../components/CardState.tsx';
+import { useGranted } from '../../components/Permission.tsx';
+import { RangeField, RangeProblem } from '../../components/RangeField.tsx';
+import ui from '../../components/ui.module.css';
+import { zonedDateTime } from '../../lib/dateNav.ts';
+import { type DateRange, quickRange, rangeProblem } from '../../lib/dateRange.ts';
+import { type EventStateName, type Level, levels } from '../../lib/events.ts';
+import { levelStyle, palette } from '../../lib/palette.ts';
 
 export type DeviceEventRow = DataOf<typeof eventsApi.deviceEvents>['list'][number];
 
@@ -67,7 +68,7 @@ function useColumns(timezone: string, withEnd: boolean): TableColumnsType<Device
       key: 'start',
       title: t('events.columns.start'),
       width: 170,
-      render: (_, e) => <span style={{ fontVariantNumeric: 'tabular-nums' }}>{zonedDateTime(e.startedAt, timezone)}</span>,
+      render: (_, e) => <span className={ui.figures}>{zonedDateTime(e.startedAt, timezone)}</span>,
     },
   ];
   if (withEnd)
@@ -77,7 +78,7 @@ function useColumns(timezone: string, withEnd: boolean): TableColumnsType<Device
       width: 170,
       render: (_, e) =>
         e.endedAt ? (
-          <span style={{ fontVariantNumeric: 'tabular-nums' }}>{zonedDateTime(e.endedAt, timezone)}</span>
+          <span className={ui.figures}>{zonedDateTime(e.endedAt, timezone)}</span>
         ) : (
           <Tag color="orange">{t('events.ongoing')}</Tag>
         ),
@@ -143,7 +144,7 @@ function DeviceEvents({ sn, timezone }: { sn: string; timezone: string }) {
               <Badge
                 count={openCount}
                 showZero
-                color={openCount ? '#ff4d4f' : '#52c41a'}
+                color={openCount ? palette.bad : palette.good}
                 data-testid="device-events-open-count"
               />
             )}

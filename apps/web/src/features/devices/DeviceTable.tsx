@@ -10,7 +10,7 @@ import type { SorterResult } from 'antd/es/table/interface';
 import type { MouseEvent } from 'react';
 import type { ApiError } from '../../api/client.ts';
 import { PageEmpty, PageError } from '../../components/PageState.tsx';
-import { useTableHeight } from '../plants/PlantTable.tsx';
+import { useTableHeight } from '../../components/useTableHeight.ts';
 import { hasFilters, type ListState, PAGE_SIZES } from './listState.ts';
 
 /** Clicks on links, buttons and inputs inside a row do their own thing, not the row's. */

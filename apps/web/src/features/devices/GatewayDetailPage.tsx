@@ -13,17 +13,19 @@ import { Link, useParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { useApiQuery } from '../../api/hooks.ts';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
-import { zonedDateTime } from '../overview/dateNav.ts';
-import { formatRate } from '../overview/format.ts';
+import { zonedDateTime } from '../../lib/dateNav.ts';
+import { formatRate } from '../../lib/format.ts';
+import { gatewayStateStyle, palette } from '../../lib/palette.ts';
 import { DetailHeader, DeviceMissing } from './DetailParts.tsx';
 import { DeviceEventsCard } from './DeviceEventsCard.tsx';
 import { live } from './deviceQueries.ts';
-import { deviceName, formatDuration, gatewayStateStyle } from './format.ts';
+import { deviceName, formatDuration } from './format.ts';
 import { onlineShare, type Segment, timeline } from './history.ts';
 import { GatewayState, StatusBadge, When } from './ListParts.tsx';
 import { SignalBars } from './SignalBars.tsx';
 import { type DetailKind, detailPath, type GatewayDetail, plantPath } from './types.ts';
 import './devices.css';
+import ui from '../../components/ui.module.css';
 
 const BACK = '/device/gateway';
 type BehindDevice = GatewayDetail['deviceList'][number];
@@ -32,7 +34,7 @@ type Period = GatewayDetail['history'][number];
 function HistoryBar({ segments, timezone }: { segments: Segment[]; timezone: string }) {
   const { t } = useTranslation('devices');
   const { token } = theme.useToken();
-  const colour = { online: gatewayStateStyle.online.color, offline: '#ff7a45', unknown: token.colorFillSecondary };
+  const colour = { online: gatewayStateStyle.online.color, offline: palette.disconnected, unknown: token.colorFillSecondary };
   return (
     <Flex vertical gap={4}>
       <div className="sf-history-bar" role="img" aria-label={t('gateway.historyBar')} data-testid="history-bar">
@@ -49,10 +51,10 @@ function HistoryBar({ segments, timezone }: { segments: Segment[]; timezone: str
         ))}
       </div>
       <Flex justify="space-between">
-        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        <Typography.Text type="secondary" className={ui.note}>
           {t('gateway.daysAgo', { count: devicesApi.GATEWAY_HISTORY_DAYS })}
         </Typography.Text>
-        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        <Typography.Text type="secondary" className={ui.note}>
           {t('gateway.now')}
         </Typography.Text>
       </Flex>
@@ -200,7 +202,7 @@ export default function GatewayDetailPage() {
               { key: 'duration', title: t('gateway.duration'), align: 'right', render: (_, p) => formatDuration(p.durationS) },
             ]}
           />
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          <Typography.Text type="secondary" className={ui.note}>
             {t(`gateway.source.${g.historySource}`)} {t('gateway.tzNote', { timezone })}
           </Typography.Text>
         </Flex>

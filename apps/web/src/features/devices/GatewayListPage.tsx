@@ -10,16 +10,17 @@ import { Flex, type TableColumnsType, Tooltip, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
-import { CountCard } from '../plants/StatusCards.tsx';
+import { CountCard } from '../../components/CountCard.tsx';
+import { gatewayStateStyle, palette } from '../../lib/palette.ts';
 import { DeviceListBody } from './DeviceTable.tsx';
 import { LIST_MS } from './deviceQueries.ts';
-import { gatewayStateStyle } from './format.ts';
 import { DeviceCell, GatewayState, ListFrame, PlantLink, TwoLines, When } from './ListParts.tsx';
 import { ListToolbar } from './ListToolbar.tsx';
 import { countQuery, type ListSpec, type ListState, listQuery, useListState } from './listState.ts';
 import { SignalBars } from './SignalBars.tsx';
 import { type GatewayCounts, type GatewayRow, gatewayPath } from './types.ts';
 import './devices.css';
+import ui from '../../components/ui.module.css';
 
 export const commTypes = ['wifi', 'ethernet', '4g', 'rs485'] as const;
 
@@ -47,8 +48,8 @@ function GatewayCards({
   const cards = [
     { key: 'total', color: token.colorPrimary, active: !state.status && !state.binding },
     { key: 'online', color: gatewayStateStyle.online.color, active: state.status === 'online' },
-    { key: 'offline', color: '#ff7a45', active: state.status === 'offline' },
-    { key: 'unbound', color: '#722ed1', active: state.binding === 'unbound' },
+    { key: 'offline', color: palette.disconnected, active: state.status === 'offline' },
+    { key: 'unbound', color: palette.unbound, active: state.binding === 'unbound' },
   ] as const;
   const pick = (key: (typeof cards)[number]['key'], active: boolean) => {
     if (key === 'total' || active) onChange({ status: undefined, binding: undefined });
@@ -56,7 +57,7 @@ function GatewayCards({
     else onChange({ status: key, binding: undefined });
   };
   return (
-    <Flex gap={12} wrap style={{ marginBottom: 16 }} role="group" aria-label={t('filters.status')}>
+    <Flex gap={12} wrap className={ui.gapBelow} role="group" aria-label={t('filters.status')}>
       {cards.map((c) => (
         <CountCard
           key={c.key}
@@ -106,9 +107,9 @@ export default function GatewayListPage() {
       title: t('columns.plantCompany'),
       width: 180,
       render: (_, row) => (
-        <Flex vertical style={{ minWidth: 0 }}>
+        <Flex vertical className={ui.shrink}>
           <PlantLink plant={row.plant} />
-          <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
+          <Typography.Text type="secondary" ellipsis className={ui.note}>
             {row.company?.name ?? '--'}
           </Typography.Text>
         </Flex>
@@ -151,11 +152,11 @@ export default function GatewayListPage() {
       title: t('columns.protocols'),
       width: 200,
       render: (_, row) => (
-        <Flex vertical gap={2} style={{ minWidth: 0 }}>
+        <Flex vertical gap={2} className={ui.shrink}>
           <Typography.Text>{t('gateway.deviceCount', { count: row.devices })}</Typography.Text>
           {row.protocols.length > 0 && (
             <Tooltip title={row.protocols.join(', ')}>
-              <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
+              <Typography.Text type="secondary" ellipsis className={ui.note}>
                 {row.protocols.join(', ')}
               </Typography.Text>
             </Tooltip>

@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { callsTo, fail, renderPage, serve } from '../../test/pages.tsx';
 import GatewayDetailPage from './GatewayDetailPage.tsx';
 import GatewayListPage from './GatewayListPage.tsx';
-import { callsTo, fail, renderPage, serve } from './testing.tsx';
 
 const gateway = (id: number, extra: Record<string, unknown> = {}) => ({
   id,

@@ -1,10 +1,10 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { callsTo, fail, renderPage, serve } from '../../test/pages.tsx';
 import InverterDetailPage from './InverterDetailPage.tsx';
-import { callsTo, fail, renderPage, serve } from './testing.tsx';
 
 // Canvas charts do not draw in jsdom: the chart shows which series it was given.
-vi.mock('../overview/EChart.tsx', () => ({
+vi.mock('../../components/EChart.tsx', () => ({
   EChart: ({ option, testId }: { option: { series: Array<{ id: string }> }; testId?: string }) => (
     <div data-testid={testId} data-series={option.series.map((s) => s.id).join(',')} />
   ),

@@ -1,11 +1,11 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { todayIn } from '../overview/dateNav.ts';
+import { todayIn } from '../../lib/dateNav.ts';
+import { callsTo, renderPage, serve } from '../../test/pages.tsx';
 import InverterDetailPage from './InverterDetailPage.tsx';
-import { callsTo, renderPage, serve } from './testing.tsx';
 
 // Canvas charts do not draw in jsdom: the chart shows the series, the x axis and the raw values it was given.
-vi.mock('../overview/EChart.tsx', () => ({
+vi.mock('../../components/EChart.tsx', () => ({
   EChart: ({
     option,
     testId,

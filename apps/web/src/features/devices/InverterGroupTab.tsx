@@ -9,8 +9,9 @@ import { keepPreviousData } from '@tanstack/react-query';
 import { Card, Col, Flex, Row, Skeleton, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/hooks.ts';
-import { CardError } from '../overview/CardState.tsx';
-import { formatEnergy } from '../plants/format.ts';
+import { CardError } from '../../components/CardState.tsx';
+import ui from '../../components/ui.module.css';
+import { formatEnergy } from '../../lib/format.ts';
 import { ChartCard, useChartState } from './ChartCard.tsx';
 import { FieldList, Figure, PhaseTable, Updated } from './DetailParts.tsx';
 import { dayOptions, groupBars, live } from './deviceQueries.ts';
@@ -88,7 +89,7 @@ export function InverterGroupTab({
                   testId={`group-${group}-power`}
                 />
                 {direction && (
-                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  <Typography.Text type="secondary" className={ui.note}>
                     {t(`direction.${direction}`)}
                   </Typography.Text>
                 )}

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { callsTo, fail, renderPage, serve } from '../../test/pages.tsx';
 import InverterListPage from './InverterListPage.tsx';
-import { callsTo, fail, renderPage, serve } from './testing.tsx';
 
 const inverter = (sn: string, extra: Record<string, unknown> = {}) => ({
   id: sn.length,

@@ -3,13 +3,13 @@ import { plantEnergyApi } from '@sunfleet/contracts';
 import { Card, Col, Flex, Progress, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/hooks.ts';
-import { EnergyFlowCard } from '../overview/EnergyFlow.tsx';
-import { formatEnergy } from '../plants/format.ts';
+import { EnergyFlowCard } from '../../components/EnergyFlow.tsx';
+import ui from '../../components/ui.module.css';
+import { formatEnergy } from '../../lib/format.ts';
 import { FaultList, FieldList, Figure, Updated } from './DetailParts.tsx';
 import { live } from './deviceQueries.ts';
 import { formatValue } from './format.ts';
 import type { InverterDetail } from './types.ts';
-import '../overview/overview.css';
 
 export function InverterOverviewTab({ inverter: inv, timezone }: { inverter: InverterDetail; timezone: string }) {
   const { t } = useTranslation('devices');
@@ -25,7 +25,7 @@ export function InverterOverviewTab({ inverter: inv, timezone }: { inverter: Inv
             size="small"
             title={t('realtime.title')}
             extra={<Updated at={inv.lastUpdate} timezone={timezone} />}
-            style={{ height: '100%' }}
+            className={ui.fill}
             data-testid="inverter-summary"
           >
             <Flex vertical gap={16}>
@@ -39,7 +39,7 @@ export function InverterOverviewTab({ inverter: inv, timezone }: { inverter: Inv
                       <Typography.Text strong style={{ fontSize: 20 }} data-testid="inverter-power">
                         {formatValue(inv.power, 'W')}
                       </Typography.Text>
-                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                      <Typography.Text type="secondary" className={ui.note}>
                         {t('realtime.ofRated', { rated: formatValue(inv.ratedPower, 'W') })}
                       </Typography.Text>
                     </Flex>

@@ -9,9 +9,10 @@ import { Card, Col, Empty, Flex, Row, Segmented, Skeleton, Table, Tag, Typograph
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/hooks.ts';
-import { CardError } from '../overview/CardState.tsx';
-import { EChart } from '../overview/EChart.tsx';
-import { useChartColors } from '../overview/PowerChart.tsx';
+import { CardError } from '../../components/CardState.tsx';
+import { useChartColors } from '../../components/chartColors.ts';
+import { EChart } from '../../components/EChart.tsx';
+import ui from '../../components/ui.module.css';
 import { ChartCard, useChartState } from './ChartCard.tsx';
 import { pvIvOption } from './charts.ts';
 import { Figure, PhaseTable, Updated } from './DetailParts.tsx';
@@ -84,7 +85,7 @@ export function InverterRealtimeTab({
             size="small"
             title={t('realtime.input')}
             extra={<Updated at={input.data?.at} timezone={timezone} />}
-            style={{ height: '100%' }}
+            className={ui.fill}
             data-testid="inverter-input"
           >
             {input.isPending ? (
@@ -112,7 +113,7 @@ export function InverterRealtimeTab({
                       render: (_, r) => (
                         <Flex gap={6} align="center">
                           {r.name}
-                          <Tag style={{ marginInlineEnd: 0 }}>{t(`realtime.kind.${r.kind}`)}</Tag>
+                          <Tag className={ui.noGapAfter}>{t(`realtime.kind.${r.kind}`)}</Tag>
                         </Flex>
                       ),
                     },
@@ -145,7 +146,7 @@ export function InverterRealtimeTab({
             size="small"
             title={t('realtime.output')}
             extra={<Updated at={o?.at} timezone={timezone} />}
-            style={{ height: '100%' }}
+            className={ui.fill}
             data-testid="inverter-output"
           >
             {output.isPending ? (
@@ -197,7 +198,7 @@ export function InverterRealtimeTab({
         ) : (
           <>
             <EChart option={ivOption} height={280} testId="pviv-chart" ariaLabel={t('realtime.pvIv')} />
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            <Typography.Text type="secondary" className={ui.note}>
               {t('realtime.pvIvNote')}
             </Typography.Text>
           </>

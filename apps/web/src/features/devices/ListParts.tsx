@@ -4,8 +4,9 @@ import { Badge, Button, Card, Flex, Tooltip, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { formatDateTime, relativeTime, statusStyle } from '../plants/format.ts';
-import { gatewayStateStyle } from './format.ts';
+import ui from '../../components/ui.module.css';
+import { formatDateTime, relativeTime } from '../../lib/format.ts';
+import { gatewayStateStyle, statusStyle } from '../../lib/palette.ts';
 import type { DeviceStatus } from './types.ts';
 import { gatewayPath, plantPath } from './types.ts';
 
@@ -116,14 +117,9 @@ export function PlaceCell({
   gateway: { id: number; sn: string; alias: string | null };
 }) {
   return (
-    <Flex vertical style={{ minWidth: 0 }}>
+    <Flex vertical className={ui.shrink}>
       <PlantLink plant={plant} />
-      <Link
-        to={gatewayPath(gateway.id)}
-        className="sf-ellipsis-link"
-        style={{ fontSize: 12 }}
-        title={gateway.alias ?? gateway.sn}
-      >
+      <Link to={gatewayPath(gateway.id)} className={`sf-ellipsis-link ${ui.note}`} title={gateway.alias ?? gateway.sn}>
         {gateway.sn}
       </Link>
     </Flex>
@@ -133,10 +129,10 @@ export function PlaceCell({
 /** A cell with a main line and an optional secondary one. */
 export function TwoLines({ main, sub }: { main: ReactNode; sub?: ReactNode }) {
   return (
-    <Flex vertical style={{ minWidth: 0 }}>
+    <Flex vertical className={ui.shrink}>
       <div style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{main}</div>
       {sub ? (
-        <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
+        <Typography.Text type="secondary" ellipsis className={ui.note}>
           {sub}
         </Typography.Text>
       ) : null}

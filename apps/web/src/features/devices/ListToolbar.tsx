@@ -11,6 +11,8 @@ import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/hooks.ts';
 import { SafeInput } from '../../components/SafeInput.tsx';
+import ui from '../../components/ui.module.css';
+import styles from './devices.module.css';
 import { hasFilters, KEYWORD_MAX, type ListState } from './listState.ts';
 
 const DEBOUNCE_MS = 300;
@@ -54,7 +56,7 @@ export function PlantSelect({ value, onChange }: { value: number | undefined; on
         onChange(id ?? undefined);
       }}
       onClear={() => onChange(undefined)}
-      style={{ width: 240 }}
+      className={styles.plantFilter}
       data-testid="filter-plant"
     />
   );
@@ -95,7 +97,7 @@ export function ListToolbar({
   }, [keyword, state.keyword, onChange]);
 
   return (
-    <Flex gap={8} wrap align="center" style={{ marginBottom: 12 }} data-testid="list-filters">
+    <Flex gap={8} wrap align="center" className={ui.gapBelowSm} data-testid="list-filters">
       <SafeInput
         value={keyword}
         onChange={setKeyword}
@@ -104,7 +106,7 @@ export function ListToolbar({
         placeholder={t('filters.keyword')}
         aria-label={t('filters.keyword')}
         maxLength={KEYWORD_MAX}
-        style={{ width: 240 }}
+        className={styles.keywordFilter}
         data-testid="filter-keyword"
       />
       <PlantSelect value={state.plantId} onChange={(plantId) => onChange({ plantId })} />
@@ -115,7 +117,7 @@ export function ListToolbar({
         placeholder={t('filters.status')}
         aria-label={t('filters.status')}
         onChange={(status) => onChange({ status: status ?? undefined })}
-        style={{ width: 160 }}
+        className={styles.stateFilter}
         data-testid="filter-status"
       />
       {types && (
@@ -126,7 +128,7 @@ export function ListToolbar({
           placeholder={typeLabel ?? t('filters.type')}
           aria-label={typeLabel ?? t('filters.type')}
           onChange={(type) => onChange({ type: type ?? undefined })}
-          style={{ width: 230 }}
+          className={styles.typeFilter}
           popupMatchSelectWidth={false}
           data-testid="filter-type"
         />
@@ -139,7 +141,7 @@ export function ListToolbar({
           placeholder={t('filters.binding')}
           aria-label={t('filters.binding')}
           onChange={(binding) => onChange({ binding: binding ?? undefined })}
-          style={{ width: 160 }}
+          className={styles.stateFilter}
           data-testid="filter-binding"
         />
       )}
@@ -151,7 +153,7 @@ export function ListToolbar({
           placeholder={t('filters.commType')}
           aria-label={t('filters.commType')}
           onChange={(commType) => onChange({ commType: commType ?? undefined })}
-          style={{ width: 170 }}
+          className={styles.commFilter}
           data-testid="filter-comm"
         />
       )}

@@ -1,9 +1,9 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { callsTo, renderPage, serve } from '../../test/pages.tsx';
 import MeterDetailPage from './MeterDetailPage.tsx';
-import { callsTo, renderPage, serve } from './testing.tsx';
 
-vi.mock('../overview/EChart.tsx', () => ({
+vi.mock('../../components/EChart.tsx', () => ({
   EChart: ({ option, testId }: { option: { series: Array<{ id: string }> }; testId?: string }) => (
     <div data-testid={testId} data-series={option.series.map((s) => s.id).join(',')} />
   ),

@@ -16,8 +16,9 @@ import { ApiError } from '../../api/client.ts';
 import { useApiQuery } from '../../api/hooks.ts';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { usePermission } from '../../components/Permission.tsx';
-import { todayIn, zonedDateTime } from '../overview/dateNav.ts';
-import { formatEnergy, statusStyle } from '../plants/format.ts';
+import { todayIn, zonedDateTime } from '../../lib/dateNav.ts';
+import { formatEnergy } from '../../lib/format.ts';
+import { statusStyle } from '../../lib/palette.ts';
 import { AliasDialog, type AliasTarget } from './AliasDialog.tsx';
 import { ChartCard, useChartState } from './ChartCard.tsx';
 import { DetailActions, DetailHeader, DeviceMissing, FaultList, FieldList, Figure, PhaseTable, Updated } from './DetailParts.tsx';
@@ -28,6 +29,7 @@ import { MasterMeterButton } from './MasterMeterButton.tsx';
 import { type EnergyKey, gatewayPath, plantPath } from './types.ts';
 import { useDeleteDevice } from './useDeleteDevice.tsx';
 import './devices.css';
+import ui from '../../components/ui.module.css';
 
 const BACK = '/device/meter';
 const energyKeys: EnergyKey[] = ['gridImport', 'gridExport'];
@@ -116,7 +118,7 @@ export default function MeterDetailPage() {
             size="small"
             title={t('realtime.title')}
             extra={<Updated at={m.at} timezone={timezone} />}
-            style={{ height: '100%' }}
+            className={ui.fill}
             data-testid="meter-now"
           >
             <Row gutter={[16, 16]}>
@@ -128,7 +130,7 @@ export default function MeterDetailPage() {
                   testId="meter-power"
                 />
                 {direction && (
-                  <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="meter-direction">
+                  <Typography.Text type="secondary" className={ui.note} data-testid="meter-direction">
                     {t(`direction.${direction}`)}
                   </Typography.Text>
                 )}
@@ -149,7 +151,7 @@ export default function MeterDetailPage() {
           </Card>
         </Col>
         <Col xs={24} xl={12}>
-          <Card size="small" title={t('meter.energy')} style={{ height: '100%' }} data-testid="meter-energy">
+          <Card size="small" title={t('meter.energy')} className={ui.fill} data-testid="meter-energy">
             <Row gutter={[16, 16]}>
               <Col span={12}>
                 <Figure label={t('meter.importToday')} value={formatEnergy(m.importToday)} testId="meter-import-today" />

@@ -12,8 +12,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
 import { usePermission } from '../../components/Permission.tsx';
-import { formatEnergy } from '../plants/format.ts';
-import { StatusCards } from '../plants/StatusCards.tsx';
+import { StatusCards } from '../../components/StatusCards.tsx';
+import { formatEnergy } from '../../lib/format.ts';
 import { AliasDialog, type AliasTarget } from './AliasDialog.tsx';
 import { DeviceListBody } from './DeviceTable.tsx';
 import { LIST_MS } from './deviceQueries.ts';
@@ -25,6 +25,7 @@ import { countQuery, type ListSpec, listQuery, useListState } from './listState.
 import { detailPath, type MeterRow } from './types.ts';
 import { useDeleteDevice } from './useDeleteDevice.tsx';
 import './devices.css';
+import { palette } from '../../lib/palette.ts';
 
 const spec: ListSpec<(typeof devicesApi.meterSorts)[number]> = {
   sorts: devicesApi.meterSorts,
@@ -39,7 +40,7 @@ export function GridPower({ watts }: { watts: number | null }) {
   const dir = Math.abs(watts) < 1 ? 'idle' : watts > 0 ? 'importing' : 'exporting';
   return (
     <Tooltip title={t(`meter.${dir}`)}>
-      <span style={{ color: dir === 'exporting' ? '#389e0d' : undefined }}>{formatValue(watts, 'W')}</span>
+      <span style={{ color: dir === 'exporting' ? palette.goodStrong : undefined }}>{formatValue(watts, 'W')}</span>
     </Tooltip>
   );
 }

@@ -14,6 +14,7 @@ import { ApiError, call } from '../../api/client.ts';
 import { endpointKey, useApiQuery } from '../../api/hooks.ts';
 import { ShellContext } from '../../app/shell/shellContext.ts';
 import { SafeInput } from '../../components/SafeInput.tsx';
+import ui from '../../components/ui.module.css';
 import {
   applyProfile,
   MAX_PARAMS,
@@ -262,7 +263,7 @@ function PickerDialog({
                 >
                   <Flex vertical style={{ minWidth: 0, flex: 1 }}>
                     <Typography.Text strong>{p.name}</Typography.Text>
-                    <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
+                    <Typography.Text type="secondary" ellipsis className={ui.note}>
                       {p.params.map((k) => byKey.get(k)?.name ?? k).join(', ')}
                       {missing.length > 0 && ` · ${t('params.notHere', { count: missing.length })}`}
                     </Typography.Text>

@@ -5,9 +5,10 @@
 import { devicesApi } from '@sunfleet/contracts';
 import { Flex, Tooltip, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { palette } from '../../lib/palette.ts';
 import { signalQuality } from './format.ts';
 
-const barColor = ['#ff4d4f', '#ff4d4f', '#faad14', '#52c41a', '#52c41a'] as const;
+const barColor = [palette.bad, palette.bad, palette.warning, palette.good, palette.good] as const;
 
 export function SignalBars({
   rssi,

@@ -9,7 +9,7 @@ import type { TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
-import { StatusCards } from '../plants/StatusCards.tsx';
+import { StatusCards } from '../../components/StatusCards.tsx';
 import { DeviceListBody } from './DeviceTable.tsx';
 import { LIST_MS } from './deviceQueries.ts';
 import { formatValue } from './format.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChartColors } from '../overview/chartOptions.ts';
+import type { ChartColors } from '../../lib/chart.ts';
 import {
   dayCurveOption,
   energyBarsOption,

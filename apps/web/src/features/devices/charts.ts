@@ -9,21 +9,21 @@
  * - the I–V plot of the PV inputs (operating points of the last hour, the latest one marked).
  */
 import type { BarSeriesOption, LineSeriesOption } from 'echarts/charts';
-import { barLabel, type ChartColors, type ChartOption } from '../overview/chartOptions.ts';
-import { minuteOfDay } from '../overview/dateNav.ts';
-import { axisUnit } from '../overview/format.ts';
+import { barLabel, type ChartColors, type ChartOption } from '../../lib/chart.ts';
+import { minuteOfDay } from '../../lib/dateNav.ts';
+import { axisUnit } from '../../lib/format.ts';
+import { measurementSeries, powerPalette, seriesColors } from '../../lib/palette.ts';
 import { formatValue } from './format.ts';
 import type { DayChart, EnergyBars, EnergyKey, GenerationBars, PvIv, WeatherDay } from './types.ts';
 
-/** Series colours, in order (distinct on light and dark backgrounds). */
-export const seriesPalette = ['#f5a623', '#1677ff', '#52c41a', '#9254de', '#13c2c2', '#eb2f96', '#fa541c', '#2f54eb'];
+/** Energy bars by what they count. */
 export const energyPalette: Record<EnergyKey, string> = {
-  pv: '#f5a623',
-  load: '#1677ff',
-  gridImport: '#9254de',
-  gridExport: '#36cfc9',
-  charge: '#52c41a',
-  discharge: '#fa8c16',
+  pv: powerPalette.pv,
+  load: powerPalette.load,
+  gridImport: powerPalette.grid,
+  gridExport: seriesColors.teal,
+  charge: powerPalette.battery,
+  discharge: seriesColors.orange,
 };
 
 /** At most this many y axes are drawn (left, right, then a second pair further out). */
@@ -135,7 +135,7 @@ export function dayCurveOption(
       showSymbol: false,
       connectNulls: false,
       yAxisIndex: Math.max(0, axis),
-      itemStyle: { color: opts.palette?.[s.key] ?? seriesPalette[i % seriesPalette.length] },
+      itemStyle: { color: opts.palette?.[s.key] ?? measurementSeries[i % measurementSeries.length] },
       lineStyle: { width: 1.6 },
       data: withGaps(minutes, s.values, axes[axis]?.divisor ?? 1),
     };
@@ -269,7 +269,7 @@ export function pvIvOption(
 ): ChartOption {
   const inputs = data.inputs.filter((i) => i.points.length > 0 || i.voltage !== null);
   const series: LineSeriesOption[] = inputs.map((input, n) => {
-    const color = seriesPalette[n % seriesPalette.length];
+    const color = measurementSeries[n % measurementSeries.length];
     const points = input.points.map((p) => ({ value: [p.voltage, p.current], time: p.time, symbolSize: 4 }));
     const last = points.at(-1);
     if (last) last.symbolSize = 11;

@@ -73,9 +73,3 @@ export function formatDuration(seconds: number | null | undefined): string {
 
 /** Signal quality words for 0–4 bars. */
 export const signalQuality = ['none', 'poor', 'fair', 'good', 'excellent'] as const;
-
-/** Gateway online/offline colours (the device statuses use the plants' `statusStyle`). */
-export const gatewayStateStyle = {
-  online: { badge: 'success', color: '#52c41a' },
-  offline: { badge: 'default', color: '#8c8c8c' },
-} as const;

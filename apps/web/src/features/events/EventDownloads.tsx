@@ -12,9 +12,8 @@ import { ApiError } from '../../api/client.ts';
 import { useServerLanguage } from '../../api/hooks.ts';
 import { downloadFile } from '../../components/download.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
-import { usePermission } from '../../components/Permission.tsx';
+import { useGranted, usePermission } from '../../components/Permission.tsx';
 import { type EventCriteria, serverFilters } from './criteria.ts';
-import { useGranted } from './eventQueries.ts';
 
 type Which = 'inverter' | 'battery' | 'all';
 const endpoints = {

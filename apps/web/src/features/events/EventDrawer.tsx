@@ -14,12 +14,14 @@ import { ApiError } from '../../api/client.ts';
 import { useApiMutation } from '../../api/hooks.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
+import { useGranted } from '../../components/Permission.tsx';
 import { SafeInput } from '../../components/SafeInput.tsx';
-import { dayString } from '../plants/dateRange.ts';
-import { formatDateTime } from '../plants/format.ts';
+import ui from '../../components/ui.module.css';
+import { dayString } from '../../lib/dateRange.ts';
+import { formatDateTime } from '../../lib/format.ts';
+import { levelStyle } from '../../lib/palette.ts';
 import { formatDuration } from './criteria.ts';
-import { type EventRow, useEventDetail, useGranted, useRefreshEvents } from './eventQueries.ts';
-import { levelStyle } from './LevelCards.tsx';
+import { type EventRow, useEventDetail, useRefreshEvents } from './eventQueries.ts';
 
 export function EventDrawer({ row, onClose }: { row: EventRow | null; onClose: () => void }) {
   return (
@@ -60,7 +62,7 @@ function EventDetail({ row }: { row: EventRow }) {
       key: 'action',
       label: t('drawer.action'),
       children: e.action ? (
-        <span data-testid="event-action" style={{ whiteSpace: 'pre-line' }}>
+        <span data-testid="event-action" className={ui.preLine}>
           {e.action}
         </span>
       ) : (
@@ -72,7 +74,7 @@ function EventDetail({ row }: { row: EventRow }) {
       label: t('drawer.device'),
       children: (
         <Flex vertical>
-          <Typography.Text style={{ fontFamily: 'monospace' }} copyable>
+          <Typography.Text className={ui.mono} copyable>
             {e.sn}
           </Typography.Text>
           {(kindLabel || e.alias) && (
@@ -114,7 +116,7 @@ function EventDetail({ row }: { row: EventRow }) {
       {workdataKind && granted('workdata.view') && (
         <Button
           icon={<LineChartOutlined />}
-          style={{ alignSelf: 'flex-start' }}
+          className={ui.alignStart}
           onClick={() => {
             const day = dayString(new Date(e.startedAt));
             navigate(`/workdata/list?${new URLSearchParams({ sn: e.sn, start: day, end: day })}`);
@@ -196,7 +198,7 @@ function Acknowledgement({ event }: { event: EventRow }) {
         type="primary"
         icon={<CheckCircleFilled />}
         onClick={submit}
-        style={{ alignSelf: 'flex-start' }}
+        className={ui.alignStart}
         data-testid="event-ack"
       >
         {t('drawer.ack')}

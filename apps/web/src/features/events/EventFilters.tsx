@@ -7,11 +7,14 @@ import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { Button, Form, Segmented, Select } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PlantSelect } from '../../components/PlantSelect.tsx';
+import { RangeField } from '../../components/RangeField.tsx';
 import { SafeInput } from '../../components/SafeInput.tsx';
-import type { DateRange } from '../plants/dateRange.ts';
-import { type EventCriteria, type EventStateName, isValidSn, type Kind, kinds } from './criteria.ts';
-import { PlantSelect } from './PlantSelect.tsx';
-import { RangeField } from './RangeField.tsx';
+import type { DateRange } from '../../lib/dateRange.ts';
+import { isValidSn } from '../../lib/deviceSn.ts';
+import type { EventStateName } from '../../lib/events.ts';
+import { type EventCriteria, type Kind, kinds } from './criteria.ts';
+import styles from './events.module.css';
 
 const SN_DEBOUNCE_MS = 400;
 
@@ -67,7 +70,7 @@ export function EventFilters({
           placeholder={t('filters.sn')}
           aria-label={t('filters.sn')}
           maxLength={32}
-          style={{ width: 200 }}
+          className={styles.snFilter}
           data-testid="event-sn-filter"
         />
       </Form.Item>

@@ -5,11 +5,12 @@
 import { CheckCircleFilled, RightOutlined } from '@ant-design/icons';
 import { Button, Flex, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../plants/format.ts';
-import { useTableHeight } from '../plants/PlantTable.tsx';
+import ui from '../../components/ui.module.css';
+import { useTableHeight } from '../../components/useTableHeight.ts';
+import { formatDateTime } from '../../lib/format.ts';
+import { levelStyle, palette } from '../../lib/palette.ts';
 import { formatDuration, pageSizes } from './criteria.ts';
 import type { EventRow } from './eventQueries.ts';
-import { levelStyle } from './LevelCards.tsx';
 
 export function EventTable({
   rows,
@@ -56,11 +57,11 @@ export function EventTable({
       title: t('columns.device'),
       width: 150,
       render: (_, e) => (
-        <Flex vertical style={{ minWidth: 0 }}>
-          <Typography.Text ellipsis style={{ fontFamily: 'monospace' }}>
+        <Flex vertical className={ui.shrink}>
+          <Typography.Text ellipsis className={ui.mono}>
             {e.sn}
           </Typography.Text>
-          <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
+          <Typography.Text type="secondary" ellipsis className={ui.note}>
             {[e.kind ? t(`kinds.${e.kind}`) : null, e.alias].filter(Boolean).join(' · ') || '--'}
           </Typography.Text>
         </Flex>
@@ -79,11 +80,11 @@ export function EventTable({
       title: t('columns.time'),
       width: 210,
       render: (_, e) => (
-        <Flex vertical style={{ minWidth: 0 }}>
-          <span style={{ fontVariantNumeric: 'tabular-nums' }}>{formatDateTime(e.startedAt)}</span>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        <Flex vertical className={ui.shrink}>
+          <span className={ui.figures}>{formatDateTime(e.startedAt)}</span>
+          <Typography.Text type="secondary" className={ui.note}>
             {e.endedAt ? (
-              <span style={{ fontVariantNumeric: 'tabular-nums' }}>→ {formatDateTime(e.endedAt)}</span>
+              <span className={ui.figures}>→ {formatDateTime(e.endedAt)}</span>
             ) : (
               <Tag color="orange" style={{ marginInlineEnd: 4 }}>
                 {t('ongoing')}
@@ -101,8 +102,8 @@ export function EventTable({
       render: (_, e) =>
         e.acknowledged ? (
           <Tooltip title={formatDateTime(e.ackAt)}>
-            <Flex gap={6} align="center" style={{ minWidth: 0 }} data-testid={`event-acked-${e.id}`}>
-              <CheckCircleFilled style={{ color: '#52c41a' }} />
+            <Flex gap={6} align="center" className={ui.shrink} data-testid={`event-acked-${e.id}`}>
+              <CheckCircleFilled style={{ color: palette.good }} />
               <Typography.Text ellipsis>{e.ackBy ?? '--'}</Typography.Text>
             </Flex>
           </Tooltip>

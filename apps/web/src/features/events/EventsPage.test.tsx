@@ -5,8 +5,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../api/hooks.ts';
 import { PageContext } from '../../app/pageContext.ts';
 import { ShellContext, type ShellInfo } from '../../app/shell/shellContext.ts';
+import { quickRange } from '../../lib/dateRange.ts';
 import { renderWithApp } from '../../test/render.tsx';
-import { quickRange } from '../plants/dateRange.ts';
 import EventsPage from './EventsPage.tsx';
 
 function event(id: number, extra: Record<string, unknown> = {}) {

@@ -5,21 +5,24 @@
  * the .xlsx downloads of the filtered inverter and battery events. The filters live in the
  * address; a refused period or SN is explained and not sent.
  */
-import { Card, Flex, Typography } from 'antd';
+import { Card, Flex } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
+import { LevelCards } from '../../components/LevelCards.tsx';
 import { PageError } from '../../components/PageState.tsx';
-import { rangeProblem } from '../plants/dateRange.ts';
-import { criteriaSearch, type EventCriteria, isFiltered, isValidSn, parseCriteria } from './criteria.ts';
+import { PageTitle } from '../../components/PageTitle.tsx';
+import { RangeProblem } from '../../components/RangeField.tsx';
+import ui from '../../components/ui.module.css';
+import { rangeProblem } from '../../lib/dateRange.ts';
+import { isValidSn } from '../../lib/deviceSn.ts';
+import { criteriaSearch, type EventCriteria, isFiltered, parseCriteria } from './criteria.ts';
 import { EventDownloads } from './EventDownloads.tsx';
 import { EventDrawer } from './EventDrawer.tsx';
 import { EventFilters } from './EventFilters.tsx';
 import { EventTable } from './EventTable.tsx';
 import { type EventRow, useEventList, useLevelCounts } from './eventQueries.ts';
-import { LevelCards } from './LevelCards.tsx';
-import { RangeProblem } from './RangeField.tsx';
 import { browserTimezone } from './timezone.ts';
 
 export default function EventsPage() {
@@ -54,10 +57,8 @@ export default function EventsPage() {
 
   return (
     <Card data-testid="events-page">
-      <Flex justify="space-between" align="center" gap={16} wrap style={{ marginBottom: 16 }}>
-        <Typography.Title level={4} style={{ margin: 0 }} data-testid="page-title">
-          {t('menu:events')}
-        </Typography.Title>
+      <Flex justify="space-between" align="center" gap={16} wrap className={ui.gapBelow}>
+        <PageTitle>{t('menu:events')}</PageTitle>
         <EventDownloads criteria={criteria} timezone={timezone} blocked={blocked} />
       </Flex>
 

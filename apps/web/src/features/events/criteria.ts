@@ -3,14 +3,12 @@
  * plant, device SN, device type, level, state, acknowledgement, the start-date range (default the
  * last 7 days) and the page. Pure functions: parse, write, and the server query they make.
  */
-import { devicesApi, type eventsApi, type QueryOf } from '@sunfleet/contracts';
-import { type DateRange, quickRange } from '../plants/dateRange.ts';
-
-export const levels = ['fault', 'warning', 'info'] as const;
-export type Level = (typeof levels)[number];
+import type { eventsApi, QueryOf } from '@sunfleet/contracts';
+import { type DateRange, quickRange } from '../../lib/dateRange.ts';
+import { isValidSn } from '../../lib/deviceSn.ts';
+import { type EventStateName, type Level, levels } from '../../lib/events.ts';
 export const kinds = ['inverter', 'battery', 'meter', 'weather', 'gateway'] as const;
 export type Kind = (typeof kinds)[number];
-export type EventStateName = 'open' | 'closed';
 
 export interface EventCriteria {
   plantId?: number;
@@ -28,9 +26,6 @@ export interface EventCriteria {
 export const pageSizes = [20, 50, 100] as const;
 export const DEFAULT_SIZE = 20;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const snPattern = new RegExp(devicesApi.SN_PATTERN);
-
-export const isValidSn = (sn: string) => snPattern.test(sn);
 
 function oneOf<T extends string>(values: readonly T[], raw: string | null): T | undefined {
   return raw !== null && (values as readonly string[]).includes(raw) ? (raw as T) : undefined;

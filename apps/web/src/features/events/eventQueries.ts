@@ -5,13 +5,13 @@
  */
 import { type DataOf, eventsApi } from '@sunfleet/contracts';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useContext } from 'react';
+import { useCallback } from 'react';
 import { endpointKey, useApiQuery } from '../../api/hooks.ts';
-import { ShellContext } from '../../app/shell/shellContext.ts';
-import { type EventCriteria, type Level, levels, serverFilters } from './criteria.ts';
+import { useGranted } from '../../components/Permission.tsx';
+import { type Level, type LevelCounts, levels } from '../../lib/events.ts';
+import { type EventCriteria, serverFilters } from './criteria.ts';
 
 export type EventRow = DataOf<typeof eventsApi.listEvents>['list'][number];
-export type LevelCounts = Record<Level | 'total', number>;
 
 const REFRESH_MS = 60_000;
 /** An SN nobody can see answers 404: the page says so under the field instead of a toast. */
@@ -95,21 +95,5 @@ export function useRefreshEvents() {
       return Promise.all([lists, detail]).then(() => undefined);
     },
     [client],
-  );
-}
-
-/**
- * A permission granted anywhere in the account's tree: a page (type 0) or a button of any page.
- * (Inverter-event downloads are a button of the inverter page, `inverter.export`.)
- */
-export function useGranted(): (name: string) => boolean {
-  const shell = useContext(ShellContext);
-  return useCallback(
-    (name: string) => {
-      if (!shell) return false;
-      if (name in shell.buttons) return true;
-      return Object.values(shell.buttons).some((names) => names.includes(name));
-    },
-    [shell],
   );
 }

@@ -7,23 +7,22 @@ import { plantsApi } from '@sunfleet/contracts';
 import { Badge, Card, Divider, Empty, Flex, List, Skeleton, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { statusStyle } from '../plants/format.ts';
-import { CardError } from './CardState.tsx';
-import { formatWatts, formatWh } from './format.ts';
+import { CardError } from '../../components/CardState.tsx';
+import ui from '../../components/ui.module.css';
+import { formatWatts, formatWh } from '../../lib/format.ts';
+import { statusStyle } from '../../lib/palette.ts';
+import styles from './overview.module.css';
 import { useDeviceCheck, useEventCount, useInverterCount, useInverters } from './overviewQueries.ts';
 
 export const levelColor = { fault: 'error', warning: 'warning', info: 'processing' } as const;
 
 function Count({ label, value, testId }: { label: string; value: number | undefined; testId: string }) {
   return (
-    <Flex vertical align="center" style={{ minWidth: 0 }}>
-      <Typography.Text strong style={{ fontSize: 20 }} data-testid={testId}>
+    <Flex vertical align="center" className={ui.shrink}>
+      <Typography.Text strong className={styles.count} data-testid={testId}>
         {value ?? '--'}
       </Typography.Text>
-      <Typography.Text
-        type="secondary"
-        style={{ fontSize: 11, lineHeight: '14px', textAlign: 'center', overflowWrap: 'anywhere' }}
-      >
+      <Typography.Text type="secondary" className={styles.countLabel}>
         {label}
       </Typography.Text>
     </Flex>
@@ -40,7 +39,7 @@ export function DevicesCard({ plantId }: { plantId: number }) {
   const failing = [check, inverters, events].find((q) => q.isError && !q.data);
 
   return (
-    <Card size="small" title={t('devices.title')} style={{ height: '100%' }} data-testid="devices-card">
+    <Card size="small" title={t('devices.title')} className={ui.fill} data-testid="devices-card">
       {pending ? (
         <Skeleton active paragraph={{ rows: 5 }} />
       ) : failing ? (
@@ -55,15 +54,15 @@ export function DevicesCard({ plantId }: { plantId: number }) {
         />
       ) : (
         <Flex vertical gap={8}>
-          <div style={{ display: 'grid', gridTemplateColumns: 'repeat(5, minmax(0, 1fr))', gap: 6 }}>
+          <div className={styles.countGrid}>
             <Count label={t('devices.gateways')} value={check.data?.gateways} testId="devices-gateways" />
             <Count label={t('devices.inverters')} value={check.data?.inverters} testId="devices-inverters" />
             <Count label={t('devices.batteries')} value={check.data?.batteries} testId="devices-batteries" />
             <Count label={t('devices.meters')} value={check.data?.meters} testId="devices-meters" />
             <Count label={t('devices.weather')} value={check.data?.weather} testId="devices-weather" />
           </div>
-          <Divider style={{ margin: '4px 0' }} />
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          <Divider className={styles.divider} />
+          <Typography.Text type="secondary" className={ui.note}>
             {t('devices.inverterStatus')}
           </Typography.Text>
           <Flex gap={12} wrap data-testid="devices-inverter-status">
@@ -76,7 +75,7 @@ export function DevicesCard({ plantId }: { plantId: number }) {
               />
             ))}
           </Flex>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          <Typography.Text type="secondary" className={ui.note}>
             {t('devices.openEvents')}
           </Typography.Text>
           <Flex gap={6} wrap data-testid="devices-event-levels">
@@ -86,7 +85,7 @@ export function DevicesCard({ plantId }: { plantId: number }) {
               </Tag>
             ))}
           </Flex>
-          <Divider style={{ margin: '4px 0' }} />
+          <Divider className={styles.divider} />
           {list.data && list.data.list.length > 0 ? (
             <List
               size="small"
@@ -106,7 +105,7 @@ export function DevicesCard({ plantId }: { plantId: number }) {
                         </Link>
                       }
                     />
-                    <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap' }}>
+                    <Typography.Text type="secondary" className={ui.nowrap}>
                       {formatWatts(inv.power)} · {formatWh(inv.todayEnergy)}
                     </Typography.Text>
                   </Flex>

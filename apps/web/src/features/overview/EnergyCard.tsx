@@ -6,11 +6,13 @@
 import type { DataOf, plantEnergyApi } from '@sunfleet/contracts';
 import { Card, Col, Flex, Progress, Row, Skeleton, Tooltip, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { CardError } from './CardState.tsx';
-import { powerPalette } from './chartOptions.ts';
-import { type ChartPeriod, periodKey } from './dateNav.ts';
-import { isStoragePlant } from './flow.ts';
-import { formatRate, formatWh } from './format.ts';
+import { CardError } from '../../components/CardState.tsx';
+import ui from '../../components/ui.module.css';
+import { type ChartPeriod, periodKey } from '../../lib/dateNav.ts';
+import { isStoragePlant } from '../../lib/energyFlow.ts';
+import { formatRate, formatWh } from '../../lib/format.ts';
+import { powerPalette } from '../../lib/palette.ts';
+import styles from './overview.module.css';
 import { useBreakdown, useGenerationUse } from './overviewQueries.ts';
 
 export type GenerationUse = DataOf<typeof plantEnergyApi.plantGenerationUse>;
@@ -24,14 +26,10 @@ function SplitBar({
   parts: Array<{ key: string; label: string; value: number; color: string }>;
   testId: string;
 }) {
-  const { token } = theme.useToken();
   const total = parts.reduce((s, p) => s + Math.max(0, p.value), 0);
   return (
     <Flex vertical gap={4} data-testid={testId}>
-      <div
-        style={{ display: 'flex', height: 10, borderRadius: 5, overflow: 'hidden', background: token.colorFillSecondary }}
-        aria-hidden
-      >
+      <div className={styles.bar} aria-hidden>
         {total > 0 &&
           parts.map((p) => (
             <div key={p.key} style={{ width: `${(Math.max(0, p.value) / total) * 100}%`, background: p.color }} />
@@ -39,10 +37,8 @@ function SplitBar({
       </div>
       <Flex gap={12} wrap>
         {parts.map((p) => (
-          <Typography.Text key={p.key} type="secondary" style={{ fontSize: 12 }}>
-            <span
-              style={{ display: 'inline-block', width: 8, height: 8, borderRadius: 2, background: p.color, marginRight: 4 }}
-            />
+          <Typography.Text key={p.key} type="secondary" className={ui.note}>
+            <span className={styles.swatch} style={{ background: p.color }} />
             {p.label} {formatWh(p.value)}
           </Typography.Text>
         ))}
@@ -62,7 +58,7 @@ function Gauge({ label, ratio, testId }: { label: string; ratio: number | null; 
         format={() => formatRate(ratio)}
         strokeColor={token.colorPrimary}
       />
-      <Typography.Text type="secondary" style={{ fontSize: 12, textAlign: 'center' }}>
+      <Typography.Text type="secondary" className={styles.centredNote}>
         {label}
       </Typography.Text>
     </Flex>
@@ -107,11 +103,11 @@ export function EnergyCard({
       size="small"
       title={t('energy.title')}
       extra={
-        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        <Typography.Text type="secondary" className={ui.note}>
           {period === 'total' ? t('chart.tabs.total') : key}
         </Typography.Text>
       }
-      style={{ height: '100%' }}
+      className={ui.fill}
       data-testid="energy-card"
     >
       {pending ? (
@@ -131,7 +127,7 @@ export function EnergyCard({
             {figures.map((f) => (
               <Col span={storage ? 8 : 12} key={f.key}>
                 <Flex vertical>
-                  <Typography.Text type="secondary" style={{ fontSize: 12, lineHeight: '16px' }}>
+                  <Typography.Text type="secondary" className={styles.caption}>
                     {t(`energy.${f.key}`)}
                   </Typography.Text>
                   <Typography.Text strong data-testid={`energy-${f.key}`}>
@@ -160,7 +156,7 @@ export function EnergyCard({
                 </Tooltip>
               </Flex>
               <Flex vertical gap={4}>
-                <Typography.Text style={{ fontSize: 12 }}>{t('energy.generationSplit')}</Typography.Text>
+                <Typography.Text className={ui.note}>{t('energy.generationSplit')}</Typography.Text>
                 <SplitBar
                   testId="energy-generation-split"
                   parts={[
@@ -170,7 +166,7 @@ export function EnergyCard({
                 />
               </Flex>
               <Flex vertical gap={4}>
-                <Typography.Text style={{ fontSize: 12 }}>{t('energy.consumptionSplit')}</Typography.Text>
+                <Typography.Text className={ui.note}>{t('energy.consumptionSplit')}</Typography.Text>
                 <SplitBar
                   testId="energy-consumption-split"
                   parts={[

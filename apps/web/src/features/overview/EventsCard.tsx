@@ -9,10 +9,10 @@ import { Alert, Card, DatePicker, Flex, Segmented, Table, type TableColumnsType,
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { allQuickRanges, type DateRange, dayString, quickRange, rangeProblem } from '../plants/dateRange.ts';
-import { CardError } from './CardState.tsx';
+import { CardError } from '../../components/CardState.tsx';
+import { zonedDateTime } from '../../lib/dateNav.ts';
+import { allQuickRanges, type DateRange, dayString, quickRange, rangeProblem } from '../../lib/dateRange.ts';
 import { levelColor } from './DevicesCard.tsx';
-import { zonedDateTime } from './dateNav.ts';
 import { useEvents, useOneHourEvents } from './overviewQueries.ts';
 
 type PlantEvent = DataOf<typeof plantsApi.plantEvents>['list'][number];

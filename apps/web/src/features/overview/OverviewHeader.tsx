@@ -5,8 +5,11 @@ import { Button, Card, Flex, Space, Tag, Typography } from 'antd';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { formatCapacity, statusStyle } from '../plants/format.ts';
-import { utcOffset, zonedDateTime } from './dateNav.ts';
+import { PageTitle } from '../../components/PageTitle.tsx';
+import ui from '../../components/ui.module.css';
+import { utcOffset, zonedDateTime } from '../../lib/dateNav.ts';
+import { formatCapacity } from '../../lib/format.ts';
+import { statusStyle } from '../../lib/palette.ts';
 
 type Plant = DataOf<typeof plantsApi.getPlant>;
 
@@ -45,12 +48,10 @@ export function OverviewHeader({
             title={t('header.back')}
             onClick={() => navigate('/plants')}
           />
-          <Flex vertical gap={4} style={{ minWidth: 0 }}>
+          <Flex vertical gap={4} className={ui.shrink}>
             <Flex align="center" gap={10} wrap>
-              <Typography.Title level={4} style={{ margin: 0 }} data-testid="overview-name">
-                {plant.name}
-              </Typography.Title>
-              <Tag color={statusStyle[status].color} style={{ marginInlineEnd: 0 }} data-testid="overview-status">
+              <PageTitle testId="overview-name">{plant.name}</PageTitle>
+              <Tag color={statusStyle[status].color} className={ui.noGapAfter} data-testid="overview-status">
                 {t(`plants:status.${status}`)}
               </Tag>
               <Tag data-testid="overview-type">{t(`plants:types.${plant.type}`)}</Tag>

@@ -7,7 +7,7 @@ import { renderWithApp } from '../../test/render.tsx';
 import OverviewPage from './OverviewPage.tsx';
 
 // Canvas charts do not draw in jsdom: the chart shows which series it was given.
-vi.mock('./EChart.tsx', () => ({
+vi.mock('../../components/EChart.tsx', () => ({
   EChart: ({ option, testId }: { option: { series: Array<{ id: string }> }; testId?: string }) => (
     <div data-testid={testId} data-series={option.series.map((s) => s.id).join(',')} />
   ),

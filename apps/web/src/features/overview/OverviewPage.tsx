@@ -15,12 +15,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
+import { EnergyFlowCard } from '../../components/EnergyFlow.tsx';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
-import { formatCapacity } from '../plants/format.ts';
+import { type ChartPeriod, chartPeriods, clampToToday, isDay, todayIn } from '../../lib/dateNav.ts';
+import { formatCapacity } from '../../lib/format.ts';
 import { DevicesCard } from './DevicesCard.tsx';
-import { type ChartPeriod, chartPeriods, clampToToday, isDay, todayIn } from './dateNav.ts';
 import { EnergyCard } from './EnergyCard.tsx';
-import { EnergyFlowCard } from './EnergyFlow.tsx';
 import { EventsCard } from './EventsCard.tsx';
 import { downloadGeneration, exportOverviewPdf } from './exportOverview.ts';
 import { ForecastUpload } from './ForecastUpload.tsx';
@@ -29,7 +29,6 @@ import { useFlow, usePlant, useRealtime } from './overviewQueries.ts';
 import { PowerChartCard, usePowerLabels } from './PowerChart.tsx';
 import { RealtimeCard } from './RealtimeCard.tsx';
 import { WeatherCard } from './WeatherCard.tsx';
-import './overview.css';
 
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 

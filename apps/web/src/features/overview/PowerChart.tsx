@@ -3,25 +3,19 @@
  * time, with date navigation (previous, picker, next; never after the plant's today).
  */
 import { LeftOutlined, RightOutlined } from '@ant-design/icons';
-import { Button, Card, DatePicker, Empty, Flex, Segmented, Skeleton, Space, Typography, theme } from 'antd';
+import { Button, Card, DatePicker, Empty, Flex, Segmented, Skeleton, Space, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CardError } from './CardState.tsx';
-import { type ChartColors, generationOption, powerDayOption } from './chartOptions.ts';
-import { type ChartPeriod, canGoForward, chartPeriods, navigate, periodKey, shiftDate } from './dateNav.ts';
-import { EChart } from './EChart.tsx';
-import { formatWatts, formatWh } from './format.ts';
+import { CardError } from '../../components/CardState.tsx';
+import { useChartColors } from '../../components/chartColors.ts';
+import { EChart } from '../../components/EChart.tsx';
+import ui from '../../components/ui.module.css';
+import { type ChartPeriod, canGoForward, chartPeriods, navigate, periodKey, shiftDate } from '../../lib/dateNav.ts';
+import { formatWatts, formatWh } from '../../lib/format.ts';
+import { generationOption, powerDayOption } from './chartOptions.ts';
+import styles from './overview.module.css';
 import { useGeneration, usePowerDay } from './overviewQueries.ts';
-
-export function useChartColors(): ChartColors {
-  const { token } = theme.useToken();
-  const { colorText, colorTextSecondary, colorBorder, colorSplit, colorBgElevated } = token;
-  return useMemo(
-    () => ({ text: colorText, muted: colorTextSecondary, axis: colorBorder, split: colorSplit, tooltipBg: colorBgElevated }),
-    [colorText, colorTextSecondary, colorBorder, colorSplit, colorBgElevated],
-  );
-}
 
 /** Translated series names of the power curve. */
 export function usePowerLabels() {
@@ -181,7 +175,7 @@ export function PowerChartCard({
       ) : query.isError && !query.data ? (
         <CardError error={query.error} onRetry={() => void query.refetch()} testId="chart-error" />
       ) : empty || !option ? (
-        <Flex align="center" justify="center" style={{ height: 320 }}>
+        <Flex align="center" justify="center" className={styles.chartArea}>
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('chart.empty')} data-testid="chart-empty" />
         </Flex>
       ) : (
@@ -192,7 +186,7 @@ export function PowerChartCard({
           ariaLabel={isDay ? t('chart.dayTitle', { date }) : t(`chart.barsTitle.${period}`, { date: periodKey(date, period) })}
         />
       )}
-      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+      <Typography.Text type="secondary" className={ui.note}>
         {isDay ? t('chart.tzNote', { timezone }) : null}
       </Typography.Text>
     </Card>

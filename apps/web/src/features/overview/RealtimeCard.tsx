@@ -8,20 +8,22 @@ import { Card, Col, Flex, Progress, Row, Skeleton, Tooltip, Typography, theme } 
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiError } from '../../api/client.ts';
-import { CardError } from './CardState.tsx';
-import { zonedDateTime } from './dateNav.ts';
-import { formatCo2, formatMoney, formatRate, formatWatts, formatWh } from './format.ts';
+import { CardError } from '../../components/CardState.tsx';
+import ui from '../../components/ui.module.css';
+import { zonedDateTime } from '../../lib/dateNav.ts';
+import { formatCo2, formatMoney, formatRate, formatWatts, formatWh } from '../../lib/format.ts';
+import styles from './overview.module.css';
 
 export type Realtime = DataOf<typeof plantEnergyApi.plantRealtime>;
 
 function Figure({ label, value, testId, hint }: { label: ReactNode; value: string; testId: string; hint?: string }) {
   return (
-    <Flex vertical style={{ minWidth: 0 }}>
-      <Typography.Text type="secondary" style={{ fontSize: 12 }} ellipsis>
+    <Flex vertical className={ui.shrink}>
+      <Typography.Text type="secondary" className={ui.note} ellipsis>
         {label}
       </Typography.Text>
       <Tooltip title={hint}>
-        <Typography.Text strong style={{ fontSize: 18, whiteSpace: 'nowrap' }} data-testid={testId}>
+        <Typography.Text strong className={styles.figure} data-testid={testId}>
           {value}
         </Typography.Text>
       </Tooltip>
@@ -51,11 +53,11 @@ export function RealtimeCard({
     <Card
       title={t('realtime.title')}
       size="small"
-      style={{ height: '100%' }}
+      className={ui.fill}
       data-testid="realtime-card"
       extra={
         data?.lastUpdate ? (
-          <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="realtime-updated">
+          <Typography.Text type="secondary" className={ui.note} data-testid="realtime-updated">
             {t('realtime.updated', { time: zonedDateTime(data.lastUpdate, data.timezone ?? timezone) })}
           </Typography.Text>
         ) : null
@@ -68,26 +70,14 @@ export function RealtimeCard({
       ) : data ? (
         <Flex vertical gap={14}>
           <Flex align="center" gap={16} wrap>
-            <Flex
-              align="center"
-              justify="center"
-              style={{
-                width: 48,
-                height: 48,
-                borderRadius: '50%',
-                background: token.colorPrimaryBg,
-                color: token.colorPrimary,
-                fontSize: 22,
-                flex: 'none',
-              }}
-            >
+            <Flex align="center" justify="center" className={styles.powerIcon}>
               <ThunderboltFilled />
             </Flex>
-            <Flex vertical style={{ flex: 1, minWidth: 160 }}>
-              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            <Flex vertical className={styles.powerColumn}>
+              <Typography.Text type="secondary" className={ui.note}>
                 {t('realtime.power')}
               </Typography.Text>
-              <Typography.Text strong style={{ fontSize: 30, lineHeight: '38px' }} data-testid="realtime-power">
+              <Typography.Text strong className={styles.powerNow} data-testid="realtime-power">
                 {formatWatts(data.power)}
               </Typography.Text>
               {ratio !== null && (
@@ -110,7 +100,7 @@ export function RealtimeCard({
             </Typography.Text>
           )}
           <Flex vertical gap={4}>
-            <Typography.Text strong style={{ fontSize: 13 }}>
+            <Typography.Text strong className={styles.section}>
               {t('realtime.energy')}
             </Typography.Text>
             <Row gutter={[16, 8]}>
@@ -131,7 +121,7 @@ export function RealtimeCard({
           <Row gutter={[16, 8]}>
             <Col xs={24} sm={12}>
               <Flex vertical gap={4}>
-                <Typography.Text strong style={{ fontSize: 13 }}>
+                <Typography.Text strong className={styles.section}>
                   {t('realtime.income')}
                 </Typography.Text>
                 <Row gutter={16}>
@@ -156,7 +146,7 @@ export function RealtimeCard({
             </Col>
             <Col xs={24} sm={12}>
               <Flex vertical gap={4}>
-                <Typography.Text strong style={{ fontSize: 13 }}>
+                <Typography.Text strong className={styles.section}>
                   {t('realtime.co2')}
                 </Typography.Text>
                 <Row gutter={16}>

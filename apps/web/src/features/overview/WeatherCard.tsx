@@ -6,9 +6,11 @@
 import { CloudOutlined } from '@ant-design/icons';
 import { Card, Col, Empty, Flex, Row, Skeleton, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { CardError } from './CardState.tsx';
-import { zonedDateTime } from './dateNav.ts';
-import { formatMeasure } from './format.ts';
+import { CardError } from '../../components/CardState.tsx';
+import ui from '../../components/ui.module.css';
+import { zonedDateTime } from '../../lib/dateNav.ts';
+import { formatMeasure } from '../../lib/format.ts';
+import styles from './overview.module.css';
 import { useWeather } from './overviewQueries.ts';
 import { WeatherStationsButton } from './WeatherStations.tsx';
 
@@ -34,12 +36,12 @@ export function WeatherCard({ plantId, timezone, canEdit = false }: { plantId: n
     <Card
       size="small"
       title={t('weather.title')}
-      style={{ height: '100%' }}
+      className={ui.fill}
       data-testid="weather-card"
       extra={
         <Flex gap={8} align="center">
           {w?.source === 'station' && w.stationSn ? (
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            <Typography.Text type="secondary" className={ui.note}>
               {t('weather.station', { sn: w.stationSn })}
             </Typography.Text>
           ) : null}
@@ -64,7 +66,7 @@ export function WeatherCard({ plantId, timezone, canEdit = false }: { plantId: n
             {rows.map((r) => (
               <Col span={12} key={r.key}>
                 <Flex vertical>
-                  <Typography.Text type="secondary" style={{ fontSize: 12, lineHeight: '16px' }}>
+                  <Typography.Text type="secondary" className={styles.caption}>
                     {t(`weather.${r.key}`)}
                   </Typography.Text>
                   <Typography.Text strong data-testid={`weather-${r.key}`}>
@@ -74,7 +76,7 @@ export function WeatherCard({ plantId, timezone, canEdit = false }: { plantId: n
               </Col>
             ))}
           </Row>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          <Typography.Text type="secondary" className={ui.note}>
             {t('weather.at', { time: zonedDateTime(w.at, timezone) })}
           </Typography.Text>
         </Flex>

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { callsTo, fail, renderPage, serve } from '../devices/testing.tsx';
+import { callsTo, fail, renderPage, serve } from '../../test/pages.tsx';
 import { WeatherCard } from './WeatherCard.tsx';
 
 const REALTIME = '/api/v1/plant/meteorological/7/realtime';

@@ -13,10 +13,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, call } from '../../api/client.ts';
 import { endpointKey } from '../../api/hooks.ts';
+import { CardError } from '../../components/CardState.tsx';
 import { SafeInput } from '../../components/SafeInput.tsx';
-import { statusStyle } from '../plants/format.ts';
-import { CardError } from './CardState.tsx';
-import { zonedDateTime } from './dateNav.ts';
+import ui from '../../components/ui.module.css';
+import { zonedDateTime } from '../../lib/dateNav.ts';
+import { statusStyle } from '../../lib/palette.ts';
 import { useWeatherProducts, useWeatherStations } from './overviewQueries.ts';
 
 type Station = DataOf<typeof plantEnergyApi.weatherStationInfo>[number];
@@ -162,7 +163,7 @@ function WeatherStationsDialog({ plantId, timezone, onClose }: { plantId: number
                       <Typography.Text strong>
                         {p.name} <Typography.Text type="secondary">({p.protocol})</Typography.Text>
                       </Typography.Text>
-                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                      <Typography.Text type="secondary" className={ui.note}>
                         {t('stations.fields', { fields: p.fields.join(', ') })}
                       </Typography.Text>
                     </Flex>

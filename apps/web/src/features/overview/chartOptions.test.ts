@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { barLabel, completeBars, curve, generationOption, type PowerDay, powerDayOption, printColors } from './chartOptions.ts';
+import { barLabel, printColors } from '../../lib/chart.ts';
+import { completeBars, curve, generationOption, type PowerDay, powerDayOption } from './chartOptions.ts';
 
 const labels = { pv: 'PV', load: 'Load', grid: 'Grid', battery: 'Battery', soc: 'SOC', forecast: 'Forecast' };
 const at = (hhmm: string) => `2026-07-01T${hhmm}:00.000Z`;

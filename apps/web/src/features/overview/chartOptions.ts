@@ -7,46 +7,14 @@
 
 import type { DataOf, plantEnergyApi } from '@sunfleet/contracts';
 import type { BarSeriesOption, LineSeriesOption } from 'echarts/charts';
-import type { GridComponentOption, LegendComponentOption, TooltipComponentOption } from 'echarts/components';
-import type { ComposeOption } from 'echarts/core';
-import { minuteOfDay } from './dateNav.ts';
-import { axisUnit, formatMoney, formatRate, formatWatts, formatWh } from './format.ts';
+import type { TooltipComponentOption } from 'echarts/components';
+import { barLabel, type ChartColors, type ChartOption } from '../../lib/chart.ts';
+import { minuteOfDay } from '../../lib/dateNav.ts';
+import { axisUnit, formatMoney, formatRate, formatWatts, formatWh } from '../../lib/format.ts';
+import { generationPalette, type PowerLabels, powerPalette } from '../../lib/palette.ts';
 
-export type ChartOption = ComposeOption<
-  LineSeriesOption | BarSeriesOption | GridComponentOption | LegendComponentOption | TooltipComponentOption
->;
 export type PowerDay = DataOf<typeof plantEnergyApi.plantPowerDay>;
 export type GenerationSeries = DataOf<typeof plantEnergyApi.plantPowerMonth>;
-
-/** Text and line colours: the page's theme, or a fixed light set for the PDF. */
-export interface ChartColors {
-  text: string;
-  muted: string;
-  axis: string;
-  split: string;
-  tooltipBg: string;
-}
-export const printColors: ChartColors = {
-  text: '#262626',
-  muted: '#595959',
-  axis: '#bfbfbf',
-  split: '#f0f0f0',
-  tooltipBg: '#ffffff',
-};
-
-/** Palettes per chart type (spec §9). */
-export const powerPalette = {
-  pv: '#f5a623',
-  load: '#1677ff',
-  grid: '#9254de',
-  battery: '#52c41a',
-  soc: '#13c2c2',
-  forecast: '#fa8c16',
-} as const;
-export const generationPalette = { energy: '#3fb950', income: '#f5a623' } as const;
-
-export type PowerSeriesKey = keyof typeof powerPalette;
-export type PowerLabels = Record<PowerSeriesKey, string>;
 
 /** A gap wider than this many minutes breaks the line (three missing 5-minute buckets). */
 const GAP_MINUTES = 15;
@@ -196,17 +164,6 @@ export function powerDayOption(
     ],
     series,
   };
-}
-
-/** Bar labels: the day of the month, the month's short name, or the year. */
-export function barLabel(label: string, period: 'month' | 'year' | 'total', language: string): string {
-  if (period === 'month') return label.slice(8, 10) || label;
-  if (period === 'year') {
-    const month = Number(label.slice(5, 7));
-    if (!(month >= 1 && month <= 12)) return label;
-    return new Intl.DateTimeFormat(language, { month: 'short', timeZone: 'UTC' }).format(new Date(Date.UTC(2000, month - 1, 1)));
-  }
-  return label;
 }
 
 type GenerationBar = GenerationSeries['bars'][number];

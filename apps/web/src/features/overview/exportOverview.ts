@@ -8,9 +8,11 @@ import type { QueryClient } from '@tanstack/react-query';
 import { type CallInput, call } from '../../api/client.ts';
 import { endpointKey } from '../../api/hooks.ts';
 import { saveFile } from '../../components/download.ts';
-import { generationOption, type PowerLabels, powerDayOption, printColors } from './chartOptions.ts';
-import { type ChartPeriod, periodKey } from './dateNav.ts';
-import { renderChartImage } from './EChart.tsx';
+import { renderChartImage } from '../../components/EChart.tsx';
+import { printColors } from '../../lib/chart.ts';
+import { type ChartPeriod, periodKey } from '../../lib/dateNav.ts';
+import type { PowerLabels } from '../../lib/palette.ts';
+import { generationOption, powerDayOption } from './chartOptions.ts';
 import { generationEndpoint } from './overviewQueries.ts';
 import { fileSafe, type OverviewSnapshot, type PdfImage, pdfContent, renderPdf, type Translate } from './pdf.ts';
 

@@ -7,7 +7,7 @@
 import { plantEnergyApi, plantsApi } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useApiQuery } from '../../api/hooks.ts';
-import type { ChartPeriod } from './dateNav.ts';
+import type { ChartPeriod } from '../../lib/dateNav.ts';
 
 export const LIVE_MS = 10_000;
 export const SLOW_MS = 60_000;

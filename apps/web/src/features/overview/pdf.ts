@@ -7,11 +7,11 @@
  */
 import { limits } from '@sunfleet/contracts';
 import type { jsPDF } from 'jspdf';
-import type { ChartPeriod } from './dateNav.ts';
-import { periodKey, zonedDateTime } from './dateNav.ts';
+import type { ChartPeriod } from '../../lib/dateNav.ts';
+import { periodKey, zonedDateTime } from '../../lib/dateNav.ts';
+import { type EnergyFlow, flowLinks, isStoragePlant } from '../../lib/energyFlow.ts';
+import { formatCo2, formatMeasure, formatMoney, formatRate, formatWatts, formatWh } from '../../lib/format.ts';
 import type { EnergyBreakdown, GenerationUse } from './EnergyCard.tsx';
-import { type EnergyFlow, flowLinks, isStoragePlant } from './flow.ts';
-import { formatCo2, formatMeasure, formatMoney, formatRate, formatWatts, formatWh } from './format.ts';
 import type { Realtime } from './RealtimeCard.tsx';
 
 export type Translate = (key: string, vars?: Record<string, unknown>) => string;

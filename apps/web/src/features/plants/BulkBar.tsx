@@ -9,7 +9,7 @@ import { Button, Flex, Tooltip, Typography, theme } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePermission } from '../../components/Permission.tsx';
-import { formatCapacity } from './format.ts';
+import { formatCapacity } from '../../lib/format.ts';
 import { selectedTint } from './PlantTable.tsx';
 import { useSelectionCheck } from './plantQueries.ts';
 import { plantSelection, usePlantSelection } from './selection.ts';

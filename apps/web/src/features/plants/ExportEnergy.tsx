@@ -11,7 +11,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, call } from '../../api/client.ts';
 import { saveFile } from '../../components/download.ts';
-import { allQuickRanges, type DateRange, dayString, quickRange, rangeProblem } from './dateRange.ts';
+import { allQuickRanges, type DateRange, dayString, quickRange, rangeProblem } from '../../lib/dateRange.ts';
 
 const toDayjs = (day: string) => dayjs(day);
 

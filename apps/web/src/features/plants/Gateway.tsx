@@ -12,7 +12,8 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, call } from '../../api/client.ts';
 import { useGuardedAction } from '../../api/guard.ts';
 import { SafeInput } from '../../components/SafeInput.tsx';
-import { formatDateTime } from './format.ts';
+import ui from '../../components/ui.module.css';
+import { formatDateTime } from '../../lib/format.ts';
 import { useInvalidatePlants } from './plantQueries.ts';
 
 const SN = /^[A-Za-z0-9_-]{1,32}$/;
@@ -181,7 +182,7 @@ export function GatewaySection({
         />
       )}
       {canChange && (
-        <Button onClick={() => setReplacing(null)} style={{ alignSelf: 'flex-start' }} data-testid="gateway-bind">
+        <Button onClick={() => setReplacing(null)} className={ui.alignStart} data-testid="gateway-bind">
           {t('gateway.bind')}
         </Button>
       )}

@@ -5,6 +5,7 @@ import { Flex, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
+import ui from '../../components/ui.module.css';
 
 export function OpenAlarms({ refreshMs }: { refreshMs: number }) {
   const { t } = useTranslation('plants');
@@ -12,7 +13,7 @@ export function OpenAlarms({ refreshMs }: { refreshMs: number }) {
   if (!counts.data) return null;
   const { total, fault, warning, info } = counts.data;
   return (
-    <Flex align="center" gap={8} wrap style={{ marginBottom: 12 }} data-testid="open-alarms">
+    <Flex align="center" gap={8} wrap className={ui.gapBelowSm} data-testid="open-alarms">
       <Typography.Text type="secondary">
         <AlertOutlined /> {t('alarms.open', { count: total })}
       </Typography.Text>

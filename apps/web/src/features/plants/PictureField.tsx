@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client.ts';
 import { imageProblem } from '../../components/imageProblem.ts';
+import ui from '../../components/ui.module.css';
 
 export interface PictureValue {
   picture: string | null;
@@ -134,7 +135,7 @@ export function PictureField({
             )}
           </Flex>
         )}
-        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        <Typography.Text type="secondary" className={ui.note}>
           {t('picture.hint', { max: maxMb })}
         </Typography.Text>
       </Flex>

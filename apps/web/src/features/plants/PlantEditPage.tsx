@@ -4,7 +4,7 @@
  * read-only with no save; one the caller cannot see (700) says so.
  */
 import { type DataOf, plantsApi, toLanguage } from '@sunfleet/contracts';
-import { Alert, App, Button, Card, Flex, Form, Result, Typography } from 'antd';
+import { Alert, App, Button, Card, Flex, Form, Result } from 'antd';
 import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,7 +13,9 @@ import { ApiError, call } from '../../api/client.ts';
 import { useGuardedAction } from '../../api/guard.ts';
 import { useApiQuery } from '../../api/hooks.ts';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
+import { PageTitle } from '../../components/PageTitle.tsx';
 import { usePermission } from '../../components/Permission.tsx';
+import ui from '../../components/ui.module.css';
 import { GatewaySection } from './Gateway.tsx';
 import { PlantForm, type PlantFormValues, plantBody, showServerError } from './PlantForm.tsx';
 import { useInvalidatePlants } from './plantQueries.ts';
@@ -146,13 +148,11 @@ function EditForm({ plant, onReload }: { plant: Plant; onReload: () => void }) {
 
   return (
     <Card data-testid="plant-edit-page">
-      <Flex justify="space-between" align="center" wrap gap={8} style={{ marginBottom: 16 }}>
-        <Typography.Title level={4} style={{ margin: 0 }} data-testid="page-title">
-          {t('edit.title', { name: plant.name })}
-        </Typography.Title>
+      <Flex justify="space-between" align="center" wrap gap={8} className={ui.gapBelow}>
+        <PageTitle>{t('edit.title', { name: plant.name })}</PageTitle>
       </Flex>
       {readOnly && (
-        <Alert type="info" showIcon title={t('edit.readOnly')} style={{ marginBottom: 16 }} data-testid="plant-read-only" />
+        <Alert type="info" showIcon title={t('edit.readOnly')} className={ui.gapBelow} data-testid="plant-read-only" />
       )}
       <PlantForm
         form={form}

@@ -13,6 +13,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiError } from '../../api/client.ts';
 import { SafeInput } from '../../components/SafeInput.tsx';
+import ui from '../../components/ui.module.css';
 import { GatewayClaimFields, gatewayCodeField } from './Gateway.tsx';
 import { PictureField, type PictureValue } from './PictureField.tsx';
 import { PriceSegmentEditor } from './PriceSegmentEditor.tsx';
@@ -409,7 +410,7 @@ export function PlantForm({
 
         {mode === 'create' && (
           <Section title={t('form.gateway')}>
-            <Alert type="info" showIcon title={t('gateway.createHint')} style={{ marginBottom: 16 }} />
+            <Alert type="info" showIcon title={t('gateway.createHint')} className={ui.gapBelow} />
             <GatewayClaimFields form={form} snName="gatewaySn" keyName="gatewayKey" required={false} />
           </Section>
         )}

@@ -7,20 +7,22 @@
 import { AppstoreOutlined, EnvironmentOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { plantsApi } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
-import { Button, Card, Flex, Segmented, Select, Typography } from 'antd';
+import { Button, Card, Flex, Segmented, Select } from 'antd';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
 import { PageEmpty, PageError, PageLoading } from '../../components/PageState.tsx';
+import { PageTitle } from '../../components/PageTitle.tsx';
 import { Permission, usePermission } from '../../components/Permission.tsx';
 import { SafeInput } from '../../components/SafeInput.tsx';
+import { StatusCards } from '../../components/StatusCards.tsx';
+import ui from '../../components/ui.module.css';
 import { BulkBar, energyAggregate } from './BulkBar.tsx';
 import { OpenAlarms } from './OpenAlarms.tsx';
 import { PlantTable } from './PlantTable.tsx';
 import { useCompanyId, usePlantTypes, useSelectionCheck } from './plantQueries.ts';
 import { type PlantRef, ShareDialog } from './ShareDialog.tsx';
-import { StatusCards } from './StatusCards.tsx';
 import { defaultCriteria, type PlantRow, plantSelection, toSelected, usePlantSelection } from './selection.ts';
 import { TransferDialog } from './TransferDialog.tsx';
 import { useDeletePlants } from './useDeletePlants.tsx';
@@ -88,10 +90,8 @@ export default function PlantListPage() {
 
   return (
     <Card data-testid="plant-list-page">
-      <Flex justify="space-between" align="center" gap={16} wrap style={{ marginBottom: 16 }}>
-        <Typography.Title level={4} style={{ margin: 0 }} data-testid="page-title">
-          {t('menu:plants')}
-        </Typography.Title>
+      <Flex justify="space-between" align="center" gap={16} wrap className={ui.gapBelow}>
+        <PageTitle>{t('menu:plants')}</PageTitle>
         <Flex gap={8} align="center" wrap>
           <Segmented
             value={view}
@@ -185,7 +185,7 @@ function Filters() {
     criteria.status || criteria.type !== -1 || criteria.name || criteria.sort !== 'createAt' || criteria.order !== 2;
 
   return (
-    <Flex gap={8} wrap align="center" style={{ marginBottom: 12 }}>
+    <Flex gap={8} wrap align="center" className={ui.gapBelowSm}>
       <SafeInput
         value={name}
         onChange={setName}

@@ -16,9 +16,10 @@ import { CircleMarker, MapContainer, Marker, Polyline, Popup, TileLayer, useMap,
 import { Link } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
 import { PageEmpty, PageError } from '../../components/PageState.tsx';
-import { formatMeasure } from '../overview/format.ts';
-import { formatCapacity, formatEnergy, statusStyle } from './format.ts';
+import { formatCapacity, formatEnergy, formatMeasure } from '../../lib/format.ts';
+import { statusStyle } from '../../lib/palette.ts';
 import './plants.css';
+import ui from '../../components/ui.module.css';
 import type { PlantStatusName } from './selection.ts';
 
 type MapPlant = DataOf<typeof plantsApi.plantsMap>[number];
@@ -118,7 +119,7 @@ export default function PlantMap({ filters }: { filters: QueryOf<typeof plantsAp
             <span
               style={{ width: 10, height: 10, borderRadius: '50%', background: statusStyle[s].color, display: 'inline-block' }}
             />
-            <Typography.Text style={{ fontSize: 12 }}>
+            <Typography.Text className={ui.note}>
               {t(`status.${s}`)} {counts.get(s) ?? 0}
             </Typography.Text>
           </Flex>
@@ -140,17 +141,17 @@ export function PlantPopup({ plant }: { plant: MapPlant }) {
         {plant.name}
       </Link>
       <Badge status={statusStyle[plant.status].badge} text={t(`status.${plant.status}`)} />
-      <Typography.Text style={{ fontSize: 12 }}>
+      <Typography.Text className={ui.note}>
         {t('columns.capacity')}: {formatCapacity(plant.capacity)}
       </Typography.Text>
-      <Typography.Text style={{ fontSize: 12 }}>
+      <Typography.Text className={ui.note}>
         {t('columns.power')}: {detail.isPending ? '…' : formatPower(detail.data?.power)}
       </Typography.Text>
-      <Typography.Text style={{ fontSize: 12 }}>
+      <Typography.Text className={ui.note}>
         {t('columns.todayEnergy')}: {detail.isPending ? '…' : formatEnergy(detail.data?.todayEnergy)}
       </Typography.Text>
       {w?.source === 'station' && (
-        <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid={`map-popup-weather-${plant.id}`}>
+        <Typography.Text type="secondary" className={ui.note} data-testid={`map-popup-weather-${plant.id}`}>
           {t('map.weather', {
             irradiance: formatMeasure(w.irradiance, 'W/m²', 0),
             ambient: formatMeasure(w.ambientTemperature, '°C'),

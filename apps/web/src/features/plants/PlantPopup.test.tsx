@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { callsTo, renderPage, serve } from '../devices/testing.tsx';
+import { callsTo, renderPage, serve } from '../../test/pages.tsx';
 import { PlantPopup } from './PlantMap.tsx';
 
 const mapPlant = (id: number) => ({

@@ -20,26 +20,16 @@ import {
   theme,
 } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
-import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { usePermission } from '../../components/Permission.tsx';
-import { formatCapacity, formatDateTime, formatEnergy, relativeTime, statusStyle } from './format.ts';
+import ui from '../../components/ui.module.css';
+import { useTableHeight } from '../../components/useTableHeight.ts';
+import { formatCapacity, formatDateTime, formatEnergy, relativeTime } from '../../lib/format.ts';
+import { statusStyle } from '../../lib/palette.ts';
 import { usePlantTypes } from './plantQueries.ts';
 import { canManageRow, type PlantRow, type PlantSort, plantSelection, type SelectionState, toSelected } from './selection.ts';
-
-/** The body height: fixed for the virtual list, chosen once per window size (320–720 px). */
-export function useTableHeight(reserved = 500): number {
-  const pick = () => Math.min(720, Math.max(320, (typeof window === 'undefined' ? 900 : window.innerHeight) - reserved));
-  const [height, setHeight] = useState(pick);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `pick` only reads the window
-  useEffect(() => {
-    const onResize = () => setHeight(pick());
-    window.addEventListener('resize', onResize);
-    return () => window.removeEventListener('resize', onResize);
-  }, [reserved]);
-  return height;
-}
 
 /** A selected row: a light tint of the brand colour (the brand colour itself is too strong). */
 export const selectedTint = (primary: string, background: string, percent = 14) =>
@@ -90,7 +80,7 @@ export function PlantTable({ selectable, rows, total, loading, selection, compan
       sortOrder: sortOrder('name'),
       ellipsis: true,
       render: (_, row) => (
-        <Flex vertical style={{ minWidth: 0 }}>
+        <Flex vertical className={ui.shrink}>
           <Link
             to={`/plants/overview/${row.id}/${row.type}`}
             data-testid={`plant-link-${row.id}`}
@@ -99,7 +89,7 @@ export function PlantTable({ selectable, rows, total, loading, selection, compan
           >
             {row.name}
           </Link>
-          <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
+          <Typography.Text type="secondary" ellipsis className={ui.note}>
             {typeName.get(row.type) ?? t(`types.${row.type}`)}
           </Typography.Text>
         </Flex>
@@ -178,10 +168,10 @@ export function PlantTable({ selectable, rows, total, loading, selection, compan
       render: (_, row) => {
         const owner = row.owner ? (row.owner.nickname ?? row.owner.account ?? `#${row.owner.id}`) : null;
         return (
-          <Flex vertical style={{ minWidth: 0 }}>
+          <Flex vertical className={ui.shrink}>
             <Typography.Text ellipsis>{owner ?? '--'}</Typography.Text>
             {row.company && (
-              <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
+              <Typography.Text type="secondary" ellipsis className={ui.note}>
                 {row.company.name}
               </Typography.Text>
             )}

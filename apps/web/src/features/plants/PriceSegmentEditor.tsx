@@ -12,6 +12,7 @@ import { NoFormStyle } from 'antd/es/form/context';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import ui from '../../components/ui.module.css';
 import {
   addSegment,
   removeSegment,
@@ -140,7 +141,7 @@ export function PriceSegmentEditor({ value = [], onChange, unit, disabled }: Pri
             icon={<PlusOutlined />}
             disabled={value.length >= limits.priceSegments}
             onClick={() => change(addSegment(value))}
-            style={{ alignSelf: 'flex-start' }}
+            className={ui.alignStart}
             data-testid="segment-add"
           >
             {t('segments.add', { count: value.length, max: limits.priceSegments })}

@@ -14,7 +14,8 @@ import { useApiMutation, useApiQuery } from '../../api/hooks.ts';
 import { emailRules } from '../../components/formRules.ts';
 import { PageError } from '../../components/PageState.tsx';
 import { EmailInput } from '../../components/SafeInput.tsx';
-import { formatDateTime } from './format.ts';
+import ui from '../../components/ui.module.css';
+import { formatDateTime } from '../../lib/format.ts';
 import { useInvalidatePlants } from './plantQueries.ts';
 
 type ShareRole = 'manager' | 'visitor';
@@ -160,7 +161,7 @@ function ShareBody({ plant }: { plant: PlantRef }) {
                 <List.Item.Meta
                   title={u.account}
                   description={
-                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    <Typography.Text type="secondary" className={ui.note}>
                       {t('share.since', { time: formatDateTime(u.sharedAt) })}
                     </Typography.Text>
                   }

@@ -11,6 +11,7 @@ import { useGuardedAction } from '../../api/guard.ts';
 import { useApiMutation } from '../../api/hooks.ts';
 import { emailRules } from '../../components/formRules.ts';
 import { EmailInput } from '../../components/SafeInput.tsx';
+import ui from '../../components/ui.module.css';
 import { useInvalidatePlants } from './plantQueries.ts';
 import type { PlantRef } from './ShareDialog.tsx';
 import { plantSelection } from './selection.ts';
@@ -87,7 +88,7 @@ function TransferBody({ plant, onDone }: { plant: PlantRef; onDone: () => void }
 
   return (
     <Form form={form} layout="vertical" onFinish={submit} requiredMark={false} data-testid="transfer-dialog">
-      <Alert type="warning" showIcon title={t('transfer.warning')} style={{ marginBottom: 16 }} />
+      <Alert type="warning" showIcon title={t('transfer.warning')} className={ui.gapBelow} />
       <Form.Item name="account" label={t('transfer.account')} rules={emailRules(t)} validateFirst>
         <EmailInput placeholder={t('share.accountPlaceholder')} data-testid="transfer-account" />
       </Form.Item>

@@ -10,7 +10,7 @@
 import type { DataOf, plantsApi } from '@sunfleet/contracts';
 import { defaultPlantSort } from '@sunfleet/contracts';
 import { useSyncExternalStore } from 'react';
-import { type DateRange, quickRange } from './dateRange.ts';
+import { type DateRange, quickRange } from '../../lib/dateRange.ts';
 
 export type PlantStatusName = plantsApi.PlantStatusName;
 export type PlantSort = plantsApi.PlantSort;

@@ -4,7 +4,7 @@
  */
 import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { PlantSelect } from '../events/PlantSelect.tsx';
+import { PlantSelect } from '../../components/PlantSelect.tsx';
 import { type DeviceKind, type DeviceOption, usePlantDevices } from './workdataQueries.ts';
 
 const kindOrder: DeviceKind[] = ['inverter', 'battery', 'meter', 'weather'];

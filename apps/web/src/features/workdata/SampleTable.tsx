@@ -9,8 +9,9 @@ import { Button, Card, Flex, Select, Table, type TableColumnsType, Tooltip, Typo
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageError } from '../../components/PageState.tsx';
-import type { DateRange } from '../plants/dateRange.ts';
-import { useTableHeight } from '../plants/PlantTable.tsx';
+import ui from '../../components/ui.module.css';
+import { useTableHeight } from '../../components/useTableHeight.ts';
+import type { DateRange } from '../../lib/dateRange.ts';
 import { formatValue, paramTitle, type WorkdataParam, zonedTime } from './format.ts';
 import { useSamples } from './workdataQueries.ts';
 
@@ -37,7 +38,7 @@ export function SampleTable({ sn, range, params }: { sn: string; range: DateRang
       title: t('table.time'),
       width: 180,
       fixed: 'left',
-      render: (_, r) => <span style={{ fontVariantNumeric: 'tabular-nums' }}>{zonedTime(r.ts, timezone)}</span>,
+      render: (_, r) => <span className={ui.figures}>{zonedTime(r.ts, timezone)}</span>,
     },
     ...columns.map((p: WorkdataParam, i) => ({
       key: p.key,
@@ -49,9 +50,7 @@ export function SampleTable({ sn, range, params }: { sn: string; range: DateRang
       width: Math.max(120, Math.min(220, paramTitle(p).length * 8 + 24)),
       align: (p.numeric && !p.options ? 'right' : 'left') as 'right' | 'left',
       ellipsis: true,
-      render: (_: unknown, r: Row) => (
-        <span style={{ fontVariantNumeric: 'tabular-nums' }}>{formatValue(r.values[i] ?? null, p)}</span>
-      ),
+      render: (_: unknown, r: Row) => <span className={ui.figures}>{formatValue(r.values[i] ?? null, p)}</span>,
     })),
   ];
   const width = tableColumns.reduce((sum, c) => sum + Number(c.width ?? 120), 0);

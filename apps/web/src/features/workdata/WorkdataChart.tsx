@@ -9,9 +9,10 @@ import { DataZoomComponent } from 'echarts/components';
 import { use } from 'echarts/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { EChart } from '../../components/EChart.tsx';
 import { PageEmpty, PageError } from '../../components/PageState.tsx';
-import { EChart } from '../overview/EChart.tsx';
-import type { DateRange } from '../plants/dateRange.ts';
+import ui from '../../components/ui.module.css';
+import type { DateRange } from '../../lib/dateRange.ts';
 import { workdataChartOption } from './chartOption.ts';
 import { bucketWidth, paramTitle, type WorkdataParam } from './format.ts';
 import { useChart } from './workdataQueries.ts';
@@ -98,7 +99,7 @@ export function WorkdataChart({
             <div style={{ height: 340 }} />
           )}
           {data && hasPoints && (
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            <Typography.Text type="secondary" className={ui.note}>
               {t('device.timezone', { timezone: data.timezone })}
             </Typography.Text>
           )}

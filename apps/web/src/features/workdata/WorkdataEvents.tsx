@@ -8,8 +8,9 @@ import { Card, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'an
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageError } from '../../components/PageState.tsx';
-import { levelStyle } from '../events/LevelCards.tsx';
-import type { DateRange } from '../plants/dateRange.ts';
+import ui from '../../components/ui.module.css';
+import type { DateRange } from '../../lib/dateRange.ts';
+import { levelStyle } from '../../lib/palette.ts';
 import { formatValue, paramTitle, type WorkdataParam, zonedTime } from './format.ts';
 import { type DeviceKind, useWorkdataEvents } from './workdataQueries.ts';
 
@@ -68,7 +69,7 @@ export function WorkdataEvents({
       key: 'start',
       title: t('events.start'),
       width: 170,
-      render: (_, r) => <span style={{ fontVariantNumeric: 'tabular-nums' }}>{zonedTime(r.event.startedAt, timezone)}</span>,
+      render: (_, r) => <span className={ui.figures}>{zonedTime(r.event.startedAt, timezone)}</span>,
     },
     {
       key: 'end',
@@ -76,7 +77,7 @@ export function WorkdataEvents({
       width: 170,
       render: (_, r) =>
         r.event.endedAt ? (
-          <span style={{ fontVariantNumeric: 'tabular-nums' }}>{zonedTime(r.event.endedAt, timezone)}</span>
+          <span className={ui.figures}>{zonedTime(r.event.endedAt, timezone)}</span>
         ) : (
           <Tag color="orange">{t('events.ongoing')}</Tag>
         ),
@@ -87,7 +88,7 @@ export function WorkdataEvents({
       width: 170,
       render: (_, r) =>
         r.sample ? (
-          <span style={{ fontVariantNumeric: 'tabular-nums' }}>{zonedTime(r.sample.ts, timezone)}</span>
+          <span className={ui.figures}>{zonedTime(r.sample.ts, timezone)}</span>
         ) : (
           <Typography.Text type="secondary">{t('events.noReading')}</Typography.Text>
         ),
@@ -103,7 +104,7 @@ export function WorkdataEvents({
       align: (p.numeric && !p.options ? 'right' : 'left') as 'right' | 'left',
       ellipsis: true,
       render: (_: unknown, r: EventWithSample) => (
-        <span style={{ fontVariantNumeric: 'tabular-nums' }}>{formatValue(r.sample?.values[i] ?? null, p)}</span>
+        <span className={ui.figures}>{formatValue(r.sample?.values[i] ?? null, p)}</span>
       ),
     })),
   ];

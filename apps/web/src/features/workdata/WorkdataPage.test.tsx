@@ -5,12 +5,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../api/hooks.ts';
 import { PageContext } from '../../app/pageContext.ts';
 import { ShellContext, type ShellInfo } from '../../app/shell/shellContext.ts';
+import { todayIn } from '../../lib/dateNav.ts';
 import { renderWithApp } from '../../test/render.tsx';
-import { todayIn } from '../overview/dateNav.ts';
 import WorkdataPage from './WorkdataPage.tsx';
 
 // Canvas charts do not draw in jsdom: the chart shows which series it was given.
-vi.mock('../overview/EChart.tsx', () => ({
+vi.mock('../../components/EChart.tsx', () => ({
   EChart: ({ option, testId }: { option: { series: Array<{ id?: string }> }; testId?: string }) => (
     <div data-testid={testId} data-series={option.series.map((s) => s.id ?? '').join(',')} />
   ),

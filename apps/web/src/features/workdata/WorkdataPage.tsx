@@ -17,11 +17,13 @@ import { useServerLanguage } from '../../api/hooks.ts';
 import { downloadFile } from '../../components/download.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { PageEmpty, PageError, PageLoading } from '../../components/PageState.tsx';
+import { PageTitle } from '../../components/PageTitle.tsx';
 import { Permission } from '../../components/Permission.tsx';
-import { isValidSn } from '../events/criteria.ts';
-import { RangeField, RangeProblem } from '../events/RangeField.tsx';
-import { todayIn } from '../overview/dateNav.ts';
-import { type DateRange, quickRange, rangeProblem } from '../plants/dateRange.ts';
+import { RangeField, RangeProblem } from '../../components/RangeField.tsx';
+import ui from '../../components/ui.module.css';
+import { todayIn } from '../../lib/dateNav.ts';
+import { type DateRange, quickRange, rangeProblem } from '../../lib/dateRange.ts';
+import { isValidSn } from '../../lib/deviceSn.ts';
 import { DevicePicker } from './DevicePicker.tsx';
 import { paramTitle, type WorkdataParam } from './format.ts';
 import { SampleTable } from './SampleTable.tsx';
@@ -85,16 +87,14 @@ export default function WorkdataPage() {
 
   return (
     <Card data-testid="workdata-page">
-      <Flex justify="space-between" align="center" gap={16} wrap style={{ marginBottom: 16 }}>
+      <Flex justify="space-between" align="center" gap={16} wrap className={ui.gapBelow}>
         <Flex vertical>
-          <Typography.Title level={4} style={{ margin: 0 }} data-testid="page-title">
-            {t('menu:operationData')}
-          </Typography.Title>
+          <PageTitle>{t('menu:operationData')}</PageTitle>
           <Typography.Text type="secondary">{t('subtitle')}</Typography.Text>
         </Flex>
       </Flex>
 
-      <Flex gap={8} wrap align="center" style={{ marginBottom: 12 }} data-testid="workdata-pickers">
+      <Flex gap={8} wrap align="center" className={ui.gapBelowSm} data-testid="workdata-pickers">
         <DevicePicker
           plantId={plantId}
           sn={sn}
@@ -140,7 +140,7 @@ function DeviceData({ device, range, blocked }: { device: Device; range: DateRan
     <Flex vertical gap={12}>
       <Flex gap={8} align="center" wrap data-testid="workdata-device-info">
         <Tag color="blue">{t(`kinds.${device.kind}`)}</Tag>
-        <Typography.Text strong style={{ fontFamily: 'monospace' }}>
+        <Typography.Text strong className={ui.mono}>
           {device.sn}
         </Typography.Text>
         {device.alias && <Typography.Text>{device.alias}</Typography.Text>}
@@ -170,7 +170,7 @@ function DeviceData({ device, range, blocked }: { device: Device; range: DateRan
                 <span>{option.label}</span>
                 {p?.stored && (
                   <Tooltip title={t('pick.storedHint')}>
-                    <Tag color="green" style={{ marginInlineEnd: 0 }}>
+                    <Tag color="green" className={ui.noGapAfter}>
                       {t('pick.stored')}
                     </Tag>
                   </Tooltip>

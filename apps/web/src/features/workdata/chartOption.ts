@@ -13,6 +13,8 @@ import type {
   TooltipComponentOption,
 } from 'echarts/components';
 import type { ComposeOption } from 'echarts/core';
+import { printColors } from '../../lib/chart.ts';
+import { workdataSeries } from '../../lib/palette.ts';
 import { formatValue, paramTitle, wallClockMs, zonedTime } from './format.ts';
 
 export type WorkdataChartData = DataOf<typeof workdataApi.workdataChart>;
@@ -20,7 +22,7 @@ export type WorkdataChartOption = ComposeOption<
   LineSeriesOption | GridComponentOption | LegendComponentOption | TooltipComponentOption | DataZoomComponentOption
 >;
 
-export const chartPalette = ['#1677ff', '#f5a623', '#3fb950', '#eb2f96', '#722ed1', '#13c2c2'] as const;
+export const chartPalette = workdataSeries;
 const AXIS_GAP = 58;
 
 export interface ChartLabels {
@@ -44,7 +46,7 @@ export function unitAxes(data: WorkdataChartData): string[] {
 export function workdataChartOption(
   data: WorkdataChartData,
   labels: ChartLabels,
-  colors: { text: string; grid: string } = { text: '#595959', grid: '#f0f0f0' },
+  colors: { text: string; grid: string } = { text: printColors.muted, grid: printColors.split },
 ): WorkdataChartOption {
   const x = data.ts.map((ts) => wallClockMs(ts, data.timezone));
   const bucketed = data.bucketSeconds > 0;

@@ -4,7 +4,7 @@
  * three decimals, text as is, -- when missing), and the chart's bucket width.
  */
 import { type DataOf, formatNumber, type workdataApi } from '@sunfleet/contracts';
-import { zonedParts } from '../overview/dateNav.ts';
+import { zonedParts } from '../../lib/dateNav.ts';
 
 export type WorkdataParam = DataOf<typeof workdataApi.workdataParams>['params'][number];
 export type WorkdataValue = DataOf<typeof workdataApi.workdataDynamic>['list'][number]['values'][number];

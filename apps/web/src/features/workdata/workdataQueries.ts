@@ -3,8 +3,8 @@ import { devicesApi, workdataApi } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useApiQuery } from '../../api/hooks.ts';
-import { useGranted } from '../events/eventQueries.ts';
-import type { DateRange } from '../plants/dateRange.ts';
+import { useGranted } from '../../components/Permission.tsx';
+import type { DateRange } from '../../lib/dateRange.ts';
 
 export type DeviceKind = 'inverter' | 'battery' | 'meter' | 'weather';
 export interface DeviceOption {

@@ -6,12 +6,14 @@
 import { Card, Empty, Skeleton, Typography, theme } from 'antd';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ApiError } from '../../api/client.ts';
+import type { ApiError } from '../api/client.ts';
+import { zonedDateTime } from '../lib/dateNav.ts';
+import { type EnergyFlow, type FlowLink, type FlowNode, flowLinks } from '../lib/energyFlow.ts';
+import { formatMeasure, formatWatts } from '../lib/format.ts';
+import { powerPalette } from '../lib/palette.ts';
 import { CardError } from './CardState.tsx';
-import { powerPalette } from './chartOptions.ts';
-import { zonedDateTime } from './dateNav.ts';
-import { type EnergyFlow, type FlowLink, type FlowNode, flowLinks } from './flow.ts';
-import { formatMeasure, formatWatts } from './format.ts';
+import styles from './EnergyFlow.module.css';
+import ui from './ui.module.css';
 
 const W = 480;
 const H = 320;
@@ -119,11 +121,11 @@ export function EnergyFlowCard({
     <Card
       title={t('flow.title')}
       size="small"
-      style={{ height: '100%' }}
+      className={ui.fill}
       data-testid="flow-card"
       extra={
         data?.at ? (
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          <Typography.Text type="secondary" className={ui.note}>
             {zonedDateTime(data.at, timezone)}
           </Typography.Text>
         ) : null
@@ -137,7 +139,7 @@ export function EnergyFlowCard({
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('flow.noDevices')} data-testid="flow-empty" />
       ) : (
         <svg
-          className="sf-flow-svg"
+          className={styles.svg}
           viewBox={`0 0 ${W} ${H}`}
           width="100%"
           style={{ maxHeight: 340, display: 'block' }}
@@ -168,12 +170,12 @@ export function EnergyFlowCard({
               <g key={l.node} data-testid={`flow-line-${l.node}`} data-direction={l.direction}>
                 <path
                   d={d}
-                  className="sf-flow-track"
+                  className={styles.track}
                   stroke={active ? colour[l.node] : token.colorBorder}
                   opacity={active ? 0.25 : 1}
                 />
                 {active && (
-                  <path d={d} className="sf-flow-dash" stroke={colour[l.node]} markerMid={`url(#${uid}-arrow-${l.node})`} />
+                  <path d={d} className={styles.dash} stroke={colour[l.node]} markerMid={`url(#${uid}-arrow-${l.node})`} />
                 )}
               </g>
             );

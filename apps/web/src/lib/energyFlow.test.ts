@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type EnergyFlow, flowLinks } from './flow.ts';
+import { type EnergyFlow, flowLinks } from './energyFlow.ts';
 
 const flow = (over: Partial<EnergyFlow> = {}): EnergyFlow => ({
   pv: 3200,

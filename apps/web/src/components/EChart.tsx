@@ -1,6 +1,6 @@
 /** One ECharts canvas that follows its option and its container's size. */
 import { type CSSProperties, useEffect, useRef } from 'react';
-import type { ChartOption } from './chartOptions.ts';
+import type { ChartOption } from '../lib/chart.ts';
 import { type EChartsType, init } from './echarts.ts';
 
 export function EChart({

@@ -7,7 +7,7 @@ import { limits } from '@sunfleet/contracts';
 import { Button, Input, Space } from 'antd';
 import type { ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useGuardedAction } from '../../api/guard.ts';
+import { useGuardedAction } from '../api/guard.ts';
 import { useCountdown } from './useCountdown.ts';
 
 export interface CodeInputProps {

@@ -1,11 +1,11 @@
-/** Test helpers of the device pages: a fetch that answers by path, and a page rendered in the app's providers. */
+/** Test helpers of the pages: a fetch that answers by path, and a page rendered in the app's providers at a route. */
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { vi } from 'vitest';
-import { createQueryClient } from '../../api/hooks.ts';
-import { PageContext } from '../../app/pageContext.ts';
-import { renderWithApp } from '../../test/render.tsx';
+import { createQueryClient } from '../api/hooks.ts';
+import { PageContext } from '../app/pageContext.ts';
+import { renderWithApp } from './render.tsx';
 
 export interface Call {
   method: string;

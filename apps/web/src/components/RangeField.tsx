@@ -7,7 +7,8 @@ import { limits } from '@sunfleet/contracts';
 import { Alert, DatePicker } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { allQuickRanges, type DateRange, dayString, quickRange, rangeProblem } from '../plants/dateRange.ts';
+import { allQuickRanges, type DateRange, dayString, quickRange, rangeProblem } from '../lib/dateRange.ts';
+import ui from './ui.module.css';
 
 export function RangeField({
   range,
@@ -54,7 +55,7 @@ export function RangeProblem({ range, ns, testId }: { range: DateRange; ns: 'eve
       showIcon
       title={t(`filters.range_${problem}`, { max: limits.dateRangeDays })}
       data-testid={testId}
-      style={{ marginBottom: 12 }}
+      className={ui.gapBelowSm}
     />
   );
 }

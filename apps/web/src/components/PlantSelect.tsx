@@ -6,7 +6,7 @@ import { plantsApi } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { Select } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
-import { useApiQuery } from '../../api/hooks.ts';
+import { useApiQuery } from '../api/hooks.ts';
 
 const SEARCH_DEBOUNCE_MS = 300;
 

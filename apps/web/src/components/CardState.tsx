@@ -2,6 +2,7 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { Button, Flex, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import ui from './ui.module.css';
 
 export function CardError({ error, onRetry, testId }: { error: Error | null; onRetry: () => void; testId?: string }) {
   const { t } = useTranslation('overview');
@@ -9,7 +10,7 @@ export function CardError({ error, onRetry, testId }: { error: Error | null; onR
     <Flex vertical align="center" gap={8} style={{ padding: '24px 8px', textAlign: 'center' }} data-testid={testId}>
       <Typography.Text type="danger">{t('state.error')}</Typography.Text>
       {error?.message && (
-        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        <Typography.Text type="secondary" className={ui.note}>
           {error.message}
         </Typography.Text>
       )}

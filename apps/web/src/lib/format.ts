@@ -1,0 +1,95 @@
+/**
+ * Figures as the portal shows them, on top of the contracts' formatters: capacity in kWp, power
+ * and energy by the power rule (3–5 digits → k, 6 or more → M), money, CO₂, rates, measurements,
+ * the unit of a chart axis, date-times as YYYY-MM-DD HH:mm:ss and "5 minutes ago"; -- for a
+ * missing value.
+ */
+import { formatNumber, formatPower } from '@sunfleet/contracts';
+
+/** Installed capacity (kWp), at most two decimals, thousands separators. */
+export function formatCapacity(kwp: number | null | undefined): string {
+  if (kwp === null || kwp === undefined || Number.isNaN(kwp)) return '--';
+  return `${formatNumber(Math.round(kwp * 100) / 100)} kWp`;
+}
+
+/** Energy in Wh → "850 Wh", "12.3 kWh", "1,234.6 MWh". */
+export const formatEnergy = (wh: number | null | undefined) => formatPower(wh, 'Wh');
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** YYYY-MM-DD HH:mm:ss in the browser's time zone; -- when missing or unreadable. */
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return '--';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '--';
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+const steps: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['second', 60],
+  ['minute', 60],
+  ['hour', 24],
+  ['day', 30],
+  ['month', 12],
+  ['year', Number.POSITIVE_INFINITY],
+];
+
+/** "5 minutes ago" / "hace 5 minutos"; under 45 s "now"; -- when missing. */
+export function relativeTime(iso: string | null | undefined, language: string, now = Date.now()): string {
+  if (!iso) return '--';
+  const t = new Date(iso).getTime();
+  if (Number.isNaN(t)) return '--';
+  const format = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
+  let value = (t - now) / 1000;
+  if (Math.abs(value) < 45) return format.format(0, 'second');
+  for (const [unit, size] of steps) {
+    if (Math.abs(value) < size) return format.format(Math.round(value), unit);
+    value /= size;
+  }
+  return format.format(Math.round(value), 'year');
+}
+
+const missing = (v: number | null | undefined): v is null | undefined => v === null || v === undefined || !Number.isFinite(v);
+
+/** Power in W, by the spec's rule (rounded to whole watts first: averages carry decimals). */
+export const formatWatts = (w: number | null | undefined) => (missing(w) ? '--' : formatPower(Math.round(w)));
+
+/** Energy in Wh rounded to whole watt-hours first (sums carry decimals), then as formatEnergy. */
+export const formatWh = (wh: number | null | undefined) => (missing(wh) ? '--' : formatEnergy(Math.round(wh)));
+
+/** Money with two decimals and the currency code; -- without a value. */
+export function formatMoney(value: number | null | undefined, currency: string | null | undefined): string {
+  if (missing(value)) return '--';
+  const text = formatNumber(Math.round(value * 100) / 100, 2);
+  return currency ? `${text} ${currency}` : text;
+}
+
+/** CO₂ mass: kg with one decimal below a tonne, tonnes with two above. */
+export function formatCo2(kg: number | null | undefined): string {
+  if (missing(kg)) return '--';
+  if (Math.abs(kg) >= 1000) return `${formatNumber(kg / 1000, 2)} t`;
+  return `${formatNumber(kg, 1)} kg`;
+}
+
+/** A 0–1 ratio as a percentage with one decimal. */
+export const formatRate = (ratio: number | null | undefined) => (missing(ratio) ? '--' : `${formatNumber(ratio * 100, 1)} %`);
+
+/** A measurement with a unit and fixed decimals (temperatures, wind, irradiance). */
+export function formatMeasure(value: number | null | undefined, unit: string, decimals = 1): string {
+  if (missing(value)) return '--';
+  return `${formatNumber(value, decimals)} ${unit}`;
+}
+
+export interface AxisUnit {
+  /** Divide raw values (W or Wh) by this. */
+  divisor: number;
+  unit: string;
+}
+
+/** The unit of a chart axis from its largest magnitude, by the spec's power rule (3–5 digits k, 6+ M). */
+export function axisUnit(maxAbs: number, base: 'W' | 'Wh'): AxisUnit {
+  const digits = String(Math.trunc(Math.abs(Number.isFinite(maxAbs) ? maxAbs : 0))).length;
+  if (digits >= 6) return { divisor: 1_000_000, unit: `M${base}` };
+  if (digits >= 3) return { divisor: 1000, unit: `k${base}` };
+  return { divisor: 1, unit: base };
+}

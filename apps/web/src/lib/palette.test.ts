@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import {
+  gatewayStateStyle,
+  levelStyle,
+  measurementSeries,
+  palette,
+  powerPalette,
+  statusStyle,
+  workdataSeries,
+} from './palette.ts';
+
+describe('the one palette', () => {
+  it('keeps the colours the portal has always shown, from antd tokens', () => {
+    expect(palette).toMatchObject({
+      good: '#52c41a',
+      warning: '#faad14',
+      bad: '#ff4d4f',
+      info: '#1677ff',
+      goodStrong: '#389e0d',
+    });
+    expect(statusStyle.fault.color).toBe('#ff4d4f');
+    expect(levelStyle.info.color).toBe('#1677ff');
+    expect(gatewayStateStyle.offline.color).toBe('#8c8c8c');
+    expect(powerPalette).toEqual({
+      pv: '#f5a623',
+      load: '#1677ff',
+      grid: '#9254de',
+      battery: '#52c41a',
+      soc: '#13c2c2',
+      forecast: '#fa8c16',
+    });
+    expect(measurementSeries).toEqual(['#f5a623', '#1677ff', '#52c41a', '#9254de', '#13c2c2', '#eb2f96', '#fa541c', '#2f54eb']);
+    expect(workdataSeries).toEqual(['#1677ff', '#f5a623', '#3fb950', '#eb2f96', '#722ed1', '#13c2c2']);
+  });
+});
