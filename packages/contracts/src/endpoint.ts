@@ -20,14 +20,14 @@ export interface Endpoint {
   /** Fastify-style path with `:param` segments. */
   path: string;
   access: Access;
-  /** How the client encodes the body: default form-encoded (spec §7). */
+  /** How the client encodes the body: default form-encoded. */
   encoding?: Encoding;
   summary: string;
   params?: TSchema;
   query?: TSchema;
   body?: TSchema;
   data: TSchema;
-  /** Business codes the screen handles itself: no toast (spec §8). */
+  /** Business codes the screen handles itself: no toast. */
   tolerate?: readonly number[];
   /** The response is a file, not an envelope. */
   file?: boolean;

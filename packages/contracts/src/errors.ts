@@ -1,8 +1,8 @@
 /**
- * The business error catalogue (spec §8). A business error travels as HTTP 200 with
+ * The business error catalogue. A business error travels as HTTP 200 with
  * `{ code, msg, data: null }`; the client shows the translated text unless the call
- * whitelists the code. Codes of spec §8 keep their numbers; the "further messages" the
- * spec lists without numbers got numbers here (docs/decisions.md).
+ * whitelists the code. A code's number never changes once given; the messages that came
+ * without a number were numbered here (docs/decisions.md).
  */
 export const errorCatalogue = {
   0: { key: 'ok', en: 'Success', es: 'Éxito' },
@@ -107,7 +107,7 @@ export type ErrorCode = keyof typeof errorCatalogue;
 export type Language = 'en' | 'es';
 export const languages: readonly Language[] = ['en', 'es'];
 
-/** Codes that 'warn' rather than fail in the client (spec §8: 4001 is warning style). */
+/** Codes that 'warn' rather than fail in the client (4001 shows in warning style). */
 export const warningCodes: readonly ErrorCode[] = [4001];
 
 export function errorText(code: number, lan: Language = 'en'): string {

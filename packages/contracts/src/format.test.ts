@@ -12,7 +12,7 @@ describe('formatNumber', () => {
   });
 });
 
-describe('formatPower (spec §9)', () => {
+describe('formatPower', () => {
   it('keeps 1-2 digit values, divides 3-5 digits by 1000 and 6+ by a million', () => {
     expect(formatPower(45)).toBe('45 W');
     expect(formatPower(450)).toBe('0.5 kW');
@@ -23,7 +23,7 @@ describe('formatPower (spec §9)', () => {
   });
 });
 
-describe('inverterTypeKey (spec §9)', () => {
+describe('inverterTypeKey', () => {
   it.each([
     [1, 'sellingFirst'],
     [10, 'sellingFirst'],

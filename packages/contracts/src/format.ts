@@ -1,4 +1,4 @@
-/** Display formatting shared by the web app and server-made reports (spec §9). */
+/** Display formatting shared by the web app and server-made reports. */
 
 /** Thousands separator every three digits; a missing value shows --. */
 export function formatNumber(value: number | null | undefined, decimals?: number): string {
@@ -18,7 +18,10 @@ export function formatPower(watts: number | null | undefined, unit = 'W'): strin
   return `${formatNumber(watts)} ${unit}`;
 }
 
-/** Inverter device-type register value → type name key (spec §9). */
+/**
+ * Inverter device-type register value → type name key: 1, 10 and 11 share one name; a value
+ * without a name of its own is three-phase; no value is '--'.
+ */
 export function inverterTypeKey(value: number | string | null | undefined): string {
   if (value === null || value === undefined || value === '') return '--';
   switch (Number(value)) {

@@ -1,4 +1,4 @@
-/** Business constants and limits (spec §9). */
+/** Business constants and limits, shared by the web app and the server. */
 export const limits = {
   requestButtonGuardMs: 3000,
   refreshGrantType: 'refresh_token',

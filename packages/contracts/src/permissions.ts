@@ -1,5 +1,5 @@
 /**
- * The permission catalogue (spec §2, §6): a tree. Type 0 = menu or page; type 1 = a button
+ * The permission catalogue: a tree. Type 0 = menu or page; type 1 = a button
  * (an action) under its page. Every route declares one of these names (or 'public' /
  * 'user'); the server guard enforces it and the web shell builds menus and hides buttons
  * from the caller's granted tree.

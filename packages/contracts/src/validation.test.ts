@@ -19,7 +19,7 @@ import {
   stripForbiddenChars,
 } from './validation.ts';
 
-describe('shared input rules (spec §5)', () => {
+describe('shared input rules', () => {
   it('forbidden characters, ASCII and full-width', () => {
     for (const c of '`~#$%^&*()+=<>{}|/"\'[]＃（＜｛') expect(hasForbiddenChars(`a${c}b`)).toBe(true);
     expect(hasForbiddenChars('Casa Marta-1_2.3, Sevilla')).toBe(false);

@@ -1,5 +1,5 @@
 /**
- * Shared input rules (spec §5). The web forms and the server schemas both use these, so a
+ * Shared input rules. The web forms and the server schemas both use these, so a
  * value the form accepts is a value the server accepts.
  */
 import { limits } from './limits.ts';

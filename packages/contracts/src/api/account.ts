@@ -1,4 +1,4 @@
-/** Account and login (spec §7 "Account and login"). */
+/** Account and login. */
 import Type from 'typebox';
 import { endpoint } from '../endpoint.ts';
 import { limits } from '../limits.ts';

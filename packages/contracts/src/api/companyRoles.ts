@@ -1,4 +1,4 @@
-/** Company roles (spec §6, §7 "Company"): at most 5 per company, names unique in the company. */
+/** Company roles: at most 5 per company, names unique in the company. */
 import Type from 'typebox';
 import { endpoint } from '../endpoint.ts';
 import { limits } from '../limits.ts';

@@ -1,4 +1,4 @@
-/** Dictionaries (spec §7 "Dictionaries"): the choice lists of the plant form and the protocol list. */
+/** Dictionaries: the choice lists of the plant form and the protocol list. */
 import Type from 'typebox';
 import { endpoint } from '../endpoint.ts';
 import { LanQuery } from '../schemas.ts';
@@ -32,7 +32,7 @@ export const timezones = endpoint({
   data: Type.Array(TimeZone),
 });
 
-/** Plant types (spec §3): ids shared with `plantsApi.PlantType`. */
+/** Plant types: ids shared with `plantsApi.PlantType`. */
 export const plantTypeNames = {
   0: { en: 'Grid-tied', es: 'Conectada a red' },
   1: { en: 'Energy storage (AC-coupled)', es: 'Almacenamiento de energía (acoplado en CA)' },

@@ -1,5 +1,5 @@
 /**
- * Events and alarms (spec §7 "Events", "Meters and batteries"; issue 5): the event lists of the
+ * Events and alarms: the event lists of the
  * plants the caller can see, of one device (or gateway), its open events, one event's detail,
  * acknowledgement, and the .xlsx downloads.
  *

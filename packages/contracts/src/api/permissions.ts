@@ -1,4 +1,4 @@
-/** Permission trees (spec §6). */
+/** Permission trees. */
 import Type, { type TSchema } from 'typebox';
 import { endpoint } from '../endpoint.ts';
 import { LanQuery } from '../schemas.ts';

@@ -1,5 +1,5 @@
 /**
- * The plant overview and reports (spec §7 "Plants", issue 4): realtime card, energy flow, power
+ * The plant overview and reports: realtime card, energy flow, power
  * curve, energy bars, generation and use, events of the last hour, master meter, an inverter's
  * flow, the weather, the energy report and generation downloads (.xlsx) and forecast upload.
  *

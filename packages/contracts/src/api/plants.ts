@@ -1,5 +1,5 @@
 /**
- * Plants (spec §3 "Plant", §4, §5, §7 "Plants"): list, create and edit, sharing and transfer,
+ * Plants: list, create and edit, sharing and transfer,
  * gateway binding, counts, map, events. Power is in W and energy in Wh (the web's power
  * formatter divides by 1000 or a million). A plant the caller cannot see answers 700; a plant
  * the caller sees but may not change answers 2.
@@ -43,7 +43,7 @@ export const plantSorts = ['createAt', 'name', 'capacity', 'power', 'todayEnergy
 export type PlantSort = (typeof plantSorts)[number];
 
 const SafeText = (max: number, min = 0) => Type.String({ minLength: min, maxLength: max, pattern: safeTextPattern });
-/** Checked again in the service: at most two decimals (spec §5). */
+/** Checked again in the service: at most two decimals. */
 const Decimal = (min: number, max: number) => Type.Number({ minimum: min, maximum: max, description: 'at most two decimals' });
 const HourMinute = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:mm' });
 /** A picture stored by `plant/thumbnail`; no other address is accepted. */
@@ -154,7 +154,7 @@ export const PlantGateway = Type.Object({
   lastOnlineAt: Nullable(Instant),
 });
 
-/** A plant with every field of spec §3. */
+/** A plant with every field. */
 export const PlantDetail = Type.Object({
   ...PlantListItem.properties,
   commissioningDate: Nullable(Type.String()),

@@ -1,5 +1,5 @@
 /**
- * Operation data (`/workdata/list`, spec §7 "Events" and "Meters and batteries"; issue 5): the raw
+ * Operation data (`/workdata/list`): the raw
  * decoded samples of one device over a date range — a paged table, a chart, the device's events
  * with its readings when each started, and an .xlsx download streamed row by row.
  *

@@ -90,7 +90,7 @@ export function bits(
 export const offOn = options(['Off', 'Apagado'], ['On', 'Encendido']);
 export const disabledEnabled = options(['Disabled', 'Desactivado'], ['Enabled', 'Activado']);
 
-/** Inverter device type register (spec §9). Any other non-zero value is a three-phase inverter. */
+/** Inverter device type register value → name. Any other non-zero value is a three-phase inverter. */
 export const inverterDeviceTypes: Record<number, LocalizedText> = {
   1: text('Selling first', 'Prioridad de venta'),
   10: text('Selling first', 'Prioridad de venta'),

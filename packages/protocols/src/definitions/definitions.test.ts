@@ -70,7 +70,7 @@ describe('hybrid inverter family', () => {
     expect(plan.settingGroups()).toEqual(['basic', 'systime', 'batt', 'workMode', 'gridInput', 'smartLoad']);
   });
 
-  it('maps the device type register as spec §9 does', () => {
+  it('maps the device type register: 1, 10 and 11 are selling first; 2, 3, 94, 21, 93 and 22 each have their own name', () => {
     const types = plan.field('deviceType')!.enum!;
     expect([1, 10, 11].map((v) => types[v]!.en)).toEqual(['Selling first', 'Selling first', 'Selling first']);
     expect(types[2]!.en).toBe('Single-phase');

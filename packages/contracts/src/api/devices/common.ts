@@ -6,7 +6,7 @@ import { safeTextPattern } from '../../validation.ts';
 import { PlantStatus } from '../plants.ts';
 import { Num, W, Wh } from './schemas.ts';
 
-/** Device status (spec §4, as plants). */
+/** Device status: the same values as a plant's. */
 export const DeviceStatus = PlantStatus;
 export const deviceStatuses = ['normal', 'offline', 'warning', 'fault', 'upgrading'] as const;
 export type DeviceStatusName = (typeof deviceStatuses)[number];
@@ -25,7 +25,7 @@ export const PlantRef = Type.Object({ id: Type.Integer(), name: Type.String(), t
 export const GatewayRef = Type.Object({ id: Type.Integer(), sn: Type.String(), alias: Nullable(Type.String()) });
 export const CompanyRef = Type.Object({ id: Type.Integer(), name: Type.String() });
 
-/** A device alias: at most 32 bytes of UTF-8 (spec §5), no forbidden characters; empty clears it. */
+/** A device alias: at most 32 bytes of UTF-8, no forbidden characters; empty clears it. */
 export const AliasInput = Type.Object(
   {
     alias: Type.String({

@@ -21,7 +21,7 @@ import {
 import { GatewayState } from './gateways.ts';
 import { DateQuery, deviceFilters, deviceListItem, ListOrder, Num, Sort, W, Wh } from './schemas.ts';
 
-/** Type names of spec §9 (`inverterTypeKey`); '--' is an inverter without a type register. */
+/** Inverter type names (`inverterTypeKey`); '--' is an inverter without a type register. */
 export const inverterTypeKeys = [
   'sellingFirst',
   'singlePhase',
@@ -97,7 +97,7 @@ export const deleteInverter = endpoint({
   tolerate: [600],
 });
 
-/** Inverter chart groups (spec §7): grid, meter, battery, eps (backup output) and load. */
+/** Inverter chart groups: grid, meter, battery, eps (backup output) and load. */
 export const inverterGroups = ['grid', 'meter', 'battery', 'eps', 'load'] as const;
 export type InverterGroupName = (typeof inverterGroups)[number];
 export const InverterGroup = Literals(inverterGroups);
@@ -142,7 +142,7 @@ export const getInverter = endpoint({
   method: 'GET',
   path: '/api/v1/inverter/:sn',
   access: 'inverter.view',
-  summary: 'An inverter’s information: identity, nameplate, type (spec §9), status, power now, energy, faults, chart groups',
+  summary: 'An inverter’s information: identity, nameplate, type, status, power now, energy, faults, chart groups',
   params: SnParams,
   data: InverterDetail,
   tolerate: [600],
