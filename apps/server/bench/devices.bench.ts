@@ -9,7 +9,7 @@
  * (288, with their real register blocks) for 100 inverters. Then the real server on a loopback
  * port, and the load generator (bench/load.mjs) in a worker thread.
  *
- * Budgets (issue 5): each list call p99 ≤ 100 ms at 200 concurrent clients; an inverter day
+ * Budgets: each list call p99 ≤ 100 ms at 200 concurrent clients; an inverter day
  * chart (288 points × 6 parameters) p99 ≤ 50 ms. Each scenario runs closed loop (200 clients,
  * each sending its next request as soon as the last answered: the server's saturation) and
  * paced (200 clients pausing BENCH_THINK_MS on average between requests, as people with the

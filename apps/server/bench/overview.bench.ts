@@ -1,6 +1,6 @@
 /**
  * The plant overview under load: `npx tsx apps/server/bench/overview.bench.ts`
- * (from the repository root). Budget (issue 4): the overview's calls answer p99 ≤ 50 ms at 200
+ * (from the repository root). Budget: the overview's calls answer p99 ≤ 50 ms at 200
  * concurrent clients on a plant with a year of 5-minute history, served from rollups and latest
  * values, never a scan.
  *

@@ -1,6 +1,7 @@
 /**
- * Who sees and operates which plant: the matrix of DESIGN.md §4 over two companies, two
- * owners, shares and a system administrator, through the real scope filters.
+ * Who sees and operates which plant (the owner; a manager share operates, a visitor share only
+ * reads; the company of a company plant or of the owner's agent; a system administrator), over
+ * two companies, two owners, shares and a system administrator, through the real scope filters.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.ts';

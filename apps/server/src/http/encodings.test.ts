@@ -1,5 +1,5 @@
 /**
- * Request encodings of spec §7 through the real route mechanism: form-encoded bodies and
+ * Request encodings through the real route mechanism: form-encoded bodies and
  * query strings with repeated array keys, JSON bodies, and code 4 naming field and rule.
  */
 import { endpoint } from '@sunfleet/contracts';

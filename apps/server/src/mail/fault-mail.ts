@@ -1,5 +1,5 @@
 /**
- * Fault notification mails (issue 5; `user/notify` enables them): one mail per new fault on a
+ * Fault notification mails (`user/notify` enables them): one mail per new fault on a
  * plant the user can see, and a digest of the faults held back by the hourly limit. Texts come
  * already in the recipient's language; times already in the plant's zone.
  */

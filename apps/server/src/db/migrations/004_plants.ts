@@ -1,5 +1,5 @@
 /**
- * Plant fields of spec §3 missing from 001 (commissioning date, valuation and prices, pictures,
+ * Plant fields missing from 001 (commissioning date, valuation and prices, pictures,
  * alias, investment, contacts, income) and the plant's latest values: current power, the
  * energy of its latest local day, total energy and the time of the newest data. The latest
  * values are kept on the row (like device_latest for a device) so the plant list filters,

@@ -1,7 +1,7 @@
 /**
- * The devices area (issue 5):
+ * The devices area:
  * - `parameter_profiles`: each account's saved parameter picks for the inverter day chart (at
- *   most 6 profiles of at most 6 parameters, spec §5/§9), in the account's order.
+ *   most 6 profiles of at most 6 parameters), in the account's order.
  * - `gateway_sessions`: a gateway's connection history, one row per online period (closed
  *   when it goes offline); at most one open period per gateway (a partial unique index).
  * - Indexes for the device lists over live devices: per kind in SN order (the default page

@@ -1,5 +1,5 @@
 /**
- * Events and notifications (issue 5): who acknowledged an event, when and with what note; the log
+ * Events and notifications: who acknowledged an event, when and with what note; the log
  * of fault notifications (one row per user and event that was mailed, held back by the rate
  * limit, or summed up in a digest), which is also what de-duplicates them; the notifier's
  * cursor over the events table, so that a restart neither resends nor skips; and indexes for the

@@ -1,4 +1,4 @@
-/** Sign-in, token refresh, sign-out, and the anonymous account calls (spec §7). */
+/** Sign-in, token refresh, sign-out, and the anonymous account calls. */
 import { account as api, toLanguage } from '@sunfleet/contracts';
 import type { FastifyInstance } from 'fastify';
 import { now } from '../../db/index.ts';

@@ -1,4 +1,4 @@
-/** Company administration routes (spec §7 "Company"). */
+/** Company administration routes. */
 import { companyRolesApi as api } from '@sunfleet/contracts';
 import type { FastifyInstance } from 'fastify';
 import { route } from '../../http/route.ts';

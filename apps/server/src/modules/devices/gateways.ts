@@ -1,5 +1,5 @@
 /**
- * Gateways (spec §3 Gateway, §7 read side): list, counts and the detail with the devices
+ * Gateways, read side: list, counts and the detail with the devices
  * behind it and its connection history. Visibility: access/devices.ts (a bound gateway follows
  * its plant; an unbound one belongs to the company it was imported for). A gateway the caller
  * cannot see answers 305 ("gateway does not exist").

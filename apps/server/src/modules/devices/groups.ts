@@ -1,5 +1,5 @@
 /**
- * The grid, meter, battery, eps and load groups of an inverter (spec §7 `inverter/{kind}/{sn}/…`),
+ * The grid, meter, battery, eps and load groups of an inverter (`inverter/{kind}/{sn}/…`),
  * recognised by field keys so any protocol that names its fields the same way has them:
  * - grid: the exchange with the grid (`gridActivePower` or `gridPower`), its phases and counters;
  * - meter: what an external meter tells the inverter (`meter*` fields, the grid import and

@@ -101,7 +101,7 @@ export function cached<T>(db: Db, key: unknown[], compute: () => Promise<T>): Pr
 
 // ——— filters and order ———
 
-/** Type register values of each type name of spec §9 (see `inverterTypeKey`). */
+/** Type register values of each inverter type name (the inverse of `inverterTypeKey`). */
 const typeValues: Record<Exclude<TypeKey, 'threePhase' | '--'>, number[]> = {
   sellingFirst: [1, 10, 11],
   singlePhase: [2],

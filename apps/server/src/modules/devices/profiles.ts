@@ -1,8 +1,8 @@
 /**
  * The inverter parameter picker (`inverter/params`) and each account's saved parameter
- * profiles (`inverter/params/custom`): at most 6 profiles of at most 6 parameters (spec §5,
- * §9). Profiles are the caller's own (no object scope); a saved parameter must be chartable
- * for some shipped inverter protocol.
+ * profiles (`inverter/params/custom`): at most 6 profiles of at most 6 parameters.
+ * Profiles are the caller's own (no object scope); a saved parameter must be chartable for
+ * some shipped inverter protocol.
  */
 import { type Language, limits } from '@sunfleet/contracts';
 import { protocols } from '@sunfleet/protocols';

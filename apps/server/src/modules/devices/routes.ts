@@ -1,4 +1,4 @@
-/** Routes of the devices area (spec §7 "Inverters", "Meters and batteries", "Gateways" read side, weather lists): thin. */
+/** Routes of the devices area (inverters, meters and batteries, gateways read side, weather lists): thin. */
 import { devicesApi as api } from '@sunfleet/contracts';
 import type { FastifyInstance } from 'fastify';
 import { fail } from '../../http/errors.ts';

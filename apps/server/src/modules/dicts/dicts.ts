@@ -1,5 +1,5 @@
 /**
- * Dictionaries (spec §7): currencies and time zones from the runtime's Intl data (the same
+ * Dictionaries: currencies and time zones from the runtime's Intl data (the same
  * lists the plant rules accept), plant types, and the protocols the server decodes.
  */
 import { dictsApi, type Language } from '@sunfleet/contracts';

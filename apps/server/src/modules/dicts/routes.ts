@@ -1,4 +1,4 @@
-/** Dictionary routes (spec §7 "Dictionaries"): any signed-in account. */
+/** Dictionary routes: any signed-in account. */
 import { dictsApi as api } from '@sunfleet/contracts';
 import type { FastifyInstance } from 'fastify';
 import { route } from '../../http/route.ts';

@@ -1,5 +1,5 @@
 /**
- * Day ranges of the event and operation-data filters (spec §5, §9: at most 90 days) and fast
+ * Day ranges of the event and operation-data filters (at most 90 days) and fast
  * local-time formatting for the downloads. A day range is `[start of startDate, start of the day
  * after endDate)` in a time zone, both days included.
  */

@@ -1,4 +1,4 @@
-/** Event and operation-data routes (spec §7 "Events", "Meters and batteries"): thin. */
+/** Event and operation-data routes: thin. */
 import { eventsApi as api } from '@sunfleet/contracts';
 import type { FastifyInstance } from 'fastify';
 import { route } from '../../http/route.ts';

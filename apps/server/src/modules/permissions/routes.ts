@@ -1,4 +1,4 @@
-/** The caller's, the customers' and the company's permission trees (spec §6). */
+/** The caller's, the customers' and the company's permission trees. */
 import { permissionsApi as api, companyGrantable, grantedTree, toLanguage } from '@sunfleet/contracts';
 import type { FastifyInstance } from 'fastify';
 import { companyHolds } from '../../access/grants.ts';

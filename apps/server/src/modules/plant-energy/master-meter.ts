@@ -1,5 +1,5 @@
 /**
- * The master meter (spec §7 `meter/{sn}/master`): the meter whose grid import and export are the
+ * The master meter (`meter/{sn}/master`): the meter whose grid import and export are the
  * plant's (plants.master_meter_id; none set: all its meters). The caller must be able to edit
  * the meter's plant (else 2); an unknown, deleted, unbound or foreign SN, or a device that is
  * not a meter, answers 404 alike. The plant's days are then re-summed from the device days

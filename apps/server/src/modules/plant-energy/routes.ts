@@ -1,5 +1,5 @@
 /**
- * Plant overview routes (spec §7 "Plants", issue 4): thin; the rules live in the files named
+ * Plant overview routes: thin; the rules live in the files named
  * after what they compute. The report routes of the same contract file (energy aggregate,
  * generation download, forecast import) are modules/reports'.
  */

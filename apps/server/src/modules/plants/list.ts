@@ -1,5 +1,5 @@
 /**
- * The plant list (spec §3 selected-plants filters, §9 default sort createAt order 2) and the
+ * The plant list (the selected-plants filters; default sort createAt, order 2 = descending) and the
  * counts over the visible plants. One page query (the plant row carries its latest values, see
  * summary.ts) and one count query; the page's open alarms in a third, by index.
  */

@@ -1,8 +1,8 @@
 /**
- * A plant's "day" is its own local date (DESIGN §3). The list needs "today" for every plant in
- * one query, and SQLite knows no IANA zones, so the local date is worked out here: at any instant
- * the zones of the world fall into at most three local dates, and the SQL is a CASE over the
- * (small) groups of zones whose date differs from the most common one.
+ * A plant's "day" is its local date in the plant's own time zone. The list needs "today" for
+ * every plant in one query, and SQLite knows no IANA zones, so the local date is worked out
+ * here: at any instant the zones of the world fall into at most three local dates, and the SQL
+ * is a CASE over the (small) groups of zones whose date differs from the most common one.
  */
 import { type RawBuilder, sql } from 'kysely';
 

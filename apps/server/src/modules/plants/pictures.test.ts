@@ -1,4 +1,4 @@
-/** Plant pictures (spec §5: JPG or PNG by content, at most 10 MB) through plant/thumbnail. */
+/** Plant pictures (JPG or PNG by content, at most 10 MB) through plant/thumbnail. */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Plant create, read, edit and delete (spec §3, §5). Who: create needs station.create (an end
+ * Plant create, read, edit and delete. Who: create needs station.create (an end
  * user's plant is theirs; a company account's plant is a company plant); edit needs a plant the
  * caller operates (owner, manager, company reach, system administrator); delete needs owner
  * rights. A plant the caller cannot see answers 700, one they may not change answers 2.

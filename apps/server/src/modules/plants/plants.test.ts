@@ -1,4 +1,4 @@
-/** Create, read, edit, delete a plant: every field of spec §3 with the rules of spec §5. */
+/** Create, read, edit, delete a plant: every plant field, each with its validation rule. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { type Account, account, company, createPlant, uniqueName } from '../../../test/kits/plants.ts';

@@ -1,4 +1,4 @@
-/** Plant routes (spec §7 "Plants"): thin; rules live in the services. */
+/** Plant routes: thin; rules live in the services. */
 import { plantsApi as api, limits } from '@sunfleet/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fail } from '../../http/errors.ts';

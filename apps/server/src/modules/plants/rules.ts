@@ -1,5 +1,5 @@
 /**
- * Plant field rules beyond the schema's shape (spec §5): names, decimals, dates, zone and
+ * Plant field rules beyond the schema's shape: names, decimals, dates, zone and
  * currency, coordinates (code 10), and the valuation method with its time-of-use segments.
  * `plantColumns` checks the fields sent against the plant as it will be after the change, and
  * returns the columns to write; it throws a BusinessError and writes nothing on a bad value.

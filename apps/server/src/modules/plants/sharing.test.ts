@@ -1,4 +1,4 @@
-/** Sharing and transfer (spec §5, §6): who may, the refusal codes, and what each role can do. */
+/** Sharing and transfer: who may, the refusal codes, and what each role can do. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { type Account, account, company, createPlant, device, gateway, plantDay } from '../../../test/kits/plants.ts';

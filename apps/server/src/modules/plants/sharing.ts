@@ -1,5 +1,5 @@
 /**
- * Sharing (spec §5, §6): only the owner shares, and only as manager or visitor; never with
+ * Sharing: only the owner shares, and only as manager or visitor; never with
  * oneself (701) or a company account (702), never a company plant (703). Sharing again changes
  * the role. Shares are read on every request (access/scopes.ts), so ending one takes effect on
  * the sharee's next request.

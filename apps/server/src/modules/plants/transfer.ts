@@ -1,5 +1,5 @@
 /**
- * Transfer (spec §7 `plant/{id}/transfer?account=`): owner rights only; the target account must
+ * Transfer (`plant/{id}/transfer?account=`): owner rights only; the target account must
  * exist and be enabled (else 4, naming the field); transferring to oneself answers 207
  * ("already"). The plant becomes the target's own plant (a company plant stops being one);
  * its gateways, devices, day rollups and events reference the plant, so they move with it;

@@ -1,4 +1,4 @@
-/** Reports (spec §7 "Plants", issue 4): the energy report and generation downloads (.xlsx), the forecast upload. */
+/** Reports: the energy report and generation downloads (.xlsx), the forecast upload. */
 import { plantEnergyApi as api } from '@sunfleet/contracts';
 import type { FastifyInstance } from 'fastify';
 import { route } from '../../http/route.ts';

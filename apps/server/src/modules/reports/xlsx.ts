@@ -14,7 +14,7 @@ import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-/** Two decimals with thousands separators (spec §9: at most 2 decimals). */
+/** Two decimals with thousands separators (figures show at most 2 decimals). */
 export const NUM = '#,##0.00';
 export const DATE_TIME = 'yyyy-mm-dd hh:mm';
 

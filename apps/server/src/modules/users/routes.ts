@@ -1,4 +1,4 @@
-/** One's own account: profile, password, personal settings, notifications, avatar (spec §7). */
+/** One's own account: profile, password, personal settings, notifications, avatar. */
 import { account as api, limits, toLanguage } from '@sunfleet/contracts';
 import type { FastifyInstance } from 'fastify';
 import { now, parseJson } from '../../db/index.ts';

@@ -1,6 +1,6 @@
 /**
  * Gateway presence: online/offline, last online and last seen times, RSSI, versions,
- * communication type and upload interval (spec §3 Gateway).
+ * communication type and upload interval.
  *
  * Sources: connect and disconnect of a gateway's MQTT session (embedded broker only), its
  * `up/state` messages (`online: true` with details on connect; `{v:1, online:false}` as its

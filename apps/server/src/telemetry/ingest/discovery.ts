@@ -1,6 +1,6 @@
 /**
  * Devices behind a gateway are discovered on their first data: a `devices` row attached to the
- * gateway and its plant, of the protocol's kind, with the inverter type register (spec §9) and
+ * gateway and its plant, of the protocol's kind, with the inverter type register and
  * rated power when the frame carries them. A removed device that reports again through its own
  * gateway is attached anew; through any other gateway it is refused (batch.ts `resolve`).
  */
@@ -9,7 +9,7 @@ import type { Database } from '../../db/schema.ts';
 import type { DeviceReading } from './frames.ts';
 import type { DeviceEntry, GatewayEntry } from './registry.ts';
 
-/** Device type register value (spec §9 mapping is applied on display); null when absent. */
+/** Device type register value (its name is mapped on display, `inverterTypeKey`); null when absent. */
 const deviceTypeOf = (r: DeviceReading): number | null => r.deviceType;
 const ratedPowerOf = (r: DeviceReading): number | null => r.ratedPowerW;
 

@@ -222,7 +222,7 @@ export interface FrameFacts {
   soc: number | null;
   batteryTemperatureC: number | null;
   pvPowerW: number | null;
-  /** Inverter type register (spec §9), rated power: kept on the devices row. */
+  /** Inverter type register (its name is mapped on display), rated power: kept on the devices row. */
   deviceType: number | null;
   ratedPowerW: number | null;
 }

@@ -1,5 +1,5 @@
 /**
- * Device and plant status (spec §4: normal, offline, warning, fault, upgrading).
+ * Device and plant status (normal, offline, warning, fault, upgrading).
  * A device's status follows its open conditions (fault bits, rule and gateway events): any fault
  * → fault, else any warning → warning, else normal; offline when silent. A plant is the worst of
  * its devices: fault > warning > upgrading > offline (only when all are offline) > normal.
