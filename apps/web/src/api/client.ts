@@ -1,5 +1,5 @@
 /**
- * The one HTTP client (DESIGN §7, spec §4, §7, §8). Every call goes through an endpoint
+ * The one HTTP client. Every call goes through an endpoint
  * contract from `@sunfleet/contracts`, so paths, encodings, whitelisted codes and response
  * types come from the same place the server registers its routes from.
  *

@@ -1,5 +1,5 @@
 /**
- * The request-button guard (spec §9: 3000 ms). A click starts the action and further clicks
+ * The request-button guard (3000 ms). A click starts the action and further clicks
  * are ignored until the request ends; an action that is not a request (returns no promise)
  * holds the guard for `limits.requestButtonGuardMs`.
  */

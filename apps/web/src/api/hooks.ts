@@ -47,7 +47,7 @@ export function useProfile() {
   return useApiQuery(account.getUser, { query: { lan } }, { staleTime: 5 * 60_000 });
 }
 
-/** The granted permission tree: fetched once per session (spec §2). */
+/** The granted permission tree: fetched once per session. */
 export function usePermissionTree() {
   const lan = useServerLanguage();
   const query = useApiQuery(

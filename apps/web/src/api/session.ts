@@ -1,5 +1,5 @@
 /**
- * Client-held session state (spec §3): `user` = the token pair, `userInfo` = the user id, and
+ * Client-held session state: `user` = the token pair, `userInfo` = the user id, and
  * `theme` = the last company colour (so a reload paints the right colour before the profile
  * arrives). Kept in localStorage so a reload or a second tab stays signed in.
  */

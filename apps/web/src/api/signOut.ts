@@ -1,4 +1,4 @@
-/** Sign-out (spec §4): revoke the session on the server, forget it here, reload to /login. */
+/** Sign-out: revoke the session on the server, forget it here, reload to /login. */
 import { account } from '@sunfleet/contracts';
 import { call } from './client.ts';
 import { clearSession } from './session.ts';

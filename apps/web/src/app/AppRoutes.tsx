@@ -1,5 +1,5 @@
 /**
- * Top-level routing: the public pages, and everything else behind a stored user (spec §2).
+ * Top-level routing: the public pages, and everything else behind a stored user.
  * The signed-in shell is itself lazy, so the login page does not ship the menu and pages.
  */
 import { Suspense } from 'react';
@@ -21,7 +21,7 @@ function PublicPage({ route }: { route: PageRoute }) {
 function RequireUser() {
   const location = useLocation();
   if (!getStoredUser()) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
-  // `/` goes to the plant list at once, without waiting for the shell's data (spec §2).
+  // `/` goes to the plant list at once, without waiting for the shell's data.
   if (location.pathname === '/') return <Navigate to={homePath} replace />;
   return <Shell />;
 }

@@ -1,4 +1,4 @@
-/** The top progress bar and the loading overlay during navigation (spec §2, §9). */
+/** The top progress bar and the loading overlay during navigation. */
 import { Spin, theme } from 'antd';
 import { useNavigationBusy } from './navigationActivity.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Host-based brands (spec §1). The page's host picks the brand; the first brand whose `hosts`
+ * Host-based brands. The page's host picks the brand; the first brand whose `hosts`
  * match wins, and `defaultBrand` (dark) applies otherwise.
  *
  * Config format, one entry per brand:
@@ -10,7 +10,7 @@
  *   favicon     path of the favicon under apps/web/public (served from the site root)
  *   logo        path of the wordmark shown on the login page and the menu (under public/)
  *   dark        true → Ant Design darkAlgorithm, false → the default light algorithm
- *   primaryColor  the colour before a company colour applies (default #00cc00, spec §9)
+ *   primaryColor  the colour before a company colour applies (default #00cc00)
  * A company's own theme colour and logo (from the profile) override primaryColor and logo.
  */
 import { defaultThemeColor } from '@sunfleet/contracts';

@@ -1,5 +1,5 @@
 /**
- * Menu routes from the granted permission tree (spec §2, §6): a route is kept if its
+ * Menu routes from the granted permission tree: a route is kept if its
  * permission is granted or it is hidden; a catch-all 404 is appended. Pure functions, so the
  * rule is tested without a browser.
  */

@@ -1,5 +1,5 @@
 /**
- * The interface language (spec §1, §3): English and Spanish are offered, English is the
+ * The interface language: English and Spanish are offered, English is the
  * default; the choice is stored in localStorage (`language`) and applied by a reload.
  */
 export const offeredLanguages = [
@@ -24,7 +24,7 @@ export function chooseLanguage(code: UiLanguage): void {
   window.location.reload();
 }
 
-/** The `lan` sent to the server: Chinese locales (zh-CN, cn, …) map to `zh` (spec §1). */
+/** The `lan` sent to the server: Chinese locales (zh-CN, cn, …) map to `zh`. */
 export function serverLanguage(ui: string): string {
   const lower = ui.toLowerCase();
   if (lower.startsWith('zh') || lower === 'cn') return 'zh';

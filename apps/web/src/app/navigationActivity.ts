@@ -1,5 +1,5 @@
 /**
- * What the progress bar and the loading overlay watch (spec §2, §9): navigation work in
+ * What the progress bar and the loading overlay watch: navigation work in
  * flight — lazy page chunks and the shell's start-up requests. The overlay hides
  * `limits.loadingOverlayHideMs` (200 ms) after the last piece of work ends.
  */

@@ -6,13 +6,13 @@ import type { PageRoute } from './routes.tsx';
 
 export interface PageInfo {
   route: PageRoute | null;
-  /** Names of the buttons granted on this page (spec §6). */
+  /** Names of the buttons granted on this page. */
   buttons: readonly string[];
 }
 export const PageContext = createContext<PageInfo>({ route: null, buttons: [] });
 export const usePage = () => useContext(PageContext);
 
-/** document.title = "<route title> - <brand title>" (spec §2). */
+/** document.title = "<route title> - <brand title>". */
 export function useDocumentTitle(titleKey: string | undefined, brandTitle = currentBrand.title): void {
   const { t } = useTranslation('menu');
   const title = titleKey ? t(titleKey) : '';

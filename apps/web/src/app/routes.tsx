@@ -1,13 +1,13 @@
 /**
- * The route table: every page of the portal, in one place (spec §2). Later issues fill pages
- * in by pointing `page` at their feature module; the shell builds the menu and the router
+ * The route table: every page of the portal, in one place. A page is filled
+ * in by pointing `page` at its feature module; the shell builds the menu and the router
  * from this table and the caller's granted permission tree (`buildRoutes.ts`).
  *
- * - `permission`: the type-0 permission that keeps the route; none = "not listed" in the spec.
- * - `hidden`: not shown in the menu, and kept whatever the grants (spec §2) — the page itself
+ * - `permission`: the type-0 permission that keeps the route; only a hidden page may have none.
+ * - `hidden`: not shown in the menu, and kept whatever the grants — the page itself
  *   checks what it needs (e.g. /edit sends read-only accounts to /403).
  * - `menuKey`: the menu entry highlighted on this page (plant sub-pages → /plants).
- * - `buttonsFrom`: the page whose granted buttons apply here (spec §2, plant overview).
+ * - `buttonsFrom`: the page whose granted buttons apply here (e.g. the plant overview).
  */
 import {
   BankOutlined,
@@ -46,7 +46,7 @@ const plantCreate = lazyPage(() => import('../features/plants/PlantCreatePage.ts
 const plantEdit = lazyPage(() => import('../features/plants/PlantEditPage.tsx'));
 const accountSettings = lazyPage(() => import('../features/account/AccountPage.tsx'));
 
-/** The signed-in menu routes (spec §2 menu table). */
+/** The signed-in menu routes, in menu order. */
 export const menuRoutes: PageRoute[] = [
   { path: '/plants', titleKey: 'plants', permission: 'station.view', icon: SunOutlined, page: plantList },
   {
@@ -119,7 +119,7 @@ export const menuRoutes: PageRoute[] = [
         permission: 'weather.view',
         page: lazyPage(() => import('../features/devices/WeatherListPage.tsx')),
       },
-      // Device detail pages (issue 5): hidden, the menu highlights their list; the page checks access.
+      // Device detail pages: hidden, the menu highlights their list; the page checks access.
       {
         path: '/device/gateway/:id',
         titleKey: 'devices:titles.gateway',

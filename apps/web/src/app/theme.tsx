@@ -1,6 +1,6 @@
 /**
  * Theme: the host's brand (light or dark algorithm, brand colour) and, once signed in, the
- * company's theme colour (spec §1; default #00cc00). Ant Design reads both through one
+ * company's theme colour (default #00cc00). Ant Design reads both through one
  * ConfigProvider; `useThemeColor().setColor` lets the shell apply the company colour.
  */
 import { App as AntApp, ConfigProvider, type ThemeConfig, theme } from 'antd';

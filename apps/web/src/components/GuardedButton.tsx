@@ -1,4 +1,4 @@
-/** A button that ignores repeat clicks until its request ends (or 3000 ms, spec §9). */
+/** A button that ignores repeat clicks until its request ends (or 3000 ms). */
 import { Button, type ButtonProps } from 'antd';
 import type { MouseEvent } from 'react';
 import { useGuardedAction } from '../api/guard.ts';

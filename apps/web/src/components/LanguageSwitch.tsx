@@ -1,4 +1,4 @@
-/** English / Español; the choice is stored and the page reloads (spec §2). */
+/** English / Español; the choice is stored and the page reloads. */
 import { GlobalOutlined } from '@ant-design/icons';
 import { Button, Dropdown } from 'antd';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-/** Loading, error and empty states shared by every page (DESIGN §7). */
+/** Loading, error and empty states shared by every page. */
 import { Button, Empty, Result, Spin } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';

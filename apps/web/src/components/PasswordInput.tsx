@@ -1,4 +1,4 @@
-/** A password input that refuses spaces with the password input-limit message (spec §2, §5). */
+/** A password input that refuses spaces with the password input-limit message. */
 import { Input, type InputRef } from 'antd';
 import type { PasswordProps } from 'antd/es/input';
 import { type ChangeEvent, forwardRef, useState } from 'react';

@@ -1,5 +1,5 @@
 /**
- * The permission directive (spec §6): renders its children only if the current page's
+ * The permission directive: renders its children only if the current page's
  * granted buttons include `name`. `<Permission name="station.create"><Button …/></Permission>`
  */
 import { type ReactNode, useCallback, useContext } from 'react';

@@ -1,7 +1,7 @@
 /**
- * A date range with the quick ranges of spec §9 (today … last 90 days), never after today. A
+ * A date range with the quick ranges (today … last 90 days), never after today. A
  * range over 90 days (or ending before it starts) is shown in error, and `RangeProblem` tells
- * why: the pages do not ask the server for it (spec §5, §9).
+ * why: the pages do not ask the server for it.
  */
 import { limits } from '@sunfleet/contracts';
 import { Alert, DatePicker } from 'antd';

@@ -1,7 +1,7 @@
 /**
- * A text input that refuses the forbidden characters of spec §5 (typed or pasted), shows the
- * input-limit message when it does, and trims whitespace on blur. Form.Item-friendly:
- * `value` in, `onChange(value)` out.
+ * A text input that refuses the forbidden characters (the contracts' `hasForbiddenChars`;
+ * typed or pasted), shows the input-limit message when it does, and trims whitespace on blur.
+ * Form.Item-friendly: `value` in, `onChange(value)` out.
  */
 import { FORBIDDEN_CHARS } from '@sunfleet/contracts';
 import { Input, type InputProps, type InputRef } from 'antd';

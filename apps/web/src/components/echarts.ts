@@ -1,6 +1,6 @@
 /**
  * ECharts, tree-shaken: only the core, the line and bar charts, the components the overview
- * uses and the canvas renderer are bundled (DESIGN §7). Loaded with the lazy overview page.
+ * uses and the canvas renderer are bundled. Loaded with the lazy overview page.
  */
 import { BarChart, LineChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';

@@ -1,5 +1,5 @@
 /**
- * Form rules built on the contracts' validators (spec §5), so a value a form accepts is a
+ * Form rules built on the contracts' validators, so a value a form accepts is a
  * value the server accepts. Messages come from the `common` catalogue (`validation.*`).
  */
 import { CODE_PATTERN, isEmail, isPassword, limits } from '@sunfleet/contracts';

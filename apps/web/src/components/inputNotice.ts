@@ -1,4 +1,4 @@
-/** The input-limit notices (spec §2, §5): one toast at a time per kind, not one per keystroke. */
+/** The input-limit notices: one toast at a time per kind, not one per keystroke. */
 import { App } from 'antd';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,5 @@
 /**
- * Report date ranges (spec §5 "at most 90 days", §9 quick ranges): today, yesterday and the last
+ * Report date ranges (at most 90 days) and their quick ranges: today, yesterday and the last
  * 3, 5, 7, 30, 60 and 90 days, each ending today (yesterday: that day alone). Days are local
  * calendar days written YYYY-MM-DD; a range counts both ends.
  */

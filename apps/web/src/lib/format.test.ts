@@ -64,7 +64,7 @@ describe('report date ranges', () => {
   });
 });
 
-describe('overview figures (spec §9)', () => {
+describe('overview figures', () => {
   it('power: W below 100, kW with one decimal for 3–5 digits, MW from 6; -- when missing', () => {
     expect(formatWatts(42.6)).toBe('43 W');
     expect(formatWatts(3249.7)).toBe('3.3 kW'); // 3250 W → 3.25 → one decimal

@@ -51,7 +51,10 @@ export function relativeTime(iso: string | null | undefined, language: string, n
 
 const missing = (v: number | null | undefined): v is null | undefined => v === null || v === undefined || !Number.isFinite(v);
 
-/** Power in W, by the spec's rule (rounded to whole watts first: averages carry decimals). */
+/**
+ * Power in W: 1–2 integer digits in W, 3–5 in kW, 6 or more in MW (rounded to whole watts first:
+ * averages carry decimals).
+ */
 export const formatWatts = (w: number | null | undefined) => (missing(w) ? '--' : formatPower(Math.round(w)));
 
 /** Energy in Wh rounded to whole watt-hours first (sums carry decimals), then as formatEnergy. */
@@ -86,7 +89,7 @@ export interface AxisUnit {
   unit: string;
 }
 
-/** The unit of a chart axis from its largest magnitude, by the spec's power rule (3–5 digits k, 6+ M). */
+/** The unit of a chart axis from its largest magnitude, like power (3–5 digits k, 6+ M). */
 export function axisUnit(maxAbs: number, base: 'W' | 'Wh'): AxisUnit {
   const digits = String(Math.trunc(Math.abs(Number.isFinite(maxAbs) ? maxAbs : 0))).length;
   if (digits >= 6) return { divisor: 1_000_000, unit: `M${base}` };

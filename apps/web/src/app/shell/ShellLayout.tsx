@@ -1,5 +1,5 @@
 /**
- * The signed-in shell (spec §2): fetches the profile (interface language) and the granted
+ * The signed-in shell: fetches the profile (interface language) and the granted
  * permission tree once, applies the company colour, builds the menu routes, and lays out the
  * collapsible side menu, the top bar, the page and the footer.
  */

@@ -1,4 +1,4 @@
-/** /edit: personal account settings (spec §3). Read-only accounts never reach it. */
+/** /edit: personal account settings. Read-only accounts never reach it. */
 import { Card, Col, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';

@@ -1,4 +1,4 @@
-/** The avatar: JPG, JPEG or PNG up to 6 MB, checked here too (spec §5) → multipart field `file`. */
+/** The avatar: JPG, JPEG or PNG up to 6 MB, checked here too → multipart field `file`. */
 import { UploadOutlined, UserOutlined } from '@ant-design/icons';
 import { account, limits } from '@sunfleet/contracts';
 import { App, Avatar, Button, Flex, Typography, Upload } from 'antd';

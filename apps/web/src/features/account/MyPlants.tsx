@@ -1,6 +1,6 @@
 /**
  * The account's own plants (owned or shared with it) by status, and their open events by level
- * (spec §7 `user/{id}/plantCount`, `user/{id}/eventCount`).
+ * (`user/{id}/plantCount`, `user/{id}/eventCount`).
  */
 import { formatNumber, plantsApi } from '@sunfleet/contracts';
 import { Flex, Skeleton, Statistic, Tag } from 'antd';

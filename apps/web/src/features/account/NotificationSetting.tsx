@@ -1,5 +1,5 @@
 /**
- * Abnormal-event e-mail notifications (spec §7): switching on needs a code e-mailed to the
+ * Abnormal-event e-mail notifications: switching on needs a code e-mailed to the
  * address (`GET user/notify/code`, then `POST user/notify` with it); switching off does not.
  */
 import { account, type DataOf } from '@sunfleet/contracts';

@@ -1,4 +1,4 @@
-/** Change password (spec §3, §5): old, new, confirm; 108 (old password wrong) shown inline. */
+/** Change password: old, new, confirm; 108 (old password wrong) shown inline. */
 import { account } from '@sunfleet/contracts';
 import { App, Button, Form } from 'antd';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-/** Profile fields (spec §3) → POST /api/v1/user/:id. Role and company are read-only. */
+/** Profile fields → POST /api/v1/user/:id. Role and company are read-only. */
 import { account, temperatureUnits } from '@sunfleet/contracts';
 import { App, Button, Form, Input, Radio } from 'antd';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-/** Reset password (spec §2): e-mail, e-mailed code, new password twice → POST /anonymous/resetPwd. */
+/** Reset password: e-mail, e-mailed code, new password twice → POST /anonymous/resetPwd. */
 import { LockOutlined, MailOutlined } from '@ant-design/icons';
 import { account } from '@sunfleet/contracts';
 import { Button, Flex, Form } from 'antd';

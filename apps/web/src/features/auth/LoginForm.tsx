@@ -1,4 +1,4 @@
-/** The sign-in form (spec §2): e-mail and password → POST /oauth/token; 101/102 shown inline. */
+/** The sign-in form: e-mail and password → POST /oauth/token; 101/102 shown inline. */
 import { LockOutlined, MailOutlined } from '@ant-design/icons';
 import { account } from '@sunfleet/contracts';
 import { useQueryClient } from '@tanstack/react-query';

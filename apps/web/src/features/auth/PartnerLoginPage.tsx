@@ -1,4 +1,4 @@
-/** The partner-brand sign-in (spec §2): the same form under the partner brand. */
+/** The partner-brand sign-in: the same form under the partner brand. */
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { applyFavicon, brandById, currentBrand } from '../../app/brands.ts';

@@ -1,5 +1,5 @@
 /**
- * Register (spec §2): e-mail (checked with checkAccount, 103 shown inline), e-mailed code,
+ * Register: e-mail (checked with checkAccount, 103 shown inline), e-mailed code,
  * password twice, agreement → POST /anonymous/signup → signed in automatically.
  */
 import { LockOutlined, MailOutlined } from '@ant-design/icons';

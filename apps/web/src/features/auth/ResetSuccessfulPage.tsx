@@ -1,4 +1,4 @@
-/** Reset confirmation (spec §2), with the way back to sign-in. */
+/** Reset confirmation, with the way back to sign-in. */
 import { Button, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';

@@ -1,5 +1,5 @@
 /**
- * Account check and code sending for sign-up and password reset (spec §2, §7):
+ * Account check and code sending for sign-up and password reset:
  * `GET /anonymous/checkAccount` — 103 "already registered" (sign-up) and 105 "is an account"
  * (reset) are tolerated and drive the form — then `GET /anonymous/getCode`.
  */

@@ -1,5 +1,5 @@
 /**
- * Rename a device (spec §5: an alias is at most 32 bytes of UTF-8 — "ñ" counts 2, "€" 3; an
+ * Rename a device (an alias is at most 32 bytes of UTF-8 — "ñ" counts 2, "€" 3; an
  * empty alias clears it). The byte count shows as you type; what the server refuses (no
  * permission on the plant, validation, a device that went away) shows under the field.
  */

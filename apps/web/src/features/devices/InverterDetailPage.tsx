@@ -1,6 +1,6 @@
 /**
  * /device/inverter/{sn} (hidden; buttons of inverter.view): one inverter. Header with its
- * type (spec §9), plant, gateway, protocol and rename/delete; tabs (kept in `?tab=`):
+ * type, plant, gateway, protocol and rename/delete; tabs (kept in `?tab=`):
  * overview (power now, energy, energy flow, identity, faults), realtime (DC input per MPPT or
  * string, AC output per phase, I–V plot, input/output day curves), charts (day curves of up
  * to 6 chosen parameters with saved profiles; month, year and total energy; generation per hour,

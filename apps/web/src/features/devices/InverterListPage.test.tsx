@@ -47,7 +47,7 @@ describe('inverter list', () => {
     const list = callsTo(calls, '/api/v1/inverters')[0]!;
     expect(list.url.searchParams.toString()).toBe('page=1&size=20&sort=sn&order=1');
     const table = screen.getByTestId('inverter-table').textContent ?? '';
-    expect(table).toContain('Three-phase high-voltage'); // type register 94 (spec §9)
+    expect(table).toContain('Three-phase high-voltage'); // type register 94
     expect(table).toContain('Single-phase hybrid'); // 2
     expect(table).toContain('3.6 kW');
     expect(table).toContain('10.0 kW');

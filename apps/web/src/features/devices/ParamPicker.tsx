@@ -1,5 +1,5 @@
 /**
- * The day chart's parameter picker (spec §5: at most 6 parameters, at most 6 saved profiles):
+ * The day chart's parameter picker (at most 6 parameters, at most 6 saved profiles):
  * a quick profile select, and a dialog with every chartable parameter of the inverter's
  * protocol (boxes lock at 6), the saved profiles (use, delete) and "save as profile" (a profile
  * of the same name is replaced). Profiles are the account's own (inverter/params/custom).

@@ -2,7 +2,7 @@
  * ECharts options of the device pages, built from the API data alone (no DOM), so the pages and
  * the tests share them:
  * - day curves of any parameters: one y axis per unit (up to four drawn, alternating left and
- *   right; further units scale on hidden axes), W scaled to kW/MW by the spec's rule, a 00:00–24:00
+ *   right; further units scale on hidden axes), W scaled to kW (3–5 digits) or MW (6+), a 00:00–24:00
  *   axis in the device's (plant's) time zone with gaps where samples are missing;
  * - energy bars of a month, a year or all time (only the flows that carry energy); the generation
  *   bars (hours of a day too) drawn the same way, as the `pv` flow;

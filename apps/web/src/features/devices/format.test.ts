@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { aliasBytes, aliasTooLong, deviceName, formatDuration, formatField, formatValue, typeKeyOf } from './format.ts';
 
 describe('device formatting', () => {
-  it('scales power-like units by the spec rule and keeps fixed decimals for the others', () => {
+  it('scales power-like units to k from 3 integer digits and M from 6, and keeps fixed decimals for the others', () => {
     expect(formatValue(99.6, 'W')).toBe('0.1 kW'); // rounded to 100 W first: 3 digits
     expect(formatValue(42, 'W')).toBe('42 W');
     expect(formatValue(756, 'W')).toBe('0.8 kW');
@@ -27,7 +27,7 @@ describe('device formatting', () => {
     expect(formatField({ value: null, unit: 'V', text: null })).toBe('--');
   });
 
-  it('counts alias bytes, not characters (spec §5: 32 bytes)', () => {
+  it('counts alias bytes, not characters (at most 32 bytes)', () => {
     expect(aliasBytes('Roof A')).toBe(6);
     expect(aliasBytes('Tejado Muñoz')).toBe(13); // ñ is 2 bytes
     expect(aliasBytes('€')).toBe(3);
@@ -36,7 +36,7 @@ describe('device formatting', () => {
     expect(aliasTooLong(`${'ñ'.repeat(16)}a`)).toBe(true);
   });
 
-  it('names devices by alias or SN and maps inverter types (spec §9)', () => {
+  it('names devices by alias or SN and maps inverter types', () => {
     expect(deviceName({ alias: 'East roof', sn: 'HY1' })).toBe('East roof');
     expect(deviceName({ alias: null, sn: 'HY1' })).toBe('HY1');
     expect(deviceName({ alias: '  ', sn: 'HY1' })).toBe('HY1');

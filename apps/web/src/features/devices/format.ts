@@ -1,5 +1,5 @@
 /**
- * Display helpers of the device pages on top of the contracts' formatters (spec §9): measured
+ * Display helpers of the device pages on top of the contracts' formatters: measured
  * values with their units (power-like units by the kW/MW rule, others with fixed decimals),
  * decoded protocol fields, alias bytes, device names, durations and status colours.
  */
@@ -9,7 +9,7 @@ import type { FieldValue } from './types.ts';
 const missing = (v: number | null | undefined): v is null | undefined =>
   v === null || v === undefined || typeof v !== 'number' || !Number.isFinite(v);
 
-/** Units scaled by the spec's power rule (3–5 integer digits → k, 6 or more → M). */
+/** Units scaled like power (3–5 integer digits → k, 6 or more → M). */
 const powerLike = new Set(['W', 'Wh', 'var', 'VA', 'varh', 'Wh/m²']);
 /** Fixed decimals per unit; others keep up to three decimals. */
 const decimalsByUnit: Record<string, number> = {
@@ -47,14 +47,14 @@ export function formatField(field: Pick<FieldValue, 'value' | 'unit' | 'text'>):
   return formatValue(field.value, field.unit);
 }
 
-/** UTF-8 bytes of a text (the alias limit counts bytes, not characters; spec §5). */
+/** UTF-8 bytes of a text (the alias limit counts bytes, not characters: at most 32). */
 export const aliasBytes = (s: string) => new TextEncoder().encode(s).length;
 export const aliasTooLong = (s: string) => aliasBytes(s) > limits.deviceAliasBytes;
 
 /** What a device is called on screen: its alias, else its SN. */
 export const deviceName = (d: { alias: string | null; sn: string }) => (d.alias?.trim() ? d.alias : d.sn);
 
-/** The type name key of an inverter (spec §9): the server's key, else the register value mapped. */
+/** The type name key of an inverter: the server's key, else the register value mapped. */
 export const typeKeyOf = (d: { typeKey?: string | null; deviceType?: number | null }) =>
   d.typeKey ?? inverterTypeKey(d.deviceType ?? null);
 

@@ -12,7 +12,7 @@ import {
 const six = ['a', 'b', 'c', 'd', 'e', 'f'];
 const saved = (id: number, name: string, params: string[]) => ({ id, name, params, updatedAt: '2026-01-01T00:00:00.000Z' });
 
-describe('parameter picker rules (spec §5: 6 parameters, 6 profiles)', () => {
+describe('parameter picker rules (at most 6 parameters, at most 6 profiles)', () => {
   it('limits are 6 and 6', () => {
     expect(MAX_PARAMS).toBe(6);
     expect(MAX_PROFILES).toBe(6);

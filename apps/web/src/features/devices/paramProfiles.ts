@@ -1,5 +1,5 @@
 /**
- * The parameter picker's rules (spec §5, §9: at most 6 parameters and at most 6 profiles). Pure,
+ * The parameter picker's rules (at most 6 parameters and at most 6 profiles). Pure,
  * so the limits are tested without a browser. Profiles belong to the account (not to one
  * inverter): a profile saved on one model may name parameters another model lacks, which are
  * left out when it is applied there.

@@ -1,5 +1,5 @@
 /**
- * Events of the plant: the open ones, or the history of a period chosen with the spec's quick
+ * Events of the plant: the open ones, or the history of a period chosen with the quick
  * ranges (today … last 90 days, counted from the plant's today). A period over 90 days is refused
  * with a message and not asked for. A tag counts this plant's events that started in the last
  * hour (event/oneHour).

@@ -204,7 +204,7 @@ describe('plant overview page', () => {
     expect(screen.getByTestId('overview-capacity').textContent).toContain('6.6 kWp');
     expect(screen.getByTestId('realtime-power').textContent).toBe('3.2 kW');
     expect(screen.getByTestId('realtime-today').textContent).toBe('18.4 kWh');
-    expect(screen.getByTestId('realtime-month').textContent).toBe('0.4 MWh'); // six digits → M (spec §9)
+    expect(screen.getByTestId('realtime-month').textContent).toBe('0.4 MWh'); // six integer digits → M
     expect(screen.getByTestId('realtime-year').textContent).toBe('4.0 MWh');
     expect(screen.getByTestId('realtime-total').textContent).toBe('12.3 MWh');
     expect(screen.getByTestId('income-today').textContent).toBe('2.76 EUR');

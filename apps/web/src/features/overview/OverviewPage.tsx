@@ -1,5 +1,5 @@
 /**
- * plants/overview/{id}/{type} (spec §2, issue 4): the plant's dashboard. Header with actions
+ * plants/overview/{id}/{type}: the plant's dashboard. Header with actions
  * (edit, PDF, generation data), realtime card and energy flow (every 10 s), the power curve or
  * generation bars with date navigation, energy balance, devices, weather and events.
  *

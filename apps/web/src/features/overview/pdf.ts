@@ -1,5 +1,5 @@
 /**
- * The overview as a PDF (spec §9: A4 portrait, 592.28 × 841.89 pt, images 560 wide). The content
+ * The overview as a PDF (A4 portrait, 592.28 × 841.89 pt, images 560 wide). The content
  * is assembled first as plain text (so it can be tested and extracted from the file: the plant's
  * name, the date, the realtime figures, the energy totals), then drawn with jsPDF together with
  * the chart images. The standard PDF fonts cover Latin-1 only, so other characters are

@@ -1,5 +1,5 @@
 /**
- * The bulk-action bar (spec §3, §4): shown while the selection count is above zero — the count
+ * The bulk-action bar: shown while the selection count is above zero — the count
  * and summary, clear, delete the selected plants, and the energy report of the selection over a
  * date range (quick ranges, at most 90 days) from `plant/energy/aggregate`.
  */
@@ -15,7 +15,7 @@ import { useSelectionCheck } from './plantQueries.ts';
 import { plantSelection, usePlantSelection } from './selection.ts';
 import { useDeletePlants } from './useDeletePlants.tsx';
 
-/** The energy report endpoint (spec §7 `plant/energy/aggregate`, contracts `plantEnergyApi`). */
+/** The energy report endpoint (`plant/energy/aggregate`, contracts `plantEnergyApi`). */
 export const energyAggregate: Endpoint | undefined = plantEnergyApi.energyAggregate;
 const ExportEnergy = lazy(() => import('./ExportEnergy.tsx'));
 

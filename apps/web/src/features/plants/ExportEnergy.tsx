@@ -1,6 +1,6 @@
 /**
- * The energy report of the selection (spec §7 `plant/energy/aggregate`): a date range with the
- * quick ranges of spec §9, at most 90 days and not after today, and the download (see
+ * The energy report of the selection (`plant/energy/aggregate`): a date range with the
+ * quick ranges, at most 90 days and not after today, and the download (see
  * `energyAggregate` in BulkBar.tsx).
  */
 import { DownloadOutlined } from '@ant-design/icons';

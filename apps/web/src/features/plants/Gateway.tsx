@@ -1,8 +1,8 @@
 /**
- * Gateway binding by the SN and key on its label (spec §5 "Gateway SN and key are required"):
+ * Gateway binding by the SN and key on its label (both required):
  * the two fields with a "check" (gateways/check: 305 unknown SN, 1006 wrong key, 301 already
  * bound, shown under the field they concern), and on the edit page the plant's gateways with
- * "bind" and "replace" (spec §7: bind the new one, then unbind the old).
+ * "bind" and "replace" (bind the new one, then unbind the old).
  */
 import { CheckCircleOutlined, SwapOutlined, WifiOutlined } from '@ant-design/icons';
 import { type DataOf, plantsApi } from '@sunfleet/contracts';
@@ -226,7 +226,7 @@ function BindDialog({
         form.setFields([{ name: gatewayCodeField(err.code) === 'key' ? 'key' : 'sn', errors: [err.message] }]);
       return;
     }
-    // Replace = bind the new one, then unbind the old (spec §7).
+    // Replace = bind the new one, then unbind the old.
     if (old && old.sn !== sn) {
       try {
         await call(plantsApi.unbindGateway, { params: { sn: old.sn } });

@@ -1,5 +1,5 @@
 /**
- * The plant picture (spec §5: at most 10 MB): JPG or PNG told by the file's first bytes, not its
+ * The plant picture (at most 10 MB): JPG or PNG told by the file's first bytes, not its
  * name. The picture is stored through `plant/thumbnail`; a thumbnail (at most 320 px, JPEG) is
  * drawn on a canvas and stored the same way, for lists and popups. A Form.Item control.
  */

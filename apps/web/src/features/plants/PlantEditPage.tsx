@@ -129,7 +129,7 @@ function EditForm({ plant, onReload }: { plant: Plant; onReload: () => void }) {
     try {
       const body = plantBody(values);
       const changed = changedSections(plantBody(initial), body);
-      // One section changed: its own call (spec §7 plant/{id}/info, /income, /contacts); several:
+      // One section changed: its own call (plant/{id}/info, /income, /contacts); several:
       // one call for all, so that a refusal writes nothing.
       if (changed.length === 1) {
         const section = changed[0]!;

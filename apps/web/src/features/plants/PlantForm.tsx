@@ -1,5 +1,5 @@
 /**
- * The plant form of create and edit (spec §3 Plant, §5 rules): basic information, location,
+ * The plant form of create and edit: basic information, location,
  * income (valuation method, price or time-of-use segments, investment, income), contacts, the
  * picture and — on create — the gateway. Rules come from the contracts' validators and limits,
  * so what the form accepts the server accepts; a server answer that still concerns one field

@@ -1,6 +1,6 @@
 /**
  * The plant table: one server page at a time in a virtual table of fixed height; sorting on the
- * visible columns is done by the server (spec §9 default createAt, order 2). Selection goes to
+ * visible columns is done by the server (default createAt, order 2: newest first). Selection goes to
  * the selected-plants store, so it survives paging. Row actions follow the page's granted
  * buttons and the caller's relation to the plant (a visitor edits nothing; only the owner, or
  * the company holding a company plant, deletes and transfers; only an owner shares).

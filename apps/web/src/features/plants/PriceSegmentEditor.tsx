@@ -1,5 +1,5 @@
 /**
- * Time-of-use price segments (spec §5): up to 6 rows of start, end (HH:mm) and price. Adding
+ * Time-of-use price segments: up to 6 rows of start, end (HH:mm) and price. Adding
  * splits the last segment, removing gives a row's span to its neighbour and moving a boundary
  * moves the neighbour that met it, so ordinary edits keep the day covered; what is still wrong
  * (gap, overlap, first not at 00:00, last not at 23:59, a bad price) shows next to its row once

@@ -1,5 +1,5 @@
 /**
- * Share a plant (spec §5, §6): who it is shared with and as what, add an account as manager or
+ * Share a plant: who it is shared with and as what, add an account as manager or
  * visitor (sharing again changes the role), end a share after a confirmation. 701 (yourself),
  * 702 (a company user), 703 (a company plant) and 4 (no such account) show under the account.
  */

@@ -1,5 +1,5 @@
 /**
- * Transfer a plant to another account (spec §7 `plant/{id}/transfer?account=`): the devices and
+ * Transfer a plant to another account (`plant/{id}/transfer?account=`): the devices and
  * history go with it, every share ends and the plant leaves this account's list. A confirmation
  * first; 207 (that is you), 4 (no such account) and 101 (account disabled) show under the field.
  */

@@ -40,7 +40,7 @@ export function useCompanyId(): number | null {
 }
 
 /**
- * Check selected plants against the server (spec §4 "validated against current ids"): each id is
+ * Check selected plants against the server: each id is
  * asked for; one the caller can no longer see (700: deleted, transferred, share ended) drops out,
  * the others get fresh values. At most `concurrency` requests at a time.
  */

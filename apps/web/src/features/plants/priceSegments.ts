@@ -1,5 +1,5 @@
 /**
- * Time-of-use price segments (spec §5): at most 6, covering the day from 00:00 to 23:59 with no
+ * Time-of-use price segments: at most 6, covering the day from 00:00 to 23:59 with no
  * gap and no overlap, each ending after it starts, each price 0–9999 with at most two decimals.
  * The same rules as the server's `checkSegments` (it sorts by start first, so do we), reported
  * per row so the editor can show each problem next to its field.

@@ -22,7 +22,7 @@ const plant = (id: number, extra: Partial<SelectedPlant> = {}): SelectedPlant =>
 });
 
 describe('selected-plants store', () => {
-  it('starts empty with the spec defaults: type -1, sort createAt, order 2, a date range', () => {
+  it('starts empty with the defaults: type -1 (every type), sort createAt, order 2, a date range', () => {
     const s = initialSelection(new Date(2026, 4, 20));
     expect(s.count).toBe(0);
     expect(s.bulk).toBe(false);

@@ -1,10 +1,10 @@
 /**
- * The selected-plants store (spec §3, §4): the selected plant map (id → what the bulk bar shows),
+ * The selected-plants store: the selected plant map (id → what the bulk bar shows),
  * its count, the bulk-action flag and summary, the list's filter criteria and paging, and the
  * report date range. A module-level store read through `useSyncExternalStore`, so the selection
  * survives paging, filtering and a visit to another page; signing out reloads and clears it.
  *
- * Transitions (spec §4): the selection grows with `add`, drops with `remove`, and is `clear`ed or
+ * Transitions: the selection grows with `add`, drops with `remove`, and is `clear`ed or
  * `validate`d against the ids the server still has. Bulk actions show while the count is above 0.
  */
 import type { DataOf, plantsApi } from '@sunfleet/contracts';
@@ -29,11 +29,11 @@ export interface SelectedPlant {
 
 export interface FilterCriteria {
   status: PlantStatusName | undefined;
-  /** -1: every type (spec §3 default). */
+  /** -1: every type (the default). */
   type: number;
   name: string;
   sort: PlantSort;
-  /** 1 ascending, 2 descending (spec §9 default: createAt, 2). */
+  /** 1 ascending, 2 descending (default: createAt, 2). */
   order: 1 | 2;
 }
 

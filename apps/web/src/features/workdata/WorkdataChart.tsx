@@ -1,5 +1,5 @@
 /**
- * The chart of 1–6 numeric parameters (spec §9 "parameters or profiles": 6): every sample, or the
+ * The chart of 1–6 numeric parameters: every sample, or the
  * server's time buckets (average with a min–max band) when the period holds more than
  * WORKDATA_CHART_POINTS samples. ECharts comes from the overview's tree-shaken set, plus zoom.
  */

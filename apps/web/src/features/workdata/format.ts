@@ -1,5 +1,5 @@
 /**
- * Operation-data display: sample times in the plant's zone (YYYY-MM-DD HH:mm:ss, spec §9),
+ * Operation-data display: sample times in the plant's zone (YYYY-MM-DD HH:mm:ss),
  * values by their parameter (an enum's label, a number with thousands separators and at most
  * three decimals, text as is, -- when missing), and the chart's bucket width.
  */
