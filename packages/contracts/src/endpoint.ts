@@ -5,13 +5,14 @@
  * client never re-declares a server type).
  */
 import Type, { type Static, type TSchema } from 'typebox';
+import type { PermissionName } from './permissions.ts';
 
 /**
  * 'public': no token; 'user': any signed-in account; 'scrape': a monitoring scraper (from the
  * loopback address without a token, from elsewhere only with the configured metrics token);
  * otherwise a permission name.
  */
-export type Access = 'public' | 'user' | 'scrape' | (string & {});
+export type Access = 'public' | 'user' | 'scrape' | PermissionName;
 export type Encoding = 'form' | 'json' | 'multipart';
 export type Method = 'GET' | 'POST' | 'DELETE';
 

@@ -20,36 +20,33 @@ export interface PermissionNode {
   platform?: boolean;
   owner?: boolean;
   view?: boolean;
-  children?: PermissionNode[];
+  children?: readonly PermissionNode[];
 }
 
-const menu = (
-  name: string,
+/** A node that carries, as a type only, its own name and its descendants' (`PermissionName` is their union). */
+declare const names: unique symbol;
+type Named<Names extends string> = PermissionNode & { readonly [names]?: Names };
+type NamesIn<T> = T extends Named<infer N> ? N : never;
+
+const menu = <const N extends string, const C extends readonly Named<string>[] = []>(
+  name: N,
   en: string,
   es: string,
   flags: Partial<PermissionNode>,
-  children: PermissionNode[] = [],
-): PermissionNode => ({
-  name,
-  type: 0,
-  en,
-  es,
-  view: true,
+  children?: C,
+): Named<N | NamesIn<C[number]>> => ({ ...flags, name, type: 0, en, es, view: flags.view ?? true, children: children ?? [] });
+const button = <const N extends string>(name: N, en: string, es: string, flags: Partial<PermissionNode> = {}): Named<N> => ({
   ...flags,
-  children,
-});
-const button = (name: string, en: string, es: string, flags: Partial<PermissionNode> = {}): PermissionNode => ({
   name,
   type: 1,
   en,
   es,
-  ...flags,
 });
 
 const O = { owner: true } as const;
 const P = { platform: true } as const;
 
-export const permissionTree: PermissionNode[] = [
+const tree = [
   menu('station.view', 'Plants', 'Plantas', O, [
     button('station.create', 'Create plant', 'Crear planta', O),
     button('station.edit', 'Edit plant', 'Editar planta', O),
@@ -143,7 +140,15 @@ export const permissionTree: PermissionNode[] = [
   ]),
 ];
 
-function flatten(nodes: PermissionNode[], parent: string | null, out: Array<PermissionNode & { parent: string | null }>) {
+/** Every permission name of the catalogue, as a type: a route naming one that does not exist does not compile. */
+export type PermissionName = NamesIn<(typeof tree)[number]>;
+export const permissionTree: readonly PermissionNode[] = tree;
+
+function flatten(
+  nodes: readonly PermissionNode[],
+  parent: string | null,
+  out: Array<PermissionNode & { parent: string | null }>,
+) {
   for (const node of nodes) {
     out.push({ ...node, parent });
     if (node.children) flatten(node.children, node.name, out);
@@ -152,7 +157,6 @@ function flatten(nodes: PermissionNode[], parent: string | null, out: Array<Perm
 }
 
 export const allPermissions = flatten(permissionTree, null, []);
-export type PermissionName = string;
 export const permissionNames: ReadonlySet<string> = new Set(allPermissions.map((p) => p.name));
 export const permissionByName = new Map(allPermissions.map((p) => [p.name, p]));
 
@@ -165,7 +169,11 @@ export interface GrantedPermission {
   children: GrantedPermission[];
 }
 
-export function grantedTree(granted: ReadonlySet<string>, lan: 'en' | 'es', nodes = permissionTree): GrantedPermission[] {
+export function grantedTree(
+  granted: ReadonlySet<string>,
+  lan: 'en' | 'es',
+  nodes: readonly PermissionNode[] = permissionTree,
+): GrantedPermission[] {
   return nodes
     .filter((n) => granted.has(n.name))
     .map((n) => ({ name: n.name, type: n.type, title: n[lan], children: grantedTree(granted, lan, n.children ?? []) }));

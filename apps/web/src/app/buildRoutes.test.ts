@@ -1,4 +1,4 @@
-import { grantedTree, type PermissionNode, permissionTree } from '@sunfleet/contracts';
+import { grantedTree, type PermissionName, type PermissionNode, permissionTree } from '@sunfleet/contracts';
 import { describe, expect, it } from 'vitest';
 import { buildRoutes, filterRoutes, firstPage, flattenRoutes, menuSelection, pageButtons, routeForPath } from './buildRoutes.ts';
 import { menuRoutes, notFoundRoute, type PageRoute } from './routes.tsx';
@@ -6,18 +6,21 @@ import { menuRoutes, notFoundRoute, type PageRoute } from './routes.tsx';
 const paths = (routes: PageRoute[]) => flattenRoutes(routes).map((r) => r.path);
 const treeOf = (names: string[]) => grantedTree(new Set(names), 'en');
 
+/** A made-up permission name: these tables test the mechanism, not the catalogue. */
+const p = (name: string) => name as PermissionName;
+
 const table: PageRoute[] = [
-  { path: '/a', titleKey: 'a', permission: 'a.view' },
-  { path: '/b', titleKey: 'b', permission: 'b.view' },
+  { path: '/a', titleKey: 'a', permission: p('a.view') },
+  { path: '/b', titleKey: 'b', permission: p('b.view') },
   { path: '/hidden', titleKey: 'h', hidden: true },
-  { path: '/hidden-with-permission', titleKey: 'h2', permission: 'never.granted', hidden: true },
+  { path: '/hidden-with-permission', titleKey: 'h2', permission: p('never.granted'), hidden: true },
   {
     path: '/group',
     titleKey: 'g',
-    permission: 'g.view',
+    permission: p('g.view'),
     children: [
-      { path: '/group/x', titleKey: 'x', permission: 'x.view' },
-      { path: '/group/y', titleKey: 'y', permission: 'y.view' },
+      { path: '/group/x', titleKey: 'x', permission: p('x.view') },
+      { path: '/group/y', titleKey: 'y', permission: p('y.view') },
     ],
   },
 ];
@@ -51,7 +54,7 @@ describe('buildRoutes', () => {
   });
 
   it('an owner gets plants, devices and the energy hub but no admin menus', () => {
-    const ownerNames = (function collect(nodes: PermissionNode[]): string[] {
+    const ownerNames = (function collect(nodes: readonly PermissionNode[]): string[] {
       return nodes.flatMap((n) => (n.owner ? [n.name, ...collect(n.children ?? [])] : []));
     })(permissionTree);
     const { routes } = buildRoutes(menuRoutes, treeOf(ownerNames), notFoundRoute);
@@ -62,7 +65,7 @@ describe('buildRoutes', () => {
   });
 
   it('a platform administrator sees every menu', () => {
-    const all = (function collect(nodes: PermissionNode[]): string[] {
+    const all = (function collect(nodes: readonly PermissionNode[]): string[] {
       return nodes.flatMap((n) => [n.name, ...collect(n.children ?? [])]);
     })(permissionTree);
     const { routes } = buildRoutes(menuRoutes, treeOf(all), notFoundRoute);

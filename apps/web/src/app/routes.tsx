@@ -20,6 +20,7 @@ import {
   TeamOutlined,
   ThunderboltOutlined,
 } from '@ant-design/icons';
+import type { PermissionName } from '@sunfleet/contracts';
 import type { ComponentType } from 'react';
 import { type LazyPage, lazyPage } from './navigationActivity.ts';
 
@@ -28,7 +29,7 @@ export interface PageRoute {
   path: string;
   /** Key in the `menu` namespace: menu label and page title. */
   titleKey: string;
-  permission?: string;
+  permission?: PermissionName;
   hidden?: boolean;
   icon?: ComponentType;
   page?: LazyPage;

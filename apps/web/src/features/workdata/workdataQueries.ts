@@ -1,5 +1,5 @@
 /** Server data of the operation-data page: a plant's devices, a device's parameters, samples, chart. */
-import { devicesApi, workdataApi } from '@sunfleet/contracts';
+import { devicesApi, type PermissionName, workdataApi } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useApiQuery } from '../../api/hooks.ts';
@@ -22,7 +22,7 @@ const PAGE = { page: 1, size: 100 } as const;
  */
 export function usePlantDevices(plantId: number | undefined) {
   const granted = useGranted();
-  const on = (permission: string) => plantId !== undefined && granted(permission);
+  const on = (permission: PermissionName) => plantId !== undefined && granted(permission);
   const input = { query: { plantId: plantId ?? 0, ...PAGE }, quiet: true };
   const inverters = useApiQuery(devicesApi.listInverters, input, { ...LIST, enabled: on('inverter.view') });
   const batteries = useApiQuery(devicesApi.listBatteries, input, { ...LIST, enabled: on('battery.list.view') });
