@@ -24,6 +24,7 @@ function status(extra: Partial<SystemStatus> = {}, received = 1000): SystemStatu
         { reason: 'unknownGateway', count: 2 },
         { reason: 'schema', count: 0 },
         { reason: 'staleTimestamp', count: 0 },
+        { reason: 'someNewReason', count: 0 },
       ],
       batches: 210,
       failedBatches: 1,
@@ -91,7 +92,8 @@ describe('system status page', () => {
     expect(screen.getByTestId('refused-malformedJson').textContent).toBe('Not JSON: 5');
     expect(screen.getByTestId('refused-unknownGateway').textContent).toBe('Unknown gateway: 2');
     // A reason this build has no text for is shown by its name.
-    expect(screen.getByTestId('refused-staleTimestamp').textContent).toBe('staleTimestamp: 0');
+    expect(screen.getByTestId('refused-someNewReason').textContent).toBe('someNewReason: 0');
+    expect(screen.getByTestId('refused-staleTimestamp').textContent).toBe('Older than the retention window: 0');
     expect(screen.getByTestId('pool-in-use').textContent).toBe('3 of 10');
     expect(screen.getByTestId('pool-waiting').textContent).toBe('2');
     expect(screen.getByTestId('http-panel').textContent).toContain('/api/v1/plant/:id');
