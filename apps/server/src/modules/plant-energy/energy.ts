@@ -8,7 +8,7 @@
  */
 import type { DataOf, plantEnergyApi } from '@sunfleet/contracts';
 import type { Db } from '../../db/index.ts';
-import { type EnergyPeriod, type EnergyTotals, plantEnergy, plantEnergySeries } from '../../telemetry/ingest/energy-queries.ts';
+import { type EnergyPeriod, type EnergyTotals, plantEnergy, plantEnergySeries } from '../../energy/day-rollups.ts';
 import { requestDay } from './local-time.ts';
 import type { OverviewPlant } from './scope.ts';
 

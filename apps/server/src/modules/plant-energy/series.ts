@@ -18,8 +18,8 @@
 import { type DataOf, plantEnergyApi } from '@sunfleet/contracts';
 import type { Db } from '../../db/index.ts';
 import type { DeviceKind } from '../../db/schema.ts';
+import { type EnergyPeriod, periodDays, plantEnergySeries } from '../../energy/day-rollups.ts';
 import { fail } from '../../http/errors.ts';
-import { type EnergyPeriod, periodDays, plantEnergySeries } from '../../telemetry/ingest/energy-queries.ts';
 import { gridMeters } from './flow.ts';
 import { dayIncomes, energyIncome, hasPrice, roundMoney, totalOf } from './income.ts';
 import { dayBounds, iso, localDay, requestDay } from './local-time.ts';
