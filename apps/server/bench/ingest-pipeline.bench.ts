@@ -22,8 +22,8 @@ import { registersToHex } from '@sunfleet/contracts';
 import { type InputValue, protocolPlan } from '@sunfleet/protocols';
 import { sql } from 'kysely';
 import { createDb, migrate } from '../src/db/index.ts';
+import { silentLogger } from '../src/log.ts';
 import { secretHash } from '../src/telemetry/gateways.ts';
-import { silentLogger } from '../src/telemetry/ingest/log.ts';
 import { createIngest } from '../src/telemetry/ingest/pipeline.ts';
 import { startWalCheckpointer } from '../src/telemetry/ingest/wal-checkpointer.ts';
 

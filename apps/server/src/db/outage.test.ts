@@ -15,10 +15,10 @@ import { startServer, type TestServer } from '../../test/harness.ts';
 import { connectGateway, sleep, waitFor } from '../../test/mqtt.ts';
 import { startTcpProxy, type TcpProxy } from '../../test/tcp-proxy.ts';
 import { dataMessage, HYBRID, makePlant, uniqueSn } from '../../test/telemetry.ts';
+import { silentLogger } from '../log.ts';
 import { type EmbeddedBroker, startEmbeddedBroker } from '../telemetry/broker/embedded.ts';
 import { provisionGateway } from '../telemetry/gateways.ts';
-import { silentLogger } from '../telemetry/ingest/log.ts';
-import { createIngest, type Ingest } from '../telemetry/ingest/pipeline.ts';
+import { createIngest, type Ingest } from '../telemetry/ingest/index.ts';
 import { createDb, type Db } from './index.ts';
 
 const pgUrl = process.env.TEST_DATABASE_URL;

@@ -15,10 +15,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.ts';
 import { connectGateway, sleep, waitFor } from '../../test/mqtt.ts';
 import { dataMessage, HYBRID, makePlant, uniqueSn } from '../../test/telemetry.ts';
+import { silentLogger } from '../log.ts';
 import { type EmbeddedBroker, startEmbeddedBroker } from '../telemetry/broker/embedded.ts';
 import { provisionGateway } from '../telemetry/gateways.ts';
-import { silentLogger } from '../telemetry/ingest/log.ts';
-import { createIngest, type Ingest } from '../telemetry/ingest/pipeline.ts';
+import { createIngest, type Ingest } from '../telemetry/ingest/index.ts';
 
 const MIN = 60_000;
 const T0 = Math.floor((Date.now() - 20 * 86_400_000) / MIN) * MIN;

@@ -5,8 +5,8 @@
  */
 import type { Db } from '../db/index.ts';
 import { pruneThrottles } from '../http/throttle.ts';
+import { type Logger, silentLogger } from '../log.ts';
 import { sweepPictures } from '../modules/plants/pictures.ts';
-import { type Logger, silentLogger } from '../telemetry/ingest/log.ts';
 import { type PeriodicJob, startPeriodic } from './periodic.ts';
 
 export interface Housekeeping {

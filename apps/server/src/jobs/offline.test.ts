@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestStore, type TestStore } from '../../test/store.ts';
 import { dataMessage, HYBRID, makeGateway, makePlant, uniqueSn } from '../../test/telemetry.ts';
-import { silentLogger } from '../telemetry/ingest/log.ts';
-import { createIngest, type Ingest } from '../telemetry/ingest/pipeline.ts';
+import { silentLogger } from '../log.ts';
+import { createIngest, type Ingest } from '../telemetry/ingest/index.ts';
 import { startOfflineJob, sweepOffline } from './offline.ts';
 
 const MIN = 60_000;

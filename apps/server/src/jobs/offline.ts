@@ -6,10 +6,10 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
+import { refreshPlantStatus } from '../energy/plant-status.ts';
+import { type Logger, silentLogger } from '../log.ts';
 import { recordGatewaySessions } from '../telemetry/gateway-sessions.ts';
-import { applyEventChanges, type EventChange, ruleEvents } from '../telemetry/ingest/events.ts';
-import { type Logger, silentLogger } from '../telemetry/ingest/log.ts';
-import { refreshPlantStatus } from '../telemetry/ingest/status.ts';
+import { applyEventChanges, type EventChange, ruleEvents } from '../telemetry/ingest/index.ts';
 import { type PeriodicJob, startPeriodic } from './periodic.ts';
 
 export interface OfflineSweep {

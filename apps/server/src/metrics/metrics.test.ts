@@ -11,8 +11,8 @@ import { parsePrometheus, sampleValue } from '../../test/prometheus.ts';
 import { openTestStore, type TestStore } from '../../test/store.ts';
 import { dataMessage, HYBRID, makeGateway, makePlant, uniqueSn } from '../../test/telemetry.ts';
 import { createDb } from '../db/index.ts';
-import { silentLogger } from '../telemetry/ingest/log.ts';
-import { createIngest, type Ingest } from '../telemetry/ingest/pipeline.ts';
+import { silentLogger } from '../log.ts';
+import { createIngest, type Ingest } from '../telemetry/ingest/index.ts';
 import { createMetrics, type TelemetrySnapshot } from './metrics.ts';
 
 let store: TestStore;

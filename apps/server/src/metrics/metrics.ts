@@ -11,7 +11,7 @@ import type pg from 'pg';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, type Metric, Registry } from 'prom-client';
 import type { Dialect } from '../db/index.ts';
 import type { PresenceStats } from '../telemetry/broker/presence.ts';
-import type { IngestStats } from '../telemetry/ingest/pipeline.ts';
+import type { IngestStats } from '../telemetry/ingest/index.ts';
 
 export type SystemStatus = DataOf<typeof systemApi.status>;
 

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestStore, type TestStore } from '../../test/store.ts';
 import { dataMessage, HYBRID, makeGateway, makePlant, uniqueSn } from '../../test/telemetry.ts';
-import { silentLogger } from './ingest/log.ts';
+import { silentLogger } from '../log.ts';
 import { createIngest } from './ingest/pipeline.ts';
 import { startSummaryRefresher } from './summary-refresher.ts';
 

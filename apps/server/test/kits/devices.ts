@@ -14,50 +14,26 @@
 import { companyGrantable } from '@sunfleet/contracts';
 import type { InputValue } from '@sunfleet/protocols';
 import { provisionGateway } from '../../src/telemetry/gateways.ts';
-import { silentLogger } from '../../src/telemetry/ingest/log.ts';
-import { createIngest, type Ingest } from '../../src/telemetry/ingest/pipeline.ts';
-import { startServer, type TestServer } from '../harness.ts';
 import { BATTERY, type DeviceFrameSpec, dataMessage, HYBRID, METER, STRING, uniqueSn, WEATHER } from '../telemetry.ts';
+import { type IngestServer, ingestServer } from './ingest.ts';
 import { middayZone } from './plant-energy.ts';
 import { type Account, account, company, createPlant, gateway } from './plants.ts';
 
 export const MICRO = 'sunfleet-micro';
 export const MIN = 60_000;
 
-export interface Fleet {
-  s: TestServer;
-  ingest: Ingest;
-  /** deviceSn / gatewaySn arguments of every `deps.ingest.forget` call. */
-  forgotten: Array<{ gatewaySn?: string; deviceSn?: string }>;
+export interface Fleet extends IngestServer {
   send(gatewaySn: string, ts: number, devices: DeviceFrameSpec[]): Promise<void>;
-  close(): Promise<void>;
 }
 
 export async function fleetServer(): Promise<Fleet> {
-  const deps: { ingest?: Ingest } = {};
-  const forgotten: Fleet['forgotten'] = [];
-  const s = await startServer({}, undefined, {
-    ingest: {
-      forget: (o) => {
-        forgotten.push(o ?? {});
-        deps.ingest?.forget(o);
-      },
-    },
-  });
-  const dialect = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-  const ingest = createIngest({ db: s.db, dialect, log: silentLogger, flushMs: 10 });
-  deps.ingest = ingest;
+  const server = await ingestServer();
+  const { ingest } = server;
   return {
-    s,
-    ingest,
-    forgotten,
+    ...server,
     async send(gatewaySn, ts, devices) {
       ingest.message(gatewaySn, 'data', dataMessage(ts, devices), Math.max(ts, Date.now()));
       await ingest.flush();
-    },
-    async close() {
-      await ingest.close();
-      await s.close();
     },
   };
 }

@@ -9,11 +9,12 @@ import { hexToRegisters, type Language } from '@sunfleet/contracts';
 import type { ProtocolPlan, RegisterBlock } from '@sunfleet/protocols';
 import { sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
+import { deviceEnergy, type EnergyPeriod, periodDays } from '../../energy/day-rollups.ts';
+import { sampleTables } from '../../energy/samples.ts';
 import { fail } from '../../http/errors.ts';
-import { deviceEnergy, type EnergyPeriod, periodDays } from '../../telemetry/ingest/energy-queries.ts';
 import { iso, type Values } from './fields.ts';
 import type { DeviceRow } from './lookup.ts';
-import { type ChartParam, chartParam, sampleTables } from './params.ts';
+import { type ChartParam, chartParam } from './params.ts';
 import { dayRange, hourLabel, isDay, today } from './zone.ts';
 
 export interface Series {

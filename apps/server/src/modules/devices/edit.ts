@@ -5,7 +5,7 @@
  * Delete is soft: the row gets `deleted_at`, drops out of every list and count, its open events
  * end, and its plant's status and summary are recomputed. Samples, rollups and events stay
  * with the plant. A deleted device that sends data again through its own gateway is attached
- * anew by ingest (telemetry/ingest/discovery.ts `reattachDevice`; any other gateway is refused):
+ * anew by ingest (`reattachDevice` of its discovery; any other gateway is refused):
  * ingest is told to forget its cached entry.
  */
 import { limits } from '@sunfleet/contracts';
@@ -13,9 +13,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Caller } from '../../access/caller.ts';
 import { now } from '../../db/index.ts';
 import type { DeviceKind } from '../../db/schema.ts';
+import { resumPlantGrid } from '../../energy/plant-grid.ts';
+import { refreshPlantStatus } from '../../energy/plant-status.ts';
 import { fail } from '../../http/errors.ts';
-import { resumPlantGrid } from '../../telemetry/ingest/plant-days.ts';
-import { refreshPlantStatus } from '../../telemetry/ingest/status.ts';
 import { refreshPlantSummary } from '../plants/summary.ts';
 import { devicesChanged } from './list.ts';
 import { findDevice } from './lookup.ts';

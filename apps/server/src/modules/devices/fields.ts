@@ -155,7 +155,7 @@ export function firstNum(values: Values, keys: readonly string[]): number | null
   return null;
 }
 
-/** Lifetime generation counter keys (as ingest reads them, telemetry/ingest/kinds.ts). */
+/** Lifetime generation counter keys (as ingest reads them into `pv_total_wh`). */
 export const PV_TOTAL_KEYS = ['pvEnergyTotal', 'energyTotal'] as const;
 export const TEMPERATURE_KEYS = ['inverterTemperature', 'temperature'] as const;
 

@@ -10,7 +10,7 @@
 import type { devicesApi } from '@sunfleet/contracts';
 import type { FieldDefinition, ProtocolPlan } from '@sunfleet/protocols';
 import type { Static } from 'typebox';
-import type { EnergyColumn } from '../../telemetry/ingest/kinds.ts';
+import type { EnergyColumn } from '../../energy/day-rollups.ts';
 import { firstNum, kwhToWh, num, type Values } from './fields.ts';
 
 type EnergyKey = Static<typeof devicesApi.GroupEnergy>['key'];

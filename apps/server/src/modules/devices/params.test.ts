@@ -1,13 +1,13 @@
 /**
  * The chart parameters' column map must say what ingest really writes into each samples column
- * (telemetry/ingest/kinds.ts): for every shipped protocol, a decoded frame's values read through
+ * (test/kits/ingest.ts `storedSample`): for every shipped protocol, a decoded frame's values read through
  * the parameter equal the column ingest computes from the same frame, and every column the
  * protocol fills has its parameter.
  */
 import { type InputValue, protocolPlan, protocols } from '@sunfleet/protocols';
 import { describe, expect, it } from 'vitest';
+import { storedSample } from '../../../test/kits/ingest.ts';
 import type { DeviceKind } from '../../db/schema.ts';
-import { kinds } from '../../telemetry/ingest/kinds.ts';
 import { isNumeric } from './fields.ts';
 import { chartParams, defaultParams } from './params.ts';
 
@@ -23,17 +23,16 @@ describe('chart parameters', () => {
       });
       if ('slavePackCount' in input) input.slavePackCount = 7;
       const values = plan.decode(plan.encode(input, { groups: ['info', 'realtime'] })).values;
-      const spec = kinds[kind];
-      const sample = spec.sample(values);
+      const { columns, sample } = storedSample(kind, values);
       const params = chartParams(plan, kind);
       for (const p of params.filter((x) => x.column)) {
-        const column = spec.columns.indexOf(p.column!);
+        const column = columns.indexOf(p.column!);
         expect(column, `${p.key} → ${p.column}`).toBeGreaterThanOrEqual(0);
         const stored = sample[column];
         expect(stored, p.key).not.toBeNull();
         expect(stored! * p.scale).toBeCloseTo(p.read(values)!, 6);
       }
-      spec.columns.forEach((column, i) => {
+      columns.forEach((column, i) => {
         if (sample[i] !== null)
           expect(
             params.some((p) => p.column === column),

@@ -4,21 +4,13 @@
  * the hottest cell of a battery system). A parameter that is a samples-table column is read
  * from the column; any other is decoded from the stored register blocks (`raw`).
  *
- * The column map mirrors telemetry/ingest/kinds.ts (what `sample()` writes into each column);
- * params.test.ts holds the two together.
+ * The column map mirrors what ingest writes into each column of energy/samples.ts (its
+ * `sample()` per kind); params.test.ts holds the two together.
  */
 import type { Language } from '@sunfleet/contracts';
 import type { ProtocolPlan } from '@sunfleet/protocols';
 import type { DeviceKind } from '../../db/schema.ts';
 import { isNumeric, num, pvInputsOf, type Values } from './fields.ts';
-
-export type SampleTable = 'inverter_samples' | 'battery_samples' | 'meter_samples' | 'weather_samples';
-export const sampleTables: Record<DeviceKind, SampleTable> = {
-  inverter: 'inverter_samples',
-  battery: 'battery_samples',
-  meter: 'meter_samples',
-  weather: 'weather_samples',
-};
 
 interface ColumnSource {
   column: string;

@@ -1,12 +1,12 @@
 import { protocols } from '@sunfleet/protocols';
 import { describe, expect, it } from 'vitest';
-import { ruleEvents } from '../../telemetry/ingest/events.ts';
+import { ruleEventCodes } from '../../../test/kits/ingest.ts';
 import { actionKey, actions, packOf, suggestedAction } from './catalogue.ts';
 
 describe('suggested actions', () => {
   it('has an entry in both languages for every fault and warning bit of the shipped protocols and every server rule', () => {
     const codes = new Set<string>(['offline', 'zeroOutput', 'batteryOverTemperature']);
-    for (const name of Object.keys(ruleEvents)) if (name !== 'gatewayOffline') codes.add(name);
+    for (const name of ruleEventCodes) if (name !== 'gatewayOffline') codes.add(name);
     for (const definition of Object.values(protocols)) {
       for (const field of definition.fields) for (const bit of Object.values(field.bits ?? {})) codes.add(bit.code);
     }

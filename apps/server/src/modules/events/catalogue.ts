@@ -1,6 +1,6 @@
 /**
  * Suggested actions per event code, in English and Spanish. Codes are the server rules'
- * (telemetry/ingest/events.ts: offline, zeroOutput, batteryOverTemperature, counterImplausible) and the fault and
+ * (ingest's `ruleEvents`: offline, zeroOutput, batteryOverTemperature, counterImplausible) and the fault and
  * warning bits of the shipped protocols (packages/protocols). Battery pack codes carry their
  * pack (`pack3.cellOvervoltage`) and share one entry (`pack.cellOvervoltage`). Any other code
  * (a gateway-reported event, a SunSpec alarm) gets the advice of its level.

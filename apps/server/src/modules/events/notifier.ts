@@ -23,9 +23,9 @@ import { plantsVisible } from '../../access/scopes.ts';
 import type { Db } from '../../db/index.ts';
 import type { EventLevel } from '../../db/schema.ts';
 import { type PeriodicJob, startPeriodic } from '../../jobs/periodic.ts';
+import { type Logger, silentLogger } from '../../log.ts';
 import { type FaultMailEvent, faultDigestMail, faultMail } from '../../mail/fault-mail.ts';
 import type { Mailer } from '../../mail/mailer.ts';
-import { type Logger, silentLogger } from '../../telemetry/ingest/log.ts';
 import { suggestedAction } from './catalogue.ts';
 import { localTimeFormatter } from './dates.ts';
 

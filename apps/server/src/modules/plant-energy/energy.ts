@@ -1,6 +1,6 @@
 /**
  * Energy by flow over a period (EnergyBreakdown) and where the generated energy went and the
- * consumed energy came from (GenerationUse), from the day rows (energy-queries.ts).
+ * consumed energy came from (GenerationUse), from the day rows (energy/day-rollups.ts).
  *
  * Generation use: selfUse = generation − export; fromGrid = import; fromBattery = discharge;
  * fromPv = consumption − fromGrid − fromBattery (never below 0); the rates are null when their
@@ -8,7 +8,7 @@
  */
 import type { DataOf, plantEnergyApi } from '@sunfleet/contracts';
 import type { Db } from '../../db/index.ts';
-import { type EnergyPeriod, type EnergyTotals, plantEnergy, plantEnergySeries } from '../../telemetry/ingest/energy-queries.ts';
+import { type EnergyPeriod, type EnergyTotals, plantEnergy, plantEnergySeries } from '../../energy/day-rollups.ts';
 import { requestDay } from './local-time.ts';
 import type { OverviewPlant } from './scope.ts';
 

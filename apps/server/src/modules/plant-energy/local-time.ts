@@ -1,11 +1,12 @@
 /**
  * Plant-local days as instants: where a local day starts and ends, the instant of a local wall
  * time ("07:00 on 2025-03-30 in Madrid"), the days of a range. The day of an instant is the one
- * ingest uses for the rollups (`localDay` of telemetry/ingest/rollups.ts), so curves, incomes and
+ * ingest uses for the rollups (`localDay` of energy/rollup-day.ts), so curves, incomes and
  * day rows always agree on which day a sample belongs to.
  */
+
+import { localDay } from '../../energy/rollup-day.ts';
 import { fail } from '../../http/errors.ts';
-import { localDay } from '../../telemetry/ingest/rollups.ts';
 
 export { localDay };
 

@@ -3,13 +3,13 @@
  * plant's (plants.master_meter_id; none set: all its meters). The caller must be able to edit
  * the meter's plant (else 2); an unknown, deleted, unbound or foreign SN, or a device that is
  * not a meter, answers 404 alike. The plant's days are then re-summed from the device days
- * (telemetry/ingest/plant-days.ts `resumPlantGrid`, the rule ingest follows too), in the same
+ * (energy/plant-grid.ts `resumPlantGrid`, the rule ingest follows too), in the same
  * transaction as the change.
  */
 import type { Caller } from '../../access/caller.ts';
 import type { Db } from '../../db/index.ts';
+import { resumPlantGrid } from '../../energy/plant-grid.ts';
 import { fail } from '../../http/errors.ts';
-import { resumPlantGrid } from '../../telemetry/ingest/plant-days.ts';
 import { visibleDevice } from './scope.ts';
 
 export async function setMasterMeter(db: Db, caller: Caller, sn: string, now = Date.now()): Promise<null> {

@@ -5,7 +5,7 @@
  */
 import { type DataOf, plantEnergyApi } from '@sunfleet/contracts';
 import type { Db } from '../../db/index.ts';
-import { plantEnergyToDate } from '../../telemetry/ingest/energy-queries.ts';
+import { plantEnergyToDate } from '../../energy/day-rollups.ts';
 import { powerNow } from './flow.ts';
 import { dayIncomes, energyIncome, hasPrice, roundMoney, totalOf } from './income.ts';
 import { plantLatest } from './latest.ts';

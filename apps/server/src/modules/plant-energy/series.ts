@@ -10,7 +10,7 @@
  * included) and the newest forecast import of the day, read in one indexed query before the
  * samples. Each device counts from its binding to the plant on (`bound_at`). A changed version computes the curve again; concurrent requests share one computation.
  *
- * The bars come from the day rows (energy-queries.ts) and the day incomes (income.ts), kept the
+ * The bars come from the day rows (energy/day-rollups.ts) and the day incomes (income.ts), kept the
  * same way: versioned by the newest updated_at and the count of the period's day rows (one
  * aggregate over the plant's day-row index range) and the plant's settings.
  * `powerDay` and `generationSeries` take a plant id and check no access: the caller has.
@@ -18,8 +18,8 @@
 import { type DataOf, plantEnergyApi } from '@sunfleet/contracts';
 import type { Db } from '../../db/index.ts';
 import type { DeviceKind } from '../../db/schema.ts';
+import { type EnergyPeriod, periodDays, plantEnergySeries } from '../../energy/day-rollups.ts';
 import { fail } from '../../http/errors.ts';
-import { type EnergyPeriod, periodDays, plantEnergySeries } from '../../telemetry/ingest/energy-queries.ts';
 import { gridMeters } from './flow.ts';
 import { dayIncomes, energyIncome, hasPrice, roundMoney, totalOf } from './income.ts';
 import { dayBounds, iso, localDay, requestDay } from './local-time.ts';

@@ -3,31 +3,22 @@
  * very next message (npm start runs API and ingest in one process: deps.ingest).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../../test/harness.ts';
+import type { TestServer } from '../../../test/harness.ts';
+import { type Ingest, type IngestServer, ingestServer } from '../../../test/kits/ingest.ts';
 import { type Account, account, createPlant, gateway } from '../../../test/kits/plants.ts';
 import { dataMessage, HYBRID, uniqueSn } from '../../../test/telemetry.ts';
-import { silentLogger } from '../../telemetry/ingest/log.ts';
-import { createIngest, type Ingest } from '../../telemetry/ingest/pipeline.ts';
 
 let s: TestServer;
 let ingest: Ingest;
 let owner: Account;
-const deps: { ingest?: Ingest } = {};
+let server: IngestServer;
 
 beforeAll(async () => {
-  // The ingest needs the server's store, and the server needs the ingest: built in that order.
-  s = await startServer({}, undefined, {
-    ingest: { forget: (o) => deps.ingest?.forget(o) },
-  });
-  const dialect = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-  ingest = createIngest({ db: s.db, dialect, log: silentLogger, flushMs: 10 });
-  deps.ingest = ingest;
+  server = await ingestServer();
+  ({ s, ingest } = server);
   owner = await account(s);
 });
-afterAll(async () => {
-  await ingest.close();
-  await s.close();
-});
+afterAll(() => server.close());
 
 describe('ingest after a binding change', () => {
   it('data after binding a gateway that was already sending lands in the plant at once', async () => {

@@ -5,26 +5,20 @@
  * and the earlier plant keeps its energy and events.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../../test/harness.ts';
+import type { TestServer } from '../../../test/harness.ts';
+import { type Ingest, type IngestServer, ingestServer } from '../../../test/kits/ingest.ts';
 import { type Account, account, createPlant, gateway, uniqueName } from '../../../test/kits/plants.ts';
 import { dataMessage, eventMessage, HYBRID, uniqueSn } from '../../../test/telemetry.ts';
-import { silentLogger } from '../../telemetry/ingest/log.ts';
-import { createIngest, type Ingest } from '../../telemetry/ingest/pipeline.ts';
 
 let s: TestServer;
 let ingest: Ingest;
-const deps: { ingest?: Ingest } = {};
+let server: IngestServer;
 
 beforeAll(async () => {
-  s = await startServer({}, undefined, { ingest: { forget: (o) => deps.ingest?.forget(o) } });
-  const dialect = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-  ingest = createIngest({ db: s.db, dialect, log: silentLogger, flushMs: 10 });
-  deps.ingest = ingest;
+  server = await ingestServer();
+  ({ s, ingest } = server);
 });
-afterAll(async () => {
-  await ingest.close();
-  await s.close();
-});
+afterAll(() => server.close());
 
 const MIN = 60_000;
 const day = (t: number) => new Date(t).toISOString().slice(0, 10);

@@ -2,7 +2,7 @@
  * Frames ingest refuses: counted per reason, logged at most once per gateway per minute (a
  * misbehaving gateway sending thousands of bad frames must not flood the log), then dropped.
  */
-import type { Logger } from './log.ts';
+import type { Logger } from '../../log.ts';
 
 export const badFrameReasons = [
   /** Payload larger than mqttLimits.maxPayloadBytes. */

@@ -6,18 +6,20 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/index.ts';
 import type { Database, DeviceKind, DeviceStatus } from '../../db/schema.ts';
+import { refreshPlantStatus } from '../../energy/plant-status.ts';
+import type { SampleTable } from '../../energy/samples.ts';
 import { recordGatewaySessions } from '../gateway-sessions.ts';
 import type { BadFrameReason } from './bad-frames.ts';
 import { foldCounterRefusals, foldFrame, foldGatewayEvent, notePvOutput } from './conditions.ts';
 import { discoverDevices, factsChanged, reattachDevice, updateDeviceFacts } from './discovery.ts';
 import { applyEventChanges, closeOpenEvents, type EventChange } from './events.ts';
 import type { DeviceReading, GatewayEventItem } from './frames.ts';
-import { kinds, type SampleTable } from './kinds.ts';
+import { kinds } from './kinds.ts';
 import { getOrAdd } from './maps.ts';
 import type { DeviceEntry, GatewayEntry, Registry } from './registry.ts';
 import type { RollupWriter } from './rollup-store.ts';
 import { KeyedUpdate, type RawSqlite, RowStatement } from './sql-batch.ts';
-import { deviceStatus, refreshPlantStatus } from './status.ts';
+import { deviceStatus } from './status.ts';
 
 export interface Batch {
   readings: DeviceReading[];

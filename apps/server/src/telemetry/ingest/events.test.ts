@@ -11,9 +11,10 @@ import {
   STRING,
   uniqueSn,
 } from '../../../test/telemetry.ts';
-import { silentLogger } from './log.ts';
+import { plantStatus } from '../../energy/plant-status.ts';
+import { silentLogger } from '../../log.ts';
 import { createIngest, type Ingest } from './pipeline.ts';
-import { deviceStatus, plantStatus } from './status.ts';
+import { deviceStatus } from './status.ts';
 
 const MIN = 60_000;
 const T0 = Date.UTC(2025, 5, 10, 12, 0); // midday in Madrid

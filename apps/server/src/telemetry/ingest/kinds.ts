@@ -5,29 +5,10 @@
  */
 import { batteryPack, type FieldValue, MAX_PACKS } from '@sunfleet/protocols';
 import type { DeviceKind } from '../../db/schema.ts';
+import type { EnergyColumn } from '../../energy/day-rollups.ts';
+import { type SampleTable, sampleColumns, sampleTables } from '../../energy/samples.ts';
 
 export type Values = Record<string, FieldValue>;
-
-/** device_day columns filled from a cumulative counter (last − first of the day). */
-export type EnergyColumn =
-  | 'pv_wh'
-  | 'load_wh'
-  | 'grid_import_wh'
-  | 'grid_export_wh'
-  | 'charge_wh'
-  | 'discharge_wh'
-  | 'irradiation_whm2';
-export const energyColumns: readonly EnergyColumn[] = [
-  'pv_wh',
-  'load_wh',
-  'grid_import_wh',
-  'grid_export_wh',
-  'charge_wh',
-  'discharge_wh',
-  'irradiation_whm2',
-];
-
-export type SampleTable = 'inverter_samples' | 'battery_samples' | 'meter_samples' | 'weather_samples';
 
 /**
  * What bounds a counter's growth: `device` counts what flows through the device (its rated
@@ -70,7 +51,7 @@ export function counterCeilingW(bound: CounterBound, ratedPowerW: number | null)
 
 export interface KindSpec {
   table: SampleTable;
-  /** Value columns of the samples table, between (device_id, ts) and raw. */
+  /** Value columns of the samples table, between (device_id, ts) and raw (energy/samples.ts). */
   columns: readonly string[];
   /** The value columns of one sample, in `columns` order. */
   sample(values: Values): (number | null)[];
@@ -110,8 +91,8 @@ function pvSum(values: Values): number | null {
 const none = () => null;
 
 const inverter: KindSpec = {
-  table: 'inverter_samples',
-  columns: ['power_w', 'pv_power_w', 'grid_power_w', 'load_power_w', 'battery_power_w', 'soc', 'temperature_c', 'pv_total_wh'],
+  table: sampleTables.inverter,
+  columns: sampleColumns.inverter,
   sample: (v) => [
     num(v.activePower),
     pvSum(v),
@@ -162,8 +143,8 @@ const absentPackKeys: ReadonlySet<string>[] = Array.from({ length: MAX_PACKS + 1
 });
 
 const battery: KindSpec = {
-  table: 'battery_samples',
-  columns: ['power_w', 'voltage_v', 'current_a', 'soc', 'soh', 'temperature_max_c'],
+  table: sampleTables.battery,
+  columns: sampleColumns.battery,
   sample: (v) => [num(v.power), num(v.voltage), num(v.current), num(v.soc), num(v.soh), hottestCell(v)],
   counters: [],
   power: (v) => num(v.power),
@@ -174,8 +155,8 @@ const battery: KindSpec = {
 };
 
 const meter: KindSpec = {
-  table: 'meter_samples',
-  columns: ['power_w', 'import_total_wh', 'export_total_wh'],
+  table: sampleTables.meter,
+  columns: sampleColumns.meter,
   sample: (v) => [num(v.activePower), kwhToWh(num(v.importEnergy)), kwhToWh(num(v.exportEnergy))],
   counters: [
     { column: 'grid_import_wh', keys: ['importEnergy'], bound: 'site', sampleColumn: 'import_total_wh' },
@@ -189,8 +170,8 @@ const meter: KindSpec = {
 };
 
 const weather: KindSpec = {
-  table: 'weather_samples',
-  columns: ['irradiance_wm2', 'ambient_c', 'module_c', 'wind_ms'],
+  table: sampleTables.weather,
+  columns: sampleColumns.weather,
   sample: (v) => [num(v.irradiance), num(v.ambientTemperature), num(v.moduleTemperature), num(v.windSpeed)],
   // The station's own daily counter (it restarts at the station's midnight: read as a reset).
   counters: [{ column: 'irradiation_whm2', keys: ['dailyIrradiation'], bound: 'irradiance' }],

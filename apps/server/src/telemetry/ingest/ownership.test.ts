@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestStore, type TestStore } from '../../../test/store.ts';
 import { dataMessage, HYBRID, makeGateway, makePlant, uniqueSn } from '../../../test/telemetry.ts';
-import { silentLogger } from './log.ts';
+import { silentLogger } from '../../log.ts';
 import { createIngest, type Ingest } from './pipeline.ts';
 
 const T0 = Date.UTC(2025, 5, 10, 10, 0, 0);

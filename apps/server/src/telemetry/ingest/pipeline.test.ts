@@ -12,7 +12,7 @@ import {
   uniqueSn,
   WEATHER,
 } from '../../../test/telemetry.ts';
-import { silentLogger } from './log.ts';
+import { silentLogger } from '../../log.ts';
 import { createIngest, type Ingest } from './pipeline.ts';
 
 const T0 = Date.UTC(2025, 5, 10, 10, 0, 0);

@@ -8,11 +8,11 @@
 import { sql } from 'kysely';
 import { isStoreUnavailable } from '../../db/faults.ts';
 import type { Db, Dialect } from '../../db/index.ts';
+import type { Logger } from '../../log.ts';
 import type { TelemetryHandler } from '../types.ts';
 import { type BadFrameReason, BadFrames } from './bad-frames.ts';
 import { type Batch, BatchWriter } from './batch.ts';
 import { decodeMessages, type EdgeResult, type EdgeWorker, type RawMessage, startEdgeWorker } from './edge.ts';
-import type { Logger } from './log.ts';
 import { Registry } from './registry.ts';
 import { RollupWriter } from './rollup-store.ts';
 import type { RawSqlite } from './sql-batch.ts';

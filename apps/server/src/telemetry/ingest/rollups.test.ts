@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestStore, type TestStore } from '../../../test/store.ts';
 import { dataMessage, HYBRID, METER, makeGateway, makePlant, uniqueSn, WEATHER } from '../../../test/telemetry.ts';
+import { localDay } from '../../energy/rollup-day.ts';
+import { silentLogger } from '../../log.ts';
 import { counterCeilingW, counterLimits } from './kinds.ts';
-import { silentLogger } from './log.ts';
 import { createIngest, type Ingest } from './pipeline.ts';
-import { counterEnergy, counterProblem, dayEnergy, emptyDay, foldCounter, foldSample, localDay, plantDay } from './rollups.ts';
+import { counterEnergy, counterProblem, dayEnergy, emptyDay, foldCounter, foldSample, plantDay } from './rollups.ts';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

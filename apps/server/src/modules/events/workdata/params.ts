@@ -8,8 +8,8 @@ import type { Language, workdataApi } from '@sunfleet/contracts';
 import { type FieldDefinition, type ProtocolPlan, protocolPlan } from '@sunfleet/protocols';
 import type { Static } from 'typebox';
 import type { DeviceKind } from '../../../db/schema.ts';
+import { type SampleTable, sampleColumns, sampleTables } from '../../../energy/samples.ts';
 import { fail } from '../../../http/errors.ts';
-import { kinds, type SampleTable } from '../../../telemetry/ingest/kinds.ts';
 
 export type WorkdataParam = Static<typeof workdataApi.WorkdataParam>;
 
@@ -85,9 +85,9 @@ export function deviceParams(kind: DeviceKind, protocolId: string, lan: Language
   const cacheKey = `${kind}|${protocolId}|${lan}`;
   const hit = cache.get(cacheKey);
   if (hit) return hit;
-  const spec = kinds[kind];
+  const columns = sampleColumns[kind];
   const stored: ResolvedParam[] = storedLabels[kind]
-    .filter(([column]) => spec.columns.includes(column))
+    .filter(([column]) => columns.includes(column))
     .map(([column, en, es, unit]) => ({
       info: { key: column, name: lan === 'es' ? es : en, unit, numeric: true, stored: true, options: null },
       column,
@@ -99,7 +99,7 @@ export function deviceParams(kind: DeviceKind, protocolId: string, lan: Language
     .map((f) => fieldParam(f, lan));
   const all = [...stored, ...fields];
   const result: DeviceParams = {
-    table: spec.table,
+    table: sampleTables[kind],
     plan,
     all,
     byKey: new Map(all.map((p) => [p.info.key, p])),

@@ -1,11 +1,31 @@
 /**
- * Energy of a day, month, year or all time, summed from day rows (plant_day, device_day) — never
- * from samples. Days are plant-local dates (YYYY-MM-DD), so a month or a year here is the
- * plant's own calendar month or year.
+ * Day rollups as the API reads them: energy of a day, month, year or all time, summed from day
+ * rows (plant_day, device_day) — never from samples. Days are plant-local dates (YYYY-MM-DD, see
+ * rollup-day.ts), so a month or a year here is the plant's own calendar month or year. Ingest
+ * writes the rows (telemetry/ingest: rollups.ts, rollup-store.ts, plant-days.ts).
  */
 import { CompiledQuery, type Kysely, PostgresAdapter, sql } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { localDay } from './rollups.ts';
+import type { Database } from '../db/schema.ts';
+import { localDay } from './rollup-day.ts';
+
+/** device_day columns filled from a cumulative counter (last − first of the day). */
+export type EnergyColumn =
+  | 'pv_wh'
+  | 'load_wh'
+  | 'grid_import_wh'
+  | 'grid_export_wh'
+  | 'charge_wh'
+  | 'discharge_wh'
+  | 'irradiation_whm2';
+export const energyColumns: readonly EnergyColumn[] = [
+  'pv_wh',
+  'load_wh',
+  'grid_import_wh',
+  'grid_export_wh',
+  'charge_wh',
+  'discharge_wh',
+  'irradiation_whm2',
+];
 
 export type EnergyPeriod = 'day' | 'month' | 'year' | 'total';
 

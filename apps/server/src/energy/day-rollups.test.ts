@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestStore, type TestStore } from '../../../test/store.ts';
-import { dataMessage, HYBRID, makeGateway, makePlant, uniqueSn } from '../../../test/telemetry.ts';
-import { deviceEnergy, periodDays, plantEnergy, plantEnergySeries, plantEnergyToDate, plantToday } from './energy-queries.ts';
-import { silentLogger } from './log.ts';
-import { createIngest } from './pipeline.ts';
+import { openTestStore, type TestStore } from '../../test/store.ts';
+import { dataMessage, HYBRID, makeGateway, makePlant, uniqueSn } from '../../test/telemetry.ts';
+import { silentLogger } from '../log.ts';
+import { createIngest } from '../telemetry/ingest/index.ts';
+import { deviceEnergy, periodDays, plantEnergy, plantEnergySeries, plantEnergyToDate, plantToday } from './day-rollups.ts';
 
 let store: TestStore;
 beforeAll(async () => {

@@ -1,4 +1,4 @@
-/** The slice of a pino logger that ingest and jobs use (tests pass a silent one). */
+/** The slice of a pino logger that ingest, the jobs and the fault notifier take (tests pass a silent one). */
 export interface Logger {
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
