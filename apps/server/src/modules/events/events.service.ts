@@ -12,15 +12,14 @@ import { plantAccess } from '../plants/access.ts';
 import { dayRange, timezoneOf } from './dates.ts';
 import {
   countEvents,
-  type DeviceEvent,
   type EventFilters,
   eventRows,
   operablePlants,
   pageIds,
-  type SubjectKind,
   toDeviceEvents,
   visiblePlantIds,
 } from './events.repo.ts';
+import type { DeviceEvent, SubjectKind } from './mapper.ts';
 import { visibleSubject } from './subjects.ts';
 
 type ListQuery = QueryOf<typeof eventsApi.listEvents>;
