@@ -39,7 +39,7 @@ import { createMailer } from '../src/mail/mailer.ts';
 import { hashPassword } from '../src/modules/auth/passwords.ts';
 import { AccessTokens } from '../src/modules/auth/tokens.ts';
 import { refreshPlantSummary } from '../src/modules/plants/summary.ts';
-import { localDay } from '../src/telemetry/ingest/rollups.ts';
+import { localDay } from '../src/time/index.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 200);

@@ -1,12 +1,12 @@
 /**
  * Fixtures for the overview tests: a server with ingest in the same process (as `npm start`),
  * real gateway frames through ingest, and plant-local times computed independently of the code
- * under test (Intl, not local-time.ts).
+ * under test (Intl, not time/).
  */
 
-import { canonicalTimezone } from '../../src/modules/plants/local-day.ts';
 import { silentLogger } from '../../src/telemetry/ingest/log.ts';
 import { createIngest, type Ingest } from '../../src/telemetry/ingest/pipeline.ts';
+import { canonicalTimezone } from '../../src/time/index.ts';
 import { startServer, type TestServer } from '../harness.ts';
 import { type DeviceFrameSpec, dataMessage } from '../telemetry.ts';
 
@@ -76,7 +76,7 @@ const zones = [
   'Pacific/Honolulu',
   'Pacific/Pago_Pago',
   // Under the name the runtime lists (Asia/Kolkata is Asia/Calcutta to Node 20's ICU): the name a
-  // plant stores (plants/local-day.ts), so the tests expect what the server answers.
+  // plant stores (time/zones.ts), so the tests expect what the server answers.
 ].map((z) => canonicalTimezone(z) ?? z);
 
 /** A zone where it is around midday now: "today" then holds the last few hours whatever the clock. */

@@ -21,11 +21,10 @@ import type { Db } from '../../db/index.ts';
 import { parseJson } from '../../db/index.ts';
 import { isPostgres } from '../../db/migrations/columns.ts';
 import type { Database, DeviceKind } from '../../db/schema.ts';
+import { iso, localDay, localTodaySql, zoneOf } from '../../time/index.ts';
 import { statusCounts } from '../plants/list.ts';
-import { plantTodaySql } from '../plants/local-day.ts';
-import { firstNum, iso, kwhToWh, num, PV_TOTAL_KEYS, type Values } from './fields.ts';
+import { firstNum, kwhToWh, num, PV_TOTAL_KEYS, type Values } from './fields.ts';
 import { readAll } from './offload.ts';
-import { today, zoneOf } from './zone.ts';
 
 type InverterQuery = QueryOf<typeof devicesApi.listInverters>;
 type Filters = Pick<InverterQuery, 'plantId' | 'gatewayId' | 'keyword' | 'status' | 'type'>;
@@ -172,7 +171,7 @@ async function orderedIds(db: Db, kind: DeviceKind, caller: Caller, q: ListQuery
       .leftJoin('device_day', (join) =>
         join
           .onRef('device_day.device_id', '=', 'devices.id')
-          .on('device_day.day', '=', plantTodaySql())
+          .on('device_day.day', '=', localTodaySql('plants.timezone'))
           .onRef('device_day.first_ts', '>=', 'devices.bound_at'),
       );
   }
@@ -298,7 +297,7 @@ async function rowsOf(db: Db, caller: Caller, kind: DeviceKind, ids: number[], r
   if (rescope) query = query.where((eb) => devicesVisible(eb, caller));
   const rows = await query.execute();
   const days = new Map<number, string>();
-  for (const r of rows) days.set(r.id, today(zoneOf(r.plant_id === null ? null : r.plant_timezone)));
+  for (const r of rows) days.set(r.id, localDay(zoneOf(r.plant_id === null ? null : r.plant_timezone)));
   const dayRows =
     rows.length === 0
       ? []
@@ -421,7 +420,7 @@ export const meterItem = (r: ListRow) => ({
 export const weatherItem = (r: ListRow) => {
   const zone = r.plant?.timezone ?? 'UTC';
   const daily = num(r.values.dailyIrradiation);
-  const fresh = r.latestTs !== null && today(zone, r.latestTs) === today(zone);
+  const fresh = r.latestTs !== null && localDay(zone, r.latestTs) === localDay(zone);
   return {
     ...common(r),
     irradiance: num(r.values.irradiance),

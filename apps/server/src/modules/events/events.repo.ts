@@ -8,7 +8,7 @@ import type { Caller } from '../../access/caller.ts';
 import { plantsOperable, plantsVisible } from '../../access/scopes.ts';
 import type { Db } from '../../db/index.ts';
 import type { EventLevel } from '../../db/schema.ts';
-import type { TimeRange } from './dates.ts';
+import type { TimeRange } from '../../time/index.ts';
 import { type DeviceEvent, type SubjectKind, toDeviceEvent } from './mapper.ts';
 
 export interface EventFilters {

@@ -8,8 +8,8 @@ import type { Caller } from '../../access/caller.ts';
 import { LoadingCaches } from '../../cache/loading-cache.ts';
 import type { Db } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
+import { dayRange, timezoneOf } from '../../time/index.ts';
 import { plantAccess } from '../plants/access.ts';
-import { dayRange, timezoneOf } from './dates.ts';
 import {
   countEvents,
   type EventFilters,

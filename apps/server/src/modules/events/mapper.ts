@@ -7,8 +7,8 @@ import type { eventsApi, Language } from '@sunfleet/contracts';
 import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
 import type { EventsTable } from '../../db/schema.ts';
+import { iso } from '../../time/index.ts';
 import { packOf, suggestedAction } from './catalogue.ts';
-import { iso } from './dates.ts';
 
 export type DeviceEvent = Static<typeof eventsApi.DeviceEvent>;
 export type SubjectKind = (typeof eventsApi.eventSubjectKinds)[number];

@@ -26,8 +26,8 @@ import { type PeriodicJob, startPeriodic } from '../../jobs/periodic.ts';
 import { type FaultMailEvent, faultDigestMail, faultMail } from '../../mail/fault-mail.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { type Logger, silentLogger } from '../../telemetry/ingest/log.ts';
+import { localTimeFormatter } from '../../time/index.ts';
 import { suggestedAction } from './catalogue.ts';
-import { localTimeFormatter } from './dates.ts';
 import { eventText } from './mapper.ts';
 
 const CURSOR = 'faults';

@@ -23,7 +23,7 @@ import { type Kysely, sql } from 'kysely';
 import { LoadingCache } from '../../cache/loading-cache.ts';
 import { parseJson } from '../../db/index.ts';
 import type { Database, Plant } from '../../db/schema.ts';
-import { daysOf, localDay, nextDay, previousDay, zonedInstant } from './local-time.ts';
+import { daysOf, localDay, nextDay, previousDay, zonedInstant } from '../../time/index.ts';
 
 /**
  * What `dayIncomes` reads of a plant: pass the plants row, or these columns of it. `updated_at`

@@ -21,9 +21,9 @@ import type { Db } from '../../db/index.ts';
 import type { DeviceKind } from '../../db/schema.ts';
 import { fail } from '../../http/errors.ts';
 import { type EnergyPeriod, periodDays, plantEnergySeries } from '../../telemetry/ingest/energy-queries.ts';
+import { dayBounds, iso, localDay, requestDay } from '../../time/index.ts';
 import { gridMeters } from './flow.ts';
 import { dayIncomes, energyIncome, hasPrice, roundMoney, totalOf } from './income.ts';
-import { dayBounds, iso, localDay, requestDay } from './local-time.ts';
 import type { OverviewPlant } from './scope.ts';
 
 export type PowerDay = DataOf<typeof plantEnergyApi.plantPowerDay>;

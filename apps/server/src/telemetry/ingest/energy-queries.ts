@@ -5,7 +5,7 @@
  */
 import { CompiledQuery, type Kysely, PostgresAdapter, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { localDay } from './rollups.ts';
+import { localDay, monthDays, yearDays } from '../../time/days.ts';
 
 export type EnergyPeriod = 'day' | 'month' | 'year' | 'total';
 
@@ -36,9 +36,9 @@ export function periodDays(period: EnergyPeriod, anchorDay: string): { from: str
     case 'day':
       return { from: anchorDay, to: anchorDay };
     case 'month':
-      return { from: `${anchorDay.slice(0, 7)}-01`, to: `${anchorDay.slice(0, 7)}-31` };
+      return monthDays(anchorDay);
     case 'year':
-      return { from: `${anchorDay.slice(0, 4)}-01-01`, to: `${anchorDay.slice(0, 4)}-12-31` };
+      return yearDays(anchorDay);
     case 'total':
       return null;
   }
