@@ -34,8 +34,7 @@ import { createMailer } from '../src/mail/mailer.ts';
 import { hashPassword } from '../src/modules/auth/passwords.ts';
 import { AccessTokens } from '../src/modules/auth/tokens.ts';
 import { decodeRaw } from '../src/modules/devices/charts.ts';
-import { dayRange } from '../src/modules/devices/zone.ts';
-import { localDay } from '../src/modules/plants/local-day.ts';
+import { dayBounds, localDay } from '../src/time/index.ts';
 
 const PLANTS = Number(process.env.BENCH_PLANTS ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -181,7 +180,7 @@ if (!reuse) {
             for (const day of days)
               insertDay.run(deviceId, day, 1000 + ((i * 7 + day.length) % 30_000), 0, 0, 5000, now, now, now);
             if (inverterCount++ < CHARTED) {
-              const { from } = dayRange(ZONE, chartDay);
+              const { start: from } = dayBounds(ZONE, chartDay);
               for (let s = 0; s < 288; s++) {
                 const ts = from + s * 300_000;
                 const f = frame(HYBRID, {
@@ -214,7 +213,7 @@ if (!reuse) {
   const chartedId = (
     await db.selectFrom('devices').select('id').where('kind', '=', 'inverter').orderBy('id').limit(1).executeTakeFirstOrThrow()
   ).id;
-  const { from, to } = dayRange(ZONE, chartDay);
+  const { start: from, end: to } = dayBounds(ZONE, chartDay);
   const rows = await db
     .selectFrom('inverter_samples')
     .select('raw')

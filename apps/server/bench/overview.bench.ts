@@ -35,11 +35,11 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { keepStatements, migrate } from '../src/db/index.ts';
 import type { Database } from '../src/db/schema.ts';
-import { localDay } from '../src/energy/rollup-day.ts';
 import { createMailer } from '../src/mail/mailer.ts';
 import { hashPassword } from '../src/modules/auth/passwords.ts';
 import { AccessTokens } from '../src/modules/auth/tokens.ts';
 import { refreshPlantSummary } from '../src/modules/plants/summary.ts';
+import { localDay } from '../src/time/index.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 200);

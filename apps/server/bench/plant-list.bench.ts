@@ -21,8 +21,8 @@ import { createDb, migrate } from '../src/db/index.ts';
 import { createMailer } from '../src/mail/mailer.ts';
 import { hashPassword } from '../src/modules/auth/passwords.ts';
 import { AccessTokens } from '../src/modules/auth/tokens.ts';
-import { localDay } from '../src/modules/plants/local-day.ts';
 import { refreshPlantSummary } from '../src/modules/plants/summary.ts';
+import { localDay } from '../src/time/index.ts';
 
 const PLANTS = Number(process.env.BENCH_PLANTS ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);

@@ -1,12 +1,12 @@
 /**
  * Day rollups as the API reads them: energy of a day, month, year or all time, summed from day
  * rows (plant_day, device_day) — never from samples. Days are plant-local dates (YYYY-MM-DD, see
- * rollup-day.ts), so a month or a year here is the plant's own calendar month or year. Ingest
+ * time/days.ts), so a month or a year here is the plant's own calendar month or year. Ingest
  * writes the rows (telemetry/ingest: rollups.ts, rollup-store.ts, plant-days.ts).
  */
 import { CompiledQuery, type Kysely, PostgresAdapter, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { localDay } from './rollup-day.ts';
+import { localDay, monthDays, yearDays } from '../time/days.ts';
 
 /** device_day columns filled from a cumulative counter (last − first of the day). */
 export type EnergyColumn =
@@ -56,9 +56,9 @@ export function periodDays(period: EnergyPeriod, anchorDay: string): { from: str
     case 'day':
       return { from: anchorDay, to: anchorDay };
     case 'month':
-      return { from: `${anchorDay.slice(0, 7)}-01`, to: `${anchorDay.slice(0, 7)}-31` };
+      return monthDays(anchorDay);
     case 'year':
-      return { from: `${anchorDay.slice(0, 4)}-01-01`, to: `${anchorDay.slice(0, 4)}-12-31` };
+      return yearDays(anchorDay);
     case 'total':
       return null;
   }

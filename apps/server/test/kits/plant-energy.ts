@@ -1,10 +1,10 @@
 /**
  * Fixtures for the overview tests: a server with ingest in the same process (as `npm start`),
  * real gateway frames through ingest, and plant-local times computed independently of the code
- * under test (Intl, not local-time.ts).
+ * under test (Intl, not time/).
  */
 
-import { canonicalTimezone } from '../../src/modules/plants/local-day.ts';
+import { canonicalTimezone } from '../../src/time/index.ts';
 import { type DeviceFrameSpec, dataMessage } from '../telemetry.ts';
 import { type IngestServer, ingestServer } from './ingest.ts';
 
@@ -63,7 +63,7 @@ const zones = [
   'Pacific/Honolulu',
   'Pacific/Pago_Pago',
   // Under the name the runtime lists (Asia/Kolkata is Asia/Calcutta to Node 20's ICU): the name a
-  // plant stores (plants/local-day.ts), so the tests expect what the server answers.
+  // plant stores (time/zones.ts), so the tests expect what the server answers.
 ].map((z) => canonicalTimezone(z) ?? z);
 
 /** A zone where it is around midday now: "today" then holds the last few hours whatever the clock. */

@@ -9,6 +9,7 @@ import { companyHolds } from '../../access/grants.ts';
 import type { Db } from '../../db/index.ts';
 import { now, parseJson } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
+import { iso } from '../../time/index.ts';
 import { countRoles, roleNamed, rolesOf } from './roles.repo.ts';
 
 type RoleRow = { id: number; name: string; permissions: string; created_at: number; users: number | string };
@@ -17,7 +18,7 @@ const toRole = (r: RoleRow) => ({
   name: r.name,
   permissions: parseJson<string[]>(r.permissions, []),
   users: Number(r.users),
-  createdAt: new Date(r.created_at).toISOString(),
+  createdAt: iso(r.created_at)!,
 });
 
 /** The caller's company; an account without one (system administrators, owners) has no roles to manage. */

@@ -9,8 +9,9 @@ import type { Static } from 'typebox';
 import type { Caller } from '../../access/caller.ts';
 import type { Db } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
+import { iso } from '../../time/index.ts';
 import { chartDay, dayCurves } from './charts.ts';
-import { enumLabel, faultsOf, fieldList, iso, num, packIndexes, planOf, type Values } from './fields.ts';
+import { enumLabel, faultsOf, fieldList, num, packIndexes, planOf, type Values } from './fields.ts';
 import { type DeviceRow, findDevice } from './lookup.ts';
 import { chartParam } from './params.ts';
 

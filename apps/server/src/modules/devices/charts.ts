@@ -12,10 +12,10 @@ import type { Db } from '../../db/index.ts';
 import { deviceEnergy, type EnergyPeriod, periodDays } from '../../energy/day-rollups.ts';
 import { sampleTables } from '../../energy/samples.ts';
 import { fail } from '../../http/errors.ts';
-import { iso, type Values } from './fields.ts';
+import { dayBounds, hourLabel, isCalendarDay, iso, localDay } from '../../time/index.ts';
+import type { Values } from './fields.ts';
 import type { DeviceRow } from './lookup.ts';
 import { type ChartParam, chartParam } from './params.ts';
-import { dayRange, hourLabel, isDay, today } from './zone.ts';
 
 export interface Series {
   key: string;
@@ -32,8 +32,8 @@ export interface DayCurves {
 
 /** The day asked for (default the device's today), checked. */
 export function chartDay(device: DeviceRow, date: string | undefined): string {
-  if (date === undefined) return today(device.timezone);
-  if (!isDay(date)) fail(4, 'query.date must be a calendar date (YYYY-MM-DD)');
+  if (date === undefined) return localDay(device.timezone);
+  if (!isCalendarDay(date)) fail(4, 'query.date must be a calendar date (YYYY-MM-DD)');
   return date;
 }
 
@@ -120,7 +120,7 @@ export async function dayCurves(
     if (!p) return fail(4, `query.params: "${key}" is not a chartable parameter of ${plan.definition.id}`);
     return p;
   });
-  const { from, to } = dayRange(device.timezone, day);
+  const { start: from, end: to } = dayBounds(device.timezone, day);
   const columns = [...new Set(params.flatMap((p) => (p.column ? [p.column] : [])))];
   const selected = sql.join([sql.ref('ts'), ...columns.map((c) => sql.ref(c))]);
   const { rows } = await sql<Record<string, unknown> & { ts: number | string }>`
@@ -213,7 +213,7 @@ export async function energyBars(db: Db, device: DeviceRow, period: Exclude<Ener
  * new reading counts). The hours add up to the day's last − first, as the day rollup.
  */
 export async function hourlyGeneration(db: Db, device: DeviceRow, day: string) {
-  const { from, to } = dayRange(device.timezone, day);
+  const { start: from, end: to } = dayBounds(device.timezone, day);
   const rows = await db
     .selectFrom('inverter_samples')
     .select(['ts', 'pv_total_wh'])

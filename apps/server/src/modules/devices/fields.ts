@@ -18,7 +18,6 @@ type PvInputOut = Static<typeof devicesApi.PvInput>;
 export const planOf = (protocolId: string): ProtocolPlan | undefined => protocolPlan(protocolId);
 
 export const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-export const iso = (t: number | null | undefined) => (t === null || t === undefined ? null : new Date(Number(t)).toISOString());
 
 const NUMERIC = new Set(['u16', 's16', 'u32', 's32', 'u64', 's64', 'float32', 'float64']);
 /** A field that charts as a number (not an enum, bitfield, text or hex). */

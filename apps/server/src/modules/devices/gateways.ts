@@ -11,10 +11,9 @@ import { gatewaysOperable, gatewaysVisible, type ScopeForm } from '../../access/
 import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
 import { fail } from '../../http/errors.ts';
-import { iso } from './fields.ts';
+import { iso, zoneOf } from '../../time/index.ts';
 import { cached, scopeFormFor } from './list.ts';
 import { readAll } from './offload.ts';
-import { zoneOf } from './zone.ts';
 
 type ListQuery = QueryOf<typeof devicesApi.listGateways>;
 type Filters = Pick<ListQuery, 'plantId' | 'status' | 'binding' | 'commType' | 'keyword'>;

@@ -9,13 +9,13 @@ import type { Static } from 'typebox';
 import type { Caller } from '../../access/caller.ts';
 import type { Db } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
+import { iso, localDay } from '../../time/index.ts';
 import { chartDay, dayCurves, dayEnergy, decodeRaw, energyBars, generation, integrate } from './charts.ts';
 import {
   enumLabel,
   faultsOf,
   fieldList,
   firstNum,
-  iso,
   kwhToWh,
   num,
   PV_TOTAL_KEYS,
@@ -31,7 +31,6 @@ import {
 import { counterWh, groups, groupsPresent } from './groups.ts';
 import { type DeviceRow, findDevice } from './lookup.ts';
 import { chartParam, defaultParams } from './params.ts';
-import { today } from './zone.ts';
 
 type Detail = Static<typeof devicesApi.InverterDetail>;
 type TypeKey = Detail['typeKey'];
@@ -56,7 +55,7 @@ async function todayRow(db: Db, device: DeviceRow) {
     .selectFrom('device_day')
     .select(['pv_wh', 'load_wh', 'grid_import_wh', 'grid_export_wh', 'charge_wh', 'discharge_wh'])
     .where('device_id', '=', device.id)
-    .where('day', '=', today(device.timezone))
+    .where('day', '=', localDay(device.timezone))
     .where('first_ts', '>=', device.boundAt)
     .executeTakeFirst();
 }

@@ -6,9 +6,9 @@
  * plant, latest values, today's rollup) by those ids. The default order (SN) walks the
  * (kind, sn) index of live devices and stops at the page; its total is cached. Any other order,
  * or a keyword, needs every visible device of the kind: their ordered ids are cached and paged
- * from memory. Caches live LIST_TTL_MS per account and query and are dropped by this module's
+ * from memory. Caches live 10 s per account and query and are dropped by this module's
  * own changes (alias, delete); a change from ingest (a status, a new value) shows in the order
- * within LIST_TTL_MS, while the values shown on a page are always read fresh.
+ * within 10 s, while the values shown on a page are always read fresh.
  */
 import { type devicesApi, inverterTypeKey, type QueryOf } from '@sunfleet/contracts';
 import { type Expression, type SelectQueryBuilder, sql } from 'kysely';
@@ -16,15 +16,15 @@ import type { Static } from 'typebox';
 import type { Caller } from '../../access/caller.ts';
 import { devicesVisible, listScopeForm, type ScopeForm } from '../../access/devices.ts';
 import { plantsVisible } from '../../access/scopes.ts';
+import { LoadingCaches } from '../../cache/loading-cache.ts';
 import type { Db } from '../../db/index.ts';
 import { parseJson } from '../../db/index.ts';
 import { isPostgres } from '../../db/migrations/columns.ts';
 import type { Database, DeviceKind } from '../../db/schema.ts';
+import { iso, localDay, localTodaySql, zoneOf } from '../../time/index.ts';
 import { statusCounts } from '../plants/list.ts';
-import { plantTodaySql } from '../plants/local-day.ts';
-import { firstNum, iso, kwhToWh, num, PV_TOTAL_KEYS, type Values } from './fields.ts';
+import { firstNum, kwhToWh, num, PV_TOTAL_KEYS, type Values } from './fields.ts';
 import { readAll } from './offload.ts';
-import { today, zoneOf } from './zone.ts';
 
 type InverterQuery = QueryOf<typeof devicesApi.listInverters>;
 type Filters = Pick<InverterQuery, 'plantId' | 'gatewayId' | 'keyword' | 'status' | 'type'>;
@@ -33,71 +33,22 @@ type TypeKey = Static<typeof devicesApi.InverterTypeKey>;
 
 // ——— caches ———
 
-/** A cached total or order is recomputed when asked after this long … */
-const LIST_TTL_MS = 10_000;
-/** … and, until this old, served while the new one is computed (in the background). */
-const LIST_STALE_MS = 60_000;
-const MAX_ENTRIES = 2000;
-let generation = 0;
+/**
+ * A cached total or order is recomputed when asked after 10 s, and until a minute old served
+ * while the new one is computed (in the background). The caches are per process: another server
+ * process may serve an older order for as long.
+ */
+const lists = new LoadingCaches<Db, unknown>({ max: 2000, ttlMs: 10_000, staleMs: 60_000 });
 /** Start the list caches afresh (after this module changed devices). */
-export const devicesChanged = () => {
-  generation++;
-};
-interface Entry {
-  /** The value being served. */
-  value: Promise<unknown>;
-  at: number;
-  generation: number;
-  refreshing: boolean;
-}
-const caches = new WeakMap<Db, Map<string, Entry>>();
+export const devicesChanged = () => lists.clear();
 
 /**
  * A cached value per key: concurrent askers of a missing value share one computation; a value
- * older than LIST_TTL_MS is still served (up to LIST_STALE_MS) while its successor is computed,
- * so no request waits for a recomputation. A change made by this module is never served stale.
+ * older than 10 s is still served (up to a minute) while its successor is computed, so no
+ * request waits for a recomputation. A change made by this module is never served stale.
  */
-export function cached<T>(db: Db, key: unknown[], compute: () => Promise<T>): Promise<T> {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new Map();
-    caches.set(db, cache);
-  }
-  const store = cache;
-  const k = JSON.stringify(key);
-  const hit = store.get(k);
-  const t = Date.now();
-  const fill = (): Entry => {
-    const entry: Entry = { value: compute(), at: Date.now(), generation, refreshing: false };
-    if (store.size >= MAX_ENTRIES) store.clear();
-    store.set(k, entry);
-    entry.value.catch(() => {
-      if (store.get(k) === entry) store.delete(k);
-    });
-    return entry;
-  };
-  if (hit && hit.generation === generation) {
-    const age = t - hit.at;
-    if (age < LIST_TTL_MS) return hit.value as Promise<T>;
-    if (age < LIST_STALE_MS) {
-      if (!hit.refreshing) {
-        hit.refreshing = true;
-        const next = compute();
-        next.then(
-          () => {
-            if (store.get(k) === hit)
-              store.set(k, { value: next, at: Date.now(), generation: hit.generation, refreshing: false });
-          },
-          () => {
-            hit.refreshing = false;
-          },
-        );
-      }
-      return hit.value as Promise<T>;
-    }
-  }
-  return fill().value as Promise<T>;
-}
+export const cached = <T>(db: Db, key: unknown[], compute: () => Promise<T>): Promise<T> =>
+  lists.of(db).get(JSON.stringify(key), compute) as Promise<T>;
 
 // ——— filters and order ———
 
@@ -220,7 +171,7 @@ async function orderedIds(db: Db, kind: DeviceKind, caller: Caller, q: ListQuery
       .leftJoin('device_day', (join) =>
         join
           .onRef('device_day.device_id', '=', 'devices.id')
-          .on('device_day.day', '=', plantTodaySql())
+          .on('device_day.day', '=', localTodaySql('plants.timezone'))
           .onRef('device_day.first_ts', '>=', 'devices.bound_at'),
       );
   }
@@ -346,7 +297,7 @@ async function rowsOf(db: Db, caller: Caller, kind: DeviceKind, ids: number[], r
   if (rescope) query = query.where((eb) => devicesVisible(eb, caller));
   const rows = await query.execute();
   const days = new Map<number, string>();
-  for (const r of rows) days.set(r.id, today(zoneOf(r.plant_id === null ? null : r.plant_timezone)));
+  for (const r of rows) days.set(r.id, localDay(zoneOf(r.plant_id === null ? null : r.plant_timezone)));
   const dayRows =
     rows.length === 0
       ? []
@@ -469,7 +420,7 @@ export const meterItem = (r: ListRow) => ({
 export const weatherItem = (r: ListRow) => {
   const zone = r.plant?.timezone ?? 'UTC';
   const daily = num(r.values.dailyIrradiation);
-  const fresh = r.latestTs !== null && today(zone, r.latestTs) === today(zone);
+  const fresh = r.latestTs !== null && localDay(zone, r.latestTs) === localDay(zone);
   return {
     ...common(r),
     irradiance: num(r.values.irradiance),

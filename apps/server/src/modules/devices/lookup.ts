@@ -10,8 +10,8 @@ import type { Db } from '../../db/index.ts';
 import { parseJson } from '../../db/index.ts';
 import type { DeviceKind, DeviceStatus } from '../../db/schema.ts';
 import { fail } from '../../http/errors.ts';
+import { zoneOf } from '../../time/index.ts';
 import type { Values } from './fields.ts';
-import { zoneOf } from './zone.ts';
 
 export const missingCode = (kind: DeviceKind): ErrorCode => (kind === 'inverter' ? 600 : 404);
 

@@ -7,11 +7,11 @@ import type { Language } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import type { Db } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
+import { iso, localDay } from '../../time/index.ts';
 import { chartDay, dayCurves, dayEnergy, energyBars } from './charts.ts';
-import { faultsOf, fieldList, firstNum, iso, kwhToWh, num, phasesOf, planOf, type Values } from './fields.ts';
+import { faultsOf, fieldList, firstNum, kwhToWh, num, phasesOf, planOf, type Values } from './fields.ts';
 import { findDevice } from './lookup.ts';
 import { chartParam } from './params.ts';
-import { today } from './zone.ts';
 
 const meter = (db: Db, caller: Caller, sn: string) => findDevice(db, caller, 'meter', { sn });
 
@@ -34,7 +34,7 @@ export async function meterRealtime(db: Db, caller: Caller, sn: string, lan: Lan
     .selectFrom('device_day')
     .select(['grid_import_wh', 'grid_export_wh'])
     .where('device_id', '=', device.id)
-    .where('day', '=', today(device.timezone))
+    .where('day', '=', localDay(device.timezone))
     .where('first_ts', '>=', device.boundAt)
     .executeTakeFirst();
   return {

@@ -10,6 +10,7 @@ import type { Caller } from '../../access/caller.ts';
 import type { Db } from '../../db/index.ts';
 import { now, parseJson } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
+import { iso } from '../../time/index.ts';
 import { planOf } from './fields.ts';
 import { inverter } from './inverters.ts';
 import { chartParams, defaultParams, paramOut } from './params.ts';
@@ -53,7 +54,7 @@ export async function listProfiles(db: Db, caller: Caller) {
     id: r.id,
     name: r.name,
     params: parseJson<string[]>(r.params, []),
-    updatedAt: new Date(Number(r.updated_at)).toISOString(),
+    updatedAt: iso(r.updated_at)!,
   }));
 }
 

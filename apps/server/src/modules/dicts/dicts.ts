@@ -4,7 +4,7 @@
  */
 import { dictsApi, type Language } from '@sunfleet/contracts';
 import { listProtocols } from '@sunfleet/protocols';
-import { knownTimezones } from '../plants/local-day.ts';
+import { zonesWithOffsets } from '../../time/index.ts';
 
 const currencyCache = new Map<Language, Array<{ code: string; name: string; symbol: string }>>();
 
@@ -24,37 +24,8 @@ export function currencies(lan: Language) {
   return list;
 }
 
-/** "+05:30" → 330; "GMT" (no offset) → 0. */
-function offsetMinutes(timeZone: string, at: number): number {
-  const name =
-    new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
-      .formatToParts(at)
-      .find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
-  const m = name.match(/([+-])(\d{2}):(\d{2})/);
-  if (!m) return 0;
-  return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
-}
-
-const formatOffset = (minutes: number) => {
-  const abs = Math.abs(minutes);
-  return `${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
-};
-
-// Offsets change at DST transitions, which fall on whole quarter hours: a quarter-hour cache is exact.
-let zoneCache: { slot: number; list: Array<{ id: string; offset: string; offsetMinutes: number }> } | null = null;
-
-export function timezones(at = Date.now()) {
-  const slot = Math.floor(at / 900_000);
-  if (zoneCache?.slot !== slot) {
-    const list = knownTimezones.map((id) => {
-      const minutes = offsetMinutes(id, at);
-      return { id, offset: formatOffset(minutes), offsetMinutes: minutes };
-    });
-    list.sort((a, b) => a.offsetMinutes - b.offsetMinutes || a.id.localeCompare(b.id));
-    zoneCache = { slot, list };
-  }
-  return zoneCache.list;
-}
+/** Every zone a plant may have, with its offset now, west to east. */
+export const timezones = (at = Date.now()) => zonesWithOffsets(at);
 
 export const plantTypes = (lan: Language) =>
   Object.entries(dictsApi.plantTypeNames).map(([value, names]) => ({ value: Number(value), name: names[lan] }));

@@ -3,9 +3,10 @@ import type { eventsApi, Language, QueryOf } from '@sunfleet/contracts';
 import type { FastifyReply } from 'fastify';
 import type { Caller } from '../../access/caller.ts';
 import type { Db } from '../../db/index.ts';
-import { localTimeFormatter } from './dates.ts';
-import { eventRows, type Keyset, keysetIds, type SubjectKind, toDeviceEvent } from './events.repo.ts';
+import { localTimeFormatter } from '../../time/index.ts';
+import { eventRows, type Keyset, keysetIds } from './events.repo.ts';
 import { listFilters } from './events.service.ts';
+import { type SubjectKind, toDeviceEvent } from './mapper.ts';
 import { type Cell, sendXlsx } from './xlsx.ts';
 
 const CHUNK = 2000;

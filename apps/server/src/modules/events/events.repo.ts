@@ -3,17 +3,13 @@
  * access/scopes.ts on events.plant_id), pages by offset (lists) or by keyset (downloads), and
  * the rows of a page with their plant, device or gateway, and who acknowledged them.
  */
-import type { eventsApi, Language } from '@sunfleet/contracts';
-import type { Static } from 'typebox';
+import type { Language } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import { plantsOperable, plantsVisible } from '../../access/scopes.ts';
 import type { Db } from '../../db/index.ts';
 import type { EventLevel } from '../../db/schema.ts';
-import { packOf, suggestedAction } from './catalogue.ts';
-import { iso, type TimeRange } from './dates.ts';
-
-export type DeviceEvent = Static<typeof eventsApi.DeviceEvent>;
-export type SubjectKind = (typeof eventsApi.eventSubjectKinds)[number];
+import type { TimeRange } from '../../time/index.ts';
+import { type DeviceEvent, type SubjectKind, toDeviceEvent } from './mapper.ts';
 
 export interface EventFilters {
   plantId?: number;
@@ -165,37 +161,6 @@ export async function operablePlants(db: Db, caller: Caller, plantIds: Iterable<
     .where((eb) => plantsOperable(eb, caller))
     .execute();
   return new Set(rows.map((r) => r.id));
-}
-
-export function subjectKind(r: Pick<EventRow, 'device_kind' | 'device_id' | 'gateway_id'>): SubjectKind | null {
-  if (r.device_kind) return r.device_kind;
-  return r.device_id === null && r.gateway_id !== null ? 'gateway' : null;
-}
-
-export function toDeviceEvent(r: EventRow, lan: Language, operable: ReadonlySet<number>): DeviceEvent {
-  const kind = subjectKind(r);
-  const acked = r.acked_at !== null && r.acked_at !== undefined;
-  return {
-    id: r.id,
-    sn: r.sn,
-    code: r.code,
-    level: r.level,
-    source: r.source,
-    text: lan === 'es' ? r.text_es : r.text_en,
-    startedAt: iso(r.started_at)!,
-    endedAt: iso(r.ended_at),
-    plantId: r.plant_id,
-    plantName: r.plant_name,
-    kind,
-    alias: kind === 'gateway' ? r.gateway_alias : r.device_alias,
-    pack: kind === 'battery' ? packOf(r.code) : null,
-    action: suggestedAction(r.code, r.level, lan, kind === 'gateway' ? 'gateway' : 'device'),
-    acknowledged: acked,
-    ackAt: iso(r.acked_at),
-    ackBy: acked ? (r.acker_nickname ?? r.acker_name ?? null) : null,
-    ackNote: r.ack_note,
-    canAck: !acked && r.plant_id !== null && operable.has(r.plant_id),
-  };
 }
 
 /** Page rows → DeviceEvents for this caller. */

@@ -5,21 +5,21 @@
  */
 import { type eventsApi, type Language, limits, type QueryOf } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
+import { LoadingCaches } from '../../cache/loading-cache.ts';
 import type { Db } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
+import { dayRange, timezoneOf } from '../../time/index.ts';
 import { plantAccess } from '../plants/access.ts';
-import { dayRange, timezoneOf } from './dates.ts';
 import {
   countEvents,
-  type DeviceEvent,
   type EventFilters,
   eventRows,
   operablePlants,
   pageIds,
-  type SubjectKind,
   toDeviceEvents,
   visiblePlantIds,
 } from './events.repo.ts';
+import type { DeviceEvent, SubjectKind } from './mapper.ts';
 import { visibleSubject } from './subjects.ts';
 
 type ListQuery = QueryOf<typeof eventsApi.listEvents>;
@@ -49,21 +49,16 @@ export async function listFilters(
 }
 
 /**
- * Totals are cached per account and filter for COUNT_TTL_MS: counting a company's 100,000
- * events costs tens of milliseconds, and paging asks the same again. A new event (a higher
- * newest id) or an acknowledgement starts afresh; an event that ends shows in the totals of the
- * state filters within the TTL. Rows are never cached.
+ * Totals are cached per account and filter for 10 s: counting a company's 100,000 events costs
+ * tens of milliseconds, and paging asks the same again. A new event (a higher newest id) or an
+ * acknowledgement starts afresh; an event that ends shows in the totals of the state filters
+ * within the 10 s (per process: another process may show the old total as long). A count in
+ * flight is shared: a burst of the same request counts once. Rows are never cached.
  */
-const COUNT_TTL_MS = 10_000;
-const COUNT_CACHE_MAX = 5000;
-const counts = new WeakMap<Db, Map<string, { n: Promise<number>; at: number; newest: number; generation: number }>>();
-let generation = 0;
+const counts = new LoadingCaches<Db, number>({ max: 5000, ttlMs: 10_000 });
 /** After a change the totals must show at once (acknowledgement). */
-export const eventsChanged = () => {
-  generation++;
-};
+export const eventsChanged = () => counts.clear();
 
-/** A count in flight is shared: a burst of the same request counts once. */
 async function cachedCount(db: Db, caller: Caller, f: EventFilters): Promise<number> {
   const newest = Number(
     (
@@ -73,11 +68,6 @@ async function cachedCount(db: Db, caller: Caller, f: EventFilters): Promise<num
         .executeTakeFirst()
     )?.id ?? 0,
   );
-  let cache = counts.get(db);
-  if (!cache) {
-    cache = new Map();
-    counts.set(db, cache);
-  }
   const key = JSON.stringify([
     caller.user.id,
     f.plantId,
@@ -90,17 +80,7 @@ async function cachedCount(db: Db, caller: Caller, f: EventFilters): Promise<num
     f.range?.to,
     f.since,
   ]);
-  const t = Date.now();
-  const hit = cache.get(key);
-  if (hit && t - hit.at < COUNT_TTL_MS && hit.newest === newest && hit.generation === generation) return hit.n;
-  const n = countEvents(db, caller, f);
-  if (cache.size >= COUNT_CACHE_MAX) cache.clear();
-  const entry = { n, at: t, newest, generation };
-  cache.set(key, entry);
-  n.catch(() => {
-    if (cache.get(key) === entry) cache.delete(key);
-  });
-  return n;
+  return counts.of(db).get(key, () => countEvents(db, caller, f), String(newest));
 }
 
 export async function eventsPage(db: Db, caller: Caller, f: EventFilters, q: { page?: number; size?: number }, lan: Language) {

@@ -26,8 +26,9 @@ import { type PeriodicJob, startPeriodic } from '../../jobs/periodic.ts';
 import { type Logger, silentLogger } from '../../log.ts';
 import { type FaultMailEvent, faultDigestMail, faultMail } from '../../mail/fault-mail.ts';
 import type { Mailer } from '../../mail/mailer.ts';
+import { localTimeFormatter } from '../../time/index.ts';
 import { suggestedAction } from './catalogue.ts';
-import { localTimeFormatter } from './dates.ts';
+import { eventText } from './mapper.ts';
 
 const CURSOR = 'faults';
 const HOUR = 3_600_000;
@@ -104,7 +105,7 @@ function mailEvent(r: FaultRow, lan: Language): FaultMailEvent {
     sn: r.sn,
     alias: gateway ? r.gateway_alias : r.device_alias,
     code: r.code,
-    text: lan === 'es' ? r.text_es : r.text_en,
+    text: eventText(r, lan),
     action: suggestedAction(r.code, r.level as EventLevel, lan, gateway ? 'gateway' : 'device'),
     startedAt: time(Number(r.started_at)),
     endedAt: r.ended_at === null ? null : time(Number(r.ended_at)),

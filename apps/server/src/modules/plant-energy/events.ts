@@ -7,7 +7,7 @@ import type { DataOf, Language, plantEnergyApi } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import { plantsVisible } from '../../access/scopes.ts';
 import type { Db } from '../../db/index.ts';
-import { iso } from './local-time.ts';
+import { toRecentEvent } from '../events/mapper.ts';
 
 export type OneHourEvents = DataOf<typeof plantEnergyApi.eventOneHour>;
 
@@ -25,6 +25,7 @@ export async function eventsOfLastHour(db: Db, caller: Caller, lan: Language, no
       'events.sn',
       'events.code',
       'events.level',
+      'events.source',
       'events.text_en',
       'events.text_es',
       'events.started_at',
@@ -41,15 +42,5 @@ export async function eventsOfLastHour(db: Db, caller: Caller, lan: Language, no
     .orderBy('events.id', 'desc')
     .limit(ONE_HOUR_LIMIT)
     .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    plantId: r.plant_id,
-    plantName: r.plant_name,
-    sn: r.sn,
-    code: r.code,
-    level: r.level,
-    text: lan === 'es' ? r.text_es : r.text_en,
-    startedAt: iso(r.started_at)!,
-    endedAt: iso(r.ended_at),
-  }));
+  return rows.map((r) => toRecentEvent(r, lan));
 }

@@ -15,8 +15,8 @@
  */
 import type { DataOf, plantEnergyApi } from '@sunfleet/contracts';
 import type { Db } from '../../db/index.ts';
+import { iso } from '../../time/index.ts';
 import { deviceLatest, type LatestDevice, num, plantLatest } from './latest.ts';
-import { iso } from './local-time.ts';
 import type { OverviewPlant } from './scope.ts';
 
 export type EnergyFlow = DataOf<typeof plantEnergyApi.plantEnergyFlow>;

@@ -20,10 +20,10 @@
  * No price (constant and generation without a price, tou without segments): null.
  */
 import { type Kysely, sql } from 'kysely';
+import { LoadingCache } from '../../cache/loading-cache.ts';
 import { parseJson } from '../../db/index.ts';
 import type { Database, Plant } from '../../db/schema.ts';
-import { daysOf, localDay, nextDay, previousDay, zonedInstant } from './local-time.ts';
-import { VersionedCache } from './lru.ts';
+import { daysOf, localDay, nextDay, previousDay, zonedInstant } from '../../time/index.ts';
 
 /**
  * What `dayIncomes` reads of a plant: pass the plants row, or these columns of it. `updated_at`
@@ -125,7 +125,7 @@ export function totalOf(incomes: ReadonlyMap<string, number | null>): number | n
 // ---------------------------------------------------------------------------------------------
 // Time of use
 
-const todayCache = new VersionedCache<number>(2000);
+const todayCache = new LoadingCache<number>({ max: 2000 });
 const inFlight = new Map<string, Promise<Map<string, number>>>();
 
 async function touDayIncomes(db: Kysely<Database>, plant: IncomePlant, days: readonly string[]): Promise<Map<string, number>> {
@@ -169,8 +169,8 @@ async function touDayIncomes(db: Kysely<Database>, plant: IncomePlant, days: rea
     const key = `${plant.id}|${today}|${plant.timezone}|${plant.price_segments}`;
     const income = await todayCache.get(
       key,
-      String(todayVersion),
       async () => (await touIncomes(db, plant, [today])).get(today)!,
+      String(todayVersion),
     );
     out.set(today, income);
   }

@@ -4,19 +4,19 @@
  * (income.ts) and the time of the newest data (plants.last_data_at, kept by ingest).
  */
 import { type DataOf, plantEnergyApi } from '@sunfleet/contracts';
+import { LoadingCache } from '../../cache/loading-cache.ts';
 import type { Db } from '../../db/index.ts';
 import { plantEnergyToDate } from '../../energy/day-rollups.ts';
+import { iso, localDay, previousDay } from '../../time/index.ts';
 import { powerNow } from './flow.ts';
 import { dayIncomes, energyIncome, hasPrice, roundMoney, totalOf } from './income.ts';
 import { plantLatest } from './latest.ts';
-import { iso, localDay, previousDay } from './local-time.ts';
-import { VersionedCache } from './lru.ts';
 import type { OverviewPlant } from './scope.ts';
 
 export type PlantRealtime = DataOf<typeof plantEnergyApi.plantRealtime>;
 
 const { CO2_KG_PER_KWH } = plantEnergyApi;
-const pastIncomes = new VersionedCache<number>(2000);
+const pastIncomes = new LoadingCache<number>({ max: 2000 });
 const co2Kg = (wh: number) => Math.round((wh / 1000) * CO2_KG_PER_KWH * 1000) / 1000;
 
 export async function plantRealtime(db: Db, plant: OverviewPlant, now = Date.now()): Promise<PlantRealtime> {
@@ -38,8 +38,8 @@ export async function plantRealtime(db: Db, plant: OverviewPlant, now = Date.now
         firstDay !== null && firstDay < today
           ? await pastIncomes.get(
               `${plant.id}|${today}|${plant.timezone}|${plant.price_segments}`,
-              `${plant.updated_at}|${energy.pastUpdatedAt}|${energy.pastDays}`,
               async () => totalOf(await dayIncomes(db, plant, firstDay, previousDay(today))) ?? 0,
+              `${plant.updated_at}|${energy.pastUpdatedAt}|${energy.pastDays}`,
             )
           : 0;
       todayIncome = (await dayIncomes(db, plant, today, today)).get(today) ?? 0;

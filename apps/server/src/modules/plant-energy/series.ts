@@ -16,14 +16,14 @@
  * `powerDay` and `generationSeries` take a plant id and check no access: the caller has.
  */
 import { type DataOf, plantEnergyApi } from '@sunfleet/contracts';
+import { LoadingCache } from '../../cache/loading-cache.ts';
 import type { Db } from '../../db/index.ts';
 import type { DeviceKind } from '../../db/schema.ts';
 import { type EnergyPeriod, periodDays, plantEnergySeries } from '../../energy/day-rollups.ts';
 import { fail } from '../../http/errors.ts';
+import { dayBounds, iso, localDay, requestDay } from '../../time/index.ts';
 import { gridMeters } from './flow.ts';
 import { dayIncomes, energyIncome, hasPrice, roundMoney, totalOf } from './income.ts';
-import { dayBounds, iso, localDay, requestDay } from './local-time.ts';
-import { VersionedCache } from './lru.ts';
 import type { OverviewPlant } from './scope.ts';
 
 export type PowerDay = DataOf<typeof plantEnergyApi.plantPowerDay>;
@@ -32,7 +32,7 @@ export type GenerationSeries = DataOf<typeof plantEnergyApi.plantPowerMonth>;
 export const STEP_MS = plantEnergyApi.POWER_CURVE_STEP_MINUTES * 60_000;
 export const CURVE_CACHE_SIZE = 2000;
 
-const curves = new VersionedCache<Omit<PowerDay, 'forecast'> & { forecast: PowerDay['forecast'] }>(CURVE_CACHE_SIZE);
+const curves = new LoadingCache<Omit<PowerDay, 'forecast'> & { forecast: PowerDay['forecast'] }>({ max: CURVE_CACHE_SIZE });
 
 /** Drop every kept curve (tests). */
 export const forgetCurves = () => curves.clear();
@@ -84,8 +84,10 @@ export async function plantPowerDay(db: Db, plant: OverviewPlant, date?: string)
     ])
     .executeTakeFirstOrThrow();
   const key = `${plant.id}|${day}|${plant.timezone}|${plant.master_meter_id ?? ''}`;
-  return curves.get(key, `${version.day_version ?? ''}|${version.forecast_version ?? ''}`, () =>
-    computeCurve(db, plant, day, start, end),
+  return curves.get(
+    key,
+    () => computeCurve(db, plant, day, start, end),
+    `${version.day_version ?? ''}|${version.forecast_version ?? ''}`,
   );
 }
 
@@ -342,13 +344,15 @@ export async function plantGenerationSeries(
   const today = localDay(plant.timezone, Date.now());
   const key = `${plant.id}|${period}|${range ? `${range.from}|${range.to}` : 'all'}|${plant.timezone}`;
   const settings = `${plant.updated_at}|${plant.valuation_method}|${plant.price}|${plant.price_segments}`;
-  const kept = await bars.get(key, `${version?.v ?? ''}|${version?.n ?? 0}|${settings}|${today}`, () =>
-    computeBars(db, plant, period, day),
+  const kept = await bars.get(
+    key,
+    () => computeBars(db, plant, period, day),
+    `${version?.v ?? ''}|${version?.n ?? 0}|${settings}|${today}`,
   );
   return { ...kept, date: day };
 }
 
-const bars = new VersionedCache<Omit<GenerationSeries, 'date'>>(CURVE_CACHE_SIZE);
+const bars = new LoadingCache<Omit<GenerationSeries, 'date'>>({ max: CURVE_CACHE_SIZE });
 
 async function computeBars(
   db: Db,

@@ -13,9 +13,9 @@ import { getProtocol, listProtocols } from '@sunfleet/protocols';
 import type { Caller } from '../../access/caller.ts';
 import type { Db } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
+import { dayBounds, iso, localDay, requestDay } from '../../time/index.ts';
 import { plantAccess } from '../plants/access.ts';
 import { deviceLatest, type LatestDevice, num, plantLatest } from './latest.ts';
-import { dayBounds, iso, localDay, requestDay } from './local-time.ts';
 import type { ScopedDevice } from './scope.ts';
 
 export type WeatherNow = DataOf<typeof plantEnergyApi.weather>;

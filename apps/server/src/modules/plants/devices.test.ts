@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { type Account, account, createPlant, device, event, gateway } from '../../../test/kits/plants.ts';
 import { now } from '../../db/index.ts';
-import { localDay } from './local-day.ts';
+import { localDay } from '../../time/index.ts';
 
 let s: TestServer;
 let owner: Account;

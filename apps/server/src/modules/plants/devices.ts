@@ -4,11 +4,11 @@ import type { Caller } from '../../access/caller.ts';
 import type { Db } from '../../db/index.ts';
 import { parseJson } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
+import { iso, localDay } from '../../time/index.ts';
+import { eventFields } from '../events/mapper.ts';
 import { plantAccess } from './access.ts';
 import { levelCounts, statusCounts } from './list.ts';
-import { localDay } from './local-day.ts';
 
-const iso = (t: number | null) => (t === null ? null : new Date(Number(t)).toISOString());
 type InverterStatus = (typeof plantsApi.plantStatuses)[number];
 
 export async function inverterCount(db: Db, caller: Caller, plantId: number) {
@@ -166,15 +166,6 @@ export async function plantEvents(
   ]);
   return {
     total: Number(count.n),
-    list: rows.map((r) => ({
-      id: r.id,
-      sn: r.sn,
-      code: r.code,
-      level: r.level,
-      source: r.source,
-      text: lan === 'es' ? r.text_es : r.text_en,
-      startedAt: iso(r.started_at)!,
-      endedAt: iso(r.ended_at),
-    })),
+    list: rows.map((r) => eventFields(r, lan)),
   };
 }

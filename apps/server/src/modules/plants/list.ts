@@ -7,6 +7,7 @@ import { plantsApi, type QueryOf } from '@sunfleet/contracts';
 import { type Expression, type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Caller } from '../../access/caller.ts';
 import { plantsVisible } from '../../access/scopes.ts';
+import { LoadingCaches } from '../../cache/loading-cache.ts';
 import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
 import { openAlarms, plantRows, powerSql, rowsOfScopedIds, todayEnergySql, toListItem } from './plants.repo.ts';
@@ -71,32 +72,15 @@ function visibleForList(eb: ExpressionBuilder<Database, 'plants'>, caller: Calle
  * Short-lived results per account and query: counting or sorting 10,000 visible plants by a
  * computed column costs milliseconds, and paging or refreshing asks the same again. Any change
  * this module makes to plants or shares starts afresh (`plantsChanged`); a change made
- * elsewhere (a status from ingest, an agent assignment) shows within LIST_TTL_MS. Values shown
- * are never cached: only totals and the order of ids.
+ * elsewhere (a status from ingest, an agent assignment) shows within 10 s. The caches are per
+ * process, so another server process may show the old order as long. Values shown are never
+ * cached: only totals and the order of ids.
  */
-const LIST_TTL_MS = 10_000;
-const MAX_ENTRIES = 1000;
-let generation = 0;
-const caches = new WeakMap<Db, Map<string, { value: unknown; at: number; generation: number }>>();
-export const plantsChanged = () => {
-  generation++;
-};
+const lists = new LoadingCaches<Db, unknown>({ max: 1000, ttlMs: 10_000 });
+export const plantsChanged = () => lists.clear();
 
-async function cached<T>(db: Db, key: unknown[], compute: () => Promise<T>): Promise<T> {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new Map();
-    caches.set(db, cache);
-  }
-  const k = JSON.stringify(key);
-  const hit = cache.get(k);
-  const t = Date.now();
-  if (hit && hit.generation === generation && t - hit.at < LIST_TTL_MS) return hit.value as T;
-  const value = await compute();
-  if (cache.size >= MAX_ENTRIES) cache.clear();
-  cache.set(k, { value, at: t, generation });
-  return value;
-}
+const cached = <T>(db: Db, key: unknown[], compute: () => Promise<T>): Promise<T> =>
+  lists.of(db).get(JSON.stringify(key), compute) as Promise<T>;
 
 const queryKey = (caller: Caller, q: ListQuery) => [
   caller.user.id,

@@ -11,7 +11,7 @@ import type { Caller } from '../../access/caller.ts';
 import { plantsVisible } from '../../access/scopes.ts';
 import type { Db } from '../../db/index.ts';
 import { parseJson } from '../../db/index.ts';
-import { localDay, plantTodaySql } from './local-day.ts';
+import { iso, localDay, localTodaySql } from '../../time/index.ts';
 
 export type PlantListItem = Static<typeof plantsApi.PlantListItem>;
 export type PlantDetail = Static<typeof plantsApi.PlantDetail>;
@@ -23,7 +23,7 @@ export const powerSql = sql<
 >`(case when plants.status = 'offline' and plants.power_w is not null then 0 else plants.power_w end)`;
 /** Energy of the plant-local today: the stored day's energy if that day is today. */
 export const todayEnergySql = (at = Date.now()) =>
-  sql<number>`(case when plants.energy_day = ${plantTodaySql(at)} then plants.energy_today_wh else 0 end)`;
+  sql<number>`(case when plants.energy_day = ${localTodaySql('plants.timezone', at)} then plants.energy_today_wh else 0 end)`;
 
 /**
  * Plants with everything a list row shows, WITHOUT the visibility scope: use `plantRows`, or
@@ -89,7 +89,6 @@ export function roleOf(
 }
 
 export const canOperate = (role: Role, caller: Caller) => !caller.user.read_only && role !== 'visitor';
-const iso = (t: number | null) => (t === null ? null : new Date(Number(t)).toISOString());
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 export function toListItem(row: PlantRow, caller: Caller, alarms: number): PlantListItem {

@@ -9,7 +9,7 @@ import type { Updateable } from 'kysely';
 import type { Static } from 'typebox';
 import type { PlantsTable } from '../../db/schema.ts';
 import { fail } from '../../http/errors.ts';
-import { canonicalTimezone } from './local-day.ts';
+import { canonicalTimezone } from '../../time/index.ts';
 
 export type PlantFields = Static<typeof plantsApi.PlantEditInput>;
 type Segment = Static<typeof plantsApi.PriceSegment>;

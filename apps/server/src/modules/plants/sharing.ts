@@ -9,11 +9,10 @@ import type { Db } from '../../db/index.ts';
 import { now } from '../../db/index.ts';
 import type { ShareRole } from '../../db/schema.ts';
 import { fail } from '../../http/errors.ts';
+import { iso } from '../../time/index.ts';
 import { plantAccess } from './access.ts';
 import { targetAccount } from './accounts.ts';
 import { plantsChanged } from './list.ts';
-
-const iso = (t: number) => new Date(Number(t)).toISOString();
 
 function sharesOf(db: Db, plantId: number) {
   return db
@@ -23,7 +22,7 @@ function sharesOf(db: Db, plantId: number) {
     .where('plant_shares.plant_id', '=', plantId);
 }
 type ShareRow = Awaited<ReturnType<ReturnType<typeof sharesOf>['executeTakeFirstOrThrow']>>;
-const toShareUser = (r: ShareRow) => ({ userId: r.user_id, account: r.account, role: r.role, sharedAt: iso(r.created_at) });
+const toShareUser = (r: ShareRow) => ({ userId: r.user_id, account: r.account, role: r.role, sharedAt: iso(r.created_at)! });
 
 export async function sharePlant(db: Db, caller: Caller, plantId: number, input: { account: string; role: ShareRole }) {
   const plant = await plantAccess(db, caller, plantId, 'manage');
@@ -38,7 +37,7 @@ export async function sharePlant(db: Db, caller: Caller, plantId: number, input:
     .execute();
   plantsChanged();
   const made = await sharesOf(db, plantId).where('plant_shares.user_id', '=', target.id).executeTakeFirstOrThrow();
-  return { account: made.account, role: made.role, sharedAt: iso(made.created_at) };
+  return { account: made.account, role: made.role, sharedAt: iso(made.created_at)! };
 }
 
 export async function shareUsers(db: Db, caller: Caller, plantId: number) {

@@ -19,11 +19,10 @@ import { plantsVisible } from '../../access/scopes.ts';
 import type { Db } from '../../db/index.ts';
 import type { Plant } from '../../db/schema.ts';
 import { fail } from '../../http/errors.ts';
-import { localDay } from '../plants/local-day.ts';
+import { addDays, daysBetween, isCalendarDay, localDay } from '../../time/index.ts';
 import { plantDayIncomes } from './incomes.ts';
 import { REPORT_MAX_PLANTS, texts } from './texts.ts';
 import { kwh, NUM, XlsxWriter } from './xlsx.ts';
-import { addDays, daysBetween, isCalendarDay } from './zoned.ts';
 
 export interface AggregateQuery {
   plantIds: string;

@@ -23,12 +23,12 @@ import type { FastifyRequest } from 'fastify';
 import type { Caller } from '../../access/caller.ts';
 import { type Db, now } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
+import { addDays, dayStart, instantOf, instantsOf, wallText } from '../../time/index.ts';
 import { plantAccess } from '../plants/access.ts';
 import { MAX_ID } from './aggregate.ts';
 import { type CellValue, readFirstSheet, type SheetRow } from './sheet-reader.ts';
 import { FORECAST_MAX_BYTES, FORECAST_MAX_ROWS, type Texts, texts } from './texts.ts';
 import { checkZipExpansion, sniffUpload, ZipError } from './xlsx.ts';
-import { addDays, dayStartInstant, instantOf, instantsOf, wallText } from './zoned.ts';
 
 /** The most a forecast workbook may hold unpacked (a full year of 5-minute rows is ~20 MB). */
 export const FORECAST_MAX_UNPACKED = 64 * 1024 * 1024;
@@ -197,8 +197,8 @@ export async function importForecast(
   const points = toInstants(rows, plant.timezone, t);
   const days = [...new Set(rows.map((r) => new Date(r.wall).toISOString().slice(0, 10)))].sort();
   const ranges = dayRuns(days).map(([from, to]) => ({
-    from: dayStartInstant(plant.timezone, from),
-    to: dayStartInstant(plant.timezone, addDays(to, 1)),
+    from: dayStart(plant.timezone, from),
+    to: dayStart(plant.timezone, addDays(to, 1)),
   }));
 
   const importedAt = now();

@@ -11,12 +11,12 @@ import type { Language } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import type { Db } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
+import { wallClock } from '../../time/index.ts';
 import { generationSeries, powerDay } from '../plant-energy/series.ts';
 import { plantAccess } from '../plants/access.ts';
 import { MAX_ID } from './aggregate.ts';
 import { texts } from './texts.ts';
 import { DATE_TIME, kwh, NUM, XlsxWriter } from './xlsx.ts';
-import { wallClock } from './zoned.ts';
 
 export type Period = 'day' | 'month' | 'year' | 'total';
 

@@ -3,6 +3,7 @@ import { type account, defaultThemeColor, type Language } from '@sunfleet/contra
 import type { Static } from 'typebox';
 import type { Db } from '../../db/index.ts';
 import type { User } from '../../db/schema.ts';
+import { companyOfProfile, roleName } from './users.repo.ts';
 
 const kindNames = {
   sysadmin: { en: 'System administrator', es: 'Administrador del sistema' },
@@ -12,17 +13,8 @@ const kindNames = {
 } as const;
 
 export async function profileOf(db: Db, user: User, lan: Language): Promise<Static<typeof account.UserProfile>> {
-  const company = user.company_id
-    ? await db
-        .selectFrom('companies')
-        .select(['id', 'name', 'logo_url', 'icon_url', 'theme_color'])
-        .where('id', '=', user.company_id)
-        .executeTakeFirst()
-    : undefined;
-  const role =
-    user.kind === 'company_user' && user.role_id
-      ? await db.selectFrom('company_roles').select('name').where('id', '=', user.role_id).executeTakeFirst()
-      : undefined;
+  const company = user.company_id ? await companyOfProfile(db, user.company_id) : undefined;
+  const role = user.kind === 'company_user' && user.role_id ? await roleName(db, user.role_id) : undefined;
   return {
     id: user.id,
     account: user.account,

@@ -7,7 +7,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../../db/index.ts';
 import type { Database, DeviceKind } from '../../db/schema.ts';
-import { localDay } from '../../energy/rollup-day.ts';
+import { localDay } from '../../time/days.ts';
 import { kinds } from './kinds.ts';
 import { type DeviceDayTotals, PlantDayWriter } from './plant-days.ts';
 import {

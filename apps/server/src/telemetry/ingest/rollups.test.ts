@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestStore, type TestStore } from '../../../test/store.ts';
 import { dataMessage, HYBRID, METER, makeGateway, makePlant, uniqueSn, WEATHER } from '../../../test/telemetry.ts';
-import { localDay } from '../../energy/rollup-day.ts';
 import { silentLogger } from '../../log.ts';
 import { counterCeilingW, counterLimits } from './kinds.ts';
 import { createIngest, type Ingest } from './pipeline.ts';
@@ -9,23 +8,6 @@ import { counterEnergy, counterProblem, dayEnergy, emptyDay, foldCounter, foldSa
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
-
-describe('localDay', () => {
-  it('gives the plant-local date, across midnight and daylight-saving changes', () => {
-    // New York is UTC−5 in winter: 04:50Z is 23:50 the day before, 05:10Z is 00:10.
-    expect(localDay('America/New_York', Date.UTC(2025, 0, 15, 4, 50))).toBe('2025-01-14');
-    expect(localDay('America/New_York', Date.UTC(2025, 0, 15, 5, 10))).toBe('2025-01-15');
-    // Madrid: 30 March 2025 starts at 23:00Z (UTC+1) and ends at 22:00Z (UTC+2).
-    expect(localDay('Europe/Madrid', Date.UTC(2025, 2, 29, 22, 59))).toBe('2025-03-29');
-    expect(localDay('Europe/Madrid', Date.UTC(2025, 2, 29, 23, 0))).toBe('2025-03-30');
-    expect(localDay('Europe/Madrid', Date.UTC(2025, 2, 30, 21, 59))).toBe('2025-03-30');
-    expect(localDay('Europe/Madrid', Date.UTC(2025, 2, 30, 22, 0))).toBe('2025-03-31');
-    // Kathmandu is UTC+5:45: its midnight falls on a quarter hour.
-    expect(localDay('Asia/Kathmandu', Date.UTC(2025, 0, 14, 18, 14))).toBe('2025-01-14');
-    expect(localDay('Asia/Kathmandu', Date.UTC(2025, 0, 14, 18, 15))).toBe('2025-01-15');
-    expect(localDay('Not/AZone', Date.UTC(2025, 0, 15, 23, 59))).toBe('2025-01-15');
-  });
-});
 
 describe('counter ends', () => {
   it('takes the earliest and latest reading whatever the arrival order, and adds what was reached before a reset', () => {

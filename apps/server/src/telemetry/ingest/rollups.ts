@@ -1,8 +1,8 @@
 /**
- * Day rollups, pure part: how samples fold into a device's day (the plant-local day a sample
- * counts in is `localDay` of energy/rollup-day.ts). Energy of a day = last − first of each
- * cumulative counter, where first and last are the values at the day's earliest and latest
- * sample time (not arrival order), plus what the counter had reached before each reset (a drop below half means it restarted from 0). A
+ * Day rollups, pure part: how samples fold into a device's day (a sample's plant-local day is
+ * `localDay` of time/days.ts). Energy of a day = last − first of each cumulative counter, where
+ * first and last are the values at the day's earliest and latest sample time (not arrival order), plus what
+ * the counter had reached before each reset (a drop below half means it restarted from 0). A
  * reading that steps backwards otherwise, or grows faster than the device could produce, is left
  * out of the day (`counterProblem`) and reported, so that a broken counter never reaches the rollups.
  */

@@ -6,7 +6,7 @@ import type { Language, QueryOf, workdataApi } from '@sunfleet/contracts';
 import type { FastifyReply } from 'fastify';
 import type { Caller } from '../../../access/caller.ts';
 import type { Db } from '../../../db/index.ts';
-import { localTimeFormatter } from '../dates.ts';
+import { localTimeFormatter } from '../../../time/index.ts';
 import { type Cell, sendXlsx } from '../xlsx.ts';
 import { SampleReader } from './samples.ts';
 import { workdataInput } from './workdata.service.ts';

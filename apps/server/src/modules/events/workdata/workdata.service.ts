@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import type { Caller } from '../../../access/caller.ts';
 import type { Db } from '../../../db/index.ts';
 import { fail } from '../../../http/errors.ts';
-import { dayRange, iso, type TimeRange } from '../dates.ts';
+import { dayRange, iso, type TimeRange } from '../../../time/index.ts';
 import { eventsPage } from '../events.service.ts';
 import { type DeviceSubject, visibleDevice } from '../subjects.ts';
 import { chooseParams, type DeviceParams, deviceParams, type ResolvedParam } from './params.ts';
