@@ -75,10 +75,15 @@ describe('web app delivery', () => {
     expect(String((await get('/assets/app-Ab12Cd.js')).headers.vary)).toMatch(/accept-encoding/i);
   });
 
-  it('hashed assets are cached a year and immutable; other files an hour', async () => {
+  it('hashed assets are cached a year and immutable, without the headers only a document reads; other files an hour', async () => {
     for (const ae of ['br', 'gzip', 'identity']) {
       const res = await get('/assets/app-Ab12Cd.js', ae);
       expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      for (const name of ['content-security-policy', 'x-frame-options', 'cross-origin-opener-policy', 'etag', 'last-modified'])
+        expect(res.headers[name], name).toBeUndefined();
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(res.headers['strict-transport-security']).toBeDefined();
     }
     const logo = await get('/brands/default.svg', 'br');
     expect(logo.headers['content-encoding']).toBe('br');
@@ -95,6 +100,9 @@ describe('web app delivery', () => {
       expect(res.headers['cache-control'], url).toBe('no-cache');
       expect(String(res.headers.vary), url).toMatch(/accept-encoding/i);
       expect(body(res), url).toBe(html);
+      // The page itself keeps every security header.
+      expect(res.headers['content-security-policy'], url).toContain("default-src 'self'");
+      expect(res.headers['x-frame-options'], url).toBe('SAMEORIGIN');
       const plain = await get(url);
       expect(plain.headers['content-encoding'], url).toBeUndefined();
       expect(plain.headers['cache-control'], url).toBe('no-cache');
