@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // npm run bench: API latency under concurrent load against the real server process (as
 // `npm start` runs it) and the web bundle sizes. Writes bench/results/latest.json and .md.
+// npm run bench -- web: web delivery only (bytes per route, page timings, Lighthouse, the
+// budgets), bench/web.ts.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -10,6 +12,10 @@ import zlib from 'node:zlib';
 import { load } from '../bench/load.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
+if (process.argv[2] === 'web') {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/web.ts'], { cwd: root, stdio: 'inherit' });
+  process.exit(r.status ?? 1);
+}
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 
 const port = await new Promise((resolve) => {

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vite';
+import { precompress } from './build/precompress.ts';
 
 export default defineConfig(({ command }) => {
   // A build is always the production build, even when started from a test runner that set
@@ -7,6 +8,8 @@ export default defineConfig(({ command }) => {
   return {
     // Vite 8 compiles TSX with Oxc; the automatic runtime needs no React import in components.
     oxc: { jsx: { runtime: 'automatic' } },
+    // Every text file of the build also as .br and .gz, which the server sends precompressed.
+    plugins: [precompress()],
     server: {
       proxy: {
         '/api': 'http://localhost:8080',

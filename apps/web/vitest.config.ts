@@ -4,7 +4,7 @@ export default defineConfig({
   oxc: { jsx: { runtime: 'automatic' } },
   test: {
     environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
     exclude: ['e2e/**', 'node_modules/**', 'dist/**'],
     setupFiles: ['src/test/setup.ts'],
   },

@@ -1,9 +1,6 @@
 /** Builds the Fastify instance: plugins, error handling, every module's routes. Tests use it too. */
-import fs from 'node:fs';
-import path from 'node:path';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { limits } from '@sunfleet/contracts';
@@ -15,6 +12,7 @@ import { installBodyDepthLimit } from './http/body-depth.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { openapiOptions } from './http/openapi.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
+import { registerWebApp } from './http/web-app.ts';
 import { installHttpMetrics } from './metrics/http.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { authRoutes } from './modules/auth/routes.ts';
@@ -88,14 +86,6 @@ export async function buildApp(given: Deps, log: Logger | false = false): Promis
   eventRoutes(app);
   dictRoutes(app);
 
-  const dist = deps.config.webDist;
-  if (dist && fs.existsSync(path.join(dist, 'index.html'))) {
-    await app.register(fastifyStatic, { root: dist, wildcard: false, index: false, maxAge: '1h' });
-    const indexHtml = fs.readFileSync(path.join(dist, 'index.html'));
-    app.get('/', { schema: { hide: true } }, (_req, reply) =>
-      reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml),
-    );
-    app.decorate('spaIndex', indexHtml);
-  }
+  if (deps.config.webDist) await registerWebApp(app, deps.config.webDist);
   return app;
 }

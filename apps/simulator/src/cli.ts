@@ -4,6 +4,7 @@ import { parseCli, usage } from './cli-options.ts';
 import { type GatewayCredentials, makeDemoFleet } from './demo.ts';
 import { createFleet } from './fleet.ts';
 import { createLoad } from './load-generator.ts';
+import { startReporter } from './report.ts';
 
 function readCredentials(file: string): GatewayCredentials[] {
   const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
@@ -86,26 +87,26 @@ async function main(): Promise<number> {
   log(
     `simulator: ${spec.length} gateways, ${devices} devices → ${options.url} (interval ${options.interval} s, speed ×${options.speed})`,
   );
-  const report = () => {
-    const s = fleet.stats();
-    const line = `[${new Date(s.now).toISOString().slice(0, 19)}Z] ${s.online}/${s.gateways} online, ${s.readings} readings, ${s.published} published, ${s.events} events, ${s.replies} replies, ${s.queued} queued, ${s.dropped} dropped`;
-    if (options.json) process.stdout.write(`${JSON.stringify(s)}\n`);
-    else log(line);
-  };
-  const ticker = setInterval(report, 10_000);
+  const reporter = startReporter({
+    stats: () => fleet.stats(),
+    write: (line, stats) => {
+      if (options.json) process.stdout.write(`${JSON.stringify(stats)}\n`);
+      else log(line);
+    },
+  });
   let stopping = false;
   const stop = async () => {
     if (stopping) process.exit(130);
     stopping = true;
-    clearInterval(ticker);
+    reporter.stop();
     await fleet.stop();
-    report();
+    reporter.report();
     process.exit(0);
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   await fleet.start();
-  report();
+  reporter.report();
   return new Promise<number>(() => {});
 }
 

@@ -39,6 +39,8 @@ export interface FleetStats {
   online: number;
   devices: number;
   readings: number;
+  /** Messages handed to the MQTT client (data and events). */
+  sent: number;
   published: number;
   events: number;
   replies: number;
@@ -46,6 +48,8 @@ export interface FleetStats {
   dropped: number;
   queued: number;
   inflight: number;
+  /** Connections made again after a gateway's first one. */
+  reconnects: number;
   /** Simulated time now, epoch ms. */
   now: number;
 }
@@ -104,6 +108,7 @@ export function createFleet(options: FleetOptions): Fleet {
         online: 0,
         devices,
         readings: 0,
+        sent: 0,
         published: 0,
         events: 0,
         replies: 0,
@@ -111,12 +116,14 @@ export function createFleet(options: FleetOptions): Fleet {
         dropped: 0,
         queued: 0,
         inflight: 0,
+        reconnects: 0,
         now: clock.now(),
       };
       for (const g of gateways) {
         const s = g.stats();
         if (s.online) total.online++;
         total.readings += s.readings;
+        total.sent += s.sent;
         total.published += s.published;
         total.events += s.events;
         total.replies += s.replies;
@@ -124,6 +131,7 @@ export function createFleet(options: FleetOptions): Fleet {
         total.dropped += s.dropped;
         total.queued += s.queued;
         total.inflight += s.inflight;
+        total.reconnects += Math.max(0, s.connects - 1);
       }
       return total;
     },

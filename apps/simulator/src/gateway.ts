@@ -67,6 +67,8 @@ export interface GatewayStats {
   connects: number;
   /** Readings taken (data messages built). */
   readings: number;
+  /** Messages handed to the MQTT client (data and events; a retry counts again). */
+  sent: number;
   /** Data messages acknowledged by the broker. */
   published: number;
   events: number;
@@ -109,7 +111,7 @@ export class VirtualGateway {
   private abort = new AbortController();
   private nap: AbortController | null = null;
   private loop: Promise<void> | null = null;
-  private readonly counts = { connects: 0, readings: 0, published: 0, events: 0, replies: 0, failed: 0, dropped: 0 };
+  private readonly counts = { connects: 0, readings: 0, sent: 0, published: 0, events: 0, replies: 0, failed: 0, dropped: 0 };
   private lastError: string | undefined;
 
   constructor(
@@ -359,6 +361,7 @@ export class VirtualGateway {
       const id = ++this.publishId;
       const gen = this.generation;
       this.inflight.set(id, item);
+      this.counts.sent++;
       client.publish(topics.up(this.sn, item.channel), JSON.stringify(item.body), { qos: 1 }, (error) =>
         this.onAck(id, gen, error),
       );

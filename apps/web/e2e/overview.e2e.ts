@@ -211,7 +211,7 @@ async function exportPdf(page: Page, shot: string) {
   const saved = path.join(portal.dataDir, file.suggestedFilename());
   await file.saveAs(saved);
   if (SHOTS) execFileSync('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', saved, path.join(SHOTS, shot)]);
-  return { name: file.suggestedFilename(), text: pdfText(saved), before, after };
+  return { name: file.suggestedFilename(), text: pdfText(saved), bytes: fs.statSync(saved).size, before, after };
 }
 
 async function shoot(page: Page, name: string) {
@@ -251,6 +251,8 @@ describe('plant overview', () => {
     expect(pdf.name).toMatch(new RegExp(`^${PLANT}-\\d{4}-\\d{2}-\\d{2}\\.pdf$`));
     expect(pdf.text).toContain(PLANT);
     expect(pdf.text).toContain('Current power');
+    // Two pages with both charts: the images are stored compressed (once 12.9 MB of raw pixels).
+    expect(pdf.bytes).toBeLessThanOrEqual(1024 * 1024);
     expect([pdf.before.power, pdf.after.power].some((p) => pdf.text.includes(p))).toBe(true);
     expect([pdf.before.today, pdf.after.today].some((e) => pdf.text.includes(e))).toBe(true);
     expect(pdf.text).toContain(place.timezone);

@@ -106,10 +106,7 @@ export function installErrorHandler(app: FastifyInstance, isSpaPath: (url: strin
     return send(reply, 500, 500, errorText(500, lan));
   });
   app.setNotFoundHandler((req, reply) => {
-    const index = (app as FastifyInstance & { spaIndex?: Buffer }).spaIndex;
-    if (index && req.method === 'GET' && isSpaPath(req.url)) {
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(index);
-    }
+    if (app.sendSpaIndex && req.method === 'GET' && isSpaPath(req.url)) return app.sendSpaIndex(reply);
     return send(reply, 404, 404, errorText(404, requestLanguage(req)));
   });
 }

@@ -1,3 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
 import { jsPDF } from 'jspdf';
 import { describe, expect, it } from 'vitest';
 import { createI18n } from '../../app/i18n.ts';
@@ -144,4 +149,84 @@ describe('PDF drawing', () => {
     expect(Number(cm?.[2])).toBe(240);
     expect(Number(cm?.[3])).toBeCloseTo((592.28 - 560) / 2, 4);
   });
+});
+
+/** An RGB PNG of `w` × `h` pixels, `paint(x, y, rgb)` writing each pixel's colour, as a data URL. */
+function pngUrl(w: number, h: number, paint: (x: number, y: number, rgb: Uint8Array) => void): string {
+  const stride = w * 3 + 1;
+  const raw = Buffer.alloc(stride * h);
+  const rgb = new Uint8Array(3);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      paint(x, y, rgb);
+      raw.set(rgb, y * stride + 1 + x * 3);
+    }
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(zlib.crc32(body), body.length + 4);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(w, 0);
+  header.writeUInt32BE(h, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8 bits, RGB
+  const png = Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(raw, { level: 1 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+  return `data:image/png;base64,${png.toString('base64')}`;
+}
+
+/** A chart as renderChartImage draws it (1120 × 480 at pixel ratio 2): grid, a shaded curve, bars. */
+const chartImage = (seed: number) => {
+  const curve = Float64Array.from({ length: 2240 }, (_, x) => 480 + 320 * Math.sin(x / 260 + seed));
+  return pngUrl(2240, 960, (x, y, rgb) => {
+    const c = curve[x]!;
+    if (Math.abs(y - c) < 3) rgb.set([24, 144, 255]);
+    else if (y > c)
+      rgb.set([220 - Math.round((y - c) / 20), 236, 255]); // the area under the curve
+    else if (x % 93 < 60 && y > 900 - ((x * 7 + seed * 13) % 300)) rgb.set([250, 173, 20]);
+    else if (y % 160 === 0) rgb.set([230, 230, 230]);
+    else rgb.fill(255);
+  });
+};
+
+describe('PDF size', () => {
+  it('a two-page report with both charts stays under 1 MB, its text readable by pdftotext', () => {
+    const content = pdfContent(snapshot(), tr('en'));
+    const images = [
+      { title: 'Power curve of 2026-05-20', url: chartImage(1), width: 1120, height: 480 },
+      { title: 'Generation of 2026-05', url: chartImage(2), width: 1120, height: 480 },
+    ];
+    const doc = renderPdf(jsPDF, content, images);
+    expect(doc.getNumberOfPages()).toBe(2);
+    const bytes = Buffer.from(doc.output('arraybuffer'));
+    expect(bytes.length).toBeLessThanOrEqual(1024 * 1024);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pdf-')), content.fileName);
+    try {
+      fs.writeFileSync(file, bytes);
+      const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+      for (const expected of [
+        'Casa Marta Rooftop',
+        'Current power',
+        '3.2 kW',
+        '18.4 kWh',
+        'Power curve of 2026-05-20',
+        'Generation of 2026-05',
+      ])
+        expect(text).toContain(expected);
+      expect(text).toMatch(/1 ?\/ ?2/);
+      expect(text).toMatch(/2 ?\/ ?2/);
+      // The charts are still there, at full resolution.
+      const info = execFileSync('pdfimages', ['-list', file], { encoding: 'utf8' });
+      expect(info.match(/\b2240\s+960\b/g)).toHaveLength(2);
+    } finally {
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    }
+  }, 30_000);
 });
