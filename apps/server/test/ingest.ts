@@ -1,0 +1,75 @@
+/**
+ * Ingest as the tests run it: over a private store (test/store.ts), or behind an embedded
+ * broker with a gateway connected to it over MQTT, as in production.
+ */
+import type { MqttClient } from 'mqtt';
+import pino from 'pino';
+import { type EmbeddedBroker, startEmbeddedBroker } from '../src/telemetry/broker/embedded.ts';
+import { provisionGateway } from '../src/telemetry/gateways.ts';
+import { silentLogger } from '../src/telemetry/ingest/log.ts';
+import { createIngest, type Ingest } from '../src/telemetry/ingest/pipeline.ts';
+import type { TestServer } from './harness.ts';
+import { connectGateway } from './mqtt.ts';
+import { openTestStore, type TestStore } from './store.ts';
+import { makePlant, uniqueSn } from './telemetry.ts';
+
+export interface IngestStore extends TestStore {
+  ingest: Ingest;
+}
+
+/** A private store with ingest writing into it (frames flushed every 20 ms); `close` stops ingest, then drops the store. */
+export async function openIngestStore(): Promise<IngestStore> {
+  const store = await openTestStore();
+  const ingest = createIngest({ db: store.db, dialect: store.dialect, log: silentLogger, flushMs: 20 });
+  return {
+    ...store,
+    ingest,
+    async close() {
+      await ingest.close();
+      await store.close();
+    },
+  };
+}
+
+export interface MqttIngest {
+  /** The gateway's credentials. */
+  gw: { sn: string; secret: string };
+  ingest: Ingest;
+  broker: EmbeddedBroker;
+  /** The gateway's MQTT connection. */
+  gateway: MqttClient;
+  /** Disconnects the gateway, then closes the broker and ingest. */
+  close(): Promise<void>;
+}
+
+/**
+ * Over the server's store: ingest (frames flushed every 50 ms, SQLite statements prepared on
+ * the connection) behind an embedded broker on a free loopback port, and a gateway of a new
+ * plant connected to it.
+ */
+export async function mqttIngest(s: TestServer): Promise<MqttIngest> {
+  const plantId = await makePlant(s.db);
+  const { sn, secret } = await provisionGateway(s.db, { sn: uniqueSn('GW'), plantId });
+  const ingest = createIngest({ db: s.db, dialect: s.store.dialect, sqlite: s.store.sqlite, log: silentLogger, flushMs: 50 });
+  const broker = await startEmbeddedBroker({
+    db: s.db,
+    log: pino({ level: 'silent' }),
+    handler: ingest,
+    port: 0,
+    host: '127.0.0.1',
+    serverCredentials: { username: 'sunfleet.server', password: 'server-secret-for-tests' },
+    rateLimit: false,
+  });
+  const gateway = await connectGateway(broker.port, sn, secret);
+  return {
+    gw: { sn, secret },
+    ingest,
+    broker,
+    gateway,
+    async close() {
+      gateway.end(true);
+      await broker.close();
+      await ingest.close();
+    },
+  };
+}
