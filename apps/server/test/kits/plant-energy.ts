@@ -38,6 +38,13 @@ export async function overviewServer(): Promise<OverviewServer> {
   };
 }
 
+/** The data `url` answers the holder of `token` with; any other answer than code 0 throws, naming the URL. */
+export async function dataFor<T = Record<string, unknown>>(s: TestServer, token: string, url: string): Promise<T> {
+  const body = (await s.call(token, 'GET', url)).body;
+  if (body.code !== 0) throw new Error(`${url}: ${JSON.stringify(body)}`);
+  return body.data as T;
+}
+
 /** The local date (YYYY-MM-DD) of `ts` in `timeZone` (en-CA formats as YYYY-MM-DD). */
 export const dayIn = (timeZone: string, ts: number) =>
   new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(ts);
