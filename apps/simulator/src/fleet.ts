@@ -1,37 +1,36 @@
 // A fleet of virtual gateways on one clock: the demo fleet, end-to-end peers, or any number
 // of plants against any broker.
 import { type Clock, createClock } from './clock.ts';
-import { type GatewaySpec, type GatewayStats, VirtualGateway } from './gateway.ts';
+import { type GatewayOptions, type GatewaySpec, type GatewayStats, VirtualGateway } from './gateway.ts';
 
-export interface FleetOptions {
-  /** Broker URL, e.g. mqtt://localhost:1883. */
-  url: string;
+/** What each gateway of the fleet runs with (gateway.ts), but for the clock the fleet makes and the fault rates' defaults. */
+export interface FleetOptions
+  extends Pick<
+    GatewayOptions,
+    | 'url'
+    | 'interval'
+    | 'seed'
+    | 'backfillDays'
+    | 'backfillIntervalS'
+    | 'protocolVersion'
+    | 'clean'
+    | 'window'
+    | 'physicsStepS'
+    | 'restartDelayS'
+    | 'reconnectPeriodMs'
+    | 'log'
+  > {
   gateways: readonly GatewaySpec[];
-  /** Upload interval, simulated seconds (default 60). */
-  interval?: number;
   /** Simulated seconds per wall second (default 1). */
   speed?: number;
   /** Simulated start time, epoch ms (default now). */
   start?: number;
-  seed?: number;
   /** Faults per device per day (default 0.2). */
   faultRate?: number;
   /** Offline periods per gateway per day, and off-bus periods per device per day (default 0.05). */
   offlineRate?: number;
-  /** Days of history each gateway uploads first (default 0). */
-  backfillDays?: number;
-  /** Reading interval of that history, s (default: the upload interval). */
-  backfillIntervalS?: number;
-  protocolVersion?: 4 | 5;
-  clean?: boolean;
-  /** Publishes in flight per gateway (default 32). */
-  window?: number;
-  physicsStepS?: number;
-  restartDelayS?: number;
-  reconnectPeriodMs?: number;
   /** Gateways connecting at once when starting (default 50). */
   connectConcurrency?: number;
-  log?: (line: string) => void;
 }
 
 export interface FleetStats {
