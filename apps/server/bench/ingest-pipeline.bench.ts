@@ -26,6 +26,7 @@ import { silentLogger } from '../src/telemetry/ingest/log.ts';
 import { createIngest } from '../src/telemetry/ingest/pipeline.ts';
 import { startWalCheckpointer } from '../src/telemetry/ingest/wal-checkpointer.ts';
 import { createSchema, dropSchema } from '../test/store.ts';
+import { unownedPlant } from '../test/telemetry.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const GATEWAYS = Number(process.env.BENCH_GATEWAYS ?? 1000);
@@ -116,19 +117,9 @@ async function main() {
     const plants = await db
       .insertInto('plants')
       .values(
-        Array.from({ length: n }, (_, k) => ({
-          name: `Bench plant ${i + k}`,
-          timezone: zones[(i + k) % zones.length]!,
-          latitude: 40,
-          longitude: -3,
-          owner_user_id: null,
-          company_id: null,
-          currency: 'EUR',
-          address: null,
-          created_at: t,
-          updated_at: t,
-          deleted_at: null,
-        })),
+        Array.from({ length: n }, (_, k) =>
+          unownedPlant(`Bench plant ${i + k}`, { timezone: zones[(i + k) % zones.length]!, latitude: 40, longitude: -3 }, t),
+        ),
       )
       .returning('id')
       .execute();
