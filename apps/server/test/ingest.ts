@@ -1,6 +1,6 @@
 /**
- * Ingest as the tests run it: over a private store (test/store.ts), or behind an embedded
- * broker with a gateway connected to it over MQTT, as in production.
+ * Ingest as the tests run it: over a private store (test/store.ts), in the same process as a
+ * test server, or behind an embedded broker with a gateway connected to it over MQTT.
  */
 import type { MqttClient } from 'mqtt';
 import pino from 'pino';
@@ -8,7 +8,7 @@ import { type EmbeddedBroker, startEmbeddedBroker } from '../src/telemetry/broke
 import { provisionGateway } from '../src/telemetry/gateways.ts';
 import { silentLogger } from '../src/telemetry/ingest/log.ts';
 import { createIngest, type Ingest } from '../src/telemetry/ingest/pipeline.ts';
-import type { TestServer } from './harness.ts';
+import { startServer, type TestServer } from './harness.ts';
 import { connectGateway } from './mqtt.ts';
 import { openTestStore, type TestStore } from './store.ts';
 import { makePlant, uniqueSn } from './telemetry.ts';
@@ -70,6 +70,43 @@ export async function mqttIngest(s: TestServer): Promise<MqttIngest> {
       gateway.end(true);
       await broker.close();
       await ingest.close();
+    },
+  };
+}
+
+export interface IngestServer {
+  s: TestServer;
+  ingest: Ingest;
+  /** deviceSn / gatewaySn arguments of every `deps.ingest.forget` call. */
+  forgotten: Array<{ gatewaySn?: string; deviceSn?: string }>;
+  /** Stops ingest, then the server. */
+  close(): Promise<void>;
+}
+
+/**
+ * A test server with ingest in the same process (as `npm start`), frames flushed every 10 ms:
+ * what the server tells ingest to forget reaches it, and is noted in `forgotten`.
+ */
+export async function serverWithIngest(): Promise<IngestServer> {
+  const deps: { ingest?: Ingest } = {};
+  const forgotten: IngestServer['forgotten'] = [];
+  const s = await startServer({}, undefined, {
+    ingest: {
+      forget: (o) => {
+        forgotten.push(o ?? {});
+        deps.ingest?.forget(o);
+      },
+    },
+  });
+  const ingest = createIngest({ db: s.db, dialect: s.store.dialect, log: silentLogger, flushMs: 10 });
+  deps.ingest = ingest;
+  return {
+    s,
+    ingest,
+    forgotten,
+    async close() {
+      await ingest.close();
+      await s.close();
     },
   };
 }

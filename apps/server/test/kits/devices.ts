@@ -15,9 +15,7 @@ import { companyGrantable } from '@sunfleet/contracts';
 import type { InputValue } from '@sunfleet/protocols';
 import { expect } from 'vitest';
 import { provisionGateway } from '../../src/telemetry/gateways.ts';
-import { silentLogger } from '../../src/telemetry/ingest/log.ts';
-import { createIngest, type Ingest } from '../../src/telemetry/ingest/pipeline.ts';
-import { startServer, type TestServer } from '../harness.ts';
+import { type IngestServer, serverWithIngest } from '../ingest.ts';
 import { BATTERY, type DeviceFrameSpec, dataMessage, HYBRID, METER, STRING, uniqueSn, WEATHER } from '../telemetry.ts';
 import { middayZone } from './plant-energy.ts';
 import { type Account, account, company, createPlant, gateway } from './plants.ts';
@@ -25,40 +23,18 @@ import { type Account, account, company, createPlant, gateway } from './plants.t
 export const MICRO = 'sunfleet-micro';
 export const MIN = 60_000;
 
-export interface Fleet {
-  s: TestServer;
-  ingest: Ingest;
-  /** deviceSn / gatewaySn arguments of every `deps.ingest.forget` call. */
-  forgotten: Array<{ gatewaySn?: string; deviceSn?: string }>;
+export interface Fleet extends IngestServer {
+  /** One gateway message with these devices read at `ts`, received now (or at `ts` if later), flushed. */
   send(gatewaySn: string, ts: number, devices: DeviceFrameSpec[]): Promise<void>;
-  close(): Promise<void>;
 }
 
 export async function fleetServer(): Promise<Fleet> {
-  const deps: { ingest?: Ingest } = {};
-  const forgotten: Fleet['forgotten'] = [];
-  const s = await startServer({}, undefined, {
-    ingest: {
-      forget: (o) => {
-        forgotten.push(o ?? {});
-        deps.ingest?.forget(o);
-      },
-    },
-  });
-  const dialect = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-  const ingest = createIngest({ db: s.db, dialect, log: silentLogger, flushMs: 10 });
-  deps.ingest = ingest;
+  const server = await serverWithIngest();
   return {
-    s,
-    ingest,
-    forgotten,
+    ...server,
     async send(gatewaySn, ts, devices) {
-      ingest.message(gatewaySn, 'data', dataMessage(ts, devices), Math.max(ts, Date.now()));
-      await ingest.flush();
-    },
-    async close() {
-      await ingest.close();
-      await s.close();
+      server.ingest.message(gatewaySn, 'data', dataMessage(ts, devices), Math.max(ts, Date.now()));
+      await server.ingest.flush();
     },
   };
 }

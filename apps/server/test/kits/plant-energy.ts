@@ -5,35 +5,22 @@
  */
 
 import { canonicalTimezone } from '../../src/modules/plants/local-day.ts';
-import { silentLogger } from '../../src/telemetry/ingest/log.ts';
-import { createIngest, type Ingest } from '../../src/telemetry/ingest/pipeline.ts';
-import { startServer, type TestServer } from '../harness.ts';
+import type { TestServer } from '../harness.ts';
+import { type IngestServer, serverWithIngest } from '../ingest.ts';
 import { type DeviceFrameSpec, dataMessage } from '../telemetry.ts';
 
-export interface OverviewServer {
-  s: TestServer;
-  ingest: Ingest;
+export interface OverviewServer extends IngestServer {
   /** One gateway message with these devices at `ts` (received at `receivedAt`, default `ts`), flushed. */
   send(gatewaySn: string, ts: number, devices: DeviceFrameSpec[], receivedAt?: number): Promise<void>;
-  close(): Promise<void>;
 }
 
 export async function overviewServer(): Promise<OverviewServer> {
-  const deps: { ingest?: Ingest } = {};
-  const s = await startServer({}, undefined, { ingest: { forget: (o) => deps.ingest?.forget(o) } });
-  const dialect = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-  const ingest = createIngest({ db: s.db, dialect, log: silentLogger, flushMs: 10 });
-  deps.ingest = ingest;
+  const server = await serverWithIngest();
   return {
-    s,
-    ingest,
+    ...server,
     async send(gatewaySn, ts, devices, receivedAt = ts) {
-      ingest.message(gatewaySn, 'data', dataMessage(ts, devices), receivedAt);
-      await ingest.flush();
-    },
-    async close() {
-      await ingest.close();
-      await s.close();
+      server.ingest.message(gatewaySn, 'data', dataMessage(ts, devices), receivedAt);
+      await server.ingest.flush();
     },
   };
 }
