@@ -2,8 +2,8 @@
 import Type from 'typebox';
 import { endpoint, Paged } from '../../endpoint.ts';
 import { IdParams, Instant, Nothing, Nullable, SnParams } from '../../schemas.ts';
-import { ActiveFault, DayChart, DeviceCounts, DeviceStatus, FieldValue, GatewayRef, PlantRef } from './common.ts';
-import { DateQuery, deviceFilters, deviceListItem, deviceListQuery, Num, W } from './schemas.ts';
+import { ActiveFault, DayChart, DeviceCounts, FieldValue } from './common.ts';
+import { DateQuery, deviceFilters, deviceIdentity, deviceListItem, deviceListQuery, Num, W } from './schemas.ts';
 
 export const batterySorts = ['sn', 'alias', 'createAt', 'soc', 'soh', 'power', 'status', 'lastUpdate'] as const;
 
@@ -61,13 +61,7 @@ export const batterySlaves = endpoint({
 });
 
 export const BatteryInfo = Type.Object({
-  id: Type.Integer(),
-  sn: Type.String(),
-  alias: Nullable(Type.String()),
-  status: DeviceStatus,
-  plant: Nullable(PlantRef),
-  gateway: GatewayRef,
-  protocol: Type.Object({ id: Type.String(), name: Type.String() }),
+  ...deviceIdentity(),
   packs: Type.Integer(),
   cellsPerPack: Nullable(Type.Integer()),
   fullCapacity: Num('Ah'),

@@ -8,16 +8,24 @@ import {
   DayChart,
   DayChartWithEnergy,
   DeviceCounts,
-  DeviceStatus,
   EnergyBars,
   EnergyPeriod,
   FieldValue,
   GatewayRef,
   Phase,
-  PlantRef,
 } from './common.ts';
 import { GatewayState } from './gateways.ts';
-import { aliasAndDelete, DateQuery, deviceFilters, deviceListItem, deviceListQuery, Num, W, Wh } from './schemas.ts';
+import {
+  aliasAndDelete,
+  DateQuery,
+  deviceFilters,
+  deviceIdentity,
+  deviceListItem,
+  deviceListQuery,
+  Num,
+  W,
+  Wh,
+} from './schemas.ts';
 
 /** Inverter type names (`inverterTypeKey`); '--' is an inverter without a type register. */
 export const inverterTypeKeys = [
@@ -75,13 +83,8 @@ export type InverterGroupName = (typeof inverterGroups)[number];
 export const InverterGroup = Literals(inverterGroups);
 
 export const InverterDetail = Type.Object({
-  id: Type.Integer(),
-  sn: Type.String(),
-  alias: Nullable(Type.String()),
-  status: DeviceStatus,
-  plant: Nullable(PlantRef),
+  ...deviceIdentity(),
   gateway: Type.Object({ ...GatewayRef.properties, status: GatewayState }),
-  protocol: Type.Object({ id: Type.String(), name: Type.String() }),
   deviceType: Nullable(Type.Integer()),
   typeKey: InverterTypeKey,
   ratedPower: W(),

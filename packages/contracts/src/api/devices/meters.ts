@@ -2,18 +2,18 @@
 import Type from 'typebox';
 import { endpoint, Paged } from '../../endpoint.ts';
 import { Instant, Nullable, SnParams } from '../../schemas.ts';
+import { ActiveFault, DayChartWithEnergy, DeviceCounts, EnergyBars, FieldValue, Phase } from './common.ts';
 import {
-  ActiveFault,
-  DayChartWithEnergy,
-  DeviceCounts,
-  DeviceStatus,
-  EnergyBars,
-  FieldValue,
-  GatewayRef,
-  Phase,
-  PlantRef,
-} from './common.ts';
-import { aliasAndDelete, DateQuery, deviceFilters, deviceListItem, deviceListQuery, Num, W, Wh } from './schemas.ts';
+  aliasAndDelete,
+  DateQuery,
+  deviceFilters,
+  deviceIdentity,
+  deviceListItem,
+  deviceListQuery,
+  Num,
+  W,
+  Wh,
+} from './schemas.ts';
 
 export const meterSorts = ['sn', 'alias', 'createAt', 'power', 'status', 'lastUpdate'] as const;
 
@@ -45,13 +45,7 @@ export const meterCount = endpoint({
 });
 
 export const MeterRealtime = Type.Object({
-  id: Type.Integer(),
-  sn: Type.String(),
-  alias: Nullable(Type.String()),
-  status: DeviceStatus,
-  plant: Nullable(PlantRef),
-  gateway: GatewayRef,
-  protocol: Type.Object({ id: Type.String(), name: Type.String() }),
+  ...deviceIdentity(),
   master: Type.Boolean(),
   at: Nullable(Instant),
   power: W('W, + import / − export'),

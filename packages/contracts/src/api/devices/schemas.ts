@@ -36,6 +36,19 @@ export function deviceListQuery<const Sorts extends readonly string[], Filters e
 }
 
 export const DateQuery = Type.Object({ date: Type.Optional(Day) });
+/** Who a device on a detail page is and where: id, SN, alias, status, plant, gateway, protocol (id and name). */
+export function deviceIdentity() {
+  return {
+    id: Type.Integer(),
+    sn: Type.String(),
+    alias: Nullable(Type.String()),
+    status: DeviceStatus,
+    plant: Nullable(PlantRef),
+    gateway: GatewayRef,
+    protocol: Type.Object({ id: Type.String(), name: Type.String() }),
+  };
+}
+
 /**
  * A row of an SN-keyed device list: who it is and where (SN, alias, plant, gateway, protocol),
  * the kind's own figures, then its status and times.
