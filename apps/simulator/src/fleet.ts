@@ -33,18 +33,13 @@ export interface FleetOptions
   connectConcurrency?: number;
 }
 
-export interface FleetStats {
+/** The gateways' counters the fleet adds up (gateway.ts says what each counts). */
+const summed = ['readings', 'published', 'events', 'replies', 'failed', 'dropped', 'queued', 'inflight'] as const;
+
+export interface FleetStats extends Pick<GatewayStats, (typeof summed)[number]> {
   gateways: number;
   online: number;
   devices: number;
-  readings: number;
-  published: number;
-  events: number;
-  replies: number;
-  failed: number;
-  dropped: number;
-  queued: number;
-  inflight: number;
   /** Simulated time now, epoch ms. */
   now: number;
 }
@@ -102,27 +97,13 @@ export function createFleet(options: FleetOptions): Fleet {
         gateways: gateways.length,
         online: 0,
         devices,
-        readings: 0,
-        published: 0,
-        events: 0,
-        replies: 0,
-        failed: 0,
-        dropped: 0,
-        queued: 0,
-        inflight: 0,
+        ...(Object.fromEntries(summed.map((k) => [k, 0])) as Pick<FleetStats, (typeof summed)[number]>),
         now: clock.now(),
       };
       for (const g of gateways) {
         const s = g.stats();
         if (s.online) total.online++;
-        total.readings += s.readings;
-        total.published += s.published;
-        total.events += s.events;
-        total.replies += s.replies;
-        total.failed += s.failed;
-        total.dropped += s.dropped;
-        total.queued += s.queued;
-        total.inflight += s.inflight;
+        for (const k of summed) total[k] += s[k];
       }
       return total;
     },
