@@ -243,12 +243,11 @@ for (const [name, url, auth] of selected) log(`${name}: ${await check(url, auth)
 for (let round = 0; round < 20; round++) for (const [, url, auth] of selected) await check(url, auth);
 log('warmed up');
 
-const results = await bench.loadInWorker(base, selected, [
-  { concurrency: 1, seconds: Math.max(2, SECONDS / 2), thinkMs: 0 },
-  { concurrency: CONCURRENCY, seconds: SECONDS, thinkMs: 0 },
-  { concurrency: CONCURRENCY, seconds: SECONDS, thinkMs: THINK_MS },
-]);
-console.log(`\n${bench.machineLine(`${SECONDS} s per run; server and load generator in one process, two threads`)}`);
-bench.printLoadTable(results);
+const results = await bench.loadInWorker(
+  base,
+  selected,
+  bench.soloClosedPaced(CONCURRENCY, SECONDS, THINK_MS, Math.max(2, SECONDS / 2)),
+);
+bench.printLoadReport(results, SECONDS);
 await close();
 store.cleanUp();

@@ -142,6 +142,20 @@ export interface LoadResult {
   result: Record<string, number>;
 }
 
+/**
+ * A scenario's usual runs: one client alone for `soloSeconds`, then `clients` in a closed loop
+ * (each sending its next request as soon as the last answered: the server's saturation) and
+ * `clients` pausing `thinkMs` on average between requests (as people with the page open), for
+ * `seconds` each.
+ */
+export function soloClosedPaced(clients: number, seconds: number, thinkMs: number, soloSeconds: number): LoadShape[] {
+  return [
+    { concurrency: 1, seconds: soloSeconds, thinkMs: 0 },
+    { concurrency: clients, seconds, thinkMs: 0 },
+    { concurrency: clients, seconds, thinkMs },
+  ];
+}
+
 /** Every scenario under every shape, one after another, by the load generator in a worker thread. */
 export async function loadInWorker(base: string, scenarios: Scenario[], shapes: LoadShape[]): Promise<LoadResult[]> {
   const worker = new Worker(new URL('../../../bench/load-worker.mjs', import.meta.url), {
@@ -164,6 +178,12 @@ export async function loadInWorker(base: string, scenarios: Scenario[], shapes: 
 /** The machine, its load and Node, then `note`. */
 export function machineLine(note: string) {
   return `${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}, Node ${process.version}, ${note}`;
+}
+
+/** The machine line of `seconds`-long runs, then the load's results as a table. */
+export function printLoadReport(results: LoadResult[], seconds: number) {
+  console.log(`\n${machineLine(`${seconds} s per run; server and load generator in one process, two threads`)}`);
+  printLoadTable(results);
 }
 
 /** The load's results as a Markdown table, `title` in its first column's head. */

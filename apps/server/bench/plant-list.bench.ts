@@ -117,12 +117,11 @@ for (const [name, url, auth] of scenarios) log(`${name}: ${await check(url, auth
 // request as soon as the last one answered) and paced (each client thinks THINK_MS on average
 // between requests, as people with the list open do).
 const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 2000);
-const results = await bench.loadInWorker(base, scenarios, [
-  { concurrency: 1, seconds: Math.max(2, SECONDS / 4), thinkMs: 0 },
-  { concurrency: CONCURRENCY, seconds: SECONDS, thinkMs: 0 },
-  { concurrency: CONCURRENCY, seconds: SECONDS, thinkMs: THINK_MS },
-]);
-console.log(`\n${bench.machineLine(`${SECONDS} s per run; server and load generator in one process, two threads`)}`);
-bench.printLoadTable(results);
+const results = await bench.loadInWorker(
+  base,
+  scenarios,
+  bench.soloClosedPaced(CONCURRENCY, SECONDS, THINK_MS, Math.max(2, SECONDS / 4)),
+);
+bench.printLoadReport(results, SECONDS);
 await close();
 store.cleanUp();
