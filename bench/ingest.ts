@@ -41,6 +41,7 @@ type Row = Record<string, any>;
 
 import { createDb, migrate } from '../apps/server/src/db/index.ts';
 import { provisionGateway } from '../apps/server/src/telemetry/gateways.ts';
+import { unownedPlant } from '../apps/server/test/telemetry.ts';
 import { loadDevices } from '../apps/simulator/src/load-generator.ts';
 import { Plant } from '../apps/simulator/src/plant.ts';
 
@@ -164,19 +165,7 @@ async function ingestBench(store: 'sqlite' | 'postgres', relay: Awaited<ReturnTy
   for (let i = 0; i <= 2 * GATEWAYS; i++) {
     const p = await made.db
       .insertInto('plants')
-      .values({
-        name: `Bench plant ${i}`,
-        timezone: 'Europe/Madrid',
-        latitude: 40.42,
-        longitude: -3.7,
-        owner_user_id: null,
-        company_id: null,
-        currency: 'EUR',
-        address: null,
-        created_at: t,
-        updated_at: t,
-        deleted_at: null,
-      } as never)
+      .values(unownedPlant(`Bench plant ${i}`, { timezone: 'Europe/Madrid', latitude: 40.42, longitude: -3.7 }, t))
       .returning('id')
       .executeTakeFirstOrThrow();
     const c =

@@ -15,38 +15,13 @@ export async function load({
   const target = new URL(url);
   if (!['127.0.0.1', 'localhost', '::1'].includes(target.hostname)) throw new Error('load only targets loopback');
   const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-  const latencies = [];
-  let errors = 0;
+  const tally = { latencies: [], errors: 0 };
   const end = Date.now() + seconds * 1000;
-  const one = () =>
-    new Promise((resolve) => {
-      const t0 = process.hrtime.bigint();
-      const req = http.request(
-        target,
-        {
-          method,
-          agent,
-          headers: {
-            ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
-            ...headers,
-          },
-        },
-        (res) => {
-          res.resume();
-          res.on('end', () => {
-            latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
-            if (!check(res.statusCode)) errors++;
-            resolve();
-          });
-        },
-      );
-      req.on('error', () => {
-        errors++;
-        resolve();
-      });
-      if (payload) req.write(payload);
-      req.end();
-    });
+  const headersOut = {
+    ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+    ...headers,
+  };
+  const one = () => timedRequest(target, { method, agent, headers: headersOut }, payload, check, tally);
   const started = Date.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -55,12 +30,11 @@ export async function load({
   );
   const elapsed = (Date.now() - started) / 1000;
   agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const pct = (p) => +(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0).toFixed(2);
+  const pct = percentiles(tally.latencies);
   return {
-    requests: latencies.length,
-    errors,
-    rps: Math.round(latencies.length / elapsed),
+    requests: tally.latencies.length,
+    errors: tally.errors,
+    rps: Math.round(tally.latencies.length / elapsed),
     p50: pct(50),
     p95: pct(95),
     p99: pct(99),
@@ -68,30 +42,41 @@ export async function load({
   };
 }
 
+// One request: its latency (ms) into `tally.latencies` once the answer is read; a status `ok`
+// refuses or a failed request counted in `tally.errors`.
+function timedRequest(url, options, payload, ok, tally) {
+  return new Promise((resolve) => {
+    const t0 = process.hrtime.bigint();
+    const req = http.request(url, options, (res) => {
+      res.resume();
+      res.on('end', () => {
+        tally.latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+        if (!ok(res.statusCode)) tally.errors++;
+        resolve();
+      });
+    });
+    req.on('error', () => {
+      tally.errors++;
+      resolve();
+    });
+    if (payload) req.write(payload);
+    req.end();
+  });
+}
+
+// The latencies sorted in place; p → the p-th percentile, ms to two decimals (0 without any).
+function percentiles(latencies) {
+  latencies.sort((a, b) => a - b);
+  return (p) => +(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0).toFixed(2);
+}
+
 // Paced: `clients` each send one request, then think `thinkMs` on average (exponentially
 // distributed) before the next, as people with a page open do; they start spread over `thinkMs`.
 export async function paced({ url, headers = {}, clients, seconds, thinkMs }) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
-  const latencies = [];
-  let errors = 0;
+  const tally = { latencies: [], errors: 0 };
   const end = Date.now() + seconds * 1000;
-  const one = () =>
-    new Promise((resolve) => {
-      const t0 = process.hrtime.bigint();
-      const req = http.request(url, { agent, headers }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
-          if (res.statusCode !== 200) errors++;
-          resolve();
-        });
-      });
-      req.on('error', () => {
-        errors++;
-        resolve();
-      });
-      req.end();
-    });
+  const one = () => timedRequest(url, { agent, headers }, undefined, (status) => status === 200, tally);
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   await Promise.all(
     Array.from({ length: clients }, async () => {
@@ -103,12 +88,11 @@ export async function paced({ url, headers = {}, clients, seconds, thinkMs }) {
     }),
   );
   agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const pct = (p) => +(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0).toFixed(2);
+  const pct = percentiles(tally.latencies);
   return {
-    requests: latencies.length,
-    errors,
-    rps: Math.round(latencies.length / seconds),
+    requests: tally.latencies.length,
+    errors: tally.errors,
+    rps: Math.round(tally.latencies.length / seconds),
     p50: pct(50),
     p99: pct(99),
     max: pct(100),

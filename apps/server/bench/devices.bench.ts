@@ -19,42 +19,24 @@
  * 2000), BENCH_PLANTS (default 10000), BENCH_DIR (keep the store there and reuse it), BENCH_ONLY
  * (a substring of the scenario names to run).
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { registersToHex } from '@sunfleet/contracts';
 import { type InputValue, protocolPlan } from '@sunfleet/protocols';
-import SQLite from 'better-sqlite3';
-import pino from 'pino';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { createDb, migrate } from '../src/db/index.ts';
-import { createMailer } from '../src/mail/mailer.ts';
-import { hashPassword } from '../src/modules/auth/passwords.ts';
-import { AccessTokens } from '../src/modules/auth/tokens.ts';
 import { decodeRaw } from '../src/modules/devices/charts.ts';
 import { dayBounds, localDay } from '../src/time/index.ts';
+import * as bench from './kit.ts';
 
 const PLANTS = Number(process.env.BENCH_PLANTS ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 200);
 const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 2000);
 const ONLY = process.env.BENCH_ONLY;
-const PASSWORD = 'Bench2026!';
 const ZONE = 'Europe/Madrid';
 const CHARTED = 100;
 const HYBRID = 'sunfleet-hybrid-3p';
 
-const keep = process.env.BENCH_DIR;
-const dir = keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sunfleet-devices-bench-'));
-const file = path.join(dir, 'store.sqlite');
-const reuse = !!keep && fs.existsSync(file);
-const t0 = Date.now();
-const log = (msg: string) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)} s] ${msg}`);
-
-const { db, dialect } = createDb({ databaseUrl: null, sqliteFile: file });
-await migrate(db);
+const store = await bench.openStore('devices');
+const { db, reuse } = store;
+const log = bench.stopwatch();
 
 /** A real frame of the protocol: its register blocks (as `raw`) and its latest-values JSON. */
 function frame(protocol: string, values: Record<string, InputValue>) {
@@ -69,30 +51,14 @@ function frame(protocol: string, values: Record<string, InputValue>) {
 const chartDay = localDay(ZONE, Date.now() - 86_400_000);
 
 if (!reuse) {
-  const raw = new SQLite(file);
-  raw.pragma('journal_mode = WAL');
-  raw.pragma('synchronous = OFF');
+  const raw = bench.bulkWriter(store.file);
   const now = Date.now();
-  const hash = await hashPassword(PASSWORD, 'test');
-  const companyId = Number(
-    raw
-      .prepare("insert into companies (name, permissions, created_at, updated_at) values ('Bench Installers', ?, ?, ?)")
-      .run(
-        JSON.stringify([
-          'station.view',
-          'equip.view',
-          'gateway.view',
-          'inverter.view',
-          'battery.list.view',
-          'meter.view',
-          'weather.view',
-        ]),
-        now,
-        now,
-      ).lastInsertRowid,
-  );
-  const insertUser = raw.prepare(
-    'insert into users (account, password_hash, kind, company_id, agent_company_id, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?)',
+  const owners = Math.max(1, Math.floor(PLANTS / 5));
+  const { ownerIds } = await bench.seedInstallerCompany(
+    raw,
+    ['station.view', 'equip.view', 'gateway.view', 'inverter.view', 'battery.list.view', 'meter.view', 'weather.view'],
+    owners,
+    now,
   );
   const insertPlant = raw.prepare(
     'insert into plants (name, type, capacity, owner_user_id, timezone, status, created_at, updated_at) values (?, 1, 20, ?, ?, ?, ?, ?)',
@@ -112,16 +78,6 @@ if (!reuse) {
   const insertSample = raw.prepare(
     'insert into inverter_samples (device_id, ts, power_w, pv_power_w, grid_power_w, load_power_w, battery_power_w, soc, temperature_c, pv_total_wh, raw) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
-  raw.transaction(() => {
-    insertUser.run('installer@bench.local', hash, 'company_admin', companyId, null, now, now);
-    insertUser.run('admin@bench.local', hash, 'sysadmin', null, null, now, now);
-  })();
-  const owners = Math.max(1, Math.floor(PLANTS / 5));
-  const ownerIds: number[] = [];
-  raw.transaction(() => {
-    for (let o = 0; o < owners; o++)
-      ownerIds.push(Number(insertUser.run(`owner${o}@bench.local`, hash, 'end_user', null, companyId, now, now).lastInsertRowid));
-  })();
   const statuses = ['normal', 'normal', 'normal', 'normal', 'normal', 'offline', 'warning', 'fault'];
   const types = [93, 93, 94, 2, 3, 1];
   const latestOf = {
@@ -202,9 +158,7 @@ if (!reuse) {
       }
     })();
   }
-  raw.pragma('wal_checkpoint(TRUNCATE)');
-  raw.exec('analyze');
-  raw.close();
+  bench.finishBulk(raw);
   log(`${PLANTS} plants, ${PLANTS * 5} devices, ${inverterCount * 30} inverter day rows, ${CHARTED * 288} samples written`);
 }
 
@@ -234,22 +188,7 @@ if (!reuse) {
   );
 }
 
-const config = { ...loadConfig({ DATA_DIR: dir, WEB_DIST: '', PASSWORD_COST: 'test', RATE_LIMITS: 'off', DEMO: 'off' }) };
-const quiet = pino({ level: 'silent' });
-const mailer = createMailer({ smtpUrl: null, from: config.mailFrom, outboxDir: path.join(dir, 'outbox'), log: quiet });
-const app = await buildApp({ config, db, dialect, tokens: new AccessTokens(config.jwtSecret, config.accessTokenTtlSec), mailer });
-await app.listen({ port: 0, host: '127.0.0.1' });
-const address = app.server.address();
-const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-
-async function token(account: string) {
-  const res = await fetch(`${base}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'password', username: account, password: PASSWORD }),
-  });
-  return ((await res.json()) as { data: { access_token: string } }).data.access_token;
-}
+const { base, token, getData, close } = await bench.serve(store);
 const installer = await token('installer@bench.local');
 const admin = await token('admin@bench.local');
 const owner = await token('owner0@bench.local');
@@ -258,19 +197,14 @@ const charted = (
 ).sn;
 
 const check = async (url: string, auth: string) => {
-  const res = (await (await fetch(`${base}${url}`, { headers: { authorization: `Bearer ${auth}` } })).json()) as {
-    code: number;
-    data: { total?: number; list?: unknown[]; times?: unknown[]; series?: unknown[] };
-  };
-  if (res.code !== 0) throw new Error(`${url}: ${JSON.stringify(res)}`);
-  const d = res.data;
+  const d = await getData<{ total?: number; list?: unknown[]; times?: unknown[]; series?: unknown[] }>(url, auth);
   if (d.list) return `${d.total} rows, ${d.list.length} on the page`;
   if (d.series) return `${d.times?.length} points × ${d.series.length} parameters`;
   return JSON.stringify(d);
 };
 
 const sixParams = ['activePower', 'pvPower', 'batterySoc', 'pv1Voltage', 'pv1Current', 'gridVoltageL1'];
-const scenarios: Array<[string, string, string]> = [
+const scenarios: bench.Scenario[] = [
   ['sysadmin: inverters, page 1 (SN order)', '/api/v1/inverters?page=1&size=20', admin],
   ['installer: inverters, page 1', '/api/v1/inverters?page=1&size=20', installer],
   ['installer: inverters, page 500', '/api/v1/inverters?page=500&size=20', installer],
@@ -308,34 +242,11 @@ for (const [name, url, auth] of selected) log(`${name}: ${await check(url, auth)
 for (let round = 0; round < 20; round++) for (const [, url, auth] of selected) await check(url, auth);
 log('warmed up');
 
-const worker = new Worker(new URL('../../../bench/load-worker.mjs', import.meta.url), {
-  workerData: {
-    runs: selected.flatMap(([name, url, auth]) =>
-      [
-        { concurrency: 1, seconds: Math.max(2, SECONDS / 2), thinkMs: 0 },
-        { concurrency: CONCURRENCY, seconds: SECONDS, thinkMs: 0 },
-        { concurrency: CONCURRENCY, seconds: SECONDS, thinkMs: THINK_MS },
-      ].map((run) => ({ name, url: `${base}${url}`, headers: { authorization: `Bearer ${auth}` }, ...run })),
-    ),
-  },
-});
-const results = await new Promise<Array<{ name: string; concurrency: number; thinkMs: number; result: Record<string, number> }>>(
-  (resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  },
+const results = await bench.loadInWorker(
+  base,
+  selected,
+  bench.soloClosedPaced(CONCURRENCY, SECONDS, THINK_MS, Math.max(2, SECONDS / 2)),
 );
-console.log(
-  `\n${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}, Node ${process.version}, ${SECONDS} s per run; server and load generator in one process, two threads`,
-);
-console.log('| scenario | clients | think ms | req/s | p50 ms | p99 ms | max ms | errors |\n|---|---|---|---|---|---|---|---|');
-for (const { name, concurrency, thinkMs, result: r } of results) {
-  console.log(
-    `| ${name} | ${concurrency} | ${thinkMs || '0 (closed loop)'} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.max} | ${r.errors} |`,
-  );
-}
-await worker.terminate();
-await app.close();
-mailer.close();
-await db.destroy();
-if (!keep) fs.rmSync(dir, { recursive: true, force: true });
+bench.printLoadReport(results, SECONDS);
+await close();
+store.cleanUp();

@@ -14,7 +14,6 @@
  * would), so the rate printed is what is committed with rollups, not what is queued. On a shared
  * machine, `deviceFramesPerMainThreadCpuSecond` is the steadier figure.
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,6 +25,8 @@ import { silentLogger } from '../src/log.ts';
 import { secretHash } from '../src/telemetry/gateways.ts';
 import { createIngest } from '../src/telemetry/ingest/pipeline.ts';
 import { startWalCheckpointer } from '../src/telemetry/ingest/wal-checkpointer.ts';
+import { createSchema, dropSchema } from '../test/store.ts';
+import { unownedPlant } from '../test/telemetry.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const GATEWAYS = Number(process.env.BENCH_GATEWAYS ?? 1000);
@@ -96,12 +97,7 @@ function mainThreadCpuSeconds(): number | null {
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sunfleet-ingest-bench-'));
-  const schema = pgUrl ? `bench_${randomBytes(4).toString('hex')}` : undefined;
-  if (pgUrl && schema) {
-    const { db: admin } = createDb({ databaseUrl: pgUrl, poolSize: 1 });
-    await sql`create schema ${sql.id(schema)}`.execute(admin);
-    await admin.destroy();
-  }
+  const schema = pgUrl ? await createSchema(pgUrl, 'bench') : undefined;
   // The store as main.ts makes it; ingest keeps its SQLite statements prepared on the connection
   // (BENCH_PREPARED=off: everything through Kysely).
   const file = path.join(dir, 'bench.db');
@@ -121,19 +117,9 @@ async function main() {
     const plants = await db
       .insertInto('plants')
       .values(
-        Array.from({ length: n }, (_, k) => ({
-          name: `Bench plant ${i + k}`,
-          timezone: zones[(i + k) % zones.length]!,
-          latitude: 40,
-          longitude: -3,
-          owner_user_id: null,
-          company_id: null,
-          currency: 'EUR',
-          address: null,
-          created_at: t,
-          updated_at: t,
-          deleted_at: null,
-        })),
+        Array.from({ length: n }, (_, k) =>
+          unownedPlant(`Bench plant ${i + k}`, { timezone: zones[(i + k) % zones.length]!, latitude: 40, longitude: -3 }, t),
+        ),
       )
       .returning('id')
       .execute();
@@ -293,11 +279,7 @@ async function main() {
   if (s.stored !== sent) console.error(`LOST FRAMES: sent ${sent}, committed ${s.stored}`);
   await checkpointer?.stop();
   await db.destroy();
-  if (pgUrl && schema) {
-    const { db: admin } = createDb({ databaseUrl: pgUrl, poolSize: 1 });
-    await sql`drop schema ${sql.id(schema)} cascade`.execute(admin);
-    await admin.destroy();
-  }
+  if (pgUrl && schema) await dropSchema(pgUrl, schema);
   fs.rmSync(dir, { recursive: true, force: true });
 }
 

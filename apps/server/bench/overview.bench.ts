@@ -30,22 +30,17 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import pino from 'pino';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
 import { keepStatements, migrate } from '../src/db/index.ts';
 import type { Database } from '../src/db/schema.ts';
-import { createMailer } from '../src/mail/mailer.ts';
 import { hashPassword } from '../src/modules/auth/passwords.ts';
-import { AccessTokens } from '../src/modules/auth/tokens.ts';
 import { refreshPlantSummary } from '../src/modules/plants/summary.ts';
 import { localDay } from '../src/time/index.ts';
+import * as bench from './kit.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 200);
 const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 2000);
 const OTHER_PLANTS = 2000;
-const PASSWORD = 'Bench2026!';
 const ZONE = 'Europe/Madrid';
 const STEP = 300_000;
 const YEAR = 365 * 86_400_000;
@@ -55,8 +50,7 @@ const dir = keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sunfleet-overview-ben
 fs.mkdirSync(dir, { recursive: true });
 const file = path.join(dir, 'store.sqlite');
 const reuse = !!keep && fs.existsSync(file);
-const t0 = Date.now();
-const log = (msg: string) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)} s] ${msg}`);
+const log = bench.stopwatch();
 
 // The server's own connection, with every statement's SQL text noted while `capture` is on.
 let capture = false;
@@ -77,7 +71,7 @@ if (!reuse) plantId = await seed();
 async function seed(): Promise<number> {
   const raw = new SQLite(file);
   raw.pragma('synchronous = OFF');
-  const hash = await hashPassword(PASSWORD, 'test');
+  const hash = await hashPassword(bench.PASSWORD, 'test');
   const ins = {
     user: raw.prepare("insert into users (account, password_hash, kind, created_at, updated_at) values (?, ?, 'end_user', ?, ?)"),
     plant: raw.prepare(
@@ -315,28 +309,8 @@ async function seed(): Promise<number> {
 }
 
 // ——— server ———
-const config = loadConfig({ DATA_DIR: dir, WEB_DIST: '', PASSWORD_COST: 'test', RATE_LIMITS: 'off', DEMO: 'off' });
-const quiet = pino({ level: 'silent' });
-const mailer = createMailer({ smtpUrl: null, from: config.mailFrom, outboxDir: path.join(dir, 'outbox'), log: quiet });
-const app = await buildApp({
-  config,
-  db,
-  dialect: 'sqlite',
-  tokens: new AccessTokens(config.jwtSecret, config.accessTokenTtlSec),
-  mailer,
-});
-await app.listen({ port: 0, host: '127.0.0.1' });
-const address = app.server.address();
-const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-const token = (
-  (await (
-    await fetch(`${base}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ grant_type: 'password', username: 'owner@bench.local', password: PASSWORD }),
-    })
-  ).json()) as { data: { access_token: string } }
-).data.access_token;
+const { app, base, token: tokenOf, close } = await bench.serve({ dir, db, dialect: 'sqlite' });
+const token = await tokenOf('owner@bench.local');
 const headers = { authorization: `Bearer ${token}` };
 
 const calls: Array<[string, string]> = [
@@ -493,7 +467,5 @@ for (const text of statements) {
 }
 console.log(`\n${scans === 0 ? 'No' : scans} full scans of sample, day-row or event tables.`);
 
-await app.close();
-mailer.close();
-await db.destroy();
+await close();
 if (!keep) fs.rmSync(dir, { recursive: true, force: true });

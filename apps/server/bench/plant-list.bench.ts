@@ -9,54 +9,29 @@
  * Env: BENCH_SECONDS (default 10), BENCH_CONCURRENCY (default 200), BENCH_PLANTS (default 10000),
  * BENCH_THINK_MS (default 2000: the paced clients' mean pause), BENCH_DIR (keep the store there).
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { Worker } from 'node:worker_threads';
-import SQLite from 'better-sqlite3';
-import pino from 'pino';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { createDb, migrate } from '../src/db/index.ts';
-import { createMailer } from '../src/mail/mailer.ts';
-import { hashPassword } from '../src/modules/auth/passwords.ts';
-import { AccessTokens } from '../src/modules/auth/tokens.ts';
+
 import { refreshPlantSummary } from '../src/modules/plants/summary.ts';
 import { localDay } from '../src/time/index.ts';
+import * as bench from './kit.ts';
 
 const PLANTS = Number(process.env.BENCH_PLANTS ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 200);
 const DAYS = 365;
-const PASSWORD = 'Bench2026!';
 const zones = ['Europe/Madrid', 'America/Mexico_City', 'Asia/Tokyo', 'UTC', 'Australia/Sydney', 'Pacific/Auckland'];
 const statuses = ['normal', 'normal', 'normal', 'normal', 'offline', 'warning', 'fault', 'upgrading'];
 
 // BENCH_DIR keeps the store between runs (made once, reused after).
-const keep = process.env.BENCH_DIR;
-const dir = keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sunfleet-list-bench-'));
-const file = path.join(dir, 'store.sqlite');
-const reuse = !!keep && fs.existsSync(file);
-const t0 = Date.now();
-const log = (msg: string) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)} s] ${msg}`);
-
-const { db, dialect } = createDb({ databaseUrl: null, sqliteFile: file });
-await migrate(db);
+const store = await bench.openStore('list');
+const { db, reuse } = store;
+const log = bench.stopwatch();
 
 // Bulk data straight through better-sqlite3: prepared statements in a few big transactions.
 if (!reuse) {
-  const raw = new SQLite(file);
-  raw.pragma('journal_mode = WAL');
-  raw.pragma('synchronous = OFF');
+  const raw = bench.bulkWriter(store.file);
   const now = Date.now();
-  const hash = await hashPassword(PASSWORD, 'test');
-  const insertCompany = raw.prepare(
-    "insert into companies (name, permissions, created_at, updated_at) values ('Bench Installers', ?, ?, ?)",
-  );
-  const companyId = Number(insertCompany.run(JSON.stringify(['station.view']), now, now).lastInsertRowid);
-  const insertUser = raw.prepare(
-    'insert into users (account, password_hash, kind, company_id, agent_company_id, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?)',
-  );
+  const owners = Math.max(1, Math.floor(PLANTS / 5));
+  const { ownerIds } = await bench.seedInstallerCompany(raw, ['station.view'], owners, now);
   const insertPlant = raw.prepare(
     'insert into plants (name, type, capacity, owner_user_id, timezone, status, latitude, longitude, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
@@ -75,17 +50,6 @@ if (!reuse) {
   const daysOf = new Map(
     zones.map((z) => [z, Array.from({ length: DAYS }, (_, d) => localDay(z, now - (DAYS - 1 - d) * 86_400_000))]),
   );
-  raw.transaction(() => {
-    insertUser.run('installer@bench.local', hash, 'company_admin', companyId, null, now, now);
-    insertUser.run('admin@bench.local', hash, 'sysadmin', null, null, now, now);
-  })();
-  const owners = Math.max(1, Math.floor(PLANTS / 5));
-  const ownerIds: number[] = [];
-  raw.transaction(() => {
-    for (let o = 0; o < owners; o++) {
-      ownerIds.push(Number(insertUser.run(`owner${o}@bench.local`, hash, 'end_user', null, companyId, now, now).lastInsertRowid));
-    }
-  })();
   const perTx = 500;
   for (let start = 0; start < PLANTS; start += perTx) {
     raw.transaction(() => {
@@ -121,9 +85,7 @@ if (!reuse) {
       }
     })();
   }
-  raw.pragma('wal_checkpoint(TRUNCATE)');
-  raw.exec('analyze');
-  raw.close();
+  bench.finishBulk(raw);
   log(`${PLANTS} plants, ${owners} owners, ${PLANTS * DAYS} day rows written`);
 }
 
@@ -133,35 +95,16 @@ if (!reuse) {
   log('latest values refreshed');
 }
 
-const config = { ...loadConfig({ DATA_DIR: dir, WEB_DIST: '', PASSWORD_COST: 'test', RATE_LIMITS: 'off', DEMO: 'off' }) };
-const quiet = pino({ level: 'silent' });
-const mailer = createMailer({ smtpUrl: null, from: config.mailFrom, outboxDir: path.join(dir, 'outbox'), log: quiet });
-const app = await buildApp({ config, db, dialect, tokens: new AccessTokens(config.jwtSecret, config.accessTokenTtlSec), mailer });
-await app.listen({ port: 0, host: '127.0.0.1' });
-const address = app.server.address();
-const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-
-async function token(account: string) {
-  const res = await fetch(`${base}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'password', username: account, password: PASSWORD }),
-  });
-  return ((await res.json()) as { data: { access_token: string } }).data.access_token;
-}
+const { base, token, getData, close } = await bench.serve(store);
 const installer = await token('installer@bench.local');
 const owner = await token('owner0@bench.local');
 
 const check = async (url: string, auth: string) => {
-  const res = (await (await fetch(`${base}${url}`, { headers: { authorization: `Bearer ${auth}` } })).json()) as {
-    code: number;
-    data: { total: number; list: unknown[] };
-  };
-  if (res.code !== 0) throw new Error(`${url}: ${JSON.stringify(res)}`);
-  return `${res.data.total} plants, ${res.data.list.length} on the page`;
+  const data = await getData<{ total: number; list: unknown[] }>(url, auth);
+  return `${data.total} plants, ${data.list.length} on the page`;
 };
 
-const scenarios: Array<[string, string, string]> = [
+const scenarios: bench.Scenario[] = [
   ['installer: page 1 (newest first)', '/api/v1/plants?page=1&size=20', installer],
   ['installer: name filter', '/api/v1/plants?page=1&size=20&name=plant%2001', installer],
   ['installer: sort todayEnergy', '/api/v1/plants?page=1&size=20&sort=todayEnergy&order=2', installer],
@@ -174,34 +117,11 @@ for (const [name, url, auth] of scenarios) log(`${name}: ${await check(url, auth
 // request as soon as the last one answered) and paced (each client thinks THINK_MS on average
 // between requests, as people with the list open do).
 const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 2000);
-const worker = new Worker(new URL('../../../bench/load-worker.mjs', import.meta.url), {
-  workerData: {
-    runs: scenarios.flatMap(([name, url, auth]) =>
-      [
-        { concurrency: 1, seconds: Math.max(2, SECONDS / 4), thinkMs: 0 },
-        { concurrency: CONCURRENCY, seconds: SECONDS, thinkMs: 0 },
-        { concurrency: CONCURRENCY, seconds: SECONDS, thinkMs: THINK_MS },
-      ].map((run) => ({ name, url: `${base}${url}`, headers: { authorization: `Bearer ${auth}` }, ...run })),
-    ),
-  },
-});
-const results = await new Promise<Array<{ name: string; concurrency: number; thinkMs: number; result: Record<string, number> }>>(
-  (resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  },
+const results = await bench.loadInWorker(
+  base,
+  scenarios,
+  bench.soloClosedPaced(CONCURRENCY, SECONDS, THINK_MS, Math.max(2, SECONDS / 4)),
 );
-console.log(
-  `\n${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}, Node ${process.version}, ${SECONDS} s per run; server and load generator in one process, two threads`,
-);
-console.log('| scenario | clients | think ms | req/s | p50 ms | p99 ms | max ms | errors |\n|---|---|---|---|---|---|---|---|');
-for (const { name, concurrency, thinkMs, result: r } of results) {
-  console.log(
-    `| ${name} | ${concurrency} | ${thinkMs || '0 (closed loop)'} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.max} | ${r.errors} |`,
-  );
-}
-await worker.terminate();
-await app.close();
-mailer.close();
-await db.destroy();
-if (!keep) fs.rmSync(dir, { recursive: true, force: true });
+bench.printLoadReport(results, SECONDS);
+await close();
+store.cleanUp();

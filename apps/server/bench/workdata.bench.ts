@@ -18,38 +18,21 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { registersToHex } from '@sunfleet/contracts';
 import { protocolPlan } from '@sunfleet/protocols';
-import SQLite from 'better-sqlite3';
-import pino from 'pino';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { createDb, migrate } from '../src/db/index.ts';
-import { createMailer } from '../src/mail/mailer.ts';
-import { hashPassword } from '../src/modules/auth/passwords.ts';
-import { AccessTokens } from '../src/modules/auth/tokens.ts';
+import * as bench from './kit.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 200);
 const DAYS = 90;
 const PLANTS = 2000;
 const EVENTS = 100_000;
-const PASSWORD = 'Bench2026!';
 const MIN = 60_000;
 const DAY = 86_400_000;
 
-const keep = process.env.BENCH_DIR;
-const dir = keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sunfleet-workdata-bench-'));
-const file = path.join(dir, 'store.sqlite');
-const reuse = !!keep && fs.existsSync(file);
-const t0 = Date.now();
-const log = (msg: string) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)} s] ${msg}`);
-
-const { db, dialect } = createDb({ databaseUrl: null, sqliteFile: file });
-await migrate(db);
+const store = await bench.openStore('workdata');
+const { file, reuse } = store;
+const log = bench.stopwatch();
 
 // The 90 plant-local (UTC) days up to today.
 const today = new Date().toISOString().slice(0, 10);
@@ -57,22 +40,13 @@ const firstDay = new Date(Date.parse(today) - (DAYS - 1) * DAY).toISOString().sl
 const from = Date.parse(firstDay);
 
 if (!reuse) {
-  const raw = new SQLite(file);
-  raw.pragma('journal_mode = WAL');
-  raw.pragma('synchronous = OFF');
+  const raw = bench.bulkWriter(file);
   const now = Date.now();
-  const hash = await hashPassword(PASSWORD, 'test');
-  const companyId = Number(
-    raw
-      .prepare("insert into companies (name, permissions, created_at, updated_at) values ('Bench Installers', ?, ?, ?)")
-      .run(
-        JSON.stringify(['equip.view', 'event.view', 'event.export', 'workdata.view', 'workdata.export', 'station.view']),
-        now,
-        now,
-      ).lastInsertRowid,
-  );
-  const insertUser = raw.prepare(
-    'insert into users (account, password_hash, kind, company_id, agent_company_id, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?)',
+  const { ownerIds } = await bench.seedInstallerCompany(
+    raw,
+    ['equip.view', 'event.view', 'event.export', 'workdata.view', 'workdata.export', 'station.view'],
+    PLANTS,
+    now,
   );
   const insertPlant = raw.prepare(
     "insert into plants (name, owner_user_id, timezone, created_at, updated_at) values (?, ?, 'UTC', ?, ?)",
@@ -89,11 +63,8 @@ if (!reuse) {
   const deviceIds: number[] = [];
   const gatewayIds: number[] = [];
   raw.transaction(() => {
-    insertUser.run('installer@bench.local', hash, 'company_admin', companyId, null, now, now);
-    insertUser.run('admin@bench.local', hash, 'sysadmin', null, null, now, now);
     for (let i = 0; i < PLANTS; i++) {
-      const owner = Number(insertUser.run(`owner${i}@bench.local`, hash, 'end_user', null, companyId, now, now).lastInsertRowid);
-      const plant = Number(insertPlant.run(`Plant ${i}`, owner, now, now).lastInsertRowid);
+      const plant = Number(insertPlant.run(`Plant ${i}`, ownerIds[i], now, now).lastInsertRowid);
       const gw = Number(insertGateway.run(`BGW${i}`, plant, now, now).lastInsertRowid);
       gatewayIds.push(gw);
       deviceIds.push(Number(insertDevice.run(`BINV${i}`, gw, plant, 'inverter', now, now).lastInsertRowid));
@@ -163,28 +134,11 @@ if (!reuse) {
       }
     })();
   }
-  raw.pragma('wal_checkpoint(TRUNCATE)');
-  raw.exec('analyze');
-  raw.close();
+  bench.finishBulk(raw);
   log(`${rows} samples of one inverter written (${(fs.statSync(file).size / 1024 / 1024).toFixed(0)} MB store)`);
 }
 
-const config = loadConfig({ DATA_DIR: dir, WEB_DIST: '', PASSWORD_COST: 'test', RATE_LIMITS: 'off', DEMO: 'off' });
-const quiet = pino({ level: 'silent' });
-const mailer = createMailer({ smtpUrl: null, from: config.mailFrom, outboxDir: path.join(dir, 'outbox'), log: quiet });
-const app = await buildApp({ config, db, dialect, tokens: new AccessTokens(config.jwtSecret, config.accessTokenTtlSec), mailer });
-await app.listen({ port: 0, host: '127.0.0.1' });
-const address = app.server.address();
-const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-
-async function token(account: string) {
-  const res = await fetch(`${base}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'password', username: account, password: PASSWORD }),
-  });
-  return ((await res.json()) as { data: { access_token: string } }).data.access_token;
-}
+const { base, token, getData, close } = await bench.serve(store);
 const installer = await token('installer@bench.local');
 const admin = await token('admin@bench.local');
 const owner = await token('owner7@bench.local');
@@ -289,21 +243,15 @@ for (const [days, params, retained] of [
 
 // ——— 2. event list under load ———
 if (process.env.BENCH_ONLY === 'export') {
-  await app.close();
-  mailer.close();
-  await db.destroy();
+  await close();
   process.exit(0);
 }
 
 const check = async (url: string, auth: string) => {
-  const res = (await (await fetch(`${base}${url}`, { headers: { authorization: `Bearer ${auth}` } })).json()) as {
-    code: number;
-    data: { total: number; list: unknown[] };
-  };
-  if (res.code !== 0) throw new Error(`${url}: ${JSON.stringify(res)}`);
-  return `${res.data.total} events, ${res.data.list.length} on the page`;
+  const data = await getData<{ total: number; list: unknown[] }>(url, auth);
+  return `${data.total} events, ${data.list.length} on the page`;
 };
-const scenarios: Array<[string, string, string]> = [
+const scenarios: bench.Scenario[] = [
   ['installer: page 1', '/api/v1/events?page=1&size=20', installer],
   ['installer: open faults', '/api/v1/events?page=1&size=20&level=fault&state=open', installer],
   [
@@ -321,31 +269,13 @@ for (const [name, url, auth] of scenarios) log(`${name}: ${await check(url, auth
 // ceiling) and paced (each client thinks THINK_MS on average between requests, as people with the
 // list open do).
 const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 2000);
-const worker = new Worker(new URL('../../../bench/load-worker.mjs', import.meta.url), {
-  workerData: {
-    runs: scenarios.flatMap(([name, url, auth]) =>
-      [0, THINK_MS].map((thinkMs) => ({
-        name,
-        url: `${base}${url}`,
-        headers: { authorization: `Bearer ${auth}` },
-        concurrency: CONCURRENCY,
-        seconds: SECONDS,
-        thinkMs,
-      })),
-    ),
-  },
-});
-const results = await new Promise<Array<{ name: string; concurrency: number; thinkMs: number; result: Record<string, number> }>>(
-  (resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  },
+const results = await bench.loadInWorker(
+  base,
+  scenarios,
+  [0, THINK_MS].map((thinkMs) => ({ concurrency: CONCURRENCY, seconds: SECONDS, thinkMs })),
 );
-await worker.terminate();
 
-console.log(
-  `\n${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}, Node ${process.version}, SQLite, server and load generator in one process (two threads)\n`,
-);
+console.log(`\n${bench.machineLine('SQLite, server and load generator in one process (two threads)')}\n`);
 console.log(
   '| export | rows | seconds | rows/s | rows per CPU s | file MB | RSS growth MB | heap peak growth MB | retained heap MB (GC every second) |\n|---|---|---|---|---|---|---|---|---|',
 );
@@ -354,16 +284,8 @@ for (const r of exports) {
     `| ${r.days} days, ${r.params} | ${r.rows} | ${r.seconds} | ${r.retainedMb === null ? r.rowsPerSecond : '(memory run)'} | ${r.retainedMb === null ? r.rowsPerCpuSecond : '-'} | ${(r.bytes / 1024 / 1024).toFixed(1)} | ${r.rssGrowthMb} | ${r.heapGrowthMb} | ${r.retainedMb ?? '-'} |`,
   );
 }
-console.log(
-  `\n| events list (${EVENTS} events) | clients | think ms | req/s | p50 ms | p99 ms | max ms | errors |\n|---|---|---|---|---|---|---|---|`,
-);
-for (const { name, concurrency, thinkMs, result: r } of results) {
-  console.log(
-    `| ${name} | ${concurrency} | ${thinkMs || '0 (closed loop)'} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.max ?? '-'} | ${r.errors} |`,
-  );
-}
+console.log('');
+bench.printLoadTable(results, `events list (${EVENTS} events)`);
 
-await app.close();
-mailer.close();
-await db.destroy();
-if (!keep) fs.rmSync(dir, { recursive: true, force: true });
+await close();
+store.cleanUp();

@@ -3,6 +3,12 @@
 import type { TestServer } from './harness.ts';
 import type { ReceivedMail } from './smtp.ts';
 
+/** A new account (TestServer.user's options), signed in: its id and account with both tokens. */
+export async function signedIn(s: TestServer, opts: Parameters<TestServer['user']>[0] = {}) {
+  const u = await s.user(opts);
+  return { ...u, ...(await s.login(u.account)) };
+}
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The 6-digit code in a mail's subject (the text carries it too). */

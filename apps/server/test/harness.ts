@@ -8,7 +8,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import pino from 'pino';
 import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
@@ -19,6 +18,7 @@ import { createMailer } from '../src/mail/mailer.ts';
 import { hashPassword } from '../src/modules/auth/passwords.ts';
 import { AccessTokens } from '../src/modules/auth/tokens.ts';
 import { startSmtp, type TestSmtp } from './smtp.ts';
+import { createSchema, dropSchema } from './store.ts';
 
 export const PASSWORD = 'Secret123';
 
@@ -71,12 +71,7 @@ export async function startServer(
   },
 ): Promise<TestServer> {
   const pgUrl = process.env.TEST_DATABASE_URL || null;
-  const schema = pgUrl ? `t_${randomBytes(6).toString('hex')}` : undefined;
-  if (pgUrl && schema) {
-    const { db: admin } = createDb({ databaseUrl: pgUrl, poolSize: 1 });
-    await sql`create schema ${sql.id(schema)}`.execute(admin);
-    await admin.destroy();
-  }
+  const schema = pgUrl ? await createSchema(pgUrl) : undefined;
   const store = createDb({
     ...storeOptions,
     databaseUrl: pgUrl ? storeOptions.databaseUrl || pgUrl : null,
@@ -116,11 +111,7 @@ export async function startServer(
       mailer.close();
       await smtp.close();
       await db.destroy();
-      if (pgUrl && schema) {
-        const { db: admin } = createDb({ databaseUrl: pgUrl, poolSize: 1 });
-        await sql`drop schema ${sql.id(schema)} cascade`.execute(admin);
-        await admin.destroy();
-      }
+      if (pgUrl && schema) await dropSchema(pgUrl, schema);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
     async user(opts = {}) {

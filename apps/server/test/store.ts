@@ -16,14 +16,25 @@ export interface TestStore {
   close(): Promise<void>;
 }
 
+/** A new, empty schema `<prefix>_<random hex>` in the PostgreSQL database at `url`. */
+export async function createSchema(url: string, prefix = 't'): Promise<string> {
+  const schema = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const { db: admin } = createDb({ databaseUrl: url, poolSize: 1 });
+  await sql`create schema ${sql.id(schema)}`.execute(admin);
+  await admin.destroy();
+  return schema;
+}
+
+/** The schema and everything in it gone. */
+export async function dropSchema(url: string, schema: string): Promise<void> {
+  const { db: admin } = createDb({ databaseUrl: url, poolSize: 1 });
+  await sql`drop schema ${sql.id(schema)} cascade`.execute(admin);
+  await admin.destroy();
+}
+
 export async function openTestStore(poolSize = 4): Promise<TestStore> {
   const pgUrl = process.env.TEST_DATABASE_URL || null;
-  const schema = pgUrl ? `t_${randomBytes(6).toString('hex')}` : undefined;
-  if (pgUrl && schema) {
-    const { db: admin } = createDb({ databaseUrl: pgUrl, poolSize: 1 });
-    await sql`create schema ${sql.id(schema)}`.execute(admin);
-    await admin.destroy();
-  }
+  const schema = pgUrl ? await createSchema(pgUrl) : undefined;
   const { db, dialect, pool } = createDb({ databaseUrl: pgUrl, pgSchema: schema, poolSize });
   await migrate(db);
   return {
@@ -33,11 +44,7 @@ export async function openTestStore(poolSize = 4): Promise<TestStore> {
     pool,
     async close() {
       await db.destroy();
-      if (pgUrl && schema) {
-        const { db: admin } = createDb({ databaseUrl: pgUrl, poolSize: 1 });
-        await sql`drop schema ${sql.id(schema)} cascade`.execute(admin);
-        await admin.destroy();
-      }
+      if (pgUrl && schema) await dropSchema(pgUrl, schema);
     },
   };
 }

@@ -11,27 +11,32 @@ let made = 0;
 /** A serial number no other test file (or process) uses. */
 export const uniqueSn = (prefix: string) => `${prefix}${process.pid.toString(36)}${(++made).toString(36)}`.toUpperCase();
 
+/** The row of a plant with no owner or company (what ingest needs), made at `t`. */
+export const unownedPlant = (
+  name: string,
+  at: { timezone: string; latitude: number | null; longitude: number | null },
+  t: number,
+) => ({
+  name,
+  ...at,
+  owner_user_id: null,
+  company_id: null,
+  currency: 'EUR',
+  address: null,
+  created_at: t,
+  updated_at: t,
+  deleted_at: null,
+});
+
 /** A plant in the given time zone (default UTC). */
 export async function makePlant(
   db: Db,
   opts: { timezone?: string; latitude?: number | null; longitude?: number | null } = {},
 ): Promise<number> {
-  const t = now();
+  const place = { timezone: opts.timezone ?? 'UTC', latitude: opts.latitude ?? null, longitude: opts.longitude ?? null };
   const row = await db
     .insertInto('plants')
-    .values({
-      name: `Plant ${++made}`,
-      timezone: opts.timezone ?? 'UTC',
-      latitude: opts.latitude ?? null,
-      longitude: opts.longitude ?? null,
-      owner_user_id: null,
-      company_id: null,
-      currency: 'EUR',
-      address: null,
-      created_at: t,
-      updated_at: t,
-      deleted_at: null,
-    })
+    .values(unownedPlant(`Plant ${++made}`, place, now()))
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;

@@ -1,53 +1,45 @@
 // A fleet of virtual gateways on one clock: the demo fleet, end-to-end peers, or any number
 // of plants against any broker.
 import { type Clock, createClock } from './clock.ts';
-import { type GatewaySpec, type GatewayStats, VirtualGateway } from './gateway.ts';
+import { type GatewayOptions, type GatewaySpec, type GatewayStats, VirtualGateway } from './gateway.ts';
 
-export interface FleetOptions {
-  /** Broker URL, e.g. mqtt://localhost:1883. */
-  url: string;
+/** What each gateway of the fleet runs with (gateway.ts), but for the clock the fleet makes and the fault rates' defaults. */
+export interface FleetOptions
+  extends Pick<
+    GatewayOptions,
+    | 'url'
+    | 'interval'
+    | 'seed'
+    | 'backfillDays'
+    | 'backfillIntervalS'
+    | 'protocolVersion'
+    | 'clean'
+    | 'window'
+    | 'physicsStepS'
+    | 'restartDelayS'
+    | 'reconnectPeriodMs'
+    | 'log'
+  > {
   gateways: readonly GatewaySpec[];
-  /** Upload interval, simulated seconds (default 60). */
-  interval?: number;
   /** Simulated seconds per wall second (default 1). */
   speed?: number;
   /** Simulated start time, epoch ms (default now). */
   start?: number;
-  seed?: number;
   /** Faults per device per day (default 0.2). */
   faultRate?: number;
   /** Offline periods per gateway per day, and off-bus periods per device per day (default 0.05). */
   offlineRate?: number;
-  /** Days of history each gateway uploads first (default 0). */
-  backfillDays?: number;
-  /** Reading interval of that history, s (default: the upload interval). */
-  backfillIntervalS?: number;
-  protocolVersion?: 4 | 5;
-  clean?: boolean;
-  /** Publishes in flight per gateway (default 32). */
-  window?: number;
-  physicsStepS?: number;
-  restartDelayS?: number;
-  reconnectPeriodMs?: number;
   /** Gateways connecting at once when starting (default 50). */
   connectConcurrency?: number;
-  log?: (line: string) => void;
 }
 
-export interface FleetStats {
+/** The gateways' counters the fleet adds up (gateway.ts says what each counts). */
+const summed = ['readings', 'sent', 'published', 'events', 'replies', 'failed', 'dropped', 'queued', 'inflight'] as const;
+
+export interface FleetStats extends Pick<GatewayStats, (typeof summed)[number]> {
   gateways: number;
   online: number;
   devices: number;
-  readings: number;
-  /** Messages handed to the MQTT client (data and events). */
-  sent: number;
-  published: number;
-  events: number;
-  replies: number;
-  failed: number;
-  dropped: number;
-  queued: number;
-  inflight: number;
   /** Connections made again after a gateway's first one. */
   reconnects: number;
   /** Simulated time now, epoch ms. */
@@ -107,30 +99,14 @@ export function createFleet(options: FleetOptions): Fleet {
         gateways: gateways.length,
         online: 0,
         devices,
-        readings: 0,
-        sent: 0,
-        published: 0,
-        events: 0,
-        replies: 0,
-        failed: 0,
-        dropped: 0,
-        queued: 0,
-        inflight: 0,
+        ...(Object.fromEntries(summed.map((k) => [k, 0])) as Pick<FleetStats, (typeof summed)[number]>),
         reconnects: 0,
         now: clock.now(),
       };
       for (const g of gateways) {
         const s = g.stats();
         if (s.online) total.online++;
-        total.readings += s.readings;
-        total.sent += s.sent;
-        total.published += s.published;
-        total.events += s.events;
-        total.replies += s.replies;
-        total.failed += s.failed;
-        total.dropped += s.dropped;
-        total.queued += s.queued;
-        total.inflight += s.inflight;
+        for (const k of summed) total[k] += s[k];
         total.reconnects += Math.max(0, s.connects - 1);
       }
       return total;

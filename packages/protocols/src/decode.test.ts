@@ -1,20 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { registerBlockProblem } from './decode.ts';
-import type { FieldDefinition, ProtocolDefinition } from './definition.ts';
-import { compile } from './plan.ts';
+import { testField as field, testPlan as plan } from './fixtures/fields.ts';
 
-const field = (key: string, address: number, extra: Partial<FieldDefinition> = {}): FieldDefinition => ({
-  key,
-  name: { en: key, es: key },
-  functionCode: 3,
-  address,
-  count: 1,
-  dataType: 'u16',
-  group: 'realtime',
-  ...extra,
-});
-const plan = (...fields: FieldDefinition[]) =>
-  compile({ id: 't', name: { en: 't', es: 't' }, version: '1', kind: 'inverter', fields } satisfies ProtocolDefinition);
 const block = (address: number, ...registers: number[]) => ({ functionCode: 3, address, registers });
 
 describe('decode', () => {

@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { assertValidDefinition, type FieldDefinition, type ProtocolDefinition, validateDefinition } from './definition.ts';
+import { testField } from './fixtures/fields.ts';
 
-const field = (key: string, address: number, extra: Partial<FieldDefinition> = {}): FieldDefinition => ({
-  key,
-  name: { en: key, es: key },
-  functionCode: 4,
-  address,
-  count: 1,
-  dataType: 'u16',
-  group: 'realtime',
-  ...extra,
-});
+const field = (key: string, address: number, extra: Partial<FieldDefinition> = {}) =>
+  testField(key, address, { functionCode: 4, ...extra });
 
 const definition = (...fields: FieldDefinition[]): ProtocolDefinition => ({
   id: 'test',

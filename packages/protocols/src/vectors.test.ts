@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ProtocolDefinition } from './definition.ts';
 import { compareExpected } from './fixtures/expected.ts';
-import { parseAddress, parseRawValues, type Translation, translateExpression } from './fixtures/modbus-schema.ts';
+import { inputBlocks, type Translation, translateExpression } from './fixtures/modbus-schema.ts';
 import { readYamlAsText, sharedFiles } from './fixtures/shared-data.ts';
 import { compile, type ProtocolPlan } from './plan.ts';
 
@@ -73,14 +73,7 @@ for (const file of sharedFiles('modbus-vectors', '.yaml')) {
   describe(name, () => {
     for (const test of schema.tests) {
       it(test.id, () => {
-        const blocks = test.input.map((input) => {
-          const first = parseAddress(input.firstAddress)!;
-          return {
-            functionCode: first.functionCode,
-            address: first.address - first.base,
-            registers: parseRawValues(input.rawValues),
-          };
-        });
+        const blocks = inputBlocks(test.input);
         const failures: string[] = [];
         for (const expectedBlock of test.blocks) {
           for (const [fieldId, expected] of Object.entries(expectedBlock.expected)) {

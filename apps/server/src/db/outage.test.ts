@@ -8,17 +8,12 @@
 import { randomBytes } from 'node:crypto';
 import { topics } from '@sunfleet/contracts';
 import { sql } from 'kysely';
-import type { MqttClient } from 'mqtt';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.ts';
-import { connectGateway, sleep, waitFor } from '../../test/mqtt.ts';
+import { type MqttIngest, mqttIngest } from '../../test/ingest.ts';
+import { sleep, waitFor } from '../../test/mqtt.ts';
 import { startTcpProxy, type TcpProxy } from '../../test/tcp-proxy.ts';
-import { dataMessage, HYBRID, makePlant, uniqueSn } from '../../test/telemetry.ts';
-import { silentLogger } from '../log.ts';
-import { type EmbeddedBroker, startEmbeddedBroker } from '../telemetry/broker/embedded.ts';
-import { provisionGateway } from '../telemetry/gateways.ts';
-import { createIngest, type Ingest } from '../telemetry/ingest/index.ts';
+import { dataMessage, HYBRID, uniqueSn } from '../../test/telemetry.ts';
 import { createDb, type Db } from './index.ts';
 
 const pgUrl = process.env.TEST_DATABASE_URL;
@@ -30,11 +25,8 @@ describe.skipIf(!pgUrl)('PostgreSQL outage', () => {
   let proxy: TcpProxy;
   let s: TestServer;
   let admin: Db;
-  let ingest: Ingest;
-  let broker: EmbeddedBroker;
-  let gateway: MqttClient;
+  let link: MqttIngest;
   const connectionErrors: Error[] = [];
-  const gw = { sn: '', secret: '' };
   const inverter = uniqueSn('INV');
 
   beforeAll(async () => {
@@ -54,26 +46,11 @@ describe.skipIf(!pgUrl)('PostgreSQL outage', () => {
       },
     );
     ({ db: admin } = createDb({ databaseUrl: pgUrl!, poolSize: 1 }));
-    const plantId = await makePlant(s.db);
-    const g = await provisionGateway(s.db, { sn: uniqueSn('GW'), plantId });
-    Object.assign(gw, { sn: g.sn, secret: g.secret });
-    ingest = createIngest({ db: s.db, dialect: 'postgres', log: silentLogger, flushMs: 50 });
-    broker = await startEmbeddedBroker({
-      db: s.db,
-      log: pino({ level: 'silent' }),
-      handler: ingest,
-      port: 0,
-      host: '127.0.0.1',
-      serverCredentials: { username: 'sunfleet.server', password: 'server-secret-for-tests' },
-      rateLimit: false,
-    });
-    gateway = await connectGateway(broker.port, gw.sn, gw.secret);
+    link = await mqttIngest(s);
   });
 
   afterAll(async () => {
-    gateway?.end(true);
-    await broker?.close();
-    await ingest?.close();
+    await link?.close();
     await admin?.destroy();
     await proxy?.restore();
     await s?.close();
@@ -94,8 +71,8 @@ describe.skipIf(!pgUrl)('PostgreSQL outage', () => {
         }
         const i = sent++;
         const payload = dataMessage(T0 + i * MIN, [{ sn: inverter, protocol: HYBRID }]);
-        const p: Promise<void> = gateway
-          .publishAsync(topics.up(gw.sn, 'data'), payload, { qos: 1 })
+        const p: Promise<void> = link.gateway
+          .publishAsync(topics.up(link.gw.sn, 'data'), payload, { qos: 1 })
           .then(
             () => void acked.add(i),
             () => undefined,
@@ -171,7 +148,7 @@ describe.skipIf(!pgUrl)('PostgreSQL outage', () => {
     const beforeStop = frames.acked.size;
     await waitFor(() => frames.acked.size >= beforeStop + 50, 15_000, 'frames acknowledged after the outage');
     await frames.stop();
-    await ingest.flush();
+    await link.ingest.flush();
 
     const device = await s.db.selectFrom('devices').select('id').where('sn', '=', inverter).executeTakeFirstOrThrow();
     const rows = await s.db
@@ -184,12 +161,12 @@ describe.skipIf(!pgUrl)('PostgreSQL outage', () => {
     const missing = [...frames.acked].filter((i) => stored.get(T0 + i * MIN) !== 1);
     expect(missing).toEqual([]);
     console.log(
-      `PostgreSQL outage: ${terminated} backends terminated, ${connectionErrors.length} connection errors heard, /healthz answered a hung store in ${Math.round(hungMs)} ms; ${frames.acked.size} of ${frames.sent()} frames acknowledged, all stored once; ${ingest.stats().failedBatches} batches retried`,
+      `PostgreSQL outage: ${terminated} backends terminated, ${connectionErrors.length} connection errors heard, /healthz answered a hung store in ${Math.round(hungMs)} ms; ${frames.acked.size} of ${frames.sent()} frames acknowledged, all stored once; ${link.ingest.stats().failedBatches} batches retried`,
     );
     // Acknowledged only once stored: the outage held acknowledgements back (and with them the
     // publisher's window), and in the end every frame sent was acknowledged.
     expect(frames.acked.size).toBe(frames.sent());
     expect(frames.acked.size).toBeGreaterThanOrEqual(250);
-    expect(ingest.stats().failedBatches).toBeGreaterThan(0); // the outage did reach ingest
+    expect(link.ingest.stats().failedBatches).toBeGreaterThan(0); // the outage did reach ingest
   }, 90_000);
 });

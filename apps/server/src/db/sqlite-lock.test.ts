@@ -9,16 +9,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { topics } from '@sunfleet/contracts';
 import SQLite from 'better-sqlite3';
-import type { MqttClient } from 'mqtt';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.ts';
-import { connectGateway, sleep, waitFor } from '../../test/mqtt.ts';
-import { dataMessage, HYBRID, makePlant, uniqueSn } from '../../test/telemetry.ts';
-import { silentLogger } from '../log.ts';
-import { type EmbeddedBroker, startEmbeddedBroker } from '../telemetry/broker/embedded.ts';
-import { provisionGateway } from '../telemetry/gateways.ts';
-import { createIngest, type Ingest } from '../telemetry/ingest/index.ts';
+import { type MqttIngest, mqttIngest } from '../../test/ingest.ts';
+import { sleep, waitFor } from '../../test/mqtt.ts';
+import { dataMessage, HYBRID, uniqueSn } from '../../test/telemetry.ts';
 
 const MIN = 60_000;
 const T0 = Math.floor((Date.now() - 20 * 86_400_000) / MIN) * MIN;
@@ -33,38 +28,20 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('SQLite write lock held by anot
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sunfleet-lock-'));
   const file = path.join(dir, 'sunfleet.db');
   let s: TestServer;
-  let ingest: Ingest;
-  let broker: EmbeddedBroker;
-  let gateway: MqttClient;
+  let link: MqttIngest;
   let other: SQLite.Database;
-  const gw = { sn: '', secret: '' };
   const inverter = uniqueSn('INV');
 
   beforeAll(async () => {
     s = await startServer({}, undefined, {}, { databaseUrl: null, sqliteFile: file });
-    const plantId = await makePlant(s.db);
-    const g = await provisionGateway(s.db, { sn: uniqueSn('GW'), plantId });
-    Object.assign(gw, { sn: g.sn, secret: g.secret });
-    ingest = createIngest({ db: s.db, dialect: 'sqlite', sqlite: s.store.sqlite, log: silentLogger, flushMs: 50 });
-    broker = await startEmbeddedBroker({
-      db: s.db,
-      log: pino({ level: 'silent' }),
-      handler: ingest,
-      port: 0,
-      host: '127.0.0.1',
-      serverCredentials: { username: 'sunfleet.server', password: 'server-secret-for-tests' },
-      rateLimit: false,
-    });
-    gateway = await connectGateway(broker.port, gw.sn, gw.secret);
+    link = await mqttIngest(s);
     other = new SQLite(file);
   });
 
   afterAll(async () => {
     if (other?.inTransaction) other.exec('rollback');
     other?.close();
-    gateway?.end(true);
-    await broker?.close();
-    await ingest?.close();
+    await link?.close();
     await s?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -81,8 +58,10 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('SQLite write lock held by anot
     const publish = () => {
       const i = sent++;
       publishes.push(
-        gateway
-          .publishAsync(topics.up(gw.sn, 'data'), dataMessage(T0 + i * MIN, [{ sn: inverter, protocol: HYBRID }]), { qos: 1 })
+        link.gateway
+          .publishAsync(topics.up(link.gw.sn, 'data'), dataMessage(T0 + i * MIN, [{ sn: inverter, protocol: HYBRID }]), {
+            qos: 1,
+          })
           .then(
             () => void acked.add(i),
             () => undefined,
@@ -91,7 +70,7 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('SQLite write lock held by anot
     };
     for (let i = 0; i < 20; i++) publish();
     await waitFor(() => acked.size === 20, 5000, 'frames before the lock');
-    await ingest.flush();
+    await link.ingest.flush();
 
     other.exec('begin immediate');
     const lockedAt = performance.now();
@@ -115,7 +94,7 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('SQLite write lock held by anot
     const heldFor = performance.now() - lockedAt;
     other.exec('commit');
 
-    expect(ingest.stats().failedBatches).toBeGreaterThan(0); // ingest did meet the lock
+    expect(link.ingest.stats().failedBatches).toBeGreaterThan(0); // ingest did meet the lock
     expect(writeResult?.status).toBe(503);
     expect(writeResult?.body).toMatchObject({ code: 503 });
     expect(writeResult!.ms).toBeLessThan(500);
@@ -131,7 +110,7 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('SQLite write lock held by anot
     await Promise.all(publishes);
     await waitFor(
       async () => {
-        await ingest.flush();
+        await link.ingest.flush();
         const device = await s.db.selectFrom('devices').select('id').where('sn', '=', inverter).executeTakeFirst();
         if (!device) return false;
         const rows = await s.db.selectFrom('inverter_samples').select('ts').where('device_id', '=', device.id).execute();

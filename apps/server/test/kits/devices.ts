@@ -13,9 +13,10 @@
  */
 import { companyGrantable } from '@sunfleet/contracts';
 import type { InputValue } from '@sunfleet/protocols';
+import { expect } from 'vitest';
 import { provisionGateway } from '../../src/telemetry/gateways.ts';
+import { type IngestServer, ingestServer } from '../ingest.ts';
 import { BATTERY, type DeviceFrameSpec, dataMessage, HYBRID, METER, STRING, uniqueSn, WEATHER } from '../telemetry.ts';
-import { type IngestServer, ingestServer } from './ingest.ts';
 import { middayZone } from './plant-energy.ts';
 import { type Account, account, company, createPlant, gateway } from './plants.ts';
 
@@ -273,5 +274,11 @@ export async function world(): Promise<World> {
 
 export type Caller = Pick<Account, 'token'>;
 export const getAs = async (w: Fleet, who: Caller, url: string) => (await w.s.call(who.token, 'GET', url)).body;
+/** The data `url` answers `who` with; any other answer than code 0 fails the test, naming the URL. */
+export async function dataAs<T = Record<string, unknown>>(w: Fleet, who: Caller, url: string): Promise<T> {
+  const body = await getAs(w, who, url);
+  expect(body.code, `${url}: ${body.msg}`).toBe(0);
+  return body.data as T;
+}
 export const postAs = async (w: Fleet, who: Caller, url: string, payload: unknown = {}) =>
   (await w.s.call(who.token, 'POST', url, payload)).body;

@@ -5,11 +5,10 @@ import { now } from '../../src/db/index.ts';
 import type { DeviceKind, EventLevel } from '../../src/db/schema.ts';
 import { provisionGateway } from '../../src/telemetry/gateways.ts';
 import type { TestServer } from '../harness.ts';
+import { BATTERY, HYBRID, METER } from '../telemetry.ts';
 import { type Account, account, storePlant, uniqueSn } from './plants.ts';
 
-export const HYBRID = 'sunfleet-hybrid-3p';
-export const BATTERY = 'sunfleet-battery';
-export const METER = 'sunfleet-meter-3p';
+export { BATTERY, HYBRID, METER };
 
 export interface Site {
   owner: Account;

@@ -5,8 +5,9 @@
  */
 
 import { canonicalTimezone } from '../../src/time/index.ts';
+import type { TestServer } from '../harness.ts';
+import { type IngestServer, ingestServer } from '../ingest.ts';
 import { type DeviceFrameSpec, dataMessage } from '../telemetry.ts';
-import { type IngestServer, ingestServer } from './ingest.ts';
 
 export interface OverviewServer extends IngestServer {
   /** One gateway message with these devices at `ts` (received at `receivedAt`, default `ts`), flushed. */
@@ -23,6 +24,13 @@ export async function overviewServer(): Promise<OverviewServer> {
       await ingest.flush();
     },
   };
+}
+
+/** The data `url` answers the holder of `token` with; any other answer than code 0 throws, naming the URL. */
+export async function dataFor<T = Record<string, unknown>>(s: TestServer, token: string, url: string): Promise<T> {
+  const body = (await s.call(token, 'GET', url)).body;
+  if (body.code !== 0) throw new Error(`${url}: ${JSON.stringify(body)}`);
+  return body.data as T;
 }
 
 /** The local date (YYYY-MM-DD) of `ts` in `timeZone` (en-CA formats as YYYY-MM-DD). */

@@ -136,6 +136,18 @@ export abstract class VirtualDevice {
   protected jitter(t: number, channel: number, amplitude: number): number {
     return (noise(this.seed, Math.floor(t / 10_000), channel) - 0.5) * 2 * amplitude;
   }
+  /**
+   * The PV inputs' registers (pv1Voltage, pv1Current, pv1Power, …) for these input powers, W: an
+   * input with power sits at `mppV` give or take 1 %, an input without reads 0 V and 0 A.
+   */
+  protected pvInputReadings(values: Record<string, InputValue>, t: number, powersW: readonly number[], mppV: number): void {
+    powersW.forEach((p, i) => {
+      const v = p > 0 ? mppV * (1 + this.jitter(t, 10 + i, 0.01)) : 0;
+      values[`pv${i + 1}Voltage`] = round(v, 1);
+      values[`pv${i + 1}Current`] = v > 0 ? round(p / v, 1) : 0;
+      values[`pv${i + 1}Power`] = Math.round(p);
+    });
+  }
 }
 
 function clockSettings(env: Environment): Record<string, InputValue> {

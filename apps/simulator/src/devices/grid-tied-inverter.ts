@@ -1,17 +1,37 @@
 // What a grid-tied PV inverter (string or micro) does with its remote settings: the power
 // switch and the active power limit, and the running-state register that follows from them.
 import type { FieldValue } from '@sunfleet/protocols';
-import { VirtualDevice } from './device.ts';
+import type { EnergyCounter } from '../physics/energy.ts';
+import { type InverterLosses, pvInverterOutput } from '../physics/pv.ts';
+import { type Environment, VirtualDevice } from './device.ts';
 
 export abstract class GridTiedInverter extends VirtualDevice {
   dcW = 0;
   acW = 0;
   protected limitFraction = 1;
   protected powerOn = true;
+  abstract readonly spec: { ratedW: number };
+  abstract readonly losses: InverterLosses;
+  protected abstract readonly energy: EnergyCounter;
 
   override applySettings(values: Record<string, FieldValue>): void {
     this.powerOn = values.powerSwitch !== 0;
     this.limitFraction = typeof values.activePowerLimit === 'number' ? values.activePowerLimit / 100 : 1;
+  }
+
+  /**
+   * The array's maximum power point (DC W) through the inverter: losses, clipped at the rated
+   * power times the limit, nothing while off or tripped. Returns the AC power, W.
+   */
+  protected convert(mppW: number): number {
+    const out = this.running ? pvInverterOutput(this.losses, mppW, this.spec.ratedW * this.limitFraction) : { dcW: 0, acW: 0 };
+    this.dcW = out.dcW;
+    this.acW = out.acW;
+    return out.acW;
+  }
+
+  record(env: Environment): void {
+    this.energy.sample(env.t, this.acW, env.localDay);
   }
 
   get running(): boolean {

@@ -256,13 +256,12 @@ export class HybridInverter extends VirtualDevice {
     values.heatsinkTemperature = round((values.inverterTemperature as number) + 4 + (6 * Math.abs(f.acW)) / this.spec.ratedW, 1);
     const vmp = this.spec.phases === 1 ? 360 : 560;
     const voltage = mppVoltage(vmp, env.cellC, env.irradiance.poa);
-    for (let i = 0; i < this.mppts; i++) {
-      const p = f.pvDcW * this.weights[i]!;
-      const v = p > 0 ? voltage * (1 + this.jitter(t, 10 + i, 0.01)) : 0;
-      values[`pv${i + 1}Voltage`] = round(v, 1);
-      values[`pv${i + 1}Current`] = v > 0 ? round(p / v, 1) : 0;
-      values[`pv${i + 1}Power`] = Math.round(p);
-    }
+    this.pvInputReadings(
+      values,
+      t,
+      this.weights.slice(0, this.mppts).map((w) => f.pvDcW * w),
+      voltage,
+    );
     const phases = this.spec.phases;
     for (let i = 1; i <= phases; i++) {
       const v = env.voltage * (1 + this.jitter(t, 20 + i, 0.004));

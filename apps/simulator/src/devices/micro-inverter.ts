@@ -1,15 +1,7 @@
 // Micro-inverter with four panels, each on its own input, single-phase output.
 import type { InputValue } from '@sunfleet/protocols';
 import { EnergyCounter } from '../physics/energy.ts';
-import {
-  arrayDcPower,
-  type InverterLosses,
-  inverterLosses,
-  mppVoltage,
-  type PvArray,
-  pvArray,
-  pvInverterOutput,
-} from '../physics/pv.ts';
+import { arrayDcPower, type InverterLosses, inverterLosses, mppVoltage, type PvArray, pvArray } from '../physics/pv.ts';
 import { type DeviceContext, type Environment, round } from './device.ts';
 import { GridTiedInverter } from './grid-tied-inverter.ts';
 
@@ -28,7 +20,7 @@ export class MicroInverter extends GridTiedInverter {
   readonly losses: InverterLosses;
   readonly array: PvArray;
   private readonly weights: number[];
-  private readonly energy: EnergyCounter;
+  protected readonly energy: EnergyCounter;
 
   constructor(
     readonly spec: MicroSpec,
@@ -45,15 +37,7 @@ export class MicroInverter extends GridTiedInverter {
   }
 
   generate(env: Environment): number {
-    const mpp = arrayDcPower(this.array, env.irradiance.poa, env.cellC) * this.weights.reduce((a, b) => a + b, 0);
-    const out = this.running ? pvInverterOutput(this.losses, mpp, this.spec.ratedW * this.limitFraction) : { dcW: 0, acW: 0 };
-    this.dcW = out.dcW;
-    this.acW = out.acW;
-    return out.acW;
-  }
-
-  record(env: Environment): void {
-    this.energy.sample(env.t, this.acW, env.localDay);
+    return this.convert(arrayDcPower(this.array, env.irradiance.poa, env.cellC) * this.weights.reduce((a, b) => a + b, 0));
   }
 
   protected nameplate(): Record<string, InputValue> {
@@ -75,13 +59,12 @@ export class MicroInverter extends GridTiedInverter {
     };
     const total = this.weights.reduce((a, b) => a + b, 0);
     const panelV = mppVoltage(34, env.cellC, env.irradiance.poa);
-    for (let i = 0; i < 4; i++) {
-      const p = (this.dcW * this.weights[i]!) / total;
-      const pv = p > 0 ? panelV * (1 + this.jitter(t, 10 + i, 0.01)) : 0;
-      values[`pv${i + 1}Voltage`] = round(pv, 1);
-      values[`pv${i + 1}Current`] = pv > 0 ? round(p / pv, 1) : 0;
-      values[`pv${i + 1}Power`] = Math.round(p);
-    }
+    this.pvInputReadings(
+      values,
+      t,
+      this.weights.map((w) => (this.dcW * w) / total),
+      panelV,
+    );
     return values;
   }
 }

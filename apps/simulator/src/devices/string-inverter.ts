@@ -2,15 +2,7 @@
 // efficiency curve, clipping at rated power, and the active power limit setting.
 import type { InputValue } from '@sunfleet/protocols';
 import { EnergyCounter } from '../physics/energy.ts';
-import {
-  arrayDcPower,
-  type InverterLosses,
-  inverterLosses,
-  mppVoltage,
-  type PvArray,
-  pvArray,
-  pvInverterOutput,
-} from '../physics/pv.ts';
+import { arrayDcPower, type InverterLosses, inverterLosses, mppVoltage, type PvArray, pvArray } from '../physics/pv.ts';
 import { type DeviceContext, type Environment, round } from './device.ts';
 import { GridTiedInverter } from './grid-tied-inverter.ts';
 
@@ -32,7 +24,7 @@ export class StringInverter extends GridTiedInverter {
   readonly array: PvArray;
   readonly mppts: number;
   private readonly weights: number[];
-  private readonly energy: EnergyCounter;
+  protected readonly energy: EnergyCounter;
 
   constructor(
     readonly spec: StringSpec,
@@ -65,15 +57,7 @@ export class StringInverter extends GridTiedInverter {
 
   /** Convert this step's light into AC power, W. */
   generate(env: Environment): number {
-    const mpp = arrayDcPower(this.array, env.irradiance.poa, env.cellC);
-    const out = this.running ? pvInverterOutput(this.losses, mpp, this.spec.ratedW * this.limitFraction) : { dcW: 0, acW: 0 };
-    this.dcW = out.dcW;
-    this.acW = out.acW;
-    return out.acW;
-  }
-
-  record(env: Environment): void {
-    this.energy.sample(env.t, this.acW, env.localDay);
+    return this.convert(arrayDcPower(this.array, env.irradiance.poa, env.cellC));
   }
 
   protected nameplate(): Record<string, InputValue> {
@@ -99,13 +83,12 @@ export class StringInverter extends GridTiedInverter {
       energyTotal: this.energy.totalKwh,
     };
     const voltage = mppVoltage(620, env.cellC, env.irradiance.poa);
-    for (let i = 0; i < this.mppts; i++) {
-      const p = this.dcW * this.weights[i]!;
-      const v = p > 0 ? voltage * (1 + this.jitter(t, 10 + i, 0.01)) : 0;
-      values[`pv${i + 1}Voltage`] = round(v, 1);
-      values[`pv${i + 1}Current`] = v > 0 ? round(p / v, 1) : 0;
-      values[`pv${i + 1}Power`] = Math.round(p);
-    }
+    this.pvInputReadings(
+      values,
+      t,
+      this.weights.map((w) => this.dcW * w),
+      voltage,
+    );
     for (let i = 1; i <= 3; i++) {
       const v = env.voltage * (1 + this.jitter(t, 20 + i, 0.004));
       values[`gridVoltageL${i}`] = round(v, 1);

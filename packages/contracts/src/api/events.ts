@@ -141,27 +141,24 @@ export const batteryEvents = endpoint({
 /** The downloads take the list filters; without dates they cover the last 90 days up to today. */
 const downloadQuery = Type.Object({ ...listFilters, lan: Type.Optional(Type.String({ maxLength: 8 })) });
 
-export const inverterEventsDownload = endpoint({
-  method: 'GET',
-  path: '/api/v1/inverter/events/download',
-  access: 'inverter.export',
-  summary: `Inverter events as .xlsx (the list filters; without dates the last ${limits.dateRangeDays} days), in the request language`,
-  query: downloadQuery,
-  data: Nothing,
-  file: true,
-  tolerate: [4],
-});
-
-export const batteryEventsDownload = endpoint({
-  method: 'GET',
-  path: '/api/v1/battery/events/download',
-  access: 'event.export',
-  summary: `Battery events as .xlsx (the list filters; without dates the last ${limits.dateRangeDays} days), in the request language`,
-  query: downloadQuery,
-  data: Nothing,
-  file: true,
-  tolerate: [4],
-});
+/** A kind's events as .xlsx in the request language, with the list filters. */
+const kindEventsDownload = <const Path extends string, const Access extends 'inverter.export' | 'event.export'>(
+  path: Path,
+  access: Access,
+  kind: string,
+) =>
+  endpoint({
+    method: 'GET',
+    path,
+    access,
+    summary: `${kind} events as .xlsx (the list filters; without dates the last ${limits.dateRangeDays} days), in the request language`,
+    query: downloadQuery,
+    data: Nothing,
+    file: true,
+    tolerate: [4],
+  });
+export const inverterEventsDownload = kindEventsDownload('/api/v1/inverter/events/download', 'inverter.export', 'Inverter');
+export const batteryEventsDownload = kindEventsDownload('/api/v1/battery/events/download', 'event.export', 'Battery');
 
 export const eventsDownload = endpoint({
   method: 'GET',

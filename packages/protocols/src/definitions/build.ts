@@ -87,6 +87,18 @@ export function bits(
   return Object.fromEntries(entries.map(([bit, code, en, es, own]) => [bit, { code, level: own ?? level, en, es }]));
 }
 
+/** The PV and grid protection faults of the string and hybrid inverters, bits 0–7 of their fault register. */
+export const pvGridProtectionFaults = [
+  [0, 'pvOvervoltage', 'PV input overvoltage', 'Sobretensión de entrada FV'],
+  [1, 'pvInsulation', 'PV insulation resistance low', 'Resistencia de aislamiento FV baja'],
+  [2, 'leakageCurrent', 'Leakage current too high', 'Corriente de fuga excesiva'],
+  [3, 'gridOvervoltage', 'Grid overvoltage', 'Sobretensión de red'],
+  [4, 'gridUndervoltage', 'Grid undervoltage', 'Subtensión de red'],
+  [5, 'gridOverfrequency', 'Grid overfrequency', 'Sobrefrecuencia de red'],
+  [6, 'gridUnderfrequency', 'Grid underfrequency', 'Subfrecuencia de red'],
+  [7, 'islanding', 'Islanding detected', 'Funcionamiento en isla detectado'],
+] as const;
+
 export const offOn = options(['Off', 'Apagado'], ['On', 'Encendido']);
 export const disabledEnabled = options(['Disabled', 'Desactivado'], ['Enabled', 'Activado']);
 

@@ -12,6 +12,7 @@ import {
   inverterDeviceTypes,
   offOn,
   options,
+  pvGridProtectionFaults,
   pvInputs,
   RegisterMap,
   runningStates,
@@ -19,14 +20,7 @@ import {
 } from './build.ts';
 
 const hybridFaults = bits('fault', [
-  [0, 'pvOvervoltage', 'PV input overvoltage', 'Sobretensión de entrada FV'],
-  [1, 'pvInsulation', 'PV insulation resistance low', 'Resistencia de aislamiento FV baja'],
-  [2, 'leakageCurrent', 'Leakage current too high', 'Corriente de fuga excesiva'],
-  [3, 'gridOvervoltage', 'Grid overvoltage', 'Sobretensión de red'],
-  [4, 'gridUndervoltage', 'Grid undervoltage', 'Subtensión de red'],
-  [5, 'gridOverfrequency', 'Grid overfrequency', 'Sobrefrecuencia de red'],
-  [6, 'gridUnderfrequency', 'Grid underfrequency', 'Subfrecuencia de red'],
-  [7, 'islanding', 'Islanding detected', 'Funcionamiento en isla detectado'],
+  ...pvGridProtectionFaults,
   [8, 'acOvercurrent', 'AC overcurrent', 'Sobrecorriente de CA'],
   [9, 'dcOvercurrent', 'DC overcurrent', 'Sobrecorriente de CC'],
   [10, 'busOvervoltage', 'DC bus overvoltage', 'Sobretensión del bus de CC'],

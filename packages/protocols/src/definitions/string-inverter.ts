@@ -9,6 +9,7 @@ import {
   inverterDeviceTypes,
   offOn,
   options,
+  pvGridProtectionFaults,
   pvInputs,
   RegisterMap,
   runningStates,
@@ -16,14 +17,7 @@ import {
 } from './build.ts';
 
 const stringFaults = bits('fault', [
-  [0, 'pvOvervoltage', 'PV input overvoltage', 'Sobretensión de entrada FV'],
-  [1, 'pvInsulation', 'PV insulation resistance low', 'Resistencia de aislamiento FV baja'],
-  [2, 'leakageCurrent', 'Leakage current too high', 'Corriente de fuga excesiva'],
-  [3, 'gridOvervoltage', 'Grid overvoltage', 'Sobretensión de red'],
-  [4, 'gridUndervoltage', 'Grid undervoltage', 'Subtensión de red'],
-  [5, 'gridOverfrequency', 'Grid overfrequency', 'Sobrefrecuencia de red'],
-  [6, 'gridUnderfrequency', 'Grid underfrequency', 'Subfrecuencia de red'],
-  [7, 'islanding', 'Islanding detected', 'Funcionamiento en isla detectado'],
+  ...pvGridProtectionFaults,
   [8, 'overTemperature', 'Inverter over temperature', 'Sobretemperatura del inversor'],
   [9, 'relayFailure', 'Grid relay failure', 'Fallo del relé de red'],
   [10, 'arcFault', 'DC arc fault', 'Fallo de arco en CC'],

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateDefinition } from '../definition.ts';
 import { compareExpected } from '../fixtures/expected.ts';
-import { parseAddress, parseRawValues } from '../fixtures/modbus-schema.ts';
+import { inputBlocks } from '../fixtures/modbus-schema.ts';
 import { readSharedJson, readYamlAsText, sharedDataDir } from '../fixtures/shared-data.ts';
 import { compile } from '../plan.ts';
 import {
@@ -36,14 +36,7 @@ for (const file of ['SunSpec2025.yaml', 'SunSpec2025Night.yaml']) {
   describe(`SMA Sunny Boy 3.6 ${file}`, () => {
     const dump = readYamlAsText(path.join(sharedDataDir(), 'modbus-vectors', file)) as Dump;
     const test = dump.tests[0]!;
-    const blocks = test.input.map((input) => {
-      const first = parseAddress(input.firstAddress)!;
-      return {
-        functionCode: first.functionCode,
-        address: first.address - first.base,
-        registers: parseRawValues(input.rawValues),
-      };
-    });
+    const blocks = inputBlocks(test.input);
     const chain = walkSunSpecChain(blockReader(blocks));
 
     it('walks the model chain from the SunS marker', () => {

@@ -4,7 +4,7 @@
  * realtime per phase, day curve and import/export bars; foreign and unknown ones answer 404.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dayIn, getAs, type World, world } from '../../../test/kits/devices.ts';
+import { dataAs, dayIn, getAs, type World, world } from '../../../test/kits/devices.ts';
 
 let w: World;
 let batteryId: number;
@@ -17,11 +17,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => w.close());
 
-const ok = async (url: string, who = w.O) => {
-  const body = await getAs(w, who, url);
-  expect(body.code, `${url}: ${body.msg}`).toBe(0);
-  return body.data as Record<string, unknown>;
-};
+const ok = (url: string, who = w.O) => dataAs(w, who, url);
 type Chart = { times: string[]; series: Array<{ key: string; values: (number | null)[] }>; energy?: Record<string, unknown> };
 const times = () => [new Date(w.now - 5 * 60_000).toISOString(), new Date(w.now).toISOString()];
 

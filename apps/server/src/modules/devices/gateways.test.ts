@@ -4,7 +4,7 @@
  * it, and the connection history from recorded sessions or from the offline detection's events.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getAs, MIN, type World, world } from '../../../test/kits/devices.ts';
+import { dataAs, getAs, MIN, type World, world } from '../../../test/kits/devices.ts';
 import { gateway } from '../../../test/kits/plants.ts';
 import { dataMessage, HYBRID, uniqueSn } from '../../../test/telemetry.ts';
 import { sweepOffline } from '../../jobs/offline.ts';
@@ -27,11 +27,7 @@ beforeAll(async () => {
 afterAll(() => w.close());
 
 type Row = Record<string, unknown> & { sn: string };
-const list = async (who: World['O'], url: string) => {
-  const body = await getAs(w, who, url);
-  expect(body.code, `${url}: ${body.msg}`).toBe(0);
-  return body.data as { total: number; list: Row[] };
-};
+const list = (who: World['O'], url: string) => dataAs<{ total: number; list: Row[] }>(w, who, url);
 const sns = (d: { list: Row[] }) => d.list.map((r) => r.sn);
 
 describe('gateway list', () => {

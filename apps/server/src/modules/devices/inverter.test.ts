@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CHART_DAY,
   CHART_STEPS,
+  dataAs,
   dayIn,
   getAs,
   hybridAt,
@@ -24,11 +25,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => w.close());
 
-const ok = async (url: string, who = w.O) => {
-  const body = await getAs(w, who, url);
-  expect(body.code, `${url}: ${body.msg}`).toBe(0);
-  return body.data as Record<string, unknown>;
-};
+const ok = (url: string, who = w.O) => dataAs(w, who, url);
 type Series = { key: string; name: string; unit: string | null; values: (number | null)[] };
 type Chart = { date: string; timezone: string; times: string[]; series: Series[]; energy?: Record<string, number | null> };
 const series = (chart: Chart, key: string) => chart.series.find((s) => s.key === key)!.values;

@@ -3,7 +3,7 @@
  * through ingest: columns, filters, sorts, paging, counts per status, who sees what, refusals.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getAs, type World, world } from '../../../test/kits/devices.ts';
+import { dataAs, getAs, type World, world } from '../../../test/kits/devices.ts';
 import { account } from '../../../test/kits/plants.ts';
 
 let w: World;
@@ -13,11 +13,7 @@ beforeAll(async () => {
 afterAll(() => w.close());
 
 type Row = Record<string, unknown> & { sn: string };
-const list = async (who: World['O'], url: string) => {
-  const body = await getAs(w, who, url);
-  expect(body.code, `${url}: ${body.msg}`).toBe(0);
-  return body.data as { total: number; list: Row[] };
-};
+const list = (who: World['O'], url: string) => dataAs<{ total: number; list: Row[] }>(w, who, url);
 const sns = (data: { list: Row[] }) => data.list.map((r) => r.sn);
 
 describe('inverters', () => {

@@ -1,12 +1,12 @@
 /**
  * The chart parameters' column map must say what ingest really writes into each samples column
- * (test/kits/ingest.ts `storedSample`): for every shipped protocol, a decoded frame's values read through
+ * (test/ingest.ts `storedSample`): for every shipped protocol, a decoded frame's values read through
  * the parameter equal the column ingest computes from the same frame, and every column the
  * protocol fills has its parameter.
  */
 import { type InputValue, protocolPlan, protocols } from '@sunfleet/protocols';
 import { describe, expect, it } from 'vitest';
-import { storedSample } from '../../../test/kits/ingest.ts';
+import { storedSample } from '../../../test/ingest.ts';
 import type { DeviceKind } from '../../db/schema.ts';
 import { isNumeric } from './fields.ts';
 import { chartParams, defaultParams } from './params.ts';

@@ -1,6 +1,6 @@
 import { protocols } from '@sunfleet/protocols';
 import { describe, expect, it } from 'vitest';
-import { ruleEventCodes } from '../../../test/kits/ingest.ts';
+import { ruleEventCodes } from '../../../test/ingest.ts';
 import { actionKey, actions, packOf, suggestedAction } from './catalogue.ts';
 
 describe('suggested actions', () => {

@@ -4,7 +4,7 @@
  * past days, computed again after a price edit or late data.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOUR, type OverviewServer, overviewServer } from '../../../test/kits/plant-energy.ts';
+import { dataFor, HOUR, type OverviewServer, overviewServer } from '../../../test/kits/plant-energy.ts';
 import { type Account, account, createPlant, gateway } from '../../../test/kits/plants.ts';
 import { HYBRID, STRING, uniqueSn } from '../../../test/telemetry.ts';
 import type { Plant } from '../../db/schema.ts';
@@ -19,11 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => o.close());
 
-const data = async <T = Record<string, unknown>>(url: string) => {
-  const body = (await o.s.call(owner.token, 'GET', url)).body;
-  if (body.code !== 0) throw new Error(`${url}: ${JSON.stringify(body)}`);
-  return body.data as T;
-};
+const data = <T = Record<string, unknown>>(url: string) => dataFor<T>(o.s, owner.token, url);
 const plantRow = (id: number) =>
   o.s.db.selectFrom('plants').selectAll().where('id', '=', id).executeTakeFirstOrThrow() as Promise<Plant>;
 const closeTo = (actual: Map<string, number | null>, expected: Record<string, number | null>) => {

@@ -4,7 +4,16 @@
  * bars, energy breakdown, generation use and the events of the last hour.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DAY, dayIn, HOUR, MIN, middayZone, type OverviewServer, overviewServer } from '../../../test/kits/plant-energy.ts';
+import {
+  DAY,
+  dataFor,
+  dayIn,
+  HOUR,
+  MIN,
+  middayZone,
+  type OverviewServer,
+  overviewServer,
+} from '../../../test/kits/plant-energy.ts';
 import { type Account, account, createPlant, event, gateway } from '../../../test/kits/plants.ts';
 import { BATTERY, HYBRID, METER, STRING, uniqueSn } from '../../../test/telemetry.ts';
 import { refreshPlantSummary } from '../plants/summary.ts';
@@ -19,11 +28,7 @@ beforeAll(async () => {
 afterAll(() => o.close());
 
 const get = async (url: string, who: Account = owner) => (await o.s.call(who.token, 'GET', url)).body;
-const data = async <T = Record<string, unknown>>(url: string, who: Account = owner) => {
-  const body = await get(url, who);
-  if (body.code !== 0) throw new Error(`${url}: ${JSON.stringify(body)}`);
-  return body.data as T;
-};
+const data = <T = Record<string, unknown>>(url: string, who: Account = owner) => dataFor<T>(o.s, who.token, url);
 const iso = (t: number) => new Date(t).toISOString();
 
 describe('realtime card and energy flow', () => {

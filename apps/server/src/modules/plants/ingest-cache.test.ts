@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../../../test/harness.ts';
-import { type Ingest, type IngestServer, ingestServer } from '../../../test/kits/ingest.ts';
+import { type Ingest, type IngestServer, ingestServer } from '../../../test/ingest.ts';
 import { type Account, account, createPlant, gateway } from '../../../test/kits/plants.ts';
 import { dataMessage, HYBRID, uniqueSn } from '../../../test/telemetry.ts';
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../../../test/harness.ts';
-import { type Ingest, type IngestServer, ingestServer } from '../../../test/kits/ingest.ts';
+import { type Ingest, type IngestServer, ingestServer } from '../../../test/ingest.ts';
 import { type Account, account, createPlant, gateway, uniqueName } from '../../../test/kits/plants.ts';
 import { dataMessage, eventMessage, HYBRID, uniqueSn } from '../../../test/telemetry.ts';
 

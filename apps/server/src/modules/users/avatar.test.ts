@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JPEG_MIN, multipart, PNG_1PX, userRow } from '../../../test/account.ts';
+import { JPEG_MIN, multipart, PNG_1PX, signedIn, userRow } from '../../../test/account.ts';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 
 let s: TestServer;
@@ -14,10 +14,7 @@ afterAll(() => s.close());
 const avatarsDir = () => path.join(s.config.dataDir, 'uploads', 'avatars');
 const storedFiles = () => (fs.existsSync(avatarsDir()) ? fs.readdirSync(avatarsDir()).sort() : []);
 
-const signIn = async (opts: Parameters<TestServer['user']>[0] = {}) => {
-  const u = await s.user(opts);
-  return { ...u, ...(await s.login(u.account)) };
-};
+const signIn = (opts: Parameters<TestServer['user']>[0] = {}) => signedIn(s, opts);
 
 async function upload(access: string, id: number, filename: string, type: string, bytes: Buffer) {
   const body = multipart('file', filename, type, bytes);

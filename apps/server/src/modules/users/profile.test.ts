@@ -1,6 +1,6 @@
 /** One's own profile and password: GET user, POST user/{id}, POST user/{id}/pwd. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userRow } from '../../../test/account.ts';
+import { signedIn, userRow } from '../../../test/account.ts';
 import { PASSWORD, startServer, type TestServer } from '../../../test/harness.ts';
 
 let s: TestServer;
@@ -9,10 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const signIn = async (opts: Parameters<TestServer['user']>[0] = {}) => {
-  const u = await s.user(opts);
-  return { ...u, ...(await s.login(u.account)) };
-};
+const signIn = (opts: Parameters<TestServer['user']>[0] = {}) => signedIn(s, opts);
 const refresh = (token: string) => s.call(null, 'POST', '/oauth/token', { grant_type: 'refresh_token', refresh_token: token });
 
 describe('GET /api/v1/user', () => {

@@ -1,6 +1,6 @@
 /** Personal settings (user/personalized) and abnormal-event notifications (user/notify*). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeIn, userRow } from '../../../test/account.ts';
+import { codeIn, signedIn, userRow } from '../../../test/account.ts';
 import { startServer, type TestServer, uniqueAccount } from '../../../test/harness.ts';
 
 let s: TestServer;
@@ -9,10 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const signIn = async (opts: Parameters<TestServer['user']>[0] = {}) => {
-  const u = await s.user(opts);
-  return { ...u, ...(await s.login(u.account)) };
-};
+const signIn = (opts: Parameters<TestServer['user']>[0] = {}) => signedIn(s, opts);
 
 describe('GET/POST /api/v1/user/personalized', () => {
   it('saves settings one key at a time and gives them back; null removes a key', async () => {

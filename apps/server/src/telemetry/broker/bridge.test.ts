@@ -232,29 +232,24 @@ describe('against the embedded broker', () => {
       serverCredentials: server,
     });
 
+  /** A bridge to the embedded broker subscribing plainly (no share group), as `clientId`. */
+  const plainBridgeOptions = (embedded: { port: number }, clientId: string) => ({
+    url: `mqtt://127.0.0.1:${embedded.port}`,
+    ...server,
+    db: store.db,
+    log,
+    group: null,
+    clientId,
+  });
+
   it('falls back to MQTT 3.1.1, receives data without a share group and publishes commands', async () => {
     const embedded = await startEmbedded();
     const h = recordingHandler();
     try {
       await expect(
-        startBrokerBridge({
-          url: `mqtt://127.0.0.1:${embedded.port}`,
-          ...server,
-          db: store.db,
-          log,
-          handler: h,
-          clientId: 'sunfleet.ingest.x',
-        }),
+        startBrokerBridge({ ...plainBridgeOptions(embedded, 'sunfleet.ingest.x'), group: undefined, handler: h }),
       ).rejects.toThrow(/refused the subscription/);
-      const bridge = await startBrokerBridge({
-        url: `mqtt://127.0.0.1:${embedded.port}`,
-        ...server,
-        db: store.db,
-        log,
-        handler: h,
-        group: null,
-        clientId: 'sunfleet.ingest.y',
-      });
+      const bridge = await startBrokerBridge({ ...plainBridgeOptions(embedded, 'sunfleet.ingest.y'), handler: h });
       expect(bridge.protocolVersion).toBe(4);
       const c = track(await connectGateway(embedded.port, gw.a.sn, gw.a.secret));
       await c.subscribeAsync(topics.down(gw.a.sn), { qos: 1 });
@@ -279,15 +274,7 @@ describe('against the embedded broker', () => {
     });
     h.ready = () => gate;
     try {
-      const bridge = await startBrokerBridge({
-        url: `mqtt://127.0.0.1:${embedded.port}`,
-        ...server,
-        db: store.db,
-        log,
-        handler: h,
-        group: null,
-        clientId: 'sunfleet.ingest.bp',
-      });
+      const bridge = await startBrokerBridge({ ...plainBridgeOptions(embedded, 'sunfleet.ingest.bp'), handler: h });
       const c = track(await connectGateway(embedded.port, gw.b.sn, gw.b.secret));
       await c.publishAsync(topics.up(gw.b.sn, 'data'), 'bp-1', { qos: 1 });
       await c.publishAsync(topics.up(gw.b.sn, 'data'), 'bp-2', { qos: 1 });
@@ -306,14 +293,7 @@ describe('against the embedded broker', () => {
 
   it('acknowledges a message to the broker only once ingest has; one not acknowledged is delivered again after a restart', async () => {
     const embedded = await startEmbedded();
-    const bridgeOpts = {
-      url: `mqtt://127.0.0.1:${embedded.port}`,
-      ...server,
-      db: store.db,
-      log,
-      group: null,
-      clientId: 'sunfleet.ingest.restart',
-    };
+    const bridgeOpts = plainBridgeOptions(embedded, 'sunfleet.ingest.restart');
     try {
       const first = recordingHandler();
       let bridge = await startBrokerBridge({ ...bridgeOpts, handler: first });

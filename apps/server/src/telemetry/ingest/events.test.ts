@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestStore, type TestStore } from '../../../test/store.ts';
+import { type IngestStore, openIngestStore } from '../../../test/ingest.ts';
 import {
   BATTERY,
   type DeviceFrameSpec,
@@ -12,23 +12,16 @@ import {
   uniqueSn,
 } from '../../../test/telemetry.ts';
 import { plantStatus } from '../../energy/plant-status.ts';
-import { silentLogger } from '../../log.ts';
-import { createIngest, type Ingest } from './pipeline.ts';
 import { deviceStatus } from './status.ts';
 
 const MIN = 60_000;
 const T0 = Date.UTC(2025, 5, 10, 12, 0); // midday in Madrid
 
-let store: TestStore;
-let ingest: Ingest;
+let store: IngestStore;
 beforeAll(async () => {
-  store = await openTestStore();
-  ingest = createIngest({ db: store.db, dialect: store.dialect, log: silentLogger, flushMs: 20 });
+  store = await openIngestStore();
 });
-afterAll(async () => {
-  await ingest.close();
-  await store.close();
-});
+afterAll(() => store.close());
 
 const events = (sn: string) =>
   store.db
@@ -44,8 +37,8 @@ const plantStatusOf = async (id: number) =>
 
 async function send(gatewaySn: string, minutes: number, devices: DeviceFrameSpec[]) {
   const ts = T0 + minutes * MIN;
-  ingest.message(gatewaySn, 'data', dataMessage(ts, devices), ts);
-  await ingest.flush();
+  store.ingest.message(gatewaySn, 'data', dataMessage(ts, devices), ts);
+  await store.ingest.flush();
 }
 
 describe('status', () => {
@@ -127,15 +120,15 @@ describe('device fault and warning bits', () => {
       [10, ['arcFault']],
       [15, ['arcFault']],
     ] as const) {
-      ingest.message(
+      store.ingest.message(
         gw.sn,
         'data',
         dataMessage(T0 + m * MIN, [{ sn: inv, protocol: HYBRID, faults: [...faults] }]),
         T0 + m * MIN,
       );
     }
-    await ingest.flush(); // all four frames in one batch
-    ingest.forget(); // and again from the store, as after a restart
+    await store.ingest.flush(); // all four frames in one batch
+    store.ingest.forget(); // and again from the store, as after a restart
     await send(gw.sn, 20, [{ sn: inv, protocol: HYBRID, faults: ['arcFault'] }]);
     expect((await events(inv)).map((e) => [e.started_at, e.ended_at])).toEqual([
       [T0, T0 + 5 * MIN],
@@ -203,16 +196,16 @@ describe('gateway events', () => {
     const ev = (
       m: number,
       e: { code: string; level: 'fault' | 'warning' | 'info'; active: boolean; device?: string; text?: string },
-    ) => ingest.message(gw.sn, 'event', eventMessage({ ts: T0 + m * MIN, ...e }), T0 + m * MIN);
+    ) => store.ingest.message(gw.sn, 'event', eventMessage({ ts: T0 + m * MIN, ...e }), T0 + m * MIN);
     ev(1, { code: 'busTimeout', level: 'fault', active: true, device: inv, text: 'No answer on RS485' });
     ev(2, { code: 'busTimeout', level: 'fault', active: true, device: inv }); // again: no second event
     ev(3, { code: 'powerLoss', level: 'warning', active: true });
-    await ingest.flush();
+    await store.ingest.flush();
     expect(await statusOf(inv)).toBe('fault');
     expect(await plantStatusOf(plantId)).toBe('fault');
     ev(4, { code: 'busTimeout', level: 'fault', active: false, device: inv });
     ev(5, { code: 'powerLoss', level: 'warning', active: false });
-    await ingest.flush();
+    await store.ingest.flush();
     expect(await statusOf(inv)).toBe('normal');
     expect(await events(inv)).toMatchObject([
       {
@@ -241,19 +234,19 @@ describe('gateway events', () => {
     const gw = await makeGateway(store.db, plantId);
     const inv = uniqueSn('INV');
     await send(gw.sn, 0, [{ sn: inv, protocol: HYBRID }]);
-    ingest.message(
+    store.ingest.message(
       gw.sn,
       'event',
       eventMessage({ ts: T0 + MIN, code: 'rs485.timeout', level: 'warning', active: true, device: inv, text: 'whatever' }),
       T0 + MIN,
     );
-    ingest.message(
+    store.ingest.message(
       gw.sn,
       'event',
       eventMessage({ ts: T0 + MIN, code: 'vendor.x', level: 'info', active: true, text: 'Lid open' }),
       T0,
     );
-    await ingest.flush();
+    await store.ingest.flush();
     expect(await events(inv)).toMatchObject([
       {
         code: 'rs485.timeout',
@@ -269,10 +262,10 @@ describe('gateway events', () => {
     const gwB = await makeGateway(store.db, await makePlant(store.db));
     const inv = uniqueSn('INV');
     await send(gwA.sn, 0, [{ sn: inv, protocol: HYBRID }]);
-    const before = ingest.stats().badFrames.foreignDevice;
-    ingest.message(gwB.sn, 'event', eventMessage({ ts: T0, code: 'spoof', level: 'fault', active: true, device: inv }), T0);
-    await ingest.flush();
-    expect(ingest.stats().badFrames.foreignDevice).toBe(before + 1);
+    const before = store.ingest.stats().badFrames.foreignDevice;
+    store.ingest.message(gwB.sn, 'event', eventMessage({ ts: T0, code: 'spoof', level: 'fault', active: true, device: inv }), T0);
+    await store.ingest.flush();
+    expect(store.ingest.stats().badFrames.foreignDevice).toBe(before + 1);
     expect(await events(inv)).toEqual([]);
   });
 });

@@ -3,24 +3,17 @@
  * revive, move or write into it, whether the device is live or deleted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestStore, type TestStore } from '../../../test/store.ts';
+import { type IngestStore, openIngestStore } from '../../../test/ingest.ts';
 import { dataMessage, HYBRID, makeGateway, makePlant, uniqueSn } from '../../../test/telemetry.ts';
-import { silentLogger } from '../../log.ts';
-import { createIngest, type Ingest } from './pipeline.ts';
 
 const T0 = Date.UTC(2025, 5, 10, 10, 0, 0);
 const MIN = 60_000;
 
-let store: TestStore;
-let ingest: Ingest;
+let store: IngestStore;
 beforeAll(async () => {
-  store = await openTestStore();
-  ingest = createIngest({ db: store.db, dialect: store.dialect, log: silentLogger, flushMs: 20 });
+  store = await openIngestStore();
 });
-afterAll(async () => {
-  await ingest.close();
-  await store.close();
-});
+afterAll(() => store.close());
 
 const device = (sn: string) => store.db.selectFrom('devices').selectAll().where('sn', '=', sn).executeTakeFirstOrThrow();
 const sampleTimes = async (deviceId: number) =>
@@ -28,8 +21,8 @@ const sampleTimes = async (deviceId: number) =>
     (r) => Number(r.ts),
   );
 const send = async (gatewaySn: string, sn: string, ts: number) => {
-  ingest.message(gatewaySn, 'data', dataMessage(ts, [{ sn, protocol: HYBRID }]), ts);
-  await ingest.flush();
+  store.ingest.message(gatewaySn, 'data', dataMessage(ts, [{ sn, protocol: HYBRID }]), ts);
+  await store.ingest.flush();
 };
 
 describe('a deleted device reported by another gateway', () => {
@@ -47,17 +40,17 @@ describe('a deleted device reported by another gateway', () => {
       .set({ deleted_at: T0 + MIN })
       .where('id', '=', id)
       .execute();
-    ingest.forget({ deviceSn: inv });
+    store.ingest.forget({ deviceSn: inv });
 
-    const before = ingest.stats().badFrames.foreignDevice;
+    const before = store.ingest.stats().badFrames.foreignDevice;
     await send(intruder.sn, inv, T0 + 2 * MIN);
-    expect(ingest.stats().badFrames.foreignDevice).toBe(before + 1);
+    expect(store.ingest.stats().badFrames.foreignDevice).toBe(before + 1);
     expect(await device(inv)).toMatchObject({ id, gateway_id: victim.id, plant_id: victimPlant, deleted_at: T0 + MIN });
     expect(await sampleTimes(id)).toEqual([T0]);
     expect(await store.db.selectFrom('devices').select('id').where('sn', '=', inv).execute()).toHaveLength(1);
 
     await send(victim.sn, inv, T0 + 3 * MIN);
-    expect(ingest.stats().badFrames.foreignDevice).toBe(before + 1);
+    expect(store.ingest.stats().badFrames.foreignDevice).toBe(before + 1);
     expect(await device(inv)).toMatchObject({ id, gateway_id: victim.id, plant_id: victimPlant, deleted_at: null });
     expect(await sampleTimes(id)).toEqual([T0, T0 + 3 * MIN]);
   });
@@ -68,10 +61,10 @@ describe('a deleted device reported by another gateway', () => {
     const other = await makeGateway(store.db, await makePlant(store.db));
     const inv = uniqueSn('INV');
     await send(owner.sn, inv, T0);
-    const before = ingest.stats().badFrames.foreignDevice;
+    const before = store.ingest.stats().badFrames.foreignDevice;
     await send(other.sn, inv, T0 + MIN);
     await send(owner.sn, inv, T0 + 2 * MIN);
-    expect(ingest.stats().badFrames.foreignDevice).toBe(before + 1);
+    expect(store.ingest.stats().badFrames.foreignDevice).toBe(before + 1);
     const row = await device(inv);
     expect(row).toMatchObject({ gateway_id: owner.id, plant_id: ownerPlant });
     expect(await sampleTimes(row.id)).toEqual([T0, T0 + 2 * MIN]);

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestStore, type TestStore } from '../../../test/store.ts';
+import { type IngestStore, openIngestStore } from '../../../test/ingest.ts';
 import {
   BATTERY,
   dataMessage,
@@ -13,21 +13,16 @@ import {
   WEATHER,
 } from '../../../test/telemetry.ts';
 import { silentLogger } from '../../log.ts';
-import { createIngest, type Ingest } from './pipeline.ts';
+import { createIngest } from './pipeline.ts';
 
 const T0 = Date.UTC(2025, 5, 10, 10, 0, 0);
 const MIN = 60_000;
 
-let store: TestStore;
-let ingest: Ingest;
+let store: IngestStore;
 beforeAll(async () => {
-  store = await openTestStore();
-  ingest = createIngest({ db: store.db, dialect: store.dialect, log: silentLogger, flushMs: 20 });
+  store = await openIngestStore();
 });
-afterAll(async () => {
-  await ingest.close();
-  await store.close();
-});
+afterAll(() => store.close());
 
 const device = (sn: string) => store.db.selectFrom('devices').selectAll().where('sn', '=', sn).executeTakeFirst();
 const samples = (deviceId: number) =>
@@ -41,7 +36,7 @@ describe('discovery', () => {
     const plantId = await makePlant(store.db);
     const gw = await makeGateway(store.db, plantId);
     const [inv, bat, met, wea] = [uniqueSn('INV'), uniqueSn('BAT'), uniqueSn('MET'), uniqueSn('WEA')];
-    ingest.message(
+    store.ingest.message(
       gw.sn,
       'data',
       dataMessage(T0, [
@@ -52,7 +47,7 @@ describe('discovery', () => {
       ]),
       T0,
     );
-    await ingest.flush();
+    await store.ingest.flush();
     const rows = await store.db
       .selectFrom('devices')
       .select(['sn', 'kind', 'gateway_id', 'plant_id', 'device_type', 'rated_power_w', 'protocol_id', 'status'])
@@ -118,12 +113,13 @@ describe('discovery', () => {
     const gwA = await makeGateway(store.db, plantA);
     const gwB = await makeGateway(store.db, plantB);
     const inv = uniqueSn('INV');
-    ingest.message(gwA.sn, 'data', dataMessage(T0, [{ sn: inv, protocol: HYBRID }]), T0);
-    await ingest.flush();
-    const before = ingest.stats().badFrames.foreignDevice;
-    ingest.message(gwB.sn, 'data', dataMessage(T0 + MIN, [{ sn: inv, protocol: HYBRID, values: { activePower: 9 } }]), T0 + MIN);
-    await ingest.flush();
-    expect(ingest.stats().badFrames.foreignDevice).toBe(before + 1);
+    store.ingest.message(gwA.sn, 'data', dataMessage(T0, [{ sn: inv, protocol: HYBRID }]), T0);
+    await store.ingest.flush();
+    const before = store.ingest.stats().badFrames.foreignDevice;
+    const claimed = dataMessage(T0 + MIN, [{ sn: inv, protocol: HYBRID, values: { activePower: 9 } }]);
+    store.ingest.message(gwB.sn, 'data', claimed, T0 + MIN);
+    await store.ingest.flush();
+    expect(store.ingest.stats().badFrames.foreignDevice).toBe(before + 1);
     const row = (await device(inv))!;
     expect(row.gateway_id).toBe(gwA.id);
     expect((await samples(row.id)).map((s) => s.ts)).toEqual([T0]);
@@ -134,19 +130,19 @@ describe('gateways and plants', () => {
   it('stores data of a gateway not yet bound to a plant, and follows it to its plant once bound', async () => {
     const gw = await makeGateway(store.db, null);
     const inv = uniqueSn('INV');
-    ingest.message(gw.sn, 'data', dataMessage(T0, [{ sn: inv, protocol: HYBRID }]), T0);
-    await ingest.flush();
+    store.ingest.message(gw.sn, 'data', dataMessage(T0, [{ sn: inv, protocol: HYBRID }]), T0);
+    await store.ingest.flush();
     expect((await device(inv))!.plant_id).toBeNull();
     const plantId = await makePlant(store.db);
     await store.db.updateTable('gateways').set({ plant_id: plantId }).where('id', '=', gw.id).execute();
-    ingest.forget({ gatewaySn: gw.sn }); // what the binding API calls
-    ingest.message(
+    store.ingest.forget({ gatewaySn: gw.sn }); // what the binding API calls
+    store.ingest.message(
       gw.sn,
       'data',
       dataMessage(T0 + MIN, [{ sn: inv, protocol: HYBRID, values: { pvEnergyTotal: 1001 } }]),
       T0 + MIN,
     );
-    await ingest.flush();
+    await store.ingest.flush();
     expect((await device(inv))!.plant_id).toBe(plantId);
     const plantDay = await store.db.selectFrom('plant_day').selectAll().where('plant_id', '=', plantId).execute();
     expect(plantDay).toHaveLength(1);
@@ -174,19 +170,19 @@ describe('idempotency and late data', () => {
     const inv = uniqueSn('INV');
     const first = dataMessage(T0, [{ sn: inv, protocol: HYBRID, values: { pvEnergyTotal: 100 } }]);
     const second = dataMessage(T0 + 5 * MIN, [{ sn: inv, protocol: HYBRID, values: { pvEnergyTotal: 102 } }]);
-    ingest.message(gw.sn, 'data', first, T0);
-    ingest.message(gw.sn, 'data', second, T0 + 5 * MIN);
-    await ingest.flush();
+    store.ingest.message(gw.sn, 'data', first, T0);
+    store.ingest.message(gw.sn, 'data', second, T0 + 5 * MIN);
+    await store.ingest.flush();
     const id = (await device(inv))!.id;
     const day = (await dayRows(id))[0]!;
     expect(day).toMatchObject({ pv_wh: 2000, samples: 2 });
 
-    const dupes = ingest.stats().duplicates;
-    ingest.message(gw.sn, 'data', second, T0 + 6 * MIN); // a retransmission (QoS 1), later batch
-    ingest.message(gw.sn, 'data', first, T0 + 6 * MIN);
-    ingest.message(gw.sn, 'data', first, T0 + 6 * MIN); // twice in the same batch
-    await ingest.flush();
-    expect(ingest.stats().duplicates).toBe(dupes + 3);
+    const dupes = store.ingest.stats().duplicates;
+    store.ingest.message(gw.sn, 'data', second, T0 + 6 * MIN); // a retransmission (QoS 1), later batch
+    store.ingest.message(gw.sn, 'data', first, T0 + 6 * MIN);
+    store.ingest.message(gw.sn, 'data', first, T0 + 6 * MIN); // twice in the same batch
+    await store.ingest.flush();
+    expect(store.ingest.stats().duplicates).toBe(dupes + 3);
     expect(await samples(id)).toHaveLength(2);
     expect((await dayRows(id))[0]).toMatchObject({ pv_wh: 2000, samples: 2 });
   });
@@ -198,12 +194,12 @@ describe('idempotency and late data', () => {
       dataMessage(T0 + minutes * MIN, [{ sn: inv, protocol: HYBRID, values: { pvEnergyTotal: kwh, activePower: power } }], {
         buffered,
       });
-    ingest.message(gw.sn, 'data', at(30, 103, 3000), T0 + 30 * MIN);
-    ingest.message(gw.sn, 'data', at(10, 101, 5000, true), T0 + 31 * MIN); // late, and older
-    await ingest.flush();
-    ingest.message(gw.sn, 'data', at(0, 100, 1000, true), T0 + 32 * MIN); // later still, older still
-    ingest.message(gw.sn, 'data', at(20, 102, 2000, true), T0 + 32 * MIN);
-    await ingest.flush();
+    store.ingest.message(gw.sn, 'data', at(30, 103, 3000), T0 + 30 * MIN);
+    store.ingest.message(gw.sn, 'data', at(10, 101, 5000, true), T0 + 31 * MIN); // late, and older
+    await store.ingest.flush();
+    store.ingest.message(gw.sn, 'data', at(0, 100, 1000, true), T0 + 32 * MIN); // later still, older still
+    store.ingest.message(gw.sn, 'data', at(20, 102, 2000, true), T0 + 32 * MIN);
+    await store.ingest.flush();
     const id = (await device(inv))!.id;
     expect((await samples(id)).map((s) => s.ts)).toEqual([0, 10, 20, 30].map((m) => T0 + m * MIN));
     expect(await dayRows(id)).toMatchObject([
@@ -219,31 +215,31 @@ describe('bad frames', () => {
   it('counts each kind of bad frame, drops it, and keeps ingesting', async () => {
     const gw = await makeGateway(store.db, await makePlant(store.db));
     const inv = uniqueSn('INV');
-    const base = ingest.stats().badFrames;
+    const base = store.ingest.stats().badFrames;
     const good = (minutes: number) => dataMessage(T0 + minutes * MIN, [{ sn: inv, protocol: HYBRID }]);
-    ingest.message(gw.sn, 'data', good(0), T0);
-    ingest.message(gw.sn, 'data', Buffer.from('{"v":1,'), T0);
-    ingest.message(gw.sn, 'data', Buffer.from(JSON.stringify({ v: 1, seq: 1, ts: T0, devices: [] })), T0);
-    ingest.message(gw.sn, 'data', Buffer.alloc(256 * 1024 + 1, 0x20), T0);
-    ingest.message(gw.sn, 'data', good(6), T0); // six minutes ahead of its arrival
-    ingest.message(gw.sn, 'data', dataMessage(Date.UTC(2017, 8, 1), [{ sn: inv, protocol: HYBRID }]), T0); // before the retention window
+    store.ingest.message(gw.sn, 'data', good(0), T0);
+    store.ingest.message(gw.sn, 'data', Buffer.from('{"v":1,'), T0);
+    store.ingest.message(gw.sn, 'data', Buffer.from(JSON.stringify({ v: 1, seq: 1, ts: T0, devices: [] })), T0);
+    store.ingest.message(gw.sn, 'data', Buffer.alloc(256 * 1024 + 1, 0x20), T0);
+    store.ingest.message(gw.sn, 'data', good(6), T0); // six minutes ahead of its arrival
+    store.ingest.message(gw.sn, 'data', dataMessage(Date.UTC(2017, 8, 1), [{ sn: inv, protocol: HYBRID }]), T0); // before the retention window
     const unmapped = JSON.parse(good(1).toString());
     unmapped.devices[0].blocks.push({ fc: 4, addr: 9000, regs: '0000' });
-    ingest.message(gw.sn, 'data', Buffer.from(JSON.stringify(unmapped)), T0);
-    ingest.message('GWNOTREGISTERED', 'data', good(3), T0);
+    store.ingest.message(gw.sn, 'data', Buffer.from(JSON.stringify(unmapped)), T0);
+    store.ingest.message('GWNOTREGISTERED', 'data', good(3), T0);
     const unknownProtocol = JSON.parse(good(4).toString());
     unknownProtocol.devices[0].protocol = 'acme-9000';
-    ingest.message(gw.sn, 'data', Buffer.from(JSON.stringify(unknownProtocol)), T0);
-    ingest.message(gw.sn, 'data', dataMessage(T0 + 5 * MIN, [{ sn: inv, protocol: METER }]), T0); // not what it was discovered with
-    ingest.message(
+    store.ingest.message(gw.sn, 'data', Buffer.from(JSON.stringify(unknownProtocol)), T0);
+    store.ingest.message(gw.sn, 'data', dataMessage(T0 + 5 * MIN, [{ sn: inv, protocol: METER }]), T0); // not what it was discovered with
+    store.ingest.message(
       gw.sn,
       'event',
       eventMessage({ ts: T0, code: 'busError', level: 'fault', active: true, device: 'NOSUCHDEVICE' }),
       T0,
     );
-    ingest.message(gw.sn, 'data', good(5), T0);
-    await ingest.flush();
-    const bad = ingest.stats().badFrames;
+    store.ingest.message(gw.sn, 'data', good(5), T0);
+    await store.ingest.flush();
+    const bad = store.ingest.stats().badFrames;
     const delta = Object.fromEntries(Object.entries(bad).map(([k, v]) => [k, v - base[k as keyof typeof base]]));
     expect(delta).toEqual({
       oversized: 1,
@@ -267,16 +263,16 @@ describe('bad frames', () => {
   it('never lets a frame from the future freeze the latest values: 23 h ahead is refused', async () => {
     const gw = await makeGateway(store.db, await makePlant(store.db));
     const inv = uniqueSn('INV');
-    ingest.message(gw.sn, 'data', dataMessage(T0 + 23 * 60 * MIN, [{ sn: inv, protocol: HYBRID }]), T0);
-    ingest.message(gw.sn, 'data', dataMessage(T0 + 5 * MIN, [{ sn: inv, protocol: HYBRID }]), T0); // clock 5 min ahead: kept
-    await ingest.flush();
-    ingest.message(
+    store.ingest.message(gw.sn, 'data', dataMessage(T0 + 23 * 60 * MIN, [{ sn: inv, protocol: HYBRID }]), T0);
+    store.ingest.message(gw.sn, 'data', dataMessage(T0 + 5 * MIN, [{ sn: inv, protocol: HYBRID }]), T0); // clock 5 min ahead: kept
+    await store.ingest.flush();
+    store.ingest.message(
       gw.sn,
       'data',
       dataMessage(T0 + 10 * MIN, [{ sn: inv, protocol: HYBRID, values: { activePower: 777 } }]),
       T0 + 10 * MIN,
     );
-    await ingest.flush();
+    await store.ingest.flush();
     const id = (await device(inv))!.id;
     expect((await samples(id)).map((s) => s.ts)).toEqual([T0 + 5 * MIN, T0 + 10 * MIN]);
     const l = (await latest(id))!;
@@ -290,24 +286,24 @@ describe('frames that must not enter the record', () => {
     const plantId = await makePlant(store.db);
     const gw = await makeGateway(store.db, plantId);
     const meter = uniqueSn('MET');
-    const base = ingest.stats().badFrames;
+    const base = store.ingest.stats().badFrames;
     const at = (minutes: number, importEnergy: number, activePower = 800) =>
       dataMessage(T0 + minutes * MIN, [{ sn: meter, protocol: METER, values: { importEnergy, activePower } }]);
-    ingest.message(gw.sn, 'data', at(0, 5000), T0);
-    ingest.message(gw.sn, 'data', at(5, 42_949_672.95, 900), T0 + 5 * MIN); // u32 maximum: not available
-    ingest.message(gw.sn, 'data', at(10, 5000.5), T0 + 10 * MIN);
-    ingest.message(gw.sn, 'data', at(23 * 60, 5001, 111), T0 + 10 * MIN); // 23 h ahead of the server clock
-    ingest.message(gw.sn, 'data', dataMessage(Date.UTC(2017, 8, 1), [{ sn: meter, protocol: METER }]), T0 + 10 * MIN);
+    store.ingest.message(gw.sn, 'data', at(0, 5000), T0);
+    store.ingest.message(gw.sn, 'data', at(5, 42_949_672.95, 900), T0 + 5 * MIN); // u32 maximum: not available
+    store.ingest.message(gw.sn, 'data', at(10, 5000.5), T0 + 10 * MIN);
+    store.ingest.message(gw.sn, 'data', at(23 * 60, 5001, 111), T0 + 10 * MIN); // 23 h ahead of the server clock
+    store.ingest.message(gw.sn, 'data', dataMessage(Date.UTC(2017, 8, 1), [{ sn: meter, protocol: METER }]), T0 + 10 * MIN);
     const outside = JSON.parse(at(12, 5000.6).toString());
     outside.devices[0].blocks = [{ fc: 4, addr: 300, regs: '0000'.repeat(8) }]; // past the meter's map
-    ingest.message(gw.sn, 'data', Buffer.from(JSON.stringify(outside)), T0 + 12 * MIN);
-    await ingest.flush();
-    ingest.message(gw.sn, 'data', at(15, 4000), T0 + 15 * MIN); // backwards
-    ingest.message(gw.sn, 'data', at(20, 42_949_672.94), T0 + 20 * MIN); // impossible jump
-    ingest.message(gw.sn, 'data', at(25, 5001, 700), T0 + 25 * MIN);
-    await ingest.flush();
+    store.ingest.message(gw.sn, 'data', Buffer.from(JSON.stringify(outside)), T0 + 12 * MIN);
+    await store.ingest.flush();
+    store.ingest.message(gw.sn, 'data', at(15, 4000), T0 + 15 * MIN); // backwards
+    store.ingest.message(gw.sn, 'data', at(20, 42_949_672.94), T0 + 20 * MIN); // impossible jump
+    store.ingest.message(gw.sn, 'data', at(25, 5001, 700), T0 + 25 * MIN);
+    await store.ingest.flush();
 
-    const bad = ingest.stats().badFrames;
+    const bad = store.ingest.stats().badFrames;
     const delta = Object.fromEntries(Object.entries(bad).map(([k, v]) => [k, v - base[k as keyof typeof base]]));
     expect(delta).toMatchObject({ futureTimestamp: 1, staleTimestamp: 1, unmappedRegisters: 1 });
     const id = (await store.db.selectFrom('devices').select('id').where('sn', '=', meter).executeTakeFirstOrThrow()).id;

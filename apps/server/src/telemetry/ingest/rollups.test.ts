@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestStore, type TestStore } from '../../../test/store.ts';
+import { type IngestStore, openIngestStore } from '../../../test/ingest.ts';
 import { dataMessage, HYBRID, METER, makeGateway, makePlant, uniqueSn, WEATHER } from '../../../test/telemetry.ts';
-import { silentLogger } from '../../log.ts';
 import { counterCeilingW, counterLimits } from './kinds.ts';
-import { createIngest, type Ingest } from './pipeline.ts';
 import { counterEnergy, counterProblem, dayEnergy, emptyDay, foldCounter, foldSample, plantDay } from './rollups.ts';
 
 const MIN = 60_000;
@@ -114,28 +112,23 @@ describe('plantDay', () => {
 });
 
 describe('day rollups in the store', () => {
-  let store: TestStore;
-  let ingest: Ingest;
+  let store: IngestStore;
   beforeAll(async () => {
-    store = await openTestStore();
-    ingest = createIngest({ db: store.db, dialect: store.dialect, log: silentLogger, flushMs: 20 });
+    store = await openIngestStore();
   });
-  afterAll(async () => {
-    await ingest.close();
-    await store.close();
-  });
+  afterAll(() => store.close());
 
   /** One hybrid inverter frame per entry: [utc ts, pv total kWh]. */
   async function feed(gatewaySn: string, sn: string, readings: [number, number][], extra: Record<string, number> = {}) {
     for (const [ts, kwh] of readings) {
-      ingest.message(
+      store.ingest.message(
         gatewaySn,
         'data',
         dataMessage(ts, [{ sn, protocol: HYBRID, values: { pvEnergyTotal: kwh, ...extra } }]),
         ts,
       );
     }
-    await ingest.flush();
+    await store.ingest.flush();
   }
   const days = async (sn: string) => {
     const device = await store.db.selectFrom('devices').select('id').where('sn', '=', sn).executeTakeFirstOrThrow();
@@ -285,8 +278,8 @@ describe('day rollups in the store', () => {
     const meter = uniqueSn('MET');
     const t = Date.UTC(2025, 4, 5, 8);
     const send = async (ts: number, importEnergy: number) => {
-      ingest.message(gw.sn, 'data', dataMessage(ts, [{ sn: meter, protocol: METER, values: { importEnergy } }]), ts);
-      await ingest.flush();
+      store.ingest.message(gw.sn, 'data', dataMessage(ts, [{ sn: meter, protocol: METER, values: { importEnergy } }]), ts);
+      await store.ingest.flush();
     };
     await send(t, 1000);
     await send(t + 5 * MIN, 42_949_672.95); // 0xFFFFFFFF: "not available", the counter is absent
@@ -320,14 +313,14 @@ describe('day rollups in the store', () => {
     ];
     const send = async () => {
       for (const [ts, kwh, power, soc] of frames) {
-        ingest.message(
+        store.ingest.message(
           gw.sn,
           'data',
           dataMessage(ts, [{ sn, protocol: HYBRID, values: { pvEnergyTotal: kwh, activePower: power, batterySoc: soc } }]),
           ts,
         );
       }
-      await ingest.flush();
+      await store.ingest.flush();
     };
     await send();
     await send();
@@ -347,9 +340,9 @@ describe('day rollups in the store', () => {
         { sn: meter, protocol: METER, values: { importEnergy: 70 + 0.5 * step } },
         { sn: weather, protocol: WEATHER, values: { dailyIrradiation: 0.2 * step } },
       ]);
-    ingest.message(gw.sn, 'data', frame(t, 0), t);
-    ingest.message(gw.sn, 'data', frame(t + HOUR, 3), t + HOUR);
-    await ingest.flush();
+    store.ingest.message(gw.sn, 'data', frame(t, 0), t);
+    store.ingest.message(gw.sn, 'data', frame(t + HOUR, 3), t + HOUR);
+    await store.ingest.flush();
     expect(await plantDays(plantId)).toMatchObject([{ pv_wh: 3000 + 6000, grid_import_wh: 1500 }]);
     const station = await store.db
       .selectFrom('device_day')

@@ -1,9 +1,9 @@
 /** Batteries: list, packs and cells, information, realtime, day chart, delete. */
 import Type from 'typebox';
-import { endpoint, Paged, PageQuery } from '../../endpoint.ts';
+import { endpoint, Paged } from '../../endpoint.ts';
 import { IdParams, Instant, Nothing, Nullable, SnParams } from '../../schemas.ts';
-import { ActiveFault, DayChart, DeviceCounts, DeviceStatus, FieldValue, GatewayRef, PlantRef } from './common.ts';
-import { DateQuery, deviceFilters, deviceListItem, ListOrder, Num, Sort, W } from './schemas.ts';
+import { ActiveFault, DayChart, DeviceCounts, FieldValue } from './common.ts';
+import { DateQuery, deviceFilters, deviceIdentity, deviceListItem, deviceListQuery, Num, W } from './schemas.ts';
 
 export const batterySorts = ['sn', 'alias', 'createAt', 'soc', 'soh', 'power', 'status', 'lastUpdate'] as const;
 
@@ -21,13 +21,7 @@ export const listBatteries = endpoint({
   path: '/api/v1/batteries',
   access: 'battery.list.view',
   summary: 'The battery systems (masters) the caller can see: filter by plant, gateway, status, SN or alias; sorted, paged',
-  query: Type.Object({
-    ...PageQuery,
-    ...deviceFilters,
-    status: Type.Optional(DeviceStatus),
-    sort: Type.Optional(Sort(batterySorts, 'sn')),
-    order: Type.Optional(ListOrder),
-  }),
+  query: deviceListQuery(batterySorts),
   data: Paged(BatteryListItem),
 });
 
@@ -67,13 +61,7 @@ export const batterySlaves = endpoint({
 });
 
 export const BatteryInfo = Type.Object({
-  id: Type.Integer(),
-  sn: Type.String(),
-  alias: Nullable(Type.String()),
-  status: DeviceStatus,
-  plant: Nullable(PlantRef),
-  gateway: GatewayRef,
-  protocol: Type.Object({ id: Type.String(), name: Type.String() }),
+  ...deviceIdentity(),
   packs: Type.Integer(),
   cellsPerPack: Nullable(Type.Integer()),
   fullCapacity: Num('Ah'),

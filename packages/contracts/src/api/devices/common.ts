@@ -3,7 +3,7 @@ import Type from 'typebox';
 import { limits } from '../../limits.ts';
 import { Day, Instant, Nullable } from '../../schemas.ts';
 import { safeTextPattern } from '../../validation.ts';
-import { PlantStatus } from '../plants.ts';
+import { PlantCounts, PlantStatus } from '../plants.ts';
 import { Num, W, Wh } from './schemas.ts';
 
 /** Device status: the same values as a plant's. */
@@ -11,15 +11,11 @@ export const DeviceStatus = PlantStatus;
 export const deviceStatuses = ['normal', 'offline', 'warning', 'fault', 'upgrading'] as const;
 export type DeviceStatusName = (typeof deviceStatuses)[number];
 
-/** Counts per status over the visible devices of a kind, with the list's filters except status. */
-export const DeviceCounts = Type.Object({
-  total: Type.Integer(),
-  normal: Type.Integer(),
-  offline: Type.Integer(),
-  warning: Type.Integer(),
-  fault: Type.Integer(),
-  upgrading: Type.Integer(),
-});
+/**
+ * Counts per status over the visible devices of a kind, with the list's filters except status:
+ * the same shape as a plant's counts, the statuses being the same.
+ */
+export const DeviceCounts = PlantCounts;
 
 export const PlantRef = Type.Object({ id: Type.Integer(), name: Type.String(), timezone: Type.String() });
 export const GatewayRef = Type.Object({ id: Type.Integer(), sn: Type.String(), alias: Nullable(Type.String()) });

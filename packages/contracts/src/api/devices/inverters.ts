@@ -1,25 +1,31 @@
 /** Inverters: list, alias and delete, detail, realtime input and output, I-V points, day charts, energy and generation bars, the grid/meter/battery/EPS/load groups. */
 import Type from 'typebox';
-import { endpoint, Paged, PageQuery } from '../../endpoint.ts';
+import { endpoint, Paged } from '../../endpoint.ts';
 import { limits } from '../../limits.ts';
-import { Day, Instant, Literals, Nothing, Nullable, Sn, SnParams } from '../../schemas.ts';
+import { Day, Instant, Literals, Nullable, Sn, SnParams } from '../../schemas.ts';
 import {
   ActiveFault,
-  AliasInput,
-  AliasResult,
   DayChart,
   DayChartWithEnergy,
   DeviceCounts,
-  DeviceStatus,
   EnergyBars,
   EnergyPeriod,
   FieldValue,
   GatewayRef,
   Phase,
-  PlantRef,
 } from './common.ts';
 import { GatewayState } from './gateways.ts';
-import { DateQuery, deviceFilters, deviceListItem, ListOrder, Num, Sort, W, Wh } from './schemas.ts';
+import {
+  aliasAndDelete,
+  DateQuery,
+  deviceFilters,
+  deviceIdentity,
+  deviceListItem,
+  deviceListQuery,
+  Num,
+  W,
+  Wh,
+} from './schemas.ts';
 
 /** Inverter type names (`inverterTypeKey`); '--' is an inverter without a type register. */
 export const inverterTypeKeys = [
@@ -56,13 +62,7 @@ export const listInverters = endpoint({
   path: '/api/v1/inverters',
   access: 'inverter.view',
   summary: 'The inverters the caller can see: filter by plant, gateway, status, type, SN or alias; sorted (default SN), paged',
-  query: Type.Object({
-    ...PageQuery,
-    ...inverterListFilters,
-    status: Type.Optional(DeviceStatus),
-    sort: Type.Optional(Sort(inverterSorts, 'sn')),
-    order: Type.Optional(ListOrder),
-  }),
+  query: deviceListQuery(inverterSorts, inverterListFilters),
   data: Paged(InverterListItem),
 });
 
@@ -75,27 +75,7 @@ export const inverterCount = endpoint({
   data: DeviceCounts,
 });
 
-export const inverterAlias = endpoint({
-  method: 'POST',
-  path: '/api/v1/inverter/:sn/alias',
-  access: 'inverter.alias',
-  summary: `Rename an inverter (alias ≤ ${limits.deviceAliasBytes} bytes; empty clears it); needs edit rights on its plant`,
-  params: SnParams,
-  body: AliasInput,
-  data: AliasResult,
-  tolerate: [4, 600],
-});
-
-export const deleteInverter = endpoint({
-  method: 'POST',
-  path: '/api/v1/inverter/:sn/delete',
-  access: 'inverter.delete',
-  summary:
-    'Remove an inverter from the lists (history stays; it comes back if it sends data again); needs edit rights on its plant',
-  params: SnParams,
-  data: Nothing,
-  tolerate: [600],
-});
+export const { alias: inverterAlias, remove: deleteInverter } = aliasAndDelete('inverter', 'an inverter', 600);
 
 /** Inverter chart groups: grid, meter, battery, eps (backup output) and load. */
 export const inverterGroups = ['grid', 'meter', 'battery', 'eps', 'load'] as const;
@@ -103,13 +83,8 @@ export type InverterGroupName = (typeof inverterGroups)[number];
 export const InverterGroup = Literals(inverterGroups);
 
 export const InverterDetail = Type.Object({
-  id: Type.Integer(),
-  sn: Type.String(),
-  alias: Nullable(Type.String()),
-  status: DeviceStatus,
-  plant: Nullable(PlantRef),
+  ...deviceIdentity(),
   gateway: Type.Object({ ...GatewayRef.properties, status: GatewayState }),
-  protocol: Type.Object({ id: Type.String(), name: Type.String() }),
   deviceType: Nullable(Type.Integer()),
   typeKey: InverterTypeKey,
   ratedPower: W(),

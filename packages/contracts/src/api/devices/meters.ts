@@ -1,22 +1,19 @@
 /** Meters: list, realtime per phase, day chart and energy bars. */
 import Type from 'typebox';
-import { endpoint, Paged, PageQuery } from '../../endpoint.ts';
-import { limits } from '../../limits.ts';
-import { Instant, Nothing, Nullable, SnParams } from '../../schemas.ts';
+import { endpoint, Paged } from '../../endpoint.ts';
+import { Instant, Nullable, SnParams } from '../../schemas.ts';
+import { ActiveFault, DayChartWithEnergy, DeviceCounts, EnergyBars, FieldValue, Phase } from './common.ts';
 import {
-  ActiveFault,
-  AliasInput,
-  AliasResult,
-  DayChartWithEnergy,
-  DeviceCounts,
-  DeviceStatus,
-  EnergyBars,
-  FieldValue,
-  GatewayRef,
-  Phase,
-  PlantRef,
-} from './common.ts';
-import { DateQuery, deviceFilters, deviceListItem, ListOrder, Num, Sort, W, Wh } from './schemas.ts';
+  aliasAndDelete,
+  DateQuery,
+  deviceFilters,
+  deviceIdentity,
+  deviceListItem,
+  deviceListQuery,
+  Num,
+  W,
+  Wh,
+} from './schemas.ts';
 
 export const meterSorts = ['sn', 'alias', 'createAt', 'power', 'status', 'lastUpdate'] as const;
 
@@ -34,13 +31,7 @@ export const listMeters = endpoint({
   path: '/api/v1/meters',
   access: 'meter.view',
   summary: 'The meters the caller can see: filter by plant, gateway, status, SN or alias; sorted, paged',
-  query: Type.Object({
-    ...PageQuery,
-    ...deviceFilters,
-    status: Type.Optional(DeviceStatus),
-    sort: Type.Optional(Sort(meterSorts, 'sn')),
-    order: Type.Optional(ListOrder),
-  }),
+  query: deviceListQuery(meterSorts),
   data: Paged(MeterListItem),
 });
 
@@ -54,13 +45,7 @@ export const meterCount = endpoint({
 });
 
 export const MeterRealtime = Type.Object({
-  id: Type.Integer(),
-  sn: Type.String(),
-  alias: Nullable(Type.String()),
-  status: DeviceStatus,
-  plant: Nullable(PlantRef),
-  gateway: GatewayRef,
-  protocol: Type.Object({ id: Type.String(), name: Type.String() }),
+  ...deviceIdentity(),
   master: Type.Boolean(),
   at: Nullable(Instant),
   power: W('W, + import / − export'),
@@ -115,23 +100,4 @@ export const meterMonth = meterBars('month', 'the days of the month');
 export const meterYear = meterBars('year', 'the months of the year');
 export const meterTotal = meterBars('total', 'every year');
 
-export const meterAlias = endpoint({
-  method: 'POST',
-  path: '/api/v1/meter/:sn/alias',
-  access: 'meter.alias',
-  summary: `Rename a meter (alias ≤ ${limits.deviceAliasBytes} bytes; empty clears it); needs edit rights on its plant`,
-  params: SnParams,
-  body: AliasInput,
-  data: AliasResult,
-  tolerate: [4, 404],
-});
-
-export const deleteMeter = endpoint({
-  method: 'POST',
-  path: '/api/v1/meter/:sn/delete',
-  access: 'meter.delete',
-  summary: 'Remove a meter from the lists (history stays; it comes back if it sends data again); needs edit rights on its plant',
-  params: SnParams,
-  data: Nothing,
-  tolerate: [404],
-});
+export const { alias: meterAlias, remove: deleteMeter } = aliasAndDelete('meter', 'a meter', 404);

@@ -1,7 +1,9 @@
 /** Schema helpers the device contracts share (not part of the API). */
 import Type, { type TProperties } from 'typebox';
-import { Day, Id, Instant, Literals, Nullable } from '../../schemas.ts';
-import { DeviceStatus, GatewayRef, PlantRef } from './common.ts';
+import { endpoint, PageQuery } from '../../endpoint.ts';
+import { limits } from '../../limits.ts';
+import { Day, Id, Instant, Literals, Nothing, Nullable, SnParams } from '../../schemas.ts';
+import { AliasInput, AliasResult, DeviceStatus, GatewayRef, PlantRef } from './common.ts';
 
 export const W = (description = 'W') => Nullable(Type.Number({ description }));
 export const Num = (description: string) => Nullable(Type.Number({ description }));
@@ -19,7 +21,34 @@ export const deviceFilters = {
   keyword: Type.Optional(Type.String({ maxLength: 32, description: 'part of the SN or alias, case-insensitive' })),
 };
 
+/** A device list's query: a page, the kind's filters (by default the shared ones), a status, a sort (default SN) and an order. */
+export function deviceListQuery<const Sorts extends readonly string[], Filters extends TProperties = typeof deviceFilters>(
+  sorts: Sorts,
+  filters: Filters = deviceFilters as unknown as Filters,
+) {
+  return Type.Object({
+    ...PageQuery,
+    ...filters,
+    status: Type.Optional(DeviceStatus),
+    sort: Type.Optional(Sort(sorts, 'sn')),
+    order: Type.Optional(ListOrder),
+  });
+}
+
 export const DateQuery = Type.Object({ date: Type.Optional(Day) });
+/** Who a device on a detail page is and where: id, SN, alias, status, plant, gateway, protocol (id and name). */
+export function deviceIdentity() {
+  return {
+    id: Type.Integer(),
+    sn: Type.String(),
+    alias: Nullable(Type.String()),
+    status: DeviceStatus,
+    plant: Nullable(PlantRef),
+    gateway: GatewayRef,
+    protocol: Type.Object({ id: Type.String(), name: Type.String() }),
+  };
+}
+
 /**
  * A row of an SN-keyed device list: who it is and where (SN, alias, plant, gateway, protocol),
  * the kind's own figures, then its status and times.
@@ -37,4 +66,37 @@ export function deviceListItem<Figures extends TProperties>(figures: Figures) {
     lastUpdate: Nullable(Instant),
     createdAt: Instant,
   });
+}
+
+/**
+ * Renaming a device of `kind` (alias ≤ the alias limit in bytes; empty clears it) and removing it
+ * from the lists (its history stays; it comes back if it sends data again), both with edit
+ * rights on its plant. `missing` is the code an unknown or foreign SN answers.
+ */
+export function aliasAndDelete<const Kind extends 'inverter' | 'meter', const Missing extends number>(
+  kind: Kind,
+  noun: string,
+  missing: Missing,
+) {
+  return {
+    alias: endpoint({
+      method: 'POST',
+      path: `/api/v1/${kind}/:sn/alias`,
+      access: `${kind}.alias`,
+      summary: `Rename ${noun} (alias ≤ ${limits.deviceAliasBytes} bytes; empty clears it); needs edit rights on its plant`,
+      params: SnParams,
+      body: AliasInput,
+      data: AliasResult,
+      tolerate: [4, missing],
+    }),
+    remove: endpoint({
+      method: 'POST',
+      path: `/api/v1/${kind}/:sn/delete`,
+      access: `${kind}.delete`,
+      summary: `Remove ${noun} from the lists (history stays; it comes back if it sends data again); needs edit rights on its plant`,
+      params: SnParams,
+      data: Nothing,
+      tolerate: [missing],
+    }),
+  };
 }

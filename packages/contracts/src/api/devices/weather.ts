@@ -1,8 +1,8 @@
 /** Weather stations: list and detail. */
 import Type from 'typebox';
-import { endpoint, Paged, PageQuery } from '../../endpoint.ts';
-import { DeviceCounts, DeviceStatus } from './common.ts';
-import { deviceFilters, deviceListItem, ListOrder, Num, Sort } from './schemas.ts';
+import { endpoint, Paged } from '../../endpoint.ts';
+import { DeviceCounts } from './common.ts';
+import { deviceFilters, deviceListItem, deviceListQuery, ListOrder, Num } from './schemas.ts';
 
 export const weatherSorts = ['sn', 'alias', 'createAt', 'irradiance', 'status', 'lastUpdate'] as const;
 
@@ -20,13 +20,7 @@ export const listWeatherStations = endpoint({
   path: '/api/v1/meteorological',
   access: 'weather.view',
   summary: 'The weather stations the caller can see: filter by plant, gateway, status, SN or alias; sorted, paged',
-  query: Type.Object({
-    ...PageQuery,
-    ...deviceFilters,
-    status: Type.Optional(DeviceStatus),
-    sort: Type.Optional(Sort(weatherSorts, 'sn')),
-    order: Type.Optional(ListOrder),
-  }),
+  query: deviceListQuery(weatherSorts),
   data: Paged(WeatherListItem),
 });
 
