@@ -22,15 +22,11 @@ export function userRoutes(app: FastifyInstance) {
   const own = (id: number, callerId: number) => {
     if (id !== callerId) fail(2);
   };
-  const readOnlyGuard = (readOnly: number) => {
-    if (readOnly) fail(2);
-  };
 
   route(app, api.getUser, async ({ caller, query }) => profileOf(db, caller.user, toLanguage(query.lan ?? caller.user.language)));
 
   route(app, api.updateUser, async ({ params, body, caller, lan }) => {
     own(params.id, caller.user.id);
-    readOnlyGuard(caller.user.read_only);
     const patch: Record<string, unknown> = {};
     for (const [key, column] of [
       ['nickname', 'nickname'],
@@ -60,7 +56,6 @@ export function userRoutes(app: FastifyInstance) {
     api.changePassword,
     async ({ params, body, caller }) => {
       own(params.id, caller.user.id);
-      readOnlyGuard(caller.user.read_only);
       if (!(await verifyPassword(caller.user.password_hash, body.oldPassword))) fail(108);
       const hash = await hashPassword(body.password, config.passwordCost);
       await db.updateTable('users').set({ password_hash: hash, updated_at: now() }).where('id', '=', caller.user.id).execute();
@@ -109,7 +104,6 @@ export function userRoutes(app: FastifyInstance) {
   );
 
   route(app, api.setNotify, async ({ body, caller }) => {
-    readOnlyGuard(caller.user.read_only);
     if (!body.enable) {
       await db.updateTable('users').set({ notify_enabled: 0, updated_at: now() }).where('id', '=', caller.user.id).execute();
       return { enabled: false, email: caller.user.notify_email };
@@ -137,7 +131,6 @@ export function userRoutes(app: FastifyInstance) {
     api.uploadAvatar,
     async ({ params, caller, req }) => {
       own(params.id, caller.user.id);
-      readOnlyGuard(caller.user.read_only);
       const file = await req.file({ limits: { fileSize: limits.avatarBytes, files: 1 } });
       if (!file) return fail(4, 'file is required');
       const bytes = await file.toBuffer();

@@ -79,6 +79,7 @@ export const inverterAlias = endpoint({
   method: 'POST',
   path: '/api/v1/inverter/:sn/alias',
   access: 'inverter.alias',
+  writes: true,
   summary: `Rename an inverter (alias ≤ ${limits.deviceAliasBytes} bytes; empty clears it); needs edit rights on its plant`,
   params: SnParams,
   body: AliasInput,
@@ -90,6 +91,7 @@ export const deleteInverter = endpoint({
   method: 'POST',
   path: '/api/v1/inverter/:sn/delete',
   access: 'inverter.delete',
+  writes: true,
   summary:
     'Remove an inverter from the lists (history stays; it comes back if it sends data again); needs edit rights on its plant',
   params: SnParams,
