@@ -11,8 +11,8 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
 import { deviceEnergy, type EnergyPeriod, periodDays } from '../../telemetry/ingest/energy-queries.ts';
+import type { DeviceRow } from './device.ts';
 import { iso, type Values } from './fields.ts';
-import type { DeviceRow } from './lookup.ts';
 import { type ChartParam, chartParam, sampleTables } from './params.ts';
 import { dayRange, hourLabel, isDay, today } from './zone.ts';
 

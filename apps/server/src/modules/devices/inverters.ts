@@ -10,6 +10,7 @@ import type { Caller } from '../../access/caller.ts';
 import type { Db } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
 import { chartDay, dayCurves, dayEnergy, decodeRaw, energyBars, generation, integrate } from './charts.ts';
+import { type DeviceRow, findDevice } from './device.ts';
 import {
   enumLabel,
   faultsOf,
@@ -29,7 +30,6 @@ import {
   type Values,
 } from './fields.ts';
 import { counterWh, groups, groupsPresent } from './groups.ts';
-import { type DeviceRow, findDevice } from './lookup.ts';
 import { chartParam, defaultParams } from './params.ts';
 import { today } from './zone.ts';
 
@@ -37,8 +37,7 @@ type Detail = Static<typeof devicesApi.InverterDetail>;
 type TypeKey = Detail['typeKey'];
 type GroupName = devicesApi.InverterGroupName;
 
-export const inverter = (db: Db, caller: Caller, sn: string, need: 'view' | 'edit' = 'view') =>
-  findDevice(db, caller, 'inverter', { sn }, need);
+export const inverter = (db: Db, caller: Caller, sn: string) => findDevice(db, caller, 'inverter', { sn });
 
 /** The protocol's plan; a device of a protocol this server does not ship has no charts (601). */
 function planFor(device: DeviceRow): ProtocolPlan {

@@ -8,8 +8,8 @@ import type { Caller } from '../../access/caller.ts';
 import type { Db } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
 import { chartDay, dayCurves, dayEnergy, energyBars } from './charts.ts';
+import { findDevice } from './device.ts';
 import { faultsOf, fieldList, firstNum, iso, kwhToWh, num, phasesOf, planOf, type Values } from './fields.ts';
-import { findDevice } from './lookup.ts';
 import { chartParam } from './params.ts';
 import { today } from './zone.ts';
 

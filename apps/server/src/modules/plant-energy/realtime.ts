@@ -11,7 +11,7 @@ import { dayIncomes, energyIncome, hasPrice, roundMoney, totalOf } from './incom
 import { plantLatest } from './latest.ts';
 import { iso, localDay, previousDay } from './local-time.ts';
 import { VersionedCache } from './lru.ts';
-import type { OverviewPlant } from './scope.ts';
+import type { OverviewPlant } from './plant.ts';
 
 export type PlantRealtime = DataOf<typeof plantEnergyApi.plantRealtime>;
 

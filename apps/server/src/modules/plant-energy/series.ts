@@ -24,7 +24,7 @@ import { gridMeters } from './flow.ts';
 import { dayIncomes, energyIncome, hasPrice, roundMoney, totalOf } from './income.ts';
 import { dayBounds, iso, localDay, requestDay } from './local-time.ts';
 import { VersionedCache } from './lru.ts';
-import type { OverviewPlant } from './scope.ts';
+import type { OverviewPlant } from './plant.ts';
 
 export type PowerDay = DataOf<typeof plantEnergyApi.plantPowerDay>;
 export type GenerationSeries = DataOf<typeof plantEnergyApi.plantPowerMonth>;
