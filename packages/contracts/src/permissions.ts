@@ -156,9 +156,15 @@ function flatten(
   return out;
 }
 
-export const allPermissions = flatten(permissionTree, null, []);
+export const allPermissions = flatten(permissionTree, null, []) as Array<
+  PermissionNode & { name: PermissionName; parent: PermissionName | null }
+>;
 export const permissionNames: ReadonlySet<string> = new Set(allPermissions.map((p) => p.name));
-export const permissionByName = new Map(allPermissions.map((p) => [p.name, p]));
+export const permissionByName: ReadonlyMap<string, (typeof allPermissions)[number]> = new Map(
+  allPermissions.map((p) => [p.name, p]),
+);
+/** A name read from storage or input is one of the catalogue's. */
+export const isPermissionName = (name: string): name is PermissionName => permissionNames.has(name);
 
 /** The granted tree: the catalogue pruned to `granted`, in one language. A child is kept only
  *  with its parent, so a granted button under an ungranted page is not shown. */
@@ -183,7 +189,8 @@ export function grantedTree(
 export const platformPermissions = allPermissions.map((p) => p.name);
 export const companyGrantable = allPermissions.filter((p) => !p.platform).map((p) => p.name);
 export const ownerPermissions = allPermissions.filter((p) => p.owner).map((p) => p.name);
-export const viewOnly = (names: Iterable<string>) => [...names].filter((n) => permissionByName.get(n)?.view);
+export const viewOnly = (names: Iterable<PermissionName>): PermissionName[] =>
+  [...names].filter((n) => permissionByName.get(n)?.view);
 
 /** Buttons (type 1) granted under each page, for the web's permission directive. */
 export function buttonsByPage(tree: GrantedPermission[], out: Record<string, string[]> = {}): Record<string, string[]> {

@@ -7,20 +7,31 @@
  * - end users (owners): the owner permissions;
  * - a read-only account keeps only the view permissions of the above.
  */
-import { companyGrantable, ownerPermissions, platformPermissions, viewOnly } from '@sunfleet/contracts';
+import {
+  companyGrantable,
+  isPermissionName,
+  ownerPermissions,
+  type PermissionName,
+  platformPermissions,
+  viewOnly,
+} from '@sunfleet/contracts';
 import type { Db } from '../db/index.ts';
 import { parseJson } from '../db/index.ts';
 import type { User } from '../db/schema.ts';
 
-const grantableToCompanies = new Set(companyGrantable);
+const grantableToCompanies: ReadonlySet<string> = new Set(companyGrantable);
 
-export async function companyHolds(db: Db, companyId: number): Promise<Set<string>> {
+/** Stored names that are the catalogue's and may be granted to a company (a name since removed is dropped). */
+const companyNames = (stored: string | null | undefined): PermissionName[] =>
+  parseJson<string[]>(stored, []).filter((p): p is PermissionName => isPermissionName(p) && grantableToCompanies.has(p));
+
+export async function companyHolds(db: Db, companyId: number): Promise<Set<PermissionName>> {
   const company = await db.selectFrom('companies').select(['permissions']).where('id', '=', companyId).executeTakeFirst();
-  return new Set(parseJson<string[]>(company?.permissions, []).filter((p) => grantableToCompanies.has(p)));
+  return new Set(companyNames(company?.permissions));
 }
 
-export async function grantsFor(db: Db, user: User): Promise<Set<string>> {
-  let names: Iterable<string>;
+export async function grantsFor(db: Db, user: User): Promise<Set<PermissionName>> {
+  let names: Iterable<PermissionName>;
   switch (user.kind) {
     case 'sysadmin':
       names = platformPermissions;
@@ -35,7 +46,7 @@ export async function grantsFor(db: Db, user: User): Promise<Set<string>> {
       }
       const held = await companyHolds(db, user.company_id);
       const role = await db.selectFrom('company_roles').select('permissions').where('id', '=', user.role_id).executeTakeFirst();
-      names = parseJson<string[]>(role?.permissions, []).filter((p) => held.has(p));
+      names = parseJson<string[]>(role?.permissions, []).filter((p): p is PermissionName => held.has(p as PermissionName));
       break;
     }
     default:

@@ -80,7 +80,10 @@ describe('API description', () => {
       const ok = JSON.stringify(op!.responses[200]!.content);
       expect(ok, where).toContain(envelopeRef);
       if (!ep.file) expect(ok, where).toContain('"anyOf"');
-      if (ep.access !== 'public' && ep.access !== 'user') expect(op!.responses[200]!.description, where).toContain(ep.access);
+      if (ep.access !== 'public' && ep.access !== 'user') {
+        for (const name of [ep.access].flat()) expect(op!.responses[200]!.description, where).toContain(name);
+      }
+      if (ep.writes) expect(op!.responses[200]!.description, where).toContain('read-only account');
     }
   });
 

@@ -13,7 +13,7 @@
  */
 
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
-import { type Endpoint, errorText } from '@sunfleet/contracts';
+import { accessPermissions, type Endpoint, errorText } from '@sunfleet/contracts';
 import type { FastifyInstance } from 'fastify';
 import { statusOfCode } from './errors.ts';
 
@@ -56,11 +56,17 @@ export function errorResponses(ep: Endpoint, rateLimited: boolean): Record<strin
 }
 
 function businessErrors(ep: Endpoint): string {
+  const permissions = accessPermissions(ep.access);
   const codes = [
-    ...(ep.access !== 'public' && ep.access !== 'user' ? [`2 without the permission \`${ep.access}\``] : []),
+    ...(permissions ? [`2 without the permission ${permissions.map((p) => `\`${p}\``).join(' or ')}`] : []),
+    ...(ep.writes ? ['2 for a read-only account'] : []),
     ...(ep.tolerate ?? []).map(String),
   ];
-  return `a business error is the error envelope with HTTP 200${codes.length ? ` (codes include ${codes.join(', ')})` : ''}`;
+  const who =
+    ep.access === 'scrape'
+      ? 'for a monitoring scraper only (`scrape`: from the loopback address, or with the metrics token); '
+      : '';
+  return `${who}a business error is the error envelope with HTTP 200${codes.length ? ` (codes include ${codes.join(', ')})` : ''}`;
 }
 
 /** The 200 reply: the success (an envelope, or a file) or a business error. */

@@ -1,14 +1,15 @@
 /**
  * The whole route table: every route is a contract endpoint that declares its access, every
  * public route is on the list below, every scraper route too, every other route answers 401
- * without a token from an address other than loopback, and every route that takes an id answers
- * nothing for another tenant's id.
+ * without a token from an address other than loopback, every route that takes an id answers
+ * nothing for another tenant's id, and every call that changes data declares that it writes and
+ * refuses a read-only account.
  *
  * A new route with a path parameter needs an entry in `foreignIds`: how to make an object of
  * that kind belonging to someone else. The test fails until it has one.
  */
 import type { Endpoint } from '@sunfleet/contracts';
-import { companyGrantable, permissionNames } from '@sunfleet/contracts';
+import { accessPermissions, companyGrantable, permissionNames } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.ts';
 import { pluginPublicPrefixes } from '../app.ts';
@@ -25,6 +26,30 @@ const publicRoutes = new Set([
   'POST /anonymous/resetPwd',
   'GET /anonymous/ip',
 ]);
+/** Calls that change data: each must declare that it writes (a few, for the reader; the walk below covers all). */
+const mustWrite = [
+  'POST /api/v1/plant',
+  'POST /api/v1/plant/:id',
+  'POST /api/v1/plant/:id/delete',
+  'POST /api/v1/plant/thumbnail',
+  'POST /api/v1/plant/:id/share',
+  'POST /api/v1/gateway/:sn/unbind',
+  'POST /api/v1/user/:id',
+  'POST /api/v1/user/:id/pwd',
+  'POST /api/v1/user/notify',
+  'POST /api/v1/user/:id/avatar',
+  'POST /api/v1/inverter/:sn/alias',
+  'POST /api/v1/inverter/params/custom',
+  'POST /api/v1/meter/:sn/master',
+  'POST /api/v1/event/:id/ack',
+  'POST /api/v1/company/role',
+];
+/** Signed-in POSTs that change no data a read-only account must keep its hands off. */
+const postsThatDoNotWrite = new Map([
+  ['POST /api/v1/gateways/check', 'checks a label key, stores nothing'],
+  ['POST /oauth/revoke', 'signing out'],
+  ['POST /api/v1/user/personalized', "the account's own display preferences"],
+]);
 /** Answered to the loopback address without a token (monitoring on the same machine). */
 const scrapeRoutes = new Set(['GET /metrics']);
 /** Requests in this test come from outside the machine. */
@@ -40,6 +65,7 @@ let victimGatewayId: number;
 /** The victim's devices, one per kind, behind the victim's gateway in the victim's plant. */
 const victimDevices = { inverter: 'VICTIMINV1', battery: 'VICTIMBAT1', meter: 'VICTIMMET1', weather: 'VICTIMWS1' } as const;
 const victimDeviceIds: Record<string, number> = {};
+let readOnly: { id: number; access: string };
 
 /** For each path parameter pattern: an object of that kind that belongs to the victim. */
 const foreignIds: Array<{ match: RegExp; params: (url: string) => Record<string, string | number> }> = [
@@ -149,6 +175,8 @@ beforeAll(async () => {
   }
   const a = await s.user({ kind: 'company_admin', companyId: mine.id });
   attacker = await s.login(a.account);
+  const ro = await s.user({ readOnly: true });
+  readOnly = { id: ro.id, access: (await s.login(ro.account)).access };
 });
 afterAll(() => s.close());
 
@@ -162,9 +190,12 @@ describe('route table', () => {
     for (const r of routes) {
       expect(r.endpoint, `${r.method} ${r.url} is not registered from a contract`).toBeDefined();
       const access = r.endpoint!.access;
+      const names = accessPermissions(access);
       expect(
-        access === 'public' || access === 'user' || access === 'scrape' || permissionNames.has(access),
-        `${r.method} ${r.url}: unknown access "${access}"`,
+        names === null
+          ? ['public', 'user', 'scrape'].includes(access as string)
+          : names.length > 0 && names.every((n) => permissionNames.has(n)),
+        `${r.method} ${r.url}: unknown access "${String(access)}"`,
       ).toBe(true);
     }
   });
@@ -219,5 +250,48 @@ describe('route table', () => {
       expect(body.code, `${r.method} ${url} answered code 0 for a foreign object`).not.toBe(0);
       expect(body.data, `${r.method} ${url} returned data for a foreign object`).toBeNull();
     }
+  });
+
+  it('every signed-in call that changes data declares that it writes; reads never do', () => {
+    const routes = contractRoutes();
+    const key = (r: (typeof routes)[number]) => `${r.method} ${r.url}`;
+    const writes = new Set(routes.filter((r) => r.endpoint?.writes).map(key));
+    for (const name of mustWrite) expect(writes, `${name} must declare writes`).toContain(name);
+    for (const r of routes) {
+      const access = r.endpoint?.access;
+      if (r.method === 'GET' || access === 'public' || access === 'scrape') {
+        expect(r.endpoint?.writes, `${key(r)} declares writes`).toBeUndefined();
+        continue;
+      }
+      const listedRead = postsThatDoNotWrite.has(key(r));
+      expect(writes.has(key(r)) !== listedRead, `${key(r)}: declare writes, or list it as a call that does not write`).toBe(true);
+    }
+  });
+
+  it('a read-only account is refused (2) by every call that writes, before its input is read', async () => {
+    const writing = contractRoutes().filter((r) => r.endpoint?.writes);
+    expect(writing.length).toBeGreaterThanOrEqual(mustWrite.length);
+    for (const r of writing) {
+      // Its own ids where a path takes one, so that nothing but the read-only rule refuses it.
+      const url = fill(r.url, { id: readOnly.id, plantId: 1, sn: 'X' });
+      const res = await s.app.inject({
+        method: r.method as 'POST',
+        url,
+        headers: { authorization: `Bearer ${readOnly.access}` },
+        remoteAddress: REMOTE,
+        payload: {},
+      });
+      expect(res.json(), `${r.method} ${url}`).toEqual({ code: 2, msg: expect.any(String), data: null });
+    }
+    const before = await s.db.selectFrom('users').selectAll().where('id', '=', readOnly.id).executeTakeFirstOrThrow();
+    const profile = await s.call(readOnly.access, 'POST', `/api/v1/user/${readOnly.id}`, { nickname: 'Changed' });
+    expect(profile.body.code).toBe(2);
+    expect(await s.db.selectFrom('users').selectAll().where('id', '=', readOnly.id).executeTakeFirstOrThrow()).toEqual(before);
+  });
+
+  it('a read-only account still makes the calls that do not write', async () => {
+    const saved = await s.call(readOnly.access, 'POST', '/api/v1/user/personalized', { key: 'columns', value: ['name'] });
+    expect(saved.body).toMatchObject({ code: 0, data: { columns: ['name'] } });
+    expect((await s.call(readOnly.access, 'GET', '/api/v1/plants')).body.code).toBe(0);
   });
 });

@@ -1,10 +1,19 @@
 /**
  * Routes are registered from endpoint contracts (packages/contracts): the contract gives the
- * method, path, access rule and schemas; this wires the schemas into Fastify (validation,
- * response whitelist, OpenAPI), authenticates the caller, enforces the declared permission,
- * and wraps the handler's result in the `{ code, msg, data }` envelope.
+ * method, path, access rule, whether the call writes, and schemas; this wires the schemas into
+ * Fastify (validation, response whitelist, OpenAPI), authenticates the caller, enforces the
+ * declared permission and the read-only rule, and wraps the handler's result in the
+ * `{ code, msg, data }` envelope.
  */
-import type { BodyOf, DataOf, Endpoint, Language, ParamsOf, QueryOf } from '@sunfleet/contracts';
+import {
+  type BodyOf,
+  type DataOf,
+  type Endpoint,
+  type Language,
+  type ParamsOf,
+  permits,
+  type QueryOf,
+} from '@sunfleet/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { Caller } from '../access/caller.ts';
@@ -114,7 +123,9 @@ export function route<E extends Endpoint>(app: FastifyInstance, ep: E, handler: 
       if (ep.access === 'scrape') return authorizeScrape(req, app.deps.config.metricsToken);
       const caller = await authenticate(app, req);
       req.caller = caller;
-      if (ep.access !== 'user' && !caller.grants.has(ep.access)) throw new BusinessError(2);
+      if (!permits(ep.access, caller.grants)) throw new BusinessError(2);
+      // A read-only account reads only: a call that writes refuses it, whatever it holds.
+      if (ep.writes && caller.user.read_only) throw new BusinessError(2);
     },
     // After authentication and validation: a call is counted as the caller it is, with its input.
     ...(limits.length > 0 ? { preHandler: (req: FastifyRequest) => enforceLimits(app.deps.db, req, limits) } : {}),

@@ -116,6 +116,7 @@ export const ackEvent = endpoint({
   method: 'POST',
   path: '/api/v1/event/:id/ack',
   access: 'event.view',
+  writes: true,
   encoding: 'json',
   summary:
     'Acknowledge an event (open or closed), with an optional note: needs a caller who operates the plant (2 otherwise; visitors and read-only accounts never do); 207 if already acknowledged',

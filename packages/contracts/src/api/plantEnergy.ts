@@ -244,6 +244,7 @@ export const setMasterMeter = endpoint({
   method: 'POST',
   path: '/api/v1/meter/:sn/master',
   access: 'station.edit',
+  writes: true,
   summary: 'Make this meter the plant’s master: its grid import and export become the plant’s (days are re-summed)',
   params: Type.Object({ sn: Sn }),
   data: Nothing,
@@ -298,6 +299,7 @@ export const saveWeatherAuth = endpoint({
   method: 'POST',
   path: '/api/v1/saveAuthInfo',
   access: 'station.edit',
+  writes: true,
   summary: 'Attach a weather station to a plant by SN (the station must be behind one of the plant’s gateways)',
   body: Type.Object({ plantId: Type.Integer({ minimum: 1 }), sn: Sn }),
   data: WeatherStationInfo,
@@ -374,6 +376,7 @@ export const importForecast = endpoint({
   method: 'POST',
   path: '/api/v1/predicted/import',
   access: 'station.edit',
+  writes: true,
   encoding: 'multipart',
   summary:
     'Upload a power forecast (.xlsx; field "file", field "plantId"): rows of time (plant-local "YYYY-MM-DD HH:mm") and power in W; replaces the forecast of the days it covers',

@@ -3,7 +3,7 @@
  * the company (801); a role grants only what the company holds (the rest is refused, code 2);
  * nobody changes or deletes the role they hold themselves (803).
  */
-import { limits } from '@sunfleet/contracts';
+import { isPermissionName, limits } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import { companyHolds } from '../../access/grants.ts';
 import type { Db } from '../../db/index.ts';
@@ -46,7 +46,7 @@ export async function checkRoleName(db: Db, caller: Caller, name: string, except
 async function grantable(db: Db, companyId: number, permissions: string[]) {
   const held = await companyHolds(db, companyId);
   const unique = [...new Set(permissions)];
-  if (unique.some((p) => !held.has(p))) fail(2, 'a role may grant only what the company holds');
+  if (unique.some((p) => !isPermissionName(p) || !held.has(p))) fail(2, 'a role may grant only what the company holds');
   return unique;
 }
 

@@ -11,8 +11,8 @@ import type { Db } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
 import { iso } from '../../time/index.ts';
 import { chartDay, dayCurves } from './charts.ts';
+import { type DeviceRow, findDevice } from './device.ts';
 import { enumLabel, faultsOf, fieldList, num, packIndexes, planOf, type Values } from './fields.ts';
-import { type DeviceRow, findDevice } from './lookup.ts';
 import { chartParam } from './params.ts';
 
 type Pack = Static<typeof devicesApi.BatteryPack>;

@@ -13,8 +13,8 @@ import { deviceEnergy, type EnergyPeriod, periodDays } from '../../energy/day-ro
 import { sampleTables } from '../../energy/samples.ts';
 import { fail } from '../../http/errors.ts';
 import { dayBounds, hourLabel, isCalendarDay, iso, localDay } from '../../time/index.ts';
+import type { DeviceRow } from './device.ts';
 import type { Values } from './fields.ts';
-import type { DeviceRow } from './lookup.ts';
 import { type ChartParam, chartParam } from './params.ts';
 
 export interface Series {

@@ -11,6 +11,7 @@
 import { limits } from '@sunfleet/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Caller } from '../../access/caller.ts';
+import { deviceFor } from '../../access/resolve.ts';
 import { now } from '../../db/index.ts';
 import type { DeviceKind } from '../../db/schema.ts';
 import { resumPlantGrid } from '../../energy/plant-grid.ts';
@@ -18,7 +19,6 @@ import { refreshPlantStatus } from '../../energy/plant-status.ts';
 import { fail } from '../../http/errors.ts';
 import { refreshPlantSummary } from '../plants/summary.ts';
 import { devicesChanged } from './list.ts';
-import { findDevice } from './lookup.ts';
 
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 
@@ -26,7 +26,7 @@ export async function setAlias(app: FastifyInstance, caller: Caller, kind: Devic
   const { db } = app.deps;
   const alias = input.trim();
   if (bytes(alias) > limits.deviceAliasBytes) fail(4, `body.alias: at most ${limits.deviceAliasBytes} bytes`);
-  const device = await findDevice(db, caller, kind, { sn }, 'edit');
+  const device = await deviceFor(db, caller, { sn }, { kind, need: 'operate' });
   await db
     .updateTable('devices')
     .set({ alias: alias || null, updated_at: now() })
@@ -39,7 +39,8 @@ export async function setAlias(app: FastifyInstance, caller: Caller, kind: Devic
 
 export async function deleteDevice(app: FastifyInstance, caller: Caller, kind: DeviceKind, by: { sn: string } | { id: number }) {
   const { db } = app.deps;
-  const device = await findDevice(db, caller, kind, by, 'edit');
+  const device = await deviceFor(db, caller, by, { kind, need: 'operate' });
+  const plantId = device.plantId;
   const t = now();
   await db.transaction().execute(async (trx) => {
     await trx
@@ -54,19 +55,19 @@ export async function deleteDevice(app: FastifyInstance, caller: Caller, kind: D
       .where('device_id', '=', device.id)
       .where('ended_at', 'is', null)
       .execute();
-    if (device.plant) {
+    if (plantId !== null) {
       // A deleted master meter stops being the plant's: its days are re-summed from the others.
       const unmastered = await trx
         .updateTable('plants')
         .set({ master_meter_id: null })
-        .where('id', '=', device.plant.id)
+        .where('id', '=', plantId)
         .where('master_meter_id', '=', device.id)
         .executeTakeFirst();
-      if (Number(unmastered.numUpdatedRows) > 0) await resumPlantGrid(trx, device.plant.id, t);
-      await refreshPlantStatus(trx, [device.plant.id]);
+      if (Number(unmastered.numUpdatedRows) > 0) await resumPlantGrid(trx, plantId, t);
+      await refreshPlantStatus(trx, [plantId]);
     }
   });
-  if (device.plant) await refreshPlantSummary(db, [device.plant.id]);
+  if (plantId !== null) await refreshPlantSummary(db, [plantId]);
   devicesChanged();
   app.deps.ingest?.forget({ deviceSn: device.sn });
   return null;

@@ -7,10 +7,10 @@
 import { devicesApi, type QueryOf } from '@sunfleet/contracts';
 import { type Expression, type SelectQueryBuilder, sql } from 'kysely';
 import type { Caller } from '../../access/caller.ts';
-import { gatewaysOperable, gatewaysVisible, type ScopeForm } from '../../access/devices.ts';
+import { gatewaysVisible, type ScopeForm } from '../../access/devices.ts';
+import { gatewayFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
-import { fail } from '../../http/errors.ts';
 import { iso, zoneOf } from '../../time/index.ts';
 import { cached, scopeFormFor } from './list.ts';
 import { readAll } from './offload.ts';
@@ -236,13 +236,7 @@ export function gatewayCounts(db: Db, caller: Caller, q: Pick<Filters, 'plantId'
 // ——— detail ———
 
 export async function gatewayDetail(db: Db, caller: Caller, id: number) {
-  const found = await db
-    .selectFrom('gateways')
-    .select((eb) => ['gateways.id', eb.case().when(gatewaysOperable(eb, caller)).then(1).else(0).end().as('operable')])
-    .where('gateways.id', '=', id)
-    .where((eb) => gatewaysVisible(eb, caller))
-    .executeTakeFirst();
-  if (!found) return fail(305);
+  const found = await gatewayFor(db, caller, { id });
   const [[row], summary, devices] = await Promise.all([
     rowsByIds(db, [id]),
     deviceSummary(db, [id]),
@@ -290,7 +284,7 @@ export async function gatewayDetail(db: Db, caller: Caller, id: number) {
     })),
     history: history.periods,
     historySource: history.source,
-    canEdit: Number(found.operable) === 1,
+    canEdit: found.canOperate,
   };
 }
 

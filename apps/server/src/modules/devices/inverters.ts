@@ -11,6 +11,7 @@ import type { Db } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
 import { iso, localDay } from '../../time/index.ts';
 import { chartDay, dayCurves, dayEnergy, decodeRaw, energyBars, generation, integrate } from './charts.ts';
+import { type DeviceRow, findDevice } from './device.ts';
 import {
   enumLabel,
   faultsOf,
@@ -29,15 +30,13 @@ import {
   type Values,
 } from './fields.ts';
 import { counterWh, groups, groupsPresent } from './groups.ts';
-import { type DeviceRow, findDevice } from './lookup.ts';
 import { chartParam, defaultParams } from './params.ts';
 
 type Detail = Static<typeof devicesApi.InverterDetail>;
 type TypeKey = Detail['typeKey'];
 type GroupName = devicesApi.InverterGroupName;
 
-export const inverter = (db: Db, caller: Caller, sn: string, need: 'view' | 'edit' = 'view') =>
-  findDevice(db, caller, 'inverter', { sn }, need);
+export const inverter = (db: Db, caller: Caller, sn: string) => findDevice(db, caller, 'inverter', { sn });
 
 /** The protocol's plan; a device of a protocol this server does not ship has no charts (601). */
 function planFor(device: DeviceRow): ProtocolPlan {

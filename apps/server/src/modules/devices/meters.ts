@@ -9,8 +9,8 @@ import type { Db } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
 import { iso, localDay } from '../../time/index.ts';
 import { chartDay, dayCurves, dayEnergy, energyBars } from './charts.ts';
+import { findDevice } from './device.ts';
 import { faultsOf, fieldList, firstNum, kwhToWh, num, phasesOf, planOf, type Values } from './fields.ts';
-import { findDevice } from './lookup.ts';
 import { chartParam } from './params.ts';
 
 const meter = (db: Db, caller: Caller, sn: string) => findDevice(db, caller, 'meter', { sn });

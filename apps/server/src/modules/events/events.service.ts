@@ -5,22 +5,13 @@
  */
 import { type eventsApi, type Language, limits, type QueryOf } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
+import { eventFor, plantFor, subjectFor } from '../../access/resolve.ts';
 import { LoadingCaches } from '../../cache/loading-cache.ts';
 import type { Db } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
 import { dayRange, timezoneOf } from '../../time/index.ts';
-import { plantAccess } from '../plants/access.ts';
-import {
-  countEvents,
-  type EventFilters,
-  eventRows,
-  operablePlants,
-  pageIds,
-  toDeviceEvents,
-  visiblePlantIds,
-} from './events.repo.ts';
+import { countEvents, type EventFilters, eventRows, pageIds, toDeviceEvents } from './events.repo.ts';
 import type { DeviceEvent, SubjectKind } from './mapper.ts';
-import { visibleSubject } from './subjects.ts';
 
 type ListQuery = QueryOf<typeof eventsApi.listEvents>;
 type DownloadQuery = QueryOf<typeof eventsApi.eventsDownload>;
@@ -34,8 +25,8 @@ export async function listFilters(
 ): Promise<EventFilters & { timezone: string }> {
   const timezone = timezoneOf(q.timezone);
   const range = dayRange(q, timezone, fallback);
-  if (q.plantId !== undefined) await plantAccess(db, caller, q.plantId);
-  if (q.sn !== undefined) await visibleSubject(db, caller, q.sn);
+  if (q.plantId !== undefined) await plantFor(db, caller, q.plantId);
+  if (q.sn !== undefined) await subjectFor(db, caller, q.sn);
   return {
     plantId: q.plantId,
     sn: q.sn,
@@ -99,7 +90,7 @@ export async function listEvents(db: Db, caller: Caller, q: ListQuery, lan: Lang
 }
 
 export async function deviceEvents(db: Db, caller: Caller, sn: string, q: QueryOf<typeof eventsApi.deviceEvents>, lan: Language) {
-  const subject = await visibleSubject(db, caller, sn);
+  const subject = await subjectFor(db, caller, sn);
   const range = dayRange(q, subject.timezone);
   // A device's events from its binding to its plant on (earlier ones are an earlier owner's).
   const f = { since: subject.since, sn, level: q.level, state: q.state, acknowledged: q.acknowledged, range };
@@ -107,20 +98,14 @@ export async function deviceEvents(db: Db, caller: Caller, sn: string, q: QueryO
 }
 
 export async function deviceOpenEvents(db: Db, caller: Caller, sn: string, lan: Language) {
-  const subject = await visibleSubject(db, caller, sn);
+  const subject = await subjectFor(db, caller, sn);
   const ids = await pageIds(db, caller, { since: subject.since, sn, state: 'open', range: null }, 0, 500);
   return toDeviceEvents(db, caller, await eventRows(db, ids), lan);
 }
 
 /** One visible event's row, or 404. */
 async function visibleEventRow(db: Db, caller: Caller, id: number) {
-  const visible = await db
-    .selectFrom('events')
-    .select('events.id')
-    .where('events.id', '=', id)
-    .where('events.plant_id', 'in', visiblePlantIds(db, caller))
-    .executeTakeFirst();
-  if (!visible) return fail(404);
+  await eventFor(db, caller, id);
   const [row] = await eventRows(db, [id]);
   return row ?? fail(404);
 }
@@ -132,9 +117,7 @@ export async function eventDetail(db: Db, caller: Caller, id: number, lan: Langu
 }
 
 export async function ackEvent(db: Db, caller: Caller, id: number, note: string | undefined, lan: Language) {
-  const row = await visibleEventRow(db, caller, id);
-  const operable = row.plant_id !== null && (await operablePlants(db, caller, [row.plant_id])).has(row.plant_id);
-  if (!operable) fail(2);
+  await eventFor(db, caller, id, 'operate');
   const text = note?.trim() || null;
   const updated = await db
     .updateTable('events')

@@ -10,7 +10,7 @@ import type { DataOf, plantEnergyApi } from '@sunfleet/contracts';
 import type { Db } from '../../db/index.ts';
 import { type EnergyPeriod, type EnergyTotals, plantEnergy, plantEnergySeries } from '../../energy/day-rollups.ts';
 import { requestDay } from '../../time/index.ts';
-import type { OverviewPlant } from './scope.ts';
+import type { OverviewPlant } from './plant.ts';
 
 export type EnergyBreakdown = DataOf<typeof plantEnergyApi.plantEnergyDay>;
 export type GenerationUse = DataOf<typeof plantEnergyApi.plantGenerationUse>;

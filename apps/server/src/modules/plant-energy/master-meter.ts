@@ -7,18 +7,15 @@
  * transaction as the change.
  */
 import type { Caller } from '../../access/caller.ts';
+import { deviceFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
 import { resumPlantGrid } from '../../energy/plant-grid.ts';
-import { fail } from '../../http/errors.ts';
-import { visibleDevice } from './scope.ts';
 
 export async function setMasterMeter(db: Db, caller: Caller, sn: string, now = Date.now()): Promise<null> {
-  const device = await visibleDevice(db, caller, sn);
-  if (device?.kind !== 'meter') return fail(404);
-  if (!device.canEdit) return fail(2);
+  const device = await deviceFor(db, caller, { sn }, { kind: 'meter', onPlant: true, need: 'operate' });
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('plants').set({ master_meter_id: device.id }).where('id', '=', device.plant.id).execute();
-    await resumPlantGrid(trx, device.plant.id, now);
+    await trx.updateTable('plants').set({ master_meter_id: device.id }).where('id', '=', device.plantId).execute();
+    await resumPlantGrid(trx, device.plantId, now);
   });
   return null;
 }

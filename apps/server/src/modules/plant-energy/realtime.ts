@@ -11,7 +11,7 @@ import { iso, localDay, previousDay } from '../../time/index.ts';
 import { powerNow } from './flow.ts';
 import { dayIncomes, energyIncome, hasPrice, roundMoney, totalOf } from './income.ts';
 import { plantLatest } from './latest.ts';
-import type { OverviewPlant } from './scope.ts';
+import type { OverviewPlant } from './plant.ts';
 
 export type PlantRealtime = DataOf<typeof plantEnergyApi.plantRealtime>;
 

@@ -5,23 +5,23 @@
  */
 import { plantEnergyApi as api } from '@sunfleet/contracts';
 import type { FastifyInstance } from 'fastify';
-import { fail } from '../../http/errors.ts';
+import { deviceFor } from '../../access/resolve.ts';
 import { route } from '../../http/route.ts';
 import { energyBreakdown, generationUse } from './energy.ts';
 import { eventsOfLastHour } from './events.ts';
 import { inverterFlow, plantFlow } from './flow.ts';
 import { setMasterMeter } from './master-meter.ts';
+import { overviewPlant } from './plant.ts';
 import { plantRealtime } from './realtime.ts';
-import { visibleDevice, visiblePlant } from './scope.ts';
 import { plantGenerationSeries, plantPowerDay } from './series.ts';
 import * as weather from './weather.ts';
 
 export function plantEnergyRoutes(app: FastifyInstance) {
   const { db } = app.deps;
 
-  route(app, api.plantRealtime, async ({ caller, params }) => plantRealtime(db, await visiblePlant(db, caller, params.id)));
+  route(app, api.plantRealtime, async ({ caller, params }) => plantRealtime(db, await overviewPlant(db, caller, params.id)));
   route(app, api.plantPowerDay, async ({ caller, params, query }) =>
-    plantPowerDay(db, await visiblePlant(db, caller, params.id), query.date),
+    plantPowerDay(db, await overviewPlant(db, caller, params.id), query.date),
   );
   for (const [ep, period] of [
     [api.plantPowerMonth, 'month'],
@@ -29,7 +29,7 @@ export function plantEnergyRoutes(app: FastifyInstance) {
     [api.plantPowerTotal, 'total'],
   ] as const) {
     route(app, ep, async ({ caller, params, query }) =>
-      plantGenerationSeries(db, await visiblePlant(db, caller, params.id), period, query.date),
+      plantGenerationSeries(db, await overviewPlant(db, caller, params.id), period, query.date),
     );
   }
   for (const [ep, period] of [
@@ -39,12 +39,12 @@ export function plantEnergyRoutes(app: FastifyInstance) {
     [api.plantEnergyTotal, 'total'],
   ] as const) {
     route(app, ep, async ({ caller, params, query }) =>
-      energyBreakdown(db, await visiblePlant(db, caller, params.id), period, query.date),
+      energyBreakdown(db, await overviewPlant(db, caller, params.id), period, query.date),
     );
   }
-  route(app, api.plantEnergyFlow, async ({ caller, params }) => plantFlow(db, await visiblePlant(db, caller, params.id)));
+  route(app, api.plantEnergyFlow, async ({ caller, params }) => plantFlow(db, await overviewPlant(db, caller, params.id)));
   route(app, api.plantGenerationUse, async ({ caller, params, query }) =>
-    generationUse(db, await visiblePlant(db, caller, params.id), query.period, query.date),
+    generationUse(db, await overviewPlant(db, caller, params.id), query.period, query.date),
   );
 
   route(app, api.eventOneHour, ({ caller, lan }) => eventsOfLastHour(db, caller, lan));
@@ -57,18 +57,17 @@ export function plantEnergyRoutes(app: FastifyInstance) {
   });
 
   route(app, api.inverterFlow, async ({ caller, params }) => {
-    const device = await visibleDevice(db, caller, params.sn);
-    if (device?.kind !== 'inverter') return fail(600);
+    const device = await deviceFor(db, caller, { sn: params.sn }, { kind: 'inverter', onPlant: true });
     return inverterFlow(db, device.id);
   });
 
   route(app, api.weather, ({ caller, query }) => weather.plantWeather(db, caller, query.plantId));
   route(app, api.plantWeatherRealtime, ({ caller, params }) => weather.plantWeather(db, caller, params.stationId));
   route(app, api.weatherStationRealtime, async ({ caller, params }) =>
-    weather.stationWeather(db, await visibleDevice(db, caller, params.sn)),
+    weather.stationWeather(db, await deviceFor(db, caller, { sn: params.sn }, { kind: 'weather', onPlant: true })),
   );
   route(app, api.weatherStationDay, async ({ caller, params, query }) =>
-    weather.stationDay(db, await visibleDevice(db, caller, params.sn), query.date),
+    weather.stationDay(db, await deviceFor(db, caller, { sn: params.sn }, { kind: 'weather', onPlant: true }), query.date),
   );
   route(app, api.weatherStationInfo, ({ caller, query }) => weather.stationInfo(db, caller, query.plantId));
   route(app, api.weatherStationProducts, ({ lan }) => weather.weatherProducts(lan));

@@ -24,7 +24,7 @@ import { fail } from '../../http/errors.ts';
 import { dayBounds, iso, localDay, requestDay } from '../../time/index.ts';
 import { gridMeters } from './flow.ts';
 import { dayIncomes, energyIncome, hasPrice, roundMoney, totalOf } from './income.ts';
-import type { OverviewPlant } from './scope.ts';
+import type { OverviewPlant } from './plant.ts';
 
 export type PowerDay = DataOf<typeof plantEnergyApi.plantPowerDay>;
 export type GenerationSeries = DataOf<typeof plantEnergyApi.plantPowerMonth>;

@@ -11,12 +11,11 @@
 import { type DataOf, type Language, plantEnergyApi } from '@sunfleet/contracts';
 import { getProtocol, listProtocols } from '@sunfleet/protocols';
 import type { Caller } from '../../access/caller.ts';
+import { type PlantDevice, plantFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
 import { dayBounds, iso, localDay, requestDay } from '../../time/index.ts';
-import { plantAccess } from '../plants/access.ts';
 import { deviceLatest, type LatestDevice, num, plantLatest } from './latest.ts';
-import type { ScopedDevice } from './scope.ts';
 
 export type WeatherNow = DataOf<typeof plantEnergyApi.weather>;
 export type WeatherStationInfo = DataOf<typeof plantEnergyApi.saveWeatherAuth>;
@@ -67,14 +66,14 @@ export function stationOf(devices: readonly LatestDevice[]): LatestDevice | null
 }
 
 export async function plantWeather(db: Db, caller: Caller, plantId: number): Promise<WeatherNow> {
-  await plantAccess(db, caller, plantId);
+  await plantFor(db, caller, plantId);
   const plant = await db.selectFrom('plants').select('timezone').where('id', '=', plantId).executeTakeFirstOrThrow();
   return weatherNow(stationOf(await plantLatest(db, plantId, ['weather'])), plant.timezone);
 }
 
-export async function stationWeather(db: Db, device: ScopedDevice | null): Promise<WeatherNow> {
-  if (device?.kind !== 'weather') return fail(404);
-  return weatherNow(await deviceLatest(db, device.id), device.plant.timezone);
+/** A weather station's reading now (`device`: a weather station on a plant the caller sees). */
+export async function stationWeather(db: Db, device: PlantDevice): Promise<WeatherNow> {
+  return weatherNow(await deviceLatest(db, device.id), device.timezone);
 }
 
 const info = (d: LatestDevice): WeatherStationInfo => ({
@@ -87,7 +86,7 @@ const info = (d: LatestDevice): WeatherStationInfo => ({
 });
 
 export async function stationInfo(db: Db, caller: Caller, plantId: number): Promise<WeatherStationInfo[]> {
-  await plantAccess(db, caller, plantId);
+  await plantFor(db, caller, plantId);
   return (await plantLatest(db, plantId, ['weather'])).map(info);
 }
 
@@ -104,7 +103,7 @@ export function weatherProducts(lan: Language) {
 
 /** Attach a weather station by SN: a weather device behind one of the plant's gateways. */
 export async function attachStation(db: Db, caller: Caller, plantId: number, sn: string): Promise<WeatherStationInfo> {
-  await plantAccess(db, caller, plantId, 'edit');
+  await plantFor(db, caller, plantId, 'operate');
   const device = await db
     .selectFrom('devices')
     .innerJoin('gateways', 'gateways.id', 'devices.gateway_id')
@@ -126,10 +125,9 @@ export async function attachStation(db: Db, caller: Caller, plantId: number, sn:
 }
 
 /** A station's day in 5-minute buckets (averages of its samples), plant-local. */
-export async function stationDay(db: Db, device: ScopedDevice | null, date: string | undefined): Promise<WeatherDay> {
-  if (device?.kind !== 'weather') return fail(404);
-  const day = requestDay(device.plant.timezone, date);
-  const { start, end } = dayBounds(device.plant.timezone, day);
+export async function stationDay(db: Db, device: PlantDevice, date: string | undefined): Promise<WeatherDay> {
+  const day = requestDay(device.timezone, date);
+  const { start, end } = dayBounds(device.timezone, day);
   const rows = await db
     .selectFrom('weather_samples')
     .select(['ts', 'irradiance_wm2', 'ambient_c', 'module_c', 'wind_ms'])

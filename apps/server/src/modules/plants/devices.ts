@@ -1,18 +1,18 @@
 /** What hangs off one plant: inverter counts and list, attached devices, events. */
 import { type Language, limits, type plantsApi, type QueryOf } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
+import { plantFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
 import { parseJson } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
 import { iso, localDay } from '../../time/index.ts';
 import { eventFields } from '../events/mapper.ts';
-import { plantAccess } from './access.ts';
 import { levelCounts, statusCounts } from './list.ts';
 
 type InverterStatus = (typeof plantsApi.plantStatuses)[number];
 
 export async function inverterCount(db: Db, caller: Caller, plantId: number) {
-  await plantAccess(db, caller, plantId);
+  await plantFor(db, caller, plantId);
   const rows = await db
     .selectFrom('devices')
     .select((eb) => ['status', eb.fn.countAll<number>().as('n')])
@@ -25,7 +25,7 @@ export async function inverterCount(db: Db, caller: Caller, plantId: number) {
 }
 
 export async function plantInverters(db: Db, caller: Caller, plantId: number, query: QueryOf<typeof plantsApi.plantInverters>) {
-  await plantAccess(db, caller, plantId);
+  await plantFor(db, caller, plantId);
   const page = query.page ?? 1;
   const size = query.size ?? limits.page.defaultSize;
   const plant = await db.selectFrom('plants').select('timezone').where('id', '=', plantId).executeTakeFirstOrThrow();
@@ -87,7 +87,7 @@ export async function plantInverters(db: Db, caller: Caller, plantId: number, qu
 }
 
 export async function checkDevices(db: Db, caller: Caller, plantId: number) {
-  await plantAccess(db, caller, plantId);
+  await plantFor(db, caller, plantId);
   const [gateways, kinds] = await Promise.all([
     db
       .selectFrom('gateways')
@@ -115,7 +115,7 @@ export async function checkDevices(db: Db, caller: Caller, plantId: number) {
 }
 
 export async function plantEventCount(db: Db, caller: Caller, plantId: number) {
-  await plantAccess(db, caller, plantId);
+  await plantFor(db, caller, plantId);
   const rows = await db
     .selectFrom('events')
     .select((eb) => ['level', eb.fn.countAll<number>().as('n')])
@@ -137,7 +137,7 @@ export async function plantEvents(
   query: QueryOf<typeof plantsApi.plantEvents>,
   lan: Language,
 ) {
-  await plantAccess(db, caller, plantId);
+  await plantFor(db, caller, plantId);
   const page = query.page ?? 1;
   const size = query.size ?? limits.page.defaultSize;
   let events = db.selectFrom('events').where('plant_id', '=', plantId);

@@ -11,11 +11,11 @@
  */
 import { sql } from 'kysely';
 import type { Caller } from '../../access/caller.ts';
+import { gatewayFor, plantFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
 import { now } from '../../db/index.ts';
-import { BusinessError, fail } from '../../http/errors.ts';
+import { fail } from '../../http/errors.ts';
 import { secretMatches } from '../../telemetry/gateways.ts';
-import { plantAccess } from './access.ts';
 import { refreshPlantSummary } from './summary.ts';
 
 export interface Claim {
@@ -71,7 +71,7 @@ export async function bindClaimed(trx: Db, claim: Claim, plantId: number) {
 }
 
 export async function bindGateway(db: Db, caller: Caller, plantId: number, claim: Claim) {
-  await plantAccess(db, caller, plantId, 'edit');
+  await plantFor(db, caller, plantId, 'operate');
   const result = await db.transaction().execute((trx) => bindClaimed(trx, claim, plantId));
   await refreshPlantSummary(db, [plantId]);
   return { sn: result.sn };
@@ -79,20 +79,8 @@ export async function bindGateway(db: Db, caller: Caller, plantId: number, claim
 
 /** Unbind a gateway of a plant the caller operates; any other gateway "does not exist" (305). */
 export async function unbindGateway(db: Db, caller: Caller, sn: string) {
-  const gateway = await db
-    .selectFrom('gateways')
-    .select(['id', 'plant_id'])
-    .where('sn', '=', sn)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!gateway || gateway.plant_id === null) return fail(305);
-  const plantId = gateway.plant_id;
-  try {
-    await plantAccess(db, caller, plantId, 'edit');
-  } catch (err) {
-    if (err instanceof BusinessError && err.code === 700) fail(305);
-    throw err;
-  }
+  const gateway = await gatewayFor(db, caller, { sn }, { need: 'operate', onPlant: true });
+  const plantId = gateway.plantId!;
   await unbindFrom(db, [gateway.id]);
   await refreshPlantSummary(db, [plantId]);
   return null;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
-import { type Account, account, createPlant, multipart, PNG } from '../../../test/kits/plants.ts';
+import { type Account, account, company, createPlant, multipart, PNG } from '../../../test/kits/plants.ts';
 import { housekeep } from '../../jobs/housekeeping.ts';
 import { uploadsDir } from '../users/avatar.ts';
 
@@ -66,6 +66,24 @@ describe('pictures', () => {
       payload: big.payload,
     });
     expect(tooBig.json()).toMatchObject({ code: 4, data: null });
+  });
+
+  it('both the create and the edit form may upload: either permission is enough, station.view alone is not', async () => {
+    const holding = async (permissions: string[]) =>
+      account(s, { kind: 'company_admin', companyId: await company(s, undefined, permissions) });
+    const upload = async (who: Account) => {
+      const body = multipart(PNG);
+      const res = await s.app.inject({
+        method: 'POST',
+        url: '/api/v1/plant/thumbnail',
+        headers: { authorization: `Bearer ${who.token}`, ...body.headers },
+        payload: body.payload,
+      });
+      return res.json() as { code: number; data: unknown };
+    };
+    expect((await upload(await holding(['station.view', 'station.create']))).code).toBe(0);
+    expect((await upload(await holding(['station.view', 'station.edit']))).code).toBe(0);
+    expect(await upload(await holding(['station.view']))).toMatchObject({ code: 2, data: null });
   });
 
   it('a read-only account may not upload (2)', async () => {

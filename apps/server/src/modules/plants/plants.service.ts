@@ -6,11 +6,11 @@
  */
 import type { BodyOf, plantsApi } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
+import { plantFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
 import { now } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
 import { removeImage } from '../users/avatar.ts';
-import { plantAccess } from './access.ts';
 import { bindClaimed } from './gateway-binding.ts';
 import { plantsChanged } from './list.ts';
 import { takePictures } from './pictures.ts';
@@ -25,7 +25,6 @@ export async function getPlant(db: Db, caller: Caller, id: number): Promise<Plan
 }
 
 export async function createPlant(db: Db, caller: Caller, input: CreateInput): Promise<PlantDetail> {
-  if (caller.user.read_only) fail(2);
   const { gateway, ...fields } = input;
   // Binding at creation is binding: it needs what `POST plant/{id}/gateway` needs.
   if (gateway && !caller.grants.has('station.gateway')) fail(2);
@@ -57,7 +56,7 @@ export async function createPlant(db: Db, caller: Caller, input: CreateInput): P
 
 /** Any edit call: `fields` holds only what that call may change (the schema closes each section). */
 export async function editPlant(db: Db, caller: Caller, id: number, fields: PlantFields, dataDir: string): Promise<PlantDetail> {
-  await plantAccess(db, caller, id, 'edit');
+  await plantFor(db, caller, id, 'operate');
   const stored = await db
     .selectFrom('plants')
     .select(['valuation_method', 'price_segments', 'latitude', 'longitude', 'picture_url', 'thumbnail_url'])
@@ -101,7 +100,7 @@ async function removeIfUnused(db: Db, dataDir: string, url: string | null) {
  * they can be bound again; shares end. Day rollups and events stay in the store under the id.
  */
 export async function deletePlant(db: Db, caller: Caller, id: number) {
-  await plantAccess(db, caller, id, 'manage');
+  await plantFor(db, caller, id, 'manage');
   const t = now();
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('gateways').set({ plant_id: null, updated_at: t }).where('plant_id', '=', id).execute();

@@ -67,7 +67,6 @@ export function plantRoutes(app: FastifyInstance) {
     app,
     api.uploadPicture,
     async ({ caller, req }) => {
-      if (caller.user.read_only || !(caller.grants.has('station.create') || caller.grants.has('station.edit'))) fail(2);
       const file = await req.file({ limits: { fileSize: limits.plantPictureBytes, files: 1 } });
       if (!file) return fail(4, 'file is required');
       const url = await storePicture(db, config.dataDir, caller.user.id, await file.toBuffer());

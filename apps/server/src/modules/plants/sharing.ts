@@ -5,12 +5,12 @@
  * the sharee's next request.
  */
 import type { Caller } from '../../access/caller.ts';
+import { plantFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
 import { now } from '../../db/index.ts';
 import type { ShareRole } from '../../db/schema.ts';
 import { fail } from '../../http/errors.ts';
 import { iso } from '../../time/index.ts';
-import { plantAccess } from './access.ts';
 import { targetAccount } from './accounts.ts';
 import { plantsChanged } from './list.ts';
 
@@ -25,7 +25,7 @@ type ShareRow = Awaited<ReturnType<ReturnType<typeof sharesOf>['executeTakeFirst
 const toShareUser = (r: ShareRow) => ({ userId: r.user_id, account: r.account, role: r.role, sharedAt: iso(r.created_at)! });
 
 export async function sharePlant(db: Db, caller: Caller, plantId: number, input: { account: string; role: ShareRole }) {
-  const plant = await plantAccess(db, caller, plantId, 'manage');
+  const plant = await plantFor(db, caller, plantId, 'manage');
   if (plant.companyId !== null) fail(703);
   const target = await targetAccount(db, input.account, 'body.account');
   if (target.id === caller.user.id || target.id === plant.ownerUserId) fail(701);
@@ -41,7 +41,7 @@ export async function sharePlant(db: Db, caller: Caller, plantId: number, input:
 }
 
 export async function shareUsers(db: Db, caller: Caller, plantId: number) {
-  await plantAccess(db, caller, plantId, 'manage');
+  await plantFor(db, caller, plantId, 'manage');
   return (await sharesOf(db, plantId).orderBy('plant_shares.created_at').orderBy('plant_shares.user_id').execute()).map(
     toShareUser,
   );
@@ -49,7 +49,7 @@ export async function shareUsers(db: Db, caller: Caller, plantId: number) {
 
 /** The owner ends anyone's share; a sharee may end their own. */
 export async function cancelShare(db: Db, caller: Caller, plantId: number, userId: number) {
-  await plantAccess(db, caller, plantId, userId === caller.user.id ? 'view' : 'manage');
+  await plantFor(db, caller, plantId, userId === caller.user.id ? 'view' : 'manage');
   await db.deleteFrom('plant_shares').where('plant_id', '=', plantId).where('user_id', '=', userId).execute();
   plantsChanged();
   return null;

@@ -7,11 +7,11 @@
  */
 import { toLanguage } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
+import { plantFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
 import { now } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
 import type { Mailer } from '../../mail/mailer.ts';
-import { plantAccess } from './access.ts';
 import { targetAccount } from './accounts.ts';
 import { plantsChanged } from './list.ts';
 import { transferMail } from './transfer-mail.ts';
@@ -25,7 +25,7 @@ export async function transferPlant(
   account: string,
   onMailError: (err: unknown) => void,
 ) {
-  await plantAccess(db, caller, plantId, 'manage');
+  await plantFor(db, caller, plantId, 'manage');
   const target = await targetAccount(db, account, 'query.account');
   if (target.id === caller.user.id) fail(207);
   const plant = await db.selectFrom('plants').select(['name']).where('id', '=', plantId).executeTakeFirstOrThrow();

@@ -21,10 +21,10 @@
 import type { Language } from '@sunfleet/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { Caller } from '../../access/caller.ts';
+import { plantFor } from '../../access/resolve.ts';
 import { type Db, now } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
 import { addDays, dayStart, instantOf, instantsOf, wallText } from '../../time/index.ts';
-import { plantAccess } from '../plants/access.ts';
 import { MAX_ID } from './aggregate.ts';
 import { type CellValue, readFirstSheet, type SheetRow } from './sheet-reader.ts';
 import { FORECAST_MAX_BYTES, FORECAST_MAX_ROWS, type Texts, texts } from './texts.ts';
@@ -185,7 +185,7 @@ export async function importForecast(
   const t = texts(lan);
   if (upload.plantId === null) return fail(4, t.plantIdMissing);
   if (upload.plantId > MAX_ID) return fail(700);
-  await plantAccess(db, caller, upload.plantId, 'edit');
+  await plantFor(db, caller, upload.plantId, 'operate');
   if (!upload.bytes || upload.bytes.length === 0) return fail(4, t.fileMissing);
   const plant = await db
     .selectFrom('plants')

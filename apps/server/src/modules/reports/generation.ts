@@ -9,11 +9,11 @@
  */
 import type { Language } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
+import { plantFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
 import { wallClock } from '../../time/index.ts';
 import { generationSeries, powerDay } from '../plant-energy/series.ts';
-import { plantAccess } from '../plants/access.ts';
 import { MAX_ID } from './aggregate.ts';
 import { texts } from './texts.ts';
 import { DATE_TIME, kwh, NUM, XlsxWriter } from './xlsx.ts';
@@ -27,7 +27,7 @@ export async function generationReport(
   lan: Language,
 ): Promise<{ bytes: Buffer; filename: string }> {
   if (q.plantId > MAX_ID) fail(700);
-  await plantAccess(db, caller, q.plantId, 'view');
+  await plantFor(db, caller, q.plantId, 'view');
   const plant = await db
     .selectFrom('plants')
     .select(['id', 'name', 'timezone', 'currency'])

@@ -15,15 +15,11 @@ export function userRoutes(app: FastifyInstance) {
   const own = (id: number, callerId: number) => {
     if (id !== callerId) fail(2);
   };
-  const readOnlyGuard = (readOnly: number) => {
-    if (readOnly) fail(2);
-  };
 
   route(app, api.getUser, async ({ caller, query }) => profileOf(db, caller.user, toLanguage(query.lan ?? caller.user.language)));
 
   route(app, api.updateUser, async ({ params, body, caller, lan }) => {
     own(params.id, caller.user.id);
-    readOnlyGuard(caller.user.read_only);
     return users.updateProfile(db, caller.user, body, lan);
   });
 
@@ -33,7 +29,6 @@ export function userRoutes(app: FastifyInstance) {
     api.changePassword,
     async ({ params, body, caller }) => {
       own(params.id, caller.user.id);
-      readOnlyGuard(caller.user.read_only);
       return users.changePassword(db, config, caller.user, caller.sessionId, body);
     },
     { limit: { max: 10, minutes: 10, byAccount: true } },
@@ -51,7 +46,6 @@ export function userRoutes(app: FastifyInstance) {
   });
 
   route(app, api.setNotify, async ({ body, caller }) => {
-    readOnlyGuard(caller.user.read_only);
     return users.setNotify(db, caller.user, body);
   });
 
@@ -62,7 +56,6 @@ export function userRoutes(app: FastifyInstance) {
     api.uploadAvatar,
     async ({ params, caller, req }) => {
       own(params.id, caller.user.id);
-      readOnlyGuard(caller.user.read_only);
       return users.setAvatar(db, config, caller.user, await req.file({ limits: { fileSize: limits.avatarBytes, files: 1 } }));
     },
     { limit: uploadLimit },

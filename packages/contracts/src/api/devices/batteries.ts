@@ -132,6 +132,7 @@ export const deleteBattery = endpoint({
   method: 'POST',
   path: '/api/v1/battery/:id/delete',
   access: 'battery.delete',
+  writes: true,
   summary:
     'Remove a battery from the lists (history stays; it comes back if it sends data again); needs edit rights on its plant',
   params: IdParams,

@@ -46,6 +46,7 @@ export const saveInverterParamProfiles = endpoint({
   method: 'POST',
   path: '/api/v1/inverter/params/custom',
   access: 'inverter.view',
+  writes: true,
   encoding: 'json',
   summary: `Replace the caller’s parameter profiles (at most ${limits.parametersOrProfiles}; an empty list removes them all); parameters must be chartable keys`,
   body: Type.Object(

@@ -8,6 +8,7 @@ export const transferPlant = endpoint({
   method: 'POST',
   path: '/api/v1/plant/:id/transfer',
   access: 'station.transfer',
+  writes: true,
   summary:
     'Give the plant to another account (owner rights): devices and history go with it, shares end, both are mailed; 4 no such account; at most 30 share and transfer look-ups per user in 10 minutes',
   params: PlantIdParams,
@@ -45,6 +46,7 @@ export const cancelShare = endpoint({
   method: 'POST',
   path: '/api/v1/plant/:plantId/cancelShare',
   access: 'station.share',
+  writes: true,
   summary: 'End a share: the owner ends anyone’s, a user may end their own; effective on the next request',
   params: SharePlantParams,
   body: Type.Object({ userId: Type.Integer({ minimum: 1 }) }),
@@ -55,6 +57,7 @@ export const sharePlant = endpoint({
   method: 'POST',
   path: '/api/v1/plant/:id/share',
   access: 'station.share',
+  writes: true,
   summary:
     'Share an own plant as manager or visitor (sharing again changes the role); 4 no such account, 701 self, 702 company user, 703 company plant; at most 30 share and transfer look-ups per user in 10 minutes',
   params: PlantIdParams,

@@ -6,11 +6,11 @@
 import { type Language, type QueryOf, workdataApi } from '@sunfleet/contracts';
 import { sql } from 'kysely';
 import type { Caller } from '../../../access/caller.ts';
+import { type DeviceSubject, subjectFor } from '../../../access/resolve.ts';
 import type { Db } from '../../../db/index.ts';
 import { fail } from '../../../http/errors.ts';
 import { dayRange, iso, type TimeRange } from '../../../time/index.ts';
 import { eventsPage } from '../events.service.ts';
-import { type DeviceSubject, visibleDevice } from '../subjects.ts';
 import { chooseParams, type DeviceParams, deviceParams, type ResolvedParam } from './params.ts';
 import { SampleReader, type SampleRow } from './samples.ts';
 
@@ -25,7 +25,7 @@ export async function workdataInput(
   lan: Language,
   opts: { numeric?: boolean; kind?: 'battery' } = {},
 ): Promise<{ device: DeviceSubject; params: DeviceParams; chosen: ResolvedParam[]; range: TimeRange }> {
-  const device = await visibleDevice(db, caller, q.sn);
+  const device = await subjectFor(db, caller, q.sn, { deviceOnly: true });
   if (opts.kind && device.kind !== opts.kind) fail(4, `query.sn must be a ${opts.kind}`);
   const asked = dayRange(q, device.timezone) as TimeRange;
   // The device's samples from its binding to its plant on: earlier ones are an earlier owner's.
@@ -36,7 +36,7 @@ export async function workdataInput(
 }
 
 export async function workdataParams(db: Db, caller: Caller, sn: string, lan: Language) {
-  const device = await visibleDevice(db, caller, sn);
+  const device = await subjectFor(db, caller, sn, { deviceOnly: true });
   const params = deviceParams(device.kind, device.protocolId, lan);
   return { ...head(device), protocol: device.protocolId, params: params.all.map((p) => p.info), defaults: params.defaults };
 }

@@ -1,19 +1,16 @@
 /**
- * One device from a request, through the device scopes (access/devices.ts): a device the caller
- * cannot see, a deleted one, or one of another kind answers as missing (600 for an inverter,
- * 404 otherwise); one the caller sees but may not change answers 2 when `need` is 'edit'.
+ * One device of the devices area with what its detail pages read: the device through the
+ * resolver (access/resolve.ts: a device the caller cannot see, a deleted one, or one of another
+ * kind answers as missing, 600 for an inverter and 404 otherwise; 2 when `need` is 'operate'
+ * and the caller may not change it), then its gateway, plant and latest values.
  */
-import type { ErrorCode } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
-import { devicesOperable, devicesVisible } from '../../access/devices.ts';
+import { deviceFor, type Need } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
 import { parseJson } from '../../db/index.ts';
 import type { DeviceKind, DeviceStatus } from '../../db/schema.ts';
-import { fail } from '../../http/errors.ts';
 import { zoneOf } from '../../time/index.ts';
 import type { Values } from './fields.ts';
-
-export const missingCode = (kind: DeviceKind): ErrorCode => (kind === 'inverter' ? 600 : 404);
 
 export interface DeviceRow {
   id: number;
@@ -40,69 +37,54 @@ export async function findDevice(
   caller: Caller,
   kind: DeviceKind,
   by: { sn: string } | { id: number },
-  need: 'view' | 'edit' = 'view',
+  need: Need = 'view',
 ): Promise<DeviceRow> {
-  let q = db
+  const device = await deviceFor(db, caller, by, { kind, need });
+  const r = await db
     .selectFrom('devices')
     .innerJoin('gateways', 'gateways.id', 'devices.gateway_id')
     .leftJoin('plants', 'plants.id', 'devices.plant_id')
     .leftJoin('device_latest', 'device_latest.device_id', 'devices.id')
-    .select((eb) => [
-      'devices.id',
-      'devices.sn',
-      'devices.kind',
-      'devices.alias',
-      'devices.protocol_id',
+    .select([
       'devices.device_type',
       'devices.rated_power_w',
-      'devices.status',
       'devices.created_at',
-      'devices.bound_at',
-      'devices.plant_id',
       'plants.name as plant_name',
-      'plants.timezone as plant_timezone',
       'plants.master_meter_id',
-      'gateways.id as gateway_id',
       'gateways.sn as gateway_sn',
       'gateways.alias as gateway_alias',
       'gateways.online as gateway_online',
       'device_latest.ts as latest_ts',
       'device_latest.values as latest_values',
       'device_latest.faults as latest_faults',
-      eb.case().when(devicesOperable(eb, caller)).then(1).else(0).end().as('operable'),
     ])
-    .where((eb) => devicesVisible(eb, caller))
-    .where('devices.kind', '=', kind);
-  q = 'sn' in by ? q.where('devices.sn', '=', by.sn) : q.where('devices.id', '=', by.id);
-  const r = await q.executeTakeFirst();
-  if (!r) return fail(missingCode(kind));
-  const canEdit = Number(r.operable) === 1;
-  if (need === 'edit' && !canEdit) fail(2);
+    .where('devices.id', '=', device.id)
+    .executeTakeFirstOrThrow();
   return {
-    id: r.id,
-    sn: r.sn,
-    kind: r.kind,
-    alias: r.alias,
-    protocolId: r.protocol_id,
+    id: device.id,
+    sn: device.sn,
+    kind: device.kind,
+    alias: device.alias,
+    protocolId: device.protocolId,
     deviceType: r.device_type === null ? null : Number(r.device_type),
     ratedPowerW: r.rated_power_w === null ? null : Number(r.rated_power_w),
-    status: r.status,
+    status: device.status,
     createdAt: Number(r.created_at),
-    boundAt: Number(r.bound_at),
+    boundAt: device.boundAt,
     plant:
-      r.plant_id === null
+      device.plantId === null
         ? null
         : {
-            id: r.plant_id,
+            id: device.plantId,
             name: r.plant_name ?? '',
-            timezone: r.plant_timezone ?? 'UTC',
+            timezone: device.timezone ?? 'UTC',
             masterMeterId: r.master_meter_id ?? null,
           },
-    gateway: { id: r.gateway_id, sn: r.gateway_sn, alias: r.gateway_alias, online: Number(r.gateway_online) === 1 },
-    timezone: zoneOf(r.plant_id === null ? null : r.plant_timezone),
-    canEdit,
+    gateway: { id: device.gatewayId, sn: r.gateway_sn, alias: r.gateway_alias, online: Number(r.gateway_online) === 1 },
+    timezone: zoneOf(device.timezone),
+    canEdit: device.canOperate,
     latest:
-      r.latest_ts === null || Number(r.latest_ts) < Number(r.bound_at)
+      r.latest_ts === null || Number(r.latest_ts) < device.boundAt
         ? null
         : {
             ts: Number(r.latest_ts),
