@@ -142,7 +142,6 @@ export function EnergyFlowCard({
           className={styles.svg}
           viewBox={`0 0 ${W} ${H}`}
           width="100%"
-          style={{ maxHeight: 340, display: 'block' }}
           role="img"
           aria-label={links.map((l) => caption(l).join(' ')).join('; ')}
           data-testid="flow-diagram"

@@ -4,12 +4,13 @@
  * today, in its plant's time zone). The caller runs the queries (each page has its own endpoints) and passes them in.
  */
 import { LeftOutlined, RightOutlined } from '@ant-design/icons';
-import { Button, Card, DatePicker, Empty, Flex, Segmented, Skeleton, Space, Typography } from 'antd';
+import { Button, Card, DatePicker, Empty, Flex, Segmented, Space, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiError } from '../../api/client.ts';
 import { CardError } from '../../components/CardState.tsx';
+import { ChartSkeleton } from '../../components/ChartSkeleton.tsx';
 import { useChartColors } from '../../components/chartColors.ts';
 import { EChart } from '../../components/EChart.tsx';
 import ui from '../../components/ui.module.css';
@@ -26,13 +27,14 @@ export interface QueryLike<T> {
   refetch: () => unknown;
 }
 
-/** The period and date of a chart card; the date never passes today. */
+/** The period and date of a chart card (and the device's today); the date never passes today. */
 export function useChartState(today: string, initial: ChartPeriod = 'day') {
   const [period, setPeriod] = useState<ChartPeriod>(initial);
   const [picked, setPicked] = useState<string | null>(null);
   const date = picked && picked <= today ? picked : today;
-  return { period, date, setPeriod, setDate: (d: string) => setPicked(d > today ? today : d) };
+  return { period, date, today, setPeriod, setDate: (d: string) => setPicked(d > today ? today : d) };
 }
+export type ChartState = ReturnType<typeof useChartState>;
 
 export function DateNav({
   period,
@@ -63,7 +65,7 @@ export function DateNav({
         allowClear={false}
         format={format}
         value={dayjs(date)}
-        style={{ width: period === 'day' ? 136 : 112 }}
+        className={period === 'day' ? ui.dayPicker : ui.periodPicker}
         aria-label={t('chart.pickDate')}
         disabledDate={(d: Dayjs) => periodKey(d.format('YYYY-MM-DD'), period) > periodKey(today, period)}
         onChange={(d) => d && onDate(navigate(d.format('YYYY-MM-DD'), period, 0, today))}
@@ -105,12 +107,8 @@ export function useEnergyLabels(): Record<EnergyKey, string> {
 export function ChartCard({
   title,
   periods = ['day', 'month', 'year', 'total'],
-  period,
-  date,
-  today,
+  chart,
   timezone,
-  onPeriod,
-  onDate,
   day,
   bars,
   barKeys,
@@ -123,12 +121,9 @@ export function ChartCard({
 }: {
   title?: ReactNode;
   periods?: readonly ChartPeriod[];
-  period: ChartPeriod;
-  date: string;
-  today: string;
+  /** Its period and date (`useChartState`); a card of one period never changes it. */
+  chart: ChartState;
   timezone: string;
-  onPeriod: (p: ChartPeriod) => void;
-  onDate: (d: string) => void;
   day: QueryLike<Pick<DayChart, 'times' | 'series' | 'timezone'>> | null;
   bars?: QueryLike<EnergyBars> | null;
   barKeys?: readonly EnergyKey[];
@@ -147,6 +142,7 @@ export function ChartCard({
   const { t, i18n } = useTranslation('devices');
   const colors = useChartColors();
   const labels = useEnergyLabels();
+  const { period, date, today, setPeriod: onPeriod, setDate: onDate } = chart;
   const isDay = period === 'day';
   const isCurve = isDay && !dayBars;
   const query = isCurve ? day : bars;
@@ -196,18 +192,18 @@ export function ChartCard({
       }
       styles={{ header: { flexWrap: 'wrap', gap: 8, paddingBlock: 8 } }}
     >
-      <Flex justify="space-between" wrap gap={8} style={{ marginBottom: 4, minHeight: 22 }}>
+      <Flex justify="space-between" wrap gap={8} className={ui.chartHeading}>
         <Typography.Text strong>{heading}</Typography.Text>
         <Typography.Text type="secondary" data-testid={`${testId}-summary`}>
           {isCurve ? summary : totals}
         </Typography.Text>
       </Flex>
       {!query || query.isPending ? (
-        <Skeleton.Node active style={{ width: '100%', height: 320 }} />
+        <ChartSkeleton height={320} />
       ) : query.isError && !query.data ? (
         <CardError error={query.error} onRetry={() => void query.refetch()} testId={`${testId}-error`} />
       ) : empty || !option ? (
-        <Flex align="center" justify="center" style={{ height: 320 }}>
+        <Flex align="center" justify="center" className={ui.chartArea}>
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('chart.empty')} data-testid={`${testId}-empty`} />
         </Flex>
       ) : (

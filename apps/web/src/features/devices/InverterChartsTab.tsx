@@ -76,12 +76,8 @@ export function InverterChartsTab({
     <Flex vertical gap={16}>
       <ChartCard
         testId="inverter-chart"
-        period={chart.period}
-        date={chart.date}
-        today={today}
+        chart={chart}
         timezone={timezone}
-        onPeriod={chart.setPeriod}
-        onDate={chart.setDate}
         day={day}
         bars={bars}
         barKeys={energyKeys}

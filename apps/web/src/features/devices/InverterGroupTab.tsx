@@ -123,12 +123,8 @@ export function InverterGroupTab({
       </Card>
       <ChartCard
         testId={`group-${group}-chart`}
-        period={chart.period}
-        date={chart.date}
-        today={today}
+        chart={chart}
         timezone={timezone}
-        onPeriod={chart.setPeriod}
-        onDate={chart.setDate}
         day={day}
         bars={bars}
         barKeys={groupEnergyKeys[group]}

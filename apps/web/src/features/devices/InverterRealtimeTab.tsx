@@ -10,6 +10,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/hooks.ts';
 import { CardError } from '../../components/CardState.tsx';
+import { ChartSkeleton } from '../../components/ChartSkeleton.tsx';
 import { useChartColors } from '../../components/chartColors.ts';
 import { EChart } from '../../components/EChart.tsx';
 import ui from '../../components/ui.module.css';
@@ -190,7 +191,7 @@ export function InverterRealtimeTab({
         data-testid="inverter-pviv"
       >
         {pvIv.isPending ? (
-          <Skeleton.Node active style={{ width: '100%', height: 280 }} />
+          <ChartSkeleton height={280} />
         ) : pvIv.isError && !pvIv.data ? (
           <CardError error={pvIv.error} onRetry={() => void pvIv.refetch()} />
         ) : !ivOption || !producing ? (
@@ -218,12 +219,8 @@ export function InverterRealtimeTab({
           />
         }
         periods={['day']}
-        period="day"
-        date={chart.date}
-        today={today}
+        chart={chart}
         timezone={timezone}
-        onPeriod={() => {}}
-        onDate={chart.setDate}
         day={day}
         hidden={curveHidden}
       />

@@ -3,18 +3,18 @@
  * time, with date navigation (previous, picker, next; never after the plant's today).
  */
 import { LeftOutlined, RightOutlined } from '@ant-design/icons';
-import { Button, Card, DatePicker, Empty, Flex, Segmented, Skeleton, Space, Typography } from 'antd';
+import { Button, Card, DatePicker, Empty, Flex, Segmented, Space, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CardError } from '../../components/CardState.tsx';
+import { ChartSkeleton } from '../../components/ChartSkeleton.tsx';
 import { useChartColors } from '../../components/chartColors.ts';
 import { EChart } from '../../components/EChart.tsx';
 import ui from '../../components/ui.module.css';
 import { type ChartPeriod, canGoForward, chartPeriods, navigate, periodKey, shiftDate } from '../../lib/dateNav.ts';
 import { formatWatts, formatWh } from '../../lib/format.ts';
 import { generationOption, powerDayOption } from './chartOptions.ts';
-import styles from './overview.module.css';
 import { useGeneration, usePowerDay } from './overviewQueries.ts';
 
 /** Translated series names of the power curve. */
@@ -63,7 +63,7 @@ function DateNav({
         allowClear={false}
         format={format}
         value={dayjs(date)}
-        style={{ width: period === 'day' ? 136 : 112 }}
+        className={period === 'day' ? ui.dayPicker : ui.periodPicker}
         aria-label={t('chart.pickDate')}
         disabledDate={(d: Dayjs) => periodKey(d.format('YYYY-MM-DD'), period) > periodKey(today, period)}
         presets={
@@ -164,18 +164,18 @@ export function PowerChartCard({
       extra={<DateNav period={period} date={date} today={today} onDate={onDate} />}
       styles={{ header: { flexWrap: 'wrap', gap: 8, paddingBlock: 8 } }}
     >
-      <Flex justify="space-between" wrap gap={8} style={{ marginBottom: 4, minHeight: 22 }}>
+      <Flex justify="space-between" wrap gap={8} className={ui.chartHeading}>
         <Typography.Text strong>
           {isDay ? t('chart.dayTitle', { date }) : t(`chart.barsTitle.${period}`, { date: periodKey(date, period) })}
         </Typography.Text>
         <Typography.Text type="secondary">{summary}</Typography.Text>
       </Flex>
       {query.isPending ? (
-        <Skeleton.Node active style={{ width: '100%', height: 320 }} />
+        <ChartSkeleton height={320} />
       ) : query.isError && !query.data ? (
         <CardError error={query.error} onRetry={() => void query.refetch()} testId="chart-error" />
       ) : empty || !option ? (
-        <Flex align="center" justify="center" className={styles.chartArea}>
+        <Flex align="center" justify="center" className={ui.chartArea}>
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('chart.empty')} data-testid="chart-empty" />
         </Flex>
       ) : (

@@ -5,12 +5,13 @@
  */
 import { DeleteOutlined, PictureOutlined, UploadOutlined } from '@ant-design/icons';
 import { limits, plantsApi } from '@sunfleet/contracts';
-import { App, Button, Flex, Image, Typography, theme, Upload } from 'antd';
+import { App, Button, Flex, Image, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client.ts';
 import { imageProblem } from '../../components/imageProblem.ts';
 import ui from '../../components/ui.module.css';
+import styles from './plants.module.css';
 
 export interface PictureValue {
   picture: string | null;
@@ -54,7 +55,6 @@ export function PictureField({
 }) {
   const { t } = useTranslation('plants');
   const { message } = App.useApp();
-  const { token } = theme.useToken();
   const [busy, setBusy] = useState(false);
   const maxMb = limits.plantPictureBytes / 1024 / 1024;
 
@@ -83,18 +83,7 @@ export function PictureField({
   const shown = value?.thumbnail ?? value?.picture ?? null;
   return (
     <Flex gap={16} align="center" wrap data-testid="plant-picture">
-      <div
-        style={{
-          width: 160,
-          height: 110,
-          borderRadius: token.borderRadius,
-          border: `1px dashed ${token.colorBorder}`,
-          display: 'grid',
-          placeItems: 'center',
-          overflow: 'hidden',
-          background: token.colorFillQuaternary,
-        }}
-      >
+      <div className={styles.picture}>
         {shown ? (
           <Image
             src={shown}
@@ -102,11 +91,11 @@ export function PictureField({
             alt={t('picture.label')}
             width={160}
             height={110}
-            style={{ objectFit: 'cover' }}
+            className={styles.pictureImage}
             data-testid="plant-picture-preview"
           />
         ) : (
-          <PictureOutlined style={{ fontSize: 32, color: token.colorTextQuaternary }} />
+          <PictureOutlined className={styles.picturePlaceholder} />
         )}
       </div>
       <Flex vertical gap={6}>

@@ -22,6 +22,7 @@ import { BulkBar, energyAggregate } from './BulkBar.tsx';
 import { OpenAlarms } from './OpenAlarms.tsx';
 import { PlantTable } from './PlantTable.tsx';
 import { useCompanyId, usePlantTypes, useSelectionCheck } from './plantQueries.ts';
+import styles from './plants.module.css';
 import { type PlantRef, ShareDialog } from './ShareDialog.tsx';
 import { defaultCriteria, type PlantRow, plantSelection, toSelected, usePlantSelection } from './selection.ts';
 import { TransferDialog } from './TransferDialog.tsx';
@@ -194,14 +195,14 @@ function Filters() {
         placeholder={t('filters.name')}
         aria-label={t('filters.name')}
         maxLength={32}
-        style={{ width: 260 }}
+        className={styles.filter}
         data-testid="plant-search"
       />
       <Select
         value={criteria.type}
         options={typeOptions}
         onChange={(type: number) => plantSelection.dispatch({ type: 'criteria', criteria: { type } })}
-        style={{ width: 260 }}
+        className={styles.filter}
         aria-label={t('filters.type')}
         data-testid="plant-type-filter"
       />

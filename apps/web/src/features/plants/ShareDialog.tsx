@@ -17,6 +17,7 @@ import { EmailInput } from '../../components/SafeInput.tsx';
 import ui from '../../components/ui.module.css';
 import { formatDateTime } from '../../lib/format.ts';
 import { useInvalidatePlants } from './plantQueries.ts';
+import styles from './plants.module.css';
 
 type ShareRole = 'manager' | 'visitor';
 interface ShareValues {
@@ -113,7 +114,7 @@ function ShareBody({ plant }: { plant: PlantRef }) {
       </Form>
 
       <div>
-        <Typography.Title level={5} style={{ marginTop: 0 }}>
+        <Typography.Title level={5} className={ui.first}>
           {t('share.current')}
         </Typography.Title>
         {users.isError ? (
@@ -136,7 +137,7 @@ function ShareBody({ plant }: { plant: PlantRef }) {
                     options={roleOptions}
                     loading={changing === u.userId}
                     onChange={(role: ShareRole) => void changeRole(u.account, u.userId, role)}
-                    style={{ width: 120 }}
+                    className={styles.shareRole}
                     aria-label={t('share.role')}
                   />,
                   <Popconfirm

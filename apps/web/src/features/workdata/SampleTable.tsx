@@ -13,6 +13,7 @@ import ui from '../../components/ui.module.css';
 import { useTableHeight } from '../../components/useTableHeight.ts';
 import type { DateRange } from '../../lib/dateRange.ts';
 import { formatValue, paramTitle, type WorkdataParam, zonedTime } from './format.ts';
+import styles from './workdata.module.css';
 import { useSamples } from './workdataQueries.ts';
 
 export const sampleSizes = [100, 200, 500, workdataApi.WORKDATA_PAGE_MAX] as const;
@@ -76,7 +77,7 @@ export function SampleTable({ sn, range, params }: { sn: string; range: DateRang
       title={
         <Flex gap={8} align="baseline" wrap>
           <span>{t('table.title')}</span>
-          <Typography.Text type="secondary" style={{ fontWeight: 'normal' }} data-testid="sample-total">
+          <Typography.Text type="secondary" className={styles.total} data-testid="sample-total">
             {t('table.total', { count: total, formatted: formatNumber(total) })}
           </Typography.Text>
         </Flex>
@@ -127,7 +128,7 @@ export function SampleTable({ sn, range, params }: { sn: string; range: DateRang
             }}
             options={sampleSizes.map((s) => ({ value: s, label: t('table.perPage', { size: s }) }))}
             aria-label={t('table.pageSize')}
-            style={{ width: 120 }}
+            className={styles.pageSize}
             data-testid="sample-size"
           />
         </Flex>

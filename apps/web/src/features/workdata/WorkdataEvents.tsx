@@ -58,7 +58,7 @@ export function WorkdataEvents({
         <span>
           {r.event.text}
           {r.event.pack !== null && (
-            <Typography.Text type="secondary" style={{ marginInlineStart: 6 }}>
+            <Typography.Text type="secondary" className={ui.gapBefore}>
               {t('events.pack', { pack: r.event.pack })}
             </Typography.Text>
           )}
