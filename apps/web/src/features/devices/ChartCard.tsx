@@ -1,20 +1,14 @@
-/**
- * A device chart card: the day's curves (or its hourly bars) or the energy bars of a month, a
- * year or all time, with date navigation (previous, picker, next — never after the device's
- * today, in its plant's time zone). The caller runs the queries (each page has its own endpoints) and passes them in.
- */
-import { LeftOutlined, RightOutlined } from '@ant-design/icons';
-import { Button, Card, DatePicker, Empty, Flex, Segmented, Space, Typography } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import { Card, Empty, Flex, Segmented, Typography } from 'antd';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiError } from '../../api/client.ts';
 import { CardError } from '../../components/CardState.tsx';
 import { ChartSkeleton } from '../../components/ChartSkeleton.tsx';
 import { useChartColors } from '../../components/chartColors.ts';
+import { DateNav } from '../../components/DateNav.tsx';
 import { EChart } from '../../components/EChart.tsx';
 import ui from '../../components/ui.module.css';
-import { type ChartPeriod, canGoForward, navigate, periodKey, shiftDate } from '../../lib/dateNav.ts';
+import { type ChartPeriod, periodKey } from '../../lib/dateNav.ts';
 import { dayCurveOption, energyBarsOption } from './charts.ts';
 import { formatValue } from './format.ts';
 import type { DayChart, EnergyBars, EnergyKey } from './types.ts';
@@ -35,58 +29,6 @@ export function useChartState(today: string, initial: ChartPeriod = 'day') {
   return { period, date, today, setPeriod, setDate: (d: string) => setPicked(d > today ? today : d) };
 }
 export type ChartState = ReturnType<typeof useChartState>;
-
-export function DateNav({
-  period,
-  date,
-  today,
-  onDate,
-}: {
-  period: ChartPeriod;
-  date: string;
-  today: string;
-  onDate: (date: string) => void;
-}) {
-  const { t } = useTranslation('devices');
-  if (period === 'total') return null;
-  const picker = period === 'day' ? 'date' : period;
-  const format = period === 'day' ? 'YYYY-MM-DD' : period === 'month' ? 'YYYY-MM' : 'YYYY';
-  return (
-    <Space.Compact data-testid="date-nav">
-      <Button
-        icon={<LeftOutlined />}
-        aria-label={t('chart.prev')}
-        title={t('chart.prev')}
-        onClick={() => onDate(shiftDate(date, period, -1))}
-        data-testid="date-prev"
-      />
-      <DatePicker
-        picker={picker}
-        allowClear={false}
-        format={format}
-        value={dayjs(date)}
-        className={period === 'day' ? ui.dayPicker : ui.periodPicker}
-        aria-label={t('chart.pickDate')}
-        disabledDate={(d: Dayjs) => periodKey(d.format('YYYY-MM-DD'), period) > periodKey(today, period)}
-        onChange={(d) => d && onDate(navigate(d.format('YYYY-MM-DD'), period, 0, today))}
-        data-testid="date-picker"
-      />
-      <Button
-        icon={<RightOutlined />}
-        aria-label={t('chart.next')}
-        title={t('chart.next')}
-        disabled={!canGoForward(date, period, today)}
-        onClick={() => onDate(navigate(date, period, 1, today))}
-        data-testid="date-next"
-      />
-      {periodKey(date, period) !== periodKey(today, period) && (
-        <Button onClick={() => onDate(today)} data-testid="date-today">
-          {t(`chart.current.${period}`)}
-        </Button>
-      )}
-    </Space.Compact>
-  );
-}
 
 /** Translated names of the energy flows. */
 export function useEnergyLabels(): Record<EnergyKey, string> {
