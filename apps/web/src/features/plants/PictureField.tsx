@@ -3,12 +3,13 @@
  * name. The picture is stored through `plant/thumbnail`; a thumbnail (at most 320 px, JPEG) is
  * drawn on a canvas and stored the same way, for lists and popups. A Form.Item control.
  */
-import { DeleteOutlined, PictureOutlined, UploadOutlined } from '@ant-design/icons';
+import { DeleteOutlined, PictureOutlined } from '@ant-design/icons';
 import { limits, plantsApi } from '@sunfleet/contracts';
-import { App, Button, Flex, Image, Typography, Upload } from 'antd';
+import { App, Button, Flex, Image, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client.ts';
+import { ImageUploadButton } from '../../components/ImageUploadButton.tsx';
 import { imageProblem } from '../../components/imageProblem.ts';
 import ui from '../../components/ui.module.css';
 import styles from './plants.module.css';
@@ -101,18 +102,9 @@ export function PictureField({
       <Flex vertical gap={6}>
         {!disabled && (
           <Flex gap={8}>
-            <Upload
-              accept=".jpg,.jpeg,.png,image/jpeg,image/png"
-              showUploadList={false}
-              beforeUpload={(file) => {
-                void send(file);
-                return false;
-              }}
-            >
-              <Button icon={<UploadOutlined />} loading={busy} data-testid="plant-picture-upload">
-                {shown ? t('picture.change') : t('picture.upload')}
-              </Button>
-            </Upload>
+            <ImageUploadButton onFile={(file) => void send(file)} loading={busy} testId="plant-picture-upload">
+              {shown ? t('picture.change') : t('picture.upload')}
+            </ImageUploadButton>
             {shown && (
               <Button
                 icon={<DeleteOutlined />}
