@@ -16,6 +16,23 @@ import { formatValue, paramTitle, type WorkdataParam, zonedTime } from './format
 import styles from './workdata.module.css';
 import { useSamples } from './workdataQueries.ts';
 
+/**
+ * A parameter's column head and shape: its title (the key in a tooltip), a width from the
+ * title's length (120-220 px), numbers to the right.
+ */
+export function paramColumn(p: WorkdataParam) {
+  return {
+    title: (
+      <Tooltip title={`${paramTitle(p)} · ${p.key}`}>
+        <span>{paramTitle(p)}</span>
+      </Tooltip>
+    ),
+    width: Math.max(120, Math.min(220, paramTitle(p).length * 8 + 24)),
+    align: (p.numeric && !p.options ? 'right' : 'left') as 'right' | 'left',
+    ellipsis: true,
+  };
+}
+
 export const sampleSizes = [100, 200, 500, workdataApi.WORKDATA_PAGE_MAX] as const;
 type Row = { key: string; ts: string; values: Array<number | string | null> };
 
@@ -43,14 +60,7 @@ export function SampleTable({ sn, range, params }: { sn: string; range: DateRang
     },
     ...columns.map((p: WorkdataParam, i) => ({
       key: p.key,
-      title: (
-        <Tooltip title={`${paramTitle(p)} · ${p.key}`}>
-          <span>{paramTitle(p)}</span>
-        </Tooltip>
-      ),
-      width: Math.max(120, Math.min(220, paramTitle(p).length * 8 + 24)),
-      align: (p.numeric && !p.options ? 'right' : 'left') as 'right' | 'left',
-      ellipsis: true,
+      ...paramColumn(p),
       render: (_: unknown, r: Row) => <span className={ui.figures}>{formatValue(r.values[i] ?? null, p)}</span>,
     })),
   ];
