@@ -27,7 +27,6 @@ import {
   DeviceMissing,
   FaultList,
   FieldList,
-  Figure,
   placeFacts,
   StatusTag,
   Updated,
@@ -38,6 +37,7 @@ import { deviceName, formatValue } from './format.ts';
 import type { BatteryInfo, BatteryPack, BatteryRealtime } from './types.ts';
 import { useDeleteAndLeave } from './useDeleteDevice.tsx';
 import './devices.css';
+import { Figure } from '../../components/Figure.tsx';
 import ui from '../../components/ui.module.css';
 import styles from './devices.module.css';
 

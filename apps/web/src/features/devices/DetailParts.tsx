@@ -4,7 +4,7 @@
  */
 import { ArrowLeftOutlined, DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import type { plantsApi } from '@sunfleet/contracts';
-import { Alert, Button, Card, Descriptions, Flex, Result, Space, Table, Tabs, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Flex, Result, Space, Table, Tabs, Tag, Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -174,22 +174,6 @@ export function DeviceMissing({ text, back, backLabel }: { text: string; back: s
         data-testid="device-missing"
       />
     </Card>
-  );
-}
-
-/** A figure: a label and a large value. */
-export function Figure({ label, value, testId, hint }: { label: ReactNode; value: ReactNode; testId: string; hint?: string }) {
-  return (
-    <Flex vertical className={ui.shrink}>
-      <Typography.Text type="secondary" className={ui.note} ellipsis>
-        {label}
-      </Typography.Text>
-      <Tooltip title={hint}>
-        <Typography.Text strong className={styles.figure} data-testid={testId}>
-          {value}
-        </Typography.Text>
-      </Tooltip>
-    </Flex>
   );
 }
 

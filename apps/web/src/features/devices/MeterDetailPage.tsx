@@ -26,7 +26,6 @@ import {
   DeviceMissing,
   FaultList,
   FieldList,
-  Figure,
   PhaseTable,
   placeFacts,
   StatusTag,
@@ -39,6 +38,7 @@ import { MasterMeterButton } from './MasterMeterButton.tsx';
 import type { EnergyKey } from './types.ts';
 import { useDeleteAndLeave } from './useDeleteDevice.tsx';
 import './devices.css';
+import { Figure } from '../../components/Figure.tsx';
 import ui from '../../components/ui.module.css';
 
 const BACK = '/device/meter';

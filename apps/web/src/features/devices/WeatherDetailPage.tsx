@@ -17,10 +17,11 @@ import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { todayIn, zonedDateTime } from '../../lib/dateNav.ts';
 import { ChartCard, useChartState } from './ChartCard.tsx';
 import { weatherSeries } from './charts.ts';
-import { DetailHeader, DeviceMissing, Figure, placeFacts, StatusTag, Updated } from './DetailParts.tsx';
+import { DetailHeader, DeviceMissing, placeFacts, StatusTag, Updated } from './DetailParts.tsx';
 import { dayOptions, live } from './deviceQueries.ts';
 import { deviceName, formatValue } from './format.ts';
 import './devices.css';
+import { Figure } from '../../components/Figure.tsx';
 
 const BACK = '/device/weather';
 

@@ -5,31 +5,16 @@
 import { ThunderboltFilled } from '@ant-design/icons';
 import type { DataOf, plantEnergyApi } from '@sunfleet/contracts';
 import { Card, Col, Flex, Progress, Row, Skeleton, Tooltip, Typography, theme } from 'antd';
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiError } from '../../api/client.ts';
 import { CardError } from '../../components/CardState.tsx';
+import { Figure } from '../../components/Figure.tsx';
 import ui from '../../components/ui.module.css';
 import { zonedDateTime } from '../../lib/dateNav.ts';
 import { formatCo2, formatMoney, formatRate, formatWatts, formatWh } from '../../lib/format.ts';
 import styles from './overview.module.css';
 
 export type Realtime = DataOf<typeof plantEnergyApi.plantRealtime>;
-
-function Figure({ label, value, testId, hint }: { label: ReactNode; value: string; testId: string; hint?: string }) {
-  return (
-    <Flex vertical className={ui.shrink}>
-      <Typography.Text type="secondary" className={ui.note} ellipsis>
-        {label}
-      </Typography.Text>
-      <Tooltip title={hint}>
-        <Typography.Text strong className={styles.figure} data-testid={testId}>
-          {value}
-        </Typography.Text>
-      </Tooltip>
-    </Flex>
-  );
-}
 
 export function RealtimeCard({
   data,
