@@ -17,7 +17,7 @@ import { ChartCard, useChartState } from './ChartCard.tsx';
 import { FieldList, PhaseTable, Updated } from './DetailParts.tsx';
 import { dayOptions, groupBars, live } from './deviceQueries.ts';
 import { formatValue } from './format.ts';
-import type { EnergyKey, GroupRealtime, InverterDetail } from './types.ts';
+import type { EnergyKey, GroupRealtime, InverterTabProps } from './types.ts';
 
 export const groupEnergyKeys: Record<InverterGroupName, EnergyKey[]> = {
   grid: ['gridImport', 'gridExport'],
@@ -38,17 +38,7 @@ export function powerDirection(group: InverterGroupName, watts: number | null): 
 type GroupEnergy = GroupRealtime['energy'][number];
 export type InverterGroupName = GroupRealtime['group'];
 
-export function InverterGroupTab({
-  group,
-  inverter: inv,
-  timezone,
-  today,
-}: {
-  group: InverterGroupName;
-  inverter: InverterDetail;
-  timezone: string;
-  today: string;
-}) {
+export function InverterGroupTab({ group, inverter: inv, timezone, today }: InverterTabProps & { group: InverterGroupName }) {
   const { t } = useTranslation('devices');
   const params = { kind: group, sn: inv.sn };
   const now = useApiQuery(devicesApi.inverterGroupRealtime, { params, quiet: true }, live);

@@ -20,7 +20,7 @@ import { pvIvOption } from './charts.ts';
 import { PhaseTable, Updated } from './DetailParts.tsx';
 import { dayOptions, live } from './deviceQueries.ts';
 import { formatValue } from './format.ts';
-import type { InputRealtime, InverterDetail } from './types.ts';
+import type { InputRealtime, InverterTabProps } from './types.ts';
 
 type Input = InputRealtime['inputs'][number];
 
@@ -30,15 +30,7 @@ function inputKeyShown(key: string, mpptCount: number | null): boolean {
   return !m || !mpptCount || Number(m[1]) <= mpptCount;
 }
 
-export function InverterRealtimeTab({
-  inverter: inv,
-  timezone,
-  today,
-}: {
-  inverter: InverterDetail;
-  timezone: string;
-  today: string;
-}) {
+export function InverterRealtimeTab({ inverter: inv, timezone, today }: InverterTabProps) {
   const { t } = useTranslation('devices');
   const colors = useChartColors();
   const params = { sn: inv.sn };
