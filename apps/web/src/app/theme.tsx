@@ -8,8 +8,9 @@ import enUS from 'antd/locale/en_US';
 import esES from 'antd/locale/es_ES';
 import dayjs from 'dayjs';
 import 'dayjs/locale/es';
-import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
+import { createContext, type ReactNode, useContext, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { getStoredThemeColor, getStoredUser, storeThemeColor } from '../api/session.ts';
+import { paletteCssVariables } from '../lib/palette.ts';
 import { type Brand, currentBrand } from './brands.ts';
 
 interface ThemeColor {
@@ -41,7 +42,10 @@ export function brandTheme(brand: Brand, color: string): ThemeConfig {
   };
 }
 
-/** The page behind every screen takes the theme's layout colour (dark brands have dark pages). */
+/**
+ * The page behind every screen takes the theme's layout colour (dark brands have dark pages); the
+ * palette's meaning colours become CSS variables for the CSS modules.
+ */
 function BodyColours({ dark }: { dark: boolean }) {
   const { token } = theme.useToken();
   useEffect(() => {
@@ -49,6 +53,9 @@ function BodyColours({ dark }: { dark: boolean }) {
     document.body.style.color = token.colorText;
     document.documentElement.style.colorScheme = dark ? 'dark' : 'light';
   }, [token.colorBgLayout, token.colorText, dark]);
+  useLayoutEffect(() => {
+    for (const [name, colour] of Object.entries(paletteCssVariables)) document.documentElement.style.setProperty(name, colour);
+  }, []);
   return null;
 }
 

@@ -8,6 +8,7 @@ import { Button, Input, Space } from 'antd';
 import type { ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useGuardedAction } from '../api/guard.ts';
+import parts from './parts.module.css';
 import { useCountdown } from './useCountdown.ts';
 
 export interface CodeInputProps {
@@ -38,7 +39,7 @@ export function CodeInput({ value, onChange, onSend, id }: CodeInputProps) {
         placeholder={t('codePlaceholder')}
         data-testid="code-input"
       />
-      <Button onClick={send} loading={sending} disabled={remaining > 0} data-testid="send-code" style={{ minWidth: 132 }}>
+      <Button onClick={send} loading={sending} disabled={remaining > 0} data-testid="send-code" className={parts.sendCode}>
         {remaining > 0 ? t('resendIn', { seconds: remaining }) : t('sendCode')}
       </Button>
     </Space.Compact>

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePage } from '../app/pageContext.ts';
 import { PageTitle } from './PageTitle.tsx';
+import ui from './ui.module.css';
 
 export function ComingSoon({ actions }: { actions?: ReactNode }) {
   const { route } = usePage();
@@ -14,7 +15,7 @@ export function ComingSoon({ actions }: { actions?: ReactNode }) {
         <PageTitle>{route ? t(`menu:${route.titleKey}`) : ''}</PageTitle>
         {actions}
       </Flex>
-      <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('state.comingSoon')} style={{ padding: '48px 0' }} />
+      <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('state.comingSoon')} className={ui.emptyTall} />
     </Card>
   );
 }

@@ -39,7 +39,7 @@ export function CountCard({
         {label}
       </Typography.Text>
       {loading ? (
-        <Skeleton.Button active size="small" style={{ width: 48, marginTop: 4 }} />
+        <Skeleton.Button active size="small" className={styles.skeleton} />
       ) : (
         <Typography.Text strong className={styles.value} data-testid={valueTestId}>
           {formatNumber(value)}

@@ -1,18 +1,16 @@
 /** One ECharts canvas that follows its option and its container's size. */
-import { type CSSProperties, useEffect, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import type { ChartOption } from '../lib/chart.ts';
 import { type EChartsType, init } from './echarts.ts';
 
 export function EChart({
   option,
   height = 320,
-  style,
   testId,
   ariaLabel,
 }: {
   option: ChartOption;
   height?: number;
-  style?: CSSProperties;
   testId?: string;
   ariaLabel?: string;
 }) {
@@ -38,7 +36,8 @@ export function EChart({
     chart.current?.setOption(option, { replaceMerge: ['series', 'xAxis', 'yAxis'] });
   }, [option]);
 
-  return <div ref={element} role="img" aria-label={ariaLabel} data-testid={testId} style={{ width: '100%', height, ...style }} />;
+  // The height the chart is given.
+  return <div ref={element} role="img" aria-label={ariaLabel} data-testid={testId} style={{ width: '100%', height }} />;
 }
 
 /**

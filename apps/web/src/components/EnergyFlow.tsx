@@ -3,7 +3,7 @@
  * Each line carries dashes running in the direction power moves (flow.ts); nodes the plant
  * lacks are left out, the battery also on a grid-tied plant.
  */
-import { Card, Empty, Skeleton, Typography, theme } from 'antd';
+import { Empty, theme } from 'antd';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiError } from '../api/client.ts';
@@ -11,9 +11,8 @@ import { zonedDateTime } from '../lib/dateNav.ts';
 import { type EnergyFlow, type FlowLink, type FlowNode, flowLinks } from '../lib/energyFlow.ts';
 import { formatMeasure, formatWatts } from '../lib/format.ts';
 import { powerPalette } from '../lib/palette.ts';
-import { CardError } from './CardState.tsx';
+import { LiveCard } from './CardState.tsx';
 import styles from './EnergyFlow.module.css';
-import ui from './ui.module.css';
 
 const W = 480;
 const H = 320;
@@ -118,116 +117,111 @@ export function EnergyFlowCard({
   };
 
   return (
-    <Card
+    <LiveCard
       title={t('flow.title')}
-      size="small"
-      className={ui.fill}
-      data-testid="flow-card"
-      extra={
-        data?.at ? (
-          <Typography.Text type="secondary" className={ui.note}>
-            {zonedDateTime(data.at, timezone)}
-          </Typography.Text>
-        ) : null
-      }
+      testId="flow-card"
+      updated={data?.at ? zonedDateTime(data.at, timezone) : null}
+      pending={pending}
+      error={error}
+      hasData={Boolean(data)}
+      onRetry={onRetry}
+      rows={6}
+      errorTestId="flow-error"
     >
-      {pending ? (
-        <Skeleton active paragraph={{ rows: 6 }} />
-      ) : error && !data ? (
-        <CardError error={error} onRetry={onRetry} testId="flow-error" />
-      ) : links.length === 0 ? (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('flow.noDevices')} data-testid="flow-empty" />
-      ) : (
-        <svg
-          className={styles.svg}
-          viewBox={`0 0 ${W} ${H}`}
-          width="100%"
-          style={{ maxHeight: 340, display: 'block' }}
-          role="img"
-          aria-label={links.map((l) => caption(l).join(' ')).join('; ')}
-          data-testid="flow-diagram"
-        >
-          <defs>
-            {links.map((l) => (
-              <marker
-                key={l.node}
-                id={`${uid}-arrow-${l.node}`}
-                viewBox="0 0 10 10"
-                refX="5"
-                refY="5"
-                markerWidth="7"
-                markerHeight="7"
-                orient="auto"
-              >
-                <path d="M0,0 L10,5 L0,10 z" fill={colour[l.node]} />
-              </marker>
-            ))}
-          </defs>
-          {links.map((l) => {
-            const d = linePath(l.node, l.direction);
-            const active = l.direction !== 'idle';
-            return (
-              <g key={l.node} data-testid={`flow-line-${l.node}`} data-direction={l.direction}>
-                <path
-                  d={d}
-                  className={styles.track}
-                  stroke={active ? colour[l.node] : token.colorBorder}
-                  opacity={active ? 0.25 : 1}
-                />
-                {active && (
-                  <path d={d} className={styles.dash} stroke={colour[l.node]} markerMid={`url(#${uid}-arrow-${l.node})`} />
-                )}
-              </g>
-            );
-          })}
-          <circle
-            cx={HUB.x}
-            cy={HUB.y}
-            r={HUB.r}
-            fill={token.colorBgContainer}
-            stroke={token.colorTextSecondary}
-            strokeWidth={2}
-          />
-          <circle cx={HUB.x} cy={HUB.y} r={4} fill={token.colorTextSecondary} />
-          {links.map((l) => {
-            const p = place[l.node];
-            const label = labelAt[l.node];
-            const [name, value, state] = caption(l);
-            return (
-              <g key={l.node} data-testid={`flow-node-${l.node}`}>
-                <circle
-                  cx={p.x}
-                  cy={p.y}
-                  r={NODE_R}
-                  fill={token.colorBgContainer}
-                  stroke={l.direction === 'idle' ? token.colorBorder : colour[l.node]}
-                  strokeWidth={2}
-                />
-                <g transform={`translate(${p.x},${p.y})`}>
-                  <Icon node={l.node} soc={data?.soc ?? null} stroke={colour[l.node]} />
-                </g>
-                <text x={label.x} y={label.y} textAnchor={label.anchor} fontSize={13} fill={token.colorTextSecondary}>
-                  {name}
-                </text>
-                <text
-                  x={label.x}
-                  y={label.y + 17}
-                  textAnchor={label.anchor}
-                  fontSize={15}
-                  fontWeight={600}
-                  fill={token.colorText}
-                  data-testid={`flow-value-${l.node}`}
+      {() =>
+        links.length === 0 ? (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('flow.noDevices')} data-testid="flow-empty" />
+        ) : (
+          <svg
+            className={styles.svg}
+            viewBox={`0 0 ${W} ${H}`}
+            width="100%"
+            role="img"
+            aria-label={links.map((l) => caption(l).join(' ')).join('; ')}
+            data-testid="flow-diagram"
+          >
+            <defs>
+              {links.map((l) => (
+                <marker
+                  key={l.node}
+                  id={`${uid}-arrow-${l.node}`}
+                  viewBox="0 0 10 10"
+                  refX="5"
+                  refY="5"
+                  markerWidth="7"
+                  markerHeight="7"
+                  orient="auto"
                 >
-                  {value}
-                </text>
-                <text x={label.x} y={label.y + 33} textAnchor={label.anchor} fontSize={12} fill={token.colorTextTertiary}>
-                  {state}
-                </text>
-              </g>
-            );
-          })}
-        </svg>
-      )}
-    </Card>
+                  <path d="M0,0 L10,5 L0,10 z" fill={colour[l.node]} />
+                </marker>
+              ))}
+            </defs>
+            {links.map((l) => {
+              const d = linePath(l.node, l.direction);
+              const active = l.direction !== 'idle';
+              return (
+                <g key={l.node} data-testid={`flow-line-${l.node}`} data-direction={l.direction}>
+                  <path
+                    d={d}
+                    className={styles.track}
+                    stroke={active ? colour[l.node] : token.colorBorder}
+                    opacity={active ? 0.25 : 1}
+                  />
+                  {active && (
+                    <path d={d} className={styles.dash} stroke={colour[l.node]} markerMid={`url(#${uid}-arrow-${l.node})`} />
+                  )}
+                </g>
+              );
+            })}
+            <circle
+              cx={HUB.x}
+              cy={HUB.y}
+              r={HUB.r}
+              fill={token.colorBgContainer}
+              stroke={token.colorTextSecondary}
+              strokeWidth={2}
+            />
+            <circle cx={HUB.x} cy={HUB.y} r={4} fill={token.colorTextSecondary} />
+            {links.map((l) => {
+              const p = place[l.node];
+              const label = labelAt[l.node];
+              const [name, value, state] = caption(l);
+              return (
+                <g key={l.node} data-testid={`flow-node-${l.node}`}>
+                  <circle
+                    cx={p.x}
+                    cy={p.y}
+                    r={NODE_R}
+                    fill={token.colorBgContainer}
+                    stroke={l.direction === 'idle' ? token.colorBorder : colour[l.node]}
+                    strokeWidth={2}
+                  />
+                  <g transform={`translate(${p.x},${p.y})`}>
+                    <Icon node={l.node} soc={data?.soc ?? null} stroke={colour[l.node]} />
+                  </g>
+                  <text x={label.x} y={label.y} textAnchor={label.anchor} fontSize={13} fill={token.colorTextSecondary}>
+                    {name}
+                  </text>
+                  <text
+                    x={label.x}
+                    y={label.y + 17}
+                    textAnchor={label.anchor}
+                    fontSize={15}
+                    fontWeight={600}
+                    fill={token.colorText}
+                    data-testid={`flow-value-${l.node}`}
+                  >
+                    {value}
+                  </text>
+                  <text x={label.x} y={label.y + 33} textAnchor={label.anchor} fontSize={12} fill={token.colorTextTertiary}>
+                    {state}
+                  </text>
+                </g>
+              );
+            })}
+          </svg>
+        )
+      }
+    </LiveCard>
   );
 }

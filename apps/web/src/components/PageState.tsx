@@ -3,10 +3,12 @@ import { Button, Empty, Result, Spin } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiError } from '../api/client.ts';
+import parts from './parts.module.css';
+import ui from './ui.module.css';
 
 export function PageLoading({ fullPage = false }: { fullPage?: boolean }) {
   return (
-    <div style={{ display: 'grid', placeItems: 'center', minHeight: fullPage ? '100vh' : 240 }} data-testid="page-loading">
+    <div className={`${ui.centred} ${fullPage ? parts.pageLoadingFull : parts.pageLoading}`} data-testid="page-loading">
       <Spin size="large" />
     </div>
   );

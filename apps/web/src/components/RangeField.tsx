@@ -8,6 +8,7 @@ import { Alert, DatePicker } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { allQuickRanges, type DateRange, dayString, quickRange, rangeProblem } from '../lib/dateRange.ts';
+import parts from './parts.module.css';
 import ui from './ui.module.css';
 
 export function RangeField({
@@ -39,7 +40,7 @@ export function RangeField({
       status={problem ? 'error' : undefined}
       aria-label={label}
       data-testid={testId}
-      style={{ width: 250 }}
+      className={parts.rangeField}
     />
   );
 }

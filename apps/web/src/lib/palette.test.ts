@@ -4,6 +4,7 @@ import {
   levelStyle,
   measurementSeries,
   palette,
+  paletteCssVariables,
   powerPalette,
   statusStyle,
   workdataSeries,
@@ -31,5 +32,18 @@ describe('the one palette', () => {
     });
     expect(measurementSeries).toEqual(['#f5a623', '#1677ff', '#52c41a', '#9254de', '#13c2c2', '#eb2f96', '#fa541c', '#2f54eb']);
     expect(workdataSeries).toEqual(['#1677ff', '#f5a623', '#3fb950', '#eb2f96', '#722ed1', '#13c2c2']);
+  });
+
+  it('gives CSS modules every meaning colour as a variable, named in kebab case', () => {
+    expect(paletteCssVariables).toEqual({
+      '--sf-good': palette.good,
+      '--sf-good-strong': palette.goodStrong,
+      '--sf-warning': palette.warning,
+      '--sf-bad': palette.bad,
+      '--sf-info': palette.info,
+      '--sf-idle': palette.idle,
+      '--sf-disconnected': palette.disconnected,
+      '--sf-unbound': palette.unbound,
+    });
   });
 });

@@ -26,6 +26,14 @@ export const palette = {
   unbound: tone('purple'),
 } as const;
 
+/**
+ * The meaning colours as CSS custom properties for CSS modules, named in kebab case
+ * (`goodStrong` is `--sf-good-strong`); the theme sets them on the document once.
+ */
+export const paletteCssVariables: Record<string, string> = Object.fromEntries(
+  Object.entries(palette).map(([name, colour]) => [`--sf-${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, colour]),
+);
+
 /** Chart series colours, distinct on light and dark backgrounds. */
 export const seriesColors = {
   sun: '#f5a623',

@@ -33,15 +33,37 @@ export function serve(routes: Array<[string, string | RegExp, Handler]>): Call[]
       const call = { method, url, body };
       calls.push(call);
       const route = routes.find(([m, p]) => m === method && (typeof p === 'string' ? url.pathname === p : p.test(url.pathname)));
-      const answer = route ? route[2](call) : fail(404, 'not found');
-      const envelope =
-        answer && typeof answer === 'object' && '__code' in answer
-          ? { code: (answer as { __code: number }).__code, msg: (answer as { msg?: string }).msg ?? '', data: null }
-          : { code: 0, msg: 'ok', data: answer };
-      return new Response(JSON.stringify(envelope), { status: 200 });
+      return respond(route ? route[2](call) : fail(404, 'not found'));
     }),
   );
   return calls;
+}
+
+/** The server's envelope of an answer; a Response is sent as it is. */
+function respond(answer: Answer | Response): Response {
+  if (answer instanceof Response) return answer;
+  const envelope =
+    answer && typeof answer === 'object' && '__code' in answer
+      ? { code: (answer as { __code: number }).__code, msg: (answer as { msg?: string }).msg ?? '', data: null }
+      : { code: 0, msg: 'ok', data: answer };
+  return new Response(JSON.stringify(envelope), { status: 200 });
+}
+
+/**
+ * Stub `fetch` with one function of the URL as the page wrote it (path and query): its answer
+ * (data, `fail(code)` or a whole Response). The URLs asked are returned, in order.
+ */
+export function serveUrls(answer: (url: string) => Answer | Response): string[] {
+  const urls: string[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL) => {
+      const url = String(input);
+      urls.push(url);
+      return respond(answer(url));
+    }),
+  );
+  return urls;
 }
 
 /** The calls to a path, with their query strings. */

@@ -1,4 +1,5 @@
 /** The logo at the top of the menu: the company's logo (or icon when collapsed), else the brand's. */
+import styles from './shell.module.css';
 import type { UserProfile } from './shellContext.ts';
 
 export function BrandMark({
@@ -17,12 +18,12 @@ export function BrandMark({
   const company = profile.company;
   const src = collapsed ? (company?.iconUrl ?? company?.logoUrl ?? brandIcon) : (company?.logoUrl ?? brandLogo);
   return (
-    <div style={{ height: 64, display: 'flex', alignItems: 'center', justifyContent: 'center', padding: '0 16px' }}>
+    <div className={styles.brand}>
       <img
         src={src}
         alt={company?.name ?? title}
         data-testid="brand-logo"
-        style={{ maxHeight: collapsed ? 32 : 40, maxWidth: '100%', objectFit: 'contain' }}
+        className={collapsed ? `${styles.brandLogo} ${styles.brandIcon}` : styles.brandLogo}
       />
     </div>
   );

@@ -5,7 +5,7 @@
  */
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { defaultThemeColor } from '@sunfleet/contracts';
-import { Button, Flex, Layout, theme } from 'antd';
+import { Button, Flex, Layout } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePermissionTree, useProfile } from '../../api/hooks.ts';
@@ -30,7 +30,6 @@ export default function ShellLayout() {
   const profile = useProfile();
   const permissions = usePermissionTree();
   const { setColor, brand } = useThemeColor();
-  const { token } = theme.useToken();
   const [collapsed, setCollapsed] = useState(() => localStorage.getItem(COLLAPSED_KEY) === '1');
   const loading = profile.isPending || permissions.isPending;
 
@@ -87,16 +86,7 @@ export default function ShellLayout() {
           </Flex>
         </Layout.Sider>
         <Layout>
-          <Layout.Header
-            style={{
-              position: 'sticky',
-              top: 0,
-              zIndex: 10,
-              padding: '0 16px',
-              background: token.colorBgContainer,
-              borderBottom: `1px solid ${token.colorBorderSecondary}`,
-            }}
-          >
+          <Layout.Header className={styles.header}>
             <Flex align="center" justify="space-between" className={ui.fill}>
               <Button
                 type="text"

@@ -45,12 +45,9 @@ export function SideMenu({ routes, collapsed, dark }: { routes: PageRoute[]; col
         selectedKeys={selection.selected}
         {...(collapsed ? {} : { openKeys, onOpenChange: setOpenKeys })}
         onClick={({ key }) => navigate(key)}
-        style={{ flex: 1, overflowY: 'auto', borderInlineEnd: 0 }}
+        className={styles.menu}
       />
-      <div
-        data-testid="version-label"
-        style={{ padding: '8px 24px', fontSize: 12, color: dark ? 'rgba(255,255,255,0.45)' : 'rgba(0,0,0,0.45)' }}
-      >
+      <div data-testid="version-label" className={dark ? `${styles.version} ${styles.versionDark}` : styles.version}>
         {versionLabel}
       </div>
     </div>

@@ -4,6 +4,7 @@ import { Avatar, Button, Dropdown, type MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { signOut } from '../../api/signOut.ts';
+import styles from './shell.module.css';
 import type { UserProfile } from './shellContext.ts';
 
 export function UserMenu({ profile }: { profile: UserProfile }) {
@@ -26,9 +27,9 @@ export function UserMenu({ profile }: { profile: UserProfile }) {
         },
       }}
     >
-      <Button type="text" data-testid="user-menu" style={{ display: 'flex', alignItems: 'center', gap: 8, height: 40 }}>
+      <Button type="text" data-testid="user-menu" className={styles.userButton}>
         <Avatar size="small" src={profile.avatar ?? undefined} icon={<UserOutlined />} />
-        <span style={{ maxWidth: 180, overflow: 'hidden', textOverflow: 'ellipsis' }}>{profile.nickname || profile.account}</span>
+        <span className={styles.userName}>{profile.nickname || profile.account}</span>
       </Button>
     </Dropdown>
   );

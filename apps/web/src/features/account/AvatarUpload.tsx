@@ -1,10 +1,11 @@
 /** The avatar: JPG, JPEG or PNG up to 6 MB, checked here too → multipart field `file`. */
-import { UploadOutlined, UserOutlined } from '@ant-design/icons';
+import { UserOutlined } from '@ant-design/icons';
 import { account, limits } from '@sunfleet/contracts';
-import { App, Avatar, Button, Flex, Typography, Upload } from 'antd';
+import { App, Avatar, Flex, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation, useProfileUpdater } from '../../api/hooks.ts';
 import type { UserProfile } from '../../app/shell/shellContext.ts';
+import { ImageUploadButton } from '../../components/ImageUploadButton.tsx';
 import { imageProblem } from '../../components/imageProblem.ts';
 import ui from '../../components/ui.module.css';
 
@@ -34,18 +35,9 @@ export function AvatarUpload({ profile }: { profile: UserProfile }) {
     <Flex align="center" gap={16} className={ui.gapBelowLg}>
       <Avatar size={72} src={profile.avatar ?? undefined} icon={<UserOutlined />} data-testid="avatar" />
       <Flex vertical gap={4}>
-        <Upload
-          accept=".jpg,.jpeg,.png,image/jpeg,image/png"
-          showUploadList={false}
-          beforeUpload={(file) => {
-            void send(file);
-            return false;
-          }}
-        >
-          <Button icon={<UploadOutlined />} loading={upload.isPending} data-testid="avatar-upload">
-            {t('avatar.change')}
-          </Button>
-        </Upload>
+        <ImageUploadButton onFile={(file) => void send(file)} loading={upload.isPending} testId="avatar-upload">
+          {t('avatar.change')}
+        </ImageUploadButton>
         <Typography.Text type="secondary" className={ui.note}>
           {t('avatar.hint', { max: maxMb })}
         </Typography.Text>

@@ -3,6 +3,7 @@ import { screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../api/hooks.ts';
+import { serveUrls } from '../../test/pages.tsx';
 import { renderWithApp } from '../../test/render.tsx';
 import { MyPlants } from './MyPlants.tsx';
 
@@ -10,17 +11,10 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('my plants', () => {
   it('shows the account’s own plants by status and their open events, from user/{id}/…Count', async () => {
-    const calls: string[] = [];
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (input: RequestInfo | URL) => {
-        const url = String(input);
-        calls.push(url);
-        const data = url.includes('/plantCount')
-          ? { total: 5, normal: 3, offline: 1, warning: 0, fault: 1, upgrading: 0 }
-          : { total: 2, fault: 1, warning: 1, info: 0 };
-        return new Response(JSON.stringify({ code: 0, msg: 'ok', data }));
-      }),
+    const calls = serveUrls((url) =>
+      url.includes('/plantCount')
+        ? { total: 5, normal: 3, offline: 1, warning: 0, fault: 1, upgrading: 0 }
+        : { total: 2, fault: 1, warning: 1, info: 0 },
     );
     renderWithApp(
       <QueryClientProvider client={createQueryClient()}>

@@ -7,6 +7,7 @@ import { useApiMutation, useProfileUpdater } from '../../api/hooks.ts';
 import type { UserProfile } from '../../app/shell/shellContext.ts';
 import { SafeInput } from '../../components/SafeInput.tsx';
 import { schemaRules } from '../../components/schemaRules.ts';
+import styles from './account.module.css';
 
 interface ProfileValues {
   name: string;
@@ -52,7 +53,7 @@ export function ProfileForm({ profile }: { profile: UserProfile }) {
         phone: profile.phone ?? '',
         temperatureUnit: profile.temperatureUnit,
       }}
-      style={{ maxWidth: 560 }}
+      className={styles.profileForm}
     >
       <Form.Item label={t('profile.account')}>
         <Input value={profile.account} disabled />

@@ -1,5 +1,5 @@
 /** The frame of the signed-out pages: brand logo, a centred card, language switch, footer links. */
-import { Card, ConfigProvider, Flex, Layout, Space, Typography, theme } from 'antd';
+import { Card, ConfigProvider, Flex, Layout, Space, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -8,29 +8,21 @@ import { brandTheme } from '../../app/theme.tsx';
 import { LanguageSwitch } from '../../components/LanguageSwitch.tsx';
 import styles from './auth.module.css';
 
-function Frame({ brand, title, subtitle, children, width }: AuthLayoutProps & { brand: Brand }) {
+function Frame({ brand, title, subtitle, children }: AuthLayoutProps & { brand: Brand }) {
   const { t } = useTranslation('auth');
-  const { token } = theme.useToken();
   return (
-    <Layout
-      style={{
-        minHeight: '100vh',
-        background: brand.dark
-          ? `radial-gradient(circle at 20% 10%, ${token.colorPrimaryBg} 0%, ${token.colorBgLayout} 55%)`
-          : `linear-gradient(160deg, ${token.colorPrimaryBg} 0%, ${token.colorBgLayout} 60%)`,
-      }}
-    >
+    <Layout className={brand.dark ? `${styles.frame} ${styles.frameDark}` : styles.frame}>
       <Flex justify="flex-end" className={styles.topBar}>
         <LanguageSwitch />
       </Flex>
       <Flex vertical align="center" justify="center" className={styles.column}>
         <img src={brand.logo} alt={brand.title} className={styles.logo} data-testid="brand-logo" />
-        <Card style={{ width: '100%', maxWidth: width ?? 420, boxShadow: token.boxShadowTertiary }}>
-          <Typography.Title level={3} style={{ marginTop: 0, marginBottom: subtitle ? 4 : 24 }}>
+        <Card className={styles.card}>
+          <Typography.Title level={3} className={subtitle ? `${styles.title} ${styles.titleAboveSubtitle}` : styles.title}>
             {title}
           </Typography.Title>
           {subtitle && (
-            <Typography.Paragraph type="secondary" style={{ marginBottom: 24 }}>
+            <Typography.Paragraph type="secondary" className={styles.subtitle}>
               {subtitle}
             </Typography.Paragraph>
           )}
@@ -53,7 +45,6 @@ interface AuthLayoutProps {
   title: ReactNode;
   subtitle?: ReactNode;
   children: ReactNode;
-  width?: number;
   /** Another brand than the host's (the partner login page). */
   brand?: Brand;
 }

@@ -3,6 +3,7 @@ import { Button, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { AuthLayout } from './AuthLayout.tsx';
+import styles from './auth.module.css';
 
 export default function ResetSuccessfulPage() {
   const { t } = useTranslation('auth');
@@ -13,7 +14,7 @@ export default function ResetSuccessfulPage() {
         status="success"
         title={t('resetDone')}
         subTitle={t('resetDoneHint')}
-        style={{ padding: '8px 0' }}
+        className={styles.resultCompact}
         extra={
           <Button type="primary" onClick={() => navigate('/login', { replace: true })} data-testid="back-to-login">
             {t('backToSignIn')}

@@ -8,26 +8,38 @@
  */
 import { devicesApi } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
-import { Card, Col, Flex, Progress, Row, Skeleton, Table, Tabs, Tag, Typography } from 'antd';
+import { Card, Col, Flex, Progress, Row, Skeleton, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { useApiQuery } from '../../api/hooks.ts';
 import { CardError } from '../../components/CardState.tsx';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { usePermission } from '../../components/Permission.tsx';
 import { todayIn, zonedDateTime } from '../../lib/dateNav.ts';
-import { chargeColour, statusStyle } from '../../lib/palette.ts';
+import { chargeColour } from '../../lib/palette.ts';
 import { CellHeatMap } from './CellHeatMap.tsx';
 import { ChartCard, useChartState } from './ChartCard.tsx';
-import { DetailActions, DetailHeader, DeviceMissing, FaultList, FieldList, Figure, Updated } from './DetailParts.tsx';
+import {
+  DetailActions,
+  DetailHeader,
+  DetailTabs,
+  DeviceMissing,
+  FaultList,
+  FieldList,
+  placeFacts,
+  StatusTag,
+  Updated,
+} from './DetailParts.tsx';
 import { DeviceEventsCard } from './DeviceEventsCard.tsx';
 import { dayOptions, live } from './deviceQueries.ts';
 import { deviceName, formatValue } from './format.ts';
-import { type BatteryInfo, type BatteryPack, type BatteryRealtime, gatewayPath, plantPath } from './types.ts';
-import { useDeleteDevice } from './useDeleteDevice.tsx';
+import type { BatteryInfo, BatteryPack, BatteryRealtime } from './types.ts';
+import { useDeleteAndLeave } from './useDeleteDevice.tsx';
 import './devices.css';
+import { Figure } from '../../components/Figure.tsx';
 import ui from '../../components/ui.module.css';
+import styles from './devices.module.css';
 
 const BACK = '/device/battery';
 const TABS = ['overview', 'cells', 'chart', 'events'] as const;
@@ -116,7 +128,7 @@ function BatteryOverview({ info, now, timezone }: { info: BatteryInfo; now: Batt
             strokeColor={chargeColour(now.soc ?? 0, false)}
             format={() => (
               <Flex vertical align="center">
-                <Typography.Text strong style={{ fontSize: 22 }} data-testid="battery-soc">
+                <Typography.Text strong className={styles.gaugeValue} data-testid="battery-soc">
                   {formatValue(now.soc, '%')}
                 </Typography.Text>
                 <Typography.Text type="secondary" className={ui.note}>
@@ -125,7 +137,7 @@ function BatteryOverview({ info, now, timezone }: { info: BatteryInfo; now: Batt
               </Flex>
             )}
           />
-          <Row gutter={[24, 12]} style={{ flex: 1, minWidth: 280 }}>
+          <Row gutter={[24, 12]} className={styles.batteryFigures}>
             <Col xs={12} md={6}>
               <Figure label={t('battery.soh')} value={formatValue(now.soh, '%')} testId="battery-soh" />
             </Col>
@@ -182,12 +194,11 @@ function BatteryOverview({ info, now, timezone }: { info: BatteryInfo; now: Batt
 
 export default function BatteryDetailPage() {
   const { t } = useTranslation('devices');
-  const navigate = useNavigate();
   const sn = useParams().sn ?? '';
   const valid = new RegExp(devicesApi.SN_PATTERN).test(sn);
-  const [search, setSearch] = useSearchParams();
+  const [search] = useSearchParams();
   const canDelete = usePermission('battery.delete');
-  const confirmDelete = useDeleteDevice('battery');
+  const deleteAction = useDeleteAndLeave('battery', BACK);
   const info = useApiQuery(devicesApi.batteryInfo, { params: { sn } }, { enabled: valid, staleTime: 60_000 });
   const now = useApiQuery(
     devicesApi.batteryRealtime,
@@ -230,19 +241,9 @@ export default function BatteryDetailPage() {
         backLabel={t('back.battery')}
         title={deviceName(b)}
         subtitle={b.alias ? b.sn : null}
-        tags={
-          <Tag color={statusStyle[status].color} data-testid="detail-status">
-            {t(`status.${status}`)}
-          </Tag>
-        }
+        tags={<StatusTag status={status} />}
         facts={[
-          {
-            key: 'plant',
-            label: t('columns.plant'),
-            value: b.plant ? <Link to={plantPath(b.plant.id)}>{b.plant.name}</Link> : t('unbound'),
-          },
-          { key: 'gateway', label: t('columns.gateway'), value: <Link to={gatewayPath(b.gateway.id)}>{b.gateway.sn}</Link> },
-          { key: 'protocol', label: t('columns.protocol'), value: b.protocol.name },
+          ...placeFacts(t, b, b.protocol.name),
           {
             key: 'packs',
             label: t('battery.packs'),
@@ -251,33 +252,19 @@ export default function BatteryDetailPage() {
           { key: 'capacity', label: t('battery.fullCapacity'), value: formatValue(b.fullCapacity, 'Ah') },
           { key: 'lastUpdate', label: t('columns.lastUpdate'), value: zonedDateTime(b.lastUpdate, timezone) },
         ]}
-        actions={
-          <DetailActions
-            onDelete={
-              canDelete && b.canDelete
-                ? () =>
-                    void confirmDelete(b).then((done) => {
-                      if (done) navigate(BACK);
-                    })
-                : undefined
-            }
-          />
-        }
+        actions={<DetailActions onDelete={deleteAction(b, canDelete && b.canDelete)} />}
       />
-      <Tabs
-        activeKey={tab}
-        onChange={(key) => setSearch(key === 'overview' ? {} : { tab: key }, { replace: true })}
-        destroyOnHidden
-        data-testid="battery-tabs"
+      <DetailTabs
+        testId="battery-tabs"
         items={[
           {
             key: 'overview',
-            label: <span data-testid="tab-overview">{t('tabs.overview')}</span>,
+            label: t('tabs.overview'),
             children: live_ ?? (now.data ? <BatteryOverview info={b} now={now.data} timezone={timezone} /> : null),
           },
           {
             key: 'cells',
-            label: <span data-testid="tab-cells">{t('tabs.cells')}</span>,
+            label: t('tabs.cells'),
             children: (
               <Card
                 size="small"
@@ -291,17 +278,13 @@ export default function BatteryDetailPage() {
           },
           {
             key: 'chart',
-            label: <span data-testid="tab-chart">{t('tabs.chart')}</span>,
+            label: t('tabs.chart'),
             children: (
               <ChartCard
                 testId="battery-chart"
                 periods={['day']}
-                period="day"
-                date={chart.date}
-                today={today}
+                chart={chart}
                 timezone={timezone}
-                onPeriod={() => {}}
-                onDate={chart.setDate}
                 day={day}
                 hidden={['soh', 'voltage', 'current', 'cellTemperatureMax']}
                 title={t('tabs.chart')}
@@ -310,7 +293,7 @@ export default function BatteryDetailPage() {
           },
           {
             key: 'events',
-            label: <span data-testid="tab-events">{t('tabs.events')}</span>,
+            label: t('tabs.events'),
             children: <DeviceEventsCard sn={b.sn} timezone={timezone} />,
           },
         ]}

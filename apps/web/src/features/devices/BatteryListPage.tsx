@@ -24,6 +24,7 @@ import { type BatteryPack, type BatteryRow, detailPath } from './types.ts';
 import { useDeleteDevice } from './useDeleteDevice.tsx';
 import './devices.css';
 import { chargeColour } from '../../lib/palette.ts';
+import styles from './devices.module.css';
 
 const spec: ListSpec<(typeof devicesApi.batterySorts)[number]> = {
   sorts: devicesApi.batterySorts,
@@ -41,7 +42,7 @@ export function SocBar({ value, testId }: { value: number | null; testId?: strin
       size="small"
       strokeColor={color}
       format={() => formatValue(value, '%')}
-      style={{ margin: 0, width: 110 }}
+      className={styles.socBar}
       data-testid={testId}
     />
   );
@@ -50,7 +51,7 @@ export function SocBar({ value, testId }: { value: number | null; testId?: strin
 function SlavePacks({ battery }: { battery: BatteryRow }) {
   const { t } = useTranslation('devices');
   const slaves = useApiQuery(devicesApi.batterySlaves, { params: { id: battery.id }, quiet: true }, { staleTime: 10_000 });
-  if (slaves.isPending) return <Skeleton active paragraph={{ rows: 2 }} style={{ width: 420 }} />;
+  if (slaves.isPending) return <Skeleton active paragraph={{ rows: 2 }} className={styles.slavesSkeleton} />;
   if (slaves.isError) return <span>{slaves.error.message}</span>;
   if (slaves.data.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('battery.noSlaves')} />;
   return (
@@ -59,7 +60,7 @@ function SlavePacks({ battery }: { battery: BatteryRow }) {
       rowKey="index"
       pagination={false}
       dataSource={slaves.data}
-      style={{ width: 520 }}
+      className={styles.slaves}
       data-testid={`slaves-${battery.sn}`}
       columns={[
         { key: 'index', title: t('battery.pack'), width: 60, render: (_, p) => `#${p.index}` },

@@ -4,10 +4,11 @@
  * (highest − lowest), which shows an imbalance at a glance. Where the protocol reports no single
  * cells, each pack shows its lowest and highest cell.
  */
-import { Flex, Segmented, Tag, Tooltip, Typography, theme } from 'antd';
+import { Flex, Segmented, Tag, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import ui from '../../components/ui.module.css';
+import styles from './devices.module.css';
 import { formatValue } from './format.ts';
 import { colourRange, type HeatMode, heatColor, heatGrid, MIN_SPAN } from './heatmap.ts';
 import type { BatteryCell, BatteryPack } from './types.ts';
@@ -17,7 +18,6 @@ const decimals = (mode: HeatMode) => (mode === 'voltage' ? 3 : 1);
 
 export function CellHeatMap({ packs, cells }: { packs: readonly BatteryPack[]; cells: readonly BatteryCell[] }) {
   const { t } = useTranslation('devices');
-  const { token } = theme.useToken();
   const [mode, setMode] = useState<HeatMode>('voltage');
   const grid = useMemo(() => heatGrid(packs, cells, mode), [packs, cells, mode]);
   const unit = unitOf(mode);
@@ -44,10 +44,9 @@ export function CellHeatMap({ packs, cells }: { packs: readonly BatteryPack[]; c
             </Typography.Text>
             <div
               aria-hidden="true"
+              className={styles.heatLegend}
+              // The heat scale's colours, worked out by heatColor.
               style={{
-                width: 140,
-                height: 10,
-                borderRadius: 5,
                 background: `linear-gradient(90deg, ${heatColor(0, 0, 1)}, ${heatColor(0.5, 0, 1)}, ${heatColor(1, 0, 1)})`,
               }}
             />
@@ -66,33 +65,27 @@ export function CellHeatMap({ packs, cells }: { packs: readonly BatteryPack[]; c
       {grid.rows.length === 0 ? (
         <Typography.Text type="secondary">{t('noValues')}</Typography.Text>
       ) : (
-        <div style={{ overflowX: 'auto' }}>
+        <div className={styles.heatScroll}>
           <table
             aria-label={t('cells.title')}
+            className={styles.heatTable}
+            // Every cell: the full width; two per-pack columns: compact (widths from the column count).
             style={{
-              borderCollapse: 'separate',
-              borderSpacing: 4,
-              tableLayout: 'fixed',
-              // Every cell: the full width; two per-pack columns: compact.
               width: grid.perCell ? '100%' : 96 + grid.columns.length * 150,
               minWidth: grid.perCell ? 96 + grid.columns.length * 50 : undefined,
             }}
           >
             <colgroup>
-              <col style={{ width: 88 }} />
+              <col className={styles.heatPackCol} />
               {grid.columns.map((c) => (
-                <col key={String(c)} style={grid.perCell ? undefined : { width: 150 }} />
+                <col key={String(c)} className={grid.perCell ? undefined : styles.heatValueCol} />
               ))}
             </colgroup>
             <thead>
               <tr>
                 <th aria-label={t('battery.pack')} />
                 {grid.columns.map((c) => (
-                  <th
-                    key={String(c)}
-                    scope="col"
-                    style={{ textAlign: 'center', fontSize: 12, fontWeight: 400, color: token.colorTextSecondary }}
-                  >
+                  <th key={String(c)} scope="col" className={styles.heatColHead}>
                     {columnLabel(c)}
                   </th>
                 ))}
@@ -101,12 +94,12 @@ export function CellHeatMap({ packs, cells }: { packs: readonly BatteryPack[]; c
             <tbody>
               {grid.rows.map((row) => (
                 <tr key={row.pack} data-testid={`cell-row-${row.pack}`}>
-                  <th scope="row" style={{ textAlign: 'left', fontWeight: 400 }}>
+                  <th scope="row" className={styles.heatRowHead}>
                     <Flex vertical className={ui.shrink}>
                       <Typography.Text strong className={ui.note}>
                         {t('cells.pack', { index: row.pack })}
                       </Typography.Text>
-                      <Typography.Text type="secondary" style={{ fontSize: 11 }}>
+                      <Typography.Text type="secondary" className={styles.heatRole}>
                         {row.master ? t('battery.master') : t('battery.slave')}
                       </Typography.Text>
                     </Flex>
@@ -116,14 +109,12 @@ export function CellHeatMap({ packs, cells }: { packs: readonly BatteryPack[]; c
                       typeof c.column === 'number' ? t('cells.cell', { index: c.column }) : t(`cells.${c.column}`)
                     }: ${fmt(c.value)}`;
                     return (
-                      <td key={String(c.column)} style={{ padding: 0 }}>
+                      <td key={String(c.column)} className={styles.heatTd}>
                         <Tooltip title={label}>
                           <div
                             className={c.value === null ? 'sf-heat-cell sf-heat-empty' : 'sf-heat-cell'}
-                            style={{
-                              background: c.value === null ? token.colorFillTertiary : heatColor(c.value, lo, hi),
-                              color: c.value === null ? token.colorTextTertiary : undefined,
-                            }}
+                            // A value's colour on the heat scale.
+                            style={c.value === null ? undefined : { background: heatColor(c.value, lo, hi) }}
                             data-testid={`cell-${row.pack}-${c.column}`}
                             data-value={c.value ?? ''}
                           >

@@ -1,19 +1,14 @@
-/**
- * A device chart card: the day's curves (or its hourly bars) or the energy bars of a month, a
- * year or all time, with date navigation (previous, picker, next — never after the device's
- * today, in its plant's time zone). The caller runs the queries (each page has its own endpoints) and passes them in.
- */
-import { LeftOutlined, RightOutlined } from '@ant-design/icons';
-import { Button, Card, DatePicker, Empty, Flex, Segmented, Skeleton, Space, Typography } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import { Card, Empty, Flex, Segmented, Typography } from 'antd';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiError } from '../../api/client.ts';
 import { CardError } from '../../components/CardState.tsx';
+import { ChartSkeleton } from '../../components/ChartSkeleton.tsx';
 import { useChartColors } from '../../components/chartColors.ts';
+import { DateNav } from '../../components/DateNav.tsx';
 import { EChart } from '../../components/EChart.tsx';
 import ui from '../../components/ui.module.css';
-import { type ChartPeriod, canGoForward, navigate, periodKey, shiftDate } from '../../lib/dateNav.ts';
+import { type ChartPeriod, periodKey } from '../../lib/dateNav.ts';
 import { dayCurveOption, energyBarsOption } from './charts.ts';
 import { formatValue } from './format.ts';
 import type { DayChart, EnergyBars, EnergyKey } from './types.ts';
@@ -26,65 +21,14 @@ export interface QueryLike<T> {
   refetch: () => unknown;
 }
 
-/** The period and date of a chart card; the date never passes today. */
+/** The period and date of a chart card (and the device's today); the date never passes today. */
 export function useChartState(today: string, initial: ChartPeriod = 'day') {
   const [period, setPeriod] = useState<ChartPeriod>(initial);
   const [picked, setPicked] = useState<string | null>(null);
   const date = picked && picked <= today ? picked : today;
-  return { period, date, setPeriod, setDate: (d: string) => setPicked(d > today ? today : d) };
+  return { period, date, today, setPeriod, setDate: (d: string) => setPicked(d > today ? today : d) };
 }
-
-export function DateNav({
-  period,
-  date,
-  today,
-  onDate,
-}: {
-  period: ChartPeriod;
-  date: string;
-  today: string;
-  onDate: (date: string) => void;
-}) {
-  const { t } = useTranslation('devices');
-  if (period === 'total') return null;
-  const picker = period === 'day' ? 'date' : period;
-  const format = period === 'day' ? 'YYYY-MM-DD' : period === 'month' ? 'YYYY-MM' : 'YYYY';
-  return (
-    <Space.Compact data-testid="date-nav">
-      <Button
-        icon={<LeftOutlined />}
-        aria-label={t('chart.prev')}
-        title={t('chart.prev')}
-        onClick={() => onDate(shiftDate(date, period, -1))}
-        data-testid="date-prev"
-      />
-      <DatePicker
-        picker={picker}
-        allowClear={false}
-        format={format}
-        value={dayjs(date)}
-        style={{ width: period === 'day' ? 136 : 112 }}
-        aria-label={t('chart.pickDate')}
-        disabledDate={(d: Dayjs) => periodKey(d.format('YYYY-MM-DD'), period) > periodKey(today, period)}
-        onChange={(d) => d && onDate(navigate(d.format('YYYY-MM-DD'), period, 0, today))}
-        data-testid="date-picker"
-      />
-      <Button
-        icon={<RightOutlined />}
-        aria-label={t('chart.next')}
-        title={t('chart.next')}
-        disabled={!canGoForward(date, period, today)}
-        onClick={() => onDate(navigate(date, period, 1, today))}
-        data-testid="date-next"
-      />
-      {periodKey(date, period) !== periodKey(today, period) && (
-        <Button onClick={() => onDate(today)} data-testid="date-today">
-          {t(`chart.current.${period}`)}
-        </Button>
-      )}
-    </Space.Compact>
-  );
-}
+export type ChartState = ReturnType<typeof useChartState>;
 
 /** Translated names of the energy flows. */
 export function useEnergyLabels(): Record<EnergyKey, string> {
@@ -105,12 +49,8 @@ export function useEnergyLabels(): Record<EnergyKey, string> {
 export function ChartCard({
   title,
   periods = ['day', 'month', 'year', 'total'],
-  period,
-  date,
-  today,
+  chart,
   timezone,
-  onPeriod,
-  onDate,
   day,
   bars,
   barKeys,
@@ -123,12 +63,9 @@ export function ChartCard({
 }: {
   title?: ReactNode;
   periods?: readonly ChartPeriod[];
-  period: ChartPeriod;
-  date: string;
-  today: string;
+  /** Its period and date (`useChartState`); a card of one period never changes it. */
+  chart: ChartState;
   timezone: string;
-  onPeriod: (p: ChartPeriod) => void;
-  onDate: (d: string) => void;
   day: QueryLike<Pick<DayChart, 'times' | 'series' | 'timezone'>> | null;
   bars?: QueryLike<EnergyBars> | null;
   barKeys?: readonly EnergyKey[];
@@ -147,6 +84,7 @@ export function ChartCard({
   const { t, i18n } = useTranslation('devices');
   const colors = useChartColors();
   const labels = useEnergyLabels();
+  const { period, date, today, setPeriod: onPeriod, setDate: onDate } = chart;
   const isDay = period === 'day';
   const isCurve = isDay && !dayBars;
   const query = isCurve ? day : bars;
@@ -196,18 +134,18 @@ export function ChartCard({
       }
       styles={{ header: { flexWrap: 'wrap', gap: 8, paddingBlock: 8 } }}
     >
-      <Flex justify="space-between" wrap gap={8} style={{ marginBottom: 4, minHeight: 22 }}>
+      <Flex justify="space-between" wrap gap={8} className={ui.chartHeading}>
         <Typography.Text strong>{heading}</Typography.Text>
         <Typography.Text type="secondary" data-testid={`${testId}-summary`}>
           {isCurve ? summary : totals}
         </Typography.Text>
       </Flex>
       {!query || query.isPending ? (
-        <Skeleton.Node active style={{ width: '100%', height: 320 }} />
+        <ChartSkeleton height={320} />
       ) : query.isError && !query.data ? (
         <CardError error={query.error} onRetry={() => void query.refetch()} testId={`${testId}-error`} />
       ) : empty || !option ? (
-        <Flex align="center" justify="center" style={{ height: 320 }}>
+        <Flex align="center" justify="center" className={ui.chartArea}>
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('chart.empty')} data-testid={`${testId}-empty`} />
         </Flex>
       ) : (

@@ -3,20 +3,83 @@
  * "not found" state, figures, decoded protocol fields, active faults and the per-phase table.
  */
 import { ArrowLeftOutlined, DeleteOutlined, EditOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Descriptions, Flex, Result, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import type { plantsApi } from '@sunfleet/contracts';
+import { Alert, Button, Card, Descriptions, Flex, Result, Space, Table, Tabs, Tag, Typography } from 'antd';
+import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import ui from '../../components/ui.module.css';
 import { zonedDateTime } from '../../lib/dateNav.ts';
+import { statusStyle } from '../../lib/palette.ts';
+import styles from './devices.module.css';
 import { formatField, formatValue } from './format.ts';
-import type { ActiveFault, FieldValue, Phase } from './types.ts';
+import { type ActiveFault, type FieldValue, gatewayPath, type Phase, plantPath } from './types.ts';
 
 export interface Fact {
   key: string;
   label: ReactNode;
   value: ReactNode;
+}
+
+/** Where a device stands: its plant (none when unbound) and the gateway it reports through. */
+interface Placed {
+  plant: { id: number; name: string } | null;
+  gateway: { id: number; sn: string };
+}
+
+/**
+ * The facts a device header states first: plant (or unbound), gateway and protocol. `gateway`
+ * replaces the gateway link's text (the inverter adds the gateway's state).
+ */
+export function placeFacts(t: TFunction<'devices'>, device: Placed, protocol: string, gateway?: ReactNode): Fact[] {
+  return [
+    {
+      key: 'plant',
+      label: t('columns.plant'),
+      value: device.plant ? <Link to={plantPath(device.plant.id)}>{device.plant.name}</Link> : t('unbound'),
+    },
+    {
+      key: 'gateway',
+      label: t('columns.gateway'),
+      value: <Link to={gatewayPath(device.gateway.id)}>{gateway ?? device.gateway.sn}</Link>,
+    },
+    { key: 'protocol', label: t('columns.protocol'), value: protocol },
+  ];
+}
+
+/** A device header's status tag, in the status's colour. */
+export function StatusTag({ status }: { status: plantsApi.PlantStatusName }) {
+  const { t } = useTranslation('devices');
+  return (
+    <Tag color={statusStyle[status].color} data-testid="detail-status">
+      {t(`status.${status}`)}
+    </Tag>
+  );
+}
+
+export interface DetailTab {
+  key: string;
+  label: string;
+  children: ReactNode;
+}
+
+/** A detail page's tabs; the open one stays in the address (`?tab=`, none for the first). */
+export function DetailTabs({ items, testId }: { items: DetailTab[]; testId: string }) {
+  const [search, setSearch] = useSearchParams();
+  const first = items[0]?.key;
+  const asked = search.get('tab');
+  const tab = asked && items.some((i) => i.key === asked) ? asked : first;
+  return (
+    <Tabs
+      activeKey={tab}
+      onChange={(key) => setSearch(key === first ? {} : { tab: key }, { replace: true })}
+      destroyOnHidden
+      data-testid={testId}
+      items={items.map((i) => ({ key: i.key, label: <span data-testid={`tab-${i.key}`}>{i.label}</span>, children: i.children }))}
+    />
+  );
 }
 
 export function DetailHeader({
@@ -42,7 +105,7 @@ export function DetailHeader({
   return (
     <Card size="small" data-testid={testId}>
       <Flex justify="space-between" align="flex-start" gap={12} wrap>
-        <Flex gap={12} align="flex-start" style={{ minWidth: 0, flex: '1 1 480px' }}>
+        <Flex gap={12} align="flex-start" className={styles.detailHead}>
           <Button
             type="text"
             icon={<ArrowLeftOutlined />}
@@ -111,22 +174,6 @@ export function DeviceMissing({ text, back, backLabel }: { text: string; back: s
         data-testid="device-missing"
       />
     </Card>
-  );
-}
-
-/** A figure: a label and a large value. */
-export function Figure({ label, value, testId, hint }: { label: ReactNode; value: ReactNode; testId: string; hint?: string }) {
-  return (
-    <Flex vertical className={ui.shrink}>
-      <Typography.Text type="secondary" className={ui.note} ellipsis>
-        {label}
-      </Typography.Text>
-      <Tooltip title={hint}>
-        <Typography.Text strong style={{ fontSize: 18, whiteSpace: 'nowrap' }} data-testid={testId}>
-          {value}
-        </Typography.Text>
-      </Tooltip>
-    </Flex>
   );
 }
 

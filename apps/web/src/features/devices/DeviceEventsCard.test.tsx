@@ -2,34 +2,13 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ShellContext, type ShellInfo } from '../../app/shell/shellContext.ts';
 import { quickRange } from '../../lib/dateRange.ts';
+import { eventRow } from '../../test/events.ts';
 import { type Call, callsTo, renderPage, serve } from '../../test/pages.tsx';
 import { DeviceEventsCard } from './DeviceEventsCard.tsx';
 
 const SN = 'HYABVNAAB1ME';
-function event(id: number, extra: Record<string, unknown> = {}) {
-  return {
-    id,
-    sn: SN,
-    code: 'gridOverVoltage',
-    level: 'fault',
-    source: 'device',
-    text: `Grid over-voltage ${id}`,
-    startedAt: '2026-05-20T08:00:00.000Z',
-    endedAt: '2026-05-20T09:30:00.000Z',
-    plantId: 7,
-    plantName: 'Casa Marta Rooftop',
-    kind: 'inverter',
-    alias: 'Roof east',
-    pack: null,
-    action: 'Ask the grid operator.',
-    acknowledged: false,
-    ackAt: null,
-    ackBy: null,
-    ackNote: null,
-    canAck: true,
-    ...extra,
-  };
-}
+/** The events of this card's device. */
+const event = (id: number, extra: Record<string, unknown> = {}) => eventRow(id, { sn: SN, ...extra });
 
 const shell = (buttons: Record<string, string[]>) => ({ profile: {}, routes: [], buttons }) as unknown as ShellInfo;
 

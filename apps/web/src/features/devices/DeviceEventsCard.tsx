@@ -21,6 +21,7 @@ import { zonedDateTime } from '../../lib/dateNav.ts';
 import { type DateRange, quickRange, rangeProblem } from '../../lib/dateRange.ts';
 import { type EventStateName, type Level, levels } from '../../lib/events.ts';
 import { levelStyle, palette } from '../../lib/palette.ts';
+import styles from './devices.module.css';
 
 export type DeviceEventRow = DataOf<typeof eventsApi.deviceEvents>['list'][number];
 
@@ -57,7 +58,7 @@ function useColumns(timezone: string, withEnd: boolean): TableColumnsType<Device
         <span>
           {e.text}
           {e.pack !== null && (
-            <Typography.Text type="secondary" style={{ marginInlineStart: 6 }}>
+            <Typography.Text type="secondary" className={ui.gapBefore}>
               {t('events.pack', { pack: e.pack })}
             </Typography.Text>
           )}
@@ -178,7 +179,7 @@ function DeviceEvents({ sn, timezone }: { sn: string; timezone: string }) {
                 ...levels.map((l) => ({ value: l, label: t(`events.level.${l}`) })),
               ]}
               aria-label={t('events.columns.level')}
-              style={{ width: 150 }}
+              className={styles.eventFilter}
               data-testid="device-events-level"
             />
             <Select<EventStateName | 'all'>
@@ -190,7 +191,7 @@ function DeviceEvents({ sn, timezone }: { sn: string; timezone: string }) {
                 { value: 'closed', label: t('events.state.closed') },
               ]}
               aria-label={t('events.stateLabel')}
-              style={{ width: 150 }}
+              className={styles.eventFilter}
               data-testid="device-events-state"
             />
             <RangeField

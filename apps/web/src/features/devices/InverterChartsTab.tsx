@@ -19,20 +19,12 @@ import { formatValue, typeKeyOf } from './format.ts';
 import { GenerationCard, PanelsCard } from './InverterGenerationCards.tsx';
 import { ParamPicker } from './ParamPicker.tsx';
 import { MAX_PARAMS } from './paramProfiles.ts';
-import type { EnergyKey, InverterDetail } from './types.ts';
+import type { EnergyKey, InverterTabProps } from './types.ts';
 
 const KEY = /^[A-Za-z0-9_.]{1,48}$/;
 const energyKeys: EnergyKey[] = ['pv', 'load', 'gridImport', 'gridExport', 'charge', 'discharge'];
 
-export function InverterChartsTab({
-  inverter: inv,
-  timezone,
-  today,
-}: {
-  inverter: InverterDetail;
-  timezone: string;
-  today: string;
-}) {
+export function InverterChartsTab({ inverter: inv, timezone, today }: InverterTabProps) {
   const { t } = useTranslation('devices');
   const labels = useEnergyLabels();
   const chart = useChartState(today);
@@ -76,12 +68,8 @@ export function InverterChartsTab({
     <Flex vertical gap={16}>
       <ChartCard
         testId="inverter-chart"
-        period={chart.period}
-        date={chart.date}
-        today={today}
+        chart={chart}
         timezone={timezone}
-        onPeriod={chart.setPeriod}
-        onDate={chart.setDate}
         day={day}
         bars={bars}
         barKeys={energyKeys}

@@ -9,18 +9,17 @@
  * every 10 s. An SN the caller cannot see (600) shows "not found".
  */
 import { devicesApi, formatPower } from '@sunfleet/contracts';
-import { Flex, Tabs, Tag } from 'antd';
+import { Flex, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { useApiQuery } from '../../api/hooks.ts';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { usePermission } from '../../components/Permission.tsx';
 import { todayIn, zonedDateTime } from '../../lib/dateNav.ts';
-import { statusStyle } from '../../lib/palette.ts';
 import { AliasDialog, type AliasTarget } from './AliasDialog.tsx';
-import { DetailActions, DetailHeader, DeviceMissing } from './DetailParts.tsx';
+import { DetailActions, DetailHeader, DetailTabs, DeviceMissing, placeFacts, StatusTag } from './DetailParts.tsx';
 import { DeviceEventsCard } from './DeviceEventsCard.tsx';
 import { live } from './deviceQueries.ts';
 import { deviceName, typeKeyOf } from './format.ts';
@@ -28,21 +27,18 @@ import { InverterChartsTab } from './InverterChartsTab.tsx';
 import { InverterGroupTab } from './InverterGroupTab.tsx';
 import { InverterOverviewTab } from './InverterOverviewTab.tsx';
 import { InverterRealtimeTab } from './InverterRealtimeTab.tsx';
-import { gatewayPath, plantPath } from './types.ts';
-import { useDeleteDevice } from './useDeleteDevice.tsx';
+import { useDeleteAndLeave } from './useDeleteDevice.tsx';
 import './devices.css';
 
 const BACK = '/device/inverter';
 
 export default function InverterDetailPage() {
   const { t } = useTranslation('devices');
-  const navigate = useNavigate();
   const sn = useParams().sn ?? '';
   const valid = new RegExp(devicesApi.SN_PATTERN).test(sn);
-  const [search, setSearch] = useSearchParams();
   const canRename = usePermission('inverter.alias');
   const canDelete = usePermission('inverter.delete');
-  const confirmDelete = useDeleteDevice('inverter');
+  const deleteAction = useDeleteAndLeave('inverter', BACK);
   const [renaming, setRenaming] = useState<AliasTarget | null>(null);
   const detail = useApiQuery(devicesApi.getInverter, { params: { sn } }, { ...live, enabled: valid });
 
@@ -55,9 +51,6 @@ export default function InverterDetailPage() {
   const today = todayIn(timezone);
 
   const groups = devicesApi.inverterGroups.filter((g) => inv.groups[g]);
-  const tabKeys = ['overview', 'realtime', 'charts', ...groups, 'events'];
-  const asked = search.get('tab');
-  const tab = asked && tabKeys.includes(asked) ? asked : 'overview';
 
   return (
     <Flex vertical gap={16} data-testid="inverter-detail-page">
@@ -69,74 +62,48 @@ export default function InverterDetailPage() {
         subtitle={inv.alias ? inv.sn : null}
         tags={
           <>
-            <Tag color={statusStyle[inv.status].color} data-testid="detail-status">
-              {t(`status.${inv.status}`)}
-            </Tag>
+            <StatusTag status={inv.status} />
             <Tag data-testid="detail-type">{t(`types.${typeKeyOf(inv)}`)}</Tag>
           </>
         }
         facts={[
-          {
-            key: 'plant',
-            label: t('columns.plant'),
-            value: inv.plant ? <Link to={plantPath(inv.plant.id)}>{inv.plant.name}</Link> : t('unbound'),
-          },
-          {
-            key: 'gateway',
-            label: t('columns.gateway'),
-            value: (
-              <Link to={gatewayPath(inv.gateway.id)}>
-                {inv.gateway.sn} ({t(`gateway.${inv.gateway.status}`)})
-              </Link>
-            ),
-          },
-          { key: 'protocol', label: t('columns.protocol'), value: inv.protocol.name },
+          ...placeFacts(t, inv, inv.protocol.name, `${inv.gateway.sn} (${t(`gateway.${inv.gateway.status}`)})`),
           { key: 'rated', label: t('columns.ratedPower'), value: formatPower(inv.ratedPower) },
           { key: 'lastUpdate', label: t('columns.lastUpdate'), value: zonedDateTime(inv.lastUpdate, timezone) },
         ]}
         actions={
           <DetailActions
             onRename={canRename && inv.canEdit ? () => setRenaming({ sn: inv.sn, alias: inv.alias }) : undefined}
-            onDelete={
-              canDelete && inv.canDelete
-                ? () =>
-                    void confirmDelete(inv).then((done) => {
-                      if (done) navigate(BACK);
-                    })
-                : undefined
-            }
+            onDelete={deleteAction(inv, canDelete && inv.canDelete)}
           />
         }
       />
-      <Tabs
-        activeKey={tab}
-        onChange={(key) => setSearch(key === 'overview' ? {} : { tab: key }, { replace: true })}
-        destroyOnHidden
-        data-testid="inverter-tabs"
+      <DetailTabs
+        testId="inverter-tabs"
         items={[
           {
             key: 'overview',
-            label: <span data-testid="tab-overview">{t('tabs.overview')}</span>,
+            label: t('tabs.overview'),
             children: <InverterOverviewTab inverter={inv} timezone={timezone} />,
           },
           {
             key: 'realtime',
-            label: <span data-testid="tab-realtime">{t('tabs.realtime')}</span>,
+            label: t('tabs.realtime'),
             children: <InverterRealtimeTab inverter={inv} timezone={timezone} today={today} />,
           },
           {
             key: 'charts',
-            label: <span data-testid="tab-charts">{t('tabs.charts')}</span>,
+            label: t('tabs.charts'),
             children: <InverterChartsTab inverter={inv} timezone={timezone} today={today} />,
           },
           ...groups.map((g) => ({
             key: g,
-            label: <span data-testid={`tab-${g}`}>{t(`groups.${g}`)}</span>,
+            label: t(`groups.${g}`),
             children: <InverterGroupTab group={g} inverter={inv} timezone={timezone} today={today} />,
           })),
           {
             key: 'events',
-            label: <span data-testid="tab-events">{t('tabs.events')}</span>,
+            label: t('tabs.events'),
             children: <DeviceEventsCard sn={inv.sn} timezone={timezone} />,
           },
         ]}

@@ -13,6 +13,7 @@ import { useApiQuery } from '../../api/hooks.ts';
 import { ChartCard, useChartState } from './ChartCard.tsx';
 import { generationEnergyBars } from './charts.ts';
 import { dayOptions } from './deviceQueries.ts';
+import styles from './devices.module.css';
 import { formatValue } from './format.ts';
 import type { EnergyKey, MicroPanel } from './types.ts';
 
@@ -33,12 +34,8 @@ export function GenerationCard({ sn, timezone, today }: { sn: string; timezone: 
     <ChartCard
       testId="generation-chart"
       title={t('generation.title')}
-      period={chart.period}
-      date={chart.date}
-      today={today}
+      chart={chart}
       timezone={timezone}
-      onPeriod={chart.setPeriod}
-      onDate={chart.setDate}
       day={null}
       dayBars
       bars={{ data, isPending: gen.isPending, isError: gen.isError, error: gen.error, refetch: gen.refetch }}
@@ -64,12 +61,8 @@ export function PanelsCard({ sn, timezone, today }: { sn: string; timezone: stri
       testId="panels-chart"
       title={t('panels.title')}
       periods={['day']}
-      period="day"
-      date={chart.date}
-      today={today}
+      chart={chart}
       timezone={timezone}
-      onPeriod={() => {}}
-      onDate={chart.setDate}
       day={day}
       summary={day.data ? <span data-testid="panels-energy">{`${t('panels.total')} ${formatValue(total, 'Wh')}`}</span> : null}
       footer={
@@ -79,7 +72,7 @@ export function PanelsCard({ sn, timezone, today }: { sn: string; timezone: stri
             rowKey="index"
             pagination={false}
             dataSource={panels}
-            style={{ marginBlock: 8 }}
+            className={styles.panels}
             data-testid="panels-table"
             columns={[
               { key: 'name', title: t('panels.panel'), render: (_, p) => p.name },

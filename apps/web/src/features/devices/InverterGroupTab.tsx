@@ -10,13 +10,14 @@ import { Card, Col, Flex, Row, Skeleton, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/hooks.ts';
 import { CardError } from '../../components/CardState.tsx';
+import { Figure } from '../../components/Figure.tsx';
 import ui from '../../components/ui.module.css';
 import { formatEnergy } from '../../lib/format.ts';
 import { ChartCard, useChartState } from './ChartCard.tsx';
-import { FieldList, Figure, PhaseTable, Updated } from './DetailParts.tsx';
+import { FieldList, PhaseTable, Updated } from './DetailParts.tsx';
 import { dayOptions, groupBars, live } from './deviceQueries.ts';
 import { formatValue } from './format.ts';
-import type { EnergyKey, GroupRealtime, InverterDetail } from './types.ts';
+import type { EnergyKey, GroupRealtime, InverterTabProps } from './types.ts';
 
 export const groupEnergyKeys: Record<InverterGroupName, EnergyKey[]> = {
   grid: ['gridImport', 'gridExport'],
@@ -37,17 +38,7 @@ export function powerDirection(group: InverterGroupName, watts: number | null): 
 type GroupEnergy = GroupRealtime['energy'][number];
 export type InverterGroupName = GroupRealtime['group'];
 
-export function InverterGroupTab({
-  group,
-  inverter: inv,
-  timezone,
-  today,
-}: {
-  group: InverterGroupName;
-  inverter: InverterDetail;
-  timezone: string;
-  today: string;
-}) {
+export function InverterGroupTab({ group, inverter: inv, timezone, today }: InverterTabProps & { group: InverterGroupName }) {
   const { t } = useTranslation('devices');
   const params = { kind: group, sn: inv.sn };
   const now = useApiQuery(devicesApi.inverterGroupRealtime, { params, quiet: true }, live);
@@ -123,12 +114,8 @@ export function InverterGroupTab({
       </Card>
       <ChartCard
         testId={`group-${group}-chart`}
-        period={chart.period}
-        date={chart.date}
-        today={today}
+        chart={chart}
         timezone={timezone}
-        onPeriod={chart.setPeriod}
-        onDate={chart.setDate}
         day={day}
         bars={bars}
         barKeys={groupEnergyKeys[group]}

@@ -4,10 +4,12 @@ import { Card, Col, Flex, Progress, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/hooks.ts';
 import { EnergyFlowCard } from '../../components/EnergyFlow.tsx';
+import { Figure } from '../../components/Figure.tsx';
 import ui from '../../components/ui.module.css';
 import { formatEnergy } from '../../lib/format.ts';
-import { FaultList, FieldList, Figure, Updated } from './DetailParts.tsx';
+import { FaultList, FieldList, Updated } from './DetailParts.tsx';
 import { live } from './deviceQueries.ts';
+import styles from './devices.module.css';
 import { formatValue } from './format.ts';
 import type { InverterDetail } from './types.ts';
 
@@ -36,7 +38,7 @@ export function InverterOverviewTab({ inverter: inv, timezone }: { inverter: Inv
                   percent={ratio === null ? 0 : Math.min(100, Math.round(ratio * 100))}
                   format={() => (
                     <Flex vertical align="center" gap={2}>
-                      <Typography.Text strong style={{ fontSize: 20 }} data-testid="inverter-power">
+                      <Typography.Text strong className={styles.powerValue} data-testid="inverter-power">
                         {formatValue(inv.power, 'W')}
                       </Typography.Text>
                       <Typography.Text type="secondary" className={ui.note}>
@@ -45,7 +47,7 @@ export function InverterOverviewTab({ inverter: inv, timezone }: { inverter: Inv
                     </Flex>
                   )}
                 />
-                <Row gutter={[16, 12]} style={{ flex: 1, minWidth: 220 }}>
+                <Row gutter={[16, 12]} className={styles.inverterFigures}>
                   <Col span={12}>
                     <Figure label={t('realtime.todayEnergy')} value={formatEnergy(inv.todayEnergy)} testId="inverter-today" />
                   </Col>

@@ -10,15 +10,17 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/hooks.ts';
 import { CardError } from '../../components/CardState.tsx';
+import { ChartSkeleton } from '../../components/ChartSkeleton.tsx';
 import { useChartColors } from '../../components/chartColors.ts';
 import { EChart } from '../../components/EChart.tsx';
+import { Figure } from '../../components/Figure.tsx';
 import ui from '../../components/ui.module.css';
 import { ChartCard, useChartState } from './ChartCard.tsx';
 import { pvIvOption } from './charts.ts';
-import { Figure, PhaseTable, Updated } from './DetailParts.tsx';
+import { PhaseTable, Updated } from './DetailParts.tsx';
 import { dayOptions, live } from './deviceQueries.ts';
 import { formatValue } from './format.ts';
-import type { InputRealtime, InverterDetail } from './types.ts';
+import type { InputRealtime, InverterTabProps } from './types.ts';
 
 type Input = InputRealtime['inputs'][number];
 
@@ -28,15 +30,7 @@ function inputKeyShown(key: string, mpptCount: number | null): boolean {
   return !m || !mpptCount || Number(m[1]) <= mpptCount;
 }
 
-export function InverterRealtimeTab({
-  inverter: inv,
-  timezone,
-  today,
-}: {
-  inverter: InverterDetail;
-  timezone: string;
-  today: string;
-}) {
+export function InverterRealtimeTab({ inverter: inv, timezone, today }: InverterTabProps) {
   const { t } = useTranslation('devices');
   const colors = useChartColors();
   const params = { sn: inv.sn };
@@ -190,7 +184,7 @@ export function InverterRealtimeTab({
         data-testid="inverter-pviv"
       >
         {pvIv.isPending ? (
-          <Skeleton.Node active style={{ width: '100%', height: 280 }} />
+          <ChartSkeleton height={280} />
         ) : pvIv.isError && !pvIv.data ? (
           <CardError error={pvIv.error} onRetry={() => void pvIv.refetch()} />
         ) : !ivOption || !producing ? (
@@ -218,12 +212,8 @@ export function InverterRealtimeTab({
           />
         }
         periods={['day']}
-        period="day"
-        date={chart.date}
-        today={today}
+        chart={chart}
         timezone={timezone}
-        onPeriod={() => {}}
-        onDate={chart.setDate}
         day={day}
         hidden={curveHidden}
       />

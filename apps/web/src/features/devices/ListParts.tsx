@@ -7,13 +7,14 @@ import { Link } from 'react-router';
 import ui from '../../components/ui.module.css';
 import { formatDateTime, relativeTime } from '../../lib/format.ts';
 import { gatewayStateStyle, statusStyle } from '../../lib/palette.ts';
+import styles from './devices.module.css';
 import type { DeviceStatus } from './types.ts';
 import { gatewayPath, plantPath } from './types.ts';
 
 export function ListFrame({ title, testId, children }: { title: string; testId: string; children: ReactNode }) {
   return (
     <Card data-testid={testId}>
-      <Typography.Title level={4} style={{ margin: '0 0 16px' }} data-testid="page-title">
+      <Typography.Title level={4} className={styles.listTitle} data-testid="page-title">
         {title}
       </Typography.Title>
       {children}
@@ -130,7 +131,7 @@ export function PlaceCell({
 export function TwoLines({ main, sub }: { main: ReactNode; sub?: ReactNode }) {
   return (
     <Flex vertical className={ui.shrink}>
-      <div style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{main}</div>
+      <div className={ui.ellipsis}>{main}</div>
       {sub ? (
         <Typography.Text type="secondary" ellipsis className={ui.note}>
           {sub}

@@ -10,6 +10,7 @@ import { App, Button, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, call } from '../../api/client.ts';
+import ui from '../../components/ui.module.css';
 import { useInvalidateDevices } from './deviceQueries.ts';
 
 export function MasterMeterButton({ sn, plantName }: { sn: string; plantName: string }) {
@@ -35,7 +36,7 @@ export function MasterMeterButton({ sn, plantName }: { sn: string; plantName: st
     modal.confirm({
       title: t('master.title', { sn }),
       content: (
-        <Typography.Paragraph style={{ marginBottom: 0 }} data-testid="master-confirm-text">
+        <Typography.Paragraph className={ui.flush} data-testid="master-confirm-text">
           {t('master.text', { plant: plantName })}
         </Typography.Paragraph>
       ),

@@ -11,24 +11,34 @@ import { keepPreviousData } from '@tanstack/react-query';
 import { Card, Col, Flex, Row, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { useApiQuery } from '../../api/hooks.ts';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { usePermission } from '../../components/Permission.tsx';
 import { todayIn, zonedDateTime } from '../../lib/dateNav.ts';
 import { formatEnergy } from '../../lib/format.ts';
-import { statusStyle } from '../../lib/palette.ts';
 import { AliasDialog, type AliasTarget } from './AliasDialog.tsx';
 import { ChartCard, useChartState } from './ChartCard.tsx';
-import { DetailActions, DetailHeader, DeviceMissing, FaultList, FieldList, Figure, PhaseTable, Updated } from './DetailParts.tsx';
+import {
+  DetailActions,
+  DetailHeader,
+  DeviceMissing,
+  FaultList,
+  FieldList,
+  PhaseTable,
+  placeFacts,
+  StatusTag,
+  Updated,
+} from './DetailParts.tsx';
 import { DeviceEventsCard } from './DeviceEventsCard.tsx';
 import { dayOptions, live, meterBars } from './deviceQueries.ts';
 import { deviceName, formatValue } from './format.ts';
 import { MasterMeterButton } from './MasterMeterButton.tsx';
-import { type EnergyKey, gatewayPath, plantPath } from './types.ts';
-import { useDeleteDevice } from './useDeleteDevice.tsx';
+import type { EnergyKey } from './types.ts';
+import { useDeleteAndLeave } from './useDeleteDevice.tsx';
 import './devices.css';
+import { Figure } from '../../components/Figure.tsx';
 import ui from '../../components/ui.module.css';
 
 const BACK = '/device/meter';
@@ -36,13 +46,12 @@ const energyKeys: EnergyKey[] = ['gridImport', 'gridExport'];
 
 export default function MeterDetailPage() {
   const { t } = useTranslation('devices');
-  const navigate = useNavigate();
   const sn = useParams().sn ?? '';
   const valid = new RegExp(devicesApi.SN_PATTERN).test(sn);
   const canRename = usePermission('meter.alias');
   const canDelete = usePermission('meter.delete');
   const canSetMaster = usePermission('meter.master');
-  const confirmDelete = useDeleteDevice('meter');
+  const deleteAction = useDeleteAndLeave('meter', BACK);
   const [renaming, setRenaming] = useState<AliasTarget | null>(null);
   const now = useApiQuery(devicesApi.meterRealtime, { params: { sn } }, { ...live, enabled: valid });
   const timezone = now.data?.plant?.timezone ?? 'UTC';
@@ -78,20 +87,12 @@ export default function MeterDetailPage() {
         subtitle={m.alias ? m.sn : null}
         tags={
           <>
-            <Tag color={statusStyle[m.status].color} data-testid="detail-status">
-              {t(`status.${m.status}`)}
-            </Tag>
+            <StatusTag status={m.status} />
             {m.master && <Tag color="blue">{t('meter.master')}</Tag>}
           </>
         }
         facts={[
-          {
-            key: 'plant',
-            label: t('columns.plant'),
-            value: m.plant ? <Link to={plantPath(m.plant.id)}>{m.plant.name}</Link> : t('unbound'),
-          },
-          { key: 'gateway', label: t('columns.gateway'), value: <Link to={gatewayPath(m.gateway.id)}>{m.gateway.sn}</Link> },
-          { key: 'protocol', label: t('columns.protocol'), value: m.protocol.name },
+          ...placeFacts(t, m, m.protocol.name),
           { key: 'lastUpdate', label: t('columns.lastUpdate'), value: zonedDateTime(m.at, timezone) },
         ]}
         actions={
@@ -99,14 +100,7 @@ export default function MeterDetailPage() {
             {canSetMaster && m.canEdit && m.plant && !m.master && <MasterMeterButton sn={m.sn} plantName={m.plant.name} />}
             <DetailActions
               onRename={canRename && m.canEdit ? () => setRenaming({ sn: m.sn, alias: m.alias }) : undefined}
-              onDelete={
-                canDelete && m.canDelete
-                  ? () =>
-                      void confirmDelete(m).then((done) => {
-                        if (done) navigate(BACK);
-                      })
-                  : undefined
-              }
+              onDelete={deleteAction(m, canDelete && m.canDelete)}
             />
           </Flex>
         }
@@ -179,12 +173,8 @@ export default function MeterDetailPage() {
       )}
       <ChartCard
         testId="meter-chart"
-        period={chart.period}
-        date={chart.date}
-        today={today}
+        chart={chart}
         timezone={timezone}
-        onPeriod={chart.setPeriod}
-        onDate={chart.setDate}
         day={day}
         bars={bars}
         barKeys={energyKeys}

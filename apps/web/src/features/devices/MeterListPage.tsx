@@ -25,7 +25,8 @@ import { countQuery, type ListSpec, listQuery, useListState } from './listState.
 import { detailPath, type MeterRow } from './types.ts';
 import { useDeleteDevice } from './useDeleteDevice.tsx';
 import './devices.css';
-import { palette } from '../../lib/palette.ts';
+import ui from '../../components/ui.module.css';
+import styles from './devices.module.css';
 
 const spec: ListSpec<(typeof devicesApi.meterSorts)[number]> = {
   sorts: devicesApi.meterSorts,
@@ -40,7 +41,7 @@ export function GridPower({ watts }: { watts: number | null }) {
   const dir = Math.abs(watts) < 1 ? 'idle' : watts > 0 ? 'importing' : 'exporting';
   return (
     <Tooltip title={t(`meter.${dir}`)}>
-      <span style={{ color: dir === 'exporting' ? palette.goodStrong : undefined }}>{formatValue(watts, 'W')}</span>
+      <span className={dir === 'exporting' ? ui.goodStrong : undefined}>{formatValue(watts, 'W')}</span>
     </Tooltip>
   );
 }
@@ -82,7 +83,7 @@ export default function MeterListPage() {
             row.alias || row.master ? (
               <>
                 {row.master && (
-                  <Tag color="blue" style={{ marginInlineEnd: 4, fontSize: 11, lineHeight: '16px' }}>
+                  <Tag color="blue" className={`${ui.tagTight} ${styles.masterTag}`}>
                     {t('meter.master')}
                   </Tag>
                 )}

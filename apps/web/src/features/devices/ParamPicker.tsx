@@ -7,7 +7,7 @@
 import { DeleteOutlined, SlidersOutlined } from '@ant-design/icons';
 import { devicesApi } from '@sunfleet/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Checkbox, Divider, Empty, Flex, Modal, Popconfirm, Select, Tag, Typography, theme } from 'antd';
+import { Alert, App, Button, Checkbox, Divider, Empty, Flex, Modal, Popconfirm, Select, Tag, Typography } from 'antd';
 import { useContext, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, call } from '../../api/client.ts';
@@ -15,6 +15,7 @@ import { endpointKey, useApiQuery } from '../../api/hooks.ts';
 import { ShellContext } from '../../app/shell/shellContext.ts';
 import { SafeInput } from '../../components/SafeInput.tsx';
 import ui from '../../components/ui.module.css';
+import styles from './devices.module.css';
 import {
   applyProfile,
   MAX_PARAMS,
@@ -81,7 +82,7 @@ export function ParamPicker({
           if (profile) use(profile);
         }}
         notFoundContent={t('params.noProfiles')}
-        style={{ width: 170 }}
+        className={styles.profileSelect}
         aria-label={t('params.profiles')}
         data-testid="profile-select"
       />
@@ -123,7 +124,6 @@ function PickerDialog({
   const { t } = useTranslation('devices');
   const { message } = App.useApp();
   const readOnly = useContext(ShellContext)?.profile.readOnly ?? false;
-  const { token } = theme.useToken();
   const save = useSaveProfiles();
   const [draft, setDraft] = useState<string[]>([...selected]);
   const [search, setSearch] = useState('');
@@ -220,7 +220,7 @@ function PickerDialog({
           aria-label={t('params.search')}
           data-testid="param-search"
         />
-        <div style={{ maxHeight: 280, overflowY: 'auto', paddingInline: 2 }} data-testid="param-options">
+        <div className={styles.paramOptions} data-testid="param-options">
           <Flex wrap gap="6px 12px">
             {shown.map((p) => (
               <Checkbox
@@ -228,10 +228,10 @@ function PickerDialog({
                 checked={draft.includes(p.key)}
                 disabled={paramLocked(draft, p.key, max)}
                 onChange={() => setDraft((d) => toggleParam(d, p.key, max))}
-                style={{ width: 232, marginInlineStart: 0 }}
+                className={styles.paramOption}
                 data-testid={`param-${p.key}`}
               >
-                <Typography.Text ellipsis style={{ maxWidth: 200 }} title={p.name}>
+                <Typography.Text ellipsis className={styles.paramName} title={p.name}>
                   {p.name}
                   {p.unit ? <Typography.Text type="secondary"> ({p.unit})</Typography.Text> : null}
                 </Typography.Text>
@@ -240,28 +240,18 @@ function PickerDialog({
           </Flex>
         </div>
 
-        <Divider style={{ margin: '4px 0' }} titlePlacement="start" plain>
+        <Divider className={styles.paramDivider} titlePlacement="start" plain>
           {t('params.savedTitle', { count: profiles.length, max: maxProfiles })}
         </Divider>
         {profiles.length === 0 ? (
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('params.noProfiles')} style={{ margin: 0 }} />
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('params.noProfiles')} className={ui.flush} />
         ) : (
-          <Flex
-            vertical
-            data-testid="profile-list"
-            style={{ border: `1px solid ${token.colorBorderSecondary}`, borderRadius: 8 }}
-          >
-            {profiles.map((p, i) => {
+          <Flex vertical data-testid="profile-list" className={styles.profileList}>
+            {profiles.map((p) => {
               const { params: usable, missing } = applyProfile(p, available);
               return (
-                <Flex
-                  key={p.id}
-                  align="center"
-                  gap={8}
-                  data-testid={`profile-${p.name}`}
-                  style={{ padding: '6px 12px', borderTop: i ? `1px solid ${token.colorBorderSecondary}` : undefined }}
-                >
-                  <Flex vertical style={{ minWidth: 0, flex: 1 }}>
+                <Flex key={p.id} align="center" gap={8} data-testid={`profile-${p.name}`} className={styles.profile}>
+                  <Flex vertical className={`${ui.shrink} ${ui.grow}`}>
                     <Typography.Text strong>{p.name}</Typography.Text>
                     <Typography.Text type="secondary" ellipsis className={ui.note}>
                       {p.params.map((k) => byKey.get(k)?.name ?? k).join(', ')}
@@ -314,7 +304,7 @@ function PickerDialog({
                 placeholder={t('params.profileName')}
                 aria-label={t('params.profileName')}
                 status={nameError ? 'error' : undefined}
-                style={{ flex: 1 }}
+                className={ui.grow}
                 data-testid="profile-name"
               />
               <Button

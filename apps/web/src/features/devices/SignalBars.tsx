@@ -5,6 +5,7 @@
 import { devicesApi } from '@sunfleet/contracts';
 import { Flex, Tooltip, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
+import ui from '../../components/ui.module.css';
 import { palette } from '../../lib/palette.ts';
 import { signalQuality } from './format.ts';
 
@@ -45,7 +46,7 @@ export function SignalBars({
           ))}
         </svg>
         {showValue && (
-          <Typography.Text type="secondary" style={{ fontSize: 12, whiteSpace: 'nowrap' }}>
+          <Typography.Text type="secondary" className={`${ui.note} ${ui.nowrap}`}>
             {rssi} dBm
           </Typography.Text>
         )}

@@ -7,22 +7,21 @@
  */
 import { devicesApi, plantEnergyApi } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
-import { Card, Col, Flex, Row, Tag } from 'antd';
+import { Card, Col, Flex, Row } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { useApiQuery } from '../../api/hooks.ts';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { todayIn, zonedDateTime } from '../../lib/dateNav.ts';
-import { statusStyle } from '../../lib/palette.ts';
 import { ChartCard, useChartState } from './ChartCard.tsx';
 import { weatherSeries } from './charts.ts';
-import { DetailHeader, DeviceMissing, Figure, Updated } from './DetailParts.tsx';
+import { DetailHeader, DeviceMissing, placeFacts, StatusTag, Updated } from './DetailParts.tsx';
 import { dayOptions, live } from './deviceQueries.ts';
 import { deviceName, formatValue } from './format.ts';
-import { gatewayPath, plantPath } from './types.ts';
 import './devices.css';
+import { Figure } from '../../components/Figure.tsx';
 
 const BACK = '/device/weather';
 
@@ -71,23 +70,9 @@ export default function WeatherDetailPage() {
         backLabel={t('back.weather')}
         title={deviceName(station)}
         subtitle={station.alias ? station.sn : null}
-        tags={
-          <Tag color={statusStyle[station.status].color} data-testid="detail-status">
-            {t(`status.${station.status}`)}
-          </Tag>
-        }
+        tags={<StatusTag status={station.status} />}
         facts={[
-          {
-            key: 'plant',
-            label: t('columns.plant'),
-            value: station.plant ? <Link to={plantPath(station.plant.id)}>{station.plant.name}</Link> : t('unbound'),
-          },
-          {
-            key: 'gateway',
-            label: t('columns.gateway'),
-            value: <Link to={gatewayPath(station.gateway.id)}>{station.gateway.sn}</Link>,
-          },
-          { key: 'protocol', label: t('columns.protocol'), value: station.protocol },
+          ...placeFacts(t, station, station.protocol),
           { key: 'lastUpdate', label: t('columns.lastUpdate'), value: zonedDateTime(w?.at ?? station.lastUpdate, timezone) },
         ]}
       />
@@ -122,12 +107,8 @@ export default function WeatherDetailPage() {
       <ChartCard
         testId="weather-chart"
         periods={['day']}
-        period="day"
-        date={chart.date}
-        today={today}
+        chart={chart}
         timezone={timezone}
-        onPeriod={() => {}}
-        onDate={chart.setDate}
         day={{ ...day, data: curveData }}
         hidden={['windSpeed']}
         title={t('tabs.chart')}

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ChartColors } from '../../lib/chart.ts';
-import {
-  dayCurveOption,
-  energyBarsOption,
-  energyKeysWithData,
-  generationEnergyBars,
-  pvIvOption,
-  unitAxes,
-  withGaps,
-} from './charts.ts';
+import { type ChartColors, withGaps } from '../../lib/chart.ts';
+import { dayCurveOption, energyBarsOption, energyKeysWithData, generationEnergyBars, pvIvOption, unitAxes } from './charts.ts';
 import type { EnergyBars } from './types.ts';
 
 const colors: ChartColors = { text: '#000', muted: '#666', axis: '#ccc', split: '#eee', tooltipBg: '#fff' };

@@ -9,7 +9,19 @@
  * - the I–V plot of the PV inputs (operating points of the last hour, the latest one marked).
  */
 import type { BarSeriesOption, LineSeriesOption } from 'echarts/charts';
-import { barLabel, type ChartColors, type ChartOption } from '../../lib/chart.ts';
+import {
+  axisBase,
+  barLabel,
+  type ChartColors,
+  type ChartOption,
+  tooltipBase as chartTooltip,
+  curveTooltip,
+  dayAxis,
+  hasValues,
+  hhmm,
+  type TooltipItem,
+  withGaps,
+} from '../../lib/chart.ts';
 import { minuteOfDay } from '../../lib/dateNav.ts';
 import { axisUnit } from '../../lib/format.ts';
 import { measurementSeries, powerPalette, seriesColors } from '../../lib/palette.ts';
@@ -30,54 +42,12 @@ export const energyPalette: Record<EnergyKey, string> = {
 export const MAX_AXES = 4;
 const AXIS_OFFSET = 58;
 
-/** A gap wider than this many minutes breaks a line. */
-export const GAP_MINUTES = 15;
-const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
-
-type Point = [number, number | null, number | null];
-
-interface TooltipItem {
-  seriesName?: string;
-  seriesIndex?: number;
-  marker?: unknown;
-  value?: unknown;
-  axisValue?: unknown;
-  seriesId?: string;
-  data?: unknown;
-}
-
-function axisBase(colors: ChartColors) {
-  return {
-    axisLine: { lineStyle: { color: colors.axis } },
-    axisLabel: { color: colors.muted },
-    splitLine: { lineStyle: { color: colors.split } },
-    nameTextStyle: { color: colors.muted },
-  };
-}
-const tooltipBase = (colors: ChartColors) => ({
-  trigger: 'axis' as const,
-  backgroundColor: colors.tooltipBg,
-  borderColor: colors.axis,
-  textStyle: { color: colors.text },
-  confine: true,
-});
+/** Device tooltips stay inside the chart (the cards are narrow). */
+const tooltipBase = (colors: ChartColors) => ({ ...chartTooltip(colors), confine: true });
 
 /** Minutes after local midnight of each time (computed once for all series). */
 export function dayMinutes(times: readonly string[], timezone: string): number[] {
   return times.map((t) => minuteOfDay(t, timezone));
-}
-
-/** [minute, scaled, raw] points with a null between samples further apart than the gap. */
-export function withGaps(minutes: readonly number[], values: ReadonlyArray<number | null>, divisor: number): Point[] {
-  const out: Point[] = [];
-  let last: number | null = null;
-  minutes.forEach((m, i) => {
-    const v = values[i] ?? null;
-    if (last !== null && m - last > GAP_MINUTES) out.push([last + 1, null, null]);
-    out.push([m, v === null ? null : v / divisor, v]);
-    last = m;
-  });
-  return out;
 }
 
 export interface UnitAxis {
@@ -110,8 +80,6 @@ export function unitAxes(series: DayChart['series'], hidden: readonly string[] =
   }
   return out;
 }
-
-const hasValues = (values: ReadonlyArray<number | null>) => values.some((v) => v !== null && Number.isFinite(v));
 
 /**
  * Day curves of any series. `hidden`: keys off in the legend at first (still one click away).
@@ -154,28 +122,9 @@ export function dayCurveOption(
     },
     tooltip: {
       ...tooltipBase(colors),
-      formatter: (raw: unknown) => {
-        const items = (Array.isArray(raw) ? raw : [raw]) as TooltipItem[];
-        const first = items[0]?.value as Point | undefined;
-        const head = first ? hhmm(Math.round(first[0])) : '';
-        const rows = items
-          .filter((i) => Array.isArray(i.value) && (i.value as Point)[2] !== null)
-          .map((i) => {
-            const v = (i.value as Point)[2];
-            return `${i.marker ?? ''}${i.seriesName}: <b>${formatValue(v, units.get(String(i.seriesName)) ?? null)}</b>`;
-          });
-        return [head, ...rows].join('<br/>');
-      },
+      formatter: (raw: unknown) => curveTooltip(raw, (v, i) => formatValue(v, units.get(String(i.seriesName)) ?? null)),
     },
-    xAxis: {
-      type: 'value',
-      min: 0,
-      max: 1440,
-      interval: 120,
-      ...axisBase(colors),
-      splitLine: { show: false },
-      axisLabel: { color: colors.muted, formatter: (v: number) => hhmm(v) },
-    },
+    xAxis: dayAxis(colors),
     yAxis: (axes.length ? axes : [{ unit: '', divisor: 1, name: '' }]).map((a, i) => ({
       type: 'value' as const,
       name: a.name,

@@ -13,6 +13,13 @@ export type DeviceStatus = InverterRow['status'];
 
 export type GatewayDetail = DataOf<typeof devicesApi.getGateway>;
 export type InverterDetail = DataOf<typeof devicesApi.getInverter>;
+
+/** What an inverter page's tab is given: the inverter, its plant's time zone and today there. */
+export interface InverterTabProps {
+  inverter: InverterDetail;
+  timezone: string;
+  today: string;
+}
 export type BatteryInfo = DataOf<typeof devicesApi.batteryInfo>;
 export type BatteryRealtime = DataOf<typeof devicesApi.batteryRealtime>;
 export type BatteryPack = BatteryRealtime['packs'][number];

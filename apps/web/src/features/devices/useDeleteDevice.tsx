@@ -7,7 +7,9 @@ import { devicesApi } from '@sunfleet/contracts';
 import { App, Typography } from 'antd';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import { ApiError, call } from '../../api/client.ts';
+import ui from '../../components/ui.module.css';
 import { type EditableKind, useInvalidateDevices } from './deviceQueries.ts';
 
 export interface DeletableDevice {
@@ -35,7 +37,7 @@ export function useDeleteDevice(kind: EditableKind) {
         const name = device.alias ? `${device.alias} (${device.sn})` : device.sn;
         modal.confirm({
           title: t('delete.title', { name }),
-          content: <Typography.Paragraph style={{ marginBottom: 0 }}>{t(`delete.text.${kind}`)}</Typography.Paragraph>,
+          content: <Typography.Paragraph className={ui.flush}>{t(`delete.text.${kind}`)}</Typography.Paragraph>,
           okText: t('delete.ok'),
           okButtonProps: { danger: true, 'data-testid': 'delete-confirm-ok' },
           cancelText: t('common:cancel'),
@@ -61,4 +63,20 @@ export function useDeleteDevice(kind: EditableKind) {
       }),
     [kind, modal, message, invalidate, t],
   );
+}
+
+/**
+ * A detail page's delete action: confirm, delete, then back to the list. `action(device, allowed)`
+ * is undefined when the account may not delete it (the header shows no button).
+ */
+export function useDeleteAndLeave(kind: EditableKind, back: string) {
+  const confirmDelete = useDeleteDevice(kind);
+  const navigate = useNavigate();
+  return (device: DeletableDevice, allowed: boolean) =>
+    allowed
+      ? () =>
+          void confirmDelete(device).then((done) => {
+            if (done) navigate(back);
+          })
+      : undefined;
 }

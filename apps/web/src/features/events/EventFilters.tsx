@@ -52,8 +52,8 @@ export function EventFilters({
   const ack = criteria.acknowledged === undefined ? 'all' : criteria.acknowledged ? 'yes' : 'no';
 
   return (
-    <Form layout="inline" style={{ rowGap: 8, marginBottom: 12 }} aria-label={t('filters.label')} data-testid="event-filters">
-      <Form.Item style={{ marginInlineEnd: 8 }}>
+    <Form layout="inline" className={styles.filters} aria-label={t('filters.label')} data-testid="event-filters">
+      <Form.Item>
         <PlantSelect
           value={criteria.plantId}
           onChange={(plantId) => onChange({ plantId })}
@@ -61,7 +61,7 @@ export function EventFilters({
           testId="event-plant-filter"
         />
       </Form.Item>
-      <Form.Item style={{ marginInlineEnd: 8 }} validateStatus={snError ? 'error' : undefined} help={snError ?? undefined}>
+      <Form.Item validateStatus={snError ? 'error' : undefined} help={snError ?? undefined}>
         <SafeInput
           value={sn}
           onChange={setSn}
@@ -74,17 +74,17 @@ export function EventFilters({
           data-testid="event-sn-filter"
         />
       </Form.Item>
-      <Form.Item style={{ marginInlineEnd: 8 }}>
+      <Form.Item>
         <Select<Kind | 'all'>
           value={criteria.kind ?? 'all'}
           onChange={(v) => onChange({ kind: v === 'all' ? undefined : v })}
           options={[{ value: 'all', label: t('filters.allKinds') }, ...kinds.map((k) => ({ value: k, label: t(`kinds.${k}`) }))]}
           aria-label={t('filters.kind')}
-          style={{ width: 220 }}
+          className={styles.kindFilter}
           data-testid="event-kind-filter"
         />
       </Form.Item>
-      <Form.Item style={{ marginInlineEnd: 8 }}>
+      <Form.Item>
         <Segmented<EventStateName | 'all'>
           value={state}
           onChange={(v) => onChange({ state: v === 'all' ? undefined : v })}
@@ -97,7 +97,7 @@ export function EventFilters({
           data-testid="event-state-filter"
         />
       </Form.Item>
-      <Form.Item style={{ marginInlineEnd: 8 }}>
+      <Form.Item>
         <Select<'all' | 'yes' | 'no'>
           value={ack}
           onChange={(v) => onChange({ acknowledged: v === 'all' ? undefined : v === 'yes' })}
@@ -107,11 +107,11 @@ export function EventFilters({
             { value: 'no', label: t('filters.ackNo') },
           ]}
           aria-label={t('filters.ack')}
-          style={{ width: 180 }}
+          className={styles.ackFilter}
           data-testid="event-ack-filter"
         />
       </Form.Item>
-      <Form.Item style={{ marginInlineEnd: 8 }}>
+      <Form.Item>
         <RangeField
           range={criteria.range}
           onChange={(range: DateRange) => onChange({ range })}
@@ -120,7 +120,7 @@ export function EventFilters({
         />
       </Form.Item>
       {filtered && (
-        <Form.Item style={{ marginInlineEnd: 0 }}>
+        <Form.Item className={styles.reset}>
           <Button icon={<ReloadOutlined />} onClick={onReset} data-testid="event-filters-reset">
             {t('filters.reset')}
           </Button>

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import ui from '../../components/ui.module.css';
 import { useTableHeight } from '../../components/useTableHeight.ts';
 import { formatDateTime } from '../../lib/format.ts';
-import { levelStyle, palette } from '../../lib/palette.ts';
+import { levelStyle } from '../../lib/palette.ts';
 import { formatDuration, pageSizes } from './criteria.ts';
 import type { EventRow } from './eventQueries.ts';
 
@@ -86,7 +86,7 @@ export function EventTable({
             {e.endedAt ? (
               <span className={ui.figures}>→ {formatDateTime(e.endedAt)}</span>
             ) : (
-              <Tag color="orange" style={{ marginInlineEnd: 4 }}>
+              <Tag color="orange" className={ui.tagTight}>
                 {t('ongoing')}
               </Tag>
             )}{' '}
@@ -103,7 +103,7 @@ export function EventTable({
         e.acknowledged ? (
           <Tooltip title={formatDateTime(e.ackAt)}>
             <Flex gap={6} align="center" className={ui.shrink} data-testid={`event-acked-${e.id}`}>
-              <CheckCircleFilled style={{ color: palette.good }} />
+              <CheckCircleFilled className={ui.good} />
               <Typography.Text ellipsis>{e.ackBy ?? '--'}</Typography.Text>
             </Flex>
           </Tooltip>

@@ -6,33 +6,11 @@ import { createQueryClient } from '../../api/hooks.ts';
 import { PageContext } from '../../app/pageContext.ts';
 import { ShellContext, type ShellInfo } from '../../app/shell/shellContext.ts';
 import { quickRange } from '../../lib/dateRange.ts';
+import { eventRow } from '../../test/events.ts';
 import { renderWithApp } from '../../test/render.tsx';
 import EventsPage from './EventsPage.tsx';
 
-function event(id: number, extra: Record<string, unknown> = {}) {
-  return {
-    id,
-    sn: `INV${id}`,
-    code: 'gridOverVoltage',
-    level: 'fault',
-    source: 'device',
-    text: `Grid over-voltage ${id}`,
-    startedAt: '2026-05-20T08:00:00.000Z',
-    endedAt: '2026-05-20T09:30:00.000Z',
-    plantId: 7,
-    plantName: 'Casa Marta Rooftop',
-    kind: 'inverter',
-    alias: 'Roof east',
-    pack: null,
-    action: 'Ask the grid operator whether the voltage is within limits.',
-    acknowledged: false,
-    ackAt: null,
-    ackBy: null,
-    ackNote: null,
-    canAck: true,
-    ...extra,
-  };
-}
+const event = eventRow;
 
 interface Call {
   url: URL;

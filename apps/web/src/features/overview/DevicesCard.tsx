@@ -93,13 +93,13 @@ export function DevicesCard({ plantId }: { plantId: number }) {
               dataSource={list.data.list}
               data-testid="devices-inverter-list"
               renderItem={(inv) => (
-                <List.Item key={inv.sn} style={{ paddingInline: 0 }} data-testid={`inverter-${inv.sn}`}>
-                  <Flex justify="space-between" style={{ width: '100%', minWidth: 0 }} gap={8}>
+                <List.Item key={inv.sn} className={styles.inverterItem} data-testid={`inverter-${inv.sn}`}>
+                  <Flex justify="space-between" className={`${ui.fullWidth} ${ui.shrink}`} gap={8}>
                     <Badge
                       status={statusStyle[inv.status].badge}
                       text={
                         <Link to={`/device/inverter/${encodeURIComponent(inv.sn)}`} data-testid={`inverter-link-${inv.sn}`}>
-                          <Typography.Text ellipsis style={{ maxWidth: 150, color: 'inherit' }} title={inv.sn}>
+                          <Typography.Text ellipsis className={styles.inverterName} title={inv.sn}>
                             {inv.alias || inv.sn}
                           </Typography.Text>
                         </Link>
@@ -113,7 +113,7 @@ export function DevicesCard({ plantId }: { plantId: number }) {
               )}
             />
           ) : list.isPending ? null : (
-            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('devices.noInverters')} style={{ margin: 0 }} />
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('devices.noInverters')} className={ui.flush} />
           )}
         </Flex>
       )}

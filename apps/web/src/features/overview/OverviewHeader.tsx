@@ -10,6 +10,7 @@ import ui from '../../components/ui.module.css';
 import { utcOffset, zonedDateTime } from '../../lib/dateNav.ts';
 import { formatCapacity } from '../../lib/format.ts';
 import { statusStyle } from '../../lib/palette.ts';
+import styles from './overview.module.css';
 
 type Plant = DataOf<typeof plantsApi.getPlant>;
 
@@ -40,7 +41,7 @@ export function OverviewHeader({
   return (
     <Card size="small" data-testid="overview-header">
       <Flex justify="space-between" align="flex-start" gap={12} wrap>
-        <Flex gap={12} align="flex-start" style={{ minWidth: 0, flex: '1 1 420px' }}>
+        <Flex gap={12} align="flex-start" className={styles.headerMain}>
           <Button
             type="text"
             icon={<ArrowLeftOutlined />}
@@ -56,7 +57,7 @@ export function OverviewHeader({
               </Tag>
               <Tag data-testid="overview-type">{t(`plants:types.${plant.type}`)}</Tag>
             </Flex>
-            <Space size={16} wrap style={{ rowGap: 2 }}>
+            <Space size={16} wrap className={styles.headerFacts}>
               <Typography.Text type="secondary" data-testid="overview-capacity">
                 {t('header.capacity')}: <Typography.Text strong>{formatCapacity(plant.capacity)}</Typography.Text>
               </Typography.Text>
@@ -64,7 +65,7 @@ export function OverviewHeader({
                 <ClockCircleOutlined /> {zonedDateTime(now, timezone)} ({timezone}, {utcOffset(timezone, now)})
               </Typography.Text>
               {plant.address && (
-                <Typography.Text type="secondary" ellipsis style={{ maxWidth: 420 }} data-testid="overview-address">
+                <Typography.Text type="secondary" ellipsis className={styles.address} data-testid="overview-address">
                   <EnvironmentOutlined /> {plant.address}
                 </Typography.Text>
               )}

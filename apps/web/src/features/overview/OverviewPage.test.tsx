@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../api/hooks.ts';
+import { fail, serveUrls } from '../../test/pages.tsx';
 import { renderWithApp } from '../../test/render.tsx';
 import OverviewPage from './OverviewPage.tsx';
 
@@ -90,94 +91,87 @@ const flow = {
 const totals = { pv: 18_400, load: 9_100, gridImport: 1_200, gridExport: 8_000, charge: 3_000, discharge: 1_500 };
 
 function serve(opts: { type?: number; missing?: boolean } = {}) {
-  const calls: string[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL) => {
-      const url = String(input);
-      calls.push(url);
-      const path = url.split('?')[0]!;
-      const q = new URL(url, 'http://x').searchParams;
-      let data: unknown = null;
-      let code = 0;
-      if (path === '/api/v1/plant/7') {
-        if (opts.missing) code = 700;
-        else data = plant(opts.type ?? 2);
-      } else if (path === '/api/v1/plant/7/realtime') data = realtime;
-      else if (path === '/api/v1/plant/energy/7/flow') data = flow;
-      else if (path === '/api/v1/plant/7/power/day')
-        data = {
-          date: q.get('date'),
-          timezone: 'Europe/Madrid',
-          points: [{ time: `${q.get('date')}T08:00:00.000Z`, pv: 2000, load: 700, grid: -800, battery: -500, soc: 60 }],
-          forecast: [],
-          peakPower: 2000,
-          energy: 15_000,
-        };
-      else if (/^\/api\/v1\/plant\/7\/power\/(month|year|total)$/.test(path))
-        data = {
-          period: path.split('/').pop(),
-          date: q.get('date'),
-          bars: [{ label: '2026-05-01', energy: 20_000, income: 3, peakPower: 4000 }],
-          energy: 20_000,
-          income: 3,
-        };
-      else if (/^\/api\/v1\/plant\/energy\/7\/(day|month|year|total)$/.test(path))
-        data = { period: path.split('/').pop(), date: q.get('date'), totals, points: [] };
-      else if (path === '/api/v1/plant/energy/7/generation/use')
-        data = {
-          period: q.get('period'),
-          date: q.get('date'),
-          generation: 18_400,
-          selfUse: 10_400,
-          export: 8_000,
-          consumption: 9_100,
-          fromPv: 6_400,
-          fromGrid: 1_200,
-          fromBattery: 1_500,
-          selfUseRate: 10_400 / 18_400,
-          selfSufficiency: 7_900 / 9_100,
-        };
-      else if (path === '/api/v1/plant/7/inverterCount')
-        data = { total: 2, normal: 1, offline: 0, warning: 1, fault: 0, upgrading: 0 };
-      else if (path === '/api/v1/plant/7/eventCount') data = { total: 3, fault: 1, warning: 2, info: 0 };
-      else if (path === '/api/v1/plant/7/check/device')
-        data = { hasDevices: true, gateways: 1, inverters: 2, batteries: 1, meters: 1, weather: 0 };
-      else if (path === '/api/v1/plant/7/inverters') data = { total: 0, list: [] };
-      else if (path === '/api/v1/plant/meteorological/7/realtime')
-        data = {
-          source: 'none',
-          stationSn: null,
-          irradiance: null,
-          ambientTemperature: null,
-          moduleTemperature: null,
-          windSpeed: null,
-          humidity: null,
-          dailyIrradiation: null,
-          at: null,
-        };
-      else if (path === '/api/v1/event/oneHour') data = [];
-      else if (path === '/api/v1/plant/7/events')
-        data = {
-          total: 1,
-          list: [
-            {
-              id: 1,
-              sn: 'HY0000000001',
-              code: 'F012',
-              level: 'fault',
-              source: 'device',
-              text: 'Grid overvoltage',
-              startedAt: '2026-05-20T07:15:00.000Z',
-              endedAt: null,
-            },
-          ],
-        };
-      else return new Response('not found', { status: 404 });
-      return new Response(JSON.stringify({ code, msg: code ? 'no plant' : 'ok', data }), { status: 200 });
-    }),
-  );
-  return calls;
+  return serveUrls((url) => {
+    const path = url.split('?')[0]!;
+    const q = new URL(url, 'http://x').searchParams;
+    let data: unknown = null;
+    let code = 0;
+    if (path === '/api/v1/plant/7') {
+      if (opts.missing) code = 700;
+      else data = plant(opts.type ?? 2);
+    } else if (path === '/api/v1/plant/7/realtime') data = realtime;
+    else if (path === '/api/v1/plant/energy/7/flow') data = flow;
+    else if (path === '/api/v1/plant/7/power/day')
+      data = {
+        date: q.get('date'),
+        timezone: 'Europe/Madrid',
+        points: [{ time: `${q.get('date')}T08:00:00.000Z`, pv: 2000, load: 700, grid: -800, battery: -500, soc: 60 }],
+        forecast: [],
+        peakPower: 2000,
+        energy: 15_000,
+      };
+    else if (/^\/api\/v1\/plant\/7\/power\/(month|year|total)$/.test(path))
+      data = {
+        period: path.split('/').pop(),
+        date: q.get('date'),
+        bars: [{ label: '2026-05-01', energy: 20_000, income: 3, peakPower: 4000 }],
+        energy: 20_000,
+        income: 3,
+      };
+    else if (/^\/api\/v1\/plant\/energy\/7\/(day|month|year|total)$/.test(path))
+      data = { period: path.split('/').pop(), date: q.get('date'), totals, points: [] };
+    else if (path === '/api/v1/plant/energy/7/generation/use')
+      data = {
+        period: q.get('period'),
+        date: q.get('date'),
+        generation: 18_400,
+        selfUse: 10_400,
+        export: 8_000,
+        consumption: 9_100,
+        fromPv: 6_400,
+        fromGrid: 1_200,
+        fromBattery: 1_500,
+        selfUseRate: 10_400 / 18_400,
+        selfSufficiency: 7_900 / 9_100,
+      };
+    else if (path === '/api/v1/plant/7/inverterCount')
+      data = { total: 2, normal: 1, offline: 0, warning: 1, fault: 0, upgrading: 0 };
+    else if (path === '/api/v1/plant/7/eventCount') data = { total: 3, fault: 1, warning: 2, info: 0 };
+    else if (path === '/api/v1/plant/7/check/device')
+      data = { hasDevices: true, gateways: 1, inverters: 2, batteries: 1, meters: 1, weather: 0 };
+    else if (path === '/api/v1/plant/7/inverters') data = { total: 0, list: [] };
+    else if (path === '/api/v1/plant/meteorological/7/realtime')
+      data = {
+        source: 'none',
+        stationSn: null,
+        irradiance: null,
+        ambientTemperature: null,
+        moduleTemperature: null,
+        windSpeed: null,
+        humidity: null,
+        dailyIrradiation: null,
+        at: null,
+      };
+    else if (path === '/api/v1/event/oneHour') data = [];
+    else if (path === '/api/v1/plant/7/events')
+      data = {
+        total: 1,
+        list: [
+          {
+            id: 1,
+            sn: 'HY0000000001',
+            code: 'F012',
+            level: 'fault',
+            source: 'device',
+            text: 'Grid overvoltage',
+            startedAt: '2026-05-20T07:15:00.000Z',
+            endedAt: null,
+          },
+        ],
+      };
+    else return new Response('not found', { status: 404 });
+    return code ? fail(code, 'no plant') : data;
+  });
 }
 
 function renderPage(path = '/plants/overview/7/1') {

@@ -1,20 +1,16 @@
-/**
- * The chart card: the day's power curve or the generation bars of a month, a year or all
- * time, with date navigation (previous, picker, next; never after the plant's today).
- */
-import { LeftOutlined, RightOutlined } from '@ant-design/icons';
-import { Button, Card, DatePicker, Empty, Flex, Segmented, Skeleton, Space, Typography } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import { Card, Empty, Flex, Segmented, Typography } from 'antd';
+import dayjs from 'dayjs';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CardError } from '../../components/CardState.tsx';
+import { ChartSkeleton } from '../../components/ChartSkeleton.tsx';
 import { useChartColors } from '../../components/chartColors.ts';
+import { DateNav } from '../../components/DateNav.tsx';
 import { EChart } from '../../components/EChart.tsx';
 import ui from '../../components/ui.module.css';
-import { type ChartPeriod, canGoForward, chartPeriods, navigate, periodKey, shiftDate } from '../../lib/dateNav.ts';
+import { type ChartPeriod, chartPeriods, periodKey, shiftDate } from '../../lib/dateNav.ts';
 import { formatWatts, formatWh } from '../../lib/format.ts';
 import { generationOption, powerDayOption } from './chartOptions.ts';
-import styles from './overview.module.css';
 import { useGeneration, usePowerDay } from './overviewQueries.ts';
 
 /** Translated series names of the power curve. */
@@ -30,67 +26,6 @@ export function usePowerLabels() {
       forecast: t('chart.series.forecast'),
     }),
     [t],
-  );
-}
-
-function DateNav({
-  period,
-  date,
-  today,
-  onDate,
-}: {
-  period: ChartPeriod;
-  date: string;
-  today: string;
-  onDate: (date: string) => void;
-}) {
-  const { t } = useTranslation('overview');
-  if (period === 'total') return null;
-  const picker = period === 'day' ? 'date' : period;
-  const format = period === 'day' ? 'YYYY-MM-DD' : period === 'month' ? 'YYYY-MM' : 'YYYY';
-  const back = shiftDate(date, period, -1);
-  return (
-    <Space.Compact data-testid="date-nav">
-      <Button
-        icon={<LeftOutlined />}
-        aria-label={t('chart.prev')}
-        title={t('chart.prev')}
-        onClick={() => onDate(back)}
-        data-testid="date-prev"
-      />
-      <DatePicker
-        picker={picker}
-        allowClear={false}
-        format={format}
-        value={dayjs(date)}
-        style={{ width: period === 'day' ? 136 : 112 }}
-        aria-label={t('chart.pickDate')}
-        disabledDate={(d: Dayjs) => periodKey(d.format('YYYY-MM-DD'), period) > periodKey(today, period)}
-        presets={
-          period === 'day'
-            ? [
-                { label: t('plants:ranges.today'), value: dayjs(today) },
-                { label: t('plants:ranges.yesterday'), value: dayjs(shiftDate(today, 'day', -1)) },
-              ]
-            : undefined
-        }
-        onChange={(d) => d && onDate(navigate(d.format('YYYY-MM-DD'), period, 0, today))}
-        data-testid="date-picker"
-      />
-      <Button
-        icon={<RightOutlined />}
-        aria-label={t('chart.next')}
-        title={t('chart.next')}
-        disabled={!canGoForward(date, period, today)}
-        onClick={() => onDate(navigate(date, period, 1, today))}
-        data-testid="date-next"
-      />
-      {periodKey(date, period) !== periodKey(today, period) && (
-        <Button onClick={() => onDate(today)} data-testid="date-today">
-          {t(`chart.current.${period}`)}
-        </Button>
-      )}
-    </Space.Compact>
   );
 }
 
@@ -161,21 +96,36 @@ export function PowerChartCard({
           data-testid="chart-tabs"
         />
       }
-      extra={<DateNav period={period} date={date} today={today} onDate={onDate} />}
+      extra={
+        <DateNav
+          period={period}
+          date={date}
+          today={today}
+          onDate={onDate}
+          presets={
+            period === 'day'
+              ? [
+                  { label: t('plants:ranges.today'), value: dayjs(today) },
+                  { label: t('plants:ranges.yesterday'), value: dayjs(shiftDate(today, 'day', -1)) },
+                ]
+              : undefined
+          }
+        />
+      }
       styles={{ header: { flexWrap: 'wrap', gap: 8, paddingBlock: 8 } }}
     >
-      <Flex justify="space-between" wrap gap={8} style={{ marginBottom: 4, minHeight: 22 }}>
+      <Flex justify="space-between" wrap gap={8} className={ui.chartHeading}>
         <Typography.Text strong>
           {isDay ? t('chart.dayTitle', { date }) : t(`chart.barsTitle.${period}`, { date: periodKey(date, period) })}
         </Typography.Text>
         <Typography.Text type="secondary">{summary}</Typography.Text>
       </Flex>
       {query.isPending ? (
-        <Skeleton.Node active style={{ width: '100%', height: 320 }} />
+        <ChartSkeleton height={320} />
       ) : query.isError && !query.data ? (
         <CardError error={query.error} onRetry={() => void query.refetch()} testId="chart-error" />
       ) : empty || !option ? (
-        <Flex align="center" justify="center" className={styles.chartArea}>
+        <Flex align="center" justify="center" className={ui.chartArea}>
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('chart.empty')} data-testid="chart-empty" />
         </Flex>
       ) : (

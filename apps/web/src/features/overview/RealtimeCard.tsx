@@ -4,32 +4,17 @@
  */
 import { ThunderboltFilled } from '@ant-design/icons';
 import type { DataOf, plantEnergyApi } from '@sunfleet/contracts';
-import { Card, Col, Flex, Progress, Row, Skeleton, Tooltip, Typography, theme } from 'antd';
-import type { ReactNode } from 'react';
+import { Col, Flex, Progress, Row, Tooltip, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ApiError } from '../../api/client.ts';
-import { CardError } from '../../components/CardState.tsx';
+import { LiveCard } from '../../components/CardState.tsx';
+import { Figure } from '../../components/Figure.tsx';
 import ui from '../../components/ui.module.css';
 import { zonedDateTime } from '../../lib/dateNav.ts';
 import { formatCo2, formatMoney, formatRate, formatWatts, formatWh } from '../../lib/format.ts';
 import styles from './overview.module.css';
 
 export type Realtime = DataOf<typeof plantEnergyApi.plantRealtime>;
-
-function Figure({ label, value, testId, hint }: { label: ReactNode; value: string; testId: string; hint?: string }) {
-  return (
-    <Flex vertical className={ui.shrink}>
-      <Typography.Text type="secondary" className={ui.note} ellipsis>
-        {label}
-      </Typography.Text>
-      <Tooltip title={hint}>
-        <Typography.Text strong className={styles.figure} data-testid={testId}>
-          {value}
-        </Typography.Text>
-      </Tooltip>
-    </Flex>
-  );
-}
 
 export function RealtimeCard({
   data,
@@ -50,118 +35,117 @@ export function RealtimeCard({
   const ratio = data?.powerRatio ?? null;
 
   return (
-    <Card
+    <LiveCard
       title={t('realtime.title')}
-      size="small"
-      className={ui.fill}
-      data-testid="realtime-card"
-      extra={
-        data?.lastUpdate ? (
-          <Typography.Text type="secondary" className={ui.note} data-testid="realtime-updated">
-            {t('realtime.updated', { time: zonedDateTime(data.lastUpdate, data.timezone ?? timezone) })}
-          </Typography.Text>
-        ) : null
+      testId="realtime-card"
+      updated={
+        data?.lastUpdate ? t('realtime.updated', { time: zonedDateTime(data.lastUpdate, data.timezone ?? timezone) }) : null
       }
+      updatedTestId="realtime-updated"
+      pending={pending}
+      error={error}
+      hasData={Boolean(data)}
+      onRetry={onRetry}
+      rows={5}
+      errorTestId="realtime-error"
     >
-      {pending ? (
-        <Skeleton active paragraph={{ rows: 5 }} />
-      ) : error && !data ? (
-        <CardError error={error} onRetry={onRetry} testId="realtime-error" />
-      ) : data ? (
-        <Flex vertical gap={14}>
-          <Flex align="center" gap={16} wrap>
-            <Flex align="center" justify="center" className={styles.powerIcon}>
-              <ThunderboltFilled />
+      {() =>
+        data ? (
+          <Flex vertical gap={14}>
+            <Flex align="center" gap={16} wrap>
+              <Flex align="center" justify="center" className={styles.powerIcon}>
+                <ThunderboltFilled />
+              </Flex>
+              <Flex vertical className={styles.powerColumn}>
+                <Typography.Text type="secondary" className={ui.note}>
+                  {t('realtime.power')}
+                </Typography.Text>
+                <Typography.Text strong className={styles.powerNow} data-testid="realtime-power">
+                  {formatWatts(data.power)}
+                </Typography.Text>
+                {ratio !== null && (
+                  <Tooltip title={t('realtime.ofCapacity', { rate: formatRate(ratio) })}>
+                    <Progress
+                      percent={Math.min(100, Math.max(0, ratio * 100))}
+                      showInfo={false}
+                      size="small"
+                      strokeColor={token.colorPrimary}
+                      aria-label={t('realtime.ofCapacity', { rate: formatRate(ratio) })}
+                      data-testid="realtime-ratio"
+                    />
+                  </Tooltip>
+                )}
+              </Flex>
             </Flex>
-            <Flex vertical className={styles.powerColumn}>
-              <Typography.Text type="secondary" className={ui.note}>
-                {t('realtime.power')}
+            {data.lastUpdate === null && (
+              <Typography.Text type="secondary" data-testid="realtime-no-data">
+                {t('realtime.noData')}
               </Typography.Text>
-              <Typography.Text strong className={styles.powerNow} data-testid="realtime-power">
-                {formatWatts(data.power)}
+            )}
+            <Flex vertical gap={4}>
+              <Typography.Text strong className={styles.section}>
+                {t('realtime.energy')}
               </Typography.Text>
-              {ratio !== null && (
-                <Tooltip title={t('realtime.ofCapacity', { rate: formatRate(ratio) })}>
-                  <Progress
-                    percent={Math.min(100, Math.max(0, ratio * 100))}
-                    showInfo={false}
-                    size="small"
-                    strokeColor={token.colorPrimary}
-                    aria-label={t('realtime.ofCapacity', { rate: formatRate(ratio) })}
-                    data-testid="realtime-ratio"
-                  />
-                </Tooltip>
-              )}
+              <Row gutter={[16, 8]}>
+                <Col xs={12} sm={6}>
+                  <Figure label={t('realtime.short.today')} value={formatWh(data.todayEnergy)} testId="realtime-today" />
+                </Col>
+                <Col xs={12} sm={6}>
+                  <Figure label={t('realtime.short.month')} value={formatWh(data.monthEnergy)} testId="realtime-month" />
+                </Col>
+                <Col xs={12} sm={6}>
+                  <Figure label={t('realtime.short.year')} value={formatWh(data.yearEnergy)} testId="realtime-year" />
+                </Col>
+                <Col xs={12} sm={6}>
+                  <Figure label={t('realtime.short.total')} value={formatWh(data.totalEnergy)} testId="realtime-total" />
+                </Col>
+              </Row>
             </Flex>
-          </Flex>
-          {data.lastUpdate === null && (
-            <Typography.Text type="secondary" data-testid="realtime-no-data">
-              {t('realtime.noData')}
-            </Typography.Text>
-          )}
-          <Flex vertical gap={4}>
-            <Typography.Text strong className={styles.section}>
-              {t('realtime.energy')}
-            </Typography.Text>
             <Row gutter={[16, 8]}>
-              <Col xs={12} sm={6}>
-                <Figure label={t('realtime.short.today')} value={formatWh(data.todayEnergy)} testId="realtime-today" />
+              <Col xs={24} sm={12}>
+                <Flex vertical gap={4}>
+                  <Typography.Text strong className={styles.section}>
+                    {t('realtime.income')}
+                  </Typography.Text>
+                  <Row gutter={16}>
+                    <Col span={12}>
+                      <Figure
+                        label={t('realtime.short.today')}
+                        value={formatMoney(data.todayIncome, data.currency)}
+                        hint={noPrice ? t('realtime.noPrice') : undefined}
+                        testId="income-today"
+                      />
+                    </Col>
+                    <Col span={12}>
+                      <Figure
+                        label={t('realtime.short.total')}
+                        value={formatMoney(data.totalIncome, data.currency)}
+                        hint={noPrice ? t('realtime.noPrice') : undefined}
+                        testId="income-total"
+                      />
+                    </Col>
+                  </Row>
+                </Flex>
               </Col>
-              <Col xs={12} sm={6}>
-                <Figure label={t('realtime.short.month')} value={formatWh(data.monthEnergy)} testId="realtime-month" />
-              </Col>
-              <Col xs={12} sm={6}>
-                <Figure label={t('realtime.short.year')} value={formatWh(data.yearEnergy)} testId="realtime-year" />
-              </Col>
-              <Col xs={12} sm={6}>
-                <Figure label={t('realtime.short.total')} value={formatWh(data.totalEnergy)} testId="realtime-total" />
+              <Col xs={24} sm={12}>
+                <Flex vertical gap={4}>
+                  <Typography.Text strong className={styles.section}>
+                    {t('realtime.co2')}
+                  </Typography.Text>
+                  <Row gutter={16}>
+                    <Col span={12}>
+                      <Figure label={t('realtime.short.today')} value={formatCo2(data.co2TodayKg)} testId="co2-today" />
+                    </Col>
+                    <Col span={12}>
+                      <Figure label={t('realtime.short.total')} value={formatCo2(data.co2TotalKg)} testId="co2-total" />
+                    </Col>
+                  </Row>
+                </Flex>
               </Col>
             </Row>
           </Flex>
-          <Row gutter={[16, 8]}>
-            <Col xs={24} sm={12}>
-              <Flex vertical gap={4}>
-                <Typography.Text strong className={styles.section}>
-                  {t('realtime.income')}
-                </Typography.Text>
-                <Row gutter={16}>
-                  <Col span={12}>
-                    <Figure
-                      label={t('realtime.short.today')}
-                      value={formatMoney(data.todayIncome, data.currency)}
-                      hint={noPrice ? t('realtime.noPrice') : undefined}
-                      testId="income-today"
-                    />
-                  </Col>
-                  <Col span={12}>
-                    <Figure
-                      label={t('realtime.short.total')}
-                      value={formatMoney(data.totalIncome, data.currency)}
-                      hint={noPrice ? t('realtime.noPrice') : undefined}
-                      testId="income-total"
-                    />
-                  </Col>
-                </Row>
-              </Flex>
-            </Col>
-            <Col xs={24} sm={12}>
-              <Flex vertical gap={4}>
-                <Typography.Text strong className={styles.section}>
-                  {t('realtime.co2')}
-                </Typography.Text>
-                <Row gutter={16}>
-                  <Col span={12}>
-                    <Figure label={t('realtime.short.today')} value={formatCo2(data.co2TodayKg)} testId="co2-today" />
-                  </Col>
-                  <Col span={12}>
-                    <Figure label={t('realtime.short.total')} value={formatCo2(data.co2TotalKg)} testId="co2-total" />
-                  </Col>
-                </Row>
-              </Flex>
-            </Col>
-          </Row>
-        </Flex>
-      ) : null}
-    </Card>
+        ) : null
+      }
+    </LiveCard>
   );
 }

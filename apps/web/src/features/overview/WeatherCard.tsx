@@ -55,7 +55,7 @@ export function WeatherCard({ plantId, timezone, canEdit = false }: { plantId: n
         <CardError error={weather.error} onRetry={() => void weather.refetch()} testId="weather-error" />
       ) : !w || w.source === 'none' ? (
         <Empty
-          image={<CloudOutlined style={{ fontSize: 40, opacity: 0.5 }} />}
+          image={<CloudOutlined className={styles.noWeather} />}
           styles={{ image: { height: 44 } }}
           description={t('weather.none')}
           data-testid="weather-none"

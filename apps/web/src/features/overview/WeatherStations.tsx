@@ -116,7 +116,7 @@ function WeatherStationsDialog({ plantId, timezone, onClose }: { plantId: number
           />
         )}
         <Form form={form} layout="vertical" requiredMark={false} onFinish={() => void attach()}>
-          <Form.Item label={t('stations.attach')} extra={t('stations.attachHint')} style={{ marginBottom: 0 }}>
+          <Form.Item label={t('stations.attach')} extra={t('stations.attachHint')} className={ui.flush}>
             <Flex gap={8} align="start">
               <Form.Item
                 name="sn"
@@ -135,7 +135,7 @@ function WeatherStationsDialog({ plantId, timezone, onClose }: { plantId: number
                   maxLength={32}
                   placeholder={t('stations.snPlaceholder')}
                   data-testid="weather-station-sn"
-                  style={{ flex: 1 }}
+                  className={ui.grow}
                 />
               </Form.Item>
               <Button type="primary" htmlType="submit" loading={saving} data-testid="weather-station-attach">

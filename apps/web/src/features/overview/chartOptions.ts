@@ -7,8 +7,19 @@
 
 import type { DataOf, plantEnergyApi } from '@sunfleet/contracts';
 import type { BarSeriesOption, LineSeriesOption } from 'echarts/charts';
-import type { TooltipComponentOption } from 'echarts/components';
-import { barLabel, type ChartColors, type ChartOption } from '../../lib/chart.ts';
+import {
+  axisBase,
+  barLabel,
+  type ChartColors,
+  type ChartOption,
+  type CurvePoint,
+  curveTooltip,
+  dayAxis,
+  hasValues,
+  type TooltipItem,
+  tooltipBase,
+  withGaps,
+} from '../../lib/chart.ts';
 import { minuteOfDay } from '../../lib/dateNav.ts';
 import { axisUnit, formatMoney, formatRate, formatWatts, formatWh } from '../../lib/format.ts';
 import { generationPalette, type PowerLabels, powerPalette } from '../../lib/palette.ts';
@@ -16,51 +27,15 @@ import { generationPalette, type PowerLabels, powerPalette } from '../../lib/pal
 export type PowerDay = DataOf<typeof plantEnergyApi.plantPowerDay>;
 export type GenerationSeries = DataOf<typeof plantEnergyApi.plantPowerMonth>;
 
-/** A gap wider than this many minutes breaks the line (three missing 5-minute buckets). */
-const GAP_MINUTES = 15;
-const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+type Point = CurvePoint;
 
-type Point = [number, number | null, number | null];
-
-/** [minute, scaled value, raw value] pairs, with a null between points further apart than the gap. */
+/** Curve points of timed values in the plant's time zone, with gaps where buckets are missing. */
 export function curve(items: ReadonlyArray<{ time: string; value: number | null }>, timezone: string, divisor: number): Point[] {
-  const out: Point[] = [];
-  let last: number | null = null;
-  for (const { time, value } of items) {
-    const m = minuteOfDay(time, timezone);
-    if (last !== null && m - last > GAP_MINUTES) out.push([last + 1, null, null]);
-    out.push([m, value === null ? null : value / divisor, value]);
-    last = m;
-  }
-  return out;
-}
-
-const hasValues = (items: ReadonlyArray<number | null>) => items.some((v) => v !== null && Number.isFinite(v));
-
-interface TooltipItem {
-  seriesName?: string;
-  marker?: unknown;
-  value?: unknown;
-  axisValue?: unknown;
-  seriesId?: string;
-}
-
-function axisBase(colors: ChartColors) {
-  return {
-    axisLine: { lineStyle: { color: colors.axis } },
-    axisLabel: { color: colors.muted },
-    splitLine: { lineStyle: { color: colors.split } },
-    nameTextStyle: { color: colors.muted },
-  };
-}
-
-function tooltipBase(colors: ChartColors): TooltipComponentOption {
-  return {
-    trigger: 'axis',
-    backgroundColor: colors.tooltipBg,
-    borderColor: colors.axis,
-    textStyle: { color: colors.text },
-  };
+  return withGaps(
+    items.map((i) => minuteOfDay(i.time, timezone)),
+    items.map((i) => i.value),
+    divisor,
+  );
 }
 
 /** The day's power curve. Series without any value (e.g. battery of a grid-tied plant) are left out. */
@@ -135,29 +110,9 @@ export function powerDayOption(
     grid: { left: 56, right: withSoc ? 48 : 24, top: 40, bottom: 32 },
     tooltip: {
       ...tooltipBase(colors),
-      formatter: (raw: unknown) => {
-        const items = (Array.isArray(raw) ? raw : [raw]) as TooltipItem[];
-        const first = items[0]?.value as Point | undefined;
-        const head = first ? hhmm(Math.round(first[0])) : '';
-        const rows = items
-          .filter((i) => Array.isArray(i.value) && (i.value as Point)[2] !== null)
-          .map((i) => {
-            const v = (i.value as Point)[2];
-            const text = i.seriesId === 'soc' ? formatRate(v === null ? null : v / 100) : formatWatts(v);
-            return `${i.marker ?? ''}${i.seriesName}: <b>${text}</b>`;
-          });
-        return [head, ...rows].join('<br/>');
-      },
+      formatter: (raw: unknown) => curveTooltip(raw, (v, i) => (i.seriesId === 'soc' ? formatRate(v / 100) : formatWatts(v))),
     },
-    xAxis: {
-      type: 'value',
-      min: 0,
-      max: 1440,
-      interval: 120,
-      ...axisBase(colors),
-      splitLine: { show: false },
-      axisLabel: { color: colors.muted, formatter: (v: number) => hhmm(v) },
-    },
+    xAxis: dayAxis(colors),
     yAxis: [
       { type: 'value', name: unit.unit, ...axisBase(colors) },
       { type: 'value', name: '%', min: 0, max: 100, show: withSoc, ...axisBase(colors), splitLine: { show: false } },

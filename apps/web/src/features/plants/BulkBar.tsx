@@ -5,13 +5,13 @@
  */
 import { CloseOutlined, DeleteOutlined } from '@ant-design/icons';
 import { type Endpoint, formatPower, plantEnergyApi } from '@sunfleet/contracts';
-import { Button, Flex, Tooltip, Typography, theme } from 'antd';
+import { Button, Flex, Tooltip, Typography } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePermission } from '../../components/Permission.tsx';
 import { formatCapacity } from '../../lib/format.ts';
-import { selectedTint } from './PlantTable.tsx';
 import { useSelectionCheck } from './plantQueries.ts';
+import styles from './plants.module.css';
 import { plantSelection, usePlantSelection } from './selection.ts';
 import { useDeletePlants } from './useDeletePlants.tsx';
 
@@ -21,7 +21,6 @@ const ExportEnergy = lazy(() => import('./ExportEnergy.tsx'));
 
 export function BulkBar() {
   const { t } = useTranslation('plants');
-  const { token } = theme.useToken();
   const selection = usePlantSelection();
   const canDelete = usePermission('station.delete');
   const canExport = usePermission('station.export');
@@ -46,20 +45,7 @@ export function BulkBar() {
   };
 
   return (
-    <Flex
-      align="center"
-      justify="space-between"
-      gap={12}
-      wrap
-      data-testid="bulk-bar"
-      style={{
-        padding: '8px 12px',
-        marginBottom: 12,
-        borderRadius: token.borderRadius,
-        background: selectedTint(token.colorPrimary, token.colorBgContainer, 10),
-        border: `1px solid ${selectedTint(token.colorPrimary, token.colorBgContainer, 35)}`,
-      }}
-    >
+    <Flex align="center" justify="space-between" gap={12} wrap data-testid="bulk-bar" className={styles.bulkBar}>
       <Flex align="center" gap={12} wrap>
         <Typography.Text strong data-testid="bulk-count">
           {t('bulk.selected', { count: selection.count })}

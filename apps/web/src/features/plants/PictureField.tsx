@@ -3,14 +3,16 @@
  * name. The picture is stored through `plant/thumbnail`; a thumbnail (at most 320 px, JPEG) is
  * drawn on a canvas and stored the same way, for lists and popups. A Form.Item control.
  */
-import { DeleteOutlined, PictureOutlined, UploadOutlined } from '@ant-design/icons';
+import { DeleteOutlined, PictureOutlined } from '@ant-design/icons';
 import { limits, plantsApi } from '@sunfleet/contracts';
-import { App, Button, Flex, Image, Typography, theme, Upload } from 'antd';
+import { App, Button, Flex, Image, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client.ts';
+import { ImageUploadButton } from '../../components/ImageUploadButton.tsx';
 import { imageProblem } from '../../components/imageProblem.ts';
 import ui from '../../components/ui.module.css';
+import styles from './plants.module.css';
 
 export interface PictureValue {
   picture: string | null;
@@ -54,7 +56,6 @@ export function PictureField({
 }) {
   const { t } = useTranslation('plants');
   const { message } = App.useApp();
-  const { token } = theme.useToken();
   const [busy, setBusy] = useState(false);
   const maxMb = limits.plantPictureBytes / 1024 / 1024;
 
@@ -83,18 +84,7 @@ export function PictureField({
   const shown = value?.thumbnail ?? value?.picture ?? null;
   return (
     <Flex gap={16} align="center" wrap data-testid="plant-picture">
-      <div
-        style={{
-          width: 160,
-          height: 110,
-          borderRadius: token.borderRadius,
-          border: `1px dashed ${token.colorBorder}`,
-          display: 'grid',
-          placeItems: 'center',
-          overflow: 'hidden',
-          background: token.colorFillQuaternary,
-        }}
-      >
+      <div className={styles.picture}>
         {shown ? (
           <Image
             src={shown}
@@ -102,28 +92,19 @@ export function PictureField({
             alt={t('picture.label')}
             width={160}
             height={110}
-            style={{ objectFit: 'cover' }}
+            className={styles.pictureImage}
             data-testid="plant-picture-preview"
           />
         ) : (
-          <PictureOutlined style={{ fontSize: 32, color: token.colorTextQuaternary }} />
+          <PictureOutlined className={styles.picturePlaceholder} />
         )}
       </div>
       <Flex vertical gap={6}>
         {!disabled && (
           <Flex gap={8}>
-            <Upload
-              accept=".jpg,.jpeg,.png,image/jpeg,image/png"
-              showUploadList={false}
-              beforeUpload={(file) => {
-                void send(file);
-                return false;
-              }}
-            >
-              <Button icon={<UploadOutlined />} loading={busy} data-testid="plant-picture-upload">
-                {shown ? t('picture.change') : t('picture.upload')}
-              </Button>
-            </Upload>
+            <ImageUploadButton onFile={(file) => void send(file)} loading={busy} testId="plant-picture-upload">
+              {shown ? t('picture.change') : t('picture.upload')}
+            </ImageUploadButton>
             {shown && (
               <Button
                 icon={<DeleteOutlined />}

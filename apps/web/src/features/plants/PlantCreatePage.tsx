@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiError, call } from '../../api/client.ts';
 import { useGuardedAction } from '../../api/guard.ts';
+import ui from '../../components/ui.module.css';
 import { emptyPlant, PlantForm, type PlantFormValues, plantBody, showServerError } from './PlantForm.tsx';
 import { useInvalidatePlants } from './plantQueries.ts';
 
@@ -41,7 +42,7 @@ export default function PlantCreatePage() {
 
   return (
     <Card data-testid="plant-create-page">
-      <Typography.Title level={4} style={{ marginTop: 0 }} data-testid="page-title">
+      <Typography.Title level={4} className={ui.first} data-testid="page-title">
         {t('menu:plantAdd')}
       </Typography.Title>
       <PlantForm

@@ -134,7 +134,7 @@ function Section({ title, children, testId, fill }: { title: string; children: R
       title={title}
       data-testid={testId}
       styles={{ body: { paddingBottom: 0 } }}
-      style={fill ? { height: '100%' } : undefined}
+      className={fill ? ui.fill : undefined}
     >
       {children}
     </Card>
@@ -259,13 +259,13 @@ export function PlantForm({
                 ]}
                 extra={t('form.capacityHint', { max: limits.capacity.max })}
               >
-                <InputNumber<number> style={{ width: '100%' }} suffix="kWp" data-testid="plant-capacity" />
+                <InputNumber<number> className={ui.fullWidth} suffix="kWp" data-testid="plant-capacity" />
               </Form.Item>
             </Col>
             <Col {...third}>
               <Form.Item name="commissioningDate" label={t('form.commissioningDate')}>
                 <DatePicker
-                  style={{ width: '100%' }}
+                  className={ui.fullWidth}
                   format="YYYY-MM-DD"
                   disabledDate={(d) => d.isAfter(dayjs().add(1, 'year'))}
                   data-testid="plant-commissioning"
@@ -315,7 +315,7 @@ export function PlantForm({
                 dependencies={['longitude']}
                 rules={[coordinate(90, 'longitude')]}
               >
-                <InputNumber<number> style={{ width: '100%' }} placeholder="37.3891" data-testid="plant-latitude" />
+                <InputNumber<number> className={ui.fullWidth} placeholder="37.3891" data-testid="plant-latitude" />
               </Form.Item>
             </Col>
             <Col {...half}>
@@ -325,7 +325,7 @@ export function PlantForm({
                 dependencies={['latitude']}
                 rules={[coordinate(180, 'latitude')]}
               >
-                <InputNumber<number> style={{ width: '100%' }} placeholder="-5.9845" data-testid="plant-longitude" />
+                <InputNumber<number> className={ui.fullWidth} placeholder="-5.9845" data-testid="plant-longitude" />
               </Form.Item>
             </Col>
           </Row>
@@ -363,18 +363,18 @@ export function PlantForm({
             ) : (
               <Col {...third}>
                 <Form.Item name="price" label={t('form.price')} rules={[decimal(limits.price.min, limits.price.max)]}>
-                  <InputNumber<number> style={{ width: '100%' }} suffix={priceUnit} data-testid="plant-price" />
+                  <InputNumber<number> className={ui.fullWidth} suffix={priceUnit} data-testid="plant-price" />
                 </Form.Item>
               </Col>
             )}
             <Col {...third}>
               <Form.Item name="totalInvestment" label={t('form.totalInvestment')} rules={[decimal(0, limits.valueInput)]}>
-                <InputNumber<number> style={{ width: '100%' }} suffix={currency ?? undefined} data-testid="plant-investment" />
+                <InputNumber<number> className={ui.fullWidth} suffix={currency ?? undefined} data-testid="plant-investment" />
               </Form.Item>
             </Col>
             <Col {...third}>
               <Form.Item name="income" label={t('form.incomeTotal')} rules={[decimal(0, limits.valueInput)]}>
-                <InputNumber<number> style={{ width: '100%' }} suffix={currency ?? undefined} data-testid="plant-income" />
+                <InputNumber<number> className={ui.fullWidth} suffix={currency ?? undefined} data-testid="plant-income" />
               </Form.Item>
             </Col>
           </Row>

@@ -1,9 +1,10 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createQueryClient } from '../../api/hooks.ts';
 import { PageContext } from '../../app/pageContext.ts';
+import { serveUrls } from '../../test/pages.tsx';
 import { renderWithApp } from '../../test/render.tsx';
 import PlantListPage from './PlantListPage.tsx';
 import { plantSelection } from './selection.ts';
@@ -31,22 +32,14 @@ const row = (id: number, name: string, extra: Record<string, unknown> = {}) => (
 });
 
 function serve(list: unknown[]) {
-  const calls: string[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL) => {
-      const url = String(input);
-      calls.push(url);
-      let data: unknown = null;
-      if (url.startsWith('/api/v1/plants?')) data = { total: list.length, list };
-      else if (url.startsWith('/api/v1/overview/plantCount'))
-        data = { total: list.length, normal: list.length, offline: 0, warning: 0, fault: 0, upgrading: 0 };
-      else if (url.startsWith('/api/v1/dict/plantTypes')) data = [{ value: 0, name: 'Grid-tied' }];
-      else if (url.startsWith('/api/v1/overview/eventCount')) data = { total: 4, fault: 3, warning: 1, info: 0 };
-      return new Response(JSON.stringify({ code: 0, msg: 'ok', data }), { status: 200 });
-    }),
-  );
-  return calls;
+  return serveUrls((url) => {
+    if (url.startsWith('/api/v1/plants?')) return { total: list.length, list };
+    if (url.startsWith('/api/v1/overview/plantCount'))
+      return { total: list.length, normal: list.length, offline: 0, warning: 0, fault: 0, upgrading: 0 };
+    if (url.startsWith('/api/v1/dict/plantTypes')) return [{ value: 0, name: 'Grid-tied' }];
+    if (url.startsWith('/api/v1/overview/eventCount')) return { total: 4, fault: 3, warning: 1, info: 0 };
+    return null;
+  });
 }
 
 function renderPage(buttons: string[]) {

@@ -20,9 +20,11 @@ import { StatusCards } from '../../components/StatusCards.tsx';
 import ui from '../../components/ui.module.css';
 import { BulkBar, energyAggregate } from './BulkBar.tsx';
 import { OpenAlarms } from './OpenAlarms.tsx';
+import type { PlantRef } from './PlantDialog.tsx';
 import { PlantTable } from './PlantTable.tsx';
 import { useCompanyId, usePlantTypes, useSelectionCheck } from './plantQueries.ts';
-import { type PlantRef, ShareDialog } from './ShareDialog.tsx';
+import styles from './plants.module.css';
+import { ShareDialog } from './ShareDialog.tsx';
 import { defaultCriteria, type PlantRow, plantSelection, toSelected, usePlantSelection } from './selection.ts';
 import { TransferDialog } from './TransferDialog.tsx';
 import { useDeletePlants } from './useDeletePlants.tsx';
@@ -194,14 +196,14 @@ function Filters() {
         placeholder={t('filters.name')}
         aria-label={t('filters.name')}
         maxLength={32}
-        style={{ width: 260 }}
+        className={styles.filter}
         data-testid="plant-search"
       />
       <Select
         value={criteria.type}
         options={typeOptions}
         onChange={(type: number) => plantSelection.dispatch({ type: 'criteria', criteria: { type } })}
-        style={{ width: 260 }}
+        className={styles.filter}
         aria-label={t('filters.type')}
         data-testid="plant-type-filter"
       />

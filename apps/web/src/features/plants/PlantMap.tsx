@@ -10,7 +10,7 @@ import { type DataOf, formatPower, plantEnergyApi, plantsApi, type QueryOf } fro
 import { Badge, Flex, Spin, Typography, theme } from 'antd';
 import { divIcon, latLngBounds } from 'leaflet';
 import 'leaflet/dist/leaflet.css';
-import { type CSSProperties, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CircleMarker, MapContainer, Marker, Polyline, Popup, TileLayer, useMap, useMapEvents } from 'react-leaflet';
 import { Link } from 'react-router';
@@ -20,6 +20,7 @@ import { formatCapacity, formatEnergy, formatMeasure } from '../../lib/format.ts
 import { statusStyle } from '../../lib/palette.ts';
 import './plants.css';
 import ui from '../../components/ui.module.css';
+import styles from './plants.module.css';
 import type { PlantStatusName } from './selection.ts';
 
 type MapPlant = DataOf<typeof plantsApi.plantsMap>[number];
@@ -39,23 +40,7 @@ export default function PlantMap({ filters }: { filters: QueryOf<typeof plantsAp
   for (const p of plants) counts.set(p.status, (counts.get(p.status) ?? 0) + 1);
 
   return (
-    <div
-      style={
-        {
-          position: 'relative',
-          height: MAP_HEIGHT,
-          borderRadius: token.borderRadiusLG,
-          overflow: 'hidden',
-          border: `1px solid ${token.colorBorderSecondary}`,
-          '--sf-popup-bg': token.colorBgElevated,
-          '--sf-popup-fg': token.colorText,
-          '--sf-link': token.colorLink,
-          '--sf-grid': token.colorBorderSecondary,
-          '--sf-grid-text': token.colorTextTertiary,
-        } as CSSProperties
-      }
-      data-testid="plant-map"
-    >
+    <div className={styles.frame} data-testid="plant-map">
       <MapContainer
         center={[20, 0]}
         zoom={2}
@@ -63,8 +48,7 @@ export default function PlantMap({ filters }: { filters: QueryOf<typeof plantsAp
         maxZoom={18}
         worldCopyJump
         attributionControl={Boolean(tileUrl)}
-        style={{ height: '100%', width: '100%', background: token.colorBgContainer }}
-        className="sf-plant-map"
+        className={`sf-plant-map ${styles.map}`}
       >
         {tileUrl ? <TileLayer url={tileUrl} attribution={tileAttribution} /> : <Graticule color={token.colorBorderSecondary} />}
         <FitToPlants plants={plants} />
@@ -88,37 +72,22 @@ export default function PlantMap({ filters }: { filters: QueryOf<typeof plantsAp
         ))}
       </MapContainer>
       {map.isPending && (
-        <Flex align="center" justify="center" style={{ position: 'absolute', inset: 0, zIndex: 500, pointerEvents: 'none' }}>
+        <Flex align="center" justify="center" className={styles.mapOverlay}>
           <Spin />
         </Flex>
       )}
       {!map.isPending && plants.length === 0 && (
-        <Flex align="center" justify="center" style={{ position: 'absolute', inset: 0, zIndex: 500, pointerEvents: 'none' }}>
-          <div style={{ background: token.colorBgElevated, padding: 16, borderRadius: token.borderRadiusLG }}>
+        <Flex align="center" justify="center" className={styles.mapOverlay}>
+          <div className={styles.mapEmpty}>
             <PageEmpty description={t('map.empty')} />
           </div>
         </Flex>
       )}
-      <Flex
-        gap={12}
-        wrap
-        data-testid="map-legend"
-        style={{
-          position: 'absolute',
-          right: 12,
-          top: 12,
-          zIndex: 500,
-          padding: '6px 10px',
-          borderRadius: token.borderRadius,
-          background: token.colorBgElevated,
-          boxShadow: token.boxShadowTertiary,
-        }}
-      >
+      <Flex gap={12} wrap data-testid="map-legend" className={styles.legend}>
         {plantsApi.plantStatuses.map((s) => (
           <Flex key={s} align="center" gap={6}>
-            <span
-              style={{ width: 10, height: 10, borderRadius: '50%', background: statusStyle[s].color, display: 'inline-block' }}
-            />
+            {/* The status's own colour. */}
+            <span className={styles.legendDot} style={{ background: statusStyle[s].color }} />
             <Typography.Text className={ui.note}>
               {t(`status.${s}`)} {counts.get(s) ?? 0}
             </Typography.Text>
@@ -136,8 +105,8 @@ export function PlantPopup({ plant }: { plant: MapPlant }) {
   const weather = useApiQuery(plantEnergyApi.weather, { query: { plantId: plant.id }, quiet: true }, { staleTime: 60_000 });
   const w = weather.data;
   return (
-    <Flex vertical gap={4} style={{ minWidth: 180 }} data-testid={`map-popup-${plant.id}`}>
-      <Link to={`/plants/overview/${plant.id}/${plant.type}`} style={{ fontWeight: 600 }}>
+    <Flex vertical gap={4} className={styles.popup} data-testid={`map-popup-${plant.id}`}>
+      <Link to={`/plants/overview/${plant.id}/${plant.type}`} className={styles.popupLink}>
         {plant.name}
       </Link>
       <Badge status={statusStyle[plant.status].badge} text={t(`status.${plant.status}`)} />

@@ -29,6 +29,7 @@ import { useTableHeight } from '../../components/useTableHeight.ts';
 import { formatCapacity, formatDateTime, formatEnergy, relativeTime } from '../../lib/format.ts';
 import { statusStyle } from '../../lib/palette.ts';
 import { usePlantTypes } from './plantQueries.ts';
+import styles from './plants.module.css';
 import { canManageRow, type PlantRow, type PlantSort, plantSelection, type SelectionState, toSelected } from './selection.ts';
 
 /** A selected row: a light tint of the brand colour (the brand colour itself is too strong). */
@@ -85,7 +86,7 @@ export function PlantTable({ selectable, rows, total, loading, selection, compan
             to={`/plants/overview/${row.id}/${row.type}`}
             data-testid={`plant-link-${row.id}`}
             title={row.name}
-            style={{ display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+            className={styles.nameLink}
           >
             {row.name}
           </Link>

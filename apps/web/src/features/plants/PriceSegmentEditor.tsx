@@ -7,12 +7,13 @@
  */
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { limits } from '@sunfleet/contracts';
-import { Button, Flex, Form, InputNumber, TimePicker, Typography, theme } from 'antd';
+import { Button, Flex, Form, InputNumber, TimePicker, Typography } from 'antd';
 import { NoFormStyle } from 'antd/es/form/context';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import ui from '../../components/ui.module.css';
+import styles from './plants.module.css';
 import {
   addSegment,
   removeSegment,
@@ -42,7 +43,6 @@ export interface PriceSegmentEditorProps {
 
 export function PriceSegmentEditor({ value = [], onChange, unit, disabled }: PriceSegmentEditorProps) {
   const { t } = useTranslation('plants');
-  const { token } = theme.useToken();
   const { errors } = Form.Item.useStatus();
   const [touched, setTouched] = useState(false);
   const problems = segmentProblems(value);
@@ -67,7 +67,7 @@ export function PriceSegmentEditor({ value = [], onChange, unit, disabled }: Pri
           // biome-ignore lint/suspicious/noArrayIndexKey: see above
           <Flex vertical gap={2} key={row} data-testid={`segment-${row}`}>
             <Flex gap={8} align="center" wrap>
-              <Typography.Text type="secondary" style={{ width: 20 }}>
+              <Typography.Text type="secondary" className={styles.segmentNumber}>
                 {row + 1}.
               </Typography.Text>
               <TimePicker
@@ -82,7 +82,7 @@ export function PriceSegmentEditor({ value = [], onChange, unit, disabled }: Pri
                 aria-label={t('segments.startOf', { row: row + 1 })}
                 data-testid={`segment-start-${row}`}
                 onChange={(d) => change(setSegmentTime(value, row, 'start', d ? d.format(FORMAT) : ''))}
-                style={{ width: 110 }}
+                className={styles.segmentTime}
               />
               <span aria-hidden>–</span>
               <TimePicker
@@ -97,7 +97,7 @@ export function PriceSegmentEditor({ value = [], onChange, unit, disabled }: Pri
                 aria-label={t('segments.endOf', { row: row + 1 })}
                 data-testid={`segment-end-${row}`}
                 onChange={(d) => change(setSegmentTime(value, row, 'end', d ? d.format(FORMAT) : ''))}
-                style={{ width: 110 }}
+                className={styles.segmentTime}
               />
               <InputNumber<number>
                 value={segment.price}
@@ -108,7 +108,7 @@ export function PriceSegmentEditor({ value = [], onChange, unit, disabled }: Pri
                 data-testid={`segment-price-${row}`}
                 suffix={unit}
                 onChange={(price) => change(value.map((s, i) => (i === row ? { ...s, price: price ?? null } : s)))}
-                style={{ width: 170 }}
+                className={styles.segmentPrice}
               />
               {!disabled && (
                 <Button
@@ -123,7 +123,7 @@ export function PriceSegmentEditor({ value = [], onChange, unit, disabled }: Pri
             </Flex>
             {show &&
               rowProblems(row).map((p) => (
-                <Typography.Text key={`${p.field}-${p.key}`} style={{ color: token.colorError, fontSize: 12, paddingLeft: 28 }}>
+                <Typography.Text key={`${p.field}-${p.key}`} type="danger" className={`${ui.note} ${styles.segmentProblem}`}>
                   {text(p)}
                 </Typography.Text>
               ))}
@@ -131,7 +131,7 @@ export function PriceSegmentEditor({ value = [], onChange, unit, disabled }: Pri
         ))}
         {show &&
           listProblems.map((p) => (
-            <Typography.Text key={p.key} style={{ color: token.colorError, fontSize: 12 }}>
+            <Typography.Text key={p.key} type="danger" className={ui.note}>
               {text(p)}
             </Typography.Text>
           ))}

@@ -5,7 +5,7 @@
  */
 import { DeleteOutlined } from '@ant-design/icons';
 import { plantsApi } from '@sunfleet/contracts';
-import { App, Button, Flex, Form, List, Modal, Popconfirm, Radio, Select, Typography } from 'antd';
+import { App, Button, Flex, Form, List, Popconfirm, Radio, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
@@ -16,7 +16,9 @@ import { PageError } from '../../components/PageState.tsx';
 import { EmailInput } from '../../components/SafeInput.tsx';
 import ui from '../../components/ui.module.css';
 import { formatDateTime } from '../../lib/format.ts';
+import { PlantDialog, type PlantRef } from './PlantDialog.tsx';
 import { useInvalidatePlants } from './plantQueries.ts';
+import styles from './plants.module.css';
 
 type ShareRole = 'manager' | 'visitor';
 interface ShareValues {
@@ -24,24 +26,12 @@ interface ShareValues {
   role: ShareRole;
 }
 
-export interface PlantRef {
-  id: number;
-  name: string;
-}
-
 export function ShareDialog({ plant, onClose }: { plant: PlantRef | null; onClose: () => void }) {
   const { t } = useTranslation('plants');
   return (
-    <Modal
-      open={plant !== null}
-      onCancel={onClose}
-      footer={null}
-      title={plant ? t('share.title', { name: plant.name }) : ''}
-      destroyOnHidden
-      width={560}
-    >
-      {plant && <ShareBody plant={plant} />}
-    </Modal>
+    <PlantDialog plant={plant} onClose={onClose} title={(p) => t('share.title', { name: p.name })} width={560}>
+      {(p) => <ShareBody plant={p} />}
+    </PlantDialog>
   );
 }
 
@@ -113,7 +103,7 @@ function ShareBody({ plant }: { plant: PlantRef }) {
       </Form>
 
       <div>
-        <Typography.Title level={5} style={{ marginTop: 0 }}>
+        <Typography.Title level={5} className={ui.first}>
           {t('share.current')}
         </Typography.Title>
         {users.isError ? (
@@ -136,7 +126,7 @@ function ShareBody({ plant }: { plant: PlantRef }) {
                     options={roleOptions}
                     loading={changing === u.userId}
                     onChange={(role: ShareRole) => void changeRole(u.account, u.userId, role)}
-                    style={{ width: 120 }}
+                    className={styles.shareRole}
                     aria-label={t('share.role')}
                   />,
                   <Popconfirm

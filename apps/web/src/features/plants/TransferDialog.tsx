@@ -4,7 +4,7 @@
  * first; 207 (that is you), 4 (no such account) and 101 (account disabled) show under the field.
  */
 import { plantsApi } from '@sunfleet/contracts';
-import { Alert, App, Button, Flex, Form, Modal } from 'antd';
+import { Alert, App, Button, Flex, Form } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { useGuardedAction } from '../../api/guard.ts';
@@ -12,8 +12,8 @@ import { useApiMutation } from '../../api/hooks.ts';
 import { emailRules } from '../../components/formRules.ts';
 import { EmailInput } from '../../components/SafeInput.tsx';
 import ui from '../../components/ui.module.css';
+import { PlantDialog, type PlantRef } from './PlantDialog.tsx';
 import { useInvalidatePlants } from './plantQueries.ts';
-import type { PlantRef } from './ShareDialog.tsx';
 import { plantSelection } from './selection.ts';
 
 export function TransferDialog({
@@ -27,24 +27,17 @@ export function TransferDialog({
 }) {
   const { t } = useTranslation('plants');
   return (
-    <Modal
-      open={plant !== null}
-      onCancel={onClose}
-      footer={null}
-      title={plant ? t('transfer.title', { name: plant.name }) : ''}
-      destroyOnHidden
-      width={520}
-    >
-      {plant && (
+    <PlantDialog plant={plant} onClose={onClose} title={(p) => t('transfer.title', { name: p.name })} width={520}>
+      {(p) => (
         <TransferBody
-          plant={plant}
+          plant={p}
           onDone={() => {
-            onDone?.(plant.id);
+            onDone?.(p.id);
             onClose();
           }}
         />
       )}
-    </Modal>
+    </PlantDialog>
   );
 }
 

@@ -8,6 +8,7 @@ import { App, Typography } from 'antd';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client.ts';
+import ui from '../../components/ui.module.css';
 import { useInvalidatePlants } from './plantQueries.ts';
 import { plantSelection } from './selection.ts';
 
@@ -56,7 +57,9 @@ export function useDeletePlants() {
           title: t('delete.confirmTitle', { name: plant.name }),
           content: (
             <>
-              <Typography.Paragraph style={{ marginBottom: attached ? 8 : 0 }}>{t('delete.confirmText')}</Typography.Paragraph>
+              <Typography.Paragraph className={attached ? ui.gapBelowXs : ui.flush}>
+                {t('delete.confirmText')}
+              </Typography.Paragraph>
               {attached && <Typography.Text type="warning">{attached}</Typography.Text>}
             </>
           ),
@@ -78,7 +81,7 @@ export function useDeletePlants() {
           title: t('delete.confirmManyTitle', { count: plants.length }),
           content: (
             <>
-              <Typography.Paragraph style={{ marginBottom: 8 }}>{t('delete.confirmText')}</Typography.Paragraph>
+              <Typography.Paragraph className={ui.gapBelowXs}>{t('delete.confirmText')}</Typography.Paragraph>
               <Typography.Text type="secondary">
                 {plants
                   .slice(0, 8)

@@ -1,6 +1,7 @@
 /** The user agreement, in the language of the `t` it is given. */
 import { Typography } from 'antd';
 import type { TFunction } from 'i18next';
+import ui from '../../components/ui.module.css';
 
 interface Section {
   heading: string;
@@ -11,7 +12,7 @@ export function AgreementText({ t }: { t: TFunction }) {
   const sections = t('agreement.sections', { returnObjects: true }) as Section[];
   return (
     <Typography>
-      <Typography.Title level={2} style={{ marginTop: 0 }}>
+      <Typography.Title level={2} className={ui.first}>
         {t('agreement.title')}
       </Typography.Title>
       <Typography.Paragraph type="secondary">{t('agreement.updated')}</Typography.Paragraph>

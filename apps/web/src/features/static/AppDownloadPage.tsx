@@ -3,14 +3,20 @@ import { AndroidOutlined, AppleOutlined, MobileOutlined } from '@ant-design/icon
 import { Card, Col, Result, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { StaticLayout } from './StaticLayout.tsx';
+import styles from './static.module.css';
 
 export default function AppDownloadPage() {
   const { t } = useTranslation('pages');
   const stores = [
-    { key: 'ios', icon: <AppleOutlined style={{ fontSize: 32 }} />, name: t('appDownload.ios'), hint: t('appDownload.iosHint') },
+    {
+      key: 'ios',
+      icon: <AppleOutlined className={styles.storeIcon} />,
+      name: t('appDownload.ios'),
+      hint: t('appDownload.iosHint'),
+    },
     {
       key: 'android',
-      icon: <AndroidOutlined style={{ fontSize: 32 }} />,
+      icon: <AndroidOutlined className={styles.storeIcon} />,
       name: t('appDownload.android'),
       hint: t('appDownload.androidHint'),
     },

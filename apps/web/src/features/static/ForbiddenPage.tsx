@@ -8,7 +8,7 @@ export default function ForbiddenPage() {
   const { t } = useTranslation('pages');
   const navigate = useNavigate();
   return (
-    <StaticLayout maxWidth={640}>
+    <StaticLayout narrow>
       <Result
         status="403"
         title="403"

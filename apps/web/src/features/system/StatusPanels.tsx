@@ -5,8 +5,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { PageEmpty } from '../../components/PageState.tsx';
 import type { Rates, SystemStatus } from './statusQueries.ts';
-
-const panel = { flex: '1 1 320px', minWidth: 0 } as const;
+import styles from './system.module.css';
 
 function duration(totalSec: number, t: TFunction<'system'>): string {
   const d = Math.floor(totalSec / 86400);
@@ -53,7 +52,7 @@ export function SummaryRow({ status, rates }: { status: SystemStatus; rates: Rat
   return (
     <Flex gap={12} wrap data-testid="status-summary">
       {items.map((i) => (
-        <Card key={i.key} size="small" style={{ flex: '1 1 150px' }}>
+        <Card key={i.key} size="small" className={styles.summaryCard}>
           <Statistic
             title={t(`summary.${i.key}`)}
             value={i.value}
@@ -71,7 +70,7 @@ export function IngestPanel({ ingest, rates }: { ingest: SystemStatus['ingest'];
   const { t } = useTranslation('system');
   if (!ingest)
     return (
-      <Card title={t('ingest.title')} size="small" style={panel} data-testid="ingest-panel">
+      <Card title={t('ingest.title')} size="small" className={styles.column} data-testid="ingest-panel">
         <PageEmpty description={t('ingest.elsewhere')} />
       </Card>
     );
@@ -87,7 +86,7 @@ export function IngestPanel({ ingest, rates }: { ingest: SystemStatus['ingest'];
   ];
   const refused = [...ingest.refused].sort((a, b) => b.count - a.count);
   return (
-    <Card title={t('ingest.title')} size="small" style={panel} data-testid="ingest-panel">
+    <Card title={t('ingest.title')} size="small" className={styles.column} data-testid="ingest-panel">
       <Descriptions size="small" column={1} bordered>
         {rows
           .filter(([, v]) => v !== undefined)
@@ -99,7 +98,7 @@ export function IngestPanel({ ingest, rates }: { ingest: SystemStatus['ingest'];
           ))}
         <Descriptions.Item label={t('ingest.lastCommit')}>{`${formatNumber(ingest.lastCommitMs, 1)} ms`}</Descriptions.Item>
       </Descriptions>
-      <Typography.Title level={5} style={{ marginTop: 16 }}>
+      <Typography.Title level={5} className={styles.refusedTitle}>
         {t('ingest.refusedTitle', { total: formatNumber(ingest.refusedTotal) })}
       </Typography.Title>
       <Flex gap={8} wrap data-testid="refused-reasons">

@@ -6,8 +6,10 @@
 import { Card, Flex, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
+import ui from '../../components/ui.module.css';
 import { BrokerPanel, HttpPanel, IngestPanel, StorePanel, SummaryRow } from './StatusPanels.tsx';
 import { POLL_MS, useRates, useSystemStatus } from './statusQueries.ts';
+import styles from './system.module.css';
 
 export default function SystemStatusPage() {
   const { t, i18n } = useTranslation('system');
@@ -17,8 +19,8 @@ export default function SystemStatusPage() {
 
   return (
     <Card data-testid="system-status-page">
-      <Flex justify="space-between" align="center" gap={16} wrap style={{ marginBottom: 16 }}>
-        <Typography.Title level={4} style={{ margin: 0 }} data-testid="page-title">
+      <Flex justify="space-between" align="center" gap={16} wrap className={styles.headingRow}>
+        <Typography.Title level={4} className={ui.flush} data-testid="page-title">
           {t('menu:systemStatus')}
         </Typography.Title>
         {data && (
@@ -46,7 +48,7 @@ export default function SystemStatusPage() {
           <SummaryRow status={data} rates={rates} />
           <Flex gap={16} wrap align="stretch">
             <IngestPanel ingest={data.ingest} rates={rates} />
-            <Flex vertical gap={16} style={{ flex: '1 1 320px', minWidth: 0 }}>
+            <Flex vertical gap={16} className={styles.column}>
               <BrokerPanel broker={data.broker} />
               <StorePanel store={data.store} />
             </Flex>

@@ -5,6 +5,7 @@
 import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PlantSelect } from '../../components/PlantSelect.tsx';
+import styles from './workdata.module.css';
 import { type DeviceKind, type DeviceOption, usePlantDevices } from './workdataQueries.ts';
 
 const kindOrder: DeviceKind[] = ['inverter', 'battery', 'meter', 'weather'];
@@ -54,7 +55,7 @@ export function DevicePicker({
         placeholder={t('pick.chooseDevice')}
         aria-label={t('pick.device')}
         notFoundContent={plantId !== undefined && !loading ? t('pick.noDevices') : null}
-        style={{ width: 280 }}
+        className={styles.device}
         data-testid="workdata-device"
       />
     </>

@@ -13,7 +13,25 @@ import ui from '../../components/ui.module.css';
 import { useTableHeight } from '../../components/useTableHeight.ts';
 import type { DateRange } from '../../lib/dateRange.ts';
 import { formatValue, paramTitle, type WorkdataParam, zonedTime } from './format.ts';
+import styles from './workdata.module.css';
 import { useSamples } from './workdataQueries.ts';
+
+/**
+ * A parameter's column head and shape: its title (the key in a tooltip), a width from the
+ * title's length (120-220 px), numbers to the right.
+ */
+export function paramColumn(p: WorkdataParam) {
+  return {
+    title: (
+      <Tooltip title={`${paramTitle(p)} · ${p.key}`}>
+        <span>{paramTitle(p)}</span>
+      </Tooltip>
+    ),
+    width: Math.max(120, Math.min(220, paramTitle(p).length * 8 + 24)),
+    align: (p.numeric && !p.options ? 'right' : 'left') as 'right' | 'left',
+    ellipsis: true,
+  };
+}
 
 export const sampleSizes = [100, 200, 500, workdataApi.WORKDATA_PAGE_MAX] as const;
 type Row = { key: string; ts: string; values: Array<number | string | null> };
@@ -42,14 +60,7 @@ export function SampleTable({ sn, range, params }: { sn: string; range: DateRang
     },
     ...columns.map((p: WorkdataParam, i) => ({
       key: p.key,
-      title: (
-        <Tooltip title={`${paramTitle(p)} · ${p.key}`}>
-          <span>{paramTitle(p)}</span>
-        </Tooltip>
-      ),
-      width: Math.max(120, Math.min(220, paramTitle(p).length * 8 + 24)),
-      align: (p.numeric && !p.options ? 'right' : 'left') as 'right' | 'left',
-      ellipsis: true,
+      ...paramColumn(p),
       render: (_: unknown, r: Row) => <span className={ui.figures}>{formatValue(r.values[i] ?? null, p)}</span>,
     })),
   ];
@@ -76,7 +87,7 @@ export function SampleTable({ sn, range, params }: { sn: string; range: DateRang
       title={
         <Flex gap={8} align="baseline" wrap>
           <span>{t('table.title')}</span>
-          <Typography.Text type="secondary" style={{ fontWeight: 'normal' }} data-testid="sample-total">
+          <Typography.Text type="secondary" className={styles.total} data-testid="sample-total">
             {t('table.total', { count: total, formatted: formatNumber(total) })}
           </Typography.Text>
         </Flex>
@@ -127,7 +138,7 @@ export function SampleTable({ sn, range, params }: { sn: string; range: DateRang
             }}
             options={sampleSizes.map((s) => ({ value: s, label: t('table.perPage', { size: s }) }))}
             aria-label={t('table.pageSize')}
-            style={{ width: 120 }}
+            className={styles.pageSize}
             data-testid="sample-size"
           />
         </Flex>

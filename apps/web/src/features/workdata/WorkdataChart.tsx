@@ -15,6 +15,7 @@ import ui from '../../components/ui.module.css';
 import type { DateRange } from '../../lib/dateRange.ts';
 import { workdataChartOption } from './chartOption.ts';
 import { bucketWidth, paramTitle, type WorkdataParam } from './format.ts';
+import styles from './workdata.module.css';
 import { useChart } from './workdataQueries.ts';
 
 use([DataZoomComponent]);
@@ -76,7 +77,7 @@ export function WorkdataChart({
           placeholder={t('chart.params')}
           aria-label={t('chart.params')}
           title={t('chart.paramsHelp', { max: limits.parametersOrProfiles })}
-          style={{ width: 420, maxWidth: '60vw' }}
+          className={styles.chartParams}
           data-testid="chart-params"
         />
       }
@@ -90,13 +91,13 @@ export function WorkdataChart({
       ) : (
         <Spin spinning={chart.isFetching}>
           {data && !hasPoints ? (
-            <div style={{ height: 340, display: 'grid', placeItems: 'center' }}>
+            <div className={`${styles.chartPlace} ${ui.centred}`}>
               <PageEmpty description={t('empty.noSamples')} />
             </div>
           ) : option ? (
             <EChart option={option} height={340} testId="workdata-chart" ariaLabel={t('chart.title')} />
           ) : (
-            <div style={{ height: 340 }} />
+            <div className={styles.chartPlace} />
           )}
           {data && hasPoints && (
             <Typography.Text type="secondary" className={ui.note}>

@@ -11,7 +11,8 @@ import { PageError } from '../../components/PageState.tsx';
 import ui from '../../components/ui.module.css';
 import type { DateRange } from '../../lib/dateRange.ts';
 import { levelStyle } from '../../lib/palette.ts';
-import { formatValue, paramTitle, type WorkdataParam, zonedTime } from './format.ts';
+import { formatValue, type WorkdataParam, zonedTime } from './format.ts';
+import { paramColumn } from './SampleTable.tsx';
 import { type DeviceKind, useWorkdataEvents } from './workdataQueries.ts';
 
 type EventWithSample = DataOf<typeof workdataApi.workdataEvents>['list'][number];
@@ -58,7 +59,7 @@ export function WorkdataEvents({
         <span>
           {r.event.text}
           {r.event.pack !== null && (
-            <Typography.Text type="secondary" style={{ marginInlineStart: 6 }}>
+            <Typography.Text type="secondary" className={ui.gapBefore}>
               {t('events.pack', { pack: r.event.pack })}
             </Typography.Text>
           )}
@@ -95,14 +96,7 @@ export function WorkdataEvents({
     },
     ...readings.map((p, i) => ({
       key: `param-${p.key}`,
-      title: (
-        <Tooltip title={`${paramTitle(p)} · ${p.key}`}>
-          <span>{paramTitle(p)}</span>
-        </Tooltip>
-      ),
-      width: Math.max(120, Math.min(220, paramTitle(p).length * 8 + 24)),
-      align: (p.numeric && !p.options ? 'right' : 'left') as 'right' | 'left',
-      ellipsis: true,
+      ...paramColumn(p),
       render: (_: unknown, r: EventWithSample) => (
         <span className={ui.figures}>{formatValue(r.sample?.values[i] ?? null, p)}</span>
       ),

@@ -29,6 +29,7 @@ import { paramTitle, type WorkdataParam } from './format.ts';
 import { SampleTable } from './SampleTable.tsx';
 import { WorkdataChart } from './WorkdataChart.tsx';
 import { WorkdataEvents } from './WorkdataEvents.tsx';
+import styles from './workdata.module.css';
 import { type DeviceKind, useWorkdataParams } from './workdataQueries.ts';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -146,7 +147,7 @@ function DeviceData({ device, range, blocked }: { device: Device; range: DateRan
         {device.alias && <Typography.Text>{device.alias}</Typography.Text>}
         <Typography.Text type="secondary">· {t('device.protocol', { protocol: device.protocol })}</Typography.Text>
         <Typography.Text type="secondary">· {t('device.timezone', { timezone: device.timezone })}</Typography.Text>
-        <span style={{ flex: 1 }} />
+        <span className={ui.grow} />
         <Permission name="workdata.export">
           <DownloadButton sn={device.sn} range={range} params={chosen} disabled={blocked} />
         </Permission>
@@ -183,7 +184,7 @@ function DeviceData({ device, range, blocked }: { device: Device; range: DateRan
           placeholder={t('pick.defaults')}
           aria-label={t('pick.params')}
           title={t('pick.paramsHelp', { max: limits.choices })}
-          style={{ flex: '1 1 420px', minWidth: 280 }}
+          className={styles.params}
           data-testid="workdata-params"
         />
         <Tooltip title={t('pick.paramsHelp', { max: limits.choices })}>

@@ -64,28 +64,20 @@ export function workdataChartOption(
     if (bucketed) {
       // The band: the minimum (invisible) with the spread stacked on it. Same name as the line, so
       // the legend hides both together.
-      const stack = `band-${s.key}`;
-      series.push({
+      const band = {
         name,
-        type: 'line',
+        type: 'line' as const,
         yAxisIndex,
-        stack,
+        stack: `band-${s.key}`,
         silent: true,
         symbol: 'none',
         lineStyle: { opacity: 0 },
         color,
-        data: x.map((t, j) => [t, s.min[j] ?? null]),
-      });
+      };
+      series.push({ ...band, data: x.map((t, j) => [t, s.min[j] ?? null]) });
       series.push({
-        name,
-        type: 'line',
-        yAxisIndex,
-        stack,
-        silent: true,
-        symbol: 'none',
-        lineStyle: { opacity: 0 },
+        ...band,
         areaStyle: { color, opacity: 0.15 },
-        color,
         data: x.map((t, j) => {
           const lo = s.min[j];
           const hi = s.max[j];
