@@ -30,7 +30,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { PROTOCOL_VERSION, topics } from '@sunfleet/contracts';
+import { topics } from '@sunfleet/contracts';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { connect } from 'mqtt';
@@ -43,7 +43,7 @@ import { createDb, migrate } from '../apps/server/src/db/index.ts';
 import { provisionGateway } from '../apps/server/src/telemetry/gateways.ts';
 import { unownedPlant } from '../apps/server/test/telemetry.ts';
 import { loadDevices } from '../apps/simulator/src/load-generator.ts';
-import { Plant } from '../apps/simulator/src/plant.ts';
+import { freePort, ingestCounters, pct, probeMessage, procSample, runJson } from './ingest-probes.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_INGEST_SECONDS ?? 12);
@@ -60,75 +60,6 @@ const BUDGET_FPS = 20_000;
 const SETTLE_S = Number(process.env.BENCH_INGEST_SETTLE_S ?? 15);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const CLK_TCK = 100;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(p));
-    });
-  });
-
-function procSample(pid: number): { t: number; ticks: number; rssMB: number } | null {
-  try {
-    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    const rss = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return { t: performance.now(), ticks: Number(f[11]) + Number(f[12]), rssMB: rss ? Number(rss[1]) / 1024 : 0 };
-  } catch {
-    return null;
-  }
-}
-
-/** The server's ingest counters from /metrics: refusals by reason, duplicates, messages acknowledged. */
-async function ingestCounters(httpPort: number): Promise<Record<string, number>> {
-  const text = await fetch(`http://127.0.0.1:${httpPort}/metrics`).then((r) => r.text());
-  const out: Record<string, number> = {};
-  for (const line of text.split('\n')) {
-    const m =
-      /^sunfleet_ingest_(frames_refused_total\{reason="(\w+)"\}|frames_duplicate_total|frames_stored_total|messages_acknowledged_total) (\d+)/.exec(
-        line,
-      );
-    if (m && Number(m[3]) > 0) out[m[2] ? `refused.${m[2]}` : m[1]!] = Number(m[3]);
-  }
-  return out;
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: the simulator's JSON report
-function runJson(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<any> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (c) => {
-      out += c;
-    });
-    child.on('exit', (code) => {
-      try {
-        resolve(JSON.parse(out.trim().slice(out.trim().indexOf('{'))));
-      } catch {
-        reject(new Error(`${args.join(' ')} exited ${code}: ${out.slice(0, 500)}`));
-      }
-    });
-  });
-}
-
-/** The probe's one-device message, ts = now (same plant model as the load's templates). */
-function probeMessage(sn: string): (seq: number, ts: number) => Buffer {
-  const HOUR = 3_600_000;
-  const midday = Math.floor(Date.now() / (24 * HOUR)) * 24 * HOUR + 11 * HOUR;
-  const plant = new Plant({ lat: 40.42, lon: -3.7, timezone: 'Europe/Madrid', capacityKw: 12, type: 'dc' }, loadDevices(sn, 1), {
-    seed: 1,
-  });
-  plant.advance(midday - HOUR);
-  const env = plant.advance(midday);
-  const tail = `,${JSON.stringify({ devices: plant.devices.map((d) => d.frame(env)) }).slice(1)}`;
-  return (seq, ts) => Buffer.from(`{"v":${PROTOCOL_VERSION},"seq":${seq},"ts":${ts}${tail}`);
-}
-
-const pct = (xs: number[], p: number) => {
-  if (!xs.length) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  return Math.round(s[Math.min(s.length - 1, Math.floor(p * s.length))]!);
-};
 
 async function relayBench() {
   const r = await runJson([

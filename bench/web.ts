@@ -100,8 +100,8 @@ async function measure(
     if (!r || r.url.startsWith('data:')) return;
     result.requests++;
     result.bytes += e.encodedDataLength;
-    result.byType[r.type] ??= { requests: 0, bytes: 0 };
-    const t = result.byType[r.type];
+    const t = result.byType[r.type] ?? { requests: 0, bytes: 0 };
+    result.byType[r.type] = t;
     t.requests++;
     t.bytes += e.encodedDataLength;
     result.resources.push({ path: new URL(r.url).pathname, type: r.type, bytes: e.encodedDataLength });
