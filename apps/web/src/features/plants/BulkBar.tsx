@@ -4,11 +4,11 @@
  * date range (quick ranges, at most 90 days) from `plant/energy/aggregate`.
  */
 import { CloseOutlined, DeleteOutlined } from '@ant-design/icons';
-import { type Endpoint, formatPower, plantEnergyApi } from '@sunfleet/contracts';
+import { type Endpoint, formatPower, plantEnergyApi, plantsApi } from '@sunfleet/contracts';
 import { Button, Flex, Tooltip, Typography, theme } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { usePermission } from '../../components/Permission.tsx';
+import { useMayCall, usePermission } from '../../components/Permission.tsx';
 import { formatCapacity } from '../../lib/format.ts';
 import { selectedTint } from './PlantTable.tsx';
 import { useSelectionCheck } from './plantQueries.ts';
@@ -23,7 +23,7 @@ export function BulkBar() {
   const { t } = useTranslation('plants');
   const { token } = theme.useToken();
   const selection = usePlantSelection();
-  const canDelete = usePermission('station.delete');
+  const canDelete = useMayCall()(plantsApi.deletePlant);
   const canExport = usePermission('station.export');
   const { deleteMany } = useDeletePlants();
   const check = useSelectionCheck();
