@@ -51,7 +51,9 @@ function StoreCard({ store, url, icon }: { store: Store; url: string; icon: Reac
         ) : (
           <Skeleton.Image active className={styles.qr} />
         )}
-        <Typography.Text type="secondary">{t('appDownload.scan')}</Typography.Text>
+        <Typography.Text type="secondary" className={styles.scan}>
+          {t('appDownload.scan')}
+        </Typography.Text>
         <Button type="primary" href={url} target="_blank" rel="noopener noreferrer" data-testid={`store-${store}-link`}>
           {t(`appDownload.open.${store}`)}
         </Button>
