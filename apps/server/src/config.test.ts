@@ -26,6 +26,21 @@ describe('loadConfig', () => {
     expect(loadConfig({}).jwtSecret).not.toBe(c.jwtSecret);
   });
 
+  it('the app store pages: none by default, http(s) URLs when given, anything else refused', () => {
+    expect(loadConfig({}).appStores).toEqual({ ios: null, android: null });
+    const ios = 'https://apps.apple.com/app/sunfleet/id123456789';
+    const android = 'https://play.google.com/store/apps/details?id=com.sunfleet.app';
+    expect(loadConfig({ APP_IOS_URL: ios, APP_ANDROID_URL: ` ${android} ` }).appStores).toEqual({ ios, android });
+    expect(loadConfig({ APP_IOS_URL: '' }).appStores.ios).toBeNull();
+    for (const bad of [
+      'apps.apple.com/app',
+      'javascript:alert(1)',
+      'ftp://x.example/app',
+      `https://x.example/${'a'.repeat(2048)}`,
+    ])
+      expect(() => loadConfig({ APP_ANDROID_URL: bad }), bad).toThrow(/APP_ANDROID_URL/);
+  });
+
   it('demo accounts: on by default, off with NODE_ENV=production unless DEMO=on, with the reason', () => {
     expect(loadConfig({})).toMatchObject({ demo: true, simulator: true, demoReason: 'default outside NODE_ENV=production' });
     expect(loadConfig({ NODE_ENV: 'development' }).demo).toBe(true);

@@ -50,6 +50,8 @@ export interface Config {
   simulatorGateways: number;
   /** Days of history the demo fleet uploads on first start. */
   simulatorBackfillDays: number;
+  /** The mobile app's store pages, shown with their QR codes on /app/download; null: that store is not shown. */
+  appStores: { ios: string | null; android: string | null };
 }
 
 export class ConfigError extends Error {}
@@ -100,6 +102,21 @@ function rateLimit(raw: string | undefined): Config['mqtt']['rateLimit'] {
   const m = raw.match(/^(\d+)\/(\d+)$/);
   if (!m) throw new ConfigError(`MQTT_RATE_LIMIT must be "<per second>/<burst>" or off, got "${raw}"`);
   return { perSecond: Number(m[1]), burst: Number(m[2]) };
+}
+
+/** An app store page: an absolute http(s) URL of at most 2048 characters, or unset. */
+function storeUrl(env: NodeJS.ProcessEnv, name: string): string | null {
+  const raw = env[name]?.trim();
+  if (!raw) return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = null;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || raw.length > 2048)
+    throw new ConfigError(`${name} must be an http:// or https:// URL of at most 2048 characters, got "${raw}"`);
+  return raw;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -162,5 +179,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatorInterval: int(env, 'SIMULATOR_INTERVAL', 60, 5, 3600),
     simulatorGateways: int(env, 'SIMULATOR_GATEWAYS', 12, 1, 10000),
     simulatorBackfillDays: int(env, 'SIMULATOR_BACKFILL_DAYS', 7, 0, 366),
+    appStores: { ios: storeUrl(env, 'APP_IOS_URL'), android: storeUrl(env, 'APP_ANDROID_URL') },
   };
 }

@@ -27,8 +27,11 @@ describe('menus by account kind', () => {
     const { text, context, page } = await menuOf(demo.companyAdmin, DEMO_PASSWORD);
     expect(text).toContain('Company');
     for (const entry of ['Firmware', 'Customers', 'System']) expect(text).not.toContain(entry);
-    // A platform page typed in by hand is not there for this account.
+    // A platform page typed in by hand is not for this account: the 403 page.
     await page.goto('/firmware');
+    await expect.poll(() => page.getByTestId('forbidden').count()).toBe(1);
+    // An address the portal does not have: 404.
+    await page.goto('/no-such-page');
     await expect.poll(() => page.getByTestId('not-found').count()).toBe(1);
     await context.close();
   });
@@ -47,7 +50,7 @@ describe('menus by account kind', () => {
     await expect.poll(() => visitor.page.getByTestId('logout').count()).toBe(1);
     expect(await visitor.page.getByTestId('account-settings').count()).toBe(0);
     await visitor.page.goto('/edit');
-    await visitor.page.waitForURL('**/403');
+    await expect.poll(() => visitor.page.getByTestId('forbidden').count()).toBe(1);
     await visitor.context.close();
 
     // The owner, on the same page, has the button: the difference is the permission tree.

@@ -139,11 +139,10 @@ describe('plants', () => {
     for (const action of ['edit', 'share', 'transfer', 'delete'])
       expect(await visitor.page.getByTestId(`plant-${action}-${plantId}`).count()).toBe(0);
     expect(await visitor.page.getByTestId('add-plant').count()).toBe(0);
-    // The edit page by address: read-only, no save.
+    // The edit page by address: the 403 page, no form.
     await visitor.page.goto(`/plants/edit/${plantId}`);
-    await visitor.page.getByTestId('plant-read-only').waitFor();
-    expect(await visitor.page.getByTestId('plant-save').count()).toBe(0);
-    expect(await visitor.page.getByTestId('plant-name').isDisabled()).toBe(true);
+    await visitor.page.getByTestId('forbidden').waitFor();
+    expect(await visitor.page.getByTestId('plant-name').count()).toBe(0);
     await visitor.context.close();
   });
 

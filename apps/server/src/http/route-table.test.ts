@@ -25,6 +25,7 @@ const publicRoutes = new Set([
   'POST /anonymous/signup',
   'POST /anonymous/resetPwd',
   'GET /anonymous/ip',
+  'GET /anonymous/appStores',
 ]);
 /** Calls that change data: each must declare that it writes (a few, for the reader; the walk below covers all). */
 const mustWrite = [

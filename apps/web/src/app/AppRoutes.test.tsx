@@ -43,7 +43,7 @@ const profile = {
 describe('top-level routing', () => {
   it('sends a visitor without a stored user from any signed-in path to /login', async () => {
     renderAt('/device/inverter');
-    expect(await screen.findByTestId('login-form')).toBeTruthy();
+    expect(await screen.findByTestId('login-form', {}, { timeout: 5000 })).toBeTruthy();
     expect(screen.getByTestId('where').textContent).toBe('/login');
   });
 
@@ -67,7 +67,7 @@ describe('top-level routing', () => {
     expect(menu.textContent).toContain('Plants');
     expect(menu.textContent).toContain('Operation data');
     expect(menu.textContent).not.toContain('Devices');
-    expect(await screen.findByTestId('add-plant')).toBeTruthy();
+    expect(await screen.findByTestId('add-plant', {}, { timeout: 5000 })).toBeTruthy();
     // The permission tree is asked for once, in the interface language.
     expect(fetchMock.mock.calls.filter(([u]) => String(u).startsWith('/api/v1/permission'))).toHaveLength(1);
     expect(fetchMock.mock.calls.map(([u]) => String(u))).toContain('/api/v1/permission?lan=en');

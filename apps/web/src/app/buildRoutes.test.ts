@@ -4,6 +4,7 @@ import { buildRoutes, filterRoutes, firstPage, flattenRoutes, menuSelection, pag
 import { menuRoutes, notFoundRoute, type PageRoute } from './routes.tsx';
 
 const paths = (routes: PageRoute[]) => flattenRoutes(routes).map((r) => r.path);
+const rights = (names: string[], readOnly = false) => ({ granted: new Set(names), readOnly });
 const treeOf = (names: string[]) => grantedTree(new Set(names), 'en');
 
 /** A made-up permission name: these tables test the mechanism, not the catalogue. */
@@ -14,6 +15,7 @@ const table: PageRoute[] = [
   { path: '/b', titleKey: 'b', permission: p('b.view') },
   { path: '/hidden', titleKey: 'h', hidden: true },
   { path: '/hidden-with-permission', titleKey: 'h2', permission: p('never.granted'), hidden: true },
+  { path: '/form', titleKey: 'f', permission: p('a.view'), hidden: true, action: { access: p('a.create'), writes: true } },
   {
     path: '/group',
     titleKey: 'g',
@@ -26,13 +28,24 @@ const table: PageRoute[] = [
 ];
 
 describe('filterRoutes', () => {
-  it('keeps granted and hidden routes and drops the rest', () => {
-    const kept = filterRoutes(table, new Set(['a.view', 'g.view', 'y.view']));
-    expect(paths(kept)).toEqual(['/a', '/hidden', '/hidden-with-permission', '/group', '/group/y']);
+  it('keeps granted routes and hidden ones without a permission, drops the rest', () => {
+    const kept = filterRoutes(table, rights(['a.view', 'g.view', 'y.view']));
+    expect(paths(kept)).toEqual(['/a', '/hidden', '/group', '/group/y']);
+  });
+
+  it('a hidden page needs its permission too', () => {
+    expect(paths(filterRoutes(table, rights(['never.granted'])))).toContain('/hidden-with-permission');
+    expect(paths(filterRoutes(table, rights([])))).not.toContain('/hidden-with-permission');
+  });
+
+  it('a page that exists to make a call needs the call: granted, and not a read-only account when it writes', () => {
+    expect(paths(filterRoutes(table, rights(['a.view'])))).not.toContain('/form');
+    expect(paths(filterRoutes(table, rights(['a.view', 'a.create'])))).toContain('/form');
+    expect(paths(filterRoutes(table, rights(['a.view', 'a.create'], true)))).not.toContain('/form');
   });
 
   it('drops a group whose own permission is missing, children and all', () => {
-    expect(paths(filterRoutes(table, new Set(['x.view'])))).toEqual(['/hidden', '/hidden-with-permission']);
+    expect(paths(filterRoutes(table, rights(['x.view'])))).toEqual(['/hidden']);
   });
 });
 
@@ -48,9 +61,45 @@ describe('buildRoutes', () => {
 
   it('appends the 404 route last and collects buttons per page', () => {
     const built = buildRoutes(table, tree, notFoundRoute);
-    expect(paths(built.routes)).toEqual(['/a', '/hidden', '/hidden-with-permission', '*']);
+    expect(paths(built.routes)).toEqual(['/a', '/hidden', '/form', '*']);
     expect(built.routes.at(-1)).toBe(notFoundRoute);
     expect(built.buttons).toEqual({ 'a.view': ['a.create'] });
+  });
+
+  it('lists the routes the caller may not open, for the 403 page', () => {
+    expect(buildRoutes(table, tree, notFoundRoute).forbidden.map((r) => r.path)).toEqual([
+      '/b',
+      '/hidden-with-permission',
+      '/group',
+      '/group/x',
+      '/group/y',
+    ]);
+    // The same grants on a read-only account: the writing form goes too.
+    const readOnly = buildRoutes(table, tree, notFoundRoute, true);
+    expect(paths(readOnly.routes)).toEqual(['/a', '/hidden', '*']);
+    expect(readOnly.forbidden.map((r) => r.path)).toContain('/form');
+    expect(readOnly.rights).toEqual({ granted: new Set(['a.view', 'a.create']), readOnly: true });
+  });
+
+  it('the plant forms and account settings are not there for a read-only account, whatever it holds', () => {
+    const all = (function collect(nodes: readonly PermissionNode[]): string[] {
+      return nodes.flatMap((n) => [n.name, ...collect(n.children ?? [])]);
+    })(permissionTree);
+    const writer = buildRoutes(menuRoutes, treeOf(all), notFoundRoute);
+    const reader = buildRoutes(menuRoutes, treeOf(all), notFoundRoute, true);
+    for (const form of ['/plant-add', '/plants/edit/:id', '/edit']) {
+      expect(paths(writer.routes)).toContain(form);
+      expect(paths(reader.routes)).not.toContain(form);
+      expect(reader.forbidden.map((r) => r.path)).toContain(form);
+    }
+    expect(paths(reader.routes)).toContain('/plants/overview/:id/:type');
+  });
+
+  it('an account without station.create has no plant-add page (typed: 403)', () => {
+    const built = buildRoutes(menuRoutes, treeOf(['station.view', 'station.edit']), notFoundRoute);
+    expect(paths(built.routes)).not.toContain('/plant-add');
+    expect(built.forbidden.map((r) => r.path)).toContain('/plant-add');
+    expect(paths(built.routes)).toContain('/plants/edit/:id');
   });
 
   it('an owner gets plants, devices and the energy hub but no admin menus', () => {
@@ -72,13 +121,11 @@ describe('buildRoutes', () => {
     expect(paths(routes)).toEqual([...paths(menuRoutes), '*']);
   });
 
-  it('with no grants only hidden routes and the 404 remain', () => {
+  it('with no grants only hidden routes without a permission and the 404 remain', () => {
     const { routes } = buildRoutes(menuRoutes, [], notFoundRoute);
     expect(routes.every((r) => r.hidden)).toBe(true);
     expect(routes.map((r) => r.path)).toEqual([
-      '/plant-add',
       '/plants/overview/:id/:type',
-      '/plants/edit/:id',
       '/plants/device/setting',
       '/edit',
       '/systemupdate',

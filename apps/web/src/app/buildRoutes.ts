@@ -1,10 +1,11 @@
 /**
- * Menu routes from the granted permission tree: a route is kept if its
- * permission is granted or it is hidden; a catch-all 404 is appended. Pure functions, so the
- * rule is tested without a browser.
+ * Menu routes from the granted permission tree and the account: a route is kept when the caller
+ * may open it (`access.ts`); the others are collected so that typing one shows the 403 page; a
+ * catch-all 404 is appended. Pure functions, so the rule is tested without a browser.
  */
 import { buttonsByPage, type GrantedPermission } from '@sunfleet/contracts';
 import { matchPath } from 'react-router';
+import { type CallerRights, mayOpen } from './access.ts';
 import type { PageRoute } from './routes.tsx';
 
 export function grantedNames(tree: readonly GrantedPermission[], out = new Set<string>()): Set<string> {
@@ -15,12 +16,12 @@ export function grantedNames(tree: readonly GrantedPermission[], out = new Set<s
   return out;
 }
 
-export function filterRoutes(routes: readonly PageRoute[], granted: ReadonlySet<string>): PageRoute[] {
+/** The routes the caller may open; a group the caller may not open goes with its children. */
+export function filterRoutes(routes: readonly PageRoute[], caller: CallerRights): PageRoute[] {
   const kept: PageRoute[] = [];
   for (const route of routes) {
-    const allowed = route.hidden || (route.permission !== undefined && granted.has(route.permission));
-    if (!allowed) continue;
-    kept.push(route.children ? { ...route, children: filterRoutes(route.children, granted) } : route);
+    if (!mayOpen(caller, route)) continue;
+    kept.push(route.children ? { ...route, children: filterRoutes(route.children, caller) } : route);
   }
   return kept;
 }
@@ -28,14 +29,28 @@ export function filterRoutes(routes: readonly PageRoute[], granted: ReadonlySet<
 export interface BuiltRoutes {
   /** The kept route tree (menu order), 404 last. */
   routes: PageRoute[];
+  /** The table's other routes, flat: typed in, they show the 403 page. */
+  forbidden: PageRoute[];
   /** Granted button names per page permission, for the `Permission` directive. */
   buttons: Record<string, string[]>;
+  /** What `mayCall` needs: every granted name, and whether the account is read-only. */
+  rights: CallerRights;
 }
 
-export function buildRoutes(table: readonly PageRoute[], tree: GrantedPermission[], notFound: PageRoute): BuiltRoutes {
+export function buildRoutes(
+  table: readonly PageRoute[],
+  tree: GrantedPermission[],
+  notFound: PageRoute,
+  readOnly = false,
+): BuiltRoutes {
+  const rights: CallerRights = { granted: grantedNames(tree), readOnly };
+  const routes = filterRoutes(table, rights);
+  const kept = new Set(flattenRoutes(routes).map((r) => r.path));
   return {
-    routes: [...filterRoutes(table, grantedNames(tree)), notFound],
+    routes: [...routes, notFound],
+    forbidden: flattenRoutes(table).filter((r) => !kept.has(r.path)),
     buttons: buttonsByPage(tree),
+    rights,
   };
 }
 

@@ -4,8 +4,10 @@
  * from this table and the caller's granted permission tree (`buildRoutes.ts`).
  *
  * - `permission`: the type-0 permission that keeps the route; only a hidden page may have none.
- * - `hidden`: not shown in the menu, and kept whatever the grants — the page itself
- *   checks what it needs (e.g. /edit sends read-only accounts to /403).
+ * - `action`: the call a page exists to make (a form's save): the page is there only for a
+ *   caller who may make it (`access.ts`: granted, and not a read-only account when it writes).
+ * - `hidden`: not shown in the menu; kept when its `permission` and `action` allow. A route the
+ *   caller may not open renders the 403 page when typed.
  * - `menuKey`: the menu entry highlighted on this page (plant sub-pages → /plants).
  * - `buttonsFrom`: the page whose granted buttons apply here (e.g. the plant overview).
  */
@@ -20,7 +22,7 @@ import {
   TeamOutlined,
   ThunderboltOutlined,
 } from '@ant-design/icons';
-import type { PermissionName } from '@sunfleet/contracts';
+import { account, type Endpoint, type PermissionName, plantsApi } from '@sunfleet/contracts';
 import type { ComponentType } from 'react';
 import { type LazyPage, lazyPage } from './navigationActivity.ts';
 
@@ -30,6 +32,7 @@ export interface PageRoute {
   /** Key in the `menu` namespace: menu label and page title. */
   titleKey: string;
   permission?: PermissionName;
+  action?: Pick<Endpoint, 'access' | 'writes'>;
   hidden?: boolean;
   icon?: ComponentType;
   page?: LazyPage;
@@ -42,6 +45,7 @@ export interface PageRoute {
 
 const comingSoon = lazyPage(() => import('../components/ComingSoonPage.tsx'));
 const notFound = lazyPage(() => import('../features/static/NotFoundPage.tsx'));
+const forbidden = lazyPage(() => import('../features/static/ForbiddenPage.tsx'));
 const plantList = lazyPage(() => import('../features/plants/PlantListPage.tsx'));
 const plantCreate = lazyPage(() => import('../features/plants/PlantCreatePage.tsx'));
 const plantEdit = lazyPage(() => import('../features/plants/PlantEditPage.tsx'));
@@ -53,7 +57,8 @@ export const menuRoutes: PageRoute[] = [
   {
     path: '/plant-add',
     titleKey: 'plantAdd',
-    permission: 'station.create',
+    permission: 'station.view',
+    action: plantsApi.createPlant,
     hidden: true,
     page: plantCreate,
     menuKey: '/plants',
@@ -70,6 +75,8 @@ export const menuRoutes: PageRoute[] = [
   {
     path: '/plants/edit/:id',
     titleKey: 'plantEdit',
+    permission: 'station.view',
+    action: plantsApi.editPlant,
     hidden: true,
     page: plantEdit,
     menuKey: '/plants',
@@ -83,7 +90,7 @@ export const menuRoutes: PageRoute[] = [
     menuKey: '/device/inverter',
     buttonsFrom: 'inverter.view',
   },
-  { path: '/edit', titleKey: 'accountSettings', hidden: true, page: accountSettings },
+  { path: '/edit', titleKey: 'accountSettings', hidden: true, action: account.updateUser, page: accountSettings },
   {
     path: '/device',
     titleKey: 'devices',
@@ -250,6 +257,9 @@ export const menuRoutes: PageRoute[] = [
   },
 ];
 
+/** A route of the table the caller may not open, typed in: the 403 page, at the typed path. */
+export const forbiddenRoute: PageRoute = { path: '/403', titleKey: 'forbidden', hidden: true, page: forbidden };
+
 /** Appended after the granted routes: any other signed-in path. */
 export const notFoundRoute: PageRoute = { path: '*', titleKey: 'notFound', hidden: true, page: notFound };
 
@@ -289,7 +299,7 @@ export const publicRoutes: PageRoute[] = [
     titleKey: 'firmwareLogging',
     page: lazyPage(() => import('../features/static/FirmwareLoggingPage.tsx')),
   },
-  { path: '/403', titleKey: 'forbidden', page: lazyPage(() => import('../features/static/ForbiddenPage.tsx')) },
+  { path: '/403', titleKey: 'forbidden', page: forbidden },
 ];
 
 /** Public pages a signed-in user may not see (they go to `/`). */

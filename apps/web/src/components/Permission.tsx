@@ -1,11 +1,29 @@
 /**
- * The permission directive: renders its children only if the current page's
- * granted buttons include `name`. `<Permission name="station.create"><Button …/></Permission>`
+ * The permission directives. `Can` and `useMayCall` apply the one rule of `app/access.ts` to
+ * the endpoint a button calls: `<Can call={plantsApi.deletePlant} on={plant.canManage}>…</Can>`
+ * shows the button only to a caller granted the call, not read-only when it writes, and with the
+ * right on that plant. `Permission` renders its children only if the current page's granted
+ * buttons include `name` (buttons that call no endpoint of their own, e.g. exports).
  */
 import type { PermissionName } from '@sunfleet/contracts';
 import { type ReactNode, useCallback, useContext } from 'react';
+import { type CallRule, mayCall } from '../app/access.ts';
 import { usePage } from '../app/pageContext.ts';
 import { ShellContext } from '../app/shell/shellContext.ts';
+
+/** `(call, objectRight?) => may the caller make this call` (outside the signed-in shell: never). */
+export function useMayCall(): (call: CallRule, objectRight?: boolean) => boolean {
+  const shell = useContext(ShellContext);
+  return useCallback(
+    (call: CallRule, objectRight?: boolean) => (shell ? mayCall(shell.rights, call, objectRight) : false),
+    [shell],
+  );
+}
+
+/** Renders its children only when the caller may make `call` (on the object whose right is `on`). */
+export function Can({ call, on, children }: { call: CallRule; on?: boolean; children: ReactNode }) {
+  return useMayCall()(call, on) ? children : null;
+}
 
 export function usePermission(name: PermissionName): boolean {
   return usePage().buttons.includes(name);

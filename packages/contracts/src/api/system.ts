@@ -11,6 +11,17 @@ export const health = endpoint({
   data: Type.Object({ status: Type.Literal('ok'), store: Type.String(), uptimeSec: Type.Number() }),
 });
 
+/** A store page of the mobile app, or null when that store is not configured (the page leaves it out). */
+const StoreUrl = Nullable(Type.String({ maxLength: 2048, description: 'http(s) URL' }));
+
+export const appStores = endpoint({
+  method: 'GET',
+  path: '/anonymous/appStores',
+  access: 'public',
+  summary: 'The mobile app’s store pages (App Store, Google Play), from the server’s configuration',
+  data: Type.Object({ ios: StoreUrl, android: StoreUrl }),
+});
+
 export const upload = endpoint({
   method: 'GET',
   path: '/uploads/:folder/:file',

@@ -117,6 +117,11 @@ export function toListItem(row: PlantRow, caller: Caller, alarms: number): Plant
     thumbnail: row.thumbnail_url,
     address: row.address,
     timezone: row.timezone,
+    canEdit: contacts,
+    // Owner rights: the owner, or a user of the company that holds a company plant.
+    canManage:
+      !caller.user.read_only &&
+      (role === 'owner' || (role === 'company' && row.company_id !== null && row.company_id === caller.user.company_id)),
   };
 }
 
@@ -166,10 +171,7 @@ export async function plantDetail(db: Db, caller: Caller, id: number): Promise<P
       .execute(),
   ]);
   const item = toListItem(row, caller, alarms.get(id) ?? 0);
-  const contacts = canOperate(item.role, caller);
-  const canManage =
-    !caller.user.read_only &&
-    (item.role === 'owner' || (item.role === 'company' && row.company_id !== null && row.company_id === caller.user.company_id));
+  const contacts = item.canEdit;
   return {
     ...item,
     commissioningDate: row.commissioning_date,
@@ -190,8 +192,6 @@ export async function plantDetail(db: Db, caller: Caller, id: number): Promise<P
       online: Number(g.online) === 1,
       lastOnlineAt: iso(g.last_online_at),
     })),
-    canEdit: canOperate(item.role, caller),
-    canManage,
     updatedAt: iso(row.updated_at)!,
   };
 }

@@ -103,6 +103,8 @@ describe('create', () => {
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ owner_user_id: null, company_id: companyId });
     expect((await get(admin, `/api/v1/plant/${id}`)).body.data).toMatchObject({ role: 'company', canManage: true, owner: null });
+    const rows = ((await get(admin, '/api/v1/plants?size=100')).body.data as { list: { id: number }[] }).list;
+    expect(rows.find((p) => p.id === id)).toMatchObject({ role: 'company', canEdit: true, canManage: true });
   });
 
   it('stores the runtime’s name for a zone link', async () => {

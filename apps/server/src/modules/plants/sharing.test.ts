@@ -14,6 +14,9 @@ let plant: number;
 
 const post = (who: Account, url: string, body?: unknown) => s.call(who.token, 'POST', url, body);
 const get = (who: Account, url: string) => s.call(who.token, 'GET', url);
+/** The caller's row of `id` in the plant list. */
+const listRow = async (who: Account, id: number) =>
+  ((await get(who, '/api/v1/plants?size=100')).body.data as { list: { id: number }[] }).list.find((p) => p.id === id);
 const share = (who: Account, id: number, target: string, role = 'visitor') =>
   post(who, `/api/v1/plant/${id}/share`, { account: target, role });
 
@@ -101,6 +104,9 @@ describe('what each role may do', () => {
       canManage: false,
       contactName: 'Site Boss',
     });
+    // The list row carries the same rights, so the list shows the same buttons.
+    expect(await listRow(friend, plant)).toMatchObject({ role: 'manager', canEdit: true, canManage: false });
+    expect(await listRow(owner, plant)).toMatchObject({ role: 'owner', canEdit: true, canManage: true });
     expect((await post(friend, `/api/v1/plant/${plant}/delete`)).body.code).toBe(2);
     expect(
       (await post(friend, `/api/v1/plant/${plant}/transfer?account=${encodeURIComponent(stranger.account)}`)).body.code,
@@ -112,6 +118,7 @@ describe('what each role may do', () => {
     const detail = (await get(friend, `/api/v1/plant/${plant}`)).body.data;
     expect(detail).toMatchObject({ role: 'visitor', canEdit: false, canManage: false, contactName: null, contactPhone: null });
     expect(detail).toMatchObject({ owner: { id: owner.id, account: null } });
+    expect(await listRow(friend, plant)).toMatchObject({ role: 'visitor', canEdit: false, canManage: false });
     for (const [url, body] of [
       [`/api/v1/plant/${plant}`, { alias: 'x' }],
       [`/api/v1/plant/${plant}/info`, { alias: 'x' }],
@@ -131,6 +138,7 @@ describe('what each role may do', () => {
   it('the agent company sees and edits the owner’s plant with the owner’s account, but has no owner rights', async () => {
     const detail = (await get(companyAdmin, `/api/v1/plant/${plant}`)).body.data;
     expect(detail).toMatchObject({ role: 'company', canEdit: true, canManage: false, owner: { account: owner.account } });
+    expect(await listRow(companyAdmin, plant)).toMatchObject({ role: 'company', canEdit: true, canManage: false });
     expect((await post(companyUser, `/api/v1/plant/${plant}/info`, { capacity: 11 })).body.code).toBe(0);
     expect((await post(companyAdmin, `/api/v1/plant/${plant}/delete`)).body.code).toBe(2);
     // A company user without station.delete is stopped by the permission guard.

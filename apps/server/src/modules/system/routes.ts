@@ -1,4 +1,4 @@
-/** Health check, uploaded images, and this process's counters (Prometheus text and a JSON snapshot). */
+/** Health check, the app's store pages, uploaded images, and this process's counters (Prometheus text and a JSON snapshot). */
 import fs from 'node:fs';
 import path from 'node:path';
 import { systemApi as api } from '@sunfleet/contracts';
@@ -20,6 +20,8 @@ export function systemRoutes(app: FastifyInstance) {
     if (!(await storeReachable(db, STORE_CHECK_MS))) throw new StoreUnavailableError();
     return { status: 'ok' as const, store: dialect, uptimeSec: Math.round((Date.now() - started) / 1000) };
   });
+
+  route(app, api.appStores, () => config.appStores);
 
   const metrics = app.deps.metrics;
   if (metrics) {

@@ -54,6 +54,20 @@ describe('GET /healthz', () => {
   });
 });
 
+describe('GET /anonymous/appStores', () => {
+  it('answers without a token: the configured store pages, null for one not configured', async () => {
+    const res = await s.call(null, 'GET', '/anonymous/appStores');
+    expect(res.body).toEqual({ code: 0, msg: 'ok', data: { ios: null, android: null } });
+    const ios = 'https://apps.apple.com/app/sunfleet/id123456789';
+    const other = await startServer({ appStores: { ios, android: null } });
+    try {
+      expect((await other.call(null, 'GET', '/anonymous/appStores')).body.data).toEqual({ ios, android: null });
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('API docs', () => {
   it('serves the OpenAPI document listing the account calls, with their schemas', async () => {
     const ui = await s.app.inject({ method: 'GET', url: '/api/docs' });

@@ -41,7 +41,7 @@ export default function ShellLayout() {
 
   const shell = useMemo<ShellInfo | null>(() => {
     if (!profile.data || !permissions.data) return null;
-    return { profile: profile.data, ...buildRoutes(menuRoutes, permissions.data, notFoundRoute) };
+    return { profile: profile.data, ...buildRoutes(menuRoutes, permissions.data, notFoundRoute, profile.data.readOnly) };
   }, [profile.data, permissions.data]);
 
   if (loading) return <PageLoading fullPage />;
@@ -102,7 +102,7 @@ export default function ShellLayout() {
             </Flex>
           </Layout.Header>
           <Layout.Content className={styles.content}>
-            <ShellRoutes routes={shell.routes} buttons={shell.buttons} />
+            <ShellRoutes routes={shell.routes} forbidden={shell.forbidden} buttons={shell.buttons} />
           </Layout.Content>
           <Layout.Footer className={styles.footer} data-testid="footer">
             {t('footer', { year: new Date().getFullYear() })}

@@ -1,19 +1,21 @@
-/** The user menu: account settings (not for read-only accounts) and sign-out. */
+/** The user menu: account settings (when the caller may open that page: not a read-only account) and sign-out. */
 import { LogoutOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
 import { Avatar, Button, Dropdown, type MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { signOut } from '../../api/signOut.ts';
+import { flattenRoutes } from '../buildRoutes.ts';
 import styles from './shell.module.css';
-import type { UserProfile } from './shellContext.ts';
+import { type UserProfile, useShell } from './shellContext.ts';
 
 export function UserMenu({ profile }: { profile: UserProfile }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const settings = flattenRoutes(useShell().routes).some((r) => r.path === '/edit');
   const items: MenuProps['items'] = [
-    ...(profile.readOnly
-      ? []
-      : [{ key: 'edit', icon: <SettingOutlined />, label: <span data-testid="account-settings">{t('user.settings')}</span> }]),
+    ...(settings
+      ? [{ key: 'edit', icon: <SettingOutlined />, label: <span data-testid="account-settings">{t('user.settings')}</span> }]
+      : []),
     { key: 'logout', icon: <LogoutOutlined />, label: <span data-testid="logout">{t('user.logout')}</span> },
   ];
   return (

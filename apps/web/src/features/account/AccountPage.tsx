@@ -1,7 +1,6 @@
-/** /edit: personal account settings. Read-only accounts never reach it. */
+/** /edit: personal account settings. Read-only accounts never reach it (the route's action writes: 403). */
 import { Card, Col, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { Navigate } from 'react-router';
 import { useShell } from '../../app/shell/shellContext.ts';
 import { Permission } from '../../components/Permission.tsx';
 import { AvatarUpload } from './AvatarUpload.tsx';
@@ -13,7 +12,6 @@ import { ProfileForm } from './ProfileForm.tsx';
 export default function AccountPage() {
   const { t } = useTranslation('account');
   const { profile } = useShell();
-  if (profile.readOnly) return <Navigate to="/403" replace />;
   return (
     <Row gutter={[16, 16]} data-testid="account-page">
       <Col xs={24} xl={14}>

@@ -1,11 +1,12 @@
 /** The overview's header: name, status, type, address, local time and zone, capacity, actions. */
 import { ArrowLeftOutlined, ClockCircleOutlined, EditOutlined, EnvironmentOutlined } from '@ant-design/icons';
-import type { DataOf, plantsApi } from '@sunfleet/contracts';
+import { type DataOf, plantsApi } from '@sunfleet/contracts';
 import { Button, Card, Flex, Space, Tag, Typography } from 'antd';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { PageTitle } from '../../components/PageTitle.tsx';
+import { useMayCall } from '../../components/Permission.tsx';
 import ui from '../../components/ui.module.css';
 import { utcOffset, zonedDateTime } from '../../lib/dateNav.ts';
 import { formatCapacity } from '../../lib/format.ts';
@@ -37,6 +38,7 @@ export function OverviewHeader({
 }) {
   const { t } = useTranslation('overview');
   const navigate = useNavigate();
+  const may = useMayCall();
   const now = useClock();
   return (
     <Card size="small" data-testid="overview-header">
@@ -73,7 +75,7 @@ export function OverviewHeader({
           </Flex>
         </Flex>
         <Space wrap>
-          {plant.canEdit && (
+          {may(plantsApi.editPlant, plant.canEdit) && (
             <Button icon={<EditOutlined />} onClick={() => navigate(`/plants/edit/${plant.id}`)} data-testid="overview-edit">
               {t('header.edit')}
             </Button>

@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../api/hooks.ts';
+import { ShellContext, type ShellInfo } from '../../app/shell/shellContext.ts';
 import { fail, serveUrls } from '../../test/pages.tsx';
 import { renderWithApp } from '../../test/render.tsx';
 import OverviewPage from './OverviewPage.tsx';
@@ -17,7 +18,7 @@ vi.mock('../../components/EChart.tsx', () => ({
 
 const TODAY = '2026-05-20';
 
-function plant(type: number) {
+function plant(type: number, canEdit = true) {
   return {
     id: 7,
     name: 'Casa Marta Rooftop',
@@ -50,7 +51,7 @@ function plant(type: number) {
     contactName: null,
     contactPhone: null,
     gateways: [],
-    canEdit: true,
+    canEdit,
     canManage: true,
     updatedAt: '2026-05-20T10:00:00.000Z',
   };
@@ -90,7 +91,7 @@ const flow = {
 };
 const totals = { pv: 18_400, load: 9_100, gridImport: 1_200, gridExport: 8_000, charge: 3_000, discharge: 1_500 };
 
-function serve(opts: { type?: number; missing?: boolean } = {}) {
+function serve(opts: { type?: number; missing?: boolean; canEdit?: boolean } = {}) {
   return serveUrls((url) => {
     const path = url.split('?')[0]!;
     const q = new URL(url, 'http://x').searchParams;
@@ -98,7 +99,7 @@ function serve(opts: { type?: number; missing?: boolean } = {}) {
     let code = 0;
     if (path === '/api/v1/plant/7') {
       if (opts.missing) code = 700;
-      else data = plant(opts.type ?? 2);
+      else data = plant(opts.type ?? 2, opts.canEdit);
     } else if (path === '/api/v1/plant/7/realtime') data = realtime;
     else if (path === '/api/v1/plant/energy/7/flow') data = flow;
     else if (path === '/api/v1/plant/7/power/day')
@@ -174,13 +175,19 @@ function serve(opts: { type?: number; missing?: boolean } = {}) {
   });
 }
 
-function renderPage(path = '/plants/overview/7/1') {
+/** The owner's grants unless told. */
+const OWNER = ['station.view', 'station.edit', 'inverter.view'];
+
+function renderPage(path = '/plants/overview/7/1', granted: string[] = OWNER) {
+  const shell = { profile: {}, routes: [], forbidden: [], buttons: {}, rights: { granted: new Set(granted), readOnly: false } };
   return renderWithApp(
     <QueryClientProvider client={createQueryClient()}>
       <MemoryRouter initialEntries={[path]}>
-        <Routes>
-          <Route path="/plants/overview/:id/:type" element={<OverviewPage />} />
-        </Routes>
+        <ShellContext.Provider value={shell as unknown as ShellInfo}>
+          <Routes>
+            <Route path="/plants/overview/:id/:type" element={<OverviewPage />} />
+          </Routes>
+        </ShellContext.Provider>
       </MemoryRouter>
     </QueryClientProvider>,
   );
@@ -226,6 +233,21 @@ describe('plant overview page', () => {
     expect((await screen.findByTestId('weather-none', {}, T)).textContent).toContain('no weather station');
     expect(await screen.findByText('Grid overvoltage', {}, T)).toBeTruthy();
     expect(screen.getByTestId('overview-edit')).toBeTruthy();
+  }, 20_000);
+
+  it('no edit or forecast upload on a plant the caller only visits, nor for an account without station.edit', async () => {
+    serve({ canEdit: false });
+    const visitor = renderPage();
+    await screen.findByTestId('overview-name', {}, T);
+    expect(screen.queryByTestId('overview-edit')).toBeNull();
+    expect(screen.queryByTestId('overview-forecast')).toBeNull();
+    visitor.unmount();
+
+    serve();
+    renderPage(undefined, ['station.view', 'inverter.view']);
+    await screen.findByTestId('overview-name', {}, T);
+    expect(screen.queryByTestId('overview-edit')).toBeNull();
+    expect(screen.queryByTestId('overview-forecast')).toBeNull();
   }, 20_000);
 
   it('a grid-tied plant shows no battery, whatever the link says', async () => {

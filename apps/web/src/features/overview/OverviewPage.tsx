@@ -9,6 +9,7 @@
  * (`?period=month&date=2026-03-01`), so a reload or a shared link keeps them.
  */
 import { DownloadOutlined, FilePdfOutlined } from '@ant-design/icons';
+import { plantEnergyApi } from '@sunfleet/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Col, Flex, Result, Row } from 'antd';
 import { useState } from 'react';
@@ -17,6 +18,7 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { EnergyFlowCard } from '../../components/EnergyFlow.tsx';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
+import { useMayCall } from '../../components/Permission.tsx';
 import { type ChartPeriod, chartPeriods, clampToToday, isDay, todayIn } from '../../lib/dateNav.ts';
 import { formatCapacity } from '../../lib/format.ts';
 import { DevicesCard } from './DevicesCard.tsx';
@@ -37,6 +39,7 @@ export default function OverviewPage() {
   const navigate = useNavigate();
   const { message } = App.useApp();
   const client = useQueryClient();
+  const may = useMayCall();
   const labels = usePowerLabels();
   const id = Number(useParams().id);
   const valid = Number.isInteger(id) && id > 0;
@@ -135,7 +138,7 @@ export default function OverviewPage() {
         timezone={timezone}
         actions={
           <>
-            {p.canEdit && <ForecastUpload plantId={p.id} />}
+            {may(plantEnergyApi.importForecast, p.canEdit) && <ForecastUpload plantId={p.id} />}
             <Button
               icon={<DownloadOutlined />}
               loading={dataBusy}
@@ -195,7 +198,7 @@ export default function OverviewPage() {
           <DevicesCard plantId={p.id} />
         </Col>
         <Col xs={24} lg={8}>
-          <WeatherCard plantId={p.id} timezone={timezone} canEdit={p.canEdit} />
+          <WeatherCard plantId={p.id} timezone={timezone} canEdit={may(plantEnergyApi.saveWeatherAuth, p.canEdit)} />
         </Col>
       </Row>
       <EventsCard plantId={p.id} timezone={timezone} today={today} />

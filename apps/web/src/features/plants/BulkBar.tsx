@@ -4,11 +4,11 @@
  * date range (quick ranges, at most 90 days) from `plant/energy/aggregate`.
  */
 import { CloseOutlined, DeleteOutlined } from '@ant-design/icons';
-import { type Endpoint, formatPower, plantEnergyApi } from '@sunfleet/contracts';
+import { type Endpoint, formatPower, plantEnergyApi, plantsApi } from '@sunfleet/contracts';
 import { Button, Flex, Tooltip, Typography } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { usePermission } from '../../components/Permission.tsx';
+import { useMayCall, usePermission } from '../../components/Permission.tsx';
 import { formatCapacity } from '../../lib/format.ts';
 import { useSelectionCheck } from './plantQueries.ts';
 import styles from './plants.module.css';
@@ -22,7 +22,7 @@ const ExportEnergy = lazy(() => import('./ExportEnergy.tsx'));
 export function BulkBar() {
   const { t } = useTranslation('plants');
   const selection = usePlantSelection();
-  const canDelete = usePermission('station.delete');
+  const canDelete = useMayCall()(plantsApi.deletePlant);
   const canExport = usePermission('station.export');
   const { deleteMany } = useDeletePlants();
   const check = useSelectionCheck();

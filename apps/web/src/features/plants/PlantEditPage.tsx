@@ -1,10 +1,11 @@
 /**
  * plants/edit/{id}: the plant form filled from plant/{id}, saved in one call; the plant's
- * gateways with bind and replace. A plant the caller may only look at (a visitor) is shown
- * read-only with no save; one the caller cannot see (700) says so.
+ * gateways with bind and replace. The route is there only for a caller who may edit plants
+ * (granted, not read-only); a plant the caller may only look at (a visitor of it: the server's
+ * `canEdit`) shows the 403 page; one the caller cannot see (700) says so.
  */
 import { type DataOf, plantsApi, toLanguage } from '@sunfleet/contracts';
-import { Alert, App, Button, Card, Flex, Form, Result } from 'antd';
+import { App, Button, Card, Flex, Form, Result } from 'antd';
 import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,9 +13,10 @@ import { useNavigate, useParams } from 'react-router';
 import { ApiError, call } from '../../api/client.ts';
 import { useGuardedAction } from '../../api/guard.ts';
 import { useApiQuery } from '../../api/hooks.ts';
+import { Forbidden } from '../../components/Forbidden.tsx';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
-import { usePermission } from '../../components/Permission.tsx';
+import { useMayCall } from '../../components/Permission.tsx';
 import ui from '../../components/ui.module.css';
 import { GatewaySection } from './Gateway.tsx';
 import { PlantForm, type PlantFormValues, plantBody, showServerError } from './PlantForm.tsx';
@@ -73,6 +75,7 @@ export default function PlantEditPage() {
   }
   if (plant.isPending) return <PageLoading />;
   if (plant.isError) return <PageError error={plant.error} onRetry={() => void plant.refetch()} />;
+  if (!plant.data.canEdit) return <Forbidden />;
   return <EditForm key={plant.data.updatedAt} plant={plant.data} onReload={() => void plant.refetch()} />;
 }
 
@@ -120,9 +123,7 @@ function EditForm({ plant, onReload }: { plant: Plant; onReload: () => void }) {
   const initial = useMemo(() => formValuesOf(plant), [plant]);
   const [error, setError] = useState<string | null>(null);
   const invalidate = useInvalidatePlants();
-  const canEditButton = usePermission('station.edit');
-  const canGateway = usePermission('station.gateway');
-  const readOnly = !plant.canEdit || !canEditButton;
+  const canGateway = useMayCall()(plantsApi.bindGateway, plant.canEdit);
 
   const [save, busy] = useGuardedAction(async (values: PlantFormValues) => {
     setError(null);
@@ -151,26 +152,17 @@ function EditForm({ plant, onReload }: { plant: Plant; onReload: () => void }) {
       <Flex justify="space-between" align="center" wrap gap={8} className={ui.gapBelow}>
         <PageTitle>{t('edit.title', { name: plant.name })}</PageTitle>
       </Flex>
-      {readOnly && (
-        <Alert type="info" showIcon title={t('edit.readOnly')} className={ui.gapBelow} data-testid="plant-read-only" />
-      )}
       <PlantForm
         form={form}
         mode="edit"
         initialValues={initial}
-        readOnly={readOnly}
         onSubmit={save}
         submitting={busy}
         error={error}
         onCancel={() => navigate('/plants')}
         extra={
           <Card size="small" title={t('form.gateway')}>
-            <GatewaySection
-              plantId={plant.id}
-              gateways={plant.gateways}
-              canChange={!readOnly && canGateway}
-              onChanged={onReload}
-            />
+            <GatewaySection plantId={plant.id} gateways={plant.gateways} canChange={canGateway} onChanged={onReload} />
           </Card>
         }
       />

@@ -4,6 +4,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createQueryClient } from '../../api/hooks.ts';
 import { PageContext } from '../../app/pageContext.ts';
+import { ShellContext, type ShellInfo } from '../../app/shell/shellContext.ts';
 import { serveUrls } from '../../test/pages.tsx';
 import { renderWithApp } from '../../test/render.tsx';
 import PlantListPage from './PlantListPage.tsx';
@@ -28,6 +29,8 @@ const row = (id: number, name: string, extra: Record<string, unknown> = {}) => (
   thumbnail: null,
   address: null,
   timezone: 'Europe/Madrid',
+  canEdit: true,
+  canManage: true,
   ...extra,
 });
 
@@ -42,17 +45,29 @@ function serve(list: unknown[]) {
   });
 }
 
-function renderPage(buttons: string[]) {
+/** The list page for an account granted the plant page and `buttons` (read-only or not). */
+function renderPage(buttons: string[], readOnly = false) {
+  const shell = {
+    profile: { readOnly },
+    routes: [],
+    forbidden: [],
+    buttons: { 'station.view': buttons },
+    rights: { granted: new Set(['station.view', ...buttons]), readOnly },
+  } as unknown as ShellInfo;
   return renderWithApp(
     <QueryClientProvider client={createQueryClient()}>
       <MemoryRouter initialEntries={['/plants']}>
-        <PageContext.Provider value={{ route: null, buttons }}>
-          <PlantListPage />
-        </PageContext.Provider>
+        <ShellContext.Provider value={shell}>
+          <PageContext.Provider value={{ route: null, buttons }}>
+            <PlantListPage />
+          </PageContext.Provider>
+        </ShellContext.Provider>
       </MemoryRouter>
     </QueryClientProvider>,
   );
 }
+
+const ownerButtons = ['station.create', 'station.edit', 'station.delete', 'station.share', 'station.transfer'];
 
 afterEach(() => act(() => plantSelection.dispatch({ type: 'reset' })));
 
@@ -93,8 +108,44 @@ describe('plant list page', () => {
     expect(screen.getByTestId('bulk-count').textContent).toBe('2 plants selected');
   }, 20_000);
 
+  it('a plant the caller only visits has no edit, share, transfer or delete; the caller’s own plant has them', async () => {
+    serve([
+      row(1, 'Rooftop North'),
+      row(2, 'Neighbour Roof', {
+        role: 'visitor',
+        canEdit: false,
+        canManage: false,
+        owner: { id: 9, account: null, nickname: 'N' },
+      }),
+    ]);
+    renderPage(ownerButtons);
+    await screen.findByText('Neighbour Roof', {}, { timeout: 5000 });
+    for (const action of ['edit', 'share', 'transfer', 'delete']) {
+      expect(screen.getByTestId(`plant-${action}-1`)).toBeTruthy();
+      expect(screen.queryByTestId(`plant-${action}-2`)).toBeNull();
+    }
+    expect(screen.getByTestId('add-plant')).toBeTruthy();
+  }, 20_000);
+
+  it('a manager of a plant edits it but has no owner rights on it', async () => {
+    serve([row(1, 'Shared Roof', { role: 'manager', canEdit: true, canManage: false })]);
+    renderPage(ownerButtons);
+    await screen.findByText('Shared Roof', {}, { timeout: 5000 });
+    expect(screen.getByTestId('plant-edit-1')).toBeTruthy();
+    for (const action of ['share', 'transfer', 'delete']) expect(screen.queryByTestId(`plant-${action}-1`)).toBeNull();
+  }, 20_000);
+
+  it('a read-only account has no writing button, whatever it holds', async () => {
+    serve([row(1, 'Rooftop North')]);
+    renderPage(ownerButtons, true);
+    await screen.findByText('Rooftop North', {}, { timeout: 5000 });
+    expect(screen.queryByTestId('add-plant')).toBeNull();
+    expect(screen.queryByText('Actions')).toBeNull();
+    expect(screen.queryByLabelText('Select Rooftop North')).toBeNull();
+  }, 20_000);
+
   it('a read-only account gets no checkboxes and no action column', async () => {
-    serve([row(1, 'Rooftop North', { role: 'visitor' })]);
+    serve([row(1, 'Rooftop North', { role: 'visitor', canEdit: false, canManage: false })]);
     renderPage([]);
     await screen.findByText('Rooftop North', {}, { timeout: 5000 });
     expect(screen.queryByLabelText('Select Rooftop North')).toBeNull();

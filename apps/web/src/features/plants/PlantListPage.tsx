@@ -14,7 +14,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
 import { PageEmpty, PageError, PageLoading } from '../../components/PageState.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
-import { Permission, usePermission } from '../../components/Permission.tsx';
+import { Can, useMayCall, usePermission } from '../../components/Permission.tsx';
 import { SafeInput } from '../../components/SafeInput.tsx';
 import { StatusCards } from '../../components/StatusCards.tsx';
 import ui from '../../components/ui.module.css';
@@ -22,7 +22,7 @@ import { BulkBar, energyAggregate } from './BulkBar.tsx';
 import { OpenAlarms } from './OpenAlarms.tsx';
 import type { PlantRef } from './PlantDialog.tsx';
 import { PlantTable } from './PlantTable.tsx';
-import { useCompanyId, usePlantTypes, useSelectionCheck } from './plantQueries.ts';
+import { usePlantTypes, useSelectionCheck } from './plantQueries.ts';
 import styles from './plants.module.css';
 import { ShareDialog } from './ShareDialog.tsx';
 import { defaultCriteria, type PlantRow, plantSelection, toSelected, usePlantSelection } from './selection.ts';
@@ -40,8 +40,8 @@ export default function PlantListPage() {
   const view = params.get('view') === 'map' ? 'map' : 'list';
   const selection = usePlantSelection();
   const { criteria, page, size } = selection;
-  const companyId = useCompanyId();
-  const canDelete = usePermission('station.delete');
+  const may = useMayCall();
+  const canDelete = may(plantsApi.deletePlant);
   const canExport = usePermission('station.export');
   const check = useSelectionCheck();
   const { deleteOne } = useDeletePlants();
@@ -67,7 +67,7 @@ export default function PlantListPage() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: once per fresh answer; the other values are those of the query that produced it
   useEffect(() => {
     if (!list.data || list.isPlaceholderData) return;
-    plantSelection.dispatch({ type: 'refresh', plants: rows.map((r) => toSelected(r, companyId)) });
+    plantSelection.dispatch({ type: 'refresh', plants: rows.map((r) => toSelected(r)) });
     const unfiltered = !criteria.status && criteria.type === -1 && !criteria.name;
     if (unfiltered && page === 1 && total <= rows.length)
       plantSelection.dispatch({ type: 'validate', current: rows.map((r) => r.id) });
@@ -104,11 +104,11 @@ export default function PlantListPage() {
             ]}
             data-testid="view-toggle"
           />
-          <Permission name="station.create">
+          <Can call={plantsApi.createPlant}>
             <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/plant-add')} data-testid="add-plant">
               {t('menu:plantAdd')}
             </Button>
-          </Permission>
+          </Can>
         </Flex>
       </Flex>
 
@@ -122,11 +122,11 @@ export default function PlantListPage() {
 
       {noPlantsAtAll ? (
         <PageEmpty description={t('noPlants')}>
-          <Permission name="station.create">
+          <Can call={plantsApi.createPlant}>
             <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/plant-add')}>
               {t('menu:plantAdd')}
             </Button>
-          </Permission>
+          </Can>
         </PageEmpty>
       ) : (
         <>
@@ -145,7 +145,6 @@ export default function PlantListPage() {
               total={total}
               loading={list.isPending || list.isFetching}
               selection={selection}
-              companyId={companyId}
               onShare={(row) => setSharing({ id: row.id, name: row.name })}
               onTransfer={(row) => setTransferring({ id: row.id, name: row.name })}
               onDelete={(row) => void deleteOne(row)}

@@ -1,12 +1,13 @@
 /**
  * The plant table: one server page at a time in a virtual table of fixed height; sorting on the
  * visible columns is done by the server (default createAt, order 2: newest first). Selection goes to
- * the selected-plants store, so it survives paging. Row actions follow the page's granted
- * buttons and the caller's relation to the plant (a visitor edits nothing; only the owner, or
- * the company holding a company plant, deletes and transfers; only an owner shares).
+ * the selected-plants store, so it survives paging. Row actions follow the one rule (`useMayCall`):
+ * the call granted, not a read-only account, and the row's rights from the server (`canEdit`: a
+ * visitor edits nothing; `canManage`: only the owner, or the company holding a company plant,
+ * deletes, shares and transfers).
  */
 import { BellOutlined, DeleteOutlined, EditOutlined, ShareAltOutlined, SwapOutlined } from '@ant-design/icons';
-import { formatPower } from '@sunfleet/contracts';
+import { formatPower, plantsApi } from '@sunfleet/contracts';
 import {
   Badge,
   Button,
@@ -23,14 +24,14 @@ import type { SorterResult } from 'antd/es/table/interface';
 import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { usePermission } from '../../components/Permission.tsx';
+import { useMayCall } from '../../components/Permission.tsx';
 import ui from '../../components/ui.module.css';
 import { useTableHeight } from '../../components/useTableHeight.ts';
 import { formatCapacity, formatDateTime, formatEnergy, relativeTime } from '../../lib/format.ts';
 import { statusStyle } from '../../lib/palette.ts';
 import { usePlantTypes } from './plantQueries.ts';
 import styles from './plants.module.css';
-import { canManageRow, type PlantRow, type PlantSort, plantSelection, type SelectionState, toSelected } from './selection.ts';
+import { type PlantRow, type PlantSort, plantSelection, type SelectionState, toSelected } from './selection.ts';
 
 /** A selected row: a light tint of the brand colour (the brand colour itself is too strong). */
 export const selectedTint = (primary: string, background: string, percent = 14) =>
@@ -49,19 +50,15 @@ interface Props extends RowActions {
   total: number;
   loading: boolean;
   selection: SelectionState;
-  companyId: number | null;
 }
 
 const sortable: ReadonlySet<string> = new Set(['name', 'capacity', 'power', 'todayEnergy', 'totalEnergy', 'lastUpdate']);
 
-export function PlantTable({ selectable, rows, total, loading, selection, companyId, onShare, onTransfer, onDelete }: Props) {
+export function PlantTable({ selectable, rows, total, loading, selection, onShare, onTransfer, onDelete }: Props) {
   const { t, i18n } = useTranslation('plants');
   const navigate = useNavigate();
   const types = usePlantTypes();
-  const canEdit = usePermission('station.edit');
-  const canShare = usePermission('station.share');
-  const canTransfer = usePermission('station.transfer');
-  const canDelete = usePermission('station.delete');
+  const may = useMayCall();
   const { criteria } = selection;
   const { token } = theme.useToken();
   const height = useTableHeight();
@@ -199,7 +196,6 @@ export function PlantTable({ selectable, rows, total, loading, selection, compan
       width: 120,
       fixed: 'right',
       render: (_, row) => {
-        const manage = canManageRow(row, companyId);
         const action = (key: string, label: string, icon: ReactNode, onClick: () => void, danger = false) => (
           <Tooltip title={label} key={key}>
             <Button
@@ -215,19 +211,26 @@ export function PlantTable({ selectable, rows, total, loading, selection, compan
         );
         return (
           <Flex gap={2}>
-            {canEdit &&
-              row.role !== 'visitor' &&
+            {may(plantsApi.editPlant, row.canEdit) &&
               action('edit', t('actions.edit'), <EditOutlined />, () => navigate(`/plants/edit/${row.id}`))}
-            {canShare && row.role === 'owner' && action('share', t('actions.share'), <ShareAltOutlined />, () => onShare(row))}
-            {canTransfer && manage && action('transfer', t('actions.transfer'), <SwapOutlined />, () => onTransfer(row))}
-            {canDelete && manage && action('delete', t('actions.delete'), <DeleteOutlined />, () => onDelete(row), true)}
+            {may(plantsApi.sharePlant, row.canManage) &&
+              action('share', t('actions.share'), <ShareAltOutlined />, () => onShare(row))}
+            {may(plantsApi.transferPlant, row.canManage) &&
+              action('transfer', t('actions.transfer'), <SwapOutlined />, () => onTransfer(row))}
+            {may(plantsApi.deletePlant, row.canManage) &&
+              action('delete', t('actions.delete'), <DeleteOutlined />, () => onDelete(row), true)}
           </Flex>
         );
       },
     },
   ];
 
-  const anyAction = canEdit || canShare || canTransfer || canDelete;
+  // The actions column only when some row has an action.
+  const anyAction = rows.some(
+    (row) =>
+      may(plantsApi.editPlant, row.canEdit) ||
+      [plantsApi.sharePlant, plantsApi.transferPlant, plantsApi.deletePlant].some((call) => may(call, row.canManage)),
+  );
   const shown = anyAction ? columns : columns.filter((c) => c.key !== 'actions');
 
   const onChange: TableProps<PlantRow>['onChange'] = (pagination, _filters, sorter, extra) => {
@@ -279,9 +282,7 @@ export function PlantTable({ selectable, rows, total, loading, selection, compan
                 onChange: (keys) => {
                   const now = new Set(keys.map(Number));
                   const removed = selectedKeys.filter((id) => !now.has(id));
-                  const added = rows
-                    .filter((r) => now.has(r.id) && !selection.selected.has(r.id))
-                    .map((r) => toSelected(r, companyId));
+                  const added = rows.filter((r) => now.has(r.id) && !selection.selected.has(r.id)).map((r) => toSelected(r));
                   if (removed.length) plantSelection.dispatch({ type: 'remove', ids: removed });
                   if (added.length) plantSelection.dispatch({ type: 'add', plants: added });
                 },

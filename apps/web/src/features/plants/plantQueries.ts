@@ -1,10 +1,9 @@
 /** Server data of the plant pages: dictionaries, cache refresh after a change, selection checks. */
 import { dictsApi, plantsApi } from '@sunfleet/contracts';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useContext } from 'react';
+import { useCallback } from 'react';
 import { ApiError, call } from '../../api/client.ts';
 import { endpointKey, useApiQuery, useServerLanguage } from '../../api/hooks.ts';
-import { ShellContext } from '../../app/shell/shellContext.ts';
 import { plantSelection, type SelectionStore, toSelected } from './selection.ts';
 
 const DICT = { staleTime: 60 * 60_000 };
@@ -34,18 +33,12 @@ export function invalidatePlants(client: QueryClient): Promise<void> {
   return Promise.all(endpoints.map((ep) => client.invalidateQueries({ queryKey: endpointKey(ep) }))).then(() => undefined);
 }
 
-/** The signed-in account's company id (owner rights on company plants), if any. */
-export function useCompanyId(): number | null {
-  return useContext(ShellContext)?.profile.company?.id ?? null;
-}
-
 /**
  * Check selected plants against the server: each id is
  * asked for; one the caller can no longer see (700: deleted, transferred, share ended) drops out,
  * the others get fresh values. At most `concurrency` requests at a time.
  */
 export function useSelectionCheck(store: SelectionStore = plantSelection, concurrency = 4) {
-  const companyId = useCompanyId();
   return useCallback(
     async (ids: readonly number[] = [...store.getState().selected.keys()]): Promise<void> => {
       const present: number[] = [];
@@ -57,7 +50,7 @@ export function useSelectionCheck(store: SelectionStore = plantSelection, concur
             const plant = await call(plantsApi.getPlant, { params: { id }, quiet: true });
             present.push(id);
             checked.push(id);
-            store.dispatch({ type: 'refresh', plants: [toSelected(plant, companyId)] });
+            store.dispatch({ type: 'refresh', plants: [toSelected(plant)] });
           } catch (err) {
             // Only "no such plant" says it is gone; a network failure proves nothing.
             if (err instanceof ApiError && err.code === 700) checked.push(id);
@@ -67,7 +60,7 @@ export function useSelectionCheck(store: SelectionStore = plantSelection, concur
       await Promise.all(Array.from({ length: Math.min(concurrency, ids.length) }, worker));
       store.dispatch({ type: 'validate', current: present, checked });
     },
-    [store, companyId, concurrency],
+    [store, concurrency],
   );
 }
 

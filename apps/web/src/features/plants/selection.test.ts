@@ -1,11 +1,9 @@
 import { act, renderHook } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import {
-  canManageRow,
   createSelectionStore,
   defaultCriteria,
   initialSelection,
-  type PlantRow,
   type SelectedPlant,
   selectionReducer,
   toSelected,
@@ -102,24 +100,9 @@ describe('selected-plants store', () => {
 });
 
 describe('owner rights on a row', () => {
-  const row = (extra: Partial<PlantRow>): PlantRow =>
-    ({
-      id: 1,
-      name: 'Rooftop 1',
-      role: 'owner',
-      owner: { id: 5, account: null, nickname: null },
-      company: null,
-      capacity: 6,
-      power: null,
-    }) as unknown as PlantRow & typeof extra;
-  it('owner manages; a company manages only its own company plants; sharees never', () => {
-    expect(canManageRow(row({}), null)).toBe(true);
-    expect(canManageRow({ role: 'company', owner: null, company: { id: 3, name: 'C' } }, 3)).toBe(true);
-    expect(
-      canManageRow({ role: 'company', owner: { id: 5, account: null, nickname: null }, company: { id: 3, name: 'C' } }, 3),
-    ).toBe(false);
-    expect(canManageRow({ role: 'manager', owner: null, company: null }, null)).toBe(false);
-    expect(canManageRow({ role: 'visitor', owner: null, company: null }, null)).toBe(false);
-    expect(toSelected(row({}), null)).toEqual({ id: 1, name: 'Rooftop 1', capacity: 6, power: null, canManage: true });
+  it('are the rights the server returned for the plant', () => {
+    const row = { id: 1, name: 'Rooftop 1', capacity: 6, power: null };
+    expect(toSelected({ ...row, canManage: true })).toEqual({ ...row, canManage: true });
+    expect(toSelected({ ...row, canManage: false })).toEqual({ ...row, canManage: false });
   });
 });

@@ -188,12 +188,7 @@ export function usePlantSelection(store: SelectionStore = plantSelection): Selec
   return useSyncExternalStore(store.subscribe, store.getState, store.getState);
 }
 
-/** Owner rights on a row (delete, transfer): the owner, or the company that holds the plant. */
-export function canManageRow(row: Pick<PlantRow, 'role' | 'owner' | 'company'>, companyId: number | null | undefined): boolean {
-  if (row.role === 'owner') return true;
-  return row.role === 'company' && row.owner === null && companyId != null && row.company?.id === companyId;
-}
-
-export function toSelected(row: PlantRow, companyId: number | null | undefined): SelectedPlant {
-  return { id: row.id, name: row.name, capacity: row.capacity, power: row.power, canManage: canManageRow(row, companyId) };
+/** A row as the selection keeps it; owner rights (delete, transfer) as the server returned them. */
+export function toSelected(row: Pick<PlantRow, 'id' | 'name' | 'capacity' | 'power' | 'canManage'>): SelectedPlant {
+  return { id: row.id, name: row.name, capacity: row.capacity, power: row.power, canManage: row.canManage };
 }

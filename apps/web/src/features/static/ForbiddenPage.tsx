@@ -1,24 +1,17 @@
-/** /403: no access. */
-import { Button, Result } from 'antd';
-import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+/**
+ * 403: a page the account may not use. At /403 it is a public page; on a typed path of the
+ * portal the caller may not open, it shows inside the signed-in shell, at that path.
+ */
+import { useContext } from 'react';
+import { ShellContext } from '../../app/shell/shellContext.ts';
+import { Forbidden } from '../../components/Forbidden.tsx';
 import { StaticLayout } from './StaticLayout.tsx';
 
 export default function ForbiddenPage() {
-  const { t } = useTranslation('pages');
-  const navigate = useNavigate();
+  if (useContext(ShellContext) !== null) return <Forbidden />;
   return (
     <StaticLayout narrow>
-      <Result
-        status="403"
-        title="403"
-        subTitle={t('forbidden.subtitle')}
-        extra={
-          <Button type="primary" onClick={() => navigate('/', { replace: true })}>
-            {t('backHome')}
-          </Button>
-        }
-      />
+      <Forbidden />
     </StaticLayout>
   );
 }

@@ -138,6 +138,8 @@ export const PlantListItem = Type.Object({
   thumbnail: Nullable(Type.String()),
   address: Nullable(Type.String()),
   timezone: Type.String(),
+  canEdit: Type.Boolean({ description: 'edit the plant, its gateways and devices (not a visitor, not a read-only account)' }),
+  canManage: Type.Boolean({ description: 'delete, share, transfer (owner rights)' }),
 });
 
 export const PlantGateway = Type.Object({
@@ -163,8 +165,6 @@ export const PlantDetail = Type.Object({
   contactName: Nullable(Type.String({ description: 'only for callers who can operate the plant' })),
   contactPhone: Nullable(Type.String({ description: 'only for callers who can operate the plant' })),
   gateways: Type.Array(PlantGateway),
-  canEdit: Type.Boolean(),
-  canManage: Type.Boolean({ description: 'delete, share, transfer (owner rights)' }),
   updatedAt: Instant,
 });
 
