@@ -1,6 +1,6 @@
-/** One ECharts canvas that follows its option and its container's size. */
+/** One ECharts canvas that follows its option and its container's size; value axes write numbers in the interface language. */
 import { type CSSProperties, useEffect, useRef } from 'react';
-import type { ChartOption } from '../lib/chart.ts';
+import { type ChartOption, withNumberAxes } from '../lib/chart.ts';
 import { type EChartsType, init } from './echarts.ts';
 
 export function EChart({
@@ -35,7 +35,7 @@ export function EChart({
 
   useEffect(() => {
     // Replacing the series (not the whole chart) animates a refresh instead of redrawing from zero.
-    chart.current?.setOption(option, { replaceMerge: ['series', 'xAxis', 'yAxis'] });
+    chart.current?.setOption(withNumberAxes(option), { replaceMerge: ['series', 'xAxis', 'yAxis'] });
   }, [option]);
 
   return <div ref={element} role="img" aria-label={ariaLabel} data-testid={testId} style={{ width: '100%', height, ...style }} />;
@@ -56,7 +56,7 @@ export function renderChartImage(
   document.body.appendChild(el);
   const instance = init(el, undefined, { renderer: 'canvas', width, height });
   try {
-    instance.setOption({ ...option, animation: false });
+    instance.setOption({ ...withNumberAxes(option), animation: false });
     const url = instance.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: '#ffffff' });
     return { url, width, height };
   } finally {

@@ -1,6 +1,6 @@
 /**
  * The signed-in shell: fetches the profile (interface language) and the granted
- * permission tree once, applies the company colour, builds the menu routes, and lays out the
+ * permission tree once, applies the company colour and the profile's temperature unit, builds the menu routes, and lays out the
  * collapsible side menu, the top bar, the page and the footer.
  */
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
@@ -12,6 +12,7 @@ import { usePermissionTree, useProfile } from '../../api/hooks.ts';
 import { LanguageSwitch } from '../../components/LanguageSwitch.tsx';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import ui from '../../components/ui.module.css';
+import { setTemperatureUnit } from '../../lib/format.ts';
 import { buildRoutes } from '../buildRoutes.ts';
 import { beginNavigationWork } from '../navigationActivity.ts';
 import { menuRoutes, notFoundRoute } from '../routes.tsx';
@@ -42,6 +43,8 @@ export default function ShellLayout() {
 
   const shell = useMemo<ShellInfo | null>(() => {
     if (!profile.data || !permissions.data) return null;
+    // Temperatures are shown in the profile's unit from the first page drawn in the shell on.
+    setTemperatureUnit(profile.data.temperatureUnit);
     return { profile: profile.data, ...buildRoutes(menuRoutes, permissions.data, notFoundRoute) };
   }, [profile.data, permissions.data]);
 

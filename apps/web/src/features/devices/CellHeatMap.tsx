@@ -8,6 +8,7 @@ import { Flex, Segmented, Tag, Tooltip, Typography, theme } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import ui from '../../components/ui.module.css';
+import { displayedSpan, displayUnit } from '../../lib/format.ts';
 import { formatValue } from './format.ts';
 import { colourRange, type HeatMode, heatColor, heatGrid, MIN_SPAN } from './heatmap.ts';
 import type { BatteryCell, BatteryPack } from './types.ts';
@@ -54,7 +55,11 @@ export function CellHeatMap({ packs, cells }: { packs: readonly BatteryPack[]; c
             <Typography.Text type="secondary" className={ui.note}>
               {fmt(hi)}
             </Typography.Text>
-            <Tag data-testid="cell-spread">{t('cells.spread', { value: fmt(grid.max - grid.min) })}</Tag>
+            <Tag data-testid="cell-spread">
+              {t('cells.spread', {
+                value: formatValue(displayedSpan(grid.max - grid.min, unit), displayUnit(unit), decimals(mode)),
+              })}
+            </Tag>
           </Flex>
         )}
       </Flex>

@@ -4,12 +4,12 @@
  * date range (quick ranges, at most 90 days) from `plant/energy/aggregate`.
  */
 import { CloseOutlined, DeleteOutlined } from '@ant-design/icons';
-import { type Endpoint, formatPower, plantEnergyApi } from '@sunfleet/contracts';
+import { type Endpoint, plantEnergyApi } from '@sunfleet/contracts';
 import { Button, Flex, Tooltip, Typography, theme } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePermission } from '../../components/Permission.tsx';
-import { formatCapacity } from '../../lib/format.ts';
+import { formatCapacity, formatPower } from '../../lib/format.ts';
 import { selectedTint } from './PlantTable.tsx';
 import { useSelectionCheck } from './plantQueries.ts';
 import { plantSelection, usePlantSelection } from './selection.ts';

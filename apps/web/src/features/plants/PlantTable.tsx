@@ -6,7 +6,6 @@
  * the company holding a company plant, deletes and transfers; only an owner shares).
  */
 import { BellOutlined, DeleteOutlined, EditOutlined, ShareAltOutlined, SwapOutlined } from '@ant-design/icons';
-import { formatPower } from '@sunfleet/contracts';
 import {
   Badge,
   Button,
@@ -26,7 +25,7 @@ import { Link, useNavigate } from 'react-router';
 import { usePermission } from '../../components/Permission.tsx';
 import ui from '../../components/ui.module.css';
 import { useTableHeight } from '../../components/useTableHeight.ts';
-import { formatCapacity, formatDateTime, formatEnergy, relativeTime } from '../../lib/format.ts';
+import { formatCapacity, formatDateTime, formatEnergy, formatPower, relativeTime } from '../../lib/format.ts';
 import { statusStyle } from '../../lib/palette.ts';
 import { usePlantTypes } from './plantQueries.ts';
 import { canManageRow, type PlantRow, type PlantSort, plantSelection, type SelectionState, toSelected } from './selection.ts';
