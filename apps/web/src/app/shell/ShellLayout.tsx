@@ -4,10 +4,11 @@
  * collapsible side menu, the top bar, the page and the footer.
  */
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
-import { defaultThemeColor } from '@sunfleet/contracts';
+import { account, defaultThemeColor } from '@sunfleet/contracts';
 import { Button, Flex, Layout, theme } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { call } from '../../api/client.ts';
 import { usePermissionTree, useProfile } from '../../api/hooks.ts';
 import { LanguageSwitch } from '../../components/LanguageSwitch.tsx';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
@@ -109,7 +110,13 @@ export default function ShellLayout() {
                 data-testid="menu-toggle"
               />
               <Flex align="center" gap={8}>
-                <LanguageSwitch />
+                <LanguageSwitch
+                  onSave={
+                    shell.profile.readOnly
+                      ? undefined
+                      : (language) => call(account.updateUser, { params: { id: shell.profile.id }, body: { language } })
+                  }
+                />
                 <UserMenu profile={shell.profile} />
               </Flex>
             </Flex>
