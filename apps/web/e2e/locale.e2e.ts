@@ -137,6 +137,10 @@ describe('language and units', () => {
     await page.getByTestId('tab-cells').click();
     await page.getByTestId('cell-mode-temperature').click();
     await expect.poll(() => page.getByTestId('cell-spread').innerText(), WAIT).toMatch(/°F$/);
+    // Each square: its measured °C value (data-value) written in °F.
+    const square = page.locator('[data-testid^="cell-1-"]').first();
+    const celsius = Number(await square.getAttribute('data-value'));
+    expect(await square.innerText()).toBe(((celsius * 9) / 5 + 32).toFixed(1));
 
     for (const [w, h] of [
       [1366, 768],

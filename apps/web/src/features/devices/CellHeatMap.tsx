@@ -8,7 +8,7 @@ import { Flex, Segmented, Tag, Tooltip, Typography, theme } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import ui from '../../components/ui.module.css';
-import { displayedSpan, displayUnit } from '../../lib/format.ts';
+import { displayed, displayedSpan, displayUnit, formatNumber } from '../../lib/format.ts';
 import { formatValue } from './format.ts';
 import { colourRange, type HeatMode, heatColor, heatGrid, MIN_SPAN } from './heatmap.ts';
 import type { BatteryCell, BatteryPack } from './types.ts';
@@ -132,7 +132,7 @@ export function CellHeatMap({ packs, cells }: { packs: readonly BatteryPack[]; c
                             data-testid={`cell-${row.pack}-${c.column}`}
                             data-value={c.value ?? ''}
                           >
-                            {c.value === null ? '--' : formatValue(c.value, null, decimals(mode))}
+                            {c.value === null ? '--' : formatNumber(displayed(c.value, unit).value, decimals(mode))}
                           </div>
                         </Tooltip>
                       </td>
