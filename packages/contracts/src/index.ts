@@ -13,6 +13,7 @@ export * from './endpoint.ts';
 export * from './errors.ts';
 export * from './format.ts';
 export * from './gatewayEvents.ts';
+export * from './glossary.ts';
 export * from './limits.ts';
 export * from './mqtt.ts';
 export * from './permissions.ts';

@@ -42,7 +42,7 @@ const words = {
     digestSubject: (n: number) => `Sunfleet: ${n} ${n === 1 ? 'fallo más' : 'fallos más'} en sus plantas`,
     intro: (e: FaultMailEvent) => `Ha comenzado un fallo en su planta «${e.plantName}».`,
     digestIntro: (n: number, perHour: number) =>
-      `Para no saturar su correo enviamos como máximo ${perHour} avisos de alarma por hora. Desde el último, ${n === 1 ? 'ha comenzado 1 fallo más' : `han comenzado ${n} fallos más`} en sus plantas:`,
+      `Para no saturar su correo enviamos como máximo ${perHour} correos de alarma por hora. Desde el último, ${n === 1 ? 'ha comenzado 1 fallo más' : `han comenzado ${n} fallos más`} en sus plantas:`,
     device: 'Equipo',
     fault: 'Fallo',
     started: 'Inicio',

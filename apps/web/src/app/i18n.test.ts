@@ -1,3 +1,4 @@
+import { glossaryProblems } from '@sunfleet/contracts';
 import { describe, expect, it } from 'vitest';
 import en from '../locales/en/index.ts';
 import es from '../locales/es/index.ts';
@@ -6,10 +7,41 @@ import { catalogueLanguage, loadI18n } from './i18n.ts';
 const keys = (o: object, prefix = ''): string[] =>
   Object.entries(o).flatMap(([k, v]) => (typeof v === 'object' && v ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`]));
 
+/** Every text of a catalogue by its full key ("events:level.warning"). */
+const texts = (catalogue: object): Record<string, string> => {
+  const out: Record<string, string> = {};
+  const walk = (o: object, prefix: string) => {
+    for (const [k, v] of Object.entries(o)) {
+      if (v && typeof v === 'object') walk(v, `${prefix}${k}.`);
+      else out[`${prefix}${k}`] = v as string;
+    }
+  };
+  for (const [ns, tree] of Object.entries(catalogue)) walk(tree as object, `${ns}:`);
+  return out;
+};
+
 describe('catalogues', () => {
   it('en and es have the same namespaces and the same keys in each', () => {
     expect(Object.keys(es).sort()).toEqual(Object.keys(en).sort());
     for (const ns of Object.keys(en) as Array<keyof typeof en>) expect(keys(es[ns]).sort()).toEqual(keys(en[ns]).sort());
+  });
+
+  it('no key is in one language only, and no text is empty or left untranslated', () => {
+    const english = texts(en);
+    const spanish = texts(es);
+    expect(Object.keys(english).filter((k) => !(k in spanish))).toEqual([]);
+    expect(Object.keys(spanish).filter((k) => !(k in english))).toEqual([]);
+    const blank = (all: Record<string, string>) =>
+      Object.entries(all)
+        .filter(([, v]) => typeof v !== 'string' || v.trim() === '')
+        .map(([k]) => k);
+    expect(blank(english)).toEqual([]);
+    expect(blank(spanish)).toEqual([]);
+  });
+
+  it('both languages keep to the glossary (one word per thing: advertencia, medidor, pasarela, …)', () => {
+    expect(glossaryProblems(texts(en), 'en')).toEqual([]);
+    expect(glossaryProblems(texts(es), 'es')).toEqual([]);
   });
 
   it('picks the catalogue by the language part of the stored choice, English for anything else', () => {

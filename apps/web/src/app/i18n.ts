@@ -6,6 +6,7 @@
  */
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { setNumberLocale } from '../lib/format.ts';
 import type en from '../locales/en/index.ts';
 import { storedLanguage } from './language.ts';
 
@@ -27,10 +28,11 @@ export function catalogueLanguage(language: string): string {
 /**
  * An i18n instance over a loaded catalogue (tests pass the catalogue they imported). `language`
  * stays as stored (the server is sent its own code for it, language.ts); texts come from the
- * catalogue of `catalogueLanguage(language)`.
+ * catalogue of `catalogueLanguage(language)`, and numbers are written in that language too.
  */
 export function createI18n(language: string, catalogue: Catalogue): I18n {
   const base = catalogueLanguage(language);
+  setNumberLocale(base);
   const instance = i18next.createInstance();
   instance.use(initReactI18next).init({
     resources: { [base]: catalogue },

@@ -19,7 +19,12 @@ export function storedLanguage(): string {
   }
 }
 
-export function chooseLanguage(code: UiLanguage): void {
+/**
+ * Store the choice and reload. Signed in, `save` first stores it in the profile too (mails and
+ * downloads follow the profile's language); the switch happens even when that fails.
+ */
+export async function chooseLanguage(code: UiLanguage, save?: (code: UiLanguage) => Promise<unknown>): Promise<void> {
+  await save?.(code).catch(() => undefined);
   localStorage.setItem(KEY, code);
   window.location.reload();
 }

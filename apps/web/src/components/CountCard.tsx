@@ -1,7 +1,8 @@
 /** One count card: a pressed-state button with a coloured edge (plant statuses, device states, event levels). */
-import { formatNumber } from '@sunfleet/contracts';
+
 import { Skeleton, Typography } from 'antd';
 import type { CSSProperties } from 'react';
+import { formatNumber } from '../lib/format.ts';
 import styles from './CountCard.module.css';
 
 export function CountCard({

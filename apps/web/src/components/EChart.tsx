@@ -1,6 +1,6 @@
-/** One ECharts canvas that follows its option and its container's size. */
+/** One ECharts canvas that follows its option and its container's size; value axes write numbers in the interface language. */
 import { useEffect, useRef } from 'react';
-import type { ChartOption } from '../lib/chart.ts';
+import { type ChartOption, withNumberAxes } from '../lib/chart.ts';
 import { type EChartsType, init } from './echarts.ts';
 
 export function EChart({
@@ -33,7 +33,7 @@ export function EChart({
 
   useEffect(() => {
     // Replacing the series (not the whole chart) animates a refresh instead of redrawing from zero.
-    chart.current?.setOption(option, { replaceMerge: ['series', 'xAxis', 'yAxis'] });
+    chart.current?.setOption(withNumberAxes(option), { replaceMerge: ['series', 'xAxis', 'yAxis'] });
   }, [option]);
 
   // The height the chart is given.
@@ -55,7 +55,7 @@ export function renderChartImage(
   document.body.appendChild(el);
   const instance = init(el, undefined, { renderer: 'canvas', width, height });
   try {
-    instance.setOption({ ...option, animation: false });
+    instance.setOption({ ...withNumberAxes(option), animation: false });
     const url = instance.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: '#ffffff' });
     return { url, width, height };
   } finally {

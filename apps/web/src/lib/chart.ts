@@ -1,10 +1,12 @@
 /**
  * What every ECharts chart of the portal shares: the option type, text colours, axis and tooltip
- * looks, bar labels, and day curves on a 00:00–24:00 axis of minutes with gaps where samples are missing.
+ * looks, bar labels, day curves on a 00:00–24:00 axis of minutes with gaps where samples are
+ * missing, and value axes labelled in the interface language.
  */
 import type { BarSeriesOption, LineSeriesOption } from 'echarts/charts';
 import type { GridComponentOption, LegendComponentOption, TooltipComponentOption } from 'echarts/components';
 import type { ComposeOption } from 'echarts/core';
+import { formatNumber } from './format.ts';
 
 export type ChartOption = ComposeOption<
   LineSeriesOption | BarSeriesOption | GridComponentOption | LegendComponentOption | TooltipComponentOption
@@ -120,4 +122,34 @@ export function curveTooltip(raw: unknown, format: (value: number, item: Tooltip
     return v === null ? [] : [`${i.marker ?? ''}${i.seriesName}: <b>${format(v, i)}</b>`];
   });
   return [head, ...rows].join('<br/>');
+}
+
+type Axis = { type?: string; axisLabel?: { formatter?: unknown } & Record<string, unknown> } & Record<string, unknown>;
+
+/** A value axis labelled by `formatNumber` unless it has its own labels; other axes as they are. */
+function numberAxis(axis: Axis, valueByDefault: boolean): Axis {
+  const isValue = axis.type === 'value' || (axis.type === undefined && valueByDefault);
+  if (!isValue || axis.axisLabel?.formatter !== undefined) return axis;
+  return { ...axis, axisLabel: { ...axis.axisLabel, formatter: (v: number) => formatNumber(v) } };
+}
+
+const eachAxis = (axes: unknown, valueByDefault: boolean) =>
+  Array.isArray(axes)
+    ? axes.map((a) => numberAxis(a as Axis, valueByDefault))
+    : axes && typeof axes === 'object'
+      ? numberAxis(axes as Axis, valueByDefault)
+      : axes;
+
+/**
+ * The option with its value axes' tick labels written in the interface language: ECharts writes
+ * "1,234.5" whatever the language. Every chart goes through this (components/EChart.tsx).
+ */
+export function withNumberAxes<T extends object>(option: T): T {
+  const o = option as { xAxis?: unknown; yAxis?: unknown };
+  // ECharts' y axis is a value axis unless it says otherwise; its x axis is a category axis.
+  return {
+    ...option,
+    ...(o.xAxis === undefined ? {} : { xAxis: eachAxis(o.xAxis, false) }),
+    ...(o.yAxis === undefined ? {} : { yAxis: eachAxis(o.yAxis, true) }),
+  } as T;
 }

@@ -3,8 +3,58 @@
  * and energy by the power rule (3–5 digits → k, 6 or more → M), money, CO₂, rates, measurements,
  * the unit of a chart axis, date-times as YYYY-MM-DD HH:mm:ss and "5 minutes ago"; -- for a
  * missing value.
+ *
+ * Every number is written in the interface language ("1,234.5" in en, "1.234,5" in es) and every
+ * temperature in the user's unit (°C or °F): both are display settings of this page, set once
+ * the language is chosen (app/i18n.ts) and the profile is read (the shell). Screens, charts and
+ * the PDF format through here, never through the contracts' formatters directly.
  */
-import { formatNumber, formatPower } from '@sunfleet/contracts';
+import {
+  CELSIUS,
+  formatNumber as formatNumberIn,
+  formatPower as formatPowerIn,
+  inTemperatureUnit,
+  spanFromCelsius,
+  type TemperatureUnit,
+  temperatureSymbol,
+} from '@sunfleet/contracts';
+
+const settings: { locale: string; temperature: TemperatureUnit } = { locale: 'en', temperature: 'C' };
+
+/** The language numbers are written in (the interface language). */
+export function setNumberLocale(locale: string): void {
+  settings.locale = locale;
+}
+export const numberLocale = () => settings.locale;
+
+/** The unit temperatures are shown in (the user's profile). */
+export function setTemperatureUnit(unit: TemperatureUnit): void {
+  settings.temperature = unit;
+}
+export const temperatureUnit = () => settings.temperature;
+
+/** A number in the interface language: grouped thousands, its decimal mark; -- when missing. */
+export const formatNumber = (value: number | null | undefined, decimals?: number) =>
+  formatNumberIn(value, decimals, settings.locale);
+
+/** Power-like values by the power rule (3–5 digits → k, 6 or more → M), in the interface language. */
+export const formatPower = (value: number | null | undefined, unit = 'W') => formatPowerIn(value, unit, settings.locale);
+
+/**
+ * A measured value and its unit as this user sees them: a °C value converted to their unit and
+ * labelled with it, others as they are.
+ */
+export function displayed<V extends number | null | undefined>(value: V, unit: string | null | undefined) {
+  return inTemperatureUnit(value, unit, settings.temperature);
+}
+
+/** The unit a value measured in `unit` is shown in (°C → the user's temperature unit). */
+export const displayUnit = (unit: string | null | undefined) =>
+  unit === CELSIUS ? temperatureSymbol(settings.temperature) : unit;
+
+/** A difference (spread, span) measured in `unit`, in the shown unit: °C spans scale to °F without the offset. */
+export const displayedSpan = (value: number, unit: string | null | undefined) =>
+  unit === CELSIUS ? spanFromCelsius(value, settings.temperature) : value;
 
 /** Installed capacity (kWp), at most two decimals, thousands separators. */
 export function formatCapacity(kwp: number | null | undefined): string {
@@ -77,10 +127,11 @@ export function formatCo2(kg: number | null | undefined): string {
 /** A 0–1 ratio as a percentage with one decimal. */
 export const formatRate = (ratio: number | null | undefined) => (missing(ratio) ? '--' : `${formatNumber(ratio * 100, 1)} %`);
 
-/** A measurement with a unit and fixed decimals (temperatures, wind, irradiance). */
+/** A measurement with a unit and fixed decimals (temperatures in the user's unit, wind, irradiance). */
 export function formatMeasure(value: number | null | undefined, unit: string, decimals = 1): string {
   if (missing(value)) return '--';
-  return `${formatNumber(value, decimals)} ${unit}`;
+  const shown = displayed(value, unit);
+  return `${formatNumber(shown.value, decimals)} ${shown.unit}`;
 }
 
 export interface AxisUnit {

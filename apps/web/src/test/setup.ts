@@ -1,6 +1,7 @@
-/** jsdom gaps Ant Design needs, and a clean DOM and storage between tests. */
+/** jsdom gaps Ant Design needs, and a clean DOM, storage and display settings between tests. */
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+import { setNumberLocale, setTemperatureUnit } from '../lib/format.ts';
 
 if (!window.matchMedia) {
   Object.defineProperty(window, 'matchMedia', {
@@ -30,4 +31,6 @@ afterEach(() => {
   localStorage.clear();
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
+  setNumberLocale('en');
+  setTemperatureUnit('C');
 });

@@ -39,12 +39,12 @@ const hybridFaults = bits('fault', [
 
 const hybridWarnings = bits('warning', [
   [0, 'fanWarning', 'Fan failure', 'Fallo del ventilador'],
-  [1, 'meterCommunicationLost', 'Meter communication lost', 'Comunicación con el contador perdida'],
+  [1, 'meterCommunicationLost', 'Meter communication lost', 'Comunicación con el medidor perdida'],
   [2, 'batteryLowSoc', 'Battery state of charge low', 'Estado de carga de batería bajo'],
-  [3, 'bmsWarning', 'BMS warning', 'Aviso del BMS'],
+  [3, 'bmsWarning', 'BMS warning', 'Advertencia del BMS'],
   [4, 'gridLost', 'Grid lost, running on backup', 'Red perdida, funcionando en respaldo', 'info'],
   [5, 'derating', 'Output derated by temperature', 'Salida reducida por temperatura'],
-  [6, 'parallelCommunication', 'Parallel communication warning', 'Aviso de comunicación en paralelo'],
+  [6, 'parallelCommunication', 'Parallel communication warning', 'Advertencia de comunicación en paralelo'],
 ]);
 
 export const workModes = options(
@@ -92,7 +92,7 @@ function hybridInverter(phases: 1 | 3): ProtocolDefinition {
     .add('inverterTemperature', ['Inverter temperature', 'Temperatura del inversor'], 's16', { unit: '°C', scale: 0.1 })
     .add('heatsinkTemperature', ['Heat sink temperature', 'Temperatura del disipador'], 's16', { unit: '°C', scale: 0.1 })
     .add('faultBits', ['Faults', 'Fallos'], 'bitfield', { count: 4, bits: hybridFaults })
-    .add('warningBits', ['Warnings', 'Avisos'], 'bitfield', { count: 2, bits: hybridWarnings });
+    .add('warningBits', ['Warnings', 'Advertencias'], 'bitfield', { count: 2, bits: hybridWarnings });
 
   map.at(4, 150, 'realtime');
   energyCounters(map, [

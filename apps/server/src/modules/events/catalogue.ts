@@ -40,7 +40,7 @@ export const actions: Readonly<Record<string, Text>> = {
   counterImplausible: withInstaller(
     t(
       'The energy totals leave out this device’s implausible counter readings. Check the device’s energy counter on its display, and that the gateway reads it with the right register map.',
-      'Los totales de energía excluyen las lecturas inverosímiles del contador de este equipo. Compruebe el contador de energía en su pantalla y que la pasarela lo lee con el mapa de registros correcto.',
+      'Los totales de energía excluyen las lecturas inverosímiles del contador de energía de este equipo. Compruebe el contador de energía en su pantalla y que la pasarela lo lee con el mapa de registros correcto.',
     ),
   ),
   batteryOverTemperature: withInstaller(
@@ -172,7 +172,7 @@ export const actions: Readonly<Record<string, Text>> = {
   meterCommunicationLost: withInstaller(
     t(
       'Check the cable between the energy meter and the inverter, and the meter’s power.',
-      'Compruebe el cable entre el contador y el inversor, y la alimentación del contador.',
+      'Compruebe el cable entre el medidor y el inversor, y la alimentación del medidor.',
     ),
   ),
   batteryLowSoc: t(
@@ -265,7 +265,7 @@ export const actions: Readonly<Record<string, Text>> = {
 
   // meters
   phaseLoss: withInstaller(
-    t('Check the meter’s voltage connections on every phase.', 'Revise las conexiones de tensión del contador en cada fase.'),
+    t('Check the meter’s voltage connections on every phase.', 'Revise las conexiones de tensión del medidor en cada fase.'),
   ),
   reversedCurrent: t(
     'Have the installer turn the current transformer round (the arrow points to the grid) or swap its wires.',
@@ -273,7 +273,7 @@ export const actions: Readonly<Record<string, Text>> = {
   ),
   phaseSequence: t(
     'Have the installer correct the phase order of the meter’s wiring.',
-    'Pida al instalador que corrija el orden de fases del cableado del contador.',
+    'Pida al instalador que corrija el orden de fases del cableado del medidor.',
   ),
 
   // weather stations
@@ -302,7 +302,7 @@ const byLevel: Readonly<Record<EventLevel, Text>> = {
   ),
   warning: t(
     'Keep an eye on the device; if the warning persists or repeats, contact your installer.',
-    'Vigile el equipo; si el aviso persiste o se repite, contacte con su instalador.',
+    'Vigile el equipo; si la advertencia persiste o se repite, contacte con su instalador.',
   ),
   info: t('No action needed.', 'No es necesario actuar.'),
 };

@@ -11,7 +11,7 @@ import { type Cell, sendXlsx } from './xlsx.ts';
 
 const CHUNK = 2000;
 
-const words = {
+export const words = {
   en: {
     sheet: 'Events',
     columns: [
@@ -53,8 +53,8 @@ const words = {
       'Reconocido por',
       'Nota',
     ],
-    level: { fault: 'Fallo', warning: 'Aviso', info: 'Información' },
-    kind: { inverter: 'Inversor', battery: 'Batería', meter: 'Contador', weather: 'Estación meteorológica', gateway: 'Pasarela' },
+    level: { fault: 'Fallo', warning: 'Advertencia', info: 'Información' },
+    kind: { inverter: 'Inversor', battery: 'Batería', meter: 'Medidor', weather: 'Estación meteorológica', gateway: 'Pasarela' },
     open: 'Abierto',
     closed: 'Cerrado',
   },

@@ -1,5 +1,5 @@
 /** Map a user row to the profile contract (never the raw row: no hash, no secrets). */
-import { type account, defaultThemeColor, type Language } from '@sunfleet/contracts';
+import { type account, defaultThemeColor, type Language, type TemperatureUnit } from '@sunfleet/contracts';
 import type { Static } from 'typebox';
 import type { Db } from '../../db/index.ts';
 import type { User } from '../../db/schema.ts';
@@ -34,9 +34,13 @@ export async function profileOf(db: Db, user: User, lan: Language): Promise<Stat
           themeColor: company.theme_color ?? defaultThemeColor,
         }
       : null,
-    temperatureUnit: user.temperature_unit === 'F' ? 'F' : 'C',
+    temperatureUnit: temperatureUnitOf(user),
     language: user.language,
     readOnly: user.read_only === 1,
     notifyEnabled: user.notify_enabled === 1,
   };
 }
+
+/** The unit a user reads temperatures in: °F when their profile says F, else °C. */
+export const temperatureUnitOf = (user: Pick<User, 'temperature_unit'>): TemperatureUnit =>
+  user.temperature_unit === 'F' ? 'F' : 'C';

@@ -1,17 +1,19 @@
 /**
  * The signed-in shell: fetches the profile (interface language) and the granted
- * permission tree once, applies the company colour, builds the menu routes, and lays out the
+ * permission tree once, applies the company colour and the profile's temperature unit, builds the menu routes, and lays out the
  * collapsible side menu, the top bar, the page and the footer.
  */
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
-import { defaultThemeColor } from '@sunfleet/contracts';
+import { account, defaultThemeColor } from '@sunfleet/contracts';
 import { Button, Flex, Layout } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { call } from '../../api/client.ts';
 import { usePermissionTree, useProfile } from '../../api/hooks.ts';
 import { LanguageSwitch } from '../../components/LanguageSwitch.tsx';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import ui from '../../components/ui.module.css';
+import { setTemperatureUnit } from '../../lib/format.ts';
 import { buildRoutes } from '../buildRoutes.ts';
 import { beginNavigationWork } from '../navigationActivity.ts';
 import { menuRoutes, notFoundRoute } from '../routes.tsx';
@@ -41,6 +43,8 @@ export default function ShellLayout() {
 
   const shell = useMemo<ShellInfo | null>(() => {
     if (!profile.data || !permissions.data) return null;
+    // Temperatures are shown in the profile's unit from the first page drawn in the shell on.
+    setTemperatureUnit(profile.data.temperatureUnit);
     return { profile: profile.data, ...buildRoutes(menuRoutes, permissions.data, notFoundRoute, profile.data.readOnly) };
   }, [profile.data, permissions.data]);
 
@@ -96,7 +100,13 @@ export default function ShellLayout() {
                 data-testid="menu-toggle"
               />
               <Flex align="center" gap={8}>
-                <LanguageSwitch />
+                <LanguageSwitch
+                  onSave={
+                    shell.profile.readOnly
+                      ? undefined
+                      : (language) => call(account.updateUser, { params: { id: shell.profile.id }, body: { language } })
+                  }
+                />
                 <UserMenu profile={shell.profile} />
               </Flex>
             </Flex>

@@ -2,11 +2,12 @@
  * The account's own plants (owned or shared with it) by status, and their open events by level
  * (`user/{id}/plantCount`, `user/{id}/eventCount`).
  */
-import { formatNumber, plantsApi } from '@sunfleet/contracts';
+import { plantsApi } from '@sunfleet/contracts';
 import { Flex, Skeleton, Statistic, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
+import { formatNumber } from '../../lib/format.ts';
 import { statusStyle } from '../../lib/palette.ts';
 
 export function MyPlants({ userId }: { userId: number }) {

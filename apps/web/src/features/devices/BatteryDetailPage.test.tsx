@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { setTemperatureUnit } from '../../lib/format.ts';
 import { fail, renderPage, serve } from '../../test/pages.tsx';
 import BatteryDetailPage from './BatteryDetailPage.tsx';
 
@@ -113,6 +114,21 @@ describe('battery detail', () => {
     await waitFor(() => expect(screen.getByTestId('cell-heatmap').dataset.mode).toBe('temperature'));
     expect(within(screen.getByTestId('cell-heatmap')).getByTestId('cell-2-1').textContent).toBe('27.5');
     expect(within(screen.getByTestId('cell-heatmap')).getByTestId('cell-spread').textContent).toBe('Spread 7.8 °C');
+  }, 20_000);
+
+  it('with °F in the profile: cells, legend and spread in °F', async () => {
+    setTemperatureUnit('F');
+    backend(true);
+    render(`/device/battery/${SN}?tab=cells`);
+    await screen.findByTestId('cell-heatmap', {}, { timeout: 5000 });
+    fireEvent.click(screen.getByTestId('cell-mode-temperature'));
+    await waitFor(() => expect(screen.getByTestId('cell-heatmap').dataset.mode).toBe('temperature'));
+    const map = screen.getByTestId('cell-heatmap');
+    expect(within(map).getByTestId('cell-2-1').textContent).toBe('81.5'); // 27.5 °C
+    expect(within(map).getByTestId('cell-2-2').textContent).toBe('68.0'); // 20 °C
+    expect(within(map).getByTestId('cell-spread').textContent).toBe('Spread 14.0 °F'); // 7.8 °C wide
+    expect(within(map).getByTestId('cell-legend').textContent).toContain('°F');
+    expect(within(map).getByTestId('cell-legend').textContent).not.toContain('°C');
   }, 20_000);
 
   it('shows each pack’s lowest and highest cell where no single cells are reported', async () => {

@@ -33,7 +33,7 @@ import {
 } from './DetailParts.tsx';
 import { DeviceEventsCard } from './DeviceEventsCard.tsx';
 import { dayOptions, live } from './deviceQueries.ts';
-import { deviceName, formatValue } from './format.ts';
+import { deviceName, formatValue, formatValueRange } from './format.ts';
 import type { BatteryInfo, BatteryPack, BatteryRealtime } from './types.ts';
 import { useDeleteAndLeave } from './useDeleteDevice.tsx';
 import './devices.css';
@@ -78,13 +78,13 @@ function PacksTable({ packs }: { packs: readonly BatteryPack[] }) {
           key: 'cellV',
           title: t('battery.cellVoltage'),
           align: 'right',
-          render: (_, p) => `${formatValue(p.cellVoltageMin, null, 3)} – ${formatValue(p.cellVoltageMax, 'V', 3)}`,
+          render: (_, p) => formatValueRange(p.cellVoltageMin, p.cellVoltageMax, 'V', 3),
         },
         {
           key: 'cellT',
           title: t('battery.cellTemperature'),
           align: 'right',
-          render: (_, p) => `${formatValue(p.cellTemperatureMin, null, 1)} – ${formatValue(p.cellTemperatureMax, '°C')}`,
+          render: (_, p) => formatValueRange(p.cellTemperatureMin, p.cellTemperatureMax, '°C'),
         },
         { key: 'cycles', title: t('battery.cycles'), align: 'right', render: (_, p) => p.cycleCount ?? '--' },
         {

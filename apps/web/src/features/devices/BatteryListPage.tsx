@@ -4,7 +4,7 @@
  * pack count opens the slave packs (batteries/{id}/slave). A row opens the battery; delete
  * shows with the battery.delete button.
  */
-import { devicesApi, formatPower } from '@sunfleet/contracts';
+import { devicesApi } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { Button, Empty, Popover, Progress, Skeleton, Table, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
@@ -13,6 +13,7 @@ import { useNavigate } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
 import { usePermission } from '../../components/Permission.tsx';
 import { StatusCards } from '../../components/StatusCards.tsx';
+import { formatPower } from '../../lib/format.ts';
 import { DeviceListBody } from './DeviceTable.tsx';
 import { LIST_MS } from './deviceQueries.ts';
 import { formatValue } from './format.ts';

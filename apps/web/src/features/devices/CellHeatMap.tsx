@@ -8,6 +8,7 @@ import { Flex, Segmented, Tag, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import ui from '../../components/ui.module.css';
+import { displayed, displayedSpan, displayUnit, formatNumber } from '../../lib/format.ts';
 import styles from './devices.module.css';
 import { formatValue } from './format.ts';
 import { colourRange, type HeatMode, heatColor, heatGrid, MIN_SPAN } from './heatmap.ts';
@@ -53,7 +54,11 @@ export function CellHeatMap({ packs, cells }: { packs: readonly BatteryPack[]; c
             <Typography.Text type="secondary" className={ui.note}>
               {fmt(hi)}
             </Typography.Text>
-            <Tag data-testid="cell-spread">{t('cells.spread', { value: fmt(grid.max - grid.min) })}</Tag>
+            <Tag data-testid="cell-spread">
+              {t('cells.spread', {
+                value: formatValue(displayedSpan(grid.max - grid.min, unit), displayUnit(unit), decimals(mode)),
+              })}
+            </Tag>
           </Flex>
         )}
       </Flex>
@@ -118,7 +123,7 @@ export function CellHeatMap({ packs, cells }: { packs: readonly BatteryPack[]; c
                             data-testid={`cell-${row.pack}-${c.column}`}
                             data-value={c.value ?? ''}
                           >
-                            {c.value === null ? '--' : formatValue(c.value, null, decimals(mode))}
+                            {c.value === null ? '--' : formatNumber(displayed(c.value, unit).value, decimals(mode))}
                           </div>
                         </Tooltip>
                       </td>

@@ -8,7 +8,7 @@
  * meter, battery, eps and load groups the inverter's protocol has. Realtime values refresh
  * every 10 s. An SN the caller cannot see (600) shows "not found".
  */
-import { devicesApi, formatPower } from '@sunfleet/contracts';
+import { devicesApi } from '@sunfleet/contracts';
 import { Flex, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,6 +18,7 @@ import { useApiQuery } from '../../api/hooks.ts';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { usePermission } from '../../components/Permission.tsx';
 import { todayIn, zonedDateTime } from '../../lib/dateNav.ts';
+import { formatPower } from '../../lib/format.ts';
 import { AliasDialog, type AliasTarget } from './AliasDialog.tsx';
 import { DetailActions, DetailHeader, DetailTabs, DeviceMissing, placeFacts, StatusTag } from './DetailParts.tsx';
 import { DeviceEventsCard } from './DeviceEventsCard.tsx';

@@ -3,7 +3,7 @@
  * alias), the server-sorted and paged list; a row opens the inverter. Rename and delete show
  * with the page's inverter.alias / inverter.delete buttons (the server still checks the plant).
  */
-import { devicesApi, formatPower } from '@sunfleet/contracts';
+import { devicesApi } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import type { TableColumnsType } from 'antd';
 import { useState } from 'react';
@@ -12,7 +12,7 @@ import { useNavigate } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
 import { usePermission } from '../../components/Permission.tsx';
 import { StatusCards } from '../../components/StatusCards.tsx';
-import { formatEnergy } from '../../lib/format.ts';
+import { formatEnergy, formatPower } from '../../lib/format.ts';
 import { AliasDialog, type AliasTarget } from './AliasDialog.tsx';
 import { DeviceListBody } from './DeviceTable.tsx';
 import { LIST_MS } from './deviceQueries.ts';

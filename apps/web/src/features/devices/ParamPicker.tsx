@@ -15,6 +15,7 @@ import { endpointKey, useApiQuery } from '../../api/hooks.ts';
 import { ShellContext } from '../../app/shell/shellContext.ts';
 import { SafeInput } from '../../components/SafeInput.tsx';
 import ui from '../../components/ui.module.css';
+import { displayUnit } from '../../lib/format.ts';
 import styles from './devices.module.css';
 import {
   applyProfile,
@@ -233,7 +234,7 @@ function PickerDialog({
               >
                 <Typography.Text ellipsis className={styles.paramName} title={p.name}>
                   {p.name}
-                  {p.unit ? <Typography.Text type="secondary"> ({p.unit})</Typography.Text> : null}
+                  {p.unit ? <Typography.Text type="secondary"> ({displayUnit(p.unit)})</Typography.Text> : null}
                 </Typography.Text>
               </Checkbox>
             ))}

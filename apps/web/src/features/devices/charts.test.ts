@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type ChartColors, withGaps } from '../../lib/chart.ts';
+import { setTemperatureUnit } from '../../lib/format.ts';
 import { dayCurveOption, energyBarsOption, energyKeysWithData, generationEnergyBars, pvIvOption, unitAxes } from './charts.ts';
 import type { EnergyBars } from './types.ts';
 
@@ -9,6 +10,26 @@ type Axis = { name: string; show: boolean };
 type Series = { id: string; name: string; yAxisIndex: number; data: Array<[number, number | null, number | null]> };
 
 describe('device chart options', () => {
+  it('draws a °C series in the user unit: axis, legend and plotted values in °F, the tooltip from the measured value', () => {
+    setTemperatureUnit('F');
+    const option = dayCurveOption(
+      {
+        timezone: 'UTC',
+        times: ['2026-05-20T10:00:00.000Z', '2026-05-20T10:05:00.000Z'],
+        series: [{ key: 'ambientTemperature', name: 'Ambient', unit: '°C', values: [20, null] }],
+      },
+      colors,
+    );
+    expect((option.yAxis as Axis[])[0]!.name).toBe('°F');
+    const [line] = option.series as Series[];
+    expect(line!.name).toBe('Ambient (°F)');
+    expect(line!.data[0]).toEqual([600, 68, 20]);
+    const tooltip = (option.tooltip as { formatter: (items: unknown) => string }).formatter([
+      { seriesName: line!.name, value: line!.data[0] },
+    ]);
+    expect(tooltip).toContain('68.0 °F');
+  });
+
   it('draws one axis per unit, scales watts, keeps the raw value and breaks lines at gaps', () => {
     const option = dayCurveOption(
       {

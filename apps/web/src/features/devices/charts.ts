@@ -2,7 +2,8 @@
  * ECharts options of the device pages, built from the API data alone (no DOM), so the pages and
  * the tests share them:
  * - day curves of any parameters: one y axis per unit (up to four drawn, alternating left and
- *   right; further units scale on hidden axes), W scaled to kW (3–5 digits) or MW (6+), a 00:00–24:00
+ *   right; further units scale on hidden axes), W scaled to kW (3–5 digits) or MW (6+), °C in the
+ *   user's temperature unit, a 00:00–24:00
  *   axis in the device's (plant's) time zone with gaps where samples are missing;
  * - energy bars of a month, a year or all time (only the flows that carry energy); the generation
  *   bars (hours of a day too) drawn the same way, as the `pv` flow;
@@ -14,6 +15,7 @@ import {
   barLabel,
   type ChartColors,
   type ChartOption,
+  type CurvePoint,
   tooltipBase as chartTooltip,
   curveTooltip,
   dayAxis,
@@ -23,7 +25,7 @@ import {
   withGaps,
 } from '../../lib/chart.ts';
 import { minuteOfDay } from '../../lib/dateNav.ts';
-import { axisUnit } from '../../lib/format.ts';
+import { axisUnit, displayed, displayUnit } from '../../lib/format.ts';
 import { measurementSeries, powerPalette, seriesColors } from '../../lib/palette.ts';
 import { formatValue } from './format.ts';
 import type { DayChart, EnergyBars, EnergyKey, GenerationBars, PvIv, WeatherDay } from './types.ts';
@@ -76,10 +78,14 @@ export function unitAxes(series: DayChart['series'], hidden: readonly string[] =
       );
       const scaled = axisUnit(max, unit);
       out.push({ unit, divisor: scaled.divisor, name: scaled.unit });
-    } else out.push({ unit, divisor: 1, name: unit });
+    } else out.push({ unit, divisor: 1, name: displayUnit(unit) ?? '' });
   }
   return out;
 }
+
+/** Plotted values in the shown unit (a °C series in the user's temperature unit); the raw value stays for the tooltip. */
+const inShownUnit = (points: CurvePoint[], unit: string | null | undefined): CurvePoint[] =>
+  displayUnit(unit) === unit ? points : points.map(([m, v, raw]) => [m, v === null ? null : displayed(v, unit).value, raw]);
 
 /**
  * Day curves of any series. `hidden`: keys off in the legend at first (still one click away).
@@ -93,7 +99,7 @@ export function dayCurveOption(
   const shown = chart.series.filter((s) => hasValues(s.values));
   const axes = unitAxes(shown, opts.hidden);
   const minutes = dayMinutes(chart.times, chart.timezone);
-  const label = (s: DayChart['series'][number]) => (s.unit ? `${s.name} (${s.unit})` : s.name);
+  const label = (s: DayChart['series'][number]) => (s.unit ? `${s.name} (${displayUnit(s.unit)})` : s.name);
   const series: LineSeriesOption[] = shown.map((s, i) => {
     const axis = axes.findIndex((a) => a.unit === (s.unit ?? ''));
     return {
@@ -105,7 +111,7 @@ export function dayCurveOption(
       yAxisIndex: Math.max(0, axis),
       itemStyle: { color: opts.palette?.[s.key] ?? measurementSeries[i % measurementSeries.length] },
       lineStyle: { width: 1.6 },
-      data: withGaps(minutes, s.values, axes[axis]?.divisor ?? 1),
+      data: inShownUnit(withGaps(minutes, s.values, axes[axis]?.divisor ?? 1), s.unit),
     };
   });
   const units = new Map(shown.map((s) => [label(s), s.unit]));

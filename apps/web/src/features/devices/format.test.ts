@@ -1,5 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { aliasBytes, aliasTooLong, deviceName, formatDuration, formatField, formatValue, typeKeyOf } from './format.ts';
+import { setNumberLocale, setTemperatureUnit } from '../../lib/format.ts';
+import {
+  aliasBytes,
+  aliasTooLong,
+  deviceName,
+  formatDuration,
+  formatField,
+  formatValue,
+  formatValueRange,
+  typeKeyOf,
+} from './format.ts';
+
+describe('device values in the user settings', () => {
+  it('temperatures in the profile unit, numbers in the interface language', () => {
+    expect(formatValue(25, '°C')).toBe('25.0 °C');
+    expect(formatValueRange(20, 25.5, '°C')).toBe('20.0 – 25.5 °C');
+    setTemperatureUnit('F');
+    expect(formatValue(25, '°C')).toBe('77.0 °F');
+    expect(formatField({ value: 40, unit: '°C', text: null })).toBe('104.0 °F');
+    expect(formatValueRange(20, 25.5, '°C')).toBe('68.0 – 77.9 °F');
+    expect(formatValueRange(null, 25, '°C')).toBe('-- – 77.0 °F');
+    setNumberLocale('es');
+    expect(formatValue(3.2015, 'V', 3)).toBe('3,202 V');
+    expect(formatValueRange(3.201, 3.345, 'V', 3)).toBe('3,201 – 3,345 V');
+    expect(formatValue(3579, 'W')).toBe('3,6 kW');
+  });
+});
 
 describe('device formatting', () => {
   it('scales power-like units to k from 3 integer digits and M from 6, and keeps fixed decimals for the others', () => {

@@ -3,7 +3,8 @@
  * values with their units (power-like units by the kW/MW rule, others with fixed decimals),
  * decoded protocol fields, alias bytes, device names, durations and status colours.
  */
-import { formatNumber, formatPower, inverterTypeKey, limits } from '@sunfleet/contracts';
+import { inverterTypeKey, limits } from '@sunfleet/contracts';
+import { displayed, formatNumber, formatPower } from '../../lib/format.ts';
 import type { FieldValue } from './types.ts';
 
 const missing = (v: number | null | undefined): v is null | undefined =>
@@ -16,7 +17,6 @@ const decimalsByUnit: Record<string, number> = {
   V: 1,
   A: 2,
   Hz: 2,
-  '°C': 1,
   '%': 0,
   kWh: 1,
   kvarh: 2,
@@ -27,17 +27,35 @@ const decimalsByUnit: Record<string, number> = {
 };
 
 /**
- * A measured value with its unit: "3.6 kW", "231.1 V", "9.45 A", "58 %"; -- when missing.
- * `decimals` overrides the unit's default (cell voltages take 3).
+ * A measured value with its unit: "3.6 kW", "231.1 V", "9.45 A", "58 %", "77.0 °F" (a °C
+ * measurement in the user's temperature unit); -- when missing. `decimals` overrides the unit's
+ * default (cell voltages take 3).
  */
 export function formatValue(value: number | null | undefined, unit: string | null | undefined, decimals?: number): string {
   if (missing(value)) return '--';
+  if (unit === '°C') {
+    const shown = displayed(value, unit);
+    return `${formatNumber(shown.value, decimals ?? 1)} ${shown.unit}`;
+  }
   const u = unit ?? '';
   if (powerLike.has(u) && decimals === undefined) return formatPower(Math.round(value), u);
   const d = decimals ?? decimalsByUnit[u];
   const text = d === undefined ? formatNumber(Math.round(value * 1000) / 1000) : formatNumber(value, d);
   if (!u) return text;
   return u === '%' ? `${text} %` : `${text} ${u}`;
+}
+
+/** A lowest – highest pair in one unit, written once at the end: "3.201 – 3.345 V", "68.0 – 77.0 °F". */
+export function formatValueRange(
+  min: number | null | undefined,
+  max: number | null | undefined,
+  unit: string,
+  decimals?: number,
+): string {
+  const low = formatValue(min, unit, decimals);
+  const high = formatValue(max, unit, decimals);
+  const suffix = ` ${displayed(0, unit).unit}`;
+  return `${low.endsWith(suffix) ? low.slice(0, -suffix.length) : low} – ${high}`;
 }
 
 /** A decoded protocol field: its enum label, its text, or its number with the unit. */

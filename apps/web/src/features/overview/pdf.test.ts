@@ -107,14 +107,14 @@ describe('PDF content', () => {
     expect(c.sections.map((s) => s.title)).toEqual(['Realtime', 'Energy flow now', 'Energy balance (2026-05-20)']);
   });
 
-  it('in Spanish, and without figures it still has the header', () => {
+  it('in Spanish (decimal comma), and without figures it still has the header', () => {
     const s = { ...snapshot(), realtime: undefined, flow: undefined };
     s.energy = { ...s.energy, breakdown: undefined, use: undefined };
     const c = pdfContent(s, tr('es'));
     expect(c.lines[0]).toBe('Resumen de la planta, 2026-05-20 12:00 (Europe/Madrid)');
     expect(c.sections).toEqual([]);
     const full = pdfContent(snapshot(), tr('es'));
-    expect(full.sections[0]?.rows[0]).toEqual({ label: 'Potencia actual', value: '3.2 kW' });
+    expect(full.sections[0]?.rows[0]).toEqual({ label: 'Potencia actual', value: '3,2 kW' });
   });
 
   it('file names and PDF text drop what the standard fonts or file systems cannot take', () => {

@@ -4,12 +4,12 @@
  * date range (quick ranges, at most 90 days) from `plant/energy/aggregate`.
  */
 import { CloseOutlined, DeleteOutlined } from '@ant-design/icons';
-import { type Endpoint, formatPower, plantEnergyApi, plantsApi } from '@sunfleet/contracts';
+import { type Endpoint, plantEnergyApi, plantsApi } from '@sunfleet/contracts';
 import { Button, Flex, Tooltip, Typography } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMayCall, usePermission } from '../../components/Permission.tsx';
-import { formatCapacity } from '../../lib/format.ts';
+import { formatCapacity, formatPower } from '../../lib/format.ts';
 import { useSelectionCheck } from './plantQueries.ts';
 import styles from './plants.module.css';
 import { plantSelection, usePlantSelection } from './selection.ts';

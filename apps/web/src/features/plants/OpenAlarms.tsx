@@ -1,11 +1,12 @@
 /** Open events of the visible plants by level (overview/eventCount), beside the status cards. */
 import { AlertOutlined } from '@ant-design/icons';
-import { formatNumber, plantsApi } from '@sunfleet/contracts';
+import { plantsApi } from '@sunfleet/contracts';
 import { Flex, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
 import ui from '../../components/ui.module.css';
+import { formatNumber } from '../../lib/format.ts';
 
 export function OpenAlarms({ refreshMs }: { refreshMs: number }) {
   const { t } = useTranslation('plants');

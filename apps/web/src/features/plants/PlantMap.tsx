@@ -6,7 +6,7 @@
  * and the markers sit on a plain themed background with a lat/lon grid. Loaded on demand, so
  * Leaflet is not part of the list's chunk.
  */
-import { type DataOf, formatPower, plantEnergyApi, plantsApi, type QueryOf } from '@sunfleet/contracts';
+import { type DataOf, plantEnergyApi, plantsApi, type QueryOf } from '@sunfleet/contracts';
 import { Badge, Flex, Spin, Typography, theme } from 'antd';
 import { divIcon, latLngBounds } from 'leaflet';
 import 'leaflet/dist/leaflet.css';
@@ -16,7 +16,7 @@ import { CircleMarker, MapContainer, Marker, Polyline, Popup, TileLayer, useMap,
 import { Link } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
 import { PageEmpty, PageError } from '../../components/PageState.tsx';
-import { formatCapacity, formatEnergy, formatMeasure } from '../../lib/format.ts';
+import { formatCapacity, formatEnergy, formatMeasure, formatPower } from '../../lib/format.ts';
 import { statusStyle } from '../../lib/palette.ts';
 import './plants.css';
 import ui from '../../components/ui.module.css';

@@ -7,7 +7,7 @@
  * deletes, shares and transfers).
  */
 import { BellOutlined, DeleteOutlined, EditOutlined, ShareAltOutlined, SwapOutlined } from '@ant-design/icons';
-import { formatPower, plantsApi } from '@sunfleet/contracts';
+import { plantsApi } from '@sunfleet/contracts';
 import {
   Badge,
   Button,
@@ -27,7 +27,7 @@ import { Link, useNavigate } from 'react-router';
 import { useMayCall } from '../../components/Permission.tsx';
 import ui from '../../components/ui.module.css';
 import { useTableHeight } from '../../components/useTableHeight.ts';
-import { formatCapacity, formatDateTime, formatEnergy, relativeTime } from '../../lib/format.ts';
+import { formatCapacity, formatDateTime, formatEnergy, formatPower, relativeTime } from '../../lib/format.ts';
 import { statusStyle } from '../../lib/palette.ts';
 import { usePlantTypes } from './plantQueries.ts';
 import styles from './plants.module.css';

@@ -1,9 +1,10 @@
 /** The panels of the system status page: summary figures, ingest, MQTT, store and HTTP. */
-import { formatNumber } from '@sunfleet/contracts';
+
 import { Card, Descriptions, Flex, Statistic, Table, Tag, Typography, theme } from 'antd';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { PageEmpty } from '../../components/PageState.tsx';
+import { formatNumber } from '../../lib/format.ts';
 import type { Rates, SystemStatus } from './statusQueries.ts';
 import styles from './system.module.css';
 

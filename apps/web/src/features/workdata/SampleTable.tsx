@@ -4,7 +4,7 @@
  * `after` of the following one, so the table keeps the cursors it has seen to go back.
  */
 import { LeftOutlined, RightOutlined, VerticalRightOutlined } from '@ant-design/icons';
-import { formatNumber, workdataApi } from '@sunfleet/contracts';
+import { workdataApi } from '@sunfleet/contracts';
 import { Button, Card, Flex, Select, Table, type TableColumnsType, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +12,7 @@ import { PageError } from '../../components/PageState.tsx';
 import ui from '../../components/ui.module.css';
 import { useTableHeight } from '../../components/useTableHeight.ts';
 import type { DateRange } from '../../lib/dateRange.ts';
+import { formatNumber } from '../../lib/format.ts';
 import { formatValue, paramTitle, type WorkdataParam, zonedTime } from './format.ts';
 import styles from './workdata.module.css';
 import { useSamples } from './workdataQueries.ts';

@@ -1,5 +1,6 @@
 import type { LineSeriesOption } from 'echarts/charts';
 import { describe, expect, it } from 'vitest';
+import { setTemperatureUnit } from '../../lib/format.ts';
 import { chartPalette, unitAxes, type WorkdataChartData, workdataChartOption } from './chartOption.ts';
 
 const param = (key: string, name: string, unit: string | null) => ({
@@ -31,6 +32,25 @@ function data(bucketSeconds: number): WorkdataChartData {
 const series = (o: ReturnType<typeof workdataChartOption>) => o.series as LineSeriesOption[];
 
 describe('operation-data chart', () => {
+  it('a °C parameter in the user unit: axis, legend, band and tooltip in °F', () => {
+    setTemperatureUnit('F');
+    const d: WorkdataChartData = {
+      ...data(300),
+      params: [param('temperature_c', 'Inverter temperature', '°C')],
+      series: [{ key: 'temperature_c', avg: [25, null], min: [20, null], max: [30, null] }],
+    };
+    const o = workdataChartOption(d, { min: 'min', max: 'max' });
+    expect((o.yAxis as Array<{ name: string }>).map((a) => a.name)).toEqual(['°F']);
+    expect((o.legend as { data: string[] }).data).toEqual(['Inverter temperature (°F)']);
+    const [low, spread, line] = series(o);
+    expect((low!.data as number[][])[0]![1]).toBe(68);
+    expect((spread!.data as number[][])[0]![1]).toBe(18);
+    expect((line!.data as number[][])[0]![1]).toBe(77);
+    const tip = (o.tooltip as { formatter: (items: unknown) => string }).formatter([{ dataIndex: 0 }]);
+    expect(tip).toContain('77 °F');
+    expect(tip).toContain('min 68');
+  });
+
   it('every sample: one line per parameter, one axis per unit, plant wall-clock times', () => {
     const d = data(0);
     expect(unitAxes(d)).toEqual(['W', '%']);

@@ -15,7 +15,7 @@ import type {
 import type { ComposeOption } from 'echarts/core';
 import { printColors } from '../../lib/chart.ts';
 import { workdataSeries } from '../../lib/palette.ts';
-import { formatValue, paramTitle, wallClockMs, zonedTime } from './format.ts';
+import { chartInDisplayUnits, formatValue, paramTitle, wallClockMs, zonedTime } from './format.ts';
 
 export type WorkdataChartData = DataOf<typeof workdataApi.workdataChart>;
 export type WorkdataChartOption = ComposeOption<
@@ -44,10 +44,11 @@ export function unitAxes(data: WorkdataChartData): string[] {
 }
 
 export function workdataChartOption(
-  data: WorkdataChartData,
+  measured: WorkdataChartData,
   labels: ChartLabels,
   colors: { text: string; grid: string } = { text: printColors.muted, grid: printColors.split },
 ): WorkdataChartOption {
+  const data = chartInDisplayUnits(measured);
   const x = data.ts.map((ts) => wallClockMs(ts, data.timezone));
   const bucketed = data.bucketSeconds > 0;
   const units = unitAxes(data);

@@ -1,10 +1,12 @@
 /**
  * Operation-data display: sample times in the plant's zone (YYYY-MM-DD HH:mm:ss),
  * values by their parameter (an enum's label, a number with thousands separators and at most
- * three decimals, text as is, -- when missing), and the chart's bucket width.
+ * three decimals, a °C parameter in the user's temperature unit, text as is, -- when missing),
+ * and the chart's bucket width.
  */
-import { type DataOf, formatNumber, type workdataApi } from '@sunfleet/contracts';
+import type { DataOf, workdataApi } from '@sunfleet/contracts';
 import { zonedParts } from '../../lib/dateNav.ts';
+import { displayed, displayUnit, formatNumber } from '../../lib/format.ts';
 
 export type WorkdataParam = DataOf<typeof workdataApi.workdataParams>['params'][number];
 export type WorkdataValue = DataOf<typeof workdataApi.workdataDynamic>['list'][number]['values'][number];
@@ -29,19 +31,42 @@ export function wallClockMs(iso: string, timezone: string): number {
   return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
 }
 
-/** A value as its parameter shows it. */
-export function formatValue(value: WorkdataValue | undefined, param: Pick<WorkdataParam, 'options'> | undefined): string {
+/** A value as its parameter shows it (a °C parameter's in the user's temperature unit). */
+export function formatValue(
+  value: WorkdataValue | undefined,
+  param: (Pick<WorkdataParam, 'options'> & Partial<Pick<WorkdataParam, 'unit'>>) | undefined,
+): string {
   if (value === null || value === undefined) return '--';
   if (param?.options && (typeof value === 'number' || typeof value === 'string')) {
     const label = param.options[String(value)];
     if (label !== undefined) return label;
   }
-  if (typeof value === 'number') return Number.isFinite(value) ? formatNumber(Math.round(value * 1000) / 1000) : '--';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return '--';
+    return formatNumber(Math.round(displayed(value, param?.unit).value * 1000) / 1000);
+  }
   return value;
 }
 
-/** A parameter's column or legend title: "Name (unit)". */
-export const paramTitle = (p: Pick<WorkdataParam, 'name' | 'unit'>) => (p.unit ? `${p.name} (${p.unit})` : p.name);
+/** A parameter's column or legend title: "Name (unit)", a °C parameter's in the user's unit. */
+export const paramTitle = (p: Pick<WorkdataParam, 'name' | 'unit'>) => (p.unit ? `${p.name} (${displayUnit(p.unit)})` : p.name);
+
+type ChartData = DataOf<typeof workdataApi.workdataChart>;
+
+/** A chart's data with its °C parameters (units and values) in the user's temperature unit. */
+export function chartInDisplayUnits(data: ChartData): ChartData {
+  const unitOf = new Map(data.params.map((p) => [p.key, p.unit]));
+  const convert = (unit: string | null | undefined) => (values: ReadonlyArray<number | null>) =>
+    values.map((v) => (v === null ? null : displayed(v, unit).value));
+  return {
+    ...data,
+    params: data.params.map((p) => ({ ...p, unit: displayUnit(p.unit) ?? null })),
+    series: data.series.map((s) => {
+      const to = convert(unitOf.get(s.key));
+      return { ...s, avg: to(s.avg), min: to(s.min), max: to(s.max) };
+    }),
+  };
+}
 
 /** A bucket width in seconds: "5 min", "2 h", "1 h 30 min", "45 s". */
 export function bucketWidth(seconds: number): string {

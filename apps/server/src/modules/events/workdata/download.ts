@@ -1,12 +1,15 @@
 /**
  * The operation-data download: one device's samples as .xlsx, read in keyset pages of CHUNK rows
- * and written as they come (see ../xlsx.ts), so memory stays flat whatever the range.
+ * and written as they come (see ../xlsx.ts), so memory stays flat whatever the range. Values are
+ * number cells (the spreadsheet writes them in its reader's language); temperatures are in the
+ * caller's unit, which their column header names.
  */
-import type { Language, QueryOf, workdataApi } from '@sunfleet/contracts';
+import { CELSIUS, fromCelsius, inTemperatureUnit, type Language, type QueryOf, type workdataApi } from '@sunfleet/contracts';
 import type { FastifyReply } from 'fastify';
 import type { Caller } from '../../../access/caller.ts';
 import type { Db } from '../../../db/index.ts';
 import { localTimeFormatter } from '../../../time/index.ts';
+import { temperatureUnitOf } from '../../users/profile.ts';
 import { type Cell, sendXlsx } from '../xlsx.ts';
 import { SampleReader } from './samples.ts';
 import { workdataInput } from './workdata.service.ts';
@@ -30,6 +33,10 @@ export async function downloadWorkdata(
   const time = localTimeFormatter(device.timezone);
   // Enum values are written as their labels.
   const labels = chosen.map((p) => p.info.options);
+  const temperature = temperatureUnitOf(caller.user);
+  const convert = chosen.map((p) => p.info.unit === CELSIUS && temperature !== 'C');
+  // Six decimals, as the stored values: 23.1 °C is 73.58 °F, not 73.58000000000001.
+  const inUnit = (celsius: number) => Math.round(fromCelsius(celsius, temperature) * 1e6) / 1e6;
   async function* rows(): AsyncGenerator<Cell[][]> {
     let after: number | null = null;
     for (;;) {
@@ -40,7 +47,8 @@ export async function downloadWorkdata(
         for (let i = 0; i < r.values.length; i++) {
           const v = r.values[i]!;
           const options = labels[i];
-          cells.push(options && typeof v === 'number' ? (options[String(v)] ?? v) : v);
+          if (typeof v === 'number' && convert[i]) cells.push(inUnit(v));
+          else cells.push(options && typeof v === 'number' ? (options[String(v)] ?? v) : v);
         }
         return cells;
       });
@@ -54,7 +62,10 @@ export async function downloadWorkdata(
     sheet: w.sheet,
     columns: [
       { header: `${w.time} (${device.timezone})`, width: 20 },
-      ...chosen.map((p) => ({ header: p.info.unit ? `${p.info.name} (${p.info.unit})` : p.info.name, width: 16 })),
+      ...chosen.map((p) => {
+        const unit = inTemperatureUnit(null, p.info.unit, temperature).unit;
+        return { header: unit ? `${p.info.name} (${unit})` : p.info.name, width: 16 };
+      }),
     ],
     rows: rows(),
   });

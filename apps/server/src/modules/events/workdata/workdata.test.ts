@@ -334,6 +334,37 @@ describe('workdata/dynamic/download', () => {
     expect(rows[288]![3]).toBe(labels[state(287)]);
   });
 
+  it("writes temperatures as number cells in the caller's unit, named in the header", async () => {
+    const device = await addDevice(s, a.gatewayId, a.plantId, 'inverter', HYBRID);
+    await addInverterSample(s, device.id, DAY_START + FIVE_MIN, { power_w: 1234.5, temperature_c: 23.1 });
+    const download = async () => {
+      const res = await s.app.inject({
+        method: 'GET',
+        url: url('/api/v1/workdata/dynamic/download', oneDay(device.sn, { params: ['power_w', 'temperature_c'], lan: 'es' })),
+        headers: { authorization: `Bearer ${a.owner.token}` },
+      });
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+      const ws = wb.worksheets[0]!;
+      return [ws.getRow(1), ws.getRow(2)].map((r) => (r.values as unknown[]).slice(1));
+    };
+    const celsius = await download();
+    expect(celsius).toEqual([
+      ['Hora (Europe/Madrid)', 'Potencia de salida (W)', 'Temperatura del inversor (°C)'],
+      ['2025-06-10 00:05:00', 1234.5, 23.1],
+    ]);
+    await s.db.updateTable('users').set({ temperature_unit: 'F' }).where('id', '=', a.owner.id).execute();
+    try {
+      // Number cells, not text with a decimal point: the spreadsheet shows them in its own language.
+      expect(await download()).toEqual([
+        ['Hora (Europe/Madrid)', 'Potencia de salida (W)', 'Temperatura del inversor (°F)'],
+        ['2025-06-10 00:05:00', 1234.5, 73.58],
+      ]);
+    } finally {
+      await s.db.updateTable('users').set({ temperature_unit: 'C' }).where('id', '=', a.owner.id).execute();
+    }
+  });
+
   it('answers errors as an envelope before any file byte', async () => {
     const res = await s.app.inject({
       method: 'GET',
