@@ -190,8 +190,13 @@ describe('events page', () => {
     expect(screen.getByTestId('event-time-header').textContent).toBe(`Started / ended (${zone})`);
     fireEvent.mouseEnter(cell);
     expect(
-      (await screen.findByText(/Suggested action: Ask the grid operator whether the voltage is within limits\./, {}, { timeout: 3000 }))
-        .textContent,
+      (
+        await screen.findByText(
+          /Suggested action: Ask the grid operator whether the voltage is within limits\./,
+          {},
+          { timeout: 3000 },
+        )
+      ).textContent,
     ).toContain('Suggested action');
   }, 20_000);
 
