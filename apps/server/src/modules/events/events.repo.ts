@@ -36,12 +36,15 @@ export const visiblePlantIds = (db: Db, caller: Caller) =>
 /**
  * A company or a system administrator sees thousands of plants: their newest events are best
  * found by walking the events' time index and keeping the visible ones, which stops at the page,
- * instead of collecting every visible plant's events and sorting them all. Wrapping the scope in
- * a CASE keeps its meaning and hides it from index selection (as the plant list does). Anyone
- * else, or a filter by plant or SN, keeps the indexed plan: few events match.
+ * instead of collecting every visible plant's events and sorting them all. A search is best
+ * driven by its matches (the indexed plant, device and gateway ids of the few subjects it
+ * names), not by every visible plant's events. Wrapping the scope in a CASE keeps its meaning and
+ * hides it from index selection (as the plant list does). Anyone else, or a filter by plant or
+ * SN, keeps the indexed plan: few events match.
  */
-function walksTime(caller: Caller, f: EventFilters) {
-  if (f.plantId !== undefined || f.sn !== undefined || f.search !== undefined) return false;
+function hidesScope(caller: Caller, f: EventFilters) {
+  if (f.plantId !== undefined || f.sn !== undefined) return false;
+  if (f.search !== undefined) return true;
   const { kind } = caller.user;
   return kind === 'sysadmin' || kind === 'company_admin' || kind === 'company_user';
 }
@@ -86,7 +89,7 @@ function matchesSearch(eb: ExpressionBuilder<Database, 'events'>, text: string) 
 /** The filtered, visible events. */
 export function filteredEvents(db: Db, caller: Caller, f: EventFilters) {
   let q = db.selectFrom('events');
-  q = walksTime(caller, f)
+  q = hidesScope(caller, f)
     ? q.where((eb) => eb(eb.case().when('events.plant_id', 'in', visiblePlantIds(db, caller)).then(1).else(0).end(), '=', 1))
     : q.where('events.plant_id', 'in', visiblePlantIds(db, caller));
   if (f.plantId !== undefined) q = q.where('events.plant_id', '=', f.plantId);
