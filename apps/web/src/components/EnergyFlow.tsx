@@ -7,10 +7,10 @@ import { Card, Empty, Skeleton, Typography, theme } from 'antd';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiError } from '../api/client.ts';
-import { zonedDateTime } from '../lib/dateNav.ts';
 import { type EnergyFlow, type FlowLink, type FlowNode, flowLinks } from '../lib/energyFlow.ts';
 import { formatMeasure, formatWatts } from '../lib/format.ts';
 import { powerPalette } from '../lib/palette.ts';
+import { formatZoned } from '../lib/zonedTime.ts';
 import { CardError } from './CardState.tsx';
 import styles from './EnergyFlow.module.css';
 import ui from './ui.module.css';
@@ -99,7 +99,7 @@ export function EnergyFlowCard({
   onRetry: () => void;
   timezone: string;
 }) {
-  const { t } = useTranslation('overview');
+  const { t, i18n } = useTranslation('overview');
   const { token } = theme.useToken();
   const uid = useId().replace(/[^A-Za-z0-9_-]/g, '');
   const links = data ? flowLinks(data, plantType) : [];
@@ -126,7 +126,7 @@ export function EnergyFlowCard({
       extra={
         data?.at ? (
           <Typography.Text type="secondary" className={ui.note}>
-            {zonedDateTime(data.at, timezone)}
+            {formatZoned(data.at, timezone, i18n.language)}
           </Typography.Text>
         ) : null
       }

@@ -16,8 +16,9 @@ import { useApiQuery } from '../../api/hooks.ts';
 import { CardError } from '../../components/CardState.tsx';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { usePermission } from '../../components/Permission.tsx';
-import { todayIn, zonedDateTime } from '../../lib/dateNav.ts';
+import { todayIn } from '../../lib/dateNav.ts';
 import { chargeColour, statusStyle } from '../../lib/palette.ts';
+import { formatZoned } from '../../lib/zonedTime.ts';
 import { CellHeatMap } from './CellHeatMap.tsx';
 import { ChartCard, useChartState } from './ChartCard.tsx';
 import { DetailActions, DetailHeader, DeviceMissing, FaultList, FieldList, Figure, Updated } from './DetailParts.tsx';
@@ -181,7 +182,7 @@ function BatteryOverview({ info, now, timezone }: { info: BatteryInfo; now: Batt
 }
 
 export default function BatteryDetailPage() {
-  const { t } = useTranslation('devices');
+  const { t, i18n } = useTranslation('devices');
   const navigate = useNavigate();
   const sn = useParams().sn ?? '';
   const valid = new RegExp(devicesApi.SN_PATTERN).test(sn);
@@ -249,7 +250,7 @@ export default function BatteryDetailPage() {
             value: b.cellsPerPack ? t('battery.packsCells', { packs: b.packs, cells: b.cellsPerPack }) : b.packs,
           },
           { key: 'capacity', label: t('battery.fullCapacity'), value: formatValue(b.fullCapacity, 'Ah') },
-          { key: 'lastUpdate', label: t('columns.lastUpdate'), value: zonedDateTime(b.lastUpdate, timezone) },
+          { key: 'lastUpdate', label: t('columns.lastUpdate'), value: formatZoned(b.lastUpdate, timezone, i18n.language) },
         ]}
         actions={
           <DetailActions

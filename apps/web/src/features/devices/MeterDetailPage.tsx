@@ -16,9 +16,10 @@ import { ApiError } from '../../api/client.ts';
 import { useApiQuery } from '../../api/hooks.ts';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { usePermission } from '../../components/Permission.tsx';
-import { todayIn, zonedDateTime } from '../../lib/dateNav.ts';
+import { todayIn } from '../../lib/dateNav.ts';
 import { formatEnergy } from '../../lib/format.ts';
 import { statusStyle } from '../../lib/palette.ts';
+import { formatZoned } from '../../lib/zonedTime.ts';
 import { AliasDialog, type AliasTarget } from './AliasDialog.tsx';
 import { ChartCard, useChartState } from './ChartCard.tsx';
 import { DetailActions, DetailHeader, DeviceMissing, FaultList, FieldList, Figure, PhaseTable, Updated } from './DetailParts.tsx';
@@ -35,7 +36,7 @@ const BACK = '/device/meter';
 const energyKeys: EnergyKey[] = ['gridImport', 'gridExport'];
 
 export default function MeterDetailPage() {
-  const { t } = useTranslation('devices');
+  const { t, i18n } = useTranslation('devices');
   const navigate = useNavigate();
   const sn = useParams().sn ?? '';
   const valid = new RegExp(devicesApi.SN_PATTERN).test(sn);
@@ -92,7 +93,7 @@ export default function MeterDetailPage() {
           },
           { key: 'gateway', label: t('columns.gateway'), value: <Link to={gatewayPath(m.gateway.id)}>{m.gateway.sn}</Link> },
           { key: 'protocol', label: t('columns.protocol'), value: m.protocol.name },
-          { key: 'lastUpdate', label: t('columns.lastUpdate'), value: zonedDateTime(m.at, timezone) },
+          { key: 'lastUpdate', label: t('columns.lastUpdate'), value: formatZoned(m.at, timezone, i18n.language) },
         ]}
         actions={
           <Flex gap={8} wrap>

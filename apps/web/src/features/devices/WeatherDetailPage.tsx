@@ -14,8 +14,9 @@ import { Link, useParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { useApiQuery } from '../../api/hooks.ts';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
-import { todayIn, zonedDateTime } from '../../lib/dateNav.ts';
+import { todayIn } from '../../lib/dateNav.ts';
 import { statusStyle } from '../../lib/palette.ts';
+import { formatZoned } from '../../lib/zonedTime.ts';
 import { ChartCard, useChartState } from './ChartCard.tsx';
 import { weatherSeries } from './charts.ts';
 import { DetailHeader, DeviceMissing, Figure, Updated } from './DetailParts.tsx';
@@ -27,7 +28,7 @@ import './devices.css';
 const BACK = '/device/weather';
 
 export default function WeatherDetailPage() {
-  const { t } = useTranslation('devices');
+  const { t, i18n } = useTranslation('devices');
   const sn = useParams().sn ?? '';
   const valid = new RegExp(devicesApi.SN_PATTERN).test(sn);
   const found = useApiQuery(
@@ -88,7 +89,11 @@ export default function WeatherDetailPage() {
             value: <Link to={gatewayPath(station.gateway.id)}>{station.gateway.sn}</Link>,
           },
           { key: 'protocol', label: t('columns.protocol'), value: station.protocol },
-          { key: 'lastUpdate', label: t('columns.lastUpdate'), value: zonedDateTime(w?.at ?? station.lastUpdate, timezone) },
+          {
+            key: 'lastUpdate',
+            label: t('columns.lastUpdate'),
+            value: formatZoned(w?.at ?? station.lastUpdate, timezone, i18n.language),
+          },
         ]}
       />
       <Card

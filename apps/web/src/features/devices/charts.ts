@@ -13,6 +13,7 @@ import { barLabel, type ChartColors, type ChartOption } from '../../lib/chart.ts
 import { minuteOfDay } from '../../lib/dateNav.ts';
 import { axisUnit } from '../../lib/format.ts';
 import { measurementSeries, powerPalette, seriesColors } from '../../lib/palette.ts';
+import { checkedZone } from '../../lib/zonedTime.ts';
 import { formatValue } from './format.ts';
 import type { DayChart, EnergyBars, EnergyKey, GenerationBars, PvIv, WeatherDay } from './types.ts';
 
@@ -157,7 +158,7 @@ export function dayCurveOption(
       formatter: (raw: unknown) => {
         const items = (Array.isArray(raw) ? raw : [raw]) as TooltipItem[];
         const first = items[0]?.value as Point | undefined;
-        const head = first ? hhmm(Math.round(first[0])) : '';
+        const head = first ? `${hhmm(Math.round(first[0]))} (${checkedZone(chart.timezone)})` : '';
         const rows = items
           .filter((i) => Array.isArray(i.value) && (i.value as Point)[2] !== null)
           .map((i) => {
@@ -296,7 +297,7 @@ export function pvIvOption(
       formatter: (raw: unknown) => {
         const item = raw as TooltipItem & { data?: { value: [number, number]; time?: string } };
         const [v, a] = item.data?.value ?? [null, null];
-        const at = item.data?.time ? hhmm(minuteOfDay(item.data.time, timezone)) : '';
+        const at = item.data?.time ? `${hhmm(minuteOfDay(item.data.time, timezone))} (${checkedZone(timezone)})` : '';
         const power = v !== null && a !== null ? v * a : null;
         return `${item.marker ?? ''}${item.seriesName} · ${at}<br/>${formatValue(v, 'V')} · ${formatValue(a, 'A')} · <b>${formatValue(power, 'W')}</b>`;
       },

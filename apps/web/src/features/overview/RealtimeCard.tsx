@@ -10,8 +10,8 @@ import { useTranslation } from 'react-i18next';
 import type { ApiError } from '../../api/client.ts';
 import { CardError } from '../../components/CardState.tsx';
 import ui from '../../components/ui.module.css';
-import { zonedDateTime } from '../../lib/dateNav.ts';
 import { formatCo2, formatMoney, formatRate, formatWatts, formatWh } from '../../lib/format.ts';
+import { formatZoned } from '../../lib/zonedTime.ts';
 import styles from './overview.module.css';
 
 export type Realtime = DataOf<typeof plantEnergyApi.plantRealtime>;
@@ -44,7 +44,7 @@ export function RealtimeCard({
   onRetry: () => void;
   timezone: string;
 }) {
-  const { t } = useTranslation('overview');
+  const { t, i18n } = useTranslation('overview');
   const { token } = theme.useToken();
   const noPrice = data ? data.todayIncome === null && data.totalIncome === null : false;
   const ratio = data?.powerRatio ?? null;
@@ -58,7 +58,7 @@ export function RealtimeCard({
       extra={
         data?.lastUpdate ? (
           <Typography.Text type="secondary" className={ui.note} data-testid="realtime-updated">
-            {t('realtime.updated', { time: zonedDateTime(data.lastUpdate, data.timezone ?? timezone) })}
+            {t('realtime.updated', { time: formatZoned(data.lastUpdate, data.timezone ?? timezone, i18n.language) })}
           </Typography.Text>
         ) : null
       }

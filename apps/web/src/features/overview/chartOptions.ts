@@ -12,6 +12,7 @@ import { barLabel, type ChartColors, type ChartOption } from '../../lib/chart.ts
 import { minuteOfDay } from '../../lib/dateNav.ts';
 import { axisUnit, formatMoney, formatRate, formatWatts, formatWh } from '../../lib/format.ts';
 import { generationPalette, type PowerLabels, powerPalette } from '../../lib/palette.ts';
+import { checkedZone } from '../../lib/zonedTime.ts';
 
 export type PowerDay = DataOf<typeof plantEnergyApi.plantPowerDay>;
 export type GenerationSeries = DataOf<typeof plantEnergyApi.plantPowerMonth>;
@@ -138,7 +139,7 @@ export function powerDayOption(
       formatter: (raw: unknown) => {
         const items = (Array.isArray(raw) ? raw : [raw]) as TooltipItem[];
         const first = items[0]?.value as Point | undefined;
-        const head = first ? hhmm(Math.round(first[0])) : '';
+        const head = first ? `${hhmm(Math.round(first[0]))} (${checkedZone(tz)})` : '';
         const rows = items
           .filter((i) => Array.isArray(i.value) && (i.value as Point)[2] !== null)
           .map((i) => {

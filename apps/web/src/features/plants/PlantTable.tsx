@@ -26,8 +26,9 @@ import { Link, useNavigate } from 'react-router';
 import { usePermission } from '../../components/Permission.tsx';
 import ui from '../../components/ui.module.css';
 import { useTableHeight } from '../../components/useTableHeight.ts';
-import { formatCapacity, formatDateTime, formatEnergy, relativeTime } from '../../lib/format.ts';
+import { formatCapacity, formatEnergy, relativeTime } from '../../lib/format.ts';
 import { statusStyle } from '../../lib/palette.ts';
+import { browserZone, formatZoned } from '../../lib/zonedTime.ts';
 import { usePlantTypes } from './plantQueries.ts';
 import { canManageRow, type PlantRow, type PlantSort, plantSelection, type SelectionState, toSelected } from './selection.ts';
 
@@ -153,7 +154,7 @@ export function PlantTable({ selectable, rows, total, loading, selection, compan
       sortOrder: sortOrder('lastUpdate'),
       render: (v: string | null) =>
         v ? (
-          <Tooltip title={formatDateTime(v)}>
+          <Tooltip title={formatZoned(v, browserZone(), i18n.language, { seconds: true })}>
             <span>{relativeTime(v, i18n.language)}</span>
           </Tooltip>
         ) : (
