@@ -9,7 +9,9 @@
  * `limits.dateRangeDays` (90) days, read in `timezone` for the lists across plants (default UTC)
  * and in the plant's own zone for one device. A longer range answers 4 with a message naming the
  * limit. An SN or event id the caller cannot see answers 404 (as if it did not exist); a plant id
- * filter the caller cannot see answers 700.
+ * filter the caller cannot see answers 700. `search` finds events by part of the device's or
+ * gateway's SN or alias or of the plant's name, among the events the caller sees; it never
+ * answers 404.
  */
 import Type from 'typebox';
 import { endpoint, Paged, PageQuery } from '../endpoint.ts';
