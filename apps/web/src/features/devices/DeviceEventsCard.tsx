@@ -85,7 +85,7 @@ function useColumns(timezone: string, withEnd: boolean): TableColumnsType<Device
     {
       key: 'start',
       title: withZone(t('events.columns.start'), timezone),
-      width: 170,
+      width: 200,
       render: (_, e) => <span className={ui.figures}>{formatZoned(e.startedAt, timezone, i18n.language, { label: false })}</span>,
     },
   ];
@@ -93,7 +93,7 @@ function useColumns(timezone: string, withEnd: boolean): TableColumnsType<Device
     columns.push({
       key: 'end',
       title: withZone(t('events.columns.end'), timezone),
-      width: 170,
+      width: 200,
       render: (_, e) =>
         e.endedAt ? (
           <span className={ui.figures}>{formatZoned(e.endedAt, timezone, i18n.language, { label: false })}</span>
