@@ -10,11 +10,14 @@
  *    rows/s with flat memory.
  * 2. Events: 100,000 events over 2,000 plants (one installer company is agent for every owner);
  *    p50/p99 of `GET /api/v1/events` with 200 concurrent clients (closed loop, and paced) for the
- *    installer, a system administrator and an owner, the load generator in a worker thread.
+ *    installer, a system administrator and an owner, the load generator in a worker thread; also
+ *    searches (part of a plant name, SN or alias), narrow (a few dozen plants or devices) and broad
+ *    (every plant's name contains "Plant").
  *
  * Env: BENCH_SECONDS (default 8), BENCH_CONCURRENCY (default 200), BENCH_THINK_MS (default 2000:
  * the paced clients' mean pause), BENCH_DIR (keep the store),
- * BENCH_ONLY=export (skip the load).
+ * BENCH_ONLY=export (skip the load), BENCH_ONLY=events (skip the export), BENCH_ONLY=latency (skip
+ * the export and the load: only the one-client latencies), BENCH_REPEAT (default 60).
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -55,7 +58,7 @@ if (!reuse) {
     "insert into gateways (sn, secret_hash, claim_key_hash, plant_id, online, created_at, updated_at) values (?, 'x', 'x', ?, 1, ?, ?)",
   );
   const insertDevice = raw.prepare(
-    "insert into devices (sn, gateway_id, plant_id, kind, protocol_id, status, created_at, updated_at) values (?, ?, ?, ?, 'sunfleet-hybrid-3p', 'normal', ?, ?)",
+    "insert into devices (sn, gateway_id, plant_id, kind, protocol_id, status, alias, created_at, updated_at) values (?, ?, ?, ?, 'sunfleet-hybrid-3p', 'normal', ?, ?, ?)",
   );
   const insertEvent = raw.prepare(
     "insert into events (plant_id, gateway_id, device_id, sn, source, code, level, text_en, text_es, started_at, ended_at, created_at) values (?, ?, ?, ?, 'device', ?, ?, 'Grid overvoltage', 'Sobretensión de red', ?, ?, ?)",
@@ -67,7 +70,7 @@ if (!reuse) {
       const plant = Number(insertPlant.run(`Plant ${i}`, ownerIds[i], now, now).lastInsertRowid);
       const gw = Number(insertGateway.run(`BGW${i}`, plant, now, now).lastInsertRowid);
       gatewayIds.push(gw);
-      deviceIds.push(Number(insertDevice.run(`BINV${i}`, gw, plant, 'inverter', now, now).lastInsertRowid));
+      deviceIds.push(Number(insertDevice.run(`BINV${i}`, gw, plant, 'inverter', `Roof ${i}`, now, now).lastInsertRowid));
     }
   })();
   raw.transaction(() => {
@@ -224,16 +227,19 @@ async function exportOnce(days: number, params: string[], retained = false): Pro
   };
 }
 
-await exportOnce(3, []); // warm up
 const exports: Export[] = [];
-for (const [days, params, retained] of [
-  [90, [], false],
-  [90, [], false],
-  [90, ['power_w', 'soc', 'gridFrequency', 'pv1Voltage'], false],
-  [10, [], true],
-  [30, [], true],
-  [90, [], true],
-] as Array<[number, string[], boolean]>) {
+const skipExport = process.env.BENCH_ONLY === 'events' || process.env.BENCH_ONLY === 'latency';
+if (!skipExport) await exportOnce(3, []); // warm up
+for (const [days, params, retained] of process.env.BENCH_ONLY === 'events'
+  ? []
+  : ([
+      [90, [], false],
+      [90, [], false],
+      [90, ['power_w', 'soc', 'gridFrequency', 'pv1Voltage'], false],
+      [10, [], true],
+      [30, [], true],
+      [90, [], true],
+    ] as Array<[number, string[], boolean]>)) {
   const r = await exportOnce(days, params, retained);
   exports.push(r);
   log(
@@ -262,8 +268,36 @@ const scenarios: bench.Scenario[] = [
   ['installer: page 50', '/api/v1/events?page=50&size=20', installer],
   ['system administrator: page 1', '/api/v1/events?page=1&size=20', admin],
   ['owner: page 1', '/api/v1/events?page=1&size=20', owner],
+  ['installer: search plant "plant 123"', '/api/v1/events?page=1&size=20&search=plant%20123', installer],
+  ['installer: search SN "inv77"', '/api/v1/events?page=1&size=20&search=inv77', installer],
+  ['installer: search alias "roof 19"', '/api/v1/events?page=1&size=20&search=roof%2019', installer],
+  ['installer: search "plant" (every plant)', '/api/v1/events?page=1&size=20&search=plant', installer],
+  ['system administrator: search SN "inv77"', '/api/v1/events?page=1&size=20&search=inv77', admin],
+  ['system administrator: search "plant" (every plant)', '/api/v1/events?page=1&size=20&search=plant', admin],
+  ['owner: search "plant"', '/api/v1/events?page=1&size=20&search=plant', owner],
 ];
 for (const [name, url, auth] of scenarios) log(`${name}: ${await check(url, auth)}`);
+
+// One client, one request at a time: what each query costs without queueing behind others (the
+// count of a filter is cached for 10 s, as for a user paging).
+const REPEAT = Number(process.env.BENCH_REPEAT ?? 60);
+console.log(`\n| one client, ${REPEAT} requests in a row | p50 ms | p99 ms | max ms |\n|---|---|---|---|`);
+for (const [name, url, auth] of scenarios) {
+  const ms: number[] = [];
+  for (let i = 0; i < REPEAT; i++) {
+    const began = performance.now();
+    await getData(url, auth);
+    ms.push(performance.now() - began);
+  }
+  ms.sort((a, b) => a - b);
+  const at = (q: number) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]!.toFixed(1);
+  console.log(`| ${name} | ${at(0.5)} | ${at(0.99)} | ${ms.at(-1)!.toFixed(1)} |`);
+}
+if (process.env.BENCH_ONLY === 'latency') {
+  await close();
+  store.cleanUp();
+  process.exit(0);
+}
 
 // Closed loop (bench/load.mjs: each client asks again as soon as answered: the server's
 // ceiling) and paced (each client thinks THINK_MS on average between requests, as people with the

@@ -5,7 +5,9 @@
  * one, acknowledges it, and downloads the inverter and battery events (.xlsx, opened and read);
  * then picks plant → inverter on the operation-data page, sees its samples and chart, and
  * exports them (.xlsx with the time and parameter columns and at least one sample row).
- * Screenshots of both pages in English and Spanish go to /tmp/shots.
+ * The search finds events by part of an SN (any case) and by part of the plant's name; times say
+ * their zone: the events list the browser's (named in its header), an inverter's events card its
+ * plant's. Screenshots of both pages in English and Spanish go to /tmp/shots.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -113,8 +115,8 @@ function seedEvents() {
   );
 }
 
-async function signIn(locale: 'en' | 'es' = 'en') {
-  const { page, context } = await portal.page();
+async function signIn(locale: 'en' | 'es' = 'en', timezoneId?: string) {
+  const { page, context } = await portal.page({ timezoneId });
   await portal.login(page, demo.companyAdmin, DEMO_PASSWORD);
   if (locale === 'es') await page.evaluate(() => localStorage.setItem('language', 'es'));
   return { page, context };
@@ -137,9 +139,10 @@ async function downloadSheet(page: Page, testId: string) {
   return { name: download.suggestedFilename(), rows };
 }
 
-async function filterSn(page: Page, sn: string) {
-  await page.getByTestId('event-sn-filter').fill(sn);
-  await expect.poll(() => new URL(page.url()).searchParams.get('sn'), WAIT).toBe(sn);
+/** Type into the search box (part of an SN, alias or plant name) and wait for it in the address. */
+async function search(page: Page, text: string) {
+  await page.getByTestId('event-sn-filter').fill(text);
+  await expect.poll(() => new URL(page.url()).searchParams.get('q'), WAIT).toBe(text);
 }
 
 /** The text of the table's only row ('' while it shows another number of rows). */
@@ -161,7 +164,7 @@ describe('events and operation data', () => {
     await page.getByTestId('event-table').waitFor();
 
     // One inverter: its open fault is the only event; the level counts follow the filter.
-    await filterSn(page, fleet.inverter);
+    await search(page, fleet.inverter);
     const rows = page.locator('[data-testid="event-table"] .ant-table-row');
     await expect.poll(() => onlyRow(rows), WAIT).toContain(INVERTER_TEXT);
     await expect.poll(() => page.getByTestId('level-count-fault').innerText(), WAIT).toBe('1');
@@ -197,7 +200,7 @@ describe('events and operation data', () => {
     expect(data[0]![13]).toBe('Installer called');
 
     // The battery: its closed pack warning, and its file.
-    await filterSn(page, fleet.battery);
+    await search(page, fleet.battery);
     await expect.poll(() => onlyRow(rows), WAIT).toContain(BATTERY_TEXT);
     await expect.poll(() => page.getByTestId('level-count-warning').innerText(), WAIT).toBe('1');
     const batteryFile = await downloadSheet(page, 'event-download-battery');
@@ -217,6 +220,77 @@ describe('events and operation data', () => {
     await page.locator('[data-testid="event-table"] .ant-table-row').first().waitFor();
     await page.screenshot({ path: `${SHOTS}/events-en.png`, fullPage: true });
     await context.close();
+  });
+
+  it('searches by part of an SN or of the plant name; times say their zone', async () => {
+    // A browser far from the plant: the list reads times in the browser's zone and says so, the
+    // device page in the plant's.
+    const browserZone = fleet.timezone === 'America/New_York' ? 'Asia/Tokyo' : 'America/New_York';
+    for (const locale of ['en', 'es'] as const) {
+      const { page, context } = await signIn(locale, browserZone);
+      await page.goto('/device/event');
+      await page.getByTestId('event-table').waitFor();
+      const rows = page.locator('[data-testid="event-table"] .ant-table-row');
+
+      // Part of the inverter's SN, in lower case: its seeded fault, text over code.
+      await search(page, fleet.inverter.slice(2, -1).toLowerCase());
+      await expect
+        .poll(() => rows.allInnerTexts(), WAIT)
+        .toEqual([expect.stringContaining(locale === 'en' ? INVERTER_TEXT : 'Fallo de aislamiento E2E')]);
+      expect(await rows.first().innerText()).toContain('pvInsulation');
+      const header = await page.getByTestId('event-time-header').innerText();
+      expect(header).toBe(`${locale === 'en' ? 'Started / ended' : 'Inicio / fin'} (${browserZone})`);
+      const seeded = db.prepare('select started_at from events where text_en = ?').get(INVERTER_TEXT) as { started_at: number };
+      const wall = new Intl.DateTimeFormat('sv-SE', {
+        timeZone: browserZone,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      }).format(new Date(seeded.started_at));
+      expect(await rows.first().innerText()).toContain(wall);
+      // The suggested action in the tooltip.
+      await rows
+        .first()
+        .getByTestId(/^event-text-/)
+        .hover();
+      await expect
+        .poll(() => page.locator('.ant-tooltip:visible').innerText(), WAIT)
+        .toContain(locale === 'en' ? 'measure the insulation' : 'aislamiento');
+      await page.setViewportSize({ width: 1366, height: 768 });
+      await page.screenshot({ path: `${SHOTS}/events-search-${locale}-1366.png` });
+
+      await page.mouse.move(0, 0);
+      // Part of the plant's name: both seeded events, every row on that plant.
+      await search(page, fleet.plantName.slice(1, -1).toUpperCase());
+      await expect
+        .poll(async () => (await rows.allInnerTexts()).join('\n'), WAIT)
+        .toContain(locale === 'en' ? BATTERY_TEXT : 'Sobretensión de celda E2E');
+      for (const row of await rows.allInnerTexts()) expect(row).toContain(fleet.plantName);
+      await page.setViewportSize({ width: 1920, height: 1080 });
+      await page.screenshot({ path: `${SHOTS}/events-search-${locale}-1920.png` });
+
+      // One letter is not sent: the field says so.
+      await page.getByTestId('event-sn-filter').fill('x');
+      await expect
+        .poll(() => page.getByTestId('event-filters').innerText(), WAIT)
+        .toContain(locale === 'en' ? 'Type at least 2 characters' : 'Escriba al menos 2 caracteres');
+
+      // The inverter's page: its events under headers naming the plant's zone.
+      await page.goto(`/device/inverter/${fleet.inverter}?tab=events`);
+      const card = page.getByTestId('device-events-table');
+      await card.locator('.ant-table-row').first().waitFor({ timeout: 15_000 });
+      expect(await card.locator('th').allInnerTexts()).toEqual(
+        expect.arrayContaining([`${locale === 'en' ? 'Started' : 'Inicio'} (${fleet.timezone})`]),
+      );
+      await page.setViewportSize({ width: 1366, height: 768 });
+      await page.screenshot({ path: `${SHOTS}/device-events-${locale}-1366.png` });
+      await page.setViewportSize({ width: 1920, height: 1080 });
+      await page.screenshot({ path: `${SHOTS}/device-events-${locale}-1920.png` });
+      await context.close();
+    }
   });
 
   it('exports the operation data of one inverter and opens the file', async () => {

@@ -51,7 +51,8 @@ export interface Portal {
   browser: Browser;
   dataDir: string;
   /** A fresh browser context (its own storage) with a page, English unless told. */
-  page(opts?: { locale?: string }): Promise<{ context: BrowserContext; page: Page }>;
+  /** `timezoneId`: the browser's zone (the machine's when left out). */
+  page(opts?: { locale?: string; timezoneId?: string }): Promise<{ context: BrowserContext; page: Page }>;
   /** Sign in through the login form. */
   login(page: Page, account: string, password: string): Promise<void>;
   close(): Promise<void>;
@@ -125,6 +126,7 @@ export async function startPortal(env: Record<string, string> = {}, options: Por
       const context = await browser.newContext({
         baseURL: url,
         locale: opts.locale ?? 'en-US',
+        ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}),
         viewport: { width: 1366, height: 860 },
       });
       const page = await context.newPage();

@@ -7,10 +7,10 @@ import { Empty, theme } from 'antd';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiError } from '../api/client.ts';
-import { zonedDateTime } from '../lib/dateNav.ts';
 import { type EnergyFlow, type FlowLink, type FlowNode, flowLinks } from '../lib/energyFlow.ts';
 import { formatMeasure, formatWatts } from '../lib/format.ts';
 import { powerPalette } from '../lib/palette.ts';
+import { formatZoned } from '../lib/zonedTime.ts';
 import { LiveCard } from './CardState.tsx';
 import styles from './EnergyFlow.module.css';
 
@@ -98,7 +98,7 @@ export function EnergyFlowCard({
   onRetry: () => void;
   timezone: string;
 }) {
-  const { t } = useTranslation('overview');
+  const { t, i18n } = useTranslation('overview');
   const { token } = theme.useToken();
   const uid = useId().replace(/[^A-Za-z0-9_-]/g, '');
   const links = data ? flowLinks(data, plantType) : [];
@@ -120,7 +120,7 @@ export function EnergyFlowCard({
     <LiveCard
       title={t('flow.title')}
       testId="flow-card"
-      updated={data?.at ? zonedDateTime(data.at, timezone) : null}
+      updated={data?.at ? formatZoned(data.at, timezone, i18n.language) : null}
       pending={pending}
       error={error}
       hasData={Boolean(data)}

@@ -110,13 +110,13 @@ export interface TooltipItem {
 }
 
 /**
- * A day curve's tooltip: the time, then each series that has a value there, its raw value
- * written by `format`.
+ * A day curve's tooltip: the time (with its zone's name when given), then each series that has
+ * a value there, its raw value written by `format`.
  */
-export function curveTooltip(raw: unknown, format: (value: number, item: TooltipItem) => string): string {
+export function curveTooltip(raw: unknown, format: (value: number, item: TooltipItem) => string, zone?: string): string {
   const items = (Array.isArray(raw) ? raw : [raw]) as TooltipItem[];
   const first = items[0]?.value as CurvePoint | undefined;
-  const head = first ? hhmm(Math.round(first[0])) : '';
+  const head = first ? `${hhmm(Math.round(first[0]))}${zone ? ` (${zone})` : ''}` : '';
   const rows = items.flatMap((i) => {
     const v = Array.isArray(i.value) ? (i.value as CurvePoint)[2] : null;
     return v === null ? [] : [`${i.marker ?? ''}${i.seriesName}: <b>${format(v, i)}</b>`];

@@ -9,7 +9,9 @@
  * `limits.dateRangeDays` (90) days, read in `timezone` for the lists across plants (default UTC)
  * and in the plant's own zone for one device. A longer range answers 4 with a message naming the
  * limit. An SN or event id the caller cannot see answers 404 (as if it did not exist); a plant id
- * filter the caller cannot see answers 700.
+ * filter the caller cannot see answers 700. `search` finds events by part of the device's or
+ * gateway's SN or alias or of the plant's name, among the events the caller sees; it never
+ * answers 404.
  */
 import Type from 'typebox';
 import { endpoint, Paged, PageQuery } from '../endpoint.ts';
@@ -62,10 +64,21 @@ const deviceFilters = {
   acknowledged: Type.Optional(Type.Boolean()),
   ...dateFilters,
 };
+/** Shortest search text: one character would match nearly every SN, alias and plant name. */
+export const EVENT_SEARCH_MIN = 2;
+export const EVENT_SEARCH_MAX = 64;
 /** Filters of the lists across plants. */
 const listFilters = {
   plantId: Type.Optional(Id),
   sn: Type.Optional(Sn),
+  search: Type.Optional(
+    Type.String({
+      minLength: EVENT_SEARCH_MIN,
+      maxLength: EVENT_SEARCH_MAX,
+      description:
+        'part of the device’s or gateway’s SN, of its alias, or of the plant’s name (case-insensitive; % and _ are plain characters)',
+    }),
+  ),
   ...deviceFilters,
   timezone: Type.Optional(
     Type.String({ minLength: 1, maxLength: 64, description: 'IANA zone the dates are read in (default UTC)' }),
@@ -76,7 +89,7 @@ export const listEvents = endpoint({
   method: 'GET',
   path: '/api/v1/events',
   access: 'event.view',
-  summary: `Events of the plants the caller can see, newest first: by plant, device or gateway SN, kind, level, state, acknowledgement, start dates (≤ ${limits.dateRangeDays} days)`,
+  summary: `Events of the plants the caller can see, newest first: by plant, device or gateway SN, a search (part of an SN, alias or plant name), kind, level, state, acknowledgement, start dates (≤ ${limits.dateRangeDays} days)`,
   query: Type.Object({ ...PageQuery, ...listFilters, kind: Type.Optional(EventSubjectKind) }),
   data: Paged(DeviceEvent),
   tolerate: [4],

@@ -30,6 +30,7 @@ export async function listFilters(
   return {
     plantId: q.plantId,
     sn: q.sn,
+    search: q.search,
     kind: q.kind as SubjectKind | undefined,
     level: q.level,
     state: q.state,
@@ -63,6 +64,7 @@ async function cachedCount(db: Db, caller: Caller, f: EventFilters): Promise<num
     caller.user.id,
     f.plantId,
     f.sn,
+    f.search,
     f.kind,
     f.level,
     f.state,

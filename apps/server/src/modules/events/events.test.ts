@@ -213,6 +213,59 @@ describe('events list', () => {
   });
 });
 
+describe('events search', () => {
+  const idsOf = async (token: string, search: string, more: Record<string, string> = {}) => {
+    const res = await list(token, { search, ...more });
+    expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+    return (res.body.data as Page).list.map((e) => e.id);
+  };
+
+  it('finds events by part of the device’s SN, in any case', async () => {
+    expect(await idsOf(a.owner.token, a.inverter.sn.slice(1).toLowerCase())).toEqual([ids.invFault, ids.invWarning]);
+    expect(await idsOf(a.owner.token, a.battery.sn.slice(1, -1))).toEqual([ids.packFault]);
+  });
+
+  it('finds a gateway’s own events by part of its SN or alias', async () => {
+    expect(await idsOf(a.owner.token, a.gatewaySn.slice(1, -1).toLowerCase())).toEqual([ids.gwInfo]);
+    expect(await idsOf(a.owner.token, 'ROOF GATE')).toEqual([ids.gwInfo]);
+  });
+
+  it('finds events by part of the device’s alias, only on plants the caller sees', async () => {
+    // Both tenants' inverters are called "inverter alias".
+    expect(await idsOf(a.owner.token, 'Inverter Ali')).toEqual([ids.invFault, ids.invWarning]);
+    expect(await idsOf(b.owner.token, 'inverter ali')).toEqual([ids.other]);
+    const admin = await account(s, { kind: 'sysadmin' });
+    expect(await idsOf(admin.token, 'inverter ali')).toEqual([ids.invFault, ids.other, ids.invWarning]);
+  });
+
+  it('finds events by part of the plant’s name; % and _ are plain characters', async () => {
+    await s.db.updateTable('plants').set({ name: 'Finca 100%_Sur' }).where('id', '=', a.plantId).execute();
+    expect(await idsOf(a.owner.token, 'ca 100%_s')).toEqual([ids.invFault, ids.invWarning, ids.packFault, ids.gwInfo]);
+    // As wildcards these would match the plant ("0", any character, anything; any one character).
+    expect(await idsOf(a.owner.token, '0_%')).toEqual([]);
+    expect(await idsOf(a.owner.token, '__')).toEqual([]);
+    expect(await idsOf(a.owner.token, '!%')).toEqual([]);
+    expect(await idsOf(b.owner.token, 'ca 100%_s')).toEqual([]);
+  });
+
+  it('combines with the other filters, counts the whole match and keeps the exact SN filter', async () => {
+    expect(await idsOf(a.owner.token, 'inverter ali', { level: 'warning' })).toEqual([ids.invWarning]);
+    const page = (await list(a.owner.token, { search: 'inverter ali', page: 1, size: 1 })).body.data as Page;
+    expect(page.total).toBe(2);
+    expect(await idsOf(a.owner.token, 'inverter ali', { sn: a.battery.sn })).toEqual([]);
+    const res = await list(a.owner.token, { search: 'inverter ali', page: 1, size: 1 }, '/api/v1/battery/events');
+    expect((res.body.data as Page).total).toBe(0);
+  });
+
+  it('refuses a search shorter than 2 or longer than 64 characters with code 4', async () => {
+    for (const search of ['i', 'x'.repeat(65)]) {
+      const res = await list(a.owner.token, { search });
+      expect(res.body, search).toMatchObject({ code: 4, data: null });
+      expect(res.body.msg).toMatch(/search/);
+    }
+  });
+});
+
 describe('battery/events', () => {
   it('lists battery events only, with their pack', async () => {
     const res = await list(a.owner.token, {}, '/api/v1/battery/events');

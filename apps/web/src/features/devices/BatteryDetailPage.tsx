@@ -16,8 +16,9 @@ import { useApiQuery } from '../../api/hooks.ts';
 import { CardError } from '../../components/CardState.tsx';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { usePermission } from '../../components/Permission.tsx';
-import { todayIn, zonedDateTime } from '../../lib/dateNav.ts';
+import { todayIn } from '../../lib/dateNav.ts';
 import { chargeColour } from '../../lib/palette.ts';
+import { formatZoned } from '../../lib/zonedTime.ts';
 import { CellHeatMap } from './CellHeatMap.tsx';
 import { ChartCard, useChartState } from './ChartCard.tsx';
 import {
@@ -193,7 +194,7 @@ function BatteryOverview({ info, now, timezone }: { info: BatteryInfo; now: Batt
 }
 
 export default function BatteryDetailPage() {
-  const { t } = useTranslation('devices');
+  const { t, i18n } = useTranslation('devices');
   const sn = useParams().sn ?? '';
   const valid = new RegExp(devicesApi.SN_PATTERN).test(sn);
   const [search] = useSearchParams();
@@ -250,7 +251,7 @@ export default function BatteryDetailPage() {
             value: b.cellsPerPack ? t('battery.packsCells', { packs: b.packs, cells: b.cellsPerPack }) : b.packs,
           },
           { key: 'capacity', label: t('battery.fullCapacity'), value: formatValue(b.fullCapacity, 'Ah') },
-          { key: 'lastUpdate', label: t('columns.lastUpdate'), value: zonedDateTime(b.lastUpdate, timezone) },
+          { key: 'lastUpdate', label: t('columns.lastUpdate'), value: formatZoned(b.lastUpdate, timezone, i18n.language) },
         ]}
         actions={<DetailActions onDelete={deleteAction(b, canDelete && b.canDelete)} />}
       />

@@ -11,8 +11,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import ui from '../../components/ui.module.css';
-import { zonedDateTime } from '../../lib/dateNav.ts';
 import { statusStyle } from '../../lib/palette.ts';
+import { formatZoned } from '../../lib/zonedTime.ts';
 import styles from './devices.module.css';
 import { formatField, formatValue } from './format.ts';
 import { type ActiveFault, type FieldValue, gatewayPath, type Phase, plantPath } from './types.ts';
@@ -179,11 +179,11 @@ export function DeviceMissing({ text, back, backLabel }: { text: string; back: s
 
 /** "Updated 2026-03-01 12:05" in the device's time zone, for a card's corner. */
 export function Updated({ at, timezone }: { at: string | null | undefined; timezone: string }) {
-  const { t } = useTranslation('devices');
+  const { t, i18n } = useTranslation('devices');
   if (!at) return null;
   return (
     <Typography.Text type="secondary" className={ui.note} data-testid="updated-at">
-      {t('updated', { time: zonedDateTime(at, timezone) })}
+      {t('updated', { time: formatZoned(at, timezone, i18n.language) })}
     </Typography.Text>
   );
 }

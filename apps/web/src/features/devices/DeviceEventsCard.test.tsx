@@ -34,7 +34,12 @@ describe('device events card', () => {
     await waitFor(() => expect(open.textContent).toContain('Fan speed low'));
     expect(screen.getByTestId('device-event-level-9').textContent).toBe('Warning');
     expect(await screen.findByText('Grid over-voltage 1', {}, { timeout: 5000 })).toBeTruthy();
-    expect(screen.getByTestId('device-events-table').textContent).toContain('2026-05-20 10:00');
+    const table = screen.getByTestId('device-events-table');
+    expect(table.textContent).toContain('2026-05-20 10:00');
+    // The plant's zone is named over the times; the event's text over its code.
+    const headers = [...table.querySelectorAll('th')].map((th) => th.textContent);
+    expect(headers).toEqual(expect.arrayContaining(['Started (Europe/Madrid)', 'Ended (Europe/Madrid)']));
+    expect(screen.getAllByTestId('device-event-text-1')[0]!.textContent).toBe('Grid over-voltage 1gridOverVoltage');
     expect(screen.getByText('25 events')).toBeTruthy();
     expect(callsTo(calls, `/api/v1/event/${SN}/realtime`)).toHaveLength(1);
     const q = history(calls)[0]!.url.searchParams;

@@ -2,13 +2,15 @@
  * The events of one device or gateway (event.view), shared by the inverter, battery, meter and
  * gateway pages: its open events now (refreshed every 30 s) and its history — server-paged,
  * filtered by level, state and start dates (quick ranges, ≤ 90 days; a refused period is
- * explained and not sent). Times are shown in the plant's zone. The events page opens its detail
- * drawer from a row, not from the address, so rows here show the code, text, start and end; the
- * card links to the events page filtered by this SN.
+ * explained and not sent). Times are shown in the plant's zone, which the headers name. The events
+ * page opens its detail drawer from a row, not from the address, so rows here show the text over
+ * the code (the suggested action in the tooltip), start and end; the card links to the events
+ * page filtered by this SN.
  */
+import { BulbOutlined } from '@ant-design/icons';
 import { type DataOf, eventsApi } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
-import { Badge, Card, Flex, Select, Skeleton, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Badge, Card, Flex, Select, Skeleton, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -17,10 +19,10 @@ import { CardError } from '../../components/CardState.tsx';
 import { useGranted } from '../../components/Permission.tsx';
 import { RangeField, RangeProblem } from '../../components/RangeField.tsx';
 import ui from '../../components/ui.module.css';
-import { zonedDateTime } from '../../lib/dateNav.ts';
 import { type DateRange, quickRange, rangeProblem } from '../../lib/dateRange.ts';
 import { type EventStateName, type Level, levels } from '../../lib/events.ts';
 import { levelStyle, palette } from '../../lib/palette.ts';
+import { formatZoned, withZone } from '../../lib/zonedTime.ts';
 import styles from './devices.module.css';
 
 export type DeviceEventRow = DataOf<typeof eventsApi.deviceEvents>['list'][number];
@@ -37,7 +39,7 @@ export function DeviceEventsCard({ sn, timezone }: { sn: string; timezone: strin
 }
 
 function useColumns(timezone: string, withEnd: boolean): TableColumnsType<DeviceEventRow> {
-  const { t } = useTranslation('devices');
+  const { t, i18n } = useTranslation('devices');
   const columns: TableColumnsType<DeviceEventRow> = [
     {
       key: 'level',
@@ -49,37 +51,53 @@ function useColumns(timezone: string, withEnd: boolean): TableColumnsType<Device
         </Tag>
       ),
     },
-    { key: 'code', dataIndex: 'code', title: t('events.columns.code'), width: 150, ellipsis: true },
     {
       key: 'text',
       title: t('events.columns.text'),
-      ellipsis: { showTitle: true },
       render: (_, e) => (
-        <span>
-          {e.text}
-          {e.pack !== null && (
-            <Typography.Text type="secondary" className={ui.gapBefore}>
-              {t('events.pack', { pack: e.pack })}
+        <Tooltip
+          title={
+            <>
+              <div>{e.text}</div>
+              {e.action && (
+                <div>
+                  <BulbOutlined /> {t('events.action')}: {e.action}
+                </div>
+              )}
+            </>
+          }
+        >
+          <Flex vertical className={ui.shrink} data-testid={`device-event-text-${e.id}`}>
+            <Typography.Text ellipsis>
+              {e.text}
+              {e.pack !== null && (
+                <Typography.Text type="secondary" className={ui.gapBefore}>
+                  {t('events.pack', { pack: e.pack })}
+                </Typography.Text>
+              )}
             </Typography.Text>
-          )}
-        </span>
+            <Typography.Text type="secondary" ellipsis className={`${ui.note} ${ui.mono}`}>
+              {e.code}
+            </Typography.Text>
+          </Flex>
+        </Tooltip>
       ),
     },
     {
       key: 'start',
-      title: t('events.columns.start'),
-      width: 170,
-      render: (_, e) => <span className={ui.figures}>{zonedDateTime(e.startedAt, timezone)}</span>,
+      title: withZone(t('events.columns.start'), timezone),
+      width: 200,
+      render: (_, e) => <span className={ui.figures}>{formatZoned(e.startedAt, timezone, i18n.language, { label: false })}</span>,
     },
   ];
   if (withEnd)
     columns.push({
       key: 'end',
-      title: t('events.columns.end'),
-      width: 170,
+      title: withZone(t('events.columns.end'), timezone),
+      width: 200,
       render: (_, e) =>
         e.endedAt ? (
-          <span className={ui.figures}>{zonedDateTime(e.endedAt, timezone)}</span>
+          <span className={ui.figures}>{formatZoned(e.endedAt, timezone, i18n.language, { label: false })}</span>
         ) : (
           <Tag color="orange">{t('events.ongoing')}</Tag>
         ),

@@ -13,9 +13,9 @@ import { Link, useParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { useApiQuery } from '../../api/hooks.ts';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
-import { zonedDateTime } from '../../lib/dateNav.ts';
 import { formatRate } from '../../lib/format.ts';
 import { gatewayStateStyle, palette } from '../../lib/palette.ts';
+import { formatZoned, withZone } from '../../lib/zonedTime.ts';
 import { DetailHeader, DeviceMissing } from './DetailParts.tsx';
 import { DeviceEventsCard } from './DeviceEventsCard.tsx';
 import { live } from './deviceQueries.ts';
@@ -32,7 +32,7 @@ type BehindDevice = GatewayDetail['deviceList'][number];
 type Period = GatewayDetail['history'][number];
 
 function HistoryBar({ segments, timezone }: { segments: Segment[]; timezone: string }) {
-  const { t } = useTranslation('devices');
+  const { t, i18n } = useTranslation('devices');
   const { token } = theme.useToken();
   const colour = { online: gatewayStateStyle.online.color, offline: palette.disconnected, unknown: token.colorFillSecondary };
   return (
@@ -41,7 +41,7 @@ function HistoryBar({ segments, timezone }: { segments: Segment[]; timezone: str
         {segments.map((s) => (
           <Tooltip
             key={`${s.from}-${s.state}`}
-            title={`${t(`gateway.history.${s.state}`)}: ${zonedDateTime(new Date(s.from), timezone)} – ${zonedDateTime(new Date(s.to), timezone)} (${formatDuration((s.to - s.from) / 1000)})`}
+            title={`${t(`gateway.history.${s.state}`)}: ${formatZoned(s.from, timezone, i18n.language, { label: false })} – ${formatZoned(s.to, timezone, i18n.language)} (${formatDuration((s.to - s.from) / 1000)})`}
           >
             <div
               style={{ flex: `${s.share} 0 0`, minWidth: s.share > 0 ? 2 : 0, background: colour[s.state] }}
@@ -63,7 +63,7 @@ function HistoryBar({ segments, timezone }: { segments: Segment[]; timezone: str
 }
 
 export default function GatewayDetailPage() {
-  const { t } = useTranslation('devices');
+  const { t, i18n } = useTranslation('devices');
   const raw = useParams().id ?? '';
   const id = /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : 0;
   const detail = useApiQuery(devicesApi.getGateway, { params: { id } }, { ...live, enabled: id > 0 });
@@ -101,7 +101,7 @@ export default function GatewayDetailPage() {
             value: g.plant ? <Link to={plantPath(g.plant.id)}>{g.plant.name}</Link> : t('unbound'),
           },
           { key: 'company', label: t('columns.company'), value: g.company?.name ?? '--' },
-          { key: 'lastOnline', label: t('columns.lastOnline'), value: zonedDateTime(g.lastOnlineAt, timezone) },
+          { key: 'lastOnline', label: t('columns.lastOnline'), value: formatZoned(g.lastOnlineAt, timezone, i18n.language) },
         ]}
       />
       <Card size="small" title={t('info.title')} data-testid="gateway-info">
@@ -122,8 +122,8 @@ export default function GatewayDetailPage() {
             },
             { key: 'rssi', label: t('columns.rssi'), children: <SignalBars rssi={g.rssi} bars={g.signalBars} /> },
             { key: 'interval', label: t('gateway.uploadInterval'), children: formatDuration(g.uploadInterval) },
-            { key: 'lastSeen', label: t('gateway.lastSeen'), children: zonedDateTime(g.lastSeenAt, timezone) },
-            { key: 'created', label: t('gateway.created'), children: zonedDateTime(g.createdAt, timezone) },
+            { key: 'lastSeen', label: t('gateway.lastSeen'), children: formatZoned(g.lastSeenAt, timezone, i18n.language) },
+            { key: 'created', label: t('gateway.created'), children: formatZoned(g.createdAt, timezone, i18n.language) },
             {
               key: 'protocols',
               label: t('columns.protocols'),
@@ -193,11 +193,20 @@ export default function GatewayDetailPage() {
                 title: t('columns.status'),
                 render: (_, p) => <GatewayState status={p.state} />,
               },
-              { key: 'from', title: t('gateway.from'), render: (_, p) => zonedDateTime(p.from, timezone) },
+              {
+                key: 'from',
+                title: withZone(t('gateway.from'), timezone),
+                render: (_, p) => formatZoned(p.from, timezone, i18n.language, { label: false }),
+              },
               {
                 key: 'to',
-                title: t('gateway.to'),
-                render: (_, p) => (p.to ? zonedDateTime(p.to, timezone) : <Tag color="processing">{t('gateway.ongoing')}</Tag>),
+                title: withZone(t('gateway.to'), timezone),
+                render: (_, p) =>
+                  p.to ? (
+                    formatZoned(p.to, timezone, i18n.language, { label: false })
+                  ) : (
+                    <Tag color="processing">{t('gateway.ongoing')}</Tag>
+                  ),
               },
               { key: 'duration', title: t('gateway.duration'), align: 'right', render: (_, p) => formatDuration(p.durationS) },
             ]}

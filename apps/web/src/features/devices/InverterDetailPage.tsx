@@ -17,8 +17,9 @@ import { ApiError } from '../../api/client.ts';
 import { useApiQuery } from '../../api/hooks.ts';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { usePermission } from '../../components/Permission.tsx';
-import { todayIn, zonedDateTime } from '../../lib/dateNav.ts';
+import { todayIn } from '../../lib/dateNav.ts';
 import { formatPower } from '../../lib/format.ts';
+import { formatZoned } from '../../lib/zonedTime.ts';
 import { AliasDialog, type AliasTarget } from './AliasDialog.tsx';
 import { DetailActions, DetailHeader, DetailTabs, DeviceMissing, placeFacts, StatusTag } from './DetailParts.tsx';
 import { DeviceEventsCard } from './DeviceEventsCard.tsx';
@@ -34,7 +35,7 @@ import './devices.css';
 const BACK = '/device/inverter';
 
 export default function InverterDetailPage() {
-  const { t } = useTranslation('devices');
+  const { t, i18n } = useTranslation('devices');
   const sn = useParams().sn ?? '';
   const valid = new RegExp(devicesApi.SN_PATTERN).test(sn);
   const canRename = usePermission('inverter.alias');
@@ -70,7 +71,7 @@ export default function InverterDetailPage() {
         facts={[
           ...placeFacts(t, inv, inv.protocol.name, `${inv.gateway.sn} (${t(`gateway.${inv.gateway.status}`)})`),
           { key: 'rated', label: t('columns.ratedPower'), value: formatPower(inv.ratedPower) },
-          { key: 'lastUpdate', label: t('columns.lastUpdate'), value: zonedDateTime(inv.lastUpdate, timezone) },
+          { key: 'lastUpdate', label: t('columns.lastUpdate'), value: formatZoned(inv.lastUpdate, timezone, i18n.language) },
         ]}
         actions={
           <DetailActions

@@ -5,8 +5,9 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import ui from '../../components/ui.module.css';
-import { formatDateTime, relativeTime } from '../../lib/format.ts';
+import { relativeTime } from '../../lib/format.ts';
 import { gatewayStateStyle, statusStyle } from '../../lib/palette.ts';
+import { browserZone, formatZoned } from '../../lib/zonedTime.ts';
 import styles from './devices.module.css';
 import type { DeviceStatus } from './types.ts';
 import { gatewayPath, plantPath } from './types.ts';
@@ -55,7 +56,7 @@ export function When({ iso }: { iso: string | null }) {
   const { i18n } = useTranslation();
   if (!iso) return <span>--</span>;
   return (
-    <Tooltip title={formatDateTime(iso)}>
+    <Tooltip title={formatZoned(iso, browserZone(), i18n.language, { seconds: true })}>
       <span>{relativeTime(iso, i18n.language)}</span>
     </Tooltip>
   );

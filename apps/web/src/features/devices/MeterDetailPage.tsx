@@ -16,8 +16,9 @@ import { ApiError } from '../../api/client.ts';
 import { useApiQuery } from '../../api/hooks.ts';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { usePermission } from '../../components/Permission.tsx';
-import { todayIn, zonedDateTime } from '../../lib/dateNav.ts';
+import { todayIn } from '../../lib/dateNav.ts';
 import { formatEnergy } from '../../lib/format.ts';
+import { formatZoned } from '../../lib/zonedTime.ts';
 import { AliasDialog, type AliasTarget } from './AliasDialog.tsx';
 import { ChartCard, useChartState } from './ChartCard.tsx';
 import {
@@ -45,7 +46,7 @@ const BACK = '/device/meter';
 const energyKeys: EnergyKey[] = ['gridImport', 'gridExport'];
 
 export default function MeterDetailPage() {
-  const { t } = useTranslation('devices');
+  const { t, i18n } = useTranslation('devices');
   const sn = useParams().sn ?? '';
   const valid = new RegExp(devicesApi.SN_PATTERN).test(sn);
   const canRename = usePermission('meter.alias');
@@ -93,7 +94,7 @@ export default function MeterDetailPage() {
         }
         facts={[
           ...placeFacts(t, m, m.protocol.name),
-          { key: 'lastUpdate', label: t('columns.lastUpdate'), value: zonedDateTime(m.at, timezone) },
+          { key: 'lastUpdate', label: t('columns.lastUpdate'), value: formatZoned(m.at, timezone, i18n.language) },
         ]}
         actions={
           <Flex gap={8} wrap>

@@ -14,7 +14,8 @@ import { useParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { useApiQuery } from '../../api/hooks.ts';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
-import { todayIn, zonedDateTime } from '../../lib/dateNav.ts';
+import { todayIn } from '../../lib/dateNav.ts';
+import { formatZoned } from '../../lib/zonedTime.ts';
 import { ChartCard, useChartState } from './ChartCard.tsx';
 import { weatherSeries } from './charts.ts';
 import { DetailHeader, DeviceMissing, placeFacts, StatusTag, Updated } from './DetailParts.tsx';
@@ -26,7 +27,7 @@ import { Figure } from '../../components/Figure.tsx';
 const BACK = '/device/weather';
 
 export default function WeatherDetailPage() {
-  const { t } = useTranslation('devices');
+  const { t, i18n } = useTranslation('devices');
   const sn = useParams().sn ?? '';
   const valid = new RegExp(devicesApi.SN_PATTERN).test(sn);
   const found = useApiQuery(
@@ -73,7 +74,11 @@ export default function WeatherDetailPage() {
         tags={<StatusTag status={station.status} />}
         facts={[
           ...placeFacts(t, station, station.protocol),
-          { key: 'lastUpdate', label: t('columns.lastUpdate'), value: zonedDateTime(w?.at ?? station.lastUpdate, timezone) },
+          {
+            key: 'lastUpdate',
+            label: t('columns.lastUpdate'),
+            value: formatZoned(w?.at ?? station.lastUpdate, timezone, i18n.language),
+          },
         ]}
       />
       <Card

@@ -27,6 +27,7 @@ import {
 import { minuteOfDay } from '../../lib/dateNav.ts';
 import { axisUnit, displayed, displayUnit } from '../../lib/format.ts';
 import { measurementSeries, powerPalette, seriesColors } from '../../lib/palette.ts';
+import { checkedZone } from '../../lib/zonedTime.ts';
 import { formatValue } from './format.ts';
 import type { DayChart, EnergyBars, EnergyKey, GenerationBars, PvIv, WeatherDay } from './types.ts';
 
@@ -128,7 +129,8 @@ export function dayCurveOption(
     },
     tooltip: {
       ...tooltipBase(colors),
-      formatter: (raw: unknown) => curveTooltip(raw, (v, i) => formatValue(v, units.get(String(i.seriesName)) ?? null)),
+      formatter: (raw: unknown) =>
+        curveTooltip(raw, (v, i) => formatValue(v, units.get(String(i.seriesName)) ?? null), checkedZone(chart.timezone)),
     },
     xAxis: dayAxis(colors),
     yAxis: (axes.length ? axes : [{ unit: '', divisor: 1, name: '' }]).map((a, i) => ({
@@ -251,7 +253,7 @@ export function pvIvOption(
       formatter: (raw: unknown) => {
         const item = raw as TooltipItem & { data?: { value: [number, number]; time?: string } };
         const [v, a] = item.data?.value ?? [null, null];
-        const at = item.data?.time ? hhmm(minuteOfDay(item.data.time, timezone)) : '';
+        const at = item.data?.time ? `${hhmm(minuteOfDay(item.data.time, timezone))} (${checkedZone(timezone)})` : '';
         const power = v !== null && a !== null ? v * a : null;
         return `${item.marker ?? ''}${item.seriesName} · ${at}<br/>${formatValue(v, 'V')} · ${formatValue(a, 'A')} · <b>${formatValue(power, 'W')}</b>`;
       },

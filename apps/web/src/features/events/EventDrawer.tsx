@@ -18,21 +18,23 @@ import { useGranted } from '../../components/Permission.tsx';
 import { SafeInput } from '../../components/SafeInput.tsx';
 import ui from '../../components/ui.module.css';
 import { dayString } from '../../lib/dateRange.ts';
-import { formatDateTime } from '../../lib/format.ts';
 import { levelStyle } from '../../lib/palette.ts';
+import { formatZoned } from '../../lib/zonedTime.ts';
 import { formatDuration } from './criteria.ts';
 import { type EventRow, useEventDetail, useRefreshEvents } from './eventQueries.ts';
 
-export function EventDrawer({ row, onClose }: { row: EventRow | null; onClose: () => void }) {
+/** `timezone`: the zone the list reads its times in; the drawer's times say it. */
+export function EventDrawer({ row, onClose, timezone }: { row: EventRow | null; onClose: () => void; timezone: string }) {
   return (
     <Drawer open={row !== null} onClose={onClose} size={520} destroyOnHidden title={row?.text ?? ''} data-testid="event-drawer">
-      {row && <EventDetail key={row.id} row={row} />}
+      {row && <EventDetail key={row.id} row={row} timezone={timezone} />}
     </Drawer>
   );
 }
 
-function EventDetail({ row }: { row: EventRow }) {
-  const { t } = useTranslation('events');
+function EventDetail({ row, timezone }: { row: EventRow; timezone: string }) {
+  const { t, i18n } = useTranslation('events');
+  const time = (iso: string | null) => formatZoned(iso, timezone, i18n.language, { seconds: true });
   const navigate = useNavigate();
   const granted = useGranted();
   const detail = useEventDetail(row.id, row);
@@ -94,12 +96,12 @@ function EventDetail({ row }: { row: EventRow }) {
       : []),
     { key: 'plant', label: t('drawer.plant'), children: e.plantName ?? '--' },
     { key: 'source', label: t('drawer.source'), children: e.source || '--' },
-    { key: 'start', label: t('drawer.start'), children: <span data-testid="event-start">{formatDateTime(e.startedAt)}</span> },
+    { key: 'start', label: t('drawer.start'), children: <span data-testid="event-start">{time(e.startedAt)}</span> },
     {
       key: 'end',
       label: t('drawer.end'),
       children: e.endedAt ? (
-        <span data-testid="event-end">{formatDateTime(e.endedAt)}</span>
+        <span data-testid="event-end">{time(e.endedAt)}</span>
       ) : (
         <Tag color="orange" data-testid="event-end">
           {t('ongoing')}
@@ -112,7 +114,7 @@ function EventDetail({ row }: { row: EventRow }) {
   return (
     <Flex vertical gap={16} data-testid="event-detail">
       <Descriptions column={1} bordered size="small" items={items} styles={{ label: { width: 150 } }} />
-      <Acknowledgement event={e} />
+      <Acknowledgement event={e} timezone={timezone} />
       {workdataKind && granted('workdata.view') && (
         <Button
           icon={<LineChartOutlined />}
@@ -130,8 +132,8 @@ function EventDetail({ row }: { row: EventRow }) {
   );
 }
 
-function Acknowledgement({ event }: { event: EventRow }) {
-  const { t } = useTranslation('events');
+function Acknowledgement({ event, timezone }: { event: EventRow; timezone: string }) {
+  const { t, i18n } = useTranslation('events');
   const { message } = App.useApp();
   const ack = useApiMutation(eventsApi.ackEvent);
   const refresh = useRefreshEvents();
@@ -148,7 +150,7 @@ function Acknowledgement({ event }: { event: EventRow }) {
         description={
           <Flex vertical>
             <span>
-              {t('drawer.ackAt')}: {formatDateTime(event.ackAt)}
+              {t('drawer.ackAt')}: {formatZoned(event.ackAt, timezone, i18n.language, { seconds: true })}
             </span>
             {event.ackNote && (
               <span>

@@ -1,9 +1,11 @@
 /**
- * The filters of the events page: plant, device SN (debounced; checked against the SN rule
- * before it is sent), device type, state (all, open, closed), acknowledgement, the start-date
- * range with quick ranges, and a reset.
+ * The filters of the events page: plant, a search box (debounced: part of an SN, alias or plant
+ * name, sent from 2 characters; a link's exact SN shows in it until something else is typed),
+ * device type, state (all, open, closed), acknowledgement, the start-date range with quick
+ * ranges, and a reset.
  */
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { eventsApi } from '@sunfleet/contracts';
 import { Button, Form, Segmented, Select } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,10 +15,10 @@ import { SafeInput } from '../../components/SafeInput.tsx';
 import type { DateRange } from '../../lib/dateRange.ts';
 import { isValidSn } from '../../lib/deviceSn.ts';
 import type { EventStateName } from '../../lib/events.ts';
-import { type EventCriteria, type Kind, kinds } from './criteria.ts';
+import { type EventCriteria, type Kind, kinds, searchReady } from './criteria.ts';
 import styles from './events.module.css';
 
-const SN_DEBOUNCE_MS = 400;
+const SEARCH_DEBOUNCE_MS = 400;
 
 type Change = Partial<Omit<EventCriteria, 'page' | 'size'>>;
 
@@ -35,19 +37,30 @@ export function EventFilters({
   onReset: () => void;
 }) {
   const { t } = useTranslation('events');
-  const [sn, setSn] = useState(criteria.sn);
+  // A link's exact SN, else the search: what the box shows.
+  const shown = criteria.sn || criteria.search;
+  const [text, setText] = useState(shown);
 
   // The address is the source: a reset elsewhere empties the box (typing ahead of it is kept).
-  useEffect(() => setSn((typed) => (typed.trim() === criteria.sn ? typed : criteria.sn)), [criteria.sn]);
+  useEffect(() => setText((typed) => (typed.trim() === shown ? typed : shown)), [shown]);
   useEffect(() => {
-    const next = sn.trim();
-    if (next === criteria.sn) return;
-    const timer = setTimeout(() => onChange({ sn: next }), SN_DEBOUNCE_MS);
+    const next = text.trim();
+    if (next === shown) return;
+    const timer = setTimeout(() => onChange({ search: next, sn: '' }), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [sn, criteria.sn, onChange]);
+  }, [text, shown, onChange]);
 
-  const typed = sn.trim();
-  const snError = typed && !isValidSn(typed) ? t('filters.snInvalid') : snUnknown ? t('filters.snUnknown', { sn: typed }) : null;
+  const typed = text.trim();
+  const linkedSn = criteria.sn !== '' && typed === criteria.sn;
+  const snError = linkedSn
+    ? !isValidSn(typed)
+      ? t('filters.snInvalid')
+      : snUnknown
+        ? t('filters.snUnknown', { sn: typed })
+        : null
+    : typed && !searchReady(typed)
+      ? t('filters.searchShort', { min: eventsApi.EVENT_SEARCH_MIN })
+      : null;
   const state = criteria.state ?? 'all';
   const ack = criteria.acknowledged === undefined ? 'all' : criteria.acknowledged ? 'yes' : 'no';
 
@@ -63,13 +76,14 @@ export function EventFilters({
       </Form.Item>
       <Form.Item validateStatus={snError ? 'error' : undefined} help={snError ?? undefined}>
         <SafeInput
-          value={sn}
-          onChange={setSn}
+          value={text}
+          onChange={setText}
           allowClear
           prefix={<SearchOutlined />}
-          placeholder={t('filters.sn')}
-          aria-label={t('filters.sn')}
-          maxLength={32}
+          placeholder={t('filters.search')}
+          aria-label={t('filters.search')}
+          title={t('filters.searchHint')}
+          maxLength={eventsApi.EVENT_SEARCH_MAX}
           className={styles.snFilter}
           data-testid="event-sn-filter"
         />

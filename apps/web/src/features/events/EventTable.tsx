@@ -1,14 +1,16 @@
 /**
  * The event list: one server page at a time in a virtual table of fixed height (the approach of
- * the plant table), newest first. A row (or its details button) opens the detail drawer.
+ * the plant table), newest first. An event shows its text in the interface language (the server's,
+ * with the suggested action in its tooltip) over its code; times are read in `timezone`, which
+ * the column header names. A row (or its details button) opens the detail drawer.
  */
-import { CheckCircleFilled, RightOutlined } from '@ant-design/icons';
+import { BulbOutlined, CheckCircleFilled, RightOutlined } from '@ant-design/icons';
 import { Button, Flex, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import ui from '../../components/ui.module.css';
 import { useTableHeight } from '../../components/useTableHeight.ts';
-import { formatDateTime } from '../../lib/format.ts';
 import { levelStyle } from '../../lib/palette.ts';
+import { describeZone, formatZoned, withZone } from '../../lib/zonedTime.ts';
 import { formatDuration, pageSizes } from './criteria.ts';
 import type { EventRow } from './eventQueries.ts';
 
@@ -20,8 +22,11 @@ export function EventTable({
   size,
   onPage,
   onOpen,
+  timezone,
 }: {
   rows: EventRow[];
+  /** The zone the times are read in (named in the header). */
+  timezone: string;
   total: number;
   loading: boolean;
   page: number;
@@ -29,7 +34,8 @@ export function EventTable({
   onPage: (page: number, size: number) => void;
   onOpen: (row: EventRow) => void;
 }) {
-  const { t } = useTranslation('events');
+  const { t, i18n } = useTranslation('events');
+  const time = (iso: string | null) => formatZoned(iso, timezone, i18n.language, { label: false });
   const height = useTableHeight(520);
 
   const columns: TableColumnsType<EventRow> = [
@@ -44,13 +50,31 @@ export function EventTable({
         </Tag>
       ),
     },
-    { key: 'code', dataIndex: 'code', title: t('columns.code'), width: 110, ellipsis: true },
     {
       key: 'text',
-      dataIndex: 'text',
       title: t('columns.text'),
-      width: 180,
-      ellipsis: { showTitle: true },
+      width: 290,
+      render: (_, e) => (
+        <Tooltip
+          title={
+            <>
+              <div>{e.text}</div>
+              {e.action && (
+                <div>
+                  <BulbOutlined /> {t('drawer.action')}: {e.action}
+                </div>
+              )}
+            </>
+          }
+        >
+          <Flex vertical className={ui.shrink} data-testid={`event-text-${e.id}`}>
+            <Typography.Text ellipsis>{e.text}</Typography.Text>
+            <Typography.Text type="secondary" ellipsis className={`${ui.note} ${ui.mono}`}>
+              {e.code}
+            </Typography.Text>
+          </Flex>
+        </Tooltip>
+      ),
     },
     {
       key: 'device',
@@ -58,10 +82,10 @@ export function EventTable({
       width: 150,
       render: (_, e) => (
         <Flex vertical className={ui.shrink}>
-          <Typography.Text ellipsis className={ui.mono}>
+          <Typography.Text ellipsis={{ tooltip: e.sn }} className={ui.mono}>
             {e.sn}
           </Typography.Text>
-          <Typography.Text type="secondary" ellipsis className={ui.note}>
+          <Typography.Text type="secondary" ellipsis={{ tooltip: true }} className={ui.note}>
             {[e.kind ? t(`kinds.${e.kind}`) : null, e.alias].filter(Boolean).join(' · ') || '--'}
           </Typography.Text>
         </Flex>
@@ -77,14 +101,18 @@ export function EventTable({
     },
     {
       key: 'time',
-      title: t('columns.time'),
+      title: (
+        <Tooltip title={t('zoneHint', { zone: describeZone(timezone, i18n.language) })}>
+          <span data-testid="event-time-header">{withZone(t('columns.time'), timezone)}</span>
+        </Tooltip>
+      ),
       width: 210,
       render: (_, e) => (
         <Flex vertical className={ui.shrink}>
-          <span className={ui.figures}>{formatDateTime(e.startedAt)}</span>
+          <span className={ui.figures}>{time(e.startedAt)}</span>
           <Typography.Text type="secondary" className={ui.note}>
             {e.endedAt ? (
-              <span className={ui.figures}>→ {formatDateTime(e.endedAt)}</span>
+              <span className={ui.figures}>→ {time(e.endedAt)}</span>
             ) : (
               <Tag color="orange" className={ui.tagTight}>
                 {t('ongoing')}
@@ -101,7 +129,7 @@ export function EventTable({
       width: 120,
       render: (_, e) =>
         e.acknowledged ? (
-          <Tooltip title={formatDateTime(e.ackAt)}>
+          <Tooltip title={formatZoned(e.ackAt, timezone, i18n.language, { seconds: true })}>
             <Flex gap={6} align="center" className={ui.shrink} data-testid={`event-acked-${e.id}`}>
               <CheckCircleFilled className={ui.good} />
               <Typography.Text ellipsis>{e.ackBy ?? '--'}</Typography.Text>

@@ -140,16 +140,42 @@ describe('events page', () => {
     expect((screen.getByTestId('event-download-battery') as HTMLButtonElement).disabled).toBe(true);
   }, 20_000);
 
-  it('an SN nobody can see is said under the field (no list), an invalid one is not sent', async () => {
+  it('a linked SN nobody can see is said under the field (no list); typing searches from 2 characters', async () => {
     const calls = serve([event(1)]);
     renderPage('/device/event?sn=NOPE1');
     expect(await screen.findByText('No device or gateway you can see has the SN NOPE1', {}, { timeout: 5000 })).toBeTruthy();
     expect(screen.queryByText('Grid over-voltage 1')).toBeNull();
     const before = calls.length;
-    fireEvent.change(screen.getByTestId('event-sn-filter'), { target: { value: 'INV.1' } });
-    expect(await screen.findByText('An SN has 1 to 32 letters, digits, - or _', {}, { timeout: 3000 })).toBeTruthy();
+    fireEvent.change(screen.getByTestId('event-sn-filter'), { target: { value: 'r' } });
+    expect(await screen.findByText('Type at least 2 characters', {}, { timeout: 3000 })).toBeTruthy();
     await new Promise((r) => setTimeout(r, 600));
-    expect(calls.slice(before).some((c) => c.url.searchParams.get('sn') === 'INV.1')).toBe(false);
+    expect(lists(calls.slice(before)).some((c) => c.url.searchParams.has('search'))).toBe(false);
+    fireEvent.change(screen.getByTestId('event-sn-filter'), { target: { value: ' Roof east ' } });
+    await waitFor(() => expect(lists(calls).some((c) => c.url.searchParams.get('search') === 'Roof east')).toBe(true), {
+      timeout: 8000,
+    });
+    const sent = lists(calls).find((c) => c.url.searchParams.get('search') === 'Roof east')!.url.searchParams;
+    expect(sent.get('sn')).toBeNull();
+    expect(await screen.findByText('Grid over-voltage 1', {}, { timeout: 3000 })).toBeTruthy();
+  }, 20_000);
+
+  it('an event shows its text over its code, the suggested action in its tooltip, times under a header naming the zone', async () => {
+    serve([event(1)]);
+    renderPage();
+    const cell = await screen.findByTestId('event-text-1', {}, { timeout: 5000 });
+    expect(cell.textContent).toBe('Grid over-voltage 1gridOverVoltage');
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    expect(screen.getByTestId('event-time-header').textContent).toBe(`Started / ended (${zone})`);
+    fireEvent.mouseEnter(cell);
+    expect(
+      (
+        await screen.findByText(
+          /Suggested action: Ask the grid operator whether the voltage is within limits\./,
+          {},
+          { timeout: 3000 },
+        )
+      ).textContent,
+    ).toContain('Suggested action');
   }, 20_000);
 
   it('the drawer shows the detail and acknowledges with a note', async () => {

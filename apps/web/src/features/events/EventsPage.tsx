@@ -1,9 +1,10 @@
 /**
  * /device/event (event.view): events of the plants the caller can see — counts per level, filters
- * (plant, device SN, device type, state, acknowledgement, start dates ≤ 90 days with quick
- * ranges), the server-paged list in a virtual table, the detail drawer with acknowledgement, and
+ * (plant, a search by part of an SN, alias or plant name, a linked device SN, device type, state,
+ * acknowledgement, start dates ≤ 90 days with quick ranges), the server-paged list in a virtual
+ * table with its times in the browser's zone (named), the detail drawer with acknowledgement, and
  * the .xlsx downloads of the filtered inverter and battery events. The filters live in the
- * address; a refused period or SN is explained and not sent.
+ * address; a refused period, SN or too short a search is explained and not sent.
  */
 import { Card, Flex } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
@@ -17,19 +18,19 @@ import { RangeProblem } from '../../components/RangeField.tsx';
 import ui from '../../components/ui.module.css';
 import { rangeProblem } from '../../lib/dateRange.ts';
 import { isValidSn } from '../../lib/deviceSn.ts';
+import { browserZone } from '../../lib/zonedTime.ts';
 import { criteriaSearch, type EventCriteria, isFiltered, parseCriteria } from './criteria.ts';
 import { EventDownloads } from './EventDownloads.tsx';
 import { EventDrawer } from './EventDrawer.tsx';
 import { EventFilters } from './EventFilters.tsx';
 import { EventTable } from './EventTable.tsx';
 import { type EventRow, useEventList, useLevelCounts } from './eventQueries.ts';
-import { browserTimezone } from './timezone.ts';
 
 export default function EventsPage() {
   const { t } = useTranslation('events');
   const [params, setParams] = useSearchParams();
   const criteria = useMemo(() => parseCriteria(params), [params]);
-  const [timezone] = useState(browserTimezone);
+  const [timezone] = useState(browserZone);
   const [open, setOpen] = useState<EventRow | null>(null);
 
   const badSn = criteria.sn !== '' && !isValidSn(criteria.sn);
@@ -89,10 +90,11 @@ export default function EventsPage() {
           size={criteria.size}
           onPage={(page, size) => update(size !== criteria.size ? { size, page: 1 } : { page }, true)}
           onOpen={setOpen}
+          timezone={timezone}
         />
       )}
 
-      <EventDrawer row={open} onClose={() => setOpen(null)} />
+      <EventDrawer row={open} onClose={() => setOpen(null)} timezone={timezone} />
     </Card>
   );
 }

@@ -9,6 +9,7 @@ describe('event criteria', () => {
     expect(c).toEqual({
       plantId: undefined,
       sn: '',
+      search: '',
       kind: undefined,
       level: undefined,
       state: undefined,
@@ -61,6 +62,18 @@ describe('event criteria', () => {
     });
     const ok = parseCriteria(new URLSearchParams('sn=INV_1-A&plantId=3'), TODAY);
     expect(serverFilters(ok, 'UTC')).toMatchObject({ sn: 'INV_1-A', plantId: 3 });
+  });
+
+  it('a search is kept in the address as q and sent from 2 characters, beside a linked SN', () => {
+    const c = parseCriteria(new URLSearchParams('q=  roof east  '), TODAY);
+    expect(c.search).toBe('roof east');
+    expect(criteriaSearch(c, TODAY).toString()).toBe('q=roof+east');
+    expect(isFiltered(c, TODAY)).toBe(true);
+    expect(serverFilters(c, 'UTC')).toMatchObject({ search: 'roof east' });
+    expect(serverFilters(parseCriteria(new URLSearchParams('q=r'), TODAY), 'UTC').search).toBeUndefined();
+    expect(parseCriteria(new URLSearchParams(`q=${'x'.repeat(80)}`), TODAY).search).toHaveLength(64);
+    const both = parseCriteria(new URLSearchParams('sn=INV_1&q=madrid'), TODAY);
+    expect(serverFilters(both, 'UTC')).toMatchObject({ sn: 'INV_1', search: 'madrid' });
   });
 
   it('durations', () => {

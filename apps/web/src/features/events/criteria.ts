@@ -1,9 +1,11 @@
 /**
  * The events page's filters, kept in the address (so a link or a reload shows the same list):
- * plant, device SN, device type, level, state, acknowledgement, the start-date range (default the
- * last 7 days) and the page. Pure functions: parse, write, and the server query they make.
+ * plant, a search (part of an SN, alias or plant name: `q`), the exact SN a link to one device's
+ * events carries (`sn`), device type, level, state, acknowledgement, the start-date range
+ * (default the last 7 days) and the page. Pure functions: parse, write, and the server query
+ * they make.
  */
-import type { eventsApi, QueryOf } from '@sunfleet/contracts';
+import { eventsApi, type QueryOf } from '@sunfleet/contracts';
 import { type DateRange, quickRange } from '../../lib/dateRange.ts';
 import { isValidSn } from '../../lib/deviceSn.ts';
 import { type EventStateName, type Level, levels } from '../../lib/events.ts';
@@ -12,8 +14,10 @@ export type Kind = (typeof kinds)[number];
 
 export interface EventCriteria {
   plantId?: number;
-  /** As typed (trimmed); sent only when it is a valid SN. */
+  /** One device's exact SN, from a link (trimmed); sent only when it is a valid SN. */
   sn: string;
+  /** Part of an SN, alias or plant name, as typed (trimmed); sent from 2 characters. */
+  search: string;
   kind?: Kind;
   level?: Level;
   state?: EventStateName;
@@ -49,6 +53,7 @@ export function parseCriteria(params: URLSearchParams, today = new Date()): Even
   return {
     plantId: positive(params.get('plantId')),
     sn: (params.get('sn') ?? '').trim().slice(0, 32),
+    search: (params.get('q') ?? '').trim().slice(0, eventsApi.EVENT_SEARCH_MAX),
     kind: oneOf(kinds, params.get('kind')),
     level: oneOf(levels, params.get('level')),
     state: oneOf(['open', 'closed'] as const, params.get('state')),
@@ -64,6 +69,7 @@ export function criteriaSearch(c: EventCriteria, today = new Date()): URLSearchP
   const out = new URLSearchParams();
   if (c.plantId) out.set('plantId', String(c.plantId));
   if (c.sn) out.set('sn', c.sn);
+  if (c.search) out.set('q', c.search);
   if (c.kind) out.set('kind', c.kind);
   if (c.level) out.set('level', c.level);
   if (c.state) out.set('state', c.state);
@@ -78,6 +84,9 @@ export function criteriaSearch(c: EventCriteria, today = new Date()): URLSearchP
   return out;
 }
 
+/** Whether a search text is long enough to be sent (shorter: the field says so). */
+export const searchReady = (text: string) => text.length >= eventsApi.EVENT_SEARCH_MIN;
+
 type Filters = Omit<QueryOf<typeof eventsApi.listEvents>, 'page' | 'size'>;
 
 /** The list filters the server gets (every list, count and download shares them). */
@@ -85,6 +94,7 @@ export function serverFilters(c: EventCriteria, timezone: string): Filters {
   const f: Filters = { startDate: c.range.start, endDate: c.range.end, timezone };
   if (c.plantId) f.plantId = c.plantId;
   if (c.sn && isValidSn(c.sn)) f.sn = c.sn;
+  if (searchReady(c.search)) f.search = c.search;
   if (c.kind) f.kind = c.kind;
   if (c.level) f.level = c.level;
   if (c.state) f.state = c.state;
@@ -98,6 +108,7 @@ export function isFiltered(c: EventCriteria, today = new Date()): boolean {
   return Boolean(
     c.plantId ||
       c.sn ||
+      c.search ||
       c.kind ||
       c.level ||
       c.state ||

@@ -10,8 +10,8 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CardError } from '../../components/CardState.tsx';
-import { zonedDateTime } from '../../lib/dateNav.ts';
 import { allQuickRanges, type DateRange, dayString, quickRange, rangeProblem } from '../../lib/dateRange.ts';
+import { formatZoned, withZone } from '../../lib/zonedTime.ts';
 import { levelColor } from './DevicesCard.tsx';
 import { useEvents, useOneHourEvents } from './overviewQueries.ts';
 
@@ -21,7 +21,7 @@ type PlantEvent = DataOf<typeof plantsApi.plantEvents>['list'][number];
 const localDate = (day: string) => new Date(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
 
 export function EventsCard({ plantId, timezone, today }: { plantId: number; timezone: string; today: string }) {
-  const { t } = useTranslation('overview');
+  const { t, i18n } = useTranslation('overview');
   const [mode, setMode] = useState<'open' | 'all'>('open');
   const [range, setRange] = useState<DateRange>(() => quickRange('last7', localDate(today)));
   const [page, setPage] = useState(1);
@@ -46,16 +46,20 @@ export function EventsCard({ plantId, timezone, today }: { plantId: number; time
     { key: 'sn', dataIndex: 'sn', title: t('events.columns.device'), width: 150, ellipsis: true },
     {
       key: 'start',
-      title: t('events.columns.start'),
+      title: withZone(t('events.columns.start'), timezone),
       width: 150,
-      render: (_, e) => zonedDateTime(e.startedAt, timezone),
+      render: (_, e) => formatZoned(e.startedAt, timezone, i18n.language, { label: false }),
     },
     {
       key: 'end',
-      title: t('events.columns.end'),
+      title: withZone(t('events.columns.end'), timezone),
       width: 150,
       render: (_, e) =>
-        e.endedAt ? zonedDateTime(e.endedAt, timezone) : <Typography.Text type="warning">{t('events.ongoing')}</Typography.Text>,
+        e.endedAt ? (
+          formatZoned(e.endedAt, timezone, i18n.language, { label: false })
+        ) : (
+          <Typography.Text type="warning">{t('events.ongoing')}</Typography.Text>
+        ),
     },
   ];
 

@@ -10,8 +10,8 @@ import type { ApiError } from '../../api/client.ts';
 import { LiveCard } from '../../components/CardState.tsx';
 import { Figure } from '../../components/Figure.tsx';
 import ui from '../../components/ui.module.css';
-import { zonedDateTime } from '../../lib/dateNav.ts';
 import { formatCo2, formatMoney, formatRate, formatWatts, formatWh } from '../../lib/format.ts';
+import { formatZoned } from '../../lib/zonedTime.ts';
 import styles from './overview.module.css';
 
 export type Realtime = DataOf<typeof plantEnergyApi.plantRealtime>;
@@ -29,7 +29,7 @@ export function RealtimeCard({
   onRetry: () => void;
   timezone: string;
 }) {
-  const { t } = useTranslation('overview');
+  const { t, i18n } = useTranslation('overview');
   const { token } = theme.useToken();
   const noPrice = data ? data.todayIncome === null && data.totalIncome === null : false;
   const ratio = data?.powerRatio ?? null;
@@ -39,7 +39,9 @@ export function RealtimeCard({
       title={t('realtime.title')}
       testId="realtime-card"
       updated={
-        data?.lastUpdate ? t('realtime.updated', { time: zonedDateTime(data.lastUpdate, data.timezone ?? timezone) }) : null
+        data?.lastUpdate
+          ? t('realtime.updated', { time: formatZoned(data.lastUpdate, data.timezone ?? timezone, i18n.language) })
+          : null
       }
       updatedTestId="realtime-updated"
       pending={pending}

@@ -8,14 +8,14 @@ import { Card, Col, Empty, Flex, Row, Skeleton, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CardError } from '../../components/CardState.tsx';
 import ui from '../../components/ui.module.css';
-import { zonedDateTime } from '../../lib/dateNav.ts';
 import { formatMeasure } from '../../lib/format.ts';
+import { formatZoned } from '../../lib/zonedTime.ts';
 import styles from './overview.module.css';
 import { useWeather } from './overviewQueries.ts';
 import { WeatherStationsButton } from './WeatherStations.tsx';
 
 export function WeatherCard({ plantId, timezone, canEdit = false }: { plantId: number; timezone: string; canEdit?: boolean }) {
-  const { t } = useTranslation('overview');
+  const { t, i18n } = useTranslation('overview');
   const weather = useWeather(plantId);
   const w = weather.data;
   const rows: Array<{ key: string; value: string }> = w
@@ -77,7 +77,7 @@ export function WeatherCard({ plantId, timezone, canEdit = false }: { plantId: n
             ))}
           </Row>
           <Typography.Text type="secondary" className={ui.note}>
-            {t('weather.at', { time: zonedDateTime(w.at, timezone) })}
+            {t('weather.at', { time: formatZoned(w.at, timezone, i18n.language) })}
           </Typography.Text>
         </Flex>
       )}

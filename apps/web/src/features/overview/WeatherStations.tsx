@@ -16,8 +16,8 @@ import { endpointKey } from '../../api/hooks.ts';
 import { CardError } from '../../components/CardState.tsx';
 import { SafeInput } from '../../components/SafeInput.tsx';
 import ui from '../../components/ui.module.css';
-import { zonedDateTime } from '../../lib/dateNav.ts';
 import { statusStyle } from '../../lib/palette.ts';
+import { formatZoned, withZone } from '../../lib/zonedTime.ts';
 import { useWeatherProducts, useWeatherStations } from './overviewQueries.ts';
 
 type Station = DataOf<typeof plantEnergyApi.weatherStationInfo>[number];
@@ -38,7 +38,7 @@ export function WeatherStationsButton({ plantId, timezone }: { plantId: number; 
 }
 
 function WeatherStationsDialog({ plantId, timezone, onClose }: { plantId: number; timezone: string; onClose: () => void }) {
-  const { t } = useTranslation('overview');
+  const { t, i18n } = useTranslation('overview');
   const { message } = App.useApp();
   const client = useQueryClient();
   const [form] = Form.useForm<{ sn: string }>();
@@ -109,8 +109,8 @@ function WeatherStationsDialog({ plantId, timezone, onClose }: { plantId: number
               },
               {
                 key: 'lastUpdate',
-                title: t('stations.lastUpdate'),
-                render: (_, s) => (s.lastUpdate ? zonedDateTime(s.lastUpdate, timezone) : '--'),
+                title: withZone(t('stations.lastUpdate'), timezone),
+                render: (_, s) => (s.lastUpdate ? formatZoned(s.lastUpdate, timezone, i18n.language, { label: false }) : '--'),
               },
             ]}
           />

@@ -38,6 +38,9 @@ describe('day curve option', () => {
       energy: 12_000,
     };
     const option = powerDayOption(day, labels, printColors, { animation: false });
+    // The tooltip's time names the plant's zone.
+    const tooltip = (option.tooltip as { formatter: (p: unknown) => string }).formatter;
+    expect(tooltip([{ value: [600, 4.2, 4200], seriesName: 'PV' }]).split('<br/>')[0]).toBe('10:00 (UTC)');
     const series = option.series as Array<{ id: string; yAxisIndex: number; lineStyle?: { type?: string }; data: unknown[] }>;
     expect(series.map((s) => s.id)).toEqual(['pv', 'load', 'grid', 'forecast']);
     expect(series.find((s) => s.id === 'forecast')?.lineStyle?.type).toBe('dashed');

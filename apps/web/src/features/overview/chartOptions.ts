@@ -23,6 +23,7 @@ import {
 import { minuteOfDay } from '../../lib/dateNav.ts';
 import { axisUnit, formatMoney, formatRate, formatWatts, formatWh } from '../../lib/format.ts';
 import { generationPalette, type PowerLabels, powerPalette } from '../../lib/palette.ts';
+import { checkedZone } from '../../lib/zonedTime.ts';
 
 export type PowerDay = DataOf<typeof plantEnergyApi.plantPowerDay>;
 export type GenerationSeries = DataOf<typeof plantEnergyApi.plantPowerMonth>;
@@ -110,7 +111,8 @@ export function powerDayOption(
     grid: { left: 56, right: withSoc ? 48 : 24, top: 40, bottom: 32 },
     tooltip: {
       ...tooltipBase(colors),
-      formatter: (raw: unknown) => curveTooltip(raw, (v, i) => (i.seriesId === 'soc' ? formatRate(v / 100) : formatWatts(v))),
+      formatter: (raw: unknown) =>
+        curveTooltip(raw, (v, i) => (i.seriesId === 'soc' ? formatRate(v / 100) : formatWatts(v)), checkedZone(tz)),
     },
     xAxis: dayAxis(colors),
     yAxis: [

@@ -13,7 +13,7 @@ import { ApiError, call } from '../../api/client.ts';
 import { useGuardedAction } from '../../api/guard.ts';
 import { SafeInput } from '../../components/SafeInput.tsx';
 import ui from '../../components/ui.module.css';
-import { formatDateTime } from '../../lib/format.ts';
+import { browserZone, formatZoned } from '../../lib/zonedTime.ts';
 import { useInvalidatePlants } from './plantQueries.ts';
 
 const SN = /^[A-Za-z0-9_-]{1,32}$/;
@@ -137,7 +137,7 @@ export function GatewaySection({
   canChange: boolean;
   onChanged: () => void;
 }) {
-  const { t } = useTranslation('plants');
+  const { t, i18n } = useTranslation('plants');
   const [replacing, setReplacing] = useState<PlantGateway | null | undefined>(undefined);
   return (
     <Flex vertical gap={12} data-testid="gateway-section">
@@ -173,7 +173,14 @@ export function GatewaySection({
                     <Tag color={g.online ? 'success' : 'default'}>{g.online ? t('gateway.online') : t('gateway.offline')}</Tag>
                   </Flex>
                 }
-                description={[g.alias, g.lastOnlineAt ? t('gateway.lastOnline', { time: formatDateTime(g.lastOnlineAt) }) : null]
+                description={[
+                  g.alias,
+                  g.lastOnlineAt
+                    ? t('gateway.lastOnline', {
+                        time: formatZoned(g.lastOnlineAt, browserZone(), i18n.language, { seconds: true }),
+                      })
+                    : null,
+                ]
                   .filter(Boolean)
                   .join(' · ')}
               />

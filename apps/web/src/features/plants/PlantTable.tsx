@@ -27,8 +27,9 @@ import { Link, useNavigate } from 'react-router';
 import { useMayCall } from '../../components/Permission.tsx';
 import ui from '../../components/ui.module.css';
 import { useTableHeight } from '../../components/useTableHeight.ts';
-import { formatCapacity, formatDateTime, formatEnergy, formatPower, relativeTime } from '../../lib/format.ts';
+import { formatCapacity, formatEnergy, formatPower, relativeTime } from '../../lib/format.ts';
 import { statusStyle } from '../../lib/palette.ts';
+import { browserZone, formatZoned } from '../../lib/zonedTime.ts';
 import { usePlantTypes } from './plantQueries.ts';
 import styles from './plants.module.css';
 import { type PlantRow, type PlantSort, plantSelection, type SelectionState, toSelected } from './selection.ts';
@@ -151,7 +152,7 @@ export function PlantTable({ selectable, rows, total, loading, selection, onShar
       sortOrder: sortOrder('lastUpdate'),
       render: (v: string | null) =>
         v ? (
-          <Tooltip title={formatDateTime(v)}>
+          <Tooltip title={formatZoned(v, browserZone(), i18n.language, { seconds: true })}>
             <span>{relativeTime(v, i18n.language)}</span>
           </Tooltip>
         ) : (

@@ -15,7 +15,7 @@ import { emailRules } from '../../components/formRules.ts';
 import { PageError } from '../../components/PageState.tsx';
 import { EmailInput } from '../../components/SafeInput.tsx';
 import ui from '../../components/ui.module.css';
-import { formatDateTime } from '../../lib/format.ts';
+import { browserZone, formatZoned } from '../../lib/zonedTime.ts';
 import { PlantDialog, type PlantRef } from './PlantDialog.tsx';
 import { useInvalidatePlants } from './plantQueries.ts';
 import styles from './plants.module.css';
@@ -36,7 +36,7 @@ export function ShareDialog({ plant, onClose }: { plant: PlantRef | null; onClos
 }
 
 function ShareBody({ plant }: { plant: PlantRef }) {
-  const { t } = useTranslation('plants');
+  const { t, i18n } = useTranslation('plants');
   const { message } = App.useApp();
   const [form] = Form.useForm<ShareValues>();
   const users = useApiQuery(plantsApi.getShareUsers, { params: { plantId: plant.id } });
@@ -152,7 +152,7 @@ function ShareBody({ plant }: { plant: PlantRef }) {
                   title={u.account}
                   description={
                     <Typography.Text type="secondary" className={ui.note}>
-                      {t('share.since', { time: formatDateTime(u.sharedAt) })}
+                      {t('share.since', { time: formatZoned(u.sharedAt, browserZone(), i18n.language, { seconds: true }) })}
                     </Typography.Text>
                   }
                 />

@@ -7,6 +7,7 @@ import { Card, Flex, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import ui from '../../components/ui.module.css';
+import { browserZone, formatZoned } from '../../lib/zonedTime.ts';
 import { BrokerPanel, HttpPanel, IngestPanel, StorePanel, SummaryRow } from './StatusPanels.tsx';
 import { POLL_MS, useRates, useSystemStatus } from './statusQueries.ts';
 import styles from './system.module.css';
@@ -32,7 +33,7 @@ export default function SystemStatusPage() {
             )}
             <Typography.Text type="secondary" data-testid="status-updated">
               {t('updated', {
-                time: new Date(data.at).toLocaleTimeString(i18n.language),
+                time: formatZoned(data.at, browserZone(), i18n.language, { timeOnly: true, seconds: true }),
                 seconds: POLL_MS / 1000,
               })}
             </Typography.Text>

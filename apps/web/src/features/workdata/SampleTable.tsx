@@ -13,7 +13,8 @@ import ui from '../../components/ui.module.css';
 import { useTableHeight } from '../../components/useTableHeight.ts';
 import type { DateRange } from '../../lib/dateRange.ts';
 import { formatNumber } from '../../lib/format.ts';
-import { formatValue, paramTitle, type WorkdataParam, zonedTime } from './format.ts';
+import { formatZoned, withZone } from '../../lib/zonedTime.ts';
+import { formatValue, paramTitle, type WorkdataParam } from './format.ts';
 import styles from './workdata.module.css';
 import { useSamples } from './workdataQueries.ts';
 
@@ -38,7 +39,7 @@ export const sampleSizes = [100, 200, 500, workdataApi.WORKDATA_PAGE_MAX] as con
 type Row = { key: string; ts: string; values: Array<number | string | null> };
 
 export function SampleTable({ sn, range, params }: { sn: string; range: DateRange; params: string[] }) {
-  const { t } = useTranslation('workdata');
+  const { t, i18n } = useTranslation('workdata');
   const height = useTableHeight(560);
   const [size, setSize] = useState<number>(200);
   // cursors[i] is the `after` of page i (page 0 has none); offsets[i] the rows before it.
@@ -54,10 +55,12 @@ export function SampleTable({ sn, range, params }: { sn: string; range: DateRang
   const tableColumns: TableColumnsType<Row> = [
     {
       key: 'ts',
-      title: t('table.time'),
+      title: withZone(t('table.time'), timezone),
       width: 180,
       fixed: 'left',
-      render: (_, r) => <span className={ui.figures}>{zonedTime(r.ts, timezone)}</span>,
+      render: (_, r) => (
+        <span className={ui.figures}>{formatZoned(r.ts, timezone, i18n.language, { seconds: true, label: false })}</span>
+      ),
     },
     ...columns.map((p: WorkdataParam, i) => ({
       key: p.key,

@@ -34,7 +34,7 @@ export function WorkdataChart({
   chosen: string[];
   onChosen: (keys: string[]) => void;
 }) {
-  const { t } = useTranslation('workdata');
+  const { t, i18n } = useTranslation('workdata');
   const { token } = theme.useToken();
   const chart = useChart({ sn, range, params: chosen });
   const data = chart.data;
@@ -44,11 +44,11 @@ export function WorkdataChart({
       data
         ? workdataChartOption(
             data,
-            { min: t('chart.min'), max: t('chart.max') },
+            { min: t('chart.min'), max: t('chart.max'), locale: i18n.language },
             { text: token.colorTextSecondary, grid: token.colorBorderSecondary },
           )
         : null,
-    [data, t, token.colorTextSecondary, token.colorBorderSecondary],
+    [data, t, i18n.language, token.colorTextSecondary, token.colorBorderSecondary],
   );
 
   return (

@@ -11,7 +11,8 @@ import { PageError } from '../../components/PageState.tsx';
 import ui from '../../components/ui.module.css';
 import type { DateRange } from '../../lib/dateRange.ts';
 import { levelStyle } from '../../lib/palette.ts';
-import { formatValue, type WorkdataParam, zonedTime } from './format.ts';
+import { formatZoned, withZone } from '../../lib/zonedTime.ts';
+import { formatValue, type WorkdataParam } from './format.ts';
 import { paramColumn } from './SampleTable.tsx';
 import { type DeviceKind, useWorkdataEvents } from './workdataQueries.ts';
 
@@ -29,7 +30,7 @@ export function WorkdataEvents({
   range: DateRange;
   params: string[];
 }) {
-  const { t } = useTranslation('workdata');
+  const { t, i18n } = useTranslation('workdata');
   const [page, setPage] = useState(1);
   const [size, setSize] = useState<number>(PAGE_SIZES[0]);
   const events = useWorkdataEvents({ sn, kind, range, params, page, size });
@@ -68,28 +69,34 @@ export function WorkdataEvents({
     },
     {
       key: 'start',
-      title: t('events.start'),
+      title: withZone(t('events.start'), timezone),
       width: 170,
-      render: (_, r) => <span className={ui.figures}>{zonedTime(r.event.startedAt, timezone)}</span>,
+      render: (_, r) => (
+        <span className={ui.figures}>
+          {formatZoned(r.event.startedAt, timezone, i18n.language, { seconds: true, label: false })}
+        </span>
+      ),
     },
     {
       key: 'end',
-      title: t('events.end'),
+      title: withZone(t('events.end'), timezone),
       width: 170,
       render: (_, r) =>
         r.event.endedAt ? (
-          <span className={ui.figures}>{zonedTime(r.event.endedAt, timezone)}</span>
+          <span className={ui.figures}>
+            {formatZoned(r.event.endedAt, timezone, i18n.language, { seconds: true, label: false })}
+          </span>
         ) : (
           <Tag color="orange">{t('events.ongoing')}</Tag>
         ),
     },
     {
       key: 'reading',
-      title: t('events.reading'),
+      title: withZone(t('events.reading'), timezone),
       width: 170,
       render: (_, r) =>
         r.sample ? (
-          <span className={ui.figures}>{zonedTime(r.sample.ts, timezone)}</span>
+          <span className={ui.figures}>{formatZoned(r.sample.ts, timezone, i18n.language, { seconds: true, label: false })}</span>
         ) : (
           <Typography.Text type="secondary">{t('events.noReading')}</Typography.Text>
         ),

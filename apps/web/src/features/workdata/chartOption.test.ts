@@ -94,7 +94,7 @@ describe('operation-data chart', () => {
     const o = workdataChartOption(data(300), { min: 'min', max: 'max' });
     const formatter = (o.tooltip as { formatter: (p: unknown) => string }).formatter;
     const html = formatter([{ dataIndex: 0 }]);
-    expect(html).toContain('2026-05-20 12:00:00');
+    expect(html).toContain('2026-05-20 12:00:00 (Europe/Madrid)');
     expect(html).toContain('Output power: <b>1,200 W</b>');
     expect(html).toContain('(min 1,000 · max 1,500)');
     expect(html).toContain('State of charge: <b>55.5 %</b>');

@@ -15,7 +15,8 @@ import type {
 import type { ComposeOption } from 'echarts/core';
 import { printColors } from '../../lib/chart.ts';
 import { workdataSeries } from '../../lib/palette.ts';
-import { chartInDisplayUnits, formatValue, paramTitle, wallClockMs, zonedTime } from './format.ts';
+import { formatZoned } from '../../lib/zonedTime.ts';
+import { chartInDisplayUnits, formatValue, paramTitle, wallClockMs } from './format.ts';
 
 export type WorkdataChartData = DataOf<typeof workdataApi.workdataChart>;
 export type WorkdataChartOption = ComposeOption<
@@ -28,6 +29,8 @@ const AXIS_GAP = 58;
 export interface ChartLabels {
   min: string;
   max: string;
+  /** The interface language (the tooltip's time). */
+  locale?: string;
 }
 
 const escapeHtml = (s: string) =>
@@ -121,7 +124,9 @@ export function workdataChartOption(
         const items = Array.isArray(raw) ? raw : [raw];
         const index = items[0]?.dataIndex;
         if (index === undefined) return '';
-        const lines = [`<b>${escapeHtml(zonedTime(data.ts[index], data.timezone))}</b>`];
+        const lines = [
+          `<b>${escapeHtml(formatZoned(data.ts[index], data.timezone, labels.locale ?? 'en', { seconds: true }))}</b>`,
+        ];
         data.series.forEach((s, i) => {
           const p = paramOf(s.key);
           const value = formatValue(s.avg[index] ?? null, p);

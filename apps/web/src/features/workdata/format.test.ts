@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { bucketWidth, formatValue, paramTitle, wallClockMs, zonedTime } from './format.ts';
+import { bucketWidth, formatValue, paramTitle, wallClockMs } from './format.ts';
 
 describe('operation-data formatting', () => {
-  it('sample times in the plant zone, with seconds', () => {
-    expect(zonedTime('2026-05-20T10:04:05.000Z', 'Europe/Madrid')).toBe('2026-05-20 12:04:05');
-    expect(zonedTime('2026-01-15T23:30:00.000Z', 'America/Mexico_City')).toBe('2026-01-15 17:30:00');
-    expect(zonedTime(null, 'UTC')).toBe('--');
-  });
-
   it('the chart axis: the wall clock read as UTC', () => {
     expect(new Date(wallClockMs('2026-05-20T10:04:05.000Z', 'Europe/Madrid')).toISOString()).toBe('2026-05-20T12:04:05.000Z');
   });

@@ -1,5 +1,5 @@
 /**
- * Operation-data display: sample times in the plant's zone (YYYY-MM-DD HH:mm:ss),
+ * Operation-data display (times: lib/zonedTime, in the plant's zone): the chart's wall clock,
  * values by their parameter (an enum's label, a number with thousands separators and at most
  * three decimals, a °C parameter in the user's temperature unit, text as is, -- when missing),
  * and the chart's bucket width.
@@ -10,17 +10,6 @@ import { displayed, displayUnit, formatNumber } from '../../lib/format.ts';
 
 export type WorkdataParam = DataOf<typeof workdataApi.workdataParams>['params'][number];
 export type WorkdataValue = DataOf<typeof workdataApi.workdataDynamic>['list'][number]['values'][number];
-
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** "YYYY-MM-DD HH:mm:ss" of an instant in a time zone; -- when missing. */
-export function zonedTime(iso: string | null | undefined, timezone: string): string {
-  if (!iso) return '--';
-  const at = new Date(iso);
-  if (Number.isNaN(at.getTime())) return '--';
-  const p = zonedParts(at, timezone);
-  return `${p.year}-${pad(p.month)}-${pad(p.day)} ${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}`;
-}
 
 /**
  * The wall-clock time of an instant in a zone, as if it were UTC (epoch ms): a chart drawn in UTC
