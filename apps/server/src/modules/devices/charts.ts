@@ -9,7 +9,7 @@ import { hexToRegisters, type Language } from '@sunfleet/contracts';
 import type { ProtocolPlan, RegisterBlock } from '@sunfleet/protocols';
 import { sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
-import { deviceEnergy, type EnergyPeriod, periodDays } from '../../energy/day-rollups.ts';
+import { deviceEnergy, deviceEnergyBars, type EnergyPeriod } from '../../energy/day-rollups.ts';
 import { sampleTables } from '../../energy/samples.ts';
 import { fail } from '../../http/errors.ts';
 import { dayBounds, hourLabel, isCalendarDay, iso, localDay } from '../../time/index.ts';
@@ -167,26 +167,8 @@ const rounded = (v: unknown) => Math.round(Number(v ?? 0) * 1000) / 1000;
 /** Energy bars of a month (per day), a year (per month) or all time (per year), from day rollups. */
 export async function energyBars(db: Db, device: DeviceRow, period: Exclude<EnergyPeriod, 'day'>, date: string | undefined) {
   const day = chartDay(device, date);
-  const range = periodDays(period, day);
-  const width = period === 'month' ? 10 : period === 'year' ? 7 : 4;
-  const label = sql<string>`substr(day, 1, ${sql.lit(width)})`;
-  let q = db.selectFrom('device_day').where('device_id', '=', device.id).where('first_ts', '>=', device.boundAt);
-  if (range) q = q.where('day', '>=', range.from).where('day', '<=', range.to);
   const [rows, totals] = await Promise.all([
-    q
-      .select([
-        label.as('label'),
-        sql<number>`sum(pv_wh)`.as('pv'),
-        sql<number>`sum(load_wh)`.as('load'),
-        sql<number>`sum(grid_import_wh)`.as('gridImport'),
-        sql<number>`sum(grid_export_wh)`.as('gridExport'),
-        sql<number>`sum(charge_wh)`.as('charge'),
-        sql<number>`sum(discharge_wh)`.as('discharge'),
-        sql<number | null>`max(peak_power_w)`.as('peakPower'),
-      ])
-      .groupBy(label)
-      .orderBy(label)
-      .execute(),
+    deviceEnergyBars(db, device.id, period, day, device.boundAt),
     deviceEnergy(db, device.id, period, day, device.boundAt),
   ]);
   return {

@@ -23,6 +23,7 @@ import { type Kysely, sql } from 'kysely';
 import { LoadingCache } from '../../cache/loading-cache.ts';
 import { parseJson } from '../../db/index.ts';
 import type { Database, Plant } from '../../db/schema.ts';
+import { plantDayExports, plantDaysAs } from '../../energy/day-rollups.ts';
 import { daysOf, localDay, nextDay, previousDay, zonedInstant } from '../../time/index.ts';
 
 /**
@@ -96,13 +97,7 @@ export async function dayIncomes(
   }
   if (days.length === 0) return out;
   if (plant.valuation_method !== 'tou') {
-    const rows = await db
-      .selectFrom('plant_day')
-      .select(['day', 'pv_wh', 'grid_export_wh'])
-      .where('plant_id', '=', plant.id)
-      .where('day', '>=', days[0]!)
-      .where('day', '<=', days.at(-1)!)
-      .execute();
+    const rows = await plantDayExports(db, plant.id, days[0]!, days.at(-1)!);
     const byDay = new Map(rows.map((r) => [r.day, r]));
     for (const d of days) {
       const r = byDay.get(d);
@@ -132,13 +127,9 @@ async function touDayIncomes(db: Kysely<Database>, plant: IncomePlant, days: rea
   const today = localDay(plant.timezone, Date.now());
   const plantVersion = Number(plant.updated_at);
   // The day before counts too: a day's first segment starts from a reading up to LOOKBACK_MS before midnight.
-  const rows = await db
-    .selectFrom('plant_day as pd')
+  const rows = await plantDaysAs(db, plant.id, previousDay(days[0]!), days.at(-1)!)
     .leftJoin('plant_day_income as pdi', (j) => j.onRef('pdi.plant_id', '=', 'pd.plant_id').onRef('pdi.day', '=', 'pd.day'))
     .select(['pd.day', 'pd.updated_at', 'pdi.income', 'pdi.computed_at'])
-    .where('pd.plant_id', '=', plant.id)
-    .where('pd.day', '>=', previousDay(days[0]!))
-    .where('pd.day', '<=', days.at(-1)!)
     .orderBy('pd.day')
     .execute();
   const out = new Map<string, number>();

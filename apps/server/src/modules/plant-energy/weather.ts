@@ -13,9 +13,9 @@ import { getProtocol, listProtocols } from '@sunfleet/protocols';
 import type { Caller } from '../../access/caller.ts';
 import { type PlantDevice, plantFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
+import { deviceLatest, type LatestDevice, num, plantLatest } from '../../energy/latest.ts';
 import { fail } from '../../http/errors.ts';
 import { dayBounds, iso, localDay, requestDay } from '../../time/index.ts';
-import { deviceLatest, type LatestDevice, num, plantLatest } from './latest.ts';
 
 export type WeatherNow = DataOf<typeof plantEnergyApi.weather>;
 export type WeatherStationInfo = DataOf<typeof plantEnergyApi.saveWeatherAuth>;
