@@ -9,6 +9,7 @@ import type { Static } from 'typebox';
 import type { Caller } from '../../access/caller.ts';
 import type { Db } from '../../db/index.ts';
 import { deviceDayRow } from '../../energy/day-rollups.ts';
+import { samplesIn } from '../../energy/samples.ts';
 import { fail } from '../../http/errors.ts';
 import { iso, localDay } from '../../time/index.ts';
 import { chartDay, dayCurves, dayEnergy, decodeRaw, energyBars, generation, integrate } from './charts.ts';
@@ -128,14 +129,10 @@ export async function pvIv(db: Db, caller: Caller, sn: string) {
   const end = device.latest?.ts ?? Date.now();
   const rows =
     plan && inputs.length > 0
-      ? await db
-          .selectFrom('inverter_samples')
-          .select(['ts', 'raw'])
-          .where('device_id', '=', device.id)
-          .where('ts', '>', Math.max(end - HOUR, device.boundAt - 1))
-          .where('ts', '<=', end)
-          .orderBy('ts')
-          .execute()
+      ? // The hour up to the latest reading (ts > end − 1 h, ts ≤ end; times are whole milliseconds).
+        await samplesIn(db, 'inverter_samples', device.id, Math.max(end - HOUR, device.boundAt - 1) + 1, end + 1, ['raw'], {
+          ordered: true,
+        })
       : [];
   const decoded = rows.map((r) => ({ time: iso(Number(r.ts))!, values: plan ? decodeRaw(plan, r.raw) : null }));
   return {

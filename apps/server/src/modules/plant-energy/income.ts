@@ -24,6 +24,7 @@ import { LoadingCache } from '../../cache/loading-cache.ts';
 import { parseJson } from '../../db/index.ts';
 import type { Database, Plant } from '../../db/schema.ts';
 import { plantDayExports, plantDaysAs } from '../../energy/day-rollups.ts';
+import { pvCounterAtOrBefore, pvCounterFirstIn } from '../../energy/samples.ts';
 import { daysOf, localDay, nextDay, previousDay, zonedInstant } from '../../time/index.ts';
 
 /**
@@ -227,8 +228,8 @@ export async function touIncomes(
     const chunk = jobs.slice(i, i + perStatement);
     const columns = chunk.flatMap((j, k) => [
       // At or before the start (within the lookback), else the segment's first reading.
-      sql`coalesce((${lastAtOrBefore(j.deviceId, j.a, Math.max(j.a - LOOKBACK_MS, j.since))}), (select s.pv_total_wh from inverter_samples s where s.device_id = ${j.deviceId} and s.ts > ${Math.max(j.a, j.since - 1)} and s.ts <= ${j.b} and s.pv_total_wh is not null order by s.ts limit 1)) as ${sql.raw(`s${k}`)}`,
-      sql`(${lastAtOrBefore(j.deviceId, j.b, Math.max(j.a - LOOKBACK_MS, j.since))}) as ${sql.raw(`e${k}`)}`,
+      sql`coalesce((${pvCounterAtOrBefore(j.deviceId, j.a, Math.max(j.a - LOOKBACK_MS, j.since))}), (${pvCounterFirstIn(j.deviceId, Math.max(j.a, j.since - 1), j.b)})) as ${sql.raw(`s${k}`)}`,
+      sql`(${pvCounterAtOrBefore(j.deviceId, j.b, Math.max(j.a - LOOKBACK_MS, j.since))}) as ${sql.raw(`e${k}`)}`,
     ]);
     const { rows } = await sql<Record<string, number | string | null>>`select ${sql.join(columns)}`.execute(db);
     const row = rows[0] ?? {};
@@ -243,6 +244,3 @@ export async function touIncomes(
   for (const [day, v] of out) out.set(day, round4(v));
   return out;
 }
-
-const lastAtOrBefore = (deviceId: number, at: number, notBefore: number) =>
-  sql`select s.pv_total_wh from inverter_samples s where s.device_id = ${deviceId} and s.ts <= ${at} and s.ts >= ${notBefore} and s.pv_total_wh is not null order by s.ts desc limit 1`;

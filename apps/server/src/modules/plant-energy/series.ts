@@ -27,6 +27,7 @@ import {
   plantEnergySeries,
   plantPeriodVersion,
 } from '../../energy/day-rollups.ts';
+import { samplesIn } from '../../energy/samples.ts';
 import { fail } from '../../http/errors.ts';
 import { dayBounds, iso, localDay, requestDay } from '../../time/index.ts';
 import { gridMeters } from './flow.ts';
@@ -196,37 +197,18 @@ async function computeCurve(db: Db, plant: OverviewPlant, day: string, start: nu
   const [inverterRows, meterRows, batteryRows, forecast] = await Promise.all([
     Promise.all(
       inverters.map((d) =>
-        db
-          .selectFrom('inverter_samples')
-          .select(['ts', 'power_w', 'pv_power_w', 'grid_power_w', 'load_power_w', 'battery_power_w', 'soc'])
-          .where('device_id', '=', d.id)
-          .where('ts', '>=', d.from)
-          .where('ts', '<', d.to)
-          .execute(),
+        samplesIn(db, 'inverter_samples', d.id, d.from, d.to, [
+          'power_w',
+          'pv_power_w',
+          'grid_power_w',
+          'load_power_w',
+          'battery_power_w',
+          'soc',
+        ]),
       ),
     ),
-    Promise.all(
-      meters.map((d) =>
-        db
-          .selectFrom('meter_samples')
-          .select(['ts', 'power_w'])
-          .where('device_id', '=', d.id)
-          .where('ts', '>=', d.from)
-          .where('ts', '<', d.to)
-          .execute(),
-      ),
-    ),
-    Promise.all(
-      batteries.map((d) =>
-        db
-          .selectFrom('battery_samples')
-          .select(['ts', 'power_w', 'soc'])
-          .where('device_id', '=', d.id)
-          .where('ts', '>=', d.from)
-          .where('ts', '<', d.to)
-          .execute(),
-      ),
-    ),
+    Promise.all(meters.map((d) => samplesIn(db, 'meter_samples', d.id, d.from, d.to, ['power_w']))),
+    Promise.all(batteries.map((d) => samplesIn(db, 'battery_samples', d.id, d.from, d.to, ['power_w', 'soc']))),
     db
       .selectFrom('plant_forecast')
       .select(['ts', 'power_w'])
