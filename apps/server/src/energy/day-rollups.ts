@@ -4,7 +4,16 @@
  * time/days.ts), so a month or a year here is the plant's own calendar month or year. Ingest
  * writes the rows (telemetry/ingest: rollups.ts, rollup-store.ts, plant-days.ts).
  */
-import { CompiledQuery, type Kysely, PostgresAdapter, sql } from 'kysely';
+import {
+  CompiledQuery,
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  PostgresAdapter,
+  type SelectQueryBuilder,
+  type SelectQueryBuilderWithLeftJoin,
+  sql,
+} from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { localDay, monthDays, yearDays } from '../time/days.ts';
 
@@ -233,4 +242,189 @@ function toDateSql(postgres: boolean): string {
     toDateText.set(postgres, text);
   }
   return text;
+}
+
+// ——— day rows as lists and pages read them ———
+
+/**
+ * `q` (a select over devices) with each device's device_day row of `day` joined as `device_day`
+ * (left join), counted from the device's binding to its plant on: a row begun earlier is an
+ * earlier owner's. `day` is a plant-local date or an expression of one per row (time/sql.ts).
+ */
+export function joinDeviceDay<DB extends Database, TB extends keyof DB, O>(
+  q: SelectQueryBuilder<DB, TB, O>,
+  day: string | Expression<string>,
+): SelectQueryBuilderWithLeftJoin<DB, TB, O, 'device_day'> {
+  return (q as unknown as SelectQueryBuilder<Database, 'devices', O>).leftJoin('device_day', (join) =>
+    join
+      .onRef('device_day.device_id', '=', 'devices.id')
+      .on('device_day.day', '=', day)
+      .onRef('device_day.first_ts', '>=', 'devices.bound_at'),
+  ) as never;
+}
+
+/** The joined day's PV energy (`joinDeviceDay`), 0 without a row: an order key. */
+export const joinedDayPvOrZero = sql<number>`coalesce(device_day.pv_wh, 0)`;
+
+/** One device's row of a day, from its binding (`since`) on; undefined when there is none. */
+export function deviceDayRow(db: Kysely<Database>, deviceId: number, day: string, since: number) {
+  return db
+    .selectFrom('device_day')
+    .select(['pv_wh', 'load_wh', 'grid_import_wh', 'grid_export_wh', 'charge_wh', 'discharge_wh'])
+    .where('device_id', '=', deviceId)
+    .where('day', '=', day)
+    .where('first_ts', '>=', since)
+    .executeTakeFirst();
+}
+
+/**
+ * Each device's row of its own day (`days`: device id → plant-local day), from its binding on
+ * (`boundAt`: device id → bound_at). One query for all of them.
+ */
+export async function devicesDayRows(
+  db: Kysely<Database>,
+  days: ReadonlyMap<number, string>,
+  boundAt: ReadonlyMap<number, number>,
+): Promise<Map<number, { pv_wh: number; grid_import_wh: number; grid_export_wh: number }>> {
+  if (days.size === 0) return new Map();
+  const rows = await db
+    .selectFrom('device_day')
+    .select(['device_id', 'day', 'first_ts', 'pv_wh', 'grid_import_wh', 'grid_export_wh'])
+    .where('device_id', 'in', [...days.keys()])
+    .where('day', 'in', [...new Set(days.values())])
+    .execute();
+  return new Map(
+    rows
+      .filter((d) => days.get(d.device_id) === d.day && Number(d.first_ts) >= boundAt.get(d.device_id)!)
+      .map((d) => [d.device_id, d]),
+  );
+}
+
+/**
+ * One device's energy bars from its day rows since `since`: the days of the month, the months of
+ * the year, or the years of all time around `anchorDay` (sums as the store returns them).
+ */
+export function deviceEnergyBars(
+  db: Kysely<Database>,
+  deviceId: number,
+  period: Exclude<EnergyPeriod, 'day'>,
+  anchorDay: string,
+  since: number,
+) {
+  const range = periodDays(period, anchorDay);
+  const width = period === 'month' ? 10 : period === 'year' ? 7 : 4;
+  const label = sql<string>`substr(day, 1, ${sql.lit(width)})`;
+  let q = db.selectFrom('device_day').where('device_id', '=', deviceId).where('first_ts', '>=', since);
+  if (range) q = q.where('day', '>=', range.from).where('day', '<=', range.to);
+  return q
+    .select([
+      label.as('label'),
+      sql<number>`sum(pv_wh)`.as('pv'),
+      sql<number>`sum(load_wh)`.as('load'),
+      sql<number>`sum(grid_import_wh)`.as('gridImport'),
+      sql<number>`sum(grid_export_wh)`.as('gridExport'),
+      sql<number>`sum(charge_wh)`.as('charge'),
+      sql<number>`sum(discharge_wh)`.as('discharge'),
+      sql<number | null>`max(peak_power_w)`.as('peakPower'),
+    ])
+    .groupBy(label)
+    .orderBy(label)
+    .execute();
+}
+
+/** The energy of these plants' days from `from` to `to` (inclusive), one query: the report's rows. */
+export function plantsDayRows(db: Kysely<Database>, plantIds: readonly number[], from: string, to: string) {
+  return db
+    .selectFrom('plant_day')
+    .select([
+      'plant_id',
+      'day',
+      'pv_wh',
+      'load_wh',
+      'grid_import_wh',
+      'grid_export_wh',
+      'charge_wh',
+      'discharge_wh',
+      'peak_power_w',
+    ])
+    .where('plant_id', 'in', plantIds)
+    .where('day', '>=', from)
+    .where('day', '<=', to)
+    .execute();
+}
+
+/** A plant's generated and exported energy of its days from `from` to `to` (inclusive). */
+export function plantDayExports(db: Kysely<Database>, plantId: number, from: string, to: string) {
+  return db
+    .selectFrom('plant_day')
+    .select(['day', 'pv_wh', 'grid_export_wh'])
+    .where('plant_id', '=', plantId)
+    .where('day', '>=', from)
+    .where('day', '<=', to)
+    .execute();
+}
+
+/**
+ * A plant's day rows from `from` to `to` (inclusive) as `pd`, for a module to join what it keeps
+ * per plant day and select (`pd.day`, `pd.updated_at`: the day's version).
+ */
+export function plantDaysAs(db: Kysely<Database>, plantId: number, from: string, to: string) {
+  return db
+    .selectFrom('plant_day as pd')
+    .where('pd.plant_id', '=', plantId)
+    .where('pd.day', '>=', from)
+    .where('pd.day', '<=', to);
+}
+
+/** A plant's PV energy of one day (undefined: no row). */
+export async function plantDayPv(db: Kysely<Database>, plantId: number, day: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('plant_day')
+    .select('pv_wh')
+    .where('plant_id', '=', plantId)
+    .where('day', '=', day)
+    .executeTakeFirst();
+  return row?.pv_wh;
+}
+
+/** A plant's day row version (`updated_at`: ingest bumps it with every stored sample of the day), as a subquery. */
+export const plantDayVersion = (eb: ExpressionBuilder<Database, never>, plantId: number, day: string) =>
+  eb.selectFrom('plant_day').select('updated_at').where('plant_id', '=', plantId).where('day', '=', day);
+
+/** A version of a plant's period (null: all time): its day rows' newest `updated_at` and their count. */
+export function plantPeriodVersion(db: Kysely<Database>, plantId: number, range: { from: string; to: string } | null) {
+  let q = db
+    .selectFrom('plant_day')
+    .select((eb) => [eb.fn.max('updated_at').as('v'), eb.fn.countAll<number | string>().as('n')])
+    .where('plant_id', '=', plantId);
+  if (range) q = q.where('day', '>=', range.from).where('day', '<=', range.to);
+  return q.executeTakeFirst();
+}
+
+/**
+ * Each plant's total PV energy, its latest day with a row and that day's PV energy (the plant
+ * list's columns): a grouped query over the plants' day rows, then their latest days' rows.
+ */
+export async function plantsLatestDay(
+  db: Kysely<Database>,
+  plantIds: readonly number[],
+): Promise<Map<number, { total: number; day: string | null; today: number }>> {
+  const out = new Map<number, { total: number; day: string | null; today: number }>();
+  const days = await db
+    .selectFrom('plant_day')
+    .select((eb) => ['plant_id', eb.fn.sum<number>('pv_wh').as('total'), eb.fn.max('day').as('last_day')])
+    .where('plant_id', 'in', plantIds)
+    .groupBy('plant_id')
+    .execute();
+  for (const d of days) out.set(d.plant_id, { total: Number(d.total ?? 0), day: d.last_day, today: 0 });
+  const lastDays = days.filter((d) => d.last_day !== null);
+  if (lastDays.length > 0) {
+    const rows = await db
+      .selectFrom('plant_day')
+      .select(['plant_id', 'day', 'pv_wh'])
+      .where((eb) => eb.or(lastDays.map((d) => eb.and([eb('plant_id', '=', d.plant_id), eb('day', '=', d.last_day!)]))))
+      .execute();
+    for (const r of rows) out.get(r.plant_id)!.today = Number(r.pv_wh);
+  }
+  return out;
 }

@@ -7,10 +7,9 @@
  */
 import { hexToRegisters, type Language } from '@sunfleet/contracts';
 import type { ProtocolPlan, RegisterBlock } from '@sunfleet/protocols';
-import { sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
-import { deviceEnergy, type EnergyPeriod, periodDays } from '../../energy/day-rollups.ts';
-import { sampleTables } from '../../energy/samples.ts';
+import { deviceEnergy, deviceEnergyBars, type EnergyPeriod } from '../../energy/day-rollups.ts';
+import { sampleRows, samplesIn, sampleTables } from '../../energy/samples.ts';
 import { fail } from '../../http/errors.ts';
 import { dayBounds, hourLabel, isCalendarDay, iso, localDay } from '../../time/index.ts';
 import type { DeviceRow } from './device.ts';
@@ -81,10 +80,10 @@ async function decodedValues(
     decodedDays.set(key, hit);
     return hit.values;
   }
-  const { rows } = await sql<{ ts: number | string; raw: string }>`
-    select ts, raw from ${sql.table(sampleTables[device.kind])}
-    where device_id = ${device.id} and ts >= ${Math.max(from, device.boundAt)} and ts < ${to}
-    order by ts`.execute(db);
+  const rows = (await sampleRows(db, sampleTables[device.kind], device.id, ['raw'], Math.max(from, device.boundAt), to)) as {
+    ts: number | string;
+    raw: string;
+  }[];
   const rowTimes = rows.map((r) => Number(r.ts));
   const values = new Map<string, (number | null)[]>(params.map((p) => [p.key, new Array(rows.length).fill(null)]));
   for (let i = 0; i < rows.length; i++) {
@@ -122,11 +121,7 @@ export async function dayCurves(
   });
   const { start: from, end: to } = dayBounds(device.timezone, day);
   const columns = [...new Set(params.flatMap((p) => (p.column ? [p.column] : [])))];
-  const selected = sql.join([sql.ref('ts'), ...columns.map((c) => sql.ref(c))]);
-  const { rows } = await sql<Record<string, unknown> & { ts: number | string }>`
-    select ${selected} from ${sql.table(sampleTables[device.kind])}
-    where device_id = ${device.id} and ts >= ${Math.max(from, device.boundAt)} and ts < ${to}
-    order by ts`.execute(db);
+  const rows = await sampleRows(db, sampleTables[device.kind], device.id, columns, Math.max(from, device.boundAt), to);
   const times = rows.map((r) => Number(r.ts));
   const raw = params.filter((p) => !p.column);
   const decoded = raw.length > 0 && rows.length > 0 ? await decodedValues(db, device, plan, raw, times, from, to) : null;
@@ -167,26 +162,8 @@ const rounded = (v: unknown) => Math.round(Number(v ?? 0) * 1000) / 1000;
 /** Energy bars of a month (per day), a year (per month) or all time (per year), from day rollups. */
 export async function energyBars(db: Db, device: DeviceRow, period: Exclude<EnergyPeriod, 'day'>, date: string | undefined) {
   const day = chartDay(device, date);
-  const range = periodDays(period, day);
-  const width = period === 'month' ? 10 : period === 'year' ? 7 : 4;
-  const label = sql<string>`substr(day, 1, ${sql.lit(width)})`;
-  let q = db.selectFrom('device_day').where('device_id', '=', device.id).where('first_ts', '>=', device.boundAt);
-  if (range) q = q.where('day', '>=', range.from).where('day', '<=', range.to);
   const [rows, totals] = await Promise.all([
-    q
-      .select([
-        label.as('label'),
-        sql<number>`sum(pv_wh)`.as('pv'),
-        sql<number>`sum(load_wh)`.as('load'),
-        sql<number>`sum(grid_import_wh)`.as('gridImport'),
-        sql<number>`sum(grid_export_wh)`.as('gridExport'),
-        sql<number>`sum(charge_wh)`.as('charge'),
-        sql<number>`sum(discharge_wh)`.as('discharge'),
-        sql<number | null>`max(peak_power_w)`.as('peakPower'),
-      ])
-      .groupBy(label)
-      .orderBy(label)
-      .execute(),
+    deviceEnergyBars(db, device.id, period, day, device.boundAt),
     deviceEnergy(db, device.id, period, day, device.boundAt),
   ]);
   return {
@@ -214,15 +191,10 @@ export async function energyBars(db: Db, device: DeviceRow, period: Exclude<Ener
  */
 export async function hourlyGeneration(db: Db, device: DeviceRow, day: string) {
   const { start: from, end: to } = dayBounds(device.timezone, day);
-  const rows = await db
-    .selectFrom('inverter_samples')
-    .select(['ts', 'pv_total_wh'])
-    .where('device_id', '=', device.id)
-    .where('ts', '>=', Math.max(from, device.boundAt))
-    .where('ts', '<', to)
-    .where('pv_total_wh', 'is not', null)
-    .orderBy('ts')
-    .execute();
+  const rows = await samplesIn(db, 'inverter_samples', device.id, Math.max(from, device.boundAt), to, ['pv_total_wh'], {
+    notNull: 'pv_total_wh',
+    ordered: true,
+  });
   const hours = Math.round((to - from) / 3_600_000);
   const energy = new Array<number>(hours).fill(0);
   for (let i = 1; i < rows.length; i++) {

@@ -2,13 +2,15 @@
  * One device of the devices area with what its detail pages read: the device through the
  * resolver (access/resolve.ts: a device the caller cannot see, a deleted one, or one of another
  * kind answers as missing, 600 for an inverter and 404 otherwise; 2 when `need` is 'operate'
- * and the caller may not change it), then its gateway, plant and latest values.
+ * and the caller may not change it), then its gateway, plant and latest values (energy/latest.ts:
+ * none when they are older than its binding).
  */
 import type { Caller } from '../../access/caller.ts';
 import { deviceFor, type Need } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
 import { parseJson } from '../../db/index.ts';
 import type { DeviceKind, DeviceStatus } from '../../db/schema.ts';
+import { joinLatest } from '../../energy/latest.ts';
 import { zoneOf } from '../../time/index.ts';
 import type { Values } from './fields.ts';
 
@@ -40,11 +42,12 @@ export async function findDevice(
   need: Need = 'view',
 ): Promise<DeviceRow> {
   const device = await deviceFor(db, caller, by, { kind, need });
-  const r = await db
-    .selectFrom('devices')
-    .innerJoin('gateways', 'gateways.id', 'devices.gateway_id')
-    .leftJoin('plants', 'plants.id', 'devices.plant_id')
-    .leftJoin('device_latest', 'device_latest.device_id', 'devices.id')
+  const r = await joinLatest(
+    db
+      .selectFrom('devices')
+      .innerJoin('gateways', 'gateways.id', 'devices.gateway_id')
+      .leftJoin('plants', 'plants.id', 'devices.plant_id'),
+  )
     .select([
       'devices.device_type',
       'devices.rated_power_w',
@@ -84,7 +87,7 @@ export async function findDevice(
     timezone: zoneOf(device.timezone),
     canEdit: device.canOperate,
     latest:
-      r.latest_ts === null || Number(r.latest_ts) < device.boundAt
+      r.latest_ts === null
         ? null
         : {
             ts: Number(r.latest_ts),

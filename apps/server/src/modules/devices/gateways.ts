@@ -11,6 +11,7 @@ import { gatewaysVisible, type ScopeForm } from '../../access/devices.ts';
 import { gatewayFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
+import { joinLatest } from '../../energy/latest.ts';
 import { iso, zoneOf } from '../../time/index.ts';
 import { cached, scopeFormFor } from './list.ts';
 import { readAll } from './offload.ts';
@@ -240,11 +241,7 @@ export async function gatewayDetail(db: Db, caller: Caller, id: number) {
   const [[row], summary, devices] = await Promise.all([
     rowsByIds(db, [id]),
     deviceSummary(db, [id]),
-    db
-      .selectFrom('devices')
-      .leftJoin('device_latest', (join) =>
-        join.onRef('device_latest.device_id', '=', 'devices.id').onRef('device_latest.ts', '>=', 'devices.bound_at'),
-      )
+    joinLatest(db.selectFrom('devices'))
       .select([
         'devices.id',
         'devices.sn',

@@ -8,6 +8,8 @@ import type { ProtocolPlan } from '@sunfleet/protocols';
 import type { Static } from 'typebox';
 import type { Caller } from '../../access/caller.ts';
 import type { Db } from '../../db/index.ts';
+import { deviceDayRow } from '../../energy/day-rollups.ts';
+import { samplesIn } from '../../energy/samples.ts';
 import { fail } from '../../http/errors.ts';
 import { iso, localDay } from '../../time/index.ts';
 import { chartDay, dayCurves, dayEnergy, decodeRaw, energyBars, generation, integrate } from './charts.ts';
@@ -49,15 +51,7 @@ const positive = (n: number | null) => (n !== null && n > 0 ? n : null);
 const powerNow = (device: DeviceRow) =>
   device.status === 'offline' ? (device.latest ? 0 : null) : num(valuesOf(device).activePower);
 
-async function todayRow(db: Db, device: DeviceRow) {
-  return db
-    .selectFrom('device_day')
-    .select(['pv_wh', 'load_wh', 'grid_import_wh', 'grid_export_wh', 'charge_wh', 'discharge_wh'])
-    .where('device_id', '=', device.id)
-    .where('day', '=', localDay(device.timezone))
-    .where('first_ts', '>=', device.boundAt)
-    .executeTakeFirst();
-}
+const todayRow = (db: Db, device: DeviceRow) => deviceDayRow(db, device.id, localDay(device.timezone), device.boundAt);
 
 export async function inverterDetail(db: Db, caller: Caller, sn: string, lan: Language): Promise<Detail> {
   const device = await inverter(db, caller, sn);
@@ -135,14 +129,10 @@ export async function pvIv(db: Db, caller: Caller, sn: string) {
   const end = device.latest?.ts ?? Date.now();
   const rows =
     plan && inputs.length > 0
-      ? await db
-          .selectFrom('inverter_samples')
-          .select(['ts', 'raw'])
-          .where('device_id', '=', device.id)
-          .where('ts', '>', Math.max(end - HOUR, device.boundAt - 1))
-          .where('ts', '<=', end)
-          .orderBy('ts')
-          .execute()
+      ? // The hour up to the latest reading (ts > end − 1 h, ts ≤ end; times are whole milliseconds).
+        await samplesIn(db, 'inverter_samples', device.id, Math.max(end - HOUR, device.boundAt - 1) + 1, end + 1, ['raw'], {
+          ordered: true,
+        })
       : [];
   const decoded = rows.map((r) => ({ time: iso(Number(r.ts))!, values: plan ? decodeRaw(plan, r.raw) : null }));
   return {

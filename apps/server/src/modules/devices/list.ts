@@ -19,8 +19,9 @@ import { plantsVisible } from '../../access/scopes.ts';
 import { LoadingCaches } from '../../cache/loading-cache.ts';
 import type { Db } from '../../db/index.ts';
 import { parseJson } from '../../db/index.ts';
-import { isPostgres } from '../../db/migrations/columns.ts';
 import type { Database, DeviceKind } from '../../db/schema.ts';
+import { devicesDayRows, joinDeviceDay, joinedDayPvOrZero } from '../../energy/day-rollups.ts';
+import { joinLatest, latestNumber, latestTsOrZero, noLatest } from '../../energy/latest.ts';
 import { iso, localDay, localTodaySql, zoneOf } from '../../time/index.ts';
 import { statusCounts } from '../plants/list.ts';
 import { firstNum, kwhToWh, num, PV_TOTAL_KEYS, type Values } from './fields.ts';
@@ -116,14 +117,6 @@ function filtered<Q extends DevicesQuery>(q: Q, kind: DeviceKind, caller: Caller
   return out;
 }
 
-/** A number from the latest values JSON (only simple keys: letters and digits). */
-function latestNumber(db: Db, key: string): Expression<number | null> {
-  if (!/^[A-Za-z0-9]+$/.test(key)) throw new Error(`not a simple key: ${key}`);
-  return isPostgres(db)
-    ? sql<number | null>`(device_latest."values"::json ->> ${sql.lit(key)})::double precision`
-    : sql<number | null>`json_extract(device_latest."values", ${sql.lit(`$.${key}`)})`;
-}
-
 const statusRank = sql<number>`(case devices.status when 'fault' then 4 when 'warning' then 3 when 'upgrading' then 2 when 'offline' then 1 else 0 end)`;
 
 /** Sort keys that need the latest values or today's rollup joined. */
@@ -140,19 +133,19 @@ function sortExpression(db: Db, kind: DeviceKind, sort: string): Expression<unkn
     case 'ratedPower':
       return sql`coalesce(devices.rated_power_w, -1)`;
     case 'lastUpdate':
-      return sql`coalesce(device_latest.ts, 0)`;
+      return latestTsOrZero;
     case 'power': {
       const power = latestNumber(db, kind === 'battery' ? 'power' : 'activePower');
       if (kind !== 'inverter') return sql`coalesce(${power}, -1e18)`;
       // As shown: an offline inverter produces nothing.
-      return sql`(case when device_latest.device_id is null then -1 when devices.status = 'offline' then 0 else coalesce(${power}, -1) end)`;
+      return sql`(case when ${noLatest} then -1 when devices.status = 'offline' then 0 else coalesce(${power}, -1) end)`;
     }
     case 'soc':
     case 'soh':
     case 'irradiance':
       return sql`coalesce(${latestNumber(db, sort)}, -1)`;
     case 'todayEnergy':
-      return sql`coalesce(device_day.pv_wh, 0)`;
+      return joinedDayPvOrZero;
     default:
       return sql`devices.sn`;
   }
@@ -161,19 +154,12 @@ function sortExpression(db: Db, kind: DeviceKind, sort: string): Expression<unkn
 /** The ordered ids of every visible device of the kind that passes the filters. */
 async function orderedIds(db: Db, kind: DeviceKind, caller: Caller, q: ListQuery, sort: string, desc: boolean, form: ScopeForm) {
   let query = db.selectFrom('devices') as unknown as DevicesQuery;
-  if (needsLatest.has(sort))
-    query = query.leftJoin('device_latest', (join) =>
-      join.onRef('device_latest.device_id', '=', 'devices.id').onRef('device_latest.ts', '>=', 'devices.bound_at'),
-    );
+  if (needsLatest.has(sort)) query = joinLatest(query) as unknown as DevicesQuery;
   if (sort === 'todayEnergy') {
-    query = query
-      .leftJoin('plants', 'plants.id', 'devices.plant_id')
-      .leftJoin('device_day', (join) =>
-        join
-          .onRef('device_day.device_id', '=', 'devices.id')
-          .on('device_day.day', '=', localTodaySql('plants.timezone'))
-          .onRef('device_day.first_ts', '>=', 'devices.bound_at'),
-      );
+    query = joinDeviceDay(
+      query.leftJoin('plants', 'plants.id', 'devices.plant_id'),
+      localTodaySql('plants.timezone'),
+    ) as unknown as DevicesQuery;
   }
   const direction = desc ? 'desc' : 'asc';
   const rows = await readAll(
@@ -264,13 +250,12 @@ export interface ListRow {
  */
 async function rowsOf(db: Db, caller: Caller, kind: DeviceKind, ids: number[], rescope: boolean): Promise<ListRow[]> {
   if (ids.length === 0) return [];
-  let query = db
-    .selectFrom('devices')
-    .innerJoin('gateways', 'gateways.id', 'devices.gateway_id')
-    .leftJoin('plants', 'plants.id', 'devices.plant_id')
-    .leftJoin('device_latest', (join) =>
-      join.onRef('device_latest.device_id', '=', 'devices.id').onRef('device_latest.ts', '>=', 'devices.bound_at'),
-    )
+  let query = joinLatest(
+    db
+      .selectFrom('devices')
+      .innerJoin('gateways', 'gateways.id', 'devices.gateway_id')
+      .leftJoin('plants', 'plants.id', 'devices.plant_id'),
+  )
     .select([
       'devices.id',
       'devices.sn',
@@ -298,22 +283,8 @@ async function rowsOf(db: Db, caller: Caller, kind: DeviceKind, ids: number[], r
   const rows = await query.execute();
   const days = new Map<number, string>();
   for (const r of rows) days.set(r.id, localDay(zoneOf(r.plant_id === null ? null : r.plant_timezone)));
-  const dayRows =
-    rows.length === 0
-      ? []
-      : await db
-          .selectFrom('device_day')
-          .select(['device_id', 'day', 'first_ts', 'pv_wh', 'grid_import_wh', 'grid_export_wh'])
-          .where('device_id', 'in', [...days.keys()])
-          .where('day', 'in', [...new Set(days.values())])
-          .execute();
   const boundAt = new Map(rows.map((r) => [r.id, Number(r.bound_at)]));
-  // Today's row counts from the device's binding on (a row begun earlier is an earlier owner's).
-  const todayOf = new Map(
-    dayRows
-      .filter((d) => days.get(d.device_id) === d.day && Number(d.first_ts) >= boundAt.get(d.device_id)!)
-      .map((d) => [d.device_id, d]),
-  );
+  const todayOf = await devicesDayRows(db, days, boundAt);
   const byId = new Map(
     rows.map((r): [number, ListRow] => {
       const d = todayOf.get(r.id);

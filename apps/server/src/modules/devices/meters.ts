@@ -6,6 +6,7 @@
 import type { Language } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import type { Db } from '../../db/index.ts';
+import { deviceDayRow } from '../../energy/day-rollups.ts';
 import { fail } from '../../http/errors.ts';
 import { iso, localDay } from '../../time/index.ts';
 import { chartDay, dayCurves, dayEnergy, energyBars } from './charts.ts';
@@ -30,13 +31,7 @@ export async function meterRealtime(db: Db, caller: Caller, sn: string, lan: Lan
   const device = await meter(db, caller, sn);
   const plan = planOf(device.protocolId);
   const values: Values = device.latest?.values ?? {};
-  const day = await db
-    .selectFrom('device_day')
-    .select(['grid_import_wh', 'grid_export_wh'])
-    .where('device_id', '=', device.id)
-    .where('day', '=', localDay(device.timezone))
-    .where('first_ts', '>=', device.boundAt)
-    .executeTakeFirst();
+  const day = await deviceDayRow(db, device.id, localDay(device.timezone), device.boundAt);
   return {
     id: device.id,
     sn: device.sn,

@@ -15,8 +15,8 @@
  */
 import type { DataOf, plantEnergyApi } from '@sunfleet/contracts';
 import type { Db } from '../../db/index.ts';
+import { deviceLatest, type LatestDevice, num, plantLatest } from '../../energy/latest.ts';
 import { iso } from '../../time/index.ts';
-import { deviceLatest, type LatestDevice, num, plantLatest } from './latest.ts';
 import type { OverviewPlant } from './plant.ts';
 
 export type EnergyFlow = DataOf<typeof plantEnergyApi.plantEnergyFlow>;

@@ -23,6 +23,8 @@ import { type Kysely, sql } from 'kysely';
 import { LoadingCache } from '../../cache/loading-cache.ts';
 import { parseJson } from '../../db/index.ts';
 import type { Database, Plant } from '../../db/schema.ts';
+import { plantDayExports, plantDaysAs } from '../../energy/day-rollups.ts';
+import { pvCounterAtOrBefore, pvCounterFirstIn } from '../../energy/samples.ts';
 import { daysOf, localDay, nextDay, previousDay, zonedInstant } from '../../time/index.ts';
 
 /**
@@ -96,13 +98,7 @@ export async function dayIncomes(
   }
   if (days.length === 0) return out;
   if (plant.valuation_method !== 'tou') {
-    const rows = await db
-      .selectFrom('plant_day')
-      .select(['day', 'pv_wh', 'grid_export_wh'])
-      .where('plant_id', '=', plant.id)
-      .where('day', '>=', days[0]!)
-      .where('day', '<=', days.at(-1)!)
-      .execute();
+    const rows = await plantDayExports(db, plant.id, days[0]!, days.at(-1)!);
     const byDay = new Map(rows.map((r) => [r.day, r]));
     for (const d of days) {
       const r = byDay.get(d);
@@ -132,13 +128,9 @@ async function touDayIncomes(db: Kysely<Database>, plant: IncomePlant, days: rea
   const today = localDay(plant.timezone, Date.now());
   const plantVersion = Number(plant.updated_at);
   // The day before counts too: a day's first segment starts from a reading up to LOOKBACK_MS before midnight.
-  const rows = await db
-    .selectFrom('plant_day as pd')
+  const rows = await plantDaysAs(db, plant.id, previousDay(days[0]!), days.at(-1)!)
     .leftJoin('plant_day_income as pdi', (j) => j.onRef('pdi.plant_id', '=', 'pd.plant_id').onRef('pdi.day', '=', 'pd.day'))
     .select(['pd.day', 'pd.updated_at', 'pdi.income', 'pdi.computed_at'])
-    .where('pd.plant_id', '=', plant.id)
-    .where('pd.day', '>=', previousDay(days[0]!))
-    .where('pd.day', '<=', days.at(-1)!)
     .orderBy('pd.day')
     .execute();
   const out = new Map<string, number>();
@@ -236,8 +228,8 @@ export async function touIncomes(
     const chunk = jobs.slice(i, i + perStatement);
     const columns = chunk.flatMap((j, k) => [
       // At or before the start (within the lookback), else the segment's first reading.
-      sql`coalesce((${lastAtOrBefore(j.deviceId, j.a, Math.max(j.a - LOOKBACK_MS, j.since))}), (select s.pv_total_wh from inverter_samples s where s.device_id = ${j.deviceId} and s.ts > ${Math.max(j.a, j.since - 1)} and s.ts <= ${j.b} and s.pv_total_wh is not null order by s.ts limit 1)) as ${sql.raw(`s${k}`)}`,
-      sql`(${lastAtOrBefore(j.deviceId, j.b, Math.max(j.a - LOOKBACK_MS, j.since))}) as ${sql.raw(`e${k}`)}`,
+      sql`coalesce((${pvCounterAtOrBefore(j.deviceId, j.a, Math.max(j.a - LOOKBACK_MS, j.since))}), (${pvCounterFirstIn(j.deviceId, Math.max(j.a, j.since - 1), j.b)})) as ${sql.raw(`s${k}`)}`,
+      sql`(${pvCounterAtOrBefore(j.deviceId, j.b, Math.max(j.a - LOOKBACK_MS, j.since))}) as ${sql.raw(`e${k}`)}`,
     ]);
     const { rows } = await sql<Record<string, number | string | null>>`select ${sql.join(columns)}`.execute(db);
     const row = rows[0] ?? {};
@@ -252,6 +244,3 @@ export async function touIncomes(
   for (const [day, v] of out) out.set(day, round4(v));
   return out;
 }
-
-const lastAtOrBefore = (deviceId: number, at: number, notBefore: number) =>
-  sql`select s.pv_total_wh from inverter_samples s where s.device_id = ${deviceId} and s.ts <= ${at} and s.ts >= ${notBefore} and s.pv_total_wh is not null order by s.ts desc limit 1`;

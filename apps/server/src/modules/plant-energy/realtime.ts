@@ -7,10 +7,10 @@ import { type DataOf, plantEnergyApi } from '@sunfleet/contracts';
 import { LoadingCache } from '../../cache/loading-cache.ts';
 import type { Db } from '../../db/index.ts';
 import { plantEnergyToDate } from '../../energy/day-rollups.ts';
+import { plantLatest } from '../../energy/latest.ts';
 import { iso, localDay, previousDay } from '../../time/index.ts';
 import { powerNow } from './flow.ts';
 import { dayIncomes, energyIncome, hasPrice, roundMoney, totalOf } from './income.ts';
-import { plantLatest } from './latest.ts';
 import type { OverviewPlant } from './plant.ts';
 
 export type PlantRealtime = DataOf<typeof plantEnergyApi.plantRealtime>;

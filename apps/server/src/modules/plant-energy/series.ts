@@ -19,7 +19,15 @@ import { type DataOf, plantEnergyApi } from '@sunfleet/contracts';
 import { LoadingCache } from '../../cache/loading-cache.ts';
 import type { Db } from '../../db/index.ts';
 import type { DeviceKind } from '../../db/schema.ts';
-import { type EnergyPeriod, periodDays, plantEnergySeries } from '../../energy/day-rollups.ts';
+import {
+  type EnergyPeriod,
+  periodDays,
+  plantDayPv,
+  plantDayVersion,
+  plantEnergySeries,
+  plantPeriodVersion,
+} from '../../energy/day-rollups.ts';
+import { samplesIn } from '../../energy/samples.ts';
 import { fail } from '../../http/errors.ts';
 import { dayBounds, iso, localDay, requestDay } from '../../time/index.ts';
 import { gridMeters } from './flow.ts';
@@ -73,7 +81,7 @@ export async function plantPowerDay(db: Db, plant: OverviewPlant, date?: string)
   const { start, end } = dayBounds(plant.timezone, day);
   const version = await db
     .selectNoFrom((eb) => [
-      eb.selectFrom('plant_day').select('updated_at').where('plant_id', '=', plant.id).where('day', '=', day).as('day_version'),
+      plantDayVersion(eb, plant.id, day).as('day_version'),
       eb
         .selectFrom('plant_forecast')
         .select((f) => f.fn.max('imported_at').as('m'))
@@ -189,37 +197,18 @@ async function computeCurve(db: Db, plant: OverviewPlant, day: string, start: nu
   const [inverterRows, meterRows, batteryRows, forecast] = await Promise.all([
     Promise.all(
       inverters.map((d) =>
-        db
-          .selectFrom('inverter_samples')
-          .select(['ts', 'power_w', 'pv_power_w', 'grid_power_w', 'load_power_w', 'battery_power_w', 'soc'])
-          .where('device_id', '=', d.id)
-          .where('ts', '>=', d.from)
-          .where('ts', '<', d.to)
-          .execute(),
+        samplesIn(db, 'inverter_samples', d.id, d.from, d.to, [
+          'power_w',
+          'pv_power_w',
+          'grid_power_w',
+          'load_power_w',
+          'battery_power_w',
+          'soc',
+        ]),
       ),
     ),
-    Promise.all(
-      meters.map((d) =>
-        db
-          .selectFrom('meter_samples')
-          .select(['ts', 'power_w'])
-          .where('device_id', '=', d.id)
-          .where('ts', '>=', d.from)
-          .where('ts', '<', d.to)
-          .execute(),
-      ),
-    ),
-    Promise.all(
-      batteries.map((d) =>
-        db
-          .selectFrom('battery_samples')
-          .select(['ts', 'power_w', 'soc'])
-          .where('device_id', '=', d.id)
-          .where('ts', '>=', d.from)
-          .where('ts', '<', d.to)
-          .execute(),
-      ),
-    ),
+    Promise.all(meters.map((d) => samplesIn(db, 'meter_samples', d.id, d.from, d.to, ['power_w']))),
+    Promise.all(batteries.map((d) => samplesIn(db, 'battery_samples', d.id, d.from, d.to, ['power_w', 'soc']))),
     db
       .selectFrom('plant_forecast')
       .select(['ts', 'power_w'])
@@ -302,19 +291,14 @@ async function computeCurve(db: Db, plant: OverviewPlant, day: string, start: nu
       soc: socDevices[i] ? round1(socSum.at(i)! / socDevices[i]!) : null,
     });
   }
-  const energy = await db
-    .selectFrom('plant_day')
-    .select('pv_wh')
-    .where('plant_id', '=', plant.id)
-    .where('day', '=', day)
-    .executeTakeFirst();
+  const energy = await plantDayPv(db, plant.id, day);
   return {
     date: day,
     timezone: plant.timezone,
     points,
     forecast: forecast.map((f) => ({ time: iso(f.ts)!, power: Number(f.power_w) })),
     peakPower: round1(peak),
-    energy: Number(energy?.pv_wh ?? 0),
+    energy: Number(energy ?? 0),
   };
 }
 
@@ -335,12 +319,7 @@ export async function plantGenerationSeries(
   const day = requestDay(plant.timezone, date);
   const range = periodDays(period, day);
   // Version of the period: its day rows (newest change, count) and the plant's settings.
-  let q = db
-    .selectFrom('plant_day')
-    .select((eb) => [eb.fn.max('updated_at').as('v'), eb.fn.countAll<number | string>().as('n')])
-    .where('plant_id', '=', plant.id);
-  if (range) q = q.where('day', '>=', range.from).where('day', '<=', range.to);
-  const version = await q.executeTakeFirst();
+  const version = await plantPeriodVersion(db, plant.id, range);
   const today = localDay(plant.timezone, Date.now());
   const key = `${plant.id}|${period}|${range ? `${range.from}|${range.to}` : 'all'}|${plant.timezone}`;
   const settings = `${plant.updated_at}|${plant.valuation_method}|${plant.price}|${plant.price_segments}`;

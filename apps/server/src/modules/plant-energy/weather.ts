@@ -13,9 +13,10 @@ import { getProtocol, listProtocols } from '@sunfleet/protocols';
 import type { Caller } from '../../access/caller.ts';
 import { type PlantDevice, plantFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
+import { deviceLatest, type LatestDevice, num, plantLatest } from '../../energy/latest.ts';
+import { samplesIn } from '../../energy/samples.ts';
 import { fail } from '../../http/errors.ts';
 import { dayBounds, iso, localDay, requestDay } from '../../time/index.ts';
-import { deviceLatest, type LatestDevice, num, plantLatest } from './latest.ts';
 
 export type WeatherNow = DataOf<typeof plantEnergyApi.weather>;
 export type WeatherStationInfo = DataOf<typeof plantEnergyApi.saveWeatherAuth>;
@@ -128,14 +129,15 @@ export async function attachStation(db: Db, caller: Caller, plantId: number, sn:
 export async function stationDay(db: Db, device: PlantDevice, date: string | undefined): Promise<WeatherDay> {
   const day = requestDay(device.timezone, date);
   const { start, end } = dayBounds(device.timezone, day);
-  const rows = await db
-    .selectFrom('weather_samples')
-    .select(['ts', 'irradiance_wm2', 'ambient_c', 'module_c', 'wind_ms'])
-    .where('device_id', '=', device.id)
-    .where('ts', '>=', Math.max(start, device.boundAt))
-    .where('ts', '<', end)
-    .orderBy('ts')
-    .execute();
+  const rows = await samplesIn(
+    db,
+    'weather_samples',
+    device.id,
+    Math.max(start, device.boundAt),
+    end,
+    ['irradiance_wm2', 'ambient_c', 'module_c', 'wind_ms'],
+    { ordered: true },
+  );
   const buckets = new Map<number, { sums: number[]; counts: number[] }>();
   for (const r of rows) {
     const i = Math.floor((Number(r.ts) - start) / STEP_MS);

@@ -4,6 +4,8 @@ import type { Caller } from '../../access/caller.ts';
 import { plantFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
 import { parseJson } from '../../db/index.ts';
+import { joinDeviceDay } from '../../energy/day-rollups.ts';
+import { joinLatest } from '../../energy/latest.ts';
 import { fail } from '../../http/errors.ts';
 import { iso, localDay } from '../../time/index.ts';
 import { eventFields } from '../events/mapper.ts';
@@ -36,17 +38,7 @@ export async function plantInverters(db: Db, caller: Caller, plantId: number, qu
     .where('devices.kind', '=', 'inverter')
     .where('devices.deleted_at', 'is', null);
   const [rows, count] = await Promise.all([
-    inverters
-      .innerJoin('gateways', 'gateways.id', 'devices.gateway_id')
-      .leftJoin('device_latest', (join) =>
-        join.onRef('device_latest.device_id', '=', 'devices.id').onRef('device_latest.ts', '>=', 'devices.bound_at'),
-      )
-      .leftJoin('device_day', (join) =>
-        join
-          .onRef('device_day.device_id', '=', 'devices.id')
-          .on('device_day.day', '=', today)
-          .onRef('device_day.first_ts', '>=', 'devices.bound_at'),
-      )
+    joinDeviceDay(joinLatest(inverters.innerJoin('gateways', 'gateways.id', 'devices.gateway_id')), today)
       .select([
         'devices.id',
         'devices.sn',

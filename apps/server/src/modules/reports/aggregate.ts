@@ -7,7 +7,7 @@
  * "today" among the plants (a browser may already be in tomorrow). Any id the caller cannot
  * see refuses the whole request with 700.
  *
- * Values come from the day rollups (`plant_day`), read for all plants in one query. A day
+ * Values come from the day rollups (energy/day-rollups.ts `plantsDayRows`), read for all plants in one query. A day
  * without a row is "no data" and its cells stay blank; the summary sums the days that have
  * data (blank when none has), and counts them. Income comes from `dayIncomes` of
  * modules/plant-energy (blank when the plant has no price, and on days without data); each row
@@ -18,6 +18,7 @@ import type { Caller } from '../../access/caller.ts';
 import { plantsVisible } from '../../access/scopes.ts';
 import type { Db } from '../../db/index.ts';
 import type { Plant } from '../../db/schema.ts';
+import { plantsDayRows } from '../../energy/day-rollups.ts';
 import { fail } from '../../http/errors.ts';
 import { addDays, daysBetween, isCalendarDay, localDay } from '../../time/index.ts';
 import { plantDayIncomes } from './incomes.ts';
@@ -91,23 +92,7 @@ export async function energyReport(
   const t = texts(lan);
 
   // Every plant's days in one query.
-  const rows = await db
-    .selectFrom('plant_day')
-    .select([
-      'plant_id',
-      'day',
-      'pv_wh',
-      'load_wh',
-      'grid_import_wh',
-      'grid_export_wh',
-      'charge_wh',
-      'discharge_wh',
-      'peak_power_w',
-    ])
-    .where('plant_id', 'in', ids)
-    .where('day', '>=', q.startDate)
-    .where('day', '<=', q.endDate)
-    .execute();
+  const rows = await plantsDayRows(db, ids, q.startDate, q.endDate);
   const byPlant = new Map<number, Map<string, DayValues>>();
   for (const r of rows) {
     let days = byPlant.get(r.plant_id);

@@ -6,8 +6,8 @@
  * chosen parameter needs it.
  */
 import type { RegisterBlock } from '@sunfleet/protocols';
-import { sql } from 'kysely';
 import type { Db } from '../../../db/index.ts';
+import { sampleAtOrBefore, sampleCount, samplesPage } from '../../../energy/samples.ts';
 import type { DeviceParams, ResolvedParam } from './params.ts';
 
 export type Value = number | string | null;
@@ -69,32 +69,26 @@ export class SampleReader {
     this.columns = [...new Set(chosen.flatMap((p) => (p.column ? [p.column] : [])))];
   }
 
-  private select() {
-    const cols = this.columns.map((c) => sql.ref(c));
-    if (this.needsRaw) cols.push(sql.ref('raw'));
-    return cols.length > 0 ? sql`, ${sql.join(cols)}` : sql``;
+  /** The columns read: the chosen stored ones, and `raw` when a chosen parameter is decoded. */
+  private selected(): string[] {
+    return this.needsRaw ? [...this.columns, 'raw'] : this.columns;
   }
 
   /** Rows with `from ≤ ts < to` and `ts > after`, oldest first, at most `limit`. */
   async page(db: Db, from: number, to: number, after: number | null, limit: number): Promise<SampleRow[]> {
-    const lower = after !== null && after >= from ? sql`ts > ${after}` : sql`ts >= ${from}`;
-    const { rows } = await sql<Record<string, unknown>>`select ts${this.select()} from ${sql.table(this.params.table)}
-      where device_id = ${this.deviceId} and ${lower} and ts < ${to} order by ts limit ${limit}`.execute(db);
+    const rows = await samplesPage(db, this.params.table, this.deviceId, this.selected(), { from, to, after }, limit);
     return rows.map((r) => this.toRow(r));
   }
 
   /** The newest row at or before `at` and after `notBefore`, or null. */
   async at(db: Db, at: number, notBefore: number): Promise<SampleRow | null> {
-    const { rows } = await sql<Record<string, unknown>>`select ts${this.select()} from ${sql.table(this.params.table)}
-      where device_id = ${this.deviceId} and ts <= ${at} and ts > ${notBefore} order by ts desc limit 1`.execute(db);
-    return rows[0] ? this.toRow(rows[0]) : null;
+    const row = await sampleAtOrBefore(db, this.params.table, this.deviceId, this.selected(), at, notBefore);
+    return row ? this.toRow(row) : null;
   }
 
   /** Rows in the range. */
-  async count(db: Db, from: number, to: number): Promise<number> {
-    const { rows } = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(this.params.table)}
-      where device_id = ${this.deviceId} and ts >= ${from} and ts < ${to}`.execute(db);
-    return Number(rows[0]?.n ?? 0);
+  count(db: Db, from: number, to: number): Promise<number> {
+    return sampleCount(db, this.params.table, this.deviceId, from, to);
   }
 
   private toRow(r: Record<string, unknown>): SampleRow {

@@ -4,10 +4,10 @@
  * reading at each event's start.
  */
 import { type Language, type QueryOf, workdataApi } from '@sunfleet/contracts';
-import { sql } from 'kysely';
 import type { Caller } from '../../../access/caller.ts';
 import { type DeviceSubject, subjectFor } from '../../../access/resolve.ts';
 import type { Db } from '../../../db/index.ts';
+import { sampleBuckets } from '../../../energy/samples.ts';
 import { fail } from '../../../http/errors.ts';
 import { dayRange, iso, type TimeRange } from '../../../time/index.ts';
 import { eventsPage } from '../events.service.ts';
@@ -116,15 +116,14 @@ async function bucketsInStore(
   range: TimeRange,
   width: number,
 ): Promise<Bucket[]> {
-  const aggregates = chosen.map((p, i) => {
-    const c = sql.ref(p.column!);
-    return sql`avg(${c}) as a${sql.raw(String(i))}, count(${c}) as n${sql.raw(String(i))}, min(${c}) as lo${sql.raw(String(i))}, max(${c}) as hi${sql.raw(String(i))}`;
-  });
-  const { rows } = await sql<Record<string, number | string | null>>`select min(ts) as t, ${sql.join(aggregates)}
-    from ${sql.table(params.table)}
-    where device_id = ${deviceId} and ts >= ${range.from} and ts < ${range.to}
-    group by (ts - cast(${range.from} as bigint)) / cast(${width} as bigint)
-    order by t`.execute(db);
+  const rows = await sampleBuckets(
+    db,
+    params.table,
+    deviceId,
+    chosen.map((p) => p.column!),
+    range,
+    width,
+  );
   const num = (v: number | string | null | undefined) => (v === null || v === undefined ? null : Number(v));
   return rows.map((r) => ({
     ts: Number(r.t),
