@@ -42,7 +42,12 @@ describe('the plant map without a tile server', () => {
   let portal: Portal;
   let fleet: FleetPlant[];
   beforeAll(async () => {
-    portal = await startPortal({ SIMULATOR: 'on', SIMULATOR_GATEWAYS: '12', SIMULATOR_BACKFILL_DAYS: '0' });
+    portal = await startPortal({
+      SIMULATOR: 'on',
+      SIMULATOR_GATEWAYS: '12',
+      SIMULATOR_BACKFILL_DAYS: '0',
+      SIMULATOR_INTERVAL: '5',
+    });
     const file = path.join(portal.dataDir, 'demo-fleet.json');
     // The server provisions the fleet after it starts listening.
     for (const until = Date.now() + 30_000; !fs.existsSync(file) && Date.now() < until; )
@@ -106,14 +111,23 @@ describe('the plant map without a tile server', () => {
 
     await page.getByTestId('plant-search').fill('');
     await expect.poll(() => plantsShown(page), WAIT).toBe(fleet.length + OWN_PLANTS);
-    // The demo owner's own plants have no gateway: offline; the fleet's report.
+    // The demo owner's own plants have no gateway and stay offline; the fleet's turn normal once
+    // their gateways report (the counts refresh on a reload).
+    const card = async (status: string) =>
+      Number((await page.getByTestId(`status-card-${status}`).innerText()).match(/\d+/)?.[0] ?? Number.NaN);
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await page.locator('.sf-plant-marker, .sf-plant-cluster').first().waitFor(WAIT);
+          return card('normal');
+        },
+        { timeout: 45_000, interval: 2_000 },
+      )
+      .toBeGreaterThan(0);
+    const offline = await card('offline');
+    expect(offline).toBeGreaterThanOrEqual(OWN_PLANTS);
     await page.getByTestId('status-card-offline').click();
-    const offline = Number(
-      await page
-        .getByTestId('status-card-offline')
-        .innerText()
-        .then((t) => t.match(/\d+/)?.[0]),
-    );
     await expect.poll(() => plantsShown(page), WAIT).toBe(offline);
     expect(offline).toBeLessThan(fleet.length + OWN_PLANTS);
     await context.close();
@@ -144,6 +158,13 @@ describe('the plant map with MAP_TILE_URL', () => {
   afterAll(async () => {
     await portal?.close();
     await new Promise((r) => tiles?.close(r));
+  });
+
+  it('fits the view to the plants: the demo owner’s three, some 100 km apart, each a marker of its own', async () => {
+    const { page, context } = await openMap(portal);
+    await expect.poll(() => page.locator('.sf-plant-marker').count(), WAIT).toBe(OWN_PLANTS);
+    expect(await page.locator('.sf-plant-cluster').count()).toBe(0);
+    await context.close();
   });
 
   it('shows the tile server’s tiles (allowed by the CSP) with its attribution, and no outlines', async () => {

@@ -12,9 +12,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Badge, Flex, Spin, Typography } from 'antd';
 import { DivIcon, type DivIconOptions, type Map as LeafletMap, latLngBounds } from 'leaflet';
 import 'leaflet/dist/leaflet.css';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { GeoJSON, MapContainer, Marker, Popup, TileLayer, Tooltip, useMap, useMapEvents } from 'react-leaflet';
+import { GeoJSON, MapContainer, Marker, Popup, TileLayer, Tooltip, useMap } from 'react-leaflet';
 import { Link, useNavigate } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
 import { PageEmpty, PageError } from '../../components/PageState.tsx';
@@ -127,8 +127,10 @@ function WorldFitsWidth() {
   useEffect(() => {
     const fit = () => {
       const least = map.getBoundsZoom(WORLD, true);
+      // Zoomed first and not animated: setMinZoom above the zoom would start an animated zoom
+      // that lands after, and undoes, the fit to the plants.
+      if (map.getZoom() < least) map.setZoom(least, { animate: false });
       map.setMinZoom(least);
-      if (map.getZoom() < least) map.setZoom(least);
     };
     fit();
     map.on('resize', fit);
@@ -144,10 +146,15 @@ function FitToPlants({ plants, maxZoom }: { plants: readonly MapPlant[]; maxZoom
   const map = useMap();
   const key = plants.map((p) => `${p.id}:${p.latitude}:${p.longitude}`).join('|');
   // biome-ignore lint/correctness/useExhaustiveDependencies: refit only when the set of points changes (`key`)
+  // The first fit is not animated: the map opens in place, and a click in its first moments is
+  // not lost (Leaflet ignores a new view while a zoom animates).
+  const fitted = useRef(false);
   useEffect(() => {
     if (plants.length === 0) return;
-    if (plants.length === 1) map.setView([plants[0]!.latitude, plants[0]!.longitude], maxZoom);
-    else map.fitBounds(latLngBounds(plants.map((p) => [p.latitude, p.longitude])), { padding: [48, 48], maxZoom });
+    const animate = fitted.current;
+    fitted.current = true;
+    if (plants.length === 1) map.setView([plants[0]!.latitude, plants[0]!.longitude], maxZoom, { animate });
+    else map.fitBounds(latLngBounds(plants.map((p) => [p.latitude, p.longitude])), { padding: [48, 48], maxZoom, animate });
   }, [map, key]);
   return null;
 }
@@ -191,7 +198,15 @@ function PlantMarkers({ plants, maxZoom }: { plants: readonly MapPlant[]; maxZoo
   const navigate = useNavigate();
   const clusters = useMemo(() => clusterPlants(plants, maxZoom), [plants, maxZoom]);
   const [view, setView] = useState(() => viewOf(map));
-  useMapEvents({ moveend: () => setView(viewOf(map)), resize: () => setView(viewOf(map)) });
+  // Also once after mounting: the fit to the plants may have moved the map before this listened.
+  useEffect(() => {
+    const follow = () => setView(viewOf(map));
+    follow();
+    map.on('moveend resize', follow);
+    return () => {
+      map.off('moveend resize', follow);
+    };
+  }, [map]);
   const points = useMemo(() => clusters.points(view.bbox, view.zoom), [clusters, view]);
   const [listing, setListing] = useState<{ id: number; lat: number; lng: number; index: PlantClusters } | null>(null);
   // One icon object per look, so a re-render does not rebuild the markers' elements; a new set of
