@@ -109,6 +109,9 @@ export default function PlantMap({ filters }: { filters: QueryOf<typeof plantsAp
   );
 }
 
+/** Leaflet's options for the outlines: not clickable, each country path given the class its look is in. */
+const outlineOptions = { interactive: false, style: { className: styles.country } };
+
 /** The bundled country outlines, drawn once they have loaded (a chunk of their own). */
 function CountryOutlines() {
   const countries = useQuery({
@@ -118,7 +121,7 @@ function CountryOutlines() {
     gcTime: Number.POSITIVE_INFINITY,
   });
   if (!countries.data) return null;
-  return <GeoJSON data={countries.data} interactive={false} style={{ className: styles.country }} />;
+  return <GeoJSON data={countries.data} {...outlineOptions} />;
 }
 
 /** The least zoom shows the world across the whole width, never a world beside empty space. */
@@ -145,10 +148,10 @@ function WorldFitsWidth() {
 function FitToPlants({ plants, maxZoom }: { plants: readonly MapPlant[]; maxZoom: number }) {
   const map = useMap();
   const key = plants.map((p) => `${p.id}:${p.latitude}:${p.longitude}`).join('|');
-  // biome-ignore lint/correctness/useExhaustiveDependencies: refit only when the set of points changes (`key`)
   // The first fit is not animated: the map opens in place, and a click in its first moments is
   // not lost (Leaflet ignores a new view while a zoom animates).
   const fitted = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: refit only when the set of points changes (`key`)
   useEffect(() => {
     if (plants.length === 0) return;
     const animate = fitted.current;
