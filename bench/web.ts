@@ -212,6 +212,8 @@ async function main() {
     for (const route of ['/plants', overview, '/device/inverter', '/device/event', '/workdata/list', '/edit']) {
       if (route) routes.push(await measure(signedIn, portal.url, route));
     }
+    // The plant map: Leaflet, the clusters and the country outlines come with this page only.
+    routes.push(await measure(signedIn, portal.url, '/plants?view=map', '.sf-plant-marker, .sf-plant-cluster'));
 
     console.log('\nroute (cold)                      requests   on the wire   FCP ms   LCP ms   CLS     long tasks  blocking ms');
     for (const r of routes) {

@@ -88,6 +88,27 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: 'off' }).trustProxy).toBe(0);
   });
 
+  it("the plant map: no tile server by default; a template gives its images' CSP source", () => {
+    expect(loadConfig({}).mapTiles).toBeNull();
+    expect(loadConfig({ MAP_TILE_URL: ' ' }).mapTiles).toBeNull();
+    expect(loadConfig({ MAP_TILE_URL: 'https://{s}.tile.example.org/{z}/{x}/{y}.png' }).mapTiles).toEqual({
+      url: 'https://{s}.tile.example.org/{z}/{x}/{y}.png',
+      attribution: '',
+      maxZoom: 19,
+      imageSource: 'https://*.tile.example.org',
+    });
+    const local = loadConfig({
+      MAP_TILE_URL: 'http://127.0.0.1:8081/styles/basic/{z}/{x}/{y}.png?key=abc',
+      MAP_TILE_ATTRIBUTION: 'Our tiles',
+      MAP_TILE_MAX_ZOOM: '14',
+    }).mapTiles;
+    expect(local).toMatchObject({ attribution: 'Our tiles', maxZoom: 14, imageSource: 'http://127.0.0.1:8081' });
+    // A placeholder inside a label: that label and those left of it become the wildcard.
+    expect(loadConfig({ MAP_TILE_URL: 'https://a.tile-{s}.maps.example.org/{z}/{x}/{y}.png' }).mapTiles?.imageSource).toBe(
+      'https://*.maps.example.org',
+    );
+  });
+
   it.each([
     [{ PORT: 'abc' }, /PORT must be an integer from 0 to 65535, got "abc"/],
     [{ PORT: '70000' }, /PORT must be an integer/],
@@ -105,6 +126,12 @@ describe('loadConfig', () => {
     [{ ADMIN_PASSWORD: 'short' }, /ADMIN_PASSWORD must be 6 to 16 characters without spaces/],
     [{ ADMIN_PASSWORD: 'seventeen-chars-x' }, /ADMIN_PASSWORD must be 6 to 16 characters/],
     [{ ADMIN_PASSWORD: 'with space' }, /ADMIN_PASSWORD must be 6 to 16 characters without spaces/],
+    [{ MAP_TILE_URL: 'https://tiles.example.org/{z}/{x}.png' }, /MAP_TILE_URL must contain \{y\}/],
+    [{ MAP_TILE_URL: 'ftp://tiles.example.org/{z}/{x}/{y}.png' }, /MAP_TILE_URL must be an http:\/\/ or https:\/\//],
+    [{ MAP_TILE_URL: '//tiles.example.org/{z}/{x}/{y}.png' }, /MAP_TILE_URL must be an http/],
+    [{ MAP_TILE_URL: 'https://{s}.org/{z}/{x}/{y}.png' }, /placeholder in the host name only below the domain/],
+    [{ MAP_TILE_URL: 'https://u:p@tiles.example.org/{z}/{x}/{y}.png' }, /without a user name or password/],
+    [{ MAP_TILE_URL: 'https://tiles.example.org/{z}/{x}/{y}.png', MAP_TILE_MAX_ZOOM: '30' }, /MAP_TILE_MAX_ZOOM must be/],
   ])('refuses %o with a ConfigError naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -52,6 +52,18 @@ export interface Config {
   simulatorBackfillDays: number;
   /** The mobile app's store pages, shown with their QR codes on /app/download; null: that store is not shown. */
   appStores: { ios: string | null; android: string | null };
+  /** The plant map's tile server; null: the web's bundled country outlines, nothing fetched from outside. */
+  mapTiles: MapTiles | null;
+}
+
+export interface MapTiles {
+  /** Leaflet URL template: {z}, {x}, {y}, optionally {s} (subdomain) and {r} (retina). */
+  url: string;
+  /** HTML the tile server's terms ask to show (may be empty). */
+  attribution: string;
+  maxZoom: number;
+  /** The CSP source the tile images come from (`https://*.tile.example.org` for a {s} template). */
+  imageSource: string;
 }
 
 export class ConfigError extends Error {}
@@ -119,6 +131,40 @@ function storeUrl(env: NodeJS.ProcessEnv, name: string): string | null {
   return raw;
 }
 
+/**
+ * MAP_TILE_URL (+ MAP_TILE_ATTRIBUTION, MAP_TILE_MAX_ZOOM): an http(s) tile URL template with {z},
+ * {x} and {y}. Its origin becomes the images' CSP source; a {s} in the host name stands for any
+ * subdomain there (CSP allows a wildcard only as the leftmost label).
+ */
+export function mapTilesSetting(env: NodeJS.ProcessEnv): MapTiles | null {
+  const url = env.MAP_TILE_URL?.trim();
+  if (!url) return null;
+  const bad = (why: string) => new ConfigError(`MAP_TILE_URL ${why}, got "${url}"`);
+  for (const part of ['{z}', '{x}', '{y}']) if (!url.includes(part)) throw bad(`must contain ${part}`);
+  const match = url.match(/^(https?):\/\/([^/?#]+)/i);
+  if (!match) throw bad('must be an http:// or https:// URL template');
+  const [, scheme, authority] = match as unknown as [string, string, string];
+  const [, hostName, port = ''] = authority.match(/^(.*?)(:\d+)?$/) as unknown as [string, string, string | undefined];
+  let parsed: URL;
+  try {
+    parsed = new URL(`${scheme}://${hostName.replace(/\{[a-z]+\}/g, 'x')}${port}`);
+  } catch {
+    throw bad('has no valid host');
+  }
+  if (authority.includes('@') || parsed.hostname === '') throw bad('must name a host without a user name or password');
+  const labels = hostName.split('.');
+  const templated = labels.findLastIndex((label) => label.includes('{'));
+  if (templated >= 0 && templated > labels.length - 3)
+    throw bad('may have a placeholder in the host name only below the domain ({s}.tile.example.org)');
+  const host = templated < 0 ? hostName : ['*', ...labels.slice(templated + 1)].join('.');
+  return {
+    url,
+    attribution: env.MAP_TILE_ATTRIBUTION ?? '',
+    maxZoom: int(env, 'MAP_TILE_MAX_ZOOM', 19, 1, 22),
+    imageSource: `${scheme.toLowerCase()}://${host.toLowerCase()}${port}`,
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Relative paths are relative to where the user ran npm (INIT_CWD), not the workspace npm
   // switched into: `npm start` at the repository root keeps its store in ./data.
@@ -180,5 +226,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatorGateways: int(env, 'SIMULATOR_GATEWAYS', 12, 1, 10000),
     simulatorBackfillDays: int(env, 'SIMULATOR_BACKFILL_DAYS', 7, 0, 366),
     appStores: { ios: storeUrl(env, 'APP_IOS_URL'), android: storeUrl(env, 'APP_ANDROID_URL') },
+    mapTiles: mapTilesSetting(env),
   };
 }

@@ -320,7 +320,7 @@ describe('plant overview', () => {
       await page.getByTestId('plant-table').waitFor();
       await shoot(page, `list-${language}`);
       await page.goto('/plants?view=map');
-      await page.locator('path.sf-marker').first().waitFor();
+      await page.locator('.sf-plant-marker, .sf-plant-cluster').first().waitFor();
       await shoot(page, `map-${language}`);
       await page.goto(`/plants/overview/${plantId}/1?period=month`);
       await page.getByTestId('chart-month').waitFor();

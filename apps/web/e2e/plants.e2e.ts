@@ -193,16 +193,6 @@ describe('plants', () => {
     await expect.poll(() => visitor.page.locator(`[data-row-key="${id}"]`).count(), WAIT).toBe(1);
     await visitor.context.close();
   });
-
-  it('the map shows the plants with coordinates, coloured by status', async () => {
-    const { page, context } = await signIn(demo.owner);
-    await page.getByTestId('view-toggle').getByText('Map').click();
-    await page.waitForURL('**/plants?view=map');
-    await expect.poll(() => page.locator('path.sf-marker').count(), WAIT).toBeGreaterThanOrEqual(2);
-    // No tile layer without VITE_MAP_TILE_URL: nothing is fetched from outside.
-    expect(await page.locator('.leaflet-tile').count()).toBe(0);
-    await context.close();
-  });
 });
 
 /** With the simulated demo fleet: the demo owner's plants have gateways whose label keys we know. */

@@ -6,14 +6,16 @@
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 
-const policy: Parameters<typeof helmet>[0] = {
+/** Helmet's options; `imageSources` are origins beyond the portal's own that images may come from. */
+const policy = (imageSources: readonly string[]): Parameters<typeof helmet>[0] => ({
   contentSecurityPolicy: {
     directives: {
       defaultSrc: ["'self'"],
       scriptSrc: ["'self'"],
       // Ant Design writes its styles at run time.
       styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", 'data:', 'blob:'],
+      // The plant map's tile server, when one is configured.
+      imgSrc: ["'self'", 'data:', 'blob:', ...imageSources],
       connectSrc: ["'self'"],
       objectSrc: ["'none'"],
       frameAncestors: ["'none'"],
@@ -23,10 +25,10 @@ const policy: Parameters<typeof helmet>[0] = {
     },
   },
   crossOriginEmbedderPolicy: false,
-};
+});
 
 /** The headers Helmet sets for `policy`, read off a response stand-in. */
-export function securityHeaders(): Record<string, string> {
+export function securityHeaders(imageSources: readonly string[] = []): Record<string, string> {
   const headers: Record<string, string> = {};
   const res = {
     setHeader: (name: string, value: string | number | readonly string[]) => {
@@ -37,7 +39,7 @@ export function securityHeaders(): Record<string, string> {
     },
   };
   let failure: unknown;
-  helmet(policy)({} as never, res as never, (err?: unknown) => {
+  helmet(policy(imageSources))({} as never, res as never, (err?: unknown) => {
     failure = err;
   });
   if (failure) throw failure;
@@ -45,7 +47,8 @@ export function securityHeaders(): Record<string, string> {
 }
 
 export function installSecurityHeaders(app: FastifyInstance): void {
-  const headers = securityHeaders();
+  const tiles = app.deps.config.mapTiles;
+  const headers = securityHeaders(tiles ? [tiles.imageSource] : []);
   app.addHook('onRequest', (_req, reply, done) => {
     reply.headers(headers);
     done();

@@ -7,6 +7,7 @@ import { uploadLimit } from '../users/avatar.ts';
 import * as devices from './devices.ts';
 import * as gateways from './gateway-binding.ts';
 import * as list from './list.ts';
+import { mapLayer } from './map-layer.ts';
 import { storePicture } from './pictures.ts';
 import * as plants from './plants.service.ts';
 import * as sharing from './sharing.ts';
@@ -41,6 +42,7 @@ export function plantRoutes(app: FastifyInstance) {
 
   route(app, api.listPlants, ({ caller, query }) => list.listPlants(db, caller, query));
   route(app, api.plantsMap, ({ caller, query }) => list.plantsMap(db, caller, query));
+  route(app, api.plantsMapLayer, () => mapLayer(config.mapTiles));
   route(app, api.plantFilter, ({ caller }) => list.plantFilter(db, caller));
   route(app, api.overviewPlantCount, ({ caller }) => list.plantCounts(db, caller));
   route(app, api.overviewEventCount, ({ caller }) => list.eventCounts(db, caller));

@@ -1,4 +1,4 @@
-/** Counts for the overview and the account, a plant's inverters, the map and the plant filter. */
+/** Counts for the overview and the account, a plant's inverters, the map and its base layer, the plant filter. */
 import Type from 'typebox';
 import { endpoint, Paged, PageQuery } from '../../endpoint.ts';
 import { IdParams, Instant, Nullable } from '../../schemas.ts';
@@ -97,6 +97,26 @@ export const plantsMap = endpoint({
       longitude: Type.Number(),
     }),
   ),
+});
+
+/**
+ * The map's base layer. Without a tile server configured (MAP_TILE_URL) the web draws the country
+ * outlines it bundles and fetches nothing from outside; with one, it shows that server's tiles.
+ */
+export const plantsMapLayer = endpoint({
+  method: 'GET',
+  path: '/api/v1/plants/map/layer',
+  access: 'station.view',
+  summary: 'The base layer of the plant map: the configured tile server, or null for the bundled country outlines',
+  data: Type.Object({
+    tiles: Nullable(
+      Type.Object({
+        url: Type.String({ description: 'a Leaflet URL template: {z}, {x}, {y}, and optionally {s} and {r}' }),
+        attribution: Type.String({ description: 'HTML the tile server asks to show, may be empty' }),
+        maxZoom: Type.Integer({ minimum: 1, maximum: 22 }),
+      }),
+    ),
+  }),
 });
 
 export const plantFilter = endpoint({

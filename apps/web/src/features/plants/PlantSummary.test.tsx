@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { callsTo, renderPage, serve } from '../../test/pages.tsx';
-import { PlantPopup } from './PlantMap.tsx';
+import { PlantSummary } from './PlantMap.tsx';
 
 const mapPlant = (id: number) => ({
   id,
@@ -25,14 +25,14 @@ const weather = (source: 'station' | 'none') => ({
 });
 const T = { timeout: 5000 };
 
-describe('plant map popup', () => {
+describe('plant map summary', () => {
   it('asks for the plant’s weather and shows irradiance and ambient temperature from its station', async () => {
     const calls = serve([
       ['GET', '/api/v1/plant/1', () => ({ power: 2500, todayEnergy: 12_000 })],
       ['GET', '/api/v1/weather', () => weather('station')],
     ]);
-    renderPage(<PlantPopup plant={mapPlant(1) as never} />, { path: '/m', pattern: '/m' });
-    expect((await screen.findByTestId('map-popup-weather-1', {}, T)).textContent).toBe('Irradiance 640 W/m² · Ambient 21.3 °C');
+    renderPage(<PlantSummary plant={mapPlant(1) as never} />, { path: '/m', pattern: '/m' });
+    expect((await screen.findByTestId('map-summary-weather-1', {}, T)).textContent).toBe('Irradiance 640 W/m² · Ambient 21.3 °C');
     expect(callsTo(calls, '/api/v1/weather')[0]!.url.searchParams.get('plantId')).toBe('1');
   }, 20_000);
 
@@ -41,9 +41,9 @@ describe('plant map popup', () => {
       ['GET', '/api/v1/plant/2', () => ({ power: 2500, todayEnergy: 12_000 })],
       ['GET', '/api/v1/weather', () => weather('none')],
     ]);
-    renderPage(<PlantPopup plant={mapPlant(2) as never} />, { path: '/m', pattern: '/m' });
+    renderPage(<PlantSummary plant={mapPlant(2) as never} />, { path: '/m', pattern: '/m' });
     await waitFor(() => expect(callsTo(calls, '/api/v1/weather')).toHaveLength(1));
     await screen.findByText(/2\.5 kW/, {}, T);
-    expect(screen.queryByTestId('map-popup-weather-2')).toBeNull();
+    expect(screen.queryByTestId('map-summary-weather-2')).toBeNull();
   }, 20_000);
 });
