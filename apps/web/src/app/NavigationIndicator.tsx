@@ -9,7 +9,13 @@ export function NavigationIndicator() {
   return (
     <>
       {busy && (
-        <div className="sf-progress" role="progressbar" aria-busy="true" aria-label={t('state.loading')} data-testid="nav-progress">
+        <div
+          className="sf-progress"
+          role="progressbar"
+          aria-busy="true"
+          aria-label={t('state.loading')}
+          data-testid="nav-progress"
+        >
           <div className="sf-progress__bar" />
         </div>
       )}

@@ -32,7 +32,7 @@ describe('brandTheme: readable text whatever the colour', () => {
     const token = theme.getDesignToken(config);
     const components = config.components as {
       Button: { primaryColor: string; dangerColor: string };
-      Menu: { darkItemSelectedColor: string; itemSelectedColor: string };
+      Menu: { darkItemSelectedColor: string; darkItemSelectedBg: string; itemSelectedColor: string };
       Tabs: { itemSelectedColor: string };
       Table: { colorTextDisabled: string };
     };
@@ -43,7 +43,10 @@ describe('brandTheme: readable text whatever the colour', () => {
       if (ratio < TEXT_CONTRAST) low.push(`${what} ${text} on ${bg}: ${ratio.toFixed(2)}`);
     };
     need('primary button text', components.Button.primaryColor, token.colorPrimary);
-    need('selected dark menu item', components.Menu.darkItemSelectedColor, token.colorPrimary);
+    need('selected dark menu item', components.Menu.darkItemSelectedColor, components.Menu.darkItemSelectedBg);
+    // …and the title of the sub-menu holding it, on the dark menu's background.
+    need('selected dark sub-menu', components.Menu.darkItemSelectedColor, '#141414');
+    need('selected dark sub-menu', components.Menu.darkItemSelectedColor, '#001529');
     need('danger button text', components.Button.dangerColor, token.colorError);
     for (const bg of backgrounds) {
       need('link', token.colorLink, bg);

@@ -107,7 +107,13 @@ export function readableColours(algorithm: Algorithm, seed: Seed) {
     },
     components: {
       Button: { primaryColor: onPrimary, dangerColor: textOn(error.shown) },
-      Menu: { darkItemSelectedColor: onPrimary, itemSelectedColor: selected },
+      // The dark menu paints its selected item's text also on a selected sub-menu's title (on the
+      // menu's own dark background): white text there, on the primary shaded until white reads.
+      Menu: {
+        darkItemSelectedColor: '#ffffff',
+        darkItemSelectedBg: readableShade(token.colorPrimary, ['#ffffff']),
+        itemSelectedColor: selected,
+      },
       Tabs: { itemSelectedColor: selected },
       // The "no data" line of an empty table is drawn in the disabled colour, yet it is text to read.
       Table: { colorTextDisabled: shade(token.colorTextDisabled) },
