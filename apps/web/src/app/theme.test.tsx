@@ -1,7 +1,9 @@
 import { render } from '@testing-library/react';
+import { theme } from 'antd';
 import { describe, expect, it } from 'vitest';
-import { palette } from '../lib/palette.ts';
-import { ThemeProvider } from './theme.tsx';
+import { contrastRatio, flatten, palette, TEXT_CONTRAST } from '../lib/palette.ts';
+import { brands, defaultBrand } from './brands.ts';
+import { brandTheme, ThemeProvider } from './theme.tsx';
 
 describe('ThemeProvider', () => {
   it('puts the palette on the document as CSS variables, for the CSS modules', () => {
@@ -15,5 +17,51 @@ describe('ThemeProvider', () => {
     expect(root.getPropertyValue('--sf-good')).toBe(palette.good);
     expect(root.getPropertyValue('--sf-good-strong')).toBe(palette.goodStrong);
     expect(root.getPropertyValue('--sf-bad')).toBe(palette.bad);
+  });
+});
+
+describe('brandTheme: readable text whatever the colour', () => {
+  const light = brands.find((b) => b.id === 'sunfleet')!;
+  const colours = ['#00cc00', '#1677ff', '#ffd700', '#ff4d4f', '#003366', '#00ffff', '#777777'];
+  const cases = [defaultBrand, light].flatMap((brand) =>
+    colours.map((colour) => [brand.dark ? 'dark' : 'light', colour, brand] as const),
+  );
+
+  it.each(cases)('%s brand with %s: every themed text reaches 4.5:1', (_kind, colour, brand) => {
+    const config = brandTheme(brand, colour);
+    const token = theme.getDesignToken(config);
+    const components = config.components as {
+      Button: { primaryColor: string; dangerColor: string };
+      Menu: { darkItemSelectedColor: string; darkItemSelectedBg: string; itemSelectedColor: string };
+      Tabs: { itemSelectedColor: string };
+      Table: { colorTextDisabled: string };
+    };
+    const backgrounds = [token.colorBgLayout, token.colorBgContainer, token.colorBgElevated];
+    const low: string[] = [];
+    const need = (what: string, text: string, bg: string) => {
+      const ratio = contrastRatio(text, bg);
+      if (ratio < TEXT_CONTRAST) low.push(`${what} ${text} on ${bg}: ${ratio.toFixed(2)}`);
+    };
+    need('primary button text', components.Button.primaryColor, token.colorPrimary);
+    need('selected dark menu item', components.Menu.darkItemSelectedColor, components.Menu.darkItemSelectedBg);
+    // …and the title of the sub-menu holding it, on the dark menu's background.
+    need('selected dark sub-menu', components.Menu.darkItemSelectedColor, '#141414');
+    need('selected dark sub-menu', components.Menu.darkItemSelectedColor, '#001529');
+    need('danger button text', components.Button.dangerColor, token.colorError);
+    for (const bg of backgrounds) {
+      need('link', token.colorLink, bg);
+      need('secondary text', token.colorTextSecondary, bg);
+      need('tertiary text', token.colorTextTertiary, bg);
+      need('description', token.colorTextDescription, bg);
+      need('placeholder', token.colorTextPlaceholder, bg);
+      for (const status of ['colorError', 'colorSuccess', 'colorWarning', 'colorInfo'] as const) {
+        need(status, token[status], bg);
+        need(`${status} on its background`, token[status], flatten(token[`${status}Bg`], token.colorBgContainer));
+      }
+      need('selected menu item', components.Menu.itemSelectedColor, bg);
+      need('selected tab', components.Tabs.itemSelectedColor, bg);
+      need('empty table text', components.Table.colorTextDisabled, bg);
+    }
+    expect(low).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import dayjs from 'dayjs';
 import 'dayjs/locale/es';
 import { createContext, type ReactNode, useContext, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { getStoredThemeColor, getStoredUser, storeThemeColor } from '../api/session.ts';
-import { paletteCssVariables } from '../lib/palette.ts';
+import { contrastRatio, flatten, paletteCssVariables, readableShade, TEXT_CONTRAST, textOn } from '../lib/palette.ts';
 import { type Brand, currentBrand } from './brands.ts';
 
 interface ThemeColor {
@@ -35,10 +35,89 @@ const darkChrome = {
 
 export function brandTheme(brand: Brand, color: string): ThemeConfig {
   const primary = HEX.test(color) ? color : brand.primaryColor;
+  const algorithm = brand.dark ? theme.darkAlgorithm : theme.defaultAlgorithm;
+  const readable = readableColours(algorithm, { colorPrimary: primary, colorLink: primary, borderRadius: 6 });
   return {
-    algorithm: brand.dark ? theme.darkAlgorithm : theme.defaultAlgorithm,
-    token: { colorPrimary: primary, colorLink: primary, borderRadius: 6 },
-    ...(brand.dark ? { components: darkChrome } : {}),
+    algorithm,
+    token: readable.token,
+    components: {
+      ...readable.components,
+      ...(brand.dark ? { Layout: darkChrome.Layout, Menu: { ...readable.components.Menu, ...darkChrome.Menu } } : {}),
+    },
+  };
+}
+
+type Algorithm = typeof theme.defaultAlgorithm;
+type StatusSeed = 'colorError' | 'colorSuccess' | 'colorWarning' | 'colorInfo';
+type Seed = { colorPrimary: string; colorLink: string; borderRadius: number } & Partial<Record<StatusSeed, string>>;
+
+/**
+ * Every text the theme colours reaches 4.5:1 against what it sits on, whatever the brand or company
+ * colour: text on a primary or danger surface (buttons, the selected menu item) is white or black,
+ * whichever reads better; coloured and secondary text (links, selected tabs and menu items,
+ * descriptions, placeholders, status colours of tags and alerts) is shaded until it reads on the page, card and popup
+ * backgrounds and on the light fills (tags, selected rows).
+ */
+export function readableColours(algorithm: Algorithm, seed: Seed) {
+  const derive = (s: Seed) => theme.getDesignToken({ algorithm, token: s });
+  const token = derive(seed);
+  const base = token.colorBgContainer;
+  const backgrounds = [
+    token.colorBgLayout,
+    base,
+    token.colorBgElevated,
+    flatten(token.colorFillSecondary, base),
+    flatten(token.controlItemBgActive, base),
+  ];
+  const shade = (colour: string) => readableShade(colour, backgrounds);
+  // Link and status colours are seeds: the algorithm derives the shown colour from them, so the
+  // seed is shaded a little further each round until the derived colour reads, also on its own
+  // light background (status tags and alerts).
+  const readableSeed = (key: 'colorLink' | StatusSeed, from: string) => {
+    const on = key === 'colorLink' ? backgrounds : [...backgrounds, flatten(token[`${key}Bg`], base)];
+    for (let min = TEXT_CONTRAST; min < 21; min += 0.25) {
+      const candidate = readableShade(from, on, min);
+      const shown = derive({ ...seed, [key]: candidate })[key];
+      if (on.every((bg) => contrastRatio(shown, bg) >= TEXT_CONTRAST)) return { seed: candidate, shown };
+    }
+    return { seed: from, shown: token[key] };
+  };
+  // A shaded status seed would also shade its light background: that stays as first derived.
+  const readableStatus = (key: StatusSeed, colour: string) => ({
+    [key]: colour,
+    [`${key}Bg`]: token[`${key}Bg`],
+    [`${key}Border`]: token[`${key}Border`],
+  });
+  const link = readableSeed('colorLink', token.colorLink);
+  const error = readableSeed('colorError', token.colorError);
+  const onPrimary = textOn(token.colorPrimary);
+  const selected = shade(token.colorPrimary);
+  return {
+    token: {
+      ...seed,
+      colorLink: link.seed,
+      ...readableStatus('colorError', error.seed),
+      ...readableStatus('colorSuccess', readableSeed('colorSuccess', token.colorSuccess).seed),
+      ...readableStatus('colorWarning', readableSeed('colorWarning', token.colorWarning).seed),
+      ...readableStatus('colorInfo', readableSeed('colorInfo', token.colorInfo).seed),
+      colorTextSecondary: shade(token.colorTextSecondary),
+      colorTextTertiary: shade(token.colorTextTertiary),
+      colorTextDescription: shade(token.colorTextDescription),
+      colorTextPlaceholder: shade(token.colorTextPlaceholder),
+    },
+    components: {
+      Button: { primaryColor: onPrimary, dangerColor: textOn(error.shown) },
+      // The dark menu paints its selected item's text also on a selected sub-menu's title (on the
+      // menu's own dark background): white text there, on the primary shaded until white reads.
+      Menu: {
+        darkItemSelectedColor: '#ffffff',
+        darkItemSelectedBg: readableShade(token.colorPrimary, ['#ffffff']),
+        itemSelectedColor: selected,
+      },
+      Tabs: { itemSelectedColor: selected },
+      // The "no data" line of an empty table is drawn in the disabled colour, yet it is text to read.
+      Table: { colorTextDisabled: shade(token.colorTextDisabled) },
+    },
   };
 }
 
@@ -73,9 +152,10 @@ export function ThemeProvider({ language, children }: { language: string; childr
     }),
     [color],
   );
+  const themeConfig = useMemo(() => brandTheme(brand, color), [color]);
   return (
     <ThemeColorContext.Provider value={value}>
-      <ConfigProvider theme={brandTheme(brand, color)} locale={dayjsLocale(language) === 'es' ? esES : enUS}>
+      <ConfigProvider theme={themeConfig} locale={dayjsLocale(language) === 'es' ? esES : enUS}>
         <BodyColours dark={brand.dark} />
         <AntApp>{children}</AntApp>
       </ConfigProvider>

@@ -1,13 +1,19 @@
 /**
  * A chart's date navigation: previous, a picker of the period's kind, next (never after today)
  * and a jump back to the current day, month or year. Nothing for all time.
+ *
+ * The picker shows as a button with the date until it is first pressed: antd's DatePicker (and its
+ * calendar code) then loads and opens in its place, so a chart page's first paint does not carry it.
  */
-import { LeftOutlined, RightOutlined } from '@ant-design/icons';
-import { Button, DatePicker, type DatePickerProps, Space } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import { CalendarOutlined, LeftOutlined, RightOutlined } from '@ant-design/icons';
+import { Button, type DatePickerProps, Space } from 'antd';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ChartPeriod, canGoForward, navigate, periodKey, shiftDate } from '../lib/dateNav.ts';
 import ui from './ui.module.css';
+
+const DateNavPicker = lazy(() => import('./DateNavPicker.tsx'));
+const loadPicker = () => void import('./DateNavPicker.tsx');
 
 export function DateNav({
   period,
@@ -25,8 +31,6 @@ export function DateNav({
 }) {
   const { t } = useTranslation();
   if (period === 'total') return null;
-  const picker = period === 'day' ? 'date' : period;
-  const format = period === 'day' ? 'YYYY-MM-DD' : period === 'month' ? 'YYYY-MM' : 'YYYY';
   return (
     <Space.Compact data-testid="date-nav">
       <Button
@@ -36,18 +40,7 @@ export function DateNav({
         onClick={() => onDate(shiftDate(date, period, -1))}
         data-testid="date-prev"
       />
-      <DatePicker
-        picker={picker}
-        allowClear={false}
-        format={format}
-        value={dayjs(date)}
-        className={period === 'day' ? ui.dayPicker : ui.periodPicker}
-        aria-label={t('dateNav.pickDate')}
-        disabledDate={(d: Dayjs) => periodKey(d.format('YYYY-MM-DD'), period) > periodKey(today, period)}
-        presets={presets}
-        onChange={(d) => d && onDate(navigate(d.format('YYYY-MM-DD'), period, 0, today))}
-        data-testid="date-picker"
-      />
+      <PickerSlot period={period} date={date} today={today} onDate={onDate} presets={presets} />
       <Button
         icon={<RightOutlined />}
         aria-label={t('dateNav.next')}
@@ -62,5 +55,37 @@ export function DateNav({
         </Button>
       )}
     </Space.Compact>
+  );
+}
+
+function PickerSlot(props: {
+  period: Exclude<ChartPeriod, 'total'>;
+  date: string;
+  today: string;
+  onDate: (date: string) => void;
+  presets?: DatePickerProps['presets'];
+}) {
+  const { t } = useTranslation();
+  const [active, setActive] = useState(false);
+  const shown = props.period === 'day' ? props.date : props.period === 'month' ? props.date.slice(0, 7) : props.date.slice(0, 4);
+  const button = (
+    <Button
+      className={props.period === 'day' ? ui.dayPicker : ui.periodPicker}
+      aria-label={`${t('dateNav.pickDate')}: ${shown}`}
+      aria-haspopup="dialog"
+      onClick={() => setActive(true)}
+      onMouseEnter={loadPicker}
+      onFocus={loadPicker}
+      data-testid="date-picker"
+    >
+      <span className={ui.pickerText}>{shown}</span>
+      <CalendarOutlined aria-hidden />
+    </Button>
+  );
+  if (!active) return button;
+  return (
+    <Suspense fallback={button}>
+      <DateNavPicker {...props} />
+    </Suspense>
   );
 }

@@ -2,15 +2,15 @@
  * Catches a page that fails to render or to load (e.g. a lazy chunk gone after a new
  * deployment) and offers a reload instead of a blank screen.
  */
-import { Button, Result } from 'antd';
+import { Button } from 'antd';
 import { Component, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { StateMessage } from './PageState.tsx';
 
 function Fallback() {
   const { t } = useTranslation();
   return (
-    <Result
-      status="error"
+    <StateMessage
       title={t('state.errorTitle')}
       extra={
         <Button type="primary" onClick={() => window.location.reload()}>

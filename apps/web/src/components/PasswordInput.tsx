@@ -3,6 +3,7 @@ import { Input, type InputRef } from 'antd';
 import type { PasswordProps } from 'antd/es/input';
 import { type ChangeEvent, forwardRef, useState } from 'react';
 import { useInputNotice } from './inputNotice.ts';
+import parts from './parts.module.css';
 
 export interface PasswordInputProps extends Omit<PasswordProps, 'value' | 'onChange'> {
   value?: string;
@@ -19,5 +20,6 @@ export const PasswordInput = forwardRef<InputRef, PasswordInputProps>(function P
     if (value === undefined) setOwn(clean);
     onChange?.(clean);
   };
-  return <Input.Password ref={ref} {...rest} value={value ?? own} onChange={handleChange} />;
+  const rootClassName = rest.rootClassName ? `${parts.password} ${rest.rootClassName}` : parts.password;
+  return <Input.Password ref={ref} {...rest} rootClassName={rootClassName} value={value ?? own} onChange={handleChange} />;
 });

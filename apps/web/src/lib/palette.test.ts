@@ -1,12 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import {
+  contrastRatio,
+  flatten,
   gatewayStateStyle,
   levelStyle,
+  luminance,
   measurementSeries,
   palette,
   paletteCssVariables,
   powerPalette,
+  readableShade,
   statusStyle,
+  TEXT_CONTRAST,
+  textOn,
   workdataSeries,
 } from './palette.ts';
 
@@ -45,5 +51,34 @@ describe('the one palette', () => {
       '--sf-disconnected': palette.disconnected,
       '--sf-unbound': palette.unbound,
     });
+  });
+});
+
+describe('contrast', () => {
+  it('measures WCAG contrast ratios, translucent text over its background', () => {
+    expect(contrastRatio('#ffffff', '#000000')).toBeCloseTo(21, 5);
+    // The sign-in button of the dark brand before: white on antd's dark #03b003.
+    expect(contrastRatio('#ffffff', '#03b003')).toBeCloseTo(2.91, 2);
+    // antd's dark description text: white at 45 % over black.
+    expect(contrastRatio('rgba(255, 255, 255, 0.45)', '#000000')).toBeCloseTo(4.43, 2);
+    expect(flatten('rgba(0,0,0,0.5)', '#ffffff')).toBe('#808080');
+  });
+
+  it('puts white or black text on a surface, whichever reaches 4.5:1', () => {
+    expect(textOn('#03b003')).toBe('#000000');
+    expect(textOn('#003366')).toBe('#ffffff');
+    for (const bg of ['#00cc00', '#1677ff', '#777777', '#ff4d4f', '#ffd700', '#2f2f2f'])
+      expect(contrastRatio(textOn(bg), bg)).toBeGreaterThanOrEqual(TEXT_CONTRAST);
+  });
+
+  it('shades a colour only as far as it must to read on every background', () => {
+    expect(readableShade('#000000', ['#ffffff'])).toBe('#000000');
+    const onWhite = readableShade('#00cc00', ['#ffffff', '#f5f5f5']);
+    expect(contrastRatio(onWhite, '#f5f5f5')).toBeGreaterThanOrEqual(TEXT_CONTRAST);
+    expect(contrastRatio(onWhite, '#f5f5f5')).toBeLessThan(5);
+    expect(luminance(onWhite)).toBeLessThan(luminance('#00cc00'));
+    const onDark = readableShade('#dc4446', ['#000000', '#141414', '#1f1f1f']);
+    expect(contrastRatio(onDark, '#1f1f1f')).toBeGreaterThanOrEqual(TEXT_CONTRAST);
+    expect(luminance(onDark)).toBeGreaterThan(luminance('#dc4446'));
   });
 });

@@ -50,22 +50,24 @@ export const seriesColors = {
   geekblue: tone('geekblue'),
 } as const;
 
-/** Status colours: Ant Design badge statuses for the list, hex for map markers and cards. */
-export const statusStyle: Record<
-  plantsApi.PlantStatusName,
-  { badge: 'success' | 'default' | 'warning' | 'error' | 'processing'; color: string }
-> = {
-  normal: { badge: 'success', color: palette.good },
-  offline: { badge: 'default', color: palette.idle },
-  warning: { badge: 'warning', color: palette.warning },
-  fault: { badge: 'error', color: palette.bad },
-  upgrading: { badge: 'processing', color: palette.info },
+type PresetStatus = 'success' | 'default' | 'warning' | 'error' | 'processing';
+
+/**
+ * Status colours: Ant Design statuses for badges and tags (their text colours come from the theme,
+ * which keeps them readable), hex for map markers and cards.
+ */
+export const statusStyle: Record<plantsApi.PlantStatusName, { badge: PresetStatus; tag: PresetStatus; color: string }> = {
+  normal: { badge: 'success', tag: 'success', color: palette.good },
+  offline: { badge: 'default', tag: 'default', color: palette.idle },
+  warning: { badge: 'warning', tag: 'warning', color: palette.warning },
+  fault: { badge: 'error', tag: 'error', color: palette.bad },
+  upgrading: { badge: 'processing', tag: 'processing', color: palette.info },
 };
 
 /** Gateway connection colours (the device statuses use `statusStyle`). */
 export const gatewayStateStyle = {
-  online: { badge: 'success', color: palette.good },
-  offline: { badge: 'default', color: palette.idle },
+  online: { badge: 'success', tag: 'success', color: palette.good },
+  offline: { badge: 'default', tag: 'default', color: palette.idle },
 } as const;
 
 /** Tag colours (antd presets) and card accents per level. */
@@ -118,3 +120,71 @@ export function chargeColour(percent: number, withWarning = true): string {
 
 export type PowerSeriesKey = keyof typeof powerPalette;
 export type PowerLabels = Record<PowerSeriesKey, string>;
+
+/** Minimum contrast of text against its background (WCAG 2 AA, normal-size text). */
+export const TEXT_CONTRAST = 4.5;
+
+/** Red, green, blue (0–255) and alpha (0–1) of `#rgb`, `#rrggbb`, `#rrggbbaa`, `rgb()` or `rgba()`. */
+function rgba(colour: string): [number, number, number, number] {
+  const c = colour.trim().toLowerCase();
+  const hex = c.match(/^#([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/)?.[1];
+  if (hex) {
+    const full = hex.length === 3 ? [...hex].map((d) => d + d).join('') : hex;
+    const n = (i: number) => Number.parseInt(full.slice(i, i + 2), 16);
+    return [n(0), n(2), n(4), full.length === 8 ? n(6) / 255 : 1];
+  }
+  const fn = c.match(/^rgba?\(([^)]+)\)$/)?.[1];
+  if (fn) {
+    const [r = 0, g = 0, b = 0, a = 1] = fn
+      .split(/[,\s/]+/)
+      .filter(Boolean)
+      .map(Number);
+    return [r, g, b, a];
+  }
+  throw new Error(`not a colour: ${colour}`);
+}
+
+const toHex = (rgb: number[]) => `#${rgb.map((v) => Math.round(v).toString(16).padStart(2, '0')).join('')}`;
+
+/** `colour` as it shows over the opaque `background` (alpha composited), as #rrggbb. */
+export function flatten(colour: string, background: string): string {
+  const [r, g, b, a] = rgba(colour);
+  const [br, bg, bb] = rgba(background);
+  return toHex([r * a + br * (1 - a), g * a + bg * (1 - a), b * a + bb * (1 - a)]);
+}
+
+/** Relative luminance (WCAG 2) of an opaque colour. */
+export function luminance(colour: string): number {
+  const [r, g, b] = rgba(colour).map((v) => v / 255) as [number, number, number];
+  const lin = (v: number) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+}
+
+/** Contrast ratio (1–21) of `text` (may be translucent) over the opaque `background`. */
+export function contrastRatio(text: string, background: string): number {
+  const a = luminance(flatten(text, background));
+  const b = luminance(background);
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}
+
+/** White or black text, whichever reads better on `background` (one of them always reaches 4.5:1). */
+export function textOn(background: string): '#ffffff' | '#000000' {
+  return contrastRatio('#ffffff', background) >= contrastRatio('#000000', background) ? '#ffffff' : '#000000';
+}
+
+/**
+ * `colour` as text on every one of `backgrounds` (all light or all dark): unchanged when it reaches
+ * `min`:1 on each, else shaded towards black (light backgrounds) or white (dark ones) in small steps
+ * until it does. A company colour gets the same treatment as the brand's.
+ */
+export function readableShade(colour: string, backgrounds: readonly string[], min = TEXT_CONTRAST): string {
+  const base = backgrounds[0] ?? '#ffffff';
+  const towards = luminance(base) > 0.18 ? 0 : 255;
+  const start = rgba(flatten(colour, base)).slice(0, 3);
+  for (let step = 0; step <= 100; step++) {
+    const t = step / 100;
+    const shade = toHex(start.map((v) => v + (towards - v) * t));
+    if (backgrounds.every((bg) => contrastRatio(shade, bg) >= min)) return shade;
+  }
+  return towards === 0 ? '#000000' : '#ffffff';
+}

@@ -24,7 +24,7 @@ export function MyPlants({ userId }: { userId: number }) {
       </Flex>
       <Flex gap={6} wrap>
         {plantsApi.plantStatuses.map((s) => (
-          <Tag key={s} color={statusStyle[s].color} data-testid={`my-plants-${s}`}>
+          <Tag key={s} color={statusStyle[s].tag} data-testid={`my-plants-${s}`}>
             {t(`plants:status.${s}`)}: {formatNumber(plants.data[s])}
           </Tag>
         ))}

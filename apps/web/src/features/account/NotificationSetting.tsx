@@ -80,6 +80,7 @@ export function NotificationSetting({ profile }: { profile: UserProfile }) {
           checked={settings.data.enabled}
           loading={save.isPending}
           onChange={(on) => (on ? setEnabling(true) : void switchOff())}
+          aria-label={t('notify.label')}
           data-testid="notify-switch"
         />
       </Flex>

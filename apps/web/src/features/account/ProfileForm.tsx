@@ -55,11 +55,11 @@ export function ProfileForm({ profile }: { profile: UserProfile }) {
       }}
       className={styles.profileForm}
     >
-      <Form.Item label={t('profile.account')}>
-        <Input value={profile.account} disabled />
+      <Form.Item label={t('profile.account')} htmlFor="profile-account">
+        <Input id="profile-account" value={profile.account} disabled />
       </Form.Item>
-      <Form.Item label={t('profile.role')}>
-        <Input value={profile.role} disabled data-testid="profile-role" />
+      <Form.Item label={t('profile.role')} htmlFor="profile-role">
+        <Input id="profile-role" value={profile.role} disabled data-testid="profile-role" />
       </Form.Item>
       <Form.Item name="name" label={t('profile.name')} rules={schemaRules(body, 'name', { max: tooLong(64) })}>
         <SafeInput placeholder={t('profile.namePlaceholder')} />
@@ -82,8 +82,8 @@ export function ProfileForm({ profile }: { profile: UserProfile }) {
       >
         <SafeInput allowChars="+" inputMode="tel" placeholder="+34 600 000 000" />
       </Form.Item>
-      <Form.Item label={t('profile.company')}>
-        <Input value={profile.company?.name ?? t('profile.noCompany')} disabled />
+      <Form.Item label={t('profile.company')} htmlFor="profile-company">
+        <Input id="profile-company" value={profile.company?.name ?? t('profile.noCompany')} disabled />
       </Form.Item>
       <Form.Item name="temperatureUnit" label={t('profile.temperatureUnit')}>
         <Radio.Group optionType="button" options={temperatureUnits.map((u) => ({ value: u, label: t(`profile.unit${u}`) }))} />

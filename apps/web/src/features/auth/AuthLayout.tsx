@@ -1,5 +1,5 @@
 /** The frame of the signed-out pages: brand logo, a centred card, language switch, footer links. */
-import { Card, ConfigProvider, Flex, Layout, Space, Typography } from 'antd';
+import { ConfigProvider, Flex, Layout, Space, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -16,8 +16,9 @@ function Frame({ brand, title, subtitle, children }: AuthLayoutProps & { brand: 
         <LanguageSwitch />
       </Flex>
       <Flex vertical align="center" justify="center" className={styles.column}>
-        <img src={brand.logo} alt={brand.title} className={styles.logo} data-testid="brand-logo" />
-        <Card className={styles.card}>
+        <img src={brand.logo} alt={brand.title} width={220} height={58} className={styles.logo} data-testid="brand-logo" />
+        {/* A plain panel: antd Card would bring its tabs code to the first route. */}
+        <section className={styles.card}>
           <Typography.Title level={3} className={subtitle ? `${styles.title} ${styles.titleAboveSubtitle}` : styles.title}>
             {title}
           </Typography.Title>
@@ -27,7 +28,7 @@ function Frame({ brand, title, subtitle, children }: AuthLayoutProps & { brand: 
             </Typography.Paragraph>
           )}
           {children}
-        </Card>
+        </section>
       </Flex>
       <Flex vertical align="center" gap={4} className={styles.footer}>
         <Space size="middle" wrap className={styles.links}>

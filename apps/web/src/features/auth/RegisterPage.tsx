@@ -90,7 +90,7 @@ export default function RegisterPage() {
         >
           <Checkbox data-testid="register-agree">
             {t('agreePrefix')}{' '}
-            <Link to="/register/userAgreement" target="_blank">
+            <Link to="/register/userAgreement" target="_blank" className={ui.inlineLink}>
               {t('links.agreement')}
             </Link>
           </Checkbox>

@@ -127,6 +127,7 @@ function BatteryOverview({ info, now, timezone }: { info: BatteryInfo; now: Batt
             size={120}
             percent={Math.max(0, Math.min(100, now.soc ?? 0))}
             strokeColor={chargeColour(now.soc ?? 0, false)}
+            aria-label={t('battery.soc')}
             format={() => (
               <Flex vertical align="center">
                 <Typography.Text strong className={styles.gaugeValue} data-testid="battery-soc">

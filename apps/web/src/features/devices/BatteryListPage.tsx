@@ -35,6 +35,7 @@ const spec: ListSpec<(typeof devicesApi.batterySorts)[number]> = {
 
 /** SOC as a small bar with the value. */
 export function SocBar({ value, testId }: { value: number | null; testId?: string }) {
+  const { t } = useTranslation('devices');
   if (value === null) return <span data-testid={testId}>--</span>;
   const color = chargeColour(value);
   return (
@@ -43,6 +44,7 @@ export function SocBar({ value, testId }: { value: number | null; testId?: strin
       size="small"
       strokeColor={color}
       format={() => formatValue(value, '%')}
+      aria-label={t('battery.soc')}
       className={styles.socBar}
       data-testid={testId}
     />

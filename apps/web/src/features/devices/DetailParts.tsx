@@ -53,7 +53,7 @@ export function placeFacts(t: TFunction<'devices'>, device: Placed, protocol: st
 export function StatusTag({ status }: { status: plantsApi.PlantStatusName }) {
   const { t } = useTranslation('devices');
   return (
-    <Tag color={statusStyle[status].color} data-testid="detail-status">
+    <Tag color={statusStyle[status].tag} data-testid="detail-status">
       {t(`status.${status}`)}
     </Tag>
   );

@@ -88,7 +88,7 @@ export default function GatewayDetailPage() {
         subtitle={g.alias ? g.sn : null}
         tags={
           <>
-            <Tag color={gatewayStateStyle[g.status].color} data-testid="detail-status">
+            <Tag color={gatewayStateStyle[g.status].tag} data-testid="detail-status">
               {t(`gateway.${g.status}`)}
             </Tag>
             <SignalBars rssi={g.rssi} bars={g.signalBars} testId="detail-signal" />

@@ -36,6 +36,7 @@ export function InverterOverviewTab({ inverter: inv, timezone }: { inverter: Inv
                   type="dashboard"
                   size={132}
                   percent={ratio === null ? 0 : Math.min(100, Math.round(ratio * 100))}
+                  aria-label={`${formatValue(inv.power, 'W')} ${t('realtime.ofRated', { rated: formatValue(inv.ratedPower, 'W') })}`}
                   format={() => (
                     <Flex vertical align="center" gap={2}>
                       <Typography.Text strong className={styles.powerValue} data-testid="inverter-power">

@@ -4,7 +4,7 @@
  * their power now.
  */
 import { plantsApi } from '@sunfleet/contracts';
-import { Badge, Card, Divider, Empty, Flex, List, Skeleton, Tag, Typography } from 'antd';
+import { Badge, Card, Divider, Empty, Flex, Skeleton, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CardError } from '../../components/CardState.tsx';
@@ -87,13 +87,10 @@ export function DevicesCard({ plantId }: { plantId: number }) {
           </Flex>
           <Divider className={styles.divider} />
           {list.data && list.data.list.length > 0 ? (
-            <List
-              size="small"
-              split={false}
-              dataSource={list.data.list}
-              data-testid="devices-inverter-list"
-              renderItem={(inv) => (
-                <List.Item key={inv.sn} className={styles.inverterItem} data-testid={`inverter-${inv.sn}`}>
+            // A plain list: antd List would bring its pagination (and Select) to the overview.
+            <ul className={styles.inverterList} data-testid="devices-inverter-list">
+              {list.data.list.map((inv) => (
+                <li key={inv.sn} className={styles.inverterItem} data-testid={`inverter-${inv.sn}`}>
                   <Flex justify="space-between" className={`${ui.fullWidth} ${ui.shrink}`} gap={8}>
                     <Badge
                       status={statusStyle[inv.status].badge}
@@ -109,9 +106,9 @@ export function DevicesCard({ plantId }: { plantId: number }) {
                       {formatWatts(inv.power)} · {formatWh(inv.todayEnergy)}
                     </Typography.Text>
                   </Flex>
-                </List.Item>
-              )}
-            />
+                </li>
+              ))}
+            </ul>
           ) : list.isPending ? null : (
             <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('devices.noInverters')} className={ui.flush} />
           )}

@@ -57,6 +57,7 @@ function Gauge({ label, ratio, testId }: { label: string; ratio: number | null; 
         percent={ratio === null ? 0 : Math.round(Math.min(1, Math.max(0, ratio)) * 1000) / 10}
         format={() => formatRate(ratio)}
         strokeColor={token.colorPrimary}
+        aria-label={label}
       />
       <Typography.Text type="secondary" className={styles.centredNote}>
         {label}

@@ -54,7 +54,7 @@ export function OverviewHeader({
           <Flex vertical gap={4} className={ui.shrink}>
             <Flex align="center" gap={10} wrap>
               <PageTitle testId="overview-name">{plant.name}</PageTitle>
-              <Tag color={statusStyle[status].color} className={ui.noGapAfter} data-testid="overview-status">
+              <Tag color={statusStyle[status].tag} className={ui.noGapAfter} data-testid="overview-status">
                 {t(`plants:status.${status}`)}
               </Tag>
               <Tag data-testid="overview-type">{t(`plants:types.${plant.type}`)}</Tag>

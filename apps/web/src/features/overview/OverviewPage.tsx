@@ -11,19 +11,19 @@
 import { DownloadOutlined, FilePdfOutlined } from '@ant-design/icons';
 import { plantEnergyApi } from '@sunfleet/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Col, Flex, Result, Row } from 'antd';
-import { useState } from 'react';
+import { App, Button, Card, Col, Flex, Row, Skeleton } from 'antd';
+import { lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { EnergyFlowCard } from '../../components/EnergyFlow.tsx';
-import { PageError, PageLoading } from '../../components/PageState.tsx';
+import { PageError, PageLoading, StateMessage } from '../../components/PageState.tsx';
 import { useMayCall } from '../../components/Permission.tsx';
+import { WhenNear } from '../../components/WhenNear.tsx';
 import { type ChartPeriod, chartPeriods, clampToToday, isDay, todayIn } from '../../lib/dateNav.ts';
 import { formatCapacity } from '../../lib/format.ts';
 import { DevicesCard } from './DevicesCard.tsx';
 import { EnergyCard } from './EnergyCard.tsx';
-import { EventsCard } from './EventsCard.tsx';
 import { downloadGeneration, exportOverviewPdf } from './exportOverview.ts';
 import { ForecastUpload } from './ForecastUpload.tsx';
 import { OverviewHeader } from './OverviewHeader.tsx';
@@ -31,6 +31,9 @@ import { useFlow, usePlant, useRealtime } from './overviewQueries.ts';
 import { PowerChartCard, usePowerLabels } from './PowerChart.tsx';
 import { RealtimeCard } from './RealtimeCard.tsx';
 import { WeatherCard } from './WeatherCard.tsx';
+
+/** Below the fold: its table and range picker load when the page is scrolled towards it. */
+const EventsCard = lazy(() => import('./EventsCard.tsx').then((m) => ({ default: m.EventsCard })));
 
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
@@ -68,15 +71,15 @@ export default function OverviewPage() {
   if (!valid || (plant.error instanceof ApiError && plant.error.code === 700)) {
     return (
       <Card>
-        <Result
-          status="404"
+        <StateMessage
+          kind="warning"
           title={t('missing')}
           extra={
             <Button type="primary" onClick={() => navigate('/plants')}>
               {t('header.back')}
             </Button>
           }
-          data-testid="overview-missing"
+          testId="overview-missing"
         />
       </Card>
     );
@@ -201,7 +204,15 @@ export default function OverviewPage() {
           <WeatherCard plantId={p.id} timezone={timezone} canEdit={may(plantEnergyApi.saveWeatherAuth, p.canEdit)} />
         </Col>
       </Row>
-      <EventsCard plantId={p.id} timezone={timezone} today={today} />
+      <WhenNear
+        placeholder={
+          <Card title={t('events.title')}>
+            <Skeleton active />
+          </Card>
+        }
+      >
+        <EventsCard plantId={p.id} timezone={timezone} today={today} />
+      </WhenNear>
     </Flex>
   );
 }

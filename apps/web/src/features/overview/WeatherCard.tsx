@@ -3,8 +3,9 @@
  * or a note that it has none. Users who can edit the plant get a "Station" button: the plant's
  * stations, attaching one by SN and the supported station products.
  */
-import { CloudOutlined } from '@ant-design/icons';
-import { Card, Col, Empty, Flex, Row, Skeleton, Typography } from 'antd';
+import { CloudOutlined, EnvironmentOutlined } from '@ant-design/icons';
+import { Button, Card, Col, Empty, Flex, Row, Skeleton, Typography } from 'antd';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CardError } from '../../components/CardState.tsx';
 import ui from '../../components/ui.module.css';
@@ -12,7 +13,6 @@ import { formatMeasure } from '../../lib/format.ts';
 import { formatZoned } from '../../lib/zonedTime.ts';
 import styles from './overview.module.css';
 import { useWeather } from './overviewQueries.ts';
-import { WeatherStationsButton } from './WeatherStations.tsx';
 
 export function WeatherCard({ plantId, timezone, canEdit = false }: { plantId: number; timezone: string; canEdit?: boolean }) {
   const { t, i18n } = useTranslation('overview');
@@ -82,5 +82,25 @@ export function WeatherCard({ plantId, timezone, canEdit = false }: { plantId: n
         </Flex>
       )}
     </Card>
+  );
+}
+
+const WeatherStationsDialog = lazy(() => import('./WeatherStations.tsx'));
+
+/** The plant's weather stations: a button, the dialog (with its table) loaded on the first press. */
+function WeatherStationsButton({ plantId, timezone }: { plantId: number; timezone: string }) {
+  const { t } = useTranslation('overview');
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button size="small" icon={<EnvironmentOutlined />} onClick={() => setOpen(true)} data-testid="weather-stations">
+        {t('stations.button')}
+      </Button>
+      {open && (
+        <Suspense fallback={null}>
+          <WeatherStationsDialog plantId={plantId} timezone={timezone} onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
+    </>
   );
 }

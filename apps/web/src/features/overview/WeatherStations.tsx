@@ -5,7 +5,6 @@
  * field) and, as help, the station products the portal reads. After attaching, the weather card
  * and the list are fetched again.
  */
-import { EnvironmentOutlined } from '@ant-design/icons';
 import { type DataOf, devicesApi, plantEnergyApi } from '@sunfleet/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Collapse, Flex, Form, Modal, Table, Tag, Typography } from 'antd';
@@ -24,20 +23,16 @@ type Station = DataOf<typeof plantEnergyApi.weatherStationInfo>[number];
 
 const SN_RE = new RegExp(devicesApi.SN_PATTERN);
 
-export function WeatherStationsButton({ plantId, timezone }: { plantId: number; timezone: string }) {
-  const { t } = useTranslation('overview');
-  const [open, setOpen] = useState(false);
-  return (
-    <>
-      <Button size="small" icon={<EnvironmentOutlined />} onClick={() => setOpen(true)} data-testid="weather-stations">
-        {t('stations.button')}
-      </Button>
-      {open && <WeatherStationsDialog plantId={plantId} timezone={timezone} onClose={() => setOpen(false)} />}
-    </>
-  );
-}
-
-function WeatherStationsDialog({ plantId, timezone, onClose }: { plantId: number; timezone: string; onClose: () => void }) {
+/** Loaded when the weather card's stations button is first pressed (its table stays off the overview's first paint). */
+export default function WeatherStationsDialog({
+  plantId,
+  timezone,
+  onClose,
+}: {
+  plantId: number;
+  timezone: string;
+  onClose: () => void;
+}) {
   const { t, i18n } = useTranslation('overview');
   const { message } = App.useApp();
   const client = useQueryClient();
@@ -105,7 +100,7 @@ function WeatherStationsDialog({ plantId, timezone, onClose }: { plantId: number
               {
                 key: 'status',
                 title: t('stations.status'),
-                render: (_, s) => <Tag color={statusStyle[s.status].color}>{t(`plants:status.${s.status}`)}</Tag>,
+                render: (_, s) => <Tag color={statusStyle[s.status].tag}>{t(`plants:status.${s.status}`)}</Tag>,
               },
               {
                 key: 'lastUpdate',

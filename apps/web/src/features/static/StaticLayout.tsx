@@ -14,7 +14,7 @@ export function StaticLayout({ children, narrow = false }: { children: ReactNode
     <Layout className={styles.page}>
       <Layout.Header className={styles.header}>
         <Link to="/" aria-label={currentBrand.title}>
-          <img src={currentBrand.logo} alt={currentBrand.title} className={styles.logo} />
+          <img src={currentBrand.logo} alt={currentBrand.title} width={152} height={40} className={styles.logo} />
         </Link>
         <LanguageSwitch />
       </Layout.Header>

@@ -9,7 +9,7 @@
 import { DownloadOutlined, UndoOutlined } from '@ant-design/icons';
 import { limits, workdataApi } from '@sunfleet/contracts';
 import { App, Button, Card, Flex, Select, Tabs, Tag, Tooltip, Typography } from 'antd';
-import { useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
@@ -26,11 +26,13 @@ import { type DateRange, quickRange, rangeProblem } from '../../lib/dateRange.ts
 import { isValidSn } from '../../lib/deviceSn.ts';
 import { DevicePicker } from './DevicePicker.tsx';
 import { paramTitle, type WorkdataParam } from './format.ts';
-import { SampleTable } from './SampleTable.tsx';
-import { WorkdataChart } from './WorkdataChart.tsx';
-import { WorkdataEvents } from './WorkdataEvents.tsx';
 import styles from './workdata.module.css';
 import { type DeviceKind, useWorkdataParams } from './workdataQueries.ts';
+
+// The chart (echarts) and the tables load once a device is chosen, not with the page's first paint.
+const WorkdataChart = lazy(() => import('./WorkdataChart.tsx').then((m) => ({ default: m.WorkdataChart })));
+const SampleTable = lazy(() => import('./SampleTable.tsx').then((m) => ({ default: m.SampleTable })));
+const WorkdataEvents = lazy(() => import('./WorkdataEvents.tsx').then((m) => ({ default: m.WorkdataEvents })));
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** Chart parameters chosen at first: the first measurements (numeric, not enums) of the usual set. */
@@ -200,42 +202,44 @@ function DeviceData({ device, range, blocked }: { device: Device; range: DateRan
       </Flex>
 
       {!blocked && (
-        <Tabs
-          activeKey={tab}
-          onChange={(key) => setTab(key === 'events' ? 'events' : 'samples')}
-          destroyOnHidden
-          data-testid="workdata-tabs"
-          items={[
-            {
-              key: 'samples',
-              label: <span data-testid="workdata-tab-samples">{t('tabs.samples')}</span>,
-              children: (
-                <Flex vertical gap={12}>
-                  <WorkdataChart sn={device.sn} range={range} numeric={numeric} chosen={chartKeys} onChosen={setChartKeys} />
-                  <SampleTable
+        <Suspense fallback={<PageLoading />}>
+          <Tabs
+            activeKey={tab}
+            onChange={(key) => setTab(key === 'events' ? 'events' : 'samples')}
+            destroyOnHidden
+            data-testid="workdata-tabs"
+            items={[
+              {
+                key: 'samples',
+                label: <span data-testid="workdata-tab-samples">{t('tabs.samples')}</span>,
+                children: (
+                  <Flex vertical gap={12}>
+                    <WorkdataChart sn={device.sn} range={range} numeric={numeric} chosen={chartKeys} onChosen={setChartKeys} />
+                    <SampleTable
+                      key={`${range.start}|${range.end}|${chosen.join(',')}`}
+                      sn={device.sn}
+                      range={range}
+                      params={chosen}
+                    />
+                  </Flex>
+                ),
+              },
+              {
+                key: 'events',
+                label: <span data-testid="workdata-tab-events">{t('tabs.events')}</span>,
+                children: (
+                  <WorkdataEvents
                     key={`${range.start}|${range.end}|${chosen.join(',')}`}
                     sn={device.sn}
+                    kind={device.kind as DeviceKind}
                     range={range}
                     params={chosen}
                   />
-                </Flex>
-              ),
-            },
-            {
-              key: 'events',
-              label: <span data-testid="workdata-tab-events">{t('tabs.events')}</span>,
-              children: (
-                <WorkdataEvents
-                  key={`${range.start}|${range.end}|${chosen.join(',')}`}
-                  sn={device.sn}
-                  kind={device.kind as DeviceKind}
-                  range={range}
-                  params={chosen}
-                />
-              ),
-            },
-          ]}
-        />
+                ),
+              },
+            ]}
+          />
+        </Suspense>
       )}
     </Flex>
   );

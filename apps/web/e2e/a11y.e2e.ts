@@ -1,0 +1,185 @@
+/**
+ * Every page of the route table passes axe-core with no serious or critical violation, in
+ * English and in Spanish: the public pages signed out, the portal's pages signed in as the
+ * demo installer (a company administrator: every menu of a company), with a simulated gateway
+ * so that the device pages have devices. Pages with parameters get the first plant and device.
+ *
+ * Keyboard: on the sign-in page and on a device list, Tab alone reaches every control the page
+ * shows, and the sign-in works from the keyboard only.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { menuRoutes, type PageRoute, publicRoutes } from '../src/app/routes.tsx';
+import { type AxeProblem, seriousViolations } from './axe.ts';
+import { DEMO_PASSWORD, demo, type Portal, startPortal } from './portal.ts';
+
+let portal: Portal;
+let token = '';
+
+async function api<T>(path: string): Promise<T> {
+  const res = await fetch(`${portal.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  const body = (await res.json()) as { code: number; data: T };
+  if (body.code !== 0) throw new Error(`${path}: ${JSON.stringify(body)}`);
+  return body.data;
+}
+const first = async <T>(path: string) => (await api<{ list: T[] }>(`${path}?page=1&size=1`)).list[0];
+
+/** Every route with a page, children included. */
+const withPages = (routes: PageRoute[]): PageRoute[] =>
+  routes.flatMap((r) => [...(r.page ? [r] : []), ...withPages(r.children ?? [])]);
+
+/** Concrete paths: the parameters filled with the first plant and the first device of each kind. */
+async function signedInPaths(): Promise<string[]> {
+  const plant = await first<{ id: number; type: number }>('/api/v1/plants');
+  const gateway = await first<{ id: number }>('/api/v1/gateways');
+  const sn = {
+    inverter: (await first<{ sn: string }>('/api/v1/inverters'))?.sn,
+    battery: (await first<{ sn: string }>('/api/v1/batteries'))?.sn,
+    meter: (await first<{ sn: string }>('/api/v1/meters'))?.sn,
+    weather: (await first<{ sn: string }>('/api/v1/meteorological'))?.sn,
+  };
+  const fill: Record<string, string | undefined> = {
+    '/plants/overview/:id/:type': plant && `/plants/overview/${plant.id}/${plant.type}`,
+    '/plants/edit/:id': plant && `/plants/edit/${plant.id}`,
+    '/device/gateway/:id': gateway && `/device/gateway/${gateway.id}`,
+    ...Object.fromEntries(
+      Object.entries(sn).map(([kind, value]) => [`/device/${kind}/:sn`, value && `/device/${kind}/${value}`]),
+    ),
+  };
+  return withPages(menuRoutes).map((r) => {
+    if (!r.path.includes(':')) return r.path;
+    const path = fill[r.path];
+    if (!path) throw new Error(`no value for the parameters of ${r.path}`);
+    return path;
+  });
+}
+
+/** Open each path and collect its serious and critical violations. */
+async function audit(page: Page, paths: string[]): Promise<Record<string, AxeProblem[]>> {
+  const found: Record<string, AxeProblem[]> = {};
+  for (const path of paths) {
+    await page.goto(path);
+    await page.waitForLoadState('networkidle');
+    await page
+      .locator('.ant-skeleton')
+      .first()
+      .waitFor({ state: 'detached', timeout: 10_000 })
+      .catch(() => {});
+    const problems = await seriousViolations(page);
+    if (problems.length) found[path] = problems;
+  }
+  return found;
+}
+
+/**
+ * Press Tab until every visible focusable control of the page has had the focus (or twice their
+ * number of presses went by); the ones never reached, described by their test id or text.
+ */
+async function tabThrough(page: Page): Promise<{ reached: string[]; missed: string[] }> {
+  const count = await page.evaluate(() => {
+    const focusable =
+      'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+    const controls = [...document.querySelectorAll<HTMLElement>(focusable)].filter(
+      (e) => e.checkVisibility({ visibilityProperty: true }) && e.tabIndex >= 0 && !e.closest('[aria-hidden="true"], [inert]'),
+    );
+    controls.forEach((e, i) => {
+      e.dataset.kb = String(i);
+    });
+    (document.activeElement as HTMLElement | null)?.blur();
+    return controls.length;
+  });
+  const seen = new Set<string>();
+  for (let i = 0; i < count * 2 + 5 && seen.size < count; i++) {
+    await page.keyboard.press('Tab');
+    const id = await page.evaluate(
+      () => (document.activeElement?.closest('[data-kb]') as HTMLElement | null)?.dataset.kb ?? null,
+    );
+    if (id !== null) seen.add(id);
+  }
+  return page.evaluate(
+    (reachedIds) => {
+      const name = (e: HTMLElement) =>
+        e.dataset.testid ?? e.getAttribute('aria-label') ?? (e.textContent?.trim() || e.outerHTML.slice(0, 80));
+      const all = [...document.querySelectorAll<HTMLElement>('[data-kb]')];
+      return {
+        reached: all.filter((e) => reachedIds.includes(e.dataset.kb ?? '')).map(name),
+        missed: all.filter((e) => !reachedIds.includes(e.dataset.kb ?? '')).map(name),
+      };
+    },
+    [...seen],
+  );
+}
+
+beforeAll(async () => {
+  // Two simulated gateways (inverters, a battery, meters, a weather station) for the device pages.
+  portal = await startPortal({ SIMULATOR: 'on', SIMULATOR_GATEWAYS: '2', SIMULATOR_BACKFILL_DAYS: '1', SIMULATOR_INTERVAL: '5' });
+  const res = await fetch(`${portal.url}/oauth/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'password', username: demo.companyAdmin, password: DEMO_PASSWORD }),
+  });
+  token = ((await res.json()) as { data: { access_token: string } }).data.access_token;
+  const deadline = Date.now() + 60_000;
+  while (!(await first('/api/v1/inverters')) || !(await first('/api/v1/meteorological'))) {
+    if (Date.now() > deadline) throw new Error('the simulated gateway brought no devices');
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+});
+
+afterAll(async () => {
+  await portal?.close();
+});
+
+describe.each([
+  ['en', 'en-US'],
+  ['es', 'es-ES'],
+])('accessibility (%s)', (_lan, locale) => {
+  it('every public page: no serious or critical axe violation', async () => {
+    const { context, page } = await portal.page({ locale });
+    const found = await audit(
+      page,
+      withPages(publicRoutes).map((r) => r.path),
+    );
+    await context.close();
+    expect(found).toEqual({});
+  }, 180_000);
+
+  it('every page of the portal, signed in as the installer: no serious or critical axe violation', async () => {
+    const { context, page } = await portal.page({ locale });
+    await portal.login(page, demo.companyAdmin, DEMO_PASSWORD);
+    const found = await audit(page, await signedInPaths());
+    await context.close();
+    expect(found).toEqual({});
+  }, 300_000);
+});
+
+describe('keyboard', () => {
+  it('the sign-in page: Tab reaches every control, and the keyboard alone signs in', async () => {
+    const { context, page } = await portal.page();
+    await page.goto('/login');
+    await page.getByTestId('login-email').waitFor();
+    const { reached, missed } = await tabThrough(page);
+    expect(missed).toEqual([]);
+    expect(reached).toEqual(expect.arrayContaining(['language-switch', 'login-email', 'login-password', 'login-submit']));
+
+    await page.getByTestId('login-email').focus();
+    await page.keyboard.type(demo.companyAdmin);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(DEMO_PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+    await context.close();
+  });
+
+  it('a device list: Tab reaches every control the page shows', async () => {
+    const { context, page } = await portal.page();
+    await portal.login(page, demo.companyAdmin, DEMO_PASSWORD);
+    await page.goto('/device/inverter');
+    await page.waitForLoadState('networkidle');
+    await page.locator('.ant-table-row').first().waitFor();
+    const { reached, missed } = await tabThrough(page);
+    expect(missed).toEqual([]);
+    expect(reached.length).toBeGreaterThan(10);
+    await context.close();
+  }, 120_000);
+});
