@@ -51,13 +51,14 @@ describe('system status', () => {
     await context.close();
   });
 
-  it('a company administrator has no System menu and no status page', async () => {
+  it('a company administrator has no System menu, and the status page typed in is refused (403)', async () => {
     const { page, context } = await portal.page();
     await portal.login(page, demo.companyAdmin, DEMO_PASSWORD);
     await expect.poll(() => page.getByTestId('side-menu').innerText()).toContain('Plants');
     expect(await page.getByTestId('side-menu').innerText()).not.toContain('System');
     await page.goto('/management/status');
-    await expect.poll(() => page.getByTestId('not-found').count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => page.getByTestId('forbidden').count(), { timeout: 10_000 }).toBe(1);
+    expect(await page.getByTestId('system-status-page').count()).toBe(0);
     await context.close();
   });
 });
