@@ -10,6 +10,7 @@ import { Button, type DatePickerProps, Space } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ChartPeriod, canGoForward, navigate, periodKey, shiftDate } from '../lib/dateNav.ts';
+import type { DateNavPickerProps } from './DateNavPicker.tsx';
 import ui from './ui.module.css';
 
 const DateNavPicker = lazy(() => import('./DateNavPicker.tsx'));
@@ -58,13 +59,7 @@ export function DateNav({
   );
 }
 
-function PickerSlot(props: {
-  period: Exclude<ChartPeriod, 'total'>;
-  date: string;
-  today: string;
-  onDate: (date: string) => void;
-  presets?: DatePickerProps['presets'];
-}) {
+function PickerSlot(props: DateNavPickerProps) {
   const { t } = useTranslation();
   const [active, setActive] = useState(false);
   const shown = props.period === 'day' ? props.date : props.period === 'month' ? props.date.slice(0, 7) : props.date.slice(0, 4);

@@ -6,19 +6,15 @@ import { useTranslation } from 'react-i18next';
 import { type ChartPeriod, navigate, periodKey } from '../lib/dateNav.ts';
 import ui from './ui.module.css';
 
-export default function DateNavPicker({
-  period,
-  date,
-  today,
-  onDate,
-  presets,
-}: {
+export interface DateNavPickerProps {
   period: Exclude<ChartPeriod, 'total'>;
   date: string;
   today: string;
   onDate: (date: string) => void;
   presets?: DatePickerProps['presets'];
-}) {
+}
+
+export default function DateNavPicker({ period, date, today, onDate, presets }: DateNavPickerProps) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(true);
   const picker = period === 'day' ? 'date' : period;

@@ -27,7 +27,8 @@ export type OverviewPlant = Pick<
   | 'master_meter_id'
 >;
 
-const overviewColumns = [
+/** The plant columns the overview reads, as a select list. */
+export const overviewColumns = [
   'id',
   'name',
   'type',

@@ -32,7 +32,7 @@ import { fail } from '../../http/errors.ts';
 import { dayBounds, iso, localDay, requestDay } from '../../time/index.ts';
 import { gridMeters } from './flow.ts';
 import { dayIncomes, energyIncome, hasPrice, roundMoney, totalOf } from './income.ts';
-import type { OverviewPlant } from './plant.ts';
+import { type OverviewPlant, overviewColumns } from './plant.ts';
 
 export type PowerDay = DataOf<typeof plantEnergyApi.plantPowerDay>;
 export type GenerationSeries = DataOf<typeof plantEnergyApi.plantPowerMonth>;
@@ -48,22 +48,7 @@ export const forgetCurves = () => curves.clear();
 async function plantById(db: Db, plantId: number): Promise<OverviewPlant> {
   const row = await db
     .selectFrom('plants')
-    .select([
-      'id',
-      'name',
-      'type',
-      'status',
-      'capacity',
-      'timezone',
-      'currency',
-      'valuation_method',
-      'price',
-      'price_segments',
-      'income_total',
-      'updated_at',
-      'last_data_at',
-      'master_meter_id',
-    ])
+    .select(overviewColumns)
     .where('id', '=', plantId)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();

@@ -1,21 +1,12 @@
-/**
- * The events of one device or gateway (event.view), shared by the inverter, battery, meter and
- * gateway pages: its open events now (refreshed every 30 s) and its history — server-paged,
- * filtered by level, state and start dates (quick ranges, ≤ 90 days; a refused period is
- * explained and not sent). Times are shown in the plant's zone, which the headers name. The events
- * page opens its detail drawer from a row, not from the address, so rows here show the text over
- * the code (the suggested action in the tooltip), start and end; the card links to the events
- * page filtered by this SN.
- */
-import { BulbOutlined } from '@ant-design/icons';
 import { type DataOf, eventsApi } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
-import { Badge, Card, Flex, Select, Skeleton, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
+import { Badge, Card, Flex, Select, Skeleton, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
 import { CardError } from '../../components/CardState.tsx';
+import { EventText } from '../../components/EventText.tsx';
 import { useGranted } from '../../components/Permission.tsx';
 import { RangeField, RangeProblem } from '../../components/RangeField.tsx';
 import ui from '../../components/ui.module.css';
@@ -55,32 +46,20 @@ function useColumns(timezone: string, withEnd: boolean): TableColumnsType<Device
       key: 'text',
       title: t('events.columns.text'),
       render: (_, e) => (
-        <Tooltip
-          title={
-            <>
-              <div>{e.text}</div>
-              {e.action && (
-                <div>
-                  <BulbOutlined /> {t('events.action')}: {e.action}
-                </div>
-              )}
-            </>
+        <EventText
+          text={e.text}
+          code={e.code}
+          action={e.action}
+          actionLabel={t('events.action')}
+          testId={`device-event-text-${e.id}`}
+          after={
+            e.pack !== null && (
+              <Typography.Text type="secondary" className={ui.gapBefore}>
+                {t('events.pack', { pack: e.pack })}
+              </Typography.Text>
+            )
           }
-        >
-          <Flex vertical className={ui.shrink} data-testid={`device-event-text-${e.id}`}>
-            <Typography.Text ellipsis>
-              {e.text}
-              {e.pack !== null && (
-                <Typography.Text type="secondary" className={ui.gapBefore}>
-                  {t('events.pack', { pack: e.pack })}
-                </Typography.Text>
-              )}
-            </Typography.Text>
-            <Typography.Text type="secondary" ellipsis className={`${ui.note} ${ui.mono}`}>
-              {e.code}
-            </Typography.Text>
-          </Flex>
-        </Tooltip>
+        />
       ),
     },
     {

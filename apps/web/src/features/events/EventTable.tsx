@@ -4,9 +4,10 @@
  * with the suggested action in its tooltip) over its code; times are read in `timezone`, which
  * the column header names. A row (or its details button) opens the detail drawer.
  */
-import { BulbOutlined, CheckCircleFilled, RightOutlined } from '@ant-design/icons';
+import { CheckCircleFilled, RightOutlined } from '@ant-design/icons';
 import { Button, Flex, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { EventText } from '../../components/EventText.tsx';
 import ui from '../../components/ui.module.css';
 import { useTableHeight } from '../../components/useTableHeight.ts';
 import { levelStyle } from '../../lib/palette.ts';
@@ -55,25 +56,7 @@ export function EventTable({
       title: t('columns.text'),
       width: 290,
       render: (_, e) => (
-        <Tooltip
-          title={
-            <>
-              <div>{e.text}</div>
-              {e.action && (
-                <div>
-                  <BulbOutlined /> {t('drawer.action')}: {e.action}
-                </div>
-              )}
-            </>
-          }
-        >
-          <Flex vertical className={ui.shrink} data-testid={`event-text-${e.id}`}>
-            <Typography.Text ellipsis>{e.text}</Typography.Text>
-            <Typography.Text type="secondary" ellipsis className={`${ui.note} ${ui.mono}`}>
-              {e.code}
-            </Typography.Text>
-          </Flex>
-        </Tooltip>
+        <EventText text={e.text} code={e.code} action={e.action} actionLabel={t('drawer.action')} testId={`event-text-${e.id}`} />
       ),
     },
     {
