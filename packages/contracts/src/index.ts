@@ -18,4 +18,5 @@ export * from './limits.ts';
 export * from './mqtt.ts';
 export * from './permissions.ts';
 export * from './schemas.ts';
+export * from './settingFamilies.ts';
 export * from './validation.ts';

@@ -76,6 +76,8 @@ export interface FieldDefinition {
   /** Limits of a writable field, in engineering units. */
   min?: number;
   max?: number;
+  /** Smallest change of a writable field, in engineering units (a value must be min + k × step). */
+  step?: number;
 }
 
 export interface ProtocolDefinition {
@@ -85,6 +87,11 @@ export interface ProtocolDefinition {
   kind: DeviceKind;
   /** Default address base of every field. */
   base?: number;
+  /**
+   * The remote-setting family this device speaks (`mt`, `gy`, `dyStore`, `dyStore3p`, `asw`,
+   * `uneet`, `dyGrid`): its `setting:<group>` fields are that family's groups.
+   */
+  settingFamily?: string;
   fields: readonly FieldDefinition[];
 }
 
