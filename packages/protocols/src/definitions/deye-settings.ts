@@ -10,6 +10,7 @@
 // project's own block at 0x0400.
 import type { LocalizedText } from '../definition.ts';
 import { disabledEnabled, offOn, options, type RegisterMap, systemTime, text } from './build.ts';
+import { noAction } from './family-settings.ts';
 
 /** The single-phase Deye power switch register: 1 on, 2 off (the three-phase one: 1 on, 0 off). */
 export const deyePowerSwitch: Record<number, LocalizedText> = { 1: text('On', 'Encendido'), 2: text('Off', 'Apagado') };
@@ -68,7 +69,6 @@ const gridVoltages = options(
   ['L-N 133 V, L-L 220 V', 'F-N 133 V, F-F 220 V'],
   ['L-N 100 V, L-L 173 V', 'F-N 100 V, F-F 173 V'],
 );
-const noAction = (en: string, es: string) => ({ 0: text('No action', 'Sin acción'), 1: text(en, es) });
 
 /** Where the single- and three-phase Deye hybrids keep each setting, and the limits that differ. */
 interface StoreLayout {
