@@ -1,7 +1,8 @@
 // A plausible demo fleet from a count: homes and businesses in Spain, the rest of Europe and
 // the Americas, with the usual kinds of system — DC-coupled storage (hybrid + battery +
-// meter), AC-coupled storage (string inverter + battery inverter + battery + meter),
-// grid-tied string inverters with a meter and weather station, and micro-inverter roofs.
+// meter), AC-coupled storage (string inverter + storage inverter + battery + meter),
+// grid-tied string inverters (three- and single-phase) with a meter and weather station, and
+// micro-inverter roofs and balconies: every remote-setting family among the first seven plants.
 // Deterministic: the same count and seed give the same fleet, device SNs derive from the
 // gateway SN, and credentials come from the caller (the server provisions the gateways).
 import type { GridSupply } from './devices/device.ts';
@@ -250,11 +251,13 @@ const templates: Template[] = [
       plant: { capacityKw: kwp, type: 'ac' },
       devices: [
         { kind: 'string', sn: deviceSn(sn, 'ST', 1), unit: 1, ratedW: 8000, pvKwp: kwp, mppts: 2 },
+        // The storage inverter (PCS) of the AC-coupled battery.
         {
           kind: 'hybrid',
-          sn: deviceSn(sn, 'HY', 1),
+          sn: deviceSn(sn, 'PC', 1),
           unit: 2,
-          phases: 1,
+          phases: 3,
+          pcs: true,
           ratedW: 5000,
           pvKwp: 0,
           battery: { packs: 2, highVoltage: false },
@@ -270,9 +273,24 @@ const templates: Template[] = [
       kind: 'Solar House',
       plant: { capacityKw: kwp, type: 'grid' },
       devices: [
-        { kind: 'string', sn: deviceSn(sn, 'ST', 1), unit: 1, ratedW: 5000, pvKwp: kwp, mppts: 2 },
+        { kind: 'string', sn: deviceSn(sn, 'ST', 1), unit: 1, phases: 1, ratedW: 5000, pvKwp: kwp, mppts: 2 },
         { kind: 'meter', sn: deviceSn(sn, 'MT', 1), unit: 2 },
       ],
+    };
+  },
+  (sn, rng) => {
+    const panelWp = rng.pick([400, 430]);
+    return {
+      kind: 'Balcony',
+      plant: { capacityKw: round1((2 * 2 * panelWp) / 1000), type: 'grid' },
+      devices: [1, 2].map((i) => ({
+        kind: 'micro' as const,
+        sn: deviceSn(sn, 'MI', i),
+        unit: i,
+        panels: 2 as const,
+        ratedW: 800,
+        panelWp,
+      })),
     };
   },
 ];

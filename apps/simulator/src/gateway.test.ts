@@ -140,14 +140,15 @@ describe('a virtual gateway', () => {
     startGateway();
     await broker.waitFor(isData);
     const plan = protocolPlan('sunfleet-hybrid-1p')!;
+    const workMode = plan.field('workMode')!.address;
     const read = await command({
       id: 'read-0000001',
       type: 'read',
       device: 'HY00000001',
-      reads: [{ fc: 3, addr: 40, count: 4 }],
+      reads: [{ fc: 3, addr: workMode, count: 4 }],
     });
     expect(read.status).toBe('ok');
-    expect(hexToRegisters(read.blocks![0]!.regs)[0]).toBe(3);
+    expect(hexToRegisters(read.blocks![0]!.regs)[0]).toBe(0);
 
     const writes = plan.encodeWrites({ workMode: 1, maxSellPower: 0 }).map((w) => ({
       fc: w.functionCode,
@@ -156,7 +157,7 @@ describe('a virtual gateway', () => {
     }));
     expect((await command({ id: 'write-000001', type: 'write', device: 'HY00000001', writes })).status).toBe('ok');
     expect(gateway!.plant.hybrids[0]!.workMode).toEqual({ mode: 1, exportLimitW: 0 });
-    const again = await command({ id: 'read-0000002', type: 'read', unit: 1, reads: [{ fc: 3, addr: 40, count: 1 }] });
+    const again = await command({ id: 'read-0000002', type: 'read', unit: 1, reads: [{ fc: 3, addr: workMode, count: 1 }] });
     expect(hexToRegisters(again.blocks![0]!.regs)).toEqual([1]);
 
     const live = await command({

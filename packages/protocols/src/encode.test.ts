@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hybridInverter3p } from './definitions/hybrid-inverter.ts';
+import { mtStringInverter } from './definitions/mt-inverter.ts';
 import { testField as field, testPlan as plan } from './fixtures/fields.ts';
 import { compile } from './plan.ts';
 
@@ -49,31 +50,38 @@ describe('setting writes', () => {
   it('encodes one writable field as a Modbus write (6 for one register, 16 for more)', () => {
     const capacity = p.field('batteryCapacity')!;
     expect(p.encodeField('batteryCapacity', 200)).toEqual({ functionCode: 6, address: capacity.address, registers: [200] });
-    expect(p.encodeField('maxSellPower', 70000)).toEqual({
+    const mt = compile(mtStringInverter);
+    expect(mt.encodeField('energyTotalPreset', 7000)).toEqual({
       functionCode: 16,
-      address: p.field('maxSellPower')!.address,
+      address: mt.field('energyTotalPreset')!.address,
       registers: [1, 4464],
     });
   });
 
   it('refuses read-only fields, values out of range, unknown options and wrong types', () => {
     expect(() => p.encodeField('batterySoc', 50)).toThrow('field "batterySoc" is not writable');
-    expect(() => p.encodeField('maxChargeCurrent', 241)).toThrow(RangeError);
+    expect(() => p.encodeField('maxChargeCurrent', 351)).toThrow(RangeError);
     expect(() => p.encodeField('workMode', 9)).toThrow('field "workMode" has no option 9');
     expect(() => p.encodeField('batteryCapacity', '200')).toThrow(TypeError);
     expect(() => p.encodeField('nope', 1)).toThrow('unknown field "nope"');
   });
 
   it('merges the writes of a setting group into contiguous ranges', () => {
-    const writes = p.encodeWrites({ batteryType: 1, batteryCapacity: 100, maxChargeCurrent: 50, batteryLowSoc: 20 });
+    const writes = p.encodeWrites({
+      batteryType: 1,
+      batteryEqualizationVoltage: 57.6,
+      batteryAbsorptionVoltage: 56.4,
+      batteryLowSoc: 20,
+    });
     const base = p.field('batteryType')!.address;
     expect(writes).toEqual([
-      { functionCode: 16, address: base, registers: [1, 100, 50] },
+      { functionCode: 16, address: base, registers: [1, 576, 564] },
       { functionCode: 6, address: p.field('batteryLowSoc')!.address, registers: [20] },
     ]);
   });
 
   it('reads exactly the registers of one setting group', () => {
-    expect(p.readRanges({ groups: ['setting:batt'] })).toEqual([{ functionCode: 3, address: 20, count: 7 }]);
+    // Battery type (0x62) … low voltage (0x78), Deye's three-phase battery settings.
+    expect(p.readRanges({ groups: ['setting:batt'] })).toEqual([{ functionCode: 3, address: 0x62, count: 0x78 - 0x62 + 1 }]);
   });
 });

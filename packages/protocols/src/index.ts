@@ -27,11 +27,14 @@ export {
   hybridInverter3p,
   listProtocols,
   microInverter,
+  mtStringInverter,
   type ProtocolSummary,
+  pcsInverter,
   protocolPlan,
   protocols,
   stringInverter,
   threePhaseMeter,
+  uneetMicroInverter,
   weatherStation,
 } from './definitions/index.ts';
 export {
@@ -51,6 +54,20 @@ export {
 } from './definitions/sunspec.ts';
 export type { EncodeOptions, InputValue, RegisterRange, RegisterWrite, SelectOptions } from './encode.ts';
 export { type BitMeaning, compile, ProtocolPlan } from './plan.ts';
+export {
+  decodeSettingGroup,
+  powerSwitchValues,
+  type SettingProblem,
+  type SettingProblemCode,
+  type SettingValidation,
+  type SupportedSettings,
+  settingGroupFields,
+  settingGroupReads,
+  settingValueProblem,
+  stepOf,
+  supportedSettings,
+  validateSettingValues,
+} from './settings.ts';
 export {
   fromSolarmanMap,
   type SolarmanConversion,

@@ -8,6 +8,7 @@ import type { Weather } from '../physics/weather.ts';
 import { hash32, noise, Rng } from '../random.ts';
 import { Episodes, type FaultCode, FaultInjector, faultCodes } from './faults.ts';
 import { RegisterBank } from './register-bank.ts';
+import { initialSettings } from './settings.ts';
 
 /** The public grid the plant is connected to. */
 export interface GridSupply {
@@ -78,7 +79,7 @@ export abstract class VirtualDevice {
     this.plan = plan;
     this.seed = hash32(context.seed, sn);
     this.rng = new Rng(this.seed);
-    this.bank = new RegisterBank(plan, settings);
+    this.bank = new RegisterBank(plan, initialSettings(plan, context.grid, settings));
     const codes: FaultCode[] = faultCodes(plan, acceptFault);
     this.faults = new FaultInjector(new Rng(hash32(this.seed, 'faults')), codes, context.faultRate);
     this.offBus = new Episodes(new Rng(hash32(this.seed, 'bus')), context.offlineRate, 5 * MINUTE, 60 * MINUTE);

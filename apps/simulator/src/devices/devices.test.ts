@@ -41,15 +41,16 @@ describe('virtual devices', () => {
     const first = blocks.find((b) => b.functionCode === 4 && b.address === 100)!;
     expect(hybrid.bank.read(4, 100, 10)).toEqual(first.registers.slice(0, 10));
     expect(hybrid.bank.read(4, 5000, 2)).toBeNull();
-    const settings = hybrid.bank.read(3, 40, 1)!;
-    expect(settings).toEqual([3]); // self-consumption
+    const settings = hybrid.bank.read(3, hybrid.plan.field('workMode')!.address, 1)!;
+    expect(settings).toEqual([0]); // export first (self-consumption)
     expect(hybrid.bank.write(100, [1])).toMatch(/illegal data address/);
   });
 
   it('keep the device clock in the settings registers', () => {
     const plant = newPlant(dcPlant(), 2);
     plant.hybrids[0]!.read(plant.advance(Date.parse('2025-06-20T14:05:00+02:00')));
-    expect(plant.hybrids[0]!.bank.read(3, 10, 6)).toEqual([2025, 6, 20, 14, 5, 0]);
+    const clock = plant.hybrids[0]!.plan.field('timeYear')!.address;
+    expect(plant.hybrids[0]!.bank.read(3, clock, 6)).toEqual([2025, 6, 20, 14, 5, 0]);
   });
 
   it('leave the blocks of battery packs that are not fitted out of the upload', () => {

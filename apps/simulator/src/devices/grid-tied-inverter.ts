@@ -1,9 +1,11 @@
 // What a grid-tied PV inverter (string or micro) does with its remote settings: the power
-// switch and the active power limit, and the running-state register that follows from them.
+// switch (off: no output) and the active power limit (output capped at that share of rated
+// power), and the running-state register that follows from them.
 import type { FieldValue } from '@sunfleet/protocols';
 import type { EnergyCounter } from '../physics/energy.ts';
 import { type InverterLosses, pvInverterOutput } from '../physics/pv.ts';
 import { type Environment, VirtualDevice } from './device.ts';
+import { powerLimitFraction, switchedOn } from './settings.ts';
 
 export abstract class GridTiedInverter extends VirtualDevice {
   dcW = 0;
@@ -15,8 +17,8 @@ export abstract class GridTiedInverter extends VirtualDevice {
   protected abstract readonly energy: EnergyCounter;
 
   override applySettings(values: Record<string, FieldValue>): void {
-    this.powerOn = values.powerSwitch !== 0;
-    this.limitFraction = typeof values.activePowerLimit === 'number' ? values.activePowerLimit / 100 : 1;
+    this.powerOn = switchedOn(this.plan, values);
+    this.limitFraction = powerLimitFraction(this.plan, values, this.spec.ratedW);
   }
 
   /**

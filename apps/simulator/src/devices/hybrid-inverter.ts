@@ -25,6 +25,19 @@ import {
   pvArray,
 } from '../physics/pv.ts';
 import { type DeviceContext, type Environment, round, VirtualDevice } from './device.ts';
+import { powerLimitFraction, switchedOn } from './settings.ts';
+
+/**
+ * The simulator's work mode from a Deye hybrid's settings: time of use when any day is on,
+ * the zero-export modes as such, and "export first" as self-consumption (cover the load,
+ * charge from the surplus, export the rest up to the sell limit).
+ */
+function deyeMode(values: Record<string, FieldValue>): number {
+  if (typeof values.timeOfUse === 'number' && values.timeOfUse !== 0) return WorkMode.timeOfUse;
+  if (values.workMode === 1) return WorkMode.zeroExportToLoad;
+  if (values.workMode === 2) return WorkMode.zeroExportToCt;
+  return WorkMode.selfConsumption;
+}
 
 export interface HybridSpec {
   kind: 'hybrid';
@@ -39,6 +52,8 @@ export interface HybridSpec {
   mppts?: number;
   /** The battery on the DC bus, if any. */
   battery?: PackLayout;
+  /** A three-phase storage inverter without PV inputs (`sunfleet-pcs-3p`, gy settings) instead of a hybrid. */
+  pcs?: boolean;
 }
 
 interface Flows {
@@ -64,6 +79,8 @@ export class HybridInverter extends VirtualDevice {
   private gridChargeW = 0;
   private gridCharge = false;
   private powerOn = true;
+  /** The most the inverter may put out (or take in), W: rated power under the active power limit. */
+  private outputCapW: number;
   private readonly batteryVoltage: number;
   private readonly weights: number[];
   private readonly counters;
@@ -76,28 +93,34 @@ export class HybridInverter extends VirtualDevice {
     const vNominal = layout ? nominalVoltage(layout) : 51.2;
     const hardwareW = layout ? Math.min(spec.ratedW, systemKwh(layout) * 1000 * 0.7) : 0;
     const amps = Math.min(240, Math.round(hardwareW / vNominal));
-    super(spec.sn, spec.phases === 1 ? 'sunfleet-hybrid-1p' : 'sunfleet-hybrid-3p', spec.unit ?? 1, context, {
-      powerSwitch: 1,
+    const protocol = spec.pcs ? 'sunfleet-pcs-3p' : spec.phases === 1 ? 'sunfleet-hybrid-1p' : 'sunfleet-hybrid-3p';
+    super(spec.sn, protocol, spec.unit ?? 1, context, {
       modbusAddress: spec.unit ?? 1,
       gridStandard: context.grid.hz === 50 ? 1 : 0,
-      batteryType: layout ? 1 : 2,
+      batteryType: layout ? 1 : spec.pcs ? 2 : 0,
+      batteryOperationMode: layout ? 1 : 2,
       batteryCapacity: layout ? systemAh(layout) : 0,
       maxChargeCurrent: amps,
       maxDischargeCurrent: amps,
       batteryShutdownSoc: 5,
       batteryLowSoc: 10,
       batteryRestartSoc: 20,
-      workMode: WorkMode.selfConsumption,
+      batteryMaxSoc: 100,
+      // Self-consumption: Deye's "export first" with load first; the PCS's own mode numbers.
+      workMode: spec.pcs ? WorkMode.selfConsumption : 0,
+      energyPattern: 1,
       maxSellPower: spec.ratedW,
       solarSell: 1,
       timeOfUse: 0,
+      activePowerLimit: spec.pcs ? 100 : spec.ratedW,
       gridCharge: 0,
       gridChargeCurrent: Math.min(amps, Math.round(amps / 2)),
-      peakShaving: 0,
       peakShavingPower: spec.ratedW,
-      smartLoad: 0,
       smartLoadOnSoc: 90,
       smartLoadOffSoc: 60,
+      powerFactorSetpoint: 1,
+      arcDetection: 1,
+      arcSensitivity: 5,
     });
     this.losses = inverterLosses(spec.ratedW);
     this.array = spec.pvKwp > 0 ? pvArray(spec.pvKwp) : null;
@@ -116,6 +139,7 @@ export class HybridInverter extends VirtualDevice {
         )
       : null;
     this.exportLimitW = spec.ratedW;
+    this.outputCapW = spec.ratedW;
     this.weights = Array.from({ length: this.mppts }, () => 1 + (this.rng.next() - 0.5) * 0.08);
     const total = this.weights.reduce((a, b) => a + b, 0);
     for (let i = 0; i < this.weights.length; i++) this.weights[i]! /= total;
@@ -134,8 +158,9 @@ export class HybridInverter extends VirtualDevice {
 
   override applySettings(values: Record<string, FieldValue>): void {
     const n = (key: string, fallback: number) => (typeof values[key] === 'number' ? (values[key] as number) : fallback);
-    this.powerOn = n('powerSwitch', 1) !== 0;
-    this.mode = n('workMode', WorkMode.selfConsumption);
+    this.powerOn = switchedOn(this.plan, values);
+    this.outputCapW = this.spec.ratedW * Math.min(1, powerLimitFraction(this.plan, values, this.spec.ratedW));
+    this.mode = this.spec.pcs ? n('workMode', WorkMode.selfConsumption) : deyeMode(values);
     const selling = n('solarSell', 1) !== 0;
     const zeroExport = this.mode === WorkMode.zeroExportToLoad || this.mode === WorkMode.zeroExportToCt;
     this.exportLimitW = zeroExport || !selling ? 0 : n('maxSellPower', this.spec.ratedW);
@@ -147,6 +172,11 @@ export class HybridInverter extends VirtualDevice {
       this.battery.spec.maxChargeW = Math.min(hardware, n('maxChargeCurrent', 0) * this.batteryVoltage);
       this.battery.spec.maxDischargeW = Math.min(hardware, n('maxDischargeCurrent', 0) * this.batteryVoltage);
     }
+  }
+
+  /** The output cap in force, W (tests). */
+  get outputLimitW(): number {
+    return this.outputCapW;
   }
 
   /** The mode and export limit in force (tests and the fleet's stats). */
@@ -186,7 +216,7 @@ export class HybridInverter extends VirtualDevice {
         });
         battery = usable.limit(request, dtMs);
       }
-      const rated = inv.ratedW;
+      const rated = Math.min(inv.ratedW, this.outputCapW);
       // The inverter's rating caps the AC side: stop discharging first, then curtail PV.
       if (acFromDc(inv, pvDc + battery) > rated) {
         if (battery > 0) battery = Math.max(0, toDc(rated) - pvDc);
@@ -229,7 +259,7 @@ export class HybridInverter extends VirtualDevice {
 
   protected nameplate(): Record<string, InputValue> {
     return {
-      deviceType: this.spec.phases === 1 ? 2 : this.spec.battery?.highVoltage ? 94 : 93,
+      deviceType: this.spec.phases === 1 && !this.spec.pcs ? 2 : this.spec.battery?.highVoltage ? 94 : 93,
       protocolVersion: 1,
       serialNumber: this.sn,
       ratedPower: this.spec.ratedW,

@@ -1,4 +1,5 @@
-// Micro-inverter with four panels, each on its own input, single-phase output.
+// Micro-inverter with four panels (`sunfleet-micro`, dyGrid settings) or two
+// (`sunfleet-micro-2`, uneet settings), each on its own input, single-phase output.
 import type { InputValue } from '@sunfleet/protocols';
 import { EnergyCounter } from '../physics/energy.ts';
 import { arrayDcPower, type InverterLosses, inverterLosses, mppVoltage, type PvArray, pvArray } from '../physics/pv.ts';
@@ -11,8 +12,10 @@ export interface MicroSpec {
   unit?: number;
   /** Rated AC power, W (≤ 65535). */
   ratedW: number;
-  /** One panel's rating, Wp (four panels). */
+  /** One panel's rating, Wp. */
   panelWp: number;
+  /** Panels, one per input (default 4). */
+  panels?: 2 | 4;
 }
 
 export class MicroInverter extends GridTiedInverter {
@@ -26,12 +29,16 @@ export class MicroInverter extends GridTiedInverter {
     readonly spec: MicroSpec,
     context: DeviceContext,
   ) {
-    super(spec.sn, 'sunfleet-micro', spec.unit ?? 1, context, { powerSwitch: 1, activePowerLimit: 100 });
+    const panels = spec.panels ?? 4;
+    super(spec.sn, panels === 2 ? 'sunfleet-micro-2' : 'sunfleet-micro', spec.unit ?? 1, context, {
+      activePowerLimit: 100,
+      powerFactorSetpoint: 1,
+    });
     // Micro-inverters convert little power, so their fixed losses weigh more.
     this.losses = { ...inverterLosses(spec.ratedW), standby: 0.006, linear: 0.02 };
-    this.array = pvArray((4 * spec.panelWp) / 1000);
+    this.array = pvArray((panels * spec.panelWp) / 1000);
     // Panels on one roof still differ a little (shade, soiling, tolerance).
-    this.weights = Array.from({ length: 4 }, () => 0.25 * (1 + (this.rng.next() - 0.5) * 0.1));
+    this.weights = Array.from({ length: panels }, () => (1 / panels) * (1 + (this.rng.next() - 0.5) * 0.1));
     this.energy = new EnergyCounter(this.array.kwp * context.ageDays * 3.4);
     this.applySettings(this.bank.settings());
   }

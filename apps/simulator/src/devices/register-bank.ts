@@ -1,13 +1,25 @@
 // A device's Modbus registers as the gateway sees them on the bus: input registers hold the
 // latest reading (re-encoded at every reading), holding registers hold the settings, which
 // the server can read and write remotely. Reads outside the map and writes to anything but
-// a writable field fail, as a real device answers with an "illegal data address" exception.
-import { type FieldValue, type InputValue, type ProtocolPlan, type RegisterBlock, wireAddress } from '@sunfleet/protocols';
+// a writable field fail, as a real device answers with an "illegal data address" exception;
+// a write that would leave a field outside its range, step or options fails whole ("illegal
+// data value", naming the field) and changes nothing.
+import {
+  type FieldDefinition,
+  type FieldValue,
+  type InputValue,
+  type ProtocolPlan,
+  type RegisterBlock,
+  settingValueProblem,
+  wireAddress,
+} from '@sunfleet/protocols';
 
 export class RegisterBank {
   private readings: RegisterBlock[] = [];
   private readonly holding = new Map<number, number>();
   private readonly writable = new Set<number>();
+  /** The writable fields with their first wire register. */
+  private readonly writableFields: { field: FieldDefinition; wire: number }[] = [];
   private readonly readable: { fc: number; from: number; to: number }[];
   private readonly settingGroups: `setting:${string}`[];
   /** Called before holding registers are read (a device refreshes its clock registers). */
@@ -22,6 +34,7 @@ export class RegisterBank {
     for (const field of plan.definition.fields) {
       if (field.access !== 'rw') continue;
       const wire = wireAddress(plan.definition, field);
+      this.writableFields.push({ field, wire });
       for (let k = 0; k < (field.count ?? 1); k++) this.writable.add(wire + k);
     }
     this.storeSettings(settings);
@@ -70,6 +83,19 @@ export class RegisterBank {
       if (!this.writable.has(address + k)) return `illegal data address ${address + k}`;
       const value = registers[k]!;
       if (!Number.isInteger(value) || value < 0 || value > 0xffff) return `illegal data value at ${address + k}`;
+    }
+    const end = address + registers.length;
+    const touched = this.writableFields.filter(({ field, wire }) => wire < end && wire + field.count > address);
+    const word = (a: number) => (a >= address && a < end ? registers[a - address]! : (this.holding.get(a) ?? 0));
+    const blocks = touched.map(({ field, wire }) => ({
+      functionCode: 3,
+      address: wire,
+      registers: Array.from({ length: field.count }, (_, k) => word(wire + k)),
+    }));
+    const { values } = this.plan.decode(blocks);
+    for (const { field } of touched) {
+      const problem = settingValueProblem(field, values[field.key] ?? null);
+      if (problem) return `illegal data value: ${problem.message}`;
     }
     for (let k = 0; k < registers.length; k++) this.holding.set(address + k, registers[k]!);
     return null;

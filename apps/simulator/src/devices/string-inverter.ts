@@ -1,5 +1,6 @@
-// Three-phase string (grid-tied) inverter: an array on up to four MPPT inputs, the
-// efficiency curve, clipping at rated power, and the active power limit setting.
+// String (grid-tied) inverter, three-phase (`sunfleet-string-3p`, asw settings) or single-phase
+// (`sunfleet-string-1p`, mt settings): an array on up to four MPPT inputs, the efficiency
+// curve, clipping at rated power, and the power switch and active power limit settings.
 import type { InputValue } from '@sunfleet/protocols';
 import { EnergyCounter } from '../physics/energy.ts';
 import { arrayDcPower, type InverterLosses, inverterLosses, mppVoltage, type PvArray, pvArray } from '../physics/pv.ts';
@@ -16,6 +17,8 @@ export interface StringSpec {
   pvKwp: number;
   /** MPPT inputs in use, 1..4. */
   mppts?: number;
+  /** Grid phases (default 3). */
+  phases?: 1 | 3;
 }
 
 export class StringInverter extends GridTiedInverter {
@@ -23,6 +26,7 @@ export class StringInverter extends GridTiedInverter {
   readonly losses: InverterLosses;
   readonly array: PvArray;
   readonly mppts: number;
+  readonly phases: 1 | 3;
   private readonly weights: number[];
   protected readonly energy: EnergyCounter;
 
@@ -30,21 +34,14 @@ export class StringInverter extends GridTiedInverter {
     readonly spec: StringSpec,
     context: DeviceContext,
   ) {
-    const fiftyHz = context.grid.hz === 50;
-    super(spec.sn, 'sunfleet-string-3p', spec.unit ?? 1, context, {
-      powerSwitch: 1,
+    const phases = spec.phases ?? 3;
+    super(spec.sn, phases === 1 ? 'sunfleet-string-1p' : 'sunfleet-string-3p', spec.unit ?? 1, context, {
       modbusAddress: spec.unit ?? 1,
       activePowerLimit: 100,
-      activePowerRamp: 10,
-      reactiveMode: 0,
+      activePowerLimitEnabled: 1,
       powerFactorSetpoint: 1,
-      reactivePowerSetpoint: 0,
-      overVoltageTrip: round(context.grid.voltage * 1.1, 1),
-      underVoltageTrip: round(context.grid.voltage * 0.85, 1),
-      overFrequencyTrip: fiftyHz ? 51.5 : 61.5,
-      underFrequencyTrip: fiftyHz ? 47.5 : 58.5,
-      reconnectDelay: 60,
     });
+    this.phases = phases;
     this.losses = inverterLosses(spec.ratedW);
     this.array = pvArray(spec.pvKwp);
     this.mppts = Math.min(4, Math.max(1, spec.mppts ?? 2));
@@ -62,7 +59,7 @@ export class StringInverter extends GridTiedInverter {
 
   protected nameplate(): Record<string, InputValue> {
     return {
-      deviceType: 93,
+      deviceType: this.phases === 1 ? 2 : 93,
       serialNumber: this.sn,
       ratedPower: this.spec.ratedW,
       mpptCount: this.mppts,
@@ -89,10 +86,10 @@ export class StringInverter extends GridTiedInverter {
       this.weights.map((w) => this.dcW * w),
       voltage,
     );
-    for (let i = 1; i <= 3; i++) {
+    for (let i = 1; i <= this.phases; i++) {
       const v = env.voltage * (1 + this.jitter(t, 20 + i, 0.004));
       values[`gridVoltageL${i}`] = round(v, 1);
-      values[`gridCurrentL${i}`] = round(this.acW / 3 / v, 2);
+      values[`gridCurrentL${i}`] = round(this.acW / this.phases / v, 2);
     }
     return values;
   }

@@ -53,6 +53,9 @@ describe('shipped protocol definitions', () => {
       'sunfleet-hybrid-3p',
       'sunfleet-string-3p',
       'sunfleet-micro',
+      'sunfleet-string-1p',
+      'sunfleet-pcs-3p',
+      'sunfleet-micro-2',
       'sunfleet-battery',
       'sunfleet-meter-3p',
       'sunfleet-weather',
@@ -66,8 +69,24 @@ describe('shipped protocol definitions', () => {
 describe('hybrid inverter family', () => {
   const plan = compile(hybridInverter3p);
 
-  it('carries the portal remote setting groups', () => {
-    expect(plan.settingGroups()).toEqual(['basic', 'systime', 'batt', 'workMode', 'gridInput', 'smartLoad']);
+  it('carries the dyStore3p remote setting groups', () => {
+    expect(plan.definition.settingFamily).toBe('dyStore3p');
+    expect(new Set(plan.settingGroups())).toEqual(
+      new Set([
+        'basic',
+        'systime',
+        'batt',
+        'workMode',
+        'gridInput',
+        'gridInput2',
+        'smartLoad',
+        'advanced',
+        'advanced2',
+        'reset',
+        'arc',
+        'arcClear',
+      ]),
+    );
   });
 
   it('maps the device type register: 1, 10 and 11 are selling first; 2, 3, 94, 21, 93 and 22 each have their own name', () => {

@@ -1,23 +1,21 @@
 // Sunfleet hybrid storage inverter family, single- and three-phase: one register layout, the
 // single-phase model leaves the L2/L3 registers unused. Register map written by this project.
 //   input registers (4):   0.. info, 100.. realtime, 150.. energy counters
-//   holding registers (3): 0.. basic, 10.. system time, 20.. battery, 40.. work mode,
-//                          50.. grid input, 60.. smart load
+//   holding registers (3): the remote settings on Deye's registers (deye-settings.ts): the
+//                          single-phase model is a dyStore device, the three-phase one dyStore3p
 import type { ProtocolDefinition } from '../definition.ts';
 import {
   bits,
-  disabledEnabled,
   energyCounters,
   gridPhases,
   inverterDeviceTypes,
-  offOn,
   options,
   pvGridProtectionFaults,
   pvInputs,
   RegisterMap,
   runningStates,
-  systemTime,
 } from './build.ts';
+import { deyeStoreSettings } from './deye-settings.ts';
 
 const hybridFaults = bits('fault', [
   ...pvGridProtectionFaults,
@@ -55,7 +53,8 @@ export const workModes = options(
   ['Time of use', 'Franjas horarias'],
 );
 
-function hybridInverter(phases: 1 | 3): ProtocolDefinition {
+/** Nameplate (input registers 0..) and realtime (100..) of a storage inverter. */
+export function storageInverterMeasurements(phases: 1 | 3): RegisterMap {
   const map = new RegisterMap();
   map
     .at(4, 0, 'info')
@@ -103,68 +102,13 @@ function hybridInverter(phases: 1 | 3): ProtocolDefinition {
     ['batteryDischargeEnergy', 'Battery discharge', 'Descarga de batería'],
     ['loadEnergy', 'Load consumption', 'Consumo de la carga'],
   ]);
+  return map;
+}
 
-  map
-    .at(3, 0, 'setting:basic')
-    .setting('powerSwitch', ['Power on/off', 'Encendido/apagado'], 'enum', { enum: offOn })
-    .setting('modbusAddress', ['Modbus address', 'Dirección Modbus'], 'u16', { min: 1, max: 247 })
-    .setting('gridStandard', ['Grid code', 'Norma de red'], 'enum', {
-      enum: options(
-        ['General', 'General'],
-        ['EN 50549', 'EN 50549'],
-        ['VDE 4105', 'VDE 4105'],
-        ['RD 1699 (Spain)', 'RD 1699 (España)'],
-      ),
-    });
-  systemTime(map.at(3, 10, 'setting:systime'));
-  map
-    .at(3, 20, 'setting:batt')
-    .setting('batteryType', ['Battery type', 'Tipo de batería'], 'enum', {
-      enum: options(['Lead-acid', 'Plomo-ácido'], ['Lithium', 'Litio'], ['No battery', 'Sin batería']),
-    })
-    .setting('batteryCapacity', ['Battery capacity', 'Capacidad de batería'], 'u16', { unit: 'Ah', min: 0, max: 2000 })
-    .setting('maxChargeCurrent', ['Max charge current', 'Corriente máxima de carga'], 'u16', { unit: 'A', min: 0, max: 240 })
-    .setting('maxDischargeCurrent', ['Max discharge current', 'Corriente máxima de descarga'], 'u16', {
-      unit: 'A',
-      min: 0,
-      max: 240,
-    })
-    .setting('batteryShutdownSoc', ['Shutdown state of charge', 'Estado de carga de apagado'], 'u16', {
-      unit: '%',
-      min: 0,
-      max: 100,
-    })
-    .setting('batteryLowSoc', ['Low state of charge', 'Estado de carga bajo'], 'u16', { unit: '%', min: 0, max: 100 })
-    .setting('batteryRestartSoc', ['Restart state of charge', 'Estado de carga de rearranque'], 'u16', {
-      unit: '%',
-      min: 0,
-      max: 100,
-    });
-  map
-    .at(3, 40, 'setting:workMode')
-    .setting('workMode', ['Work mode', 'Modo de trabajo'], 'enum', { enum: workModes })
-    .setting('maxSellPower', ['Max sell power', 'Potencia máxima de venta'], 'u32', { unit: 'W', min: 0, max: 100000 })
-    .setting('solarSell', ['Sell solar surplus', 'Vender excedente solar'], 'enum', { enum: disabledEnabled })
-    .setting('timeOfUse', ['Time of use', 'Franjas horarias'], 'enum', { enum: disabledEnabled });
-  map
-    .at(3, 50, 'setting:gridInput')
-    .setting('gridCharge', ['Charge from grid', 'Carga desde la red'], 'enum', { enum: disabledEnabled })
-    .setting('gridChargeCurrent', ['Grid charge current', 'Corriente de carga desde red'], 'u16', { unit: 'A', min: 0, max: 240 })
-    .setting('peakShaving', ['Grid peak shaving', 'Recorte de picos de red'], 'enum', { enum: disabledEnabled })
-    .setting('peakShavingPower', ['Peak shaving power', 'Potencia de recorte de picos'], 'u32', {
-      unit: 'W',
-      min: 0,
-      max: 100000,
-    });
-  map
-    .at(3, 60, 'setting:smartLoad')
-    .setting('smartLoad', ['Smart load output', 'Salida de carga inteligente'], 'enum', { enum: disabledEnabled })
-    .setting('smartLoadOnSoc', ['Smart load on at', 'Carga inteligente activa desde'], 'u16', { unit: '%', min: 0, max: 100 })
-    .setting('smartLoadOffSoc', ['Smart load off at', 'Carga inteligente inactiva desde'], 'u16', {
-      unit: '%',
-      min: 0,
-      max: 100,
-    });
+function hybridInverter(phases: 1 | 3): ProtocolDefinition {
+  const map = storageInverterMeasurements(phases);
+
+  deyeStoreSettings(map, phases);
 
   return {
     id: phases === 1 ? 'sunfleet-hybrid-1p' : 'sunfleet-hybrid-3p',
@@ -174,6 +118,7 @@ function hybridInverter(phases: 1 | 3): ProtocolDefinition {
         : { en: 'Sunfleet three-phase hybrid inverter', es: 'Inversor híbrido trifásico Sunfleet' },
     version: '1.0',
     kind: 'inverter',
+    settingFamily: phases === 1 ? 'dyStore' : 'dyStore3p',
     fields: map.fields,
   };
 }

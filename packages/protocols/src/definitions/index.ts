@@ -4,18 +4,40 @@ import { compile, type ProtocolPlan } from '../plan.ts';
 import { batteryPack } from './battery-pack.ts';
 import { hybridInverter1p, hybridInverter3p } from './hybrid-inverter.ts';
 import { microInverter } from './micro-inverter.ts';
+import { mtStringInverter } from './mt-inverter.ts';
+import { pcsInverter } from './pcs-inverter.ts';
 import { stringInverter } from './string-inverter.ts';
 import { threePhaseMeter } from './three-phase-meter.ts';
+import { uneetMicroInverter } from './uneet-micro.ts';
 import { weatherStation } from './weather-station.ts';
 
-export { batteryPack, hybridInverter1p, hybridInverter3p, microInverter, stringInverter, threePhaseMeter, weatherStation };
+export {
+  batteryPack,
+  hybridInverter1p,
+  hybridInverter3p,
+  microInverter,
+  mtStringInverter,
+  pcsInverter,
+  stringInverter,
+  threePhaseMeter,
+  uneetMicroInverter,
+  weatherStation,
+};
 
 export const protocols: Readonly<Record<string, ProtocolDefinition>> = Object.freeze(
   Object.fromEntries(
-    [hybridInverter1p, hybridInverter3p, stringInverter, microInverter, batteryPack, threePhaseMeter, weatherStation].map((d) => [
-      d.id,
-      d,
-    ]),
+    [
+      hybridInverter1p,
+      hybridInverter3p,
+      stringInverter,
+      microInverter,
+      mtStringInverter,
+      pcsInverter,
+      uneetMicroInverter,
+      batteryPack,
+      threePhaseMeter,
+      weatherStation,
+    ].map((d) => [d.id, d]),
   ),
 );
 
