@@ -174,6 +174,7 @@ function hybridInverter(phases: 1 | 3): ProtocolDefinition {
         : { en: 'Sunfleet three-phase hybrid inverter', es: 'Inversor híbrido trifásico Sunfleet' },
     version: '1.0',
     kind: 'inverter',
+    settingFamily: phases === 1 ? 'dyStore' : 'dyStore3p',
     fields: map.fields,
   };
 }
