@@ -394,6 +394,8 @@ export interface SettingChangesTable {
   command_job_id: string | null;
   requested_by: number;
   created_at: number;
+  /** Its last step (a job that stops moving was interrupted: housekeeping fails it). */
+  updated_at: number;
   finished_at: number | null;
 }
 

@@ -44,10 +44,12 @@ export async function up(db: Db): Promise<void> {
     .addColumn('command_job_id', 'varchar(64)')
     .addColumn('requested_by', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .addColumn('finished_at', 'bigint')
     .execute();
   await db.schema.createIndex('setting_changes_device').on('setting_changes').columns(['device_id', 'created_at']).execute();
   await db.schema.createIndex('setting_changes_batch').on('setting_changes').columns(['batch_id', 'position']).execute();
+  await db.schema.createIndex('setting_changes_state').on('setting_changes').columns(['state', 'updated_at']).execute();
 }
 
 export async function down(db: Db): Promise<void> {

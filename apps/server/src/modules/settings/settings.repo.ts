@@ -34,6 +34,7 @@ const jobColumns = [
   'setting_changes.command_job_id',
   'setting_changes.requested_by',
   'setting_changes.created_at',
+  'setting_changes.updated_at',
   'setting_changes.finished_at',
   'users.account',
   'devices.protocol_id',
@@ -118,6 +119,7 @@ const newJobRow = (j: NewJob, t: number) => ({
   command_job_id: null,
   requested_by: j.requestedBy,
   created_at: t,
+  updated_at: t,
   finished_at: null,
 });
 
@@ -172,16 +174,18 @@ export interface JobUpdate {
 /** Update a job; `from` limits it to jobs in those states (the number of rows changed says whether it applied). */
 export async function updateJob(db: Db, id: string, u: JobUpdate, from?: readonly JobState[]): Promise<boolean> {
   const finished = u.state === 'succeeded' || u.state === 'failed' || u.state === 'cancelled';
+  const t = now();
   let q = db
     .updateTable('setting_changes')
     .set({
+      updated_at: t,
       ...(u.state ? { state: u.state } : {}),
       ...(u.before ? { before_values: JSON.stringify(u.before) } : {}),
       ...(u.after ? { after_values: JSON.stringify(u.after) } : {}),
       ...(u.error !== undefined ? { error: u.error.slice(0, 255) } : {}),
       ...(u.errorCode !== undefined ? { error_code: u.errorCode } : {}),
       ...(u.commandJobId !== undefined ? { command_job_id: u.commandJobId } : {}),
-      ...(finished ? { finished_at: now() } : {}),
+      ...(finished ? { finished_at: t } : {}),
     })
     .where('id', '=', id);
   if (from) q = q.where('state', 'in', from);
@@ -274,7 +278,7 @@ export async function finishBatch(db: Db, id: string): Promise<void> {
 export async function cancelQueued(db: Db, batchId: string): Promise<{ id: string; commandJobId: string | null }[]> {
   await db
     .updateTable('setting_changes')
-    .set({ state: 'cancelled', finished_at: now(), error: 'cancelled before it was sent' })
+    .set({ state: 'cancelled', finished_at: now(), updated_at: now(), error: 'cancelled before it was sent' })
     .where('batch_id', '=', batchId)
     .where('state', '=', 'queued')
     .execute();
