@@ -13,7 +13,8 @@
  * Codes: 600 an inverter the caller cannot see; 601 a group the device's protocol does not
  * support; 2 a caller who may not operate the device (a visitor, a read-only account);
  * 1001 the gateway is offline; 1 the device did not answer in time; 1008 the device refused
- * (its reason in the message). Reading needs `inverter.view`, changing needs `inverter.setting`.
+ * (its reason in the message); 1009 another setting change of the device is running (one at a
+ * time, so each job's "before" is the device's own). Reading needs `inverter.view`, changing needs `inverter.setting`.
  */
 import Type, { type Static } from 'typebox';
 import { endpoint, Paged, PageQuery } from '../endpoint.ts';
@@ -132,7 +133,7 @@ export const SettingSupport = Type.Object({
 });
 
 const WriteBody = Type.Object({ values: SettingValues });
-const errors = [1, 2, 4, 600, 601, 1001, 1008] as const;
+const errors = [1, 2, 4, 600, 601, 1001, 1008, 1009] as const;
 
 const apiPath = (familyPath: string) => `/api/v1/${familyPath.replace('{sn}', ':sn')}`;
 

@@ -4,7 +4,7 @@
  * and read back after, its state and failure), `setting_batches` one row per batch (one group's
  * values to many devices), whose jobs point at it and keep the order the devices were named in.
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was then
 type Db = Kysely<any>;
@@ -50,6 +50,9 @@ export async function up(db: Db): Promise<void> {
   await db.schema.createIndex('setting_changes_device').on('setting_changes').columns(['device_id', 'created_at']).execute();
   await db.schema.createIndex('setting_changes_batch').on('setting_changes').columns(['batch_id', 'position']).execute();
   await db.schema.createIndex('setting_changes_state').on('setting_changes').columns(['state', 'updated_at']).execute();
+  // One running job per device: two at once would each read the other's values as "before".
+  await sql`create unique index setting_changes_running on setting_changes (device_id)
+    where state in ('reading', 'writing', 'verifying')`.execute(db);
 }
 
 export async function down(db: Db): Promise<void> {

@@ -18,6 +18,7 @@ import {
   type Batch,
   batchJobs,
   cancelQueued,
+  claimJob,
   finishBatch,
   getBatch,
   insertBatch,
@@ -85,9 +86,18 @@ async function runBatch(ctx: BatchContext, batchId: string, items: NewJob[], dev
     while (next < items.length) {
       const i = next++;
       const item = items[i]!;
-      // Claimed only while queued: a cancelled job is never started.
-      if (!(await updateJob(ctx.db, item.id, { state: 'reading' }, ['queued']))) continue;
       try {
+        // Claimed only while queued: a cancelled job is never started.
+        const claim = await claimJob(ctx.db, item.id, item.deviceId);
+        if (claim === 'gone') continue;
+        if (claim === 'busy') {
+          await updateJob(ctx.db, item.id, {
+            state: 'failed',
+            error: 'another setting change of this device was running',
+            errorCode: 1009,
+          });
+          continue;
+        }
         const target = await targetOf(ctx.db, item.deviceId, devices[i]!.plan);
         if (!ctx.channel || !target.online) {
           await updateJob(ctx.db, item.id, { state: 'failed', error: 'read before: the gateway is offline', errorCode: 1001 });

@@ -123,8 +123,26 @@ const newJobRow = (j: NewJob, t: number) => ({
   finished_at: null,
 });
 
-export async function insertJob(db: Db, job: NewJob): Promise<void> {
-  await db.insertInto('setting_changes').values(newJobRow(job, now())).execute();
+/** Whether a job of the device is reading, writing or verifying now (one at a time: a unique index holds it). */
+export async function deviceBusy(db: Db, deviceId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('setting_changes')
+    .select('id')
+    .where('device_id', '=', deviceId)
+    .where('state', 'in', ['reading', 'writing', 'verifying'])
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Insert a job; false when it starts running and another job of the device already runs. */
+export async function insertJob(db: Db, job: NewJob): Promise<boolean> {
+  try {
+    await db.insertInto('setting_changes').values(newJobRow(job, now())).execute();
+    return true;
+  } catch (err) {
+    if (job.state !== 'queued' && (await deviceBusy(db, job.deviceId))) return false;
+    throw err;
+  }
 }
 
 export async function insertBatch(
@@ -191,6 +209,19 @@ export async function updateJob(db: Db, id: string, u: JobUpdate, from?: readonl
   if (from) q = q.where('state', 'in', from);
   const result = await q.executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Start a queued job: 'started', 'gone' when it is no longer queued (cancelled), 'busy' when
+ * another job of the device runs.
+ */
+export async function claimJob(db: Db, id: string, deviceId: number): Promise<'started' | 'gone' | 'busy'> {
+  try {
+    return (await updateJob(db, id, { state: 'reading' }, ['queued'])) ? 'started' : 'gone';
+  } catch (err) {
+    if (await deviceBusy(db, deviceId)) return 'busy';
+    throw err;
+  }
 }
 
 export async function deviceJobs(db: Db, deviceId: number, page: number, size: number): Promise<{ total: number; list: Job[] }> {

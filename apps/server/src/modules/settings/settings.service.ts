@@ -4,8 +4,8 @@
  *
  * Order of refusals: the device (600 when the caller cannot see it, 2 when they may not operate
  * it), the group (601 when the device's protocol does not support it), the values (4 naming each
- * bad field and what it allows), the gateway (1001 offline). Nothing is recorded or sent before
- * all of them pass.
+ * bad field and what it allows), the gateway (1001 offline), another setting change of the
+ * device running (1009). Nothing is recorded or sent before all of them pass.
  */
 import { randomUUID } from 'node:crypto';
 import { type SettingFamily, settingFamily } from '@sunfleet/contracts';
@@ -100,7 +100,7 @@ async function startJob(
 ): Promise<Job> {
   const target = await onlineTarget(ctx, s);
   const id = randomUUID();
-  await insertJob(ctx.db, {
+  const started = await insertJob(ctx.db, {
     id,
     deviceId: s.device.id,
     sn: s.device.sn,
@@ -112,6 +112,7 @@ async function startJob(
     requested,
     requestedBy: caller.user.id,
   });
+  if (!started) fail(1009);
   await runJob(ctx, { jobId: id, target, group, requested, requestedBy: caller.user.id });
   return toJob((await getJob(ctx.db, id))!);
 }

@@ -115,6 +115,13 @@ async function nothingSent(action: () => Promise<unknown>) {
   expect(Number(jobsAfter.n)).toBe(Number(jobsBefore.n));
 }
 
+/** No command went to `deviceSn` during `action`. */
+async function nothingSentFor(deviceSn: string, action: () => Promise<unknown>) {
+  const before = channel.sentTo(deviceSn).length;
+  await action();
+  expect(channel.sentTo(deviceSn).length).toBe(before);
+}
+
 async function untilDone(who: Account, batchId: string): Promise<Batch> {
   for (let i = 0; i < 400; i++) {
     const res = await s.call(who.token, 'GET', `/api/v1/setting/batch/${batchId}`);
@@ -302,6 +309,26 @@ describe('writes', () => {
       requested: { batteryLowSoc: start.batteryLowSoc },
     });
     expect(bank.settings().batteryLowSoc).toBe(start.batteryLowSoc);
+  });
+
+  it('refuses a second change of a device while one runs (1009): nothing sent for it', async () => {
+    channel.hold();
+    let first: Promise<{ body: { code: number; data: unknown } }>;
+    const sentBefore = channel.sent.length;
+    try {
+      first = s.call(O.token, 'POST', batt(sn.H2), { values: { batteryRestartSoc: 40 } });
+      for (let i = 0; i < 200 && channel.sent.length === sentBefore; i++) await new Promise((r) => setTimeout(r, 5));
+      await nothingSentFor(sn.H2, async () => {
+        const second = await s.call(O.token, 'POST', batt(sn.H2), { values: { batteryRestartSoc: 45 } });
+        expect(second.body).toMatchObject({ code: 1009, data: null });
+      });
+    } finally {
+      channel.release();
+    }
+    expect((await first).body.data).toMatchObject({ state: 'succeeded', requested: { batteryRestartSoc: 40 } });
+    // Once it has finished, the device takes the next one.
+    const third = await s.call(O.token, 'POST', batt(sn.H2), { values: { batteryRestartSoc: 45 } });
+    expect(third.body.data).toMatchObject({ state: 'succeeded' });
   });
 
   it('shows one job to whoever sees the device, to nobody else', async () => {

@@ -7,13 +7,16 @@ import { STALL_MS } from './sweep.ts';
 
 let s: TestServer;
 let userId: number;
-let deviceId: number;
+let gatewayId: number;
+let plantId: number;
 const T = 1_800_000_000_000;
 let seq = 0;
 const uuid = () => `00000000-0000-4000-8000-${String(++seq).padStart(12, '0')}`;
 
 async function job(state: SettingChangesTable['state'], updatedAt: number, batchId: string | null = null) {
   const id = uuid();
+  // A device per job: one device runs one job at a time.
+  const deviceId = await device(s, gatewayId, plantId);
   await s.db
     .insertInto('setting_changes')
     .values({
@@ -66,10 +69,9 @@ const stateOf = async (id: string) =>
 beforeAll(async () => {
   s = await startServer();
   userId = (await s.user()).id;
-  const plantId = await storePlant(s, { owner_user_id: userId });
+  plantId = await storePlant(s, { owner_user_id: userId });
   const gw = await gateway(s, plantId);
-  const gwId = (await s.db.selectFrom('gateways').select('id').where('sn', '=', gw.sn).executeTakeFirstOrThrow()).id;
-  deviceId = await device(s, gwId, plantId);
+  gatewayId = (await s.db.selectFrom('gateways').select('id').where('sn', '=', gw.sn).executeTakeFirstOrThrow()).id;
 });
 afterAll(() => s.close());
 
