@@ -8,6 +8,7 @@
  * - `attach(gatewaySn, plant)`: the gateway's devices answer from then on;
  * - `hold()`: commands are sent but not answered until `release()` (a slow gateway);
  * - `tamper`: runs after a command executed, may change the device (a device that ignores a write);
+ * - `unanswered`: commands it picks get no answer and end `timed_out`, as the channel's timeout ends them;
  * - `sent`: every command message sent, in order.
  */
 import { randomUUID } from 'node:crypto';
@@ -20,6 +21,7 @@ import type { CommandChannel, CommandJob, SubmitCommand } from '../src/commands/
 export class SimulatedChannel implements CommandChannel {
   readonly sent: CommandMessage[] = [];
   tamper: ((plant: Plant, message: CommandMessage) => void) | undefined;
+  unanswered: ((message: CommandMessage) => boolean) | undefined;
   private readonly plants = new Map<string, Plant>();
   private readonly jobs = new Map<string, CommandJob>();
   private readonly waiting = new Set<() => void>();
@@ -66,6 +68,12 @@ export class SimulatedChannel implements CommandChannel {
     this.sent.push(message);
     job.state = 'sent';
     job.sentAt = Date.now();
+    if (this.unanswered?.(message)) {
+      job.state = 'timed_out';
+      job.error = 'timed out';
+      job.finishedAt = Date.now();
+      return { ...job };
+    }
     const execute = () => {
       const outcome = executeCommand(plant, message);
       this.tamper?.(plant, message);

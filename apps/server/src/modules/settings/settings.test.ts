@@ -180,6 +180,34 @@ describe('support and reads', () => {
     });
   });
 
+  it("answers 1008 with the device's reason when it refuses the read, 1 when it does not answer", async () => {
+    const device = plants.A.device(sn.H1)!;
+    const read = device.bank.read.bind(device.bank);
+    device.bank.read = () => null;
+    try {
+      const refused = await s.call(O.token, 'GET', `${batt()}/read`);
+      expect(refused.body).toMatchObject({ code: 1008, data: null });
+      expect(refused.body.msg).toBe('The device refused the command: illegal data address 3:20+7');
+    } finally {
+      device.bank.read = read;
+    }
+    channel.unanswered = (m) => m.device === sn.H1;
+    const writes = channel.sentTo(sn.H1, 'write').length;
+    try {
+      expect((await s.call(O.token, 'GET', `${batt()}/read`)).body).toMatchObject({ code: 1, data: null });
+      const write = await s.call(O.token, 'POST', batt(), { values: { batteryCapacity: 100 } });
+      expect(write.body.data).toMatchObject({
+        state: 'failed',
+        errorCode: 1,
+        error: 'read before: no answer in time',
+        before: null,
+      });
+      expect(channel.sentTo(sn.H1, 'write').length).toBe(writes);
+    } finally {
+      channel.unanswered = undefined;
+    }
+  });
+
   it("answers 600 for another tenant's inverter on every call", async () => {
     await nothingSent(async () => {
       for (const [method, url, body] of [
