@@ -17,6 +17,8 @@ let s: TestServer;
 const channel = new SimulatedChannel();
 let O: Account;
 let V: Account;
+/** A read-only account managing plant A. */
+let R: Account;
 let P: Account;
 const sn = {
   H1: uniqueSn('HA'),
@@ -81,6 +83,7 @@ beforeAll(async () => {
   s = await startServer({}, undefined, { commands: channel });
   O = await account(s);
   V = await account(s);
+  R = await account(s, { readOnly: true });
   P = await account(s);
   const a = await createPlant(s, O);
   const b = await createPlant(s, P);
@@ -96,6 +99,7 @@ beforeAll(async () => {
   await devices(a, false, [[sn.HO, 'sunfleet-hybrid-1p']]);
   channel.attach(await devices(b, true, [[sn.HB, 'sunfleet-hybrid-1p']]), plants.B);
   await s.db.insertInto('plant_shares').values({ plant_id: a, user_id: V.id, role: 'visitor', created_at: Date.now() }).execute();
+  await s.db.insertInto('plant_shares').values({ plant_id: a, user_id: R.id, role: 'manager', created_at: Date.now() }).execute();
 });
 afterAll(() => s.close());
 
@@ -224,11 +228,14 @@ describe('support and reads', () => {
 });
 
 describe('writes', () => {
-  it('refuses a visitor (2): nothing sent', async () => {
-    await nothingSent(async () => {
-      const res = await s.call(V.token, 'POST', batt(), { values: { batteryCapacity: 100 } });
-      expect(res.body.code).toBe(2);
-    });
+  it('refuses a visitor and a read-only account (2), who may read: nothing sent', async () => {
+    for (const who of [V, R]) {
+      expect((await s.call(who.token, 'GET', `${batt()}/read`)).body.code).toBe(0);
+      await nothingSent(async () => {
+        const res = await s.call(who.token, 'POST', batt(), { values: { batteryCapacity: 100 } });
+        expect(res.body.code).toBe(2);
+      });
+    }
   });
 
   it.each([
