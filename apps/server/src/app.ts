@@ -24,6 +24,7 @@ import { permissionRoutes } from './modules/permissions/routes.ts';
 import { plantEnergyRoutes } from './modules/plant-energy/routes.ts';
 import { plantRoutes } from './modules/plants/routes.ts';
 import { reportRoutes } from './modules/reports/routes.ts';
+import { settingRoutes } from './modules/settings/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 
@@ -85,6 +86,7 @@ export async function buildApp(given: Deps, log: Logger | false = false): Promis
   deviceRoutes(app);
   eventRoutes(app);
   dictRoutes(app);
+  settingRoutes(app);
 
   if (deps.config.webDist) await registerWebApp(app, deps.config.webDist);
   return app;

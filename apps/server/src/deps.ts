@@ -1,4 +1,5 @@
 /** What the HTTP app and the other roles share: built once in main.ts (or a test). */
+import type { CommandChannel } from './commands/channel.ts';
 import type { Config } from './config.ts';
 import type { Db, Dialect } from './db/index.ts';
 import type { Mailer } from './mail/mailer.ts';
@@ -22,6 +23,11 @@ export interface Deps {
    * store and the ingest role; without them the app makes its own (HTTP and store figures only).
    */
   metrics?: Metrics;
+  /**
+   * The command channel to gateways (remote settings, power, diagnostics). Absent in a process
+   * without one: every call that needs a device's answer then finds the device offline (1001).
+   */
+  commands?: CommandChannel;
 }
 
 declare module 'fastify' {

@@ -87,6 +87,12 @@ export const errorCatalogue = {
     es: 'El SN o la clave de la pasarela es incorrecto',
   },
   1007: { key: 'typeHasSubtype', en: 'This type has a subtype', es: 'Este tipo tiene un subtipo' },
+  1008: { key: 'deviceRefused', en: 'The device refused the command', es: 'El dispositivo rechazó la orden' },
+  1009: {
+    key: 'settingBusy',
+    en: 'Another setting change of this device is running',
+    es: 'Otro cambio de ajustes de este dispositivo está en curso',
+  },
   4000: {
     key: 'firmwareNameTaken',
     en: 'Duplicate firmware name or software version',

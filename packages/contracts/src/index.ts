@@ -7,6 +7,7 @@ export * as permissionsApi from './api/permissions.ts';
 export { type PermissionTreeNode, PermissionTreeSchema } from './api/permissions.ts';
 export * as plantEnergyApi from './api/plantEnergy.ts';
 export * as plantsApi from './api/plants.ts';
+export * as settingsApi from './api/settings.ts';
 export * as systemApi from './api/system.ts';
 export * as workdataApi from './api/workdata.ts';
 export * from './endpoint.ts';

@@ -25,6 +25,8 @@ export const limits = {
   /** How long the send-code button waits before a code may be asked again. */
   codeResendSeconds: 60,
   page: { defaultSize: 10, maxSize: 100 },
+  /** Devices one remote-setting batch may name. */
+  settingBatchDevices: 200,
 } as const;
 
 export const defaultThemeColor = '#00cc00';

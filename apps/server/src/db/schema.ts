@@ -358,7 +358,50 @@ export interface GatewaySessionsTable {
   offline_at: number | null;
 }
 
+/** 011: one remote-setting batch: one group's values to many devices. */
+export interface SettingBatchesTable {
+  id: string;
+  family: string;
+  group_name: string;
+  /** JSON field key → value. */
+  requested: string;
+  requested_by: number;
+  state: 'running' | 'finished' | 'cancelled';
+  total: number;
+  created_at: number;
+  finished_at: number | null;
+}
+
+/** 011: one audited write to a device's setting group (alone, a revert, or one of a batch). */
+export interface SettingChangesTable {
+  id: string;
+  batch_id: string | null;
+  position: Generated<number>;
+  device_id: number;
+  device_sn: string;
+  family: string;
+  group_name: string;
+  kind: 'write' | 'revert';
+  revert_of: string | null;
+  state: 'queued' | 'reading' | 'writing' | 'verifying' | 'succeeded' | 'failed' | 'cancelled';
+  /** JSON field key → value: requested, read before, read back after. */
+  requested: string;
+  before_values: string | null;
+  after_values: string | null;
+  error: string | null;
+  error_code: number | null;
+  /** The command job in flight (a batch's cancel reaches it through the channel). */
+  command_job_id: string | null;
+  requested_by: number;
+  created_at: number;
+  /** Its last step (a job that stops moving was interrupted: housekeeping fails it). */
+  updated_at: number;
+  finished_at: number | null;
+}
+
 export interface Database {
+  setting_batches: SettingBatchesTable;
+  setting_changes: SettingChangesTable;
   parameter_profiles: ParameterProfilesTable;
   gateway_sessions: GatewaySessionsTable;
   gateways: GatewaysTable;

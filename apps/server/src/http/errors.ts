@@ -48,6 +48,9 @@ export function requestLanguage(req: FastifyRequest): Language {
 /** Bad input (code 4) is HTTP 400 wherever it is found; every other business code is HTTP 200. */
 export const statusOfCode = (code: ErrorCode): number => (code === 4 ? 400 : 200);
 
+/** Codes whose message carries the detail: bad input names its field and rule, a device's refusal its reason. */
+const detailed: ReadonlySet<number> = new Set([4, 1008]);
+
 /** Body parser failures that mean "the body is not JSON": bad input like any other. */
 const malformedJson = new Set(['FST_ERR_CTP_INVALID_JSON_BODY', 'FST_ERR_CTP_EMPTY_JSON_BODY']);
 
@@ -70,7 +73,8 @@ export function installErrorHandler(app: FastifyInstance, isSpaPath: (url: strin
     const lan = requestLanguage(req);
     if (error instanceof BusinessError) {
       // A validation failure found by a handler names its field and rule like a schema failure does.
-      const msg = error.code === 4 && error.detail ? `${errorText(4, lan)}: ${error.detail}` : errorText(error.code, lan);
+      const msg =
+        detailed.has(error.code) && error.detail ? `${errorText(error.code, lan)}: ${error.detail}` : errorText(error.code, lan);
       return send(reply, statusOfCode(error.code), error.code, msg);
     }
     if (error instanceof AuthError) return send(reply, 401, 401, errorText(401, lan));

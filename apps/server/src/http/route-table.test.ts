@@ -44,6 +44,11 @@ const mustWrite = [
   'POST /api/v1/meter/:sn/master',
   'POST /api/v1/event/:id/ack',
   'POST /api/v1/company/role',
+  'POST /api/v1/dy/store/:sn/setting/batt',
+  'POST /api/v1/setting/uneet/:sn/safetySetting',
+  'POST /api/v1/setting/job/:id/revert',
+  'POST /api/v1/setting/batch',
+  'POST /api/v1/setting/batch/:id/cancel',
 ];
 /** Signed-in POSTs that change no data a read-only account must keep its hands off. */
 const postsThatDoNotWrite = new Map([
@@ -67,6 +72,9 @@ let victimGatewayId: number;
 const victimDevices = { inverter: 'VICTIMINV1', battery: 'VICTIMBAT1', meter: 'VICTIMMET1', weather: 'VICTIMWS1' } as const;
 const victimDeviceIds: Record<string, number> = {};
 let readOnly: { id: number; access: string };
+/** A setting job and a batch the victim made on the victim's inverter. */
+const victimSettingJobId = '00000000-0000-4000-8000-000000000001';
+const victimSettingBatchId = '00000000-0000-4000-8000-000000000002';
 
 /** For each path parameter pattern: an object of that kind that belongs to the victim. */
 const foreignIds: Array<{ match: RegExp; params: (url: string) => Record<string, string | number> }> = [
@@ -80,6 +88,8 @@ const foreignIds: Array<{ match: RegExp; params: (url: string) => Record<string,
     match: /^\/api\/v1\/plant\/(energy|meteorological)\/:(id|stationId)\b/,
     params: () => ({ id: victimPlantId, stationId: victimPlantId }),
   },
+  { match: /^\/api\/v1\/setting\/job\/:id\b/, params: () => ({ id: victimSettingJobId }) },
+  { match: /^\/api\/v1\/setting\/batch\/:id\b/, params: () => ({ id: victimSettingBatchId }) },
   { match: /^\/api\/v1\/gateways?\/:sn\b/, params: () => ({ sn: victimGatewaySn }) },
   { match: /^\/api\/v1\/gateways?\/:id\b/, params: () => ({ id: victimGatewayId }) },
   // Device routes: the victim's device of the kind the path names (inverter by default).
@@ -174,6 +184,44 @@ beforeAll(async () => {
         .executeTakeFirstOrThrow()
     ).id;
   }
+  await s.db
+    .insertInto('setting_batches')
+    .values({
+      id: victimSettingBatchId,
+      family: 'dyStore',
+      group_name: 'batt',
+      requested: '{"batteryCapacity":100}',
+      requested_by: victim.id,
+      state: 'finished',
+      total: 1,
+      created_at: t,
+      finished_at: t,
+    })
+    .execute();
+  await s.db
+    .insertInto('setting_changes')
+    .values({
+      id: victimSettingJobId,
+      batch_id: victimSettingBatchId,
+      device_id: victimDeviceIds.inverter!,
+      device_sn: victimDevices.inverter,
+      family: 'dyStore',
+      group_name: 'batt',
+      kind: 'write',
+      revert_of: null,
+      state: 'succeeded',
+      requested: '{"batteryCapacity":100}',
+      before_values: '{"batteryCapacity":50}',
+      after_values: '{"batteryCapacity":100}',
+      error: null,
+      error_code: null,
+      command_job_id: null,
+      requested_by: victim.id,
+      created_at: t,
+      updated_at: t,
+      finished_at: t,
+    })
+    .execute();
   const a = await s.user({ kind: 'company_admin', companyId: mine.id });
   attacker = await s.login(a.account);
   const ro = await s.user({ readOnly: true });

@@ -1,17 +1,21 @@
 /**
  * Housekeeping, every 5 minutes in the jobs role: deletes plant pictures left pending for more
  * than an hour (modules/plants/pictures.ts) and throttle counters idle for a day (longer than
- * any limit's window). Both are idempotent deletes: several processes may run it at once.
+ * any limit's window), and fails remote-setting jobs a server stop interrupted
+ * (modules/settings/sweep.ts). All are idempotent: several processes may run it at once.
  */
 import type { Db } from '../db/index.ts';
 import { pruneThrottles } from '../http/throttle.ts';
 import { type Logger, silentLogger } from '../log.ts';
 import { sweepPictures } from '../modules/plants/pictures.ts';
+import { sweepInterruptedSettings } from '../modules/settings/sweep.ts';
 import { type PeriodicJob, startPeriodic } from './periodic.ts';
 
 export interface Housekeeping {
   pictures: number;
   throttles: number;
+  /** Setting jobs failed as interrupted. */
+  settings: number;
 }
 
 export interface HousekeepingOptions {
@@ -27,7 +31,8 @@ export async function housekeep(opts: HousekeepingOptions): Promise<Housekeeping
   const at = (opts.now ?? Date.now)();
   const pictures = await sweepPictures(opts.db, opts.dataDir, at);
   const throttles = await pruneThrottles(opts.db, throttleIdleMs, at);
-  return { pictures, throttles };
+  const settings = await sweepInterruptedSettings(opts.db, at);
+  return { pictures, throttles, settings };
 }
 
 export type HousekeepingJob = PeriodicJob<Housekeeping>;
@@ -40,6 +45,7 @@ export function startHousekeeping(opts: HousekeepingOptions & { intervalMs?: num
     opts.intervalMs ?? 5 * 60_000,
     (done) => {
       if (done.pictures > 0) log.info(done, 'deleted pictures nothing refers to');
+      if (done.settings > 0) log.warn(done, 'failed setting jobs a server stop interrupted');
     },
     (error) => log.error({ err: error }, 'housekeeping failed'),
   );

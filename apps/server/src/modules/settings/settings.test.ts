@@ -1,0 +1,494 @@
+/**
+ * Remote settings end to end: HTTP → module → a command channel running the simulator's own
+ * command execution on virtual hybrid inverters (so reads and writes go through the real
+ * encoders and register banks).
+ *
+ * The world: owner O with plant A, gateway GA (online) and single-phase hybrids H1, H2 and
+ * batch devices; gateway G3 (online) with a three-phase hybrid H3 (another family); gateway GO
+ * (offline) with HO; a visitor V of plant A; owner P (another tenant) with HB on gateway GB.
+ */
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../../test/harness.ts';
+import { type Account, account, createPlant, gateway, uniqueSn } from '../../../test/kits/plants.ts';
+import { hybridPlant, SimulatedChannel } from '../../../test/sim-channel.ts';
+
+let s: TestServer;
+const channel = new SimulatedChannel();
+let O: Account;
+let V: Account;
+/** A read-only account managing plant A. */
+let R: Account;
+let P: Account;
+const sn = {
+  H1: uniqueSn('HA'),
+  H2: uniqueSn('HB'),
+  H3: uniqueSn('HC'),
+  HO: uniqueSn('HD'),
+  HB: uniqueSn('HE'),
+};
+const batchSns = Array.from({ length: 12 }, () => uniqueSn('BT'));
+const plants = {
+  A: hybridPlant([sn.H1, sn.H2, ...batchSns]),
+  three: hybridPlant([sn.H3], 3),
+  B: hybridPlant([sn.HB]),
+};
+
+const bankOf = (plant: ReturnType<typeof hybridPlant>, deviceSn: string) => plant.device(deviceSn)!.bank;
+const batt = (deviceSn = sn.H1) => `/api/v1/dy/store/${deviceSn}/setting/batt`;
+type Job = {
+  id: string;
+  state: string;
+  kind: string;
+  revertOf: string | null;
+  requested: Record<string, unknown>;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  changes: { key: string; from: unknown; to: unknown }[];
+  mismatches: { key: string; from: unknown; to: unknown }[];
+  error: string | null;
+  errorCode: number | null;
+  requestedBy: { id: number; account: string };
+};
+type Batch = { id: string; state: string; total: number; done: number; succeeded: number; cancelled: number; jobs: Job[] };
+
+async function devices(plantId: number, gatewayOnline: boolean, list: Array<[string, string]>) {
+  const gw = await gateway(s, plantId);
+  const row = await s.db.selectFrom('gateways').select('id').where('sn', '=', gw.sn).executeTakeFirstOrThrow();
+  await s.db
+    .updateTable('gateways')
+    .set({ online: gatewayOnline ? 1 : 0 })
+    .where('id', '=', row.id)
+    .execute();
+  const t = Date.now();
+  for (const [deviceSn, protocol] of list) {
+    await s.db
+      .insertInto('devices')
+      .values({
+        sn: deviceSn,
+        gateway_id: row.id,
+        plant_id: plantId,
+        kind: 'inverter',
+        protocol_id: protocol,
+        status: 'normal',
+        created_at: t,
+        updated_at: t,
+      })
+      .execute();
+  }
+  return gw.sn;
+}
+
+beforeAll(async () => {
+  s = await startServer({}, undefined, { commands: channel });
+  O = await account(s);
+  V = await account(s);
+  R = await account(s, { readOnly: true });
+  P = await account(s);
+  const a = await createPlant(s, O);
+  const b = await createPlant(s, P);
+  channel.attach(
+    await devices(a, true, [
+      [sn.H1, 'sunfleet-hybrid-1p'],
+      [sn.H2, 'sunfleet-hybrid-1p'],
+      ...batchSns.map((x) => [x, 'sunfleet-hybrid-1p'] as [string, string]),
+    ]),
+    plants.A,
+  );
+  channel.attach(await devices(a, true, [[sn.H3, 'sunfleet-hybrid-3p']]), plants.three);
+  await devices(a, false, [[sn.HO, 'sunfleet-hybrid-1p']]);
+  channel.attach(await devices(b, true, [[sn.HB, 'sunfleet-hybrid-1p']]), plants.B);
+  await s.db.insertInto('plant_shares').values({ plant_id: a, user_id: V.id, role: 'visitor', created_at: Date.now() }).execute();
+  await s.db.insertInto('plant_shares').values({ plant_id: a, user_id: R.id, role: 'manager', created_at: Date.now() }).execute();
+});
+afterAll(() => s.close());
+
+/** Nothing was sent or recorded by `action`. */
+async function nothingSent(action: () => Promise<unknown>) {
+  const sentBefore = channel.sent.length;
+  const jobsBefore = await s.db
+    .selectFrom('setting_changes')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  await action();
+  expect(channel.sent.length).toBe(sentBefore);
+  const jobsAfter = await s.db
+    .selectFrom('setting_changes')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  expect(Number(jobsAfter.n)).toBe(Number(jobsBefore.n));
+}
+
+/** No command went to `deviceSn` during `action`. */
+async function nothingSentFor(deviceSn: string, action: () => Promise<unknown>) {
+  const before = channel.sentTo(deviceSn).length;
+  await action();
+  expect(channel.sentTo(deviceSn).length).toBe(before);
+}
+
+async function untilDone(who: Account, batchId: string): Promise<Batch> {
+  for (let i = 0; i < 400; i++) {
+    const res = await s.call(who.token, 'GET', `/api/v1/setting/batch/${batchId}`);
+    const batch = res.body.data as Batch;
+    if (batch.state !== 'running' && batch.done === batch.total) return batch;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error('batch did not finish');
+}
+
+describe('support and reads', () => {
+  it("names the device's family and the groups its protocol has", async () => {
+    const res = await s.call(O.token, 'GET', `/api/v1/inverter/setting/${sn.H1}/support`);
+    expect(res.body.code).toBe(0);
+    expect(res.body.data).toMatchObject({ family: 'dyStore', path: `/api/v1/dy/store/${sn.H1}/setting`, wholeRead: false });
+    expect((res.body.data as { groups: string[] }).groups).toEqual(expect.arrayContaining(['batt', 'workMode', 'basic']));
+    const three = await s.call(O.token, 'GET', `/api/v1/inverter/setting/${sn.H3}/support`);
+    expect(three.body.data).toMatchObject({ family: 'dyStore3p' });
+  });
+
+  it("reads a group from the device: each field's metadata with the value the device holds", async () => {
+    const res = await s.call(O.token, 'GET', `${batt()}/read`);
+    expect(res.body.code).toBe(0);
+    const data = res.body.data as { family: string; groups: { group: string; fields: Record<string, unknown>[] }[] };
+    expect(data.family).toBe('dyStore');
+    const fields = data.groups[0]!.fields;
+    const held = bankOf(plants.A, sn.H1).settings();
+    for (const f of fields) expect(f.value, f.key as string).toEqual(held[f.key as string]);
+    expect(fields.find((f) => f.key === 'batteryCapacity')).toMatchObject({
+      type: 'number',
+      min: 0,
+      max: 2000,
+      step: 1,
+      unit: 'Ah',
+      writable: true,
+      name: { en: 'Battery capacity', es: 'Capacidad de batería' },
+    });
+    expect(fields.find((f) => f.key === 'batteryType')).toMatchObject({
+      type: 'enum',
+      enumeration: expect.arrayContaining([{ value: 1, en: 'Lithium', es: 'Litio' }]),
+    });
+    expect(channel.sentTo(sn.H1, 'read').at(-1)?.reads).toEqual([{ fc: 3, addr: 20, count: 7 }]);
+  });
+
+  it('refuses a group of another family (601) and reads a visitor may make', async () => {
+    expect((await s.call(O.token, 'GET', `/api/v1/asw/${sn.H1}/setting/basic/read`)).body.code).toBe(601);
+    expect((await s.call(O.token, 'GET', `/api/v1/dy/store/${sn.H3}/setting/batt/read`)).body.code).toBe(601);
+    expect((await s.call(O.token, 'GET', `/api/v1/dy/store/threePhase/${sn.H3}/setting/batt/read`)).body.code).toBe(0);
+    expect((await s.call(V.token, 'GET', `${batt()}/read`)).body.code).toBe(0);
+  });
+
+  it('answers 1001 for a device behind an offline gateway, sending nothing', async () => {
+    await nothingSent(async () => {
+      expect((await s.call(O.token, 'GET', `${batt(sn.HO)}/read`)).body.code).toBe(1001);
+      expect((await s.call(O.token, 'POST', batt(sn.HO), { values: { batteryCapacity: 100 } })).body.code).toBe(1001);
+    });
+  });
+
+  it("answers 1008 with the device's reason when it refuses the read, 1 when it does not answer", async () => {
+    const device = plants.A.device(sn.H1)!;
+    const read = device.bank.read.bind(device.bank);
+    device.bank.read = () => null;
+    try {
+      const refused = await s.call(O.token, 'GET', `${batt()}/read`);
+      expect(refused.body).toMatchObject({ code: 1008, data: null });
+      expect(refused.body.msg).toBe('The device refused the command: illegal data address 3:20+7');
+    } finally {
+      device.bank.read = read;
+    }
+    channel.unanswered = (m) => m.device === sn.H1;
+    const writes = channel.sentTo(sn.H1, 'write').length;
+    try {
+      expect((await s.call(O.token, 'GET', `${batt()}/read`)).body).toMatchObject({ code: 1, data: null });
+      const write = await s.call(O.token, 'POST', batt(), { values: { batteryCapacity: 100 } });
+      expect(write.body.data).toMatchObject({
+        state: 'failed',
+        errorCode: 1,
+        error: 'read before: no answer in time',
+        before: null,
+      });
+      expect(channel.sentTo(sn.H1, 'write').length).toBe(writes);
+    } finally {
+      channel.unanswered = undefined;
+    }
+  });
+
+  it("answers 600 for another tenant's inverter on every call", async () => {
+    await nothingSent(async () => {
+      for (const [method, url, body] of [
+        ['GET', `/api/v1/inverter/setting/${sn.HB}/support`],
+        ['GET', `${batt(sn.HB)}/read`],
+        ['POST', batt(sn.HB), { values: { batteryCapacity: 100 } }],
+        ['GET', `/api/v1/inverter/setting/${sn.HB}/jobs`],
+      ] as const) {
+        const res = await s.call(O.token, method, url, body);
+        expect(res.body, url).toMatchObject({ code: 600, data: null });
+      }
+    });
+  });
+});
+
+describe('writes', () => {
+  it('refuses a visitor and a read-only account (2), who may read: nothing sent', async () => {
+    for (const who of [V, R]) {
+      expect((await s.call(who.token, 'GET', `${batt()}/read`)).body.code).toBe(0);
+      await nothingSent(async () => {
+        const res = await s.call(who.token, 'POST', batt(), { values: { batteryCapacity: 100 } });
+        expect(res.body.code).toBe(2);
+      });
+    }
+  });
+
+  it.each([
+    [{ batteryCapacity: 2001 }, 'batteryCapacity', '0..2000 Ah'],
+    [{ batteryCapacity: -1 }, 'batteryCapacity', '0..2000 Ah'],
+    [{ batteryCapacity: 10.5 }, 'batteryCapacity', 'in steps of 1'],
+    [{ batteryShutdownSoc: 101 }, 'batteryShutdownSoc', '0..100 %'],
+    [{ batteryType: 3 }, 'batteryType', '2 (No battery)'],
+    [{ batteryType: 1, maxChargeCurrent: 241 }, 'maxChargeCurrent', '0..240 A'],
+    [{ workMode: 1 }, 'workMode', 'not a field of the group batt'],
+    [{}, 'values', 'nothing to write'],
+  ])('refuses %j with code 4 naming the field and what it allows: nothing sent', async (values, field, allowed) => {
+    await nothingSent(async () => {
+      const res = await s.call(O.token, 'POST', batt(), { values });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe(4);
+      expect(res.body.msg).toContain(field);
+      expect(res.body.msg).toContain(allowed);
+    });
+  });
+
+  it('reads before, writes, reads back, and records who, before, requested and after', async () => {
+    const bank = bankOf(plants.A, sn.H1);
+    const before = bank.settings();
+    const values = { batteryCapacity: 2000, maxChargeCurrent: before.maxChargeCurrent === 0 ? 1 : 0, batteryType: 1 };
+    const res = await s.call(O.token, 'POST', batt(), { values });
+    expect(res.body.code).toBe(0);
+    const job = res.body.data as Job;
+    expect(job).toMatchObject({ state: 'succeeded', kind: 'write', requested: values, error: null, mismatches: [] });
+    expect(job.requestedBy).toEqual({ id: O.id, account: O.account });
+    expect(Object.keys(job.before!).sort()).toEqual(
+      [
+        'batteryType',
+        'batteryCapacity',
+        'maxChargeCurrent',
+        'maxDischargeCurrent',
+        'batteryShutdownSoc',
+        'batteryLowSoc',
+        'batteryRestartSoc',
+      ].sort(),
+    );
+    for (const key of Object.keys(job.before!)) expect(job.before![key], key).toEqual(before[key]);
+    expect(job.after).toMatchObject(values);
+    expect(bank.settings()).toMatchObject(values);
+    expect(job.changes.map((c) => c.key).sort()).toEqual(
+      Object.keys(values)
+        .filter((k) => before[k] !== values[k as keyof typeof values])
+        .sort(),
+    );
+    const commands = channel
+      .sentTo(sn.H1)
+      .slice(-3)
+      .map((m) => m.type);
+    expect(commands).toEqual(['read', 'write', 'read']);
+    const stored = await s.db.selectFrom('setting_changes').selectAll().where('id', '=', job.id).executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({ device_sn: sn.H1, requested_by: O.id, family: 'dyStore', group_name: 'batt' });
+  });
+
+  it('fails a write whose read-back differs, naming the field', async () => {
+    const bank = bankOf(plants.A, sn.H2);
+    channel.tamper = (_plant, message) => {
+      if (message.type === 'write' && message.device === sn.H2) bank.storeSettings({ maxChargeCurrent: 7 });
+    };
+    try {
+      const res = await s.call(O.token, 'POST', batt(sn.H2), { values: { maxChargeCurrent: 50, batteryLowSoc: 20 } });
+      const job = res.body.data as Job;
+      expect(job.state).toBe('failed');
+      expect(job.error).toBe('read back differs: maxChargeCurrent');
+      expect(job.mismatches).toEqual([expect.objectContaining({ key: 'maxChargeCurrent', from: 50, to: 7 })]);
+      expect(job.after).toMatchObject({ maxChargeCurrent: 7, batteryLowSoc: 20 });
+    } finally {
+      channel.tamper = undefined;
+    }
+  });
+
+  it("records the device's refusal with its reason", async () => {
+    channel.tamper = undefined;
+    const device = plants.A.device(sn.H2)!;
+    const write = device.bank.write.bind(device.bank);
+    device.bank.write = () => 'illegal data value at 23';
+    try {
+      const res = await s.call(O.token, 'POST', batt(sn.H2), { values: { maxChargeCurrent: 60 } });
+      expect(res.body.data).toMatchObject({ state: 'failed', errorCode: 1008, error: 'write: illegal data value at 23' });
+      expect((res.body.data as Job).after).not.toBeNull();
+    } finally {
+      device.bank.write = write;
+    }
+  });
+
+  it('reverts a job: its before-values written as a new job', async () => {
+    const bank = bankOf(plants.A, sn.H1);
+    const start = bank.settings();
+    const first = (await s.call(O.token, 'POST', batt(), { values: { batteryLowSoc: start.batteryLowSoc === 30 ? 31 : 30 } }))
+      .body.data as Job;
+    expect(first.state).toBe('succeeded');
+    expect(bank.settings().batteryLowSoc).not.toBe(start.batteryLowSoc);
+    expect((await s.call(V.token, 'POST', `/api/v1/setting/job/${first.id}/revert`)).body.code).toBe(2);
+    expect((await s.call(P.token, 'POST', `/api/v1/setting/job/${first.id}/revert`)).body.code).toBe(404);
+    const res = await s.call(O.token, 'POST', `/api/v1/setting/job/${first.id}/revert`);
+    expect(res.body.code).toBe(0);
+    const revert = res.body.data as Job;
+    expect(revert).toMatchObject({
+      kind: 'revert',
+      revertOf: first.id,
+      state: 'succeeded',
+      requested: { batteryLowSoc: start.batteryLowSoc },
+    });
+    expect(bank.settings().batteryLowSoc).toBe(start.batteryLowSoc);
+  });
+
+  it('refuses a second change of a device while one runs (1009): nothing sent for it', async () => {
+    channel.hold();
+    let first: Promise<{ body: { code: number; data: unknown } }>;
+    const sentBefore = channel.sent.length;
+    try {
+      first = s.call(O.token, 'POST', batt(sn.H2), { values: { batteryRestartSoc: 40 } });
+      for (let i = 0; i < 200 && channel.sent.length === sentBefore; i++) await new Promise((r) => setTimeout(r, 5));
+      await nothingSentFor(sn.H2, async () => {
+        const second = await s.call(O.token, 'POST', batt(sn.H2), { values: { batteryRestartSoc: 45 } });
+        expect(second.body).toMatchObject({ code: 1009, data: null });
+      });
+    } finally {
+      channel.release();
+    }
+    expect((await first).body.data).toMatchObject({ state: 'succeeded', requested: { batteryRestartSoc: 40 } });
+    // Once it has finished, the device takes the next one.
+    const third = await s.call(O.token, 'POST', batt(sn.H2), { values: { batteryRestartSoc: 45 } });
+    expect(third.body.data).toMatchObject({ state: 'succeeded' });
+  });
+
+  it('shows one job to whoever sees the device, to nobody else', async () => {
+    const list = (await s.call(O.token, 'GET', `/api/v1/inverter/setting/${sn.H1}/jobs?page=1&size=1`)).body.data as {
+      list: Job[];
+    };
+    const id = list.list[0]!.id;
+    expect((await s.call(V.token, 'GET', `/api/v1/setting/job/${id}`)).body.code).toBe(0);
+    expect((await s.call(P.token, 'GET', `/api/v1/setting/job/${id}`)).body).toMatchObject({ code: 404, data: null });
+  });
+});
+
+describe('history', () => {
+  it('lists a device’s jobs newest first, paged, with their differences', async () => {
+    const all = (await s.call(V.token, 'GET', `/api/v1/inverter/setting/${sn.H1}/jobs?size=100`)).body.data as {
+      total: number;
+      list: Job[];
+    };
+    expect(all.total).toBeGreaterThanOrEqual(3);
+    expect(all.list[0]!.kind).toBe('revert');
+    expect(all.list[0]!.changes.length).toBe(1);
+    const page2 = (await s.call(O.token, 'GET', `/api/v1/inverter/setting/${sn.H1}/jobs?page=2&size=1`)).body.data as {
+      total: number;
+      list: Job[];
+    };
+    expect(page2.total).toBe(all.total);
+    expect(page2.list.map((j) => j.id)).toEqual([all.list[1]!.id]);
+  });
+
+  it('exports them to .xlsx: one row per requested field with before, requested and after', async () => {
+    const res = await s.app.inject({
+      method: 'GET',
+      url: `/api/v1/inverter/setting/${sn.H1}/jobs/download?lan=es`,
+      headers: { authorization: `Bearer ${O.token}` },
+    });
+    expect(res.headers['content-type']).toContain('spreadsheetml');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0]!;
+    expect(sheet.name).toBe('Cambios de ajustes');
+    const rows = sheet.getSheetValues().filter(Boolean) as unknown[][];
+    expect(rows[0]).toContain('Antes');
+    const revert = rows.find((r) => r.includes('Reversión'))!;
+    expect(revert).toContain('Estado de carga bajo');
+    expect(revert).toContain('Correcto');
+    const jobs = (await s.call(O.token, 'GET', `/api/v1/inverter/setting/${sn.H1}/jobs?size=100`)).body.data as { list: Job[] };
+    const fieldRows = jobs.list.reduce((n, j) => n + Object.keys(j.requested).length, 0);
+    expect(rows.length - 1).toBe(fieldRows);
+  });
+});
+
+describe('batches', () => {
+  it('refuses a batch naming a foreign device, or one without the group, whole: nothing sent', async () => {
+    await nothingSent(async () => {
+      const body = { family: 'dyStore', group: 'batt', values: { batteryCapacity: 300 } };
+      const foreign = await s.call(O.token, 'POST', '/api/v1/setting/batch', { ...body, sns: [sn.H1, sn.H2, sn.HB] });
+      expect(foreign.body).toMatchObject({ code: 600, data: null });
+      const unsupported = await s.call(O.token, 'POST', '/api/v1/setting/batch', { ...body, sns: [sn.H1, sn.H3] });
+      expect(unsupported.body).toMatchObject({ code: 601, data: null });
+      const visitor = await s.call(V.token, 'POST', '/api/v1/setting/batch', { ...body, sns: [sn.H1] });
+      expect(visitor.body.code).toBe(2);
+      const bad = await s.call(O.token, 'POST', '/api/v1/setting/batch', {
+        ...body,
+        sns: [sn.H1],
+        values: { batteryCapacity: 2001 },
+      });
+      expect(bad.body.code).toBe(4);
+      const tooMany = await s.call(O.token, 'POST', '/api/v1/setting/batch', {
+        ...body,
+        sns: Array.from({ length: 201 }, (_, i) => `X${i}`),
+      });
+      expect(tooMany.body.code).toBe(4);
+    });
+    expect(await s.db.selectFrom('setting_batches').selectAll().execute()).toEqual([]);
+  });
+
+  it('writes every device with a result per device; an offline one fails and the others go on', async () => {
+    const res = await s.call(O.token, 'POST', '/api/v1/setting/batch', {
+      family: 'dyStore',
+      group: 'batt',
+      sns: [sn.H1, sn.HO, batchSns[0]],
+      values: { batteryCapacity: 321 },
+    });
+    expect(res.body.code).toBe(0);
+    const batch = await untilDone(O, (res.body.data as Batch).id);
+    expect(batch).toMatchObject({ state: 'finished', total: 3, done: 3, succeeded: 2, failed: 1 });
+    expect(batch.jobs.map((j) => [j.state, j.errorCode])).toEqual([
+      ['succeeded', null],
+      ['failed', 1001],
+      ['succeeded', null],
+    ]);
+    expect(bankOf(plants.A, batchSns[0]!).settings().batteryCapacity).toBe(321);
+    expect((await s.call(P.token, 'GET', `/api/v1/setting/batch/${batch.id}`)).body.code).toBe(404);
+  });
+
+  it('cancels what has not been sent; what was sent finishes', async () => {
+    const capacity = (x: string) => bankOf(plants.A, x).settings().batteryCapacity;
+    const before = batchSns.map(capacity);
+    const sentBefore = channel.sent.length;
+    channel.hold();
+    let batch: Batch;
+    try {
+      const res = await s.call(O.token, 'POST', '/api/v1/setting/batch', {
+        family: 'dyStore',
+        group: 'batt',
+        sns: batchSns,
+        values: { batteryCapacity: 555 },
+      });
+      batch = res.body.data as Batch;
+      // Wait until the first jobs' reads are out, the rest queued behind them.
+      for (let i = 0; i < 200 && channel.sent.length - sentBefore < 8; i++) await new Promise((r) => setTimeout(r, 5));
+      const cancel = await s.call(O.token, 'POST', `/api/v1/setting/batch/${batch.id}/cancel`);
+      expect(cancel.body.code).toBe(0);
+      expect((cancel.body.data as Batch).state).toBe('cancelled');
+    } finally {
+      channel.release();
+    }
+    const done = await untilDone(O, batch.id);
+    expect(done).toMatchObject({ state: 'cancelled', total: 12, succeeded: 8, cancelled: 4 });
+    done.jobs.forEach((job, i) => {
+      const x = batchSns[i]!;
+      if (job.state === 'cancelled') {
+        expect(capacity(x)).toBe(before[i]);
+        expect(channel.sent.slice(sentBefore).filter((m) => m.device === x)).toEqual([]);
+      } else expect(capacity(x)).toBe(555);
+    });
+  });
+});
