@@ -4,7 +4,7 @@ import { setTemperatureUnit } from '../../lib/format.ts';
 import { dayCurveOption, energyBarsOption, energyKeysWithData, generationEnergyBars, pvIvOption, unitAxes } from './charts.ts';
 import type { EnergyBars } from './types.ts';
 
-const colors: ChartColors = { text: '#000', muted: '#666', axis: '#ccc', split: '#eee', tooltipBg: '#fff' };
+const colors: ChartColors = { text: '#000', muted: '#666', axis: '#ccc', split: '#eee', tooltipBg: '#fff', inactive: '#bbb' };
 const labels = { pv: 'PV', load: 'Load', gridImport: 'Import', gridExport: 'Export', charge: 'Charge', discharge: 'Discharge' };
 type Axis = { name: string; show: boolean };
 type Series = { id: string; name: string; yAxisIndex: number; data: Array<[number, number | null, number | null]> };
