@@ -21,7 +21,7 @@ import {
   withGaps,
 } from '../../lib/chart.ts';
 import { minuteOfDay } from '../../lib/dateNav.ts';
-import { axisUnit, formatMoney, formatRate, formatWatts, formatWh } from '../../lib/format.ts';
+import { axisUnit, formatEnergy, formatMoney, formatRate, formatWatts } from '../../lib/format.ts';
 import { generationPalette, type PowerLabels, powerPalette } from '../../lib/palette.ts';
 import { checkedZone } from '../../lib/zonedTime.ts';
 
@@ -191,7 +191,7 @@ export function generationOption(
         const head = String(items[0]?.axisValue ?? '');
         const rows = items.map((i) => {
           const v = i.data?.raw ?? null;
-          const text = i.seriesId === 'income' ? formatMoney(v, currency) : formatWh(v);
+          const text = i.seriesId === 'income' ? formatMoney(v, currency) : formatEnergy(v);
           return `${i.marker ?? ''}${i.seriesName}: <b>${text}</b>`;
         });
         return [head, ...rows].join('<br/>');
