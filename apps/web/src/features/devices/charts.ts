@@ -26,7 +26,7 @@ import {
 } from '../../lib/chart.ts';
 import { minuteOfDay } from '../../lib/dateNav.ts';
 import { axisUnit, displayed, displayUnit } from '../../lib/format.ts';
-import { measurementSeries, powerPalette, seriesColors } from '../../lib/palette.ts';
+import { flowPalette, measurementSeries, powerPalette } from '../../lib/palette.ts';
 import { checkedZone } from '../../lib/zonedTime.ts';
 import { formatValue } from './format.ts';
 import type { DayChart, EnergyBars, EnergyKey, GenerationBars, PvIv, WeatherDay } from './types.ts';
@@ -35,10 +35,7 @@ import type { DayChart, EnergyBars, EnergyKey, GenerationBars, PvIv, WeatherDay 
 export const energyPalette: Record<EnergyKey, string> = {
   pv: powerPalette.pv,
   load: powerPalette.load,
-  gridImport: powerPalette.grid,
-  gridExport: seriesColors.teal,
-  charge: powerPalette.battery,
-  discharge: seriesColors.orange,
+  ...flowPalette,
 };
 
 /** At most this many y axes are drawn (left, right, then a second pair further out). */

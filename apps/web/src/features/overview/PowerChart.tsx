@@ -21,8 +21,10 @@ export function usePowerLabels() {
     () => ({
       pv: t('chart.series.pv'),
       load: t('chart.series.load'),
-      grid: t('chart.series.grid'),
-      battery: t('chart.series.battery'),
+      gridImport: t('chart.series.gridImport'),
+      gridExport: t('chart.series.gridExport'),
+      discharge: t('chart.series.discharge'),
+      charge: t('chart.series.charge'),
       soc: t('chart.series.soc'),
       forecast: t('chart.series.forecast'),
     }),
