@@ -91,7 +91,7 @@ export function ChartCard({
   const query = isCurve ? day : bars;
 
   const option = useMemo(() => {
-    if (isCurve) return day?.data ? dayCurveOption(day.data, colors, { hidden }) : null;
+    if (isCurve) return day?.data ? dayCurveOption(day.data, colors, { directions: labels, hidden }) : null;
     if (!bars?.data || !barKeys) return null;
     return energyBarsOption(bars.data, barKeys, labels, i18n.language, colors);
   }, [isCurve, day?.data, bars?.data, barKeys, hidden, labels, colors, i18n.language]);
