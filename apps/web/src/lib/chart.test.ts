@@ -79,7 +79,7 @@ describe('a chart without data', () => {
 describe('legends', () => {
   const dark: ChartColors = { ...printColors, text: 'rgba(255, 255, 255, 0.85)', inactive: 'rgba(255, 255, 255, 0.25)' };
 
-  it('grey a switched-off entry (marker, border and text) in the theme colour', () => {
+  it('grey a switched-off entry (marker, border, line and text) in the theme colour', () => {
     const option = withLegendColors({ legend: { top: 0, data: ['PV'] } }, dark);
     expect(option.legend).toEqual({
       top: 0,
@@ -87,7 +87,16 @@ describe('legends', () => {
       inactiveColor: 'rgba(255, 255, 255, 0.25)',
       inactiveBorderColor: 'rgba(255, 255, 255, 0.25)',
       textStyle: { color: 'rgba(255, 255, 255, 0.85)' },
+      lineStyle: { inactiveColor: 'rgba(255, 255, 255, 0.25)' },
     });
+  });
+
+  it("mark a line with a filled circle (an empty one's centre stays white when off), a chosen symbol kept", () => {
+    const option = withLegendColors(
+      { legend: {}, series: [{ type: 'line' }, { type: 'line', symbol: 'none' }, { type: 'bar' }] },
+      dark,
+    );
+    expect(option.series).toEqual([{ type: 'line', symbol: 'circle' }, { type: 'line', symbol: 'none' }, { type: 'bar' }]);
   });
 
   it("keep a chart's own text colour, theme every legend of a list, and leave a chart without one alone", () => {

@@ -217,12 +217,14 @@ export function withNumberAxes<T extends object>(option: T): T {
   } as T;
 }
 
-type Legend = Record<string, unknown> & { textStyle?: Record<string, unknown> };
+type Legend = Record<string, unknown> & { textStyle?: Record<string, unknown>; lineStyle?: Record<string, unknown> };
 
 /**
  * Legends in the theme's colours: text in the text colour unless the chart chose one, and an
- * entry switched off greyed out (marker, line and text) in the theme's disabled colour, so it
- * never looks like a shown one (ECharts' own grey is as light as a dark theme's text).
+ * entry switched off greyed out (marker, its border, its line and text) in the theme's disabled
+ * colour, so it never looks like a shown one (ECharts' own grey is as light as a dark theme's
+ * text). A line's marker is a filled circle: ECharts keeps an empty circle's centre white, which
+ * stays bright when the entry is off.
  */
 export function withLegendColors<T extends object>(option: T, colors: ChartColors): T {
   const theme = (legend: Legend): Legend => ({
@@ -230,13 +232,17 @@ export function withLegendColors<T extends object>(option: T, colors: ChartColor
     inactiveColor: colors.inactive,
     inactiveBorderColor: colors.inactive,
     textStyle: { color: colors.text, ...legend.textStyle },
+    lineStyle: { ...legend.lineStyle, inactiveColor: colors.inactive },
   });
-  const legend = (option as { legend?: unknown }).legend;
-  if (legend === undefined || legend === null) return option;
-  return {
-    ...option,
-    legend: Array.isArray(legend) ? legend.map((l) => theme(l as Legend)) : theme(legend as Legend),
-  } as T;
+  const o = option as { legend?: unknown; series?: unknown };
+  if (o.legend === undefined || o.legend === null) return option;
+  const legend = Array.isArray(o.legend) ? o.legend.map((l) => theme(l as Legend)) : theme(o.legend as Legend);
+  const filled = (s: unknown) => {
+    const line = s as { type?: string; symbol?: unknown };
+    return line.type === 'line' && line.symbol === undefined ? { ...line, symbol: 'circle' } : s;
+  };
+  const series = Array.isArray(o.series) ? o.series.map(filled) : o.series === undefined ? undefined : filled(o.series);
+  return { ...option, legend, ...(series === undefined ? {} : { series }) } as T;
 }
 
 /**
