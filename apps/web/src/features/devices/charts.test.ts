@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ChartColors, withGaps } from '../../lib/chart.ts';
 import { setTemperatureUnit } from '../../lib/format.ts';
+import { flowPalette } from '../../lib/palette.ts';
 import { dayCurveOption, energyBarsOption, energyKeysWithData, generationEnergyBars, pvIvOption, unitAxes } from './charts.ts';
 import type { EnergyBars } from './types.ts';
 
@@ -65,6 +66,12 @@ describe('device chart options', () => {
     ]);
     expect(series.find((s) => s.id === 'batteryPower.discharge')?.data.map((p) => p[2])).toEqual([0, null, null, 300]);
     expect(series.find((s) => s.id === 'batteryPower.charge')?.data.map((p) => p[2])).toEqual([900, null, null, 0]);
+    // The directions have their own colours; no other curve takes one of them.
+    const colour = (id: string) =>
+      (series.find((s) => s.id === id) as unknown as { itemStyle: { color: string } }).itemStyle.color;
+    expect(colour('batteryPower.discharge')).toBe(flowPalette.discharge);
+    expect(colour('batteryPower.charge')).toBe(flowPalette.charge);
+    expect(new Set(series.map((s) => colour(s.id))).size).toBe(series.length);
     // 10:00, 10:05, a break after 10:05 (55 minutes without samples), 11:00.
     expect(series[0]?.data).toEqual([
       [600, 4.2, 4200],
@@ -103,6 +110,28 @@ describe('device chart options', () => {
     expect(tooltip).toBe(
       '10:05 (UTC)<br/>Grid active power: Import (W): <b>0 W</b><br/>Grid active power: Export (W): <b>2.5 kW</b>',
     );
+  });
+
+  it('gives the directions their own colours, which no other curve takes', () => {
+    const option = dayCurveOption(
+      {
+        timezone: 'UTC',
+        times: ['2026-05-20T10:00:00.000Z', '2026-05-20T10:05:00.000Z'],
+        series: [
+          ...[0, 1, 2].map((i) => ({ key: `v${i}`, name: `V${i}`, unit: 'V', flow: null, values: [1, 2] })),
+          { key: 'batteryPower', name: 'Battery power', unit: 'W', flow: 'battery' as const, values: [500, -500] },
+          { key: 'a', name: 'A', unit: 'A', flow: null, values: [1, 2] },
+        ],
+      },
+      colors,
+      { directions },
+    );
+    const colour = new Map(
+      (option.series as Array<{ id: string; itemStyle: { color: string } }>).map((s) => [s.id, s.itemStyle.color]),
+    );
+    expect(colour.get('batteryPower.discharge')).toBe(flowPalette.discharge);
+    expect(colour.get('batteryPower.charge')).toBe(flowPalette.charge);
+    expect(new Set(colour.values()).size).toBe(colour.size);
   });
 
   it('draws at most four axes, the units of hidden series last', () => {

@@ -133,7 +133,12 @@ export function dayCurveOption(
   const axes = unitAxes(shown, hiddenKeys);
   const minutes = dayMinutes(chart.times, chart.timezone);
   const label = (s: DaySeries) => (s.unit ? `${s.name} (${displayUnit(s.unit)})` : s.name);
-  const series: LineSeriesOption[] = shown.map((s, i) => {
+  // The other curves take the measurement colours the directions' colours leave free.
+  const taken = new Set(shown.flatMap((s) => (s.color ? [s.color] : [])));
+  const free = measurementSeries.filter((c) => !taken.has(c));
+  let next = 0;
+  const colour = (s: (typeof shown)[number]) => opts.palette?.[s.key] ?? s.color ?? free[next++ % free.length];
+  const series: LineSeriesOption[] = shown.map((s) => {
     const axis = axes.findIndex((a) => a.unit === (s.unit ?? ''));
     return {
       id: s.key,
@@ -142,7 +147,7 @@ export function dayCurveOption(
       showSymbol: false,
       connectNulls: false,
       yAxisIndex: Math.max(0, axis),
-      itemStyle: { color: opts.palette?.[s.key] ?? s.color ?? measurementSeries[i % measurementSeries.length] },
+      itemStyle: { color: colour(s) },
       lineStyle: { width: 1.6 },
       data: inShownUnit(withGaps(minutes, s.values, axes[axis]?.divisor ?? 1), s.unit),
     };
