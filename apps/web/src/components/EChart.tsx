@@ -1,19 +1,29 @@
-/** One ECharts canvas that follows its option and its container's size; value axes write numbers in the interface language. */
+/**
+ * One ECharts canvas that follows its option and its container's size, in the theme's colours
+ * (value axes write numbers in the interface language, a legend entry switched off is grey); a
+ * chart whose period has nothing to draw says so instead of showing empty axes.
+ */
 import { useEffect, useRef } from 'react';
-import { type ChartOption, withNumberAxes } from '../lib/chart.ts';
+import { type ChartColors, type ChartOption, hasChartData, printColors, themedOption } from '../lib/chart.ts';
+import { ChartEmpty } from './ChartEmpty.tsx';
+import { useChartColors } from './chartColors.ts';
 import { type EChartsType, init } from './echarts.ts';
 
-export function EChart({
-  option,
-  height = 320,
-  testId,
-  ariaLabel,
-}: {
+interface ChartProps {
   option: ChartOption;
   height?: number;
   testId?: string;
   ariaLabel?: string;
-}) {
+}
+
+export function EChart({ emptyTestId, ...props }: ChartProps & { emptyTestId?: string }) {
+  const colors = useChartColors();
+  if (!hasChartData(props.option))
+    return <ChartEmpty height={props.height ?? 320} testId={emptyTestId ?? (props.testId && `${props.testId}-empty`)} />;
+  return <Canvas {...props} colors={colors} />;
+}
+
+function Canvas({ option, height = 320, testId, ariaLabel, colors }: ChartProps & { colors: ChartColors }) {
   const element = useRef<HTMLDivElement>(null);
   const chart = useRef<EChartsType | null>(null);
 
@@ -33,8 +43,8 @@ export function EChart({
 
   useEffect(() => {
     // Replacing the series (not the whole chart) animates a refresh instead of redrawing from zero.
-    chart.current?.setOption(withNumberAxes(option), { replaceMerge: ['series', 'xAxis', 'yAxis'] });
-  }, [option]);
+    chart.current?.setOption(themedOption(option, colors), { replaceMerge: ['series', 'xAxis', 'yAxis'] });
+  }, [option, colors]);
 
   // The height the chart is given.
   return <div ref={element} role="img" aria-label={ariaLabel} data-testid={testId} style={{ width: '100%', height }} />;
@@ -55,7 +65,7 @@ export function renderChartImage(
   document.body.appendChild(el);
   const instance = init(el, undefined, { renderer: 'canvas', width, height });
   try {
-    instance.setOption({ ...withNumberAxes(option), animation: false });
+    instance.setOption({ ...themedOption(option, printColors), animation: false });
     const url = instance.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: '#ffffff' });
     return { url, width, height };
   } finally {

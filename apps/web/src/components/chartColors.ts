@@ -5,9 +5,16 @@ import type { ChartColors } from '../lib/chart.ts';
 
 export function useChartColors(): ChartColors {
   const { token } = theme.useToken();
-  const { colorText, colorTextSecondary, colorBorder, colorSplit, colorBgElevated } = token;
+  const { colorText, colorTextSecondary, colorBorder, colorSplit, colorBgElevated, colorTextDisabled } = token;
   return useMemo(
-    () => ({ text: colorText, muted: colorTextSecondary, axis: colorBorder, split: colorSplit, tooltipBg: colorBgElevated }),
-    [colorText, colorTextSecondary, colorBorder, colorSplit, colorBgElevated],
+    () => ({
+      text: colorText,
+      muted: colorTextSecondary,
+      axis: colorBorder,
+      split: colorSplit,
+      tooltipBg: colorBgElevated,
+      inactive: colorTextDisabled,
+    }),
+    [colorText, colorTextSecondary, colorBorder, colorSplit, colorBgElevated, colorTextDisabled],
   );
 }

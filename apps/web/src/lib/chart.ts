@@ -1,7 +1,8 @@
 /**
- * What every ECharts chart of the portal shares: the option type, text colours, axis and tooltip
- * looks, bar labels, day curves on a 00:00–24:00 axis of minutes with gaps where samples are
- * missing, and value axes labelled in the interface language.
+ * What every ECharts chart of the portal shares: the option type, text colours, axis, legend and
+ * tooltip looks, bar labels, day curves on a 00:00–24:00 axis of minutes with gaps where samples
+ * are missing, value axes labelled in the interface language, when a chart has nothing to draw,
+ * and signed grid and battery power split into named directions.
  */
 import type { BarSeriesOption, LineSeriesOption } from 'echarts/charts';
 import type { GridComponentOption, LegendComponentOption, TooltipComponentOption } from 'echarts/components';
@@ -19,6 +20,8 @@ export interface ChartColors {
   axis: string;
   split: string;
   tooltipBg: string;
+  /** A legend entry switched off: its marker and its text. */
+  inactive: string;
 }
 export const printColors: ChartColors = {
   text: '#262626',
@@ -26,6 +29,7 @@ export const printColors: ChartColors = {
   axis: '#bfbfbf',
   split: '#f0f0f0',
   tooltipBg: '#ffffff',
+  inactive: '#bfbfbf',
 };
 
 /** Bar labels: the day of the month, the month's short name, or the year. */
@@ -85,6 +89,65 @@ export function withGaps(minutes: readonly number[], values: ReadonlyArray<numbe
 /** Whether a series has at least one finite value (series without any are left out). */
 export const hasValues = (values: ReadonlyArray<number | null>) => values.some((v) => v !== null && Number.isFinite(v));
 
+/** The value a data item puts on the value axis: a number, `{ value }`, or `[x, y, …]` (its y). */
+function plotted(item: unknown): number | null {
+  if (typeof item === 'number') return Number.isFinite(item) ? item : null;
+  if (Array.isArray(item)) return plotted(item.length > 1 ? item[1] : item[0]);
+  if (item && typeof item === 'object' && 'value' in item) return plotted((item as { value: unknown }).value);
+  return null;
+}
+
+/**
+ * Whether a chart has anything to draw: some series holds a value. A missing value (null, '-')
+ * is nothing; a bar of 0 is nothing either (bars are a period's sums, and a day or month without
+ * rows is drawn as 0). Every chart goes through this (components/EChart.tsx): a period without
+ * a value shows "No data for this period" instead of empty axes.
+ */
+export function hasChartData(option: { series?: unknown }): boolean {
+  const series = (Array.isArray(option.series) ? option.series : option.series ? [option.series] : []) as Array<{
+    type?: string;
+    data?: unknown;
+  }>;
+  return series.some((s) => {
+    const data = Array.isArray(s.data) ? s.data : [];
+    return data.some((item) => {
+      const v = plotted(item);
+      return v !== null && (s.type !== 'bar' || v !== 0);
+    });
+  });
+}
+
+/**
+ * Power with a sign, in the portal's one convention (the contracts' power fields; lib/energyFlow.ts
+ * draws the flow by it): grid + import / − export, battery + discharge / − charge. A chart never
+ * draws it as one signed curve: it splits it into its two directions, each a magnitude under its
+ * own name ("Import" / "Export", "Discharge" / "Charge").
+ */
+export type SignedFlow = 'grid' | 'battery';
+export type FlowDirection = 'gridImport' | 'gridExport' | 'discharge' | 'charge';
+/** The direction of a positive value, then of a negative one. */
+export const flowDirections: Record<SignedFlow, readonly [FlowDirection, FlowDirection]> = {
+  grid: ['gridImport', 'gridExport'],
+  battery: ['discharge', 'charge'],
+};
+
+/**
+ * Signed values as their two directions' magnitudes: a value counts in the direction of its sign
+ * (0 in the other), a missing value is missing in both. A direction that never carries power is
+ * left out.
+ */
+export function splitSigned(
+  flow: SignedFlow,
+  values: ReadonlyArray<number | null>,
+): Array<{ direction: FlowDirection; values: (number | null)[] }> {
+  const [positive, negative] = flowDirections[flow];
+  const part = (sign: 1 | -1) => values.map((v) => (v === null || !Number.isFinite(v) ? null : Math.max(0, sign * v)));
+  return [
+    { direction: positive, values: part(1) },
+    { direction: negative, values: part(-1) },
+  ].filter((p) => p.values.some((v) => v !== null && v > 0));
+}
+
 /** The 00:00–24:00 axis of a day curve, in minutes, labelled every two hours. */
 export function dayAxis(colors: ChartColors) {
   return {
@@ -142,7 +205,7 @@ const eachAxis = (axes: unknown, valueByDefault: boolean) =>
 
 /**
  * The option with its value axes' tick labels written in the interface language: ECharts writes
- * "1,234.5" whatever the language. Every chart goes through this (components/EChart.tsx).
+ * "1,234.5" whatever the language.
  */
 export function withNumberAxes<T extends object>(option: T): T {
   const o = option as { xAxis?: unknown; yAxis?: unknown };
@@ -153,3 +216,38 @@ export function withNumberAxes<T extends object>(option: T): T {
     ...(o.yAxis === undefined ? {} : { yAxis: eachAxis(o.yAxis, true) }),
   } as T;
 }
+
+type Legend = Record<string, unknown> & { textStyle?: Record<string, unknown>; lineStyle?: Record<string, unknown> };
+
+/**
+ * Legends in the theme's colours: text in the text colour unless the chart chose one, and an
+ * entry switched off greyed out (marker, its border, its line and text) in the theme's disabled
+ * colour, so it never looks like a shown one (ECharts' own grey is as light as a dark theme's
+ * text). A line's marker is a filled circle: ECharts keeps an empty circle's centre white, which
+ * stays bright when the entry is off.
+ */
+export function withLegendColors<T extends object>(option: T, colors: ChartColors): T {
+  const theme = (legend: Legend): Legend => ({
+    ...legend,
+    inactiveColor: colors.inactive,
+    inactiveBorderColor: colors.inactive,
+    textStyle: { color: colors.text, ...legend.textStyle },
+    lineStyle: { ...legend.lineStyle, inactiveColor: colors.inactive },
+  });
+  const o = option as { legend?: unknown; series?: unknown };
+  if (o.legend === undefined || o.legend === null) return option;
+  const legend = Array.isArray(o.legend) ? o.legend.map((l) => theme(l as Legend)) : theme(o.legend as Legend);
+  const filled = (s: unknown) => {
+    const line = s as { type?: string; symbol?: unknown };
+    return line.type === 'line' && line.symbol === undefined ? { ...line, symbol: 'circle' } : s;
+  };
+  const series = Array.isArray(o.series) ? o.series.map(filled) : o.series === undefined ? undefined : filled(o.series);
+  return { ...option, legend, ...(series === undefined ? {} : { series }) } as T;
+}
+
+/**
+ * What every chart is drawn with (components/EChart.tsx, the PDF's images too): value axes in
+ * the interface language and legends in the theme's colours.
+ */
+export const themedOption = <T extends object>(option: T, colors: ChartColors): T =>
+  withLegendColors(withNumberAxes(option), colors);

@@ -9,12 +9,12 @@ import {
   displayUnit,
   formatCapacity,
   formatCo2,
+  formatEnergy,
   formatMeasure,
   formatMoney,
   formatNumber,
   formatRate,
   formatWatts,
-  formatWh,
   setNumberLocale,
   setTemperatureUnit,
 } from './format.ts';
@@ -26,7 +26,7 @@ describe('numbers in the interface language', () => {
     expect(formatNumber(1234.5, 1)).toBe('1.234,5');
     expect(formatCapacity(12345.678)).toBe('12.345,68 kWp');
     expect(formatWatts(4520)).toBe('4,5 kW');
-    expect(formatWh(1_234_567_890)).toBe('1.234,6 MWh');
+    expect(formatEnergy(1_234_567_890)).toBe('1.234,6 MWh');
     expect(formatMoney(1234.5, 'EUR')).toBe('1.234,50 EUR');
     expect(formatCo2(15_432)).toBe('15,43 t');
     expect(formatRate(0.8234)).toBe('82,3 %');

@@ -10,7 +10,6 @@ import {
   formatMoney,
   formatRate,
   formatWatts,
-  formatWh,
   relativeTime,
 } from './format.ts';
 
@@ -75,9 +74,14 @@ describe('overview figures', () => {
   });
 
   it('energy in Wh, kWh and MWh with separators', () => {
-    expect(formatWh(18_400)).toBe('18.4 kWh');
-    expect(formatWh(1_234_567_890)).toBe('1,234.6 MWh');
-    expect(formatWh(undefined)).toBe('--');
+    expect(formatEnergy(18_400)).toBe('18.4 kWh');
+    // One rule for every energy figure: whole watt-hours first, so a counter difference with float
+    // noise reads as the figure it is (9149.9999 Wh is 9150 Wh: 9.2 kWh, never 9.1 beside it).
+    expect(formatEnergy(9149.9999)).toBe(formatEnergy(9150));
+    expect(formatEnergy(9149.9999)).toBe('9.2 kWh');
+    expect(formatEnergy(85.333)).toBe('85 Wh');
+    expect(formatEnergy(1_234_567_890)).toBe('1,234.6 MWh');
+    expect(formatEnergy(undefined)).toBe('--');
   });
 
   it('money with two decimals, thousands separators and the currency', () => {

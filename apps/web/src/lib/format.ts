@@ -62,9 +62,6 @@ export function formatCapacity(kwp: number | null | undefined): string {
   return `${formatNumber(Math.round(kwp * 100) / 100)} kWp`;
 }
 
-/** Energy in Wh → "850 Wh", "12.3 kWh", "1,234.6 MWh". */
-export const formatEnergy = (wh: number | null | undefined) => formatPower(wh, 'Wh');
-
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** YYYY-MM-DD HH:mm:ss in the browser's time zone; -- when missing or unreadable. */
@@ -107,8 +104,13 @@ const missing = (v: number | null | undefined): v is null | undefined => v === n
  */
 export const formatWatts = (w: number | null | undefined) => (missing(w) ? '--' : formatPower(Math.round(w)));
 
-/** Energy in Wh rounded to whole watt-hours first (sums carry decimals), then as formatEnergy. */
-export const formatWh = (wh: number | null | undefined) => (missing(wh) ? '--' : formatEnergy(Math.round(wh)));
+/**
+ * Energy in Wh → "850 Wh", "12.3 kWh", "1,234.6 MWh": the one rule every energy figure of the
+ * portal is written by. Rounded to whole watt-hours first (sums and counter differences carry
+ * decimals and float noise: 9149.9999 is the 9150 Wh of a counter, "9.2 kWh"), then by the power
+ * rule (1–2 integer digits in Wh, 3–5 in kWh, 6 or more in MWh, one decimal).
+ */
+export const formatEnergy = (wh: number | null | undefined) => (missing(wh) ? '--' : formatPower(Math.round(wh), 'Wh'));
 
 /** Money with two decimals and the currency code; -- without a value. */
 export function formatMoney(value: number | null | undefined, currency: string | null | undefined): string {

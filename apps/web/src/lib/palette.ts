@@ -6,6 +6,7 @@
  */
 import type { plantsApi } from '@sunfleet/contracts';
 import { theme } from 'antd';
+import type { FlowDirection } from './chart.ts';
 import type { Level } from './events.ts';
 
 const token = theme.getDesignToken();
@@ -86,6 +87,13 @@ export const powerPalette = {
   soc: seriesColors.cyan,
   forecast: seriesColors.orange,
 } as const;
+/** The two directions of grid and battery power (curves) and energy (bars), the same on every chart. */
+export const flowPalette: Record<FlowDirection, string> = {
+  gridImport: powerPalette.grid,
+  gridExport: seriesColors.teal,
+  discharge: seriesColors.magenta,
+  charge: powerPalette.battery,
+};
 /** Generation bars: energy and income. */
 export const generationPalette = { energy: seriesColors.leaf, income: seriesColors.sun } as const;
 
@@ -119,7 +127,8 @@ export function chargeColour(percent: number, withWarning = true): string {
 }
 
 export type PowerSeriesKey = keyof typeof powerPalette;
-export type PowerLabels = Record<PowerSeriesKey, string>;
+/** Names of the power curve's series: grid and battery by direction, never one signed curve. */
+export type PowerLabels = Record<'pv' | 'load' | 'soc' | 'forecast' | FlowDirection, string>;
 
 /** Minimum contrast of text against its background (WCAG 2 AA, normal-size text). */
 export const TEXT_CONTRAST = 4.5;

@@ -14,12 +14,14 @@ import { fail } from '../../http/errors.ts';
 import { dayBounds, hourLabel, isCalendarDay, iso, localDay } from '../../time/index.ts';
 import type { DeviceRow } from './device.ts';
 import type { Values } from './fields.ts';
-import { type ChartParam, chartParam } from './params.ts';
+import { type ChartParam, chartParam, type PowerFlow } from './params.ts';
 
 export interface Series {
   key: string;
   name: string;
   unit: string | null;
+  /** Signed power in the convention (grid + import, battery + discharge); null otherwise. */
+  flow: PowerFlow | null;
   values: (number | null)[];
 }
 export interface DayCurves {
@@ -126,15 +128,16 @@ export async function dayCurves(
   const raw = params.filter((p) => !p.column);
   const decoded = raw.length > 0 && rows.length > 0 ? await decodedValues(db, device, plan, raw, times, from, to) : null;
   const series: Series[] = params.map((p) => {
-    if (!p.column) return { key: p.key, name: p.name[lan], unit: p.unit, values: decoded?.get(p.key) ?? [] };
+    const head = { key: p.key, name: p.name[lan], unit: p.unit, flow: p.flow };
+    if (!p.column) return { ...head, values: decoded?.get(p.key) ?? [] };
     const column = p.column;
     return {
-      key: p.key,
-      name: p.name[lan],
-      unit: p.unit,
+      ...head,
       values: rows.map((r) => {
         const v = r[column];
-        return v === null || v === undefined ? null : round(Number(v), p.scale);
+        if (v === null || v === undefined) return null;
+        const x = round(Number(v), p.scale)!;
+        return x === 0 ? 0 : p.sign * x;
       }),
     };
   });

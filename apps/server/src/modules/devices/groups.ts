@@ -12,6 +12,7 @@ import type { FieldDefinition, ProtocolPlan } from '@sunfleet/protocols';
 import type { Static } from 'typebox';
 import type { EnergyColumn } from '../../energy/day-rollups.ts';
 import { firstNum, kwhToWh, num, type Values } from './fields.ts';
+import { signedPower } from './params.ts';
 
 type EnergyKey = Static<typeof devicesApi.GroupEnergy>['key'];
 
@@ -30,16 +31,11 @@ export interface GroupSpec {
   dayParams: readonly string[];
 }
 
-/**
- * Grid power fields and their sign: the Sunfleet hybrids report grid power + export (see the
- * field's name); the API reports + import.
- */
-const GRID_POWER: readonly { key: string; sign: 1 | -1 }[] = [
-  { key: 'gridActivePower', sign: -1 },
-  { key: 'gridPower', sign: -1 },
-  { key: 'meterActivePower', sign: 1 },
-  { key: 'meterPower', sign: 1 },
-];
+/** Grid power fields in order of preference, with their sign against the API's + import (params.ts `signedPower`). */
+const GRID_POWER = ['gridActivePower', 'gridPower', 'meterActivePower', 'meterPower'].map((key) => ({
+  key,
+  sign: signedPower.inverter[key]!.sign,
+}));
 function gridPower(values: Values): number | null {
   for (const { key, sign } of GRID_POWER) {
     const v = num(values[key]);

@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => w.close());
 
 const ok = (url: string, who = w.O) => dataAs(w, who, url);
-type Series = { key: string; name: string; unit: string | null; values: (number | null)[] };
+type Series = { key: string; name: string; unit: string | null; flow?: string | null; values: (number | null)[] };
 type Chart = { date: string; timezone: string; times: string[]; series: Series[]; energy?: Record<string, number | null> };
 const series = (chart: Chart, key: string) => chart.series.find((s) => s.key === key)!.values;
 const steps = Array.from({ length: CHART_STEPS }, (_, i) => i);
@@ -147,6 +147,26 @@ describe('day curves', () => {
     expect(series(day, 'batteryPower')).toEqual(steps.map(() => -1000));
     // pvEnergyTotal 500.0 → 501.2 kWh; the peak is the highest output.
     expect(day.energy).toMatchObject({ pv: 1200, peakPower: 2000 + 10 * (CHART_STEPS - 1) });
+  });
+
+  it('day gives signed power in the one convention (grid + import, battery + discharge), named without the register’s sign note', async () => {
+    // Today's frames: the register reads grid +500 (this hybrid counts export as +) and battery −1500 (charging).
+    const url = (lan: string) =>
+      `/api/v1/inverter/${w.sn.INV1}/day?lan=${lan}&params=gridActivePower&params=batteryPower&params=activePower`;
+    const day = (await ok(url('en'))) as unknown as Chart;
+    expect(day.series.map((s) => [s.key, s.name, s.flow])).toEqual([
+      ['gridActivePower', 'Grid active power', 'grid'],
+      ['batteryPower', 'Battery power', 'battery'],
+      ['activePower', 'Inverter active power', null],
+    ]);
+    expect(new Set(series(day, 'gridActivePower'))).toEqual(new Set([-500]));
+    expect(new Set(series(day, 'batteryPower'))).toEqual(new Set([-1500]));
+    const es = (await ok(url('es'))) as unknown as Chart;
+    expect(es.series[0]?.name).toBe('Potencia activa de red');
+    // The parameter picker names it the same way.
+    const params = await ok(`/api/v1/inverter/params?sn=${w.sn.INV1}`);
+    const list = params.params as Array<{ key: string; name: string }>;
+    expect(list.find((p) => p.key === 'gridActivePower')?.name).toBe('Grid active power');
   });
 
   it('day charts chosen parameters, stored or decoded, in the order asked', async () => {

@@ -2,7 +2,8 @@
  * The chart parameters' column map must say what ingest really writes into each samples column
  * (test/ingest.ts `storedSample`): for every shipped protocol, a decoded frame's values read through
  * the parameter equal the column ingest computes from the same frame, and every column the
- * protocol fills has its parameter.
+ * protocol fills has its parameter. Signed power reads in the one convention (register × sign)
+ * from either.
  */
 import { type InputValue, protocolPlan, protocols } from '@sunfleet/protocols';
 import { describe, expect, it } from 'vitest';
@@ -30,7 +31,8 @@ describe('chart parameters', () => {
         expect(column, `${p.key} → ${p.column}`).toBeGreaterThanOrEqual(0);
         const stored = sample[column];
         expect(stored, p.key).not.toBeNull();
-        expect(stored! * p.scale).toBeCloseTo(p.read(values)!, 6);
+        // Both read in the convention: the column holds the register, turned by the parameter's sign.
+        expect(stored! * p.scale * p.sign).toBeCloseTo(p.read(values)!, 6);
       }
       columns.forEach((column, i) => {
         if (sample[i] !== null)

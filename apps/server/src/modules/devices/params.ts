@@ -52,10 +52,37 @@ const columnSources: Record<DeviceKind, readonly ColumnSource[]> = {
   ],
 };
 
+/** Signed power: grid + import / − export, battery + discharge / − charge (the API's one convention). */
+export type PowerFlow = 'grid' | 'battery';
+
+/**
+ * Signed power parameters and how their register reads against the convention: the Sunfleet
+ * hybrids report grid power + export (−1: turned around), meters + import, batteries + discharge.
+ */
+export const signedPower: Record<DeviceKind, Readonly<Record<string, { flow: PowerFlow; sign: 1 | -1 }>>> = {
+  inverter: {
+    gridActivePower: { flow: 'grid', sign: -1 },
+    gridPower: { flow: 'grid', sign: -1 },
+    meterActivePower: { flow: 'grid', sign: 1 },
+    meterPower: { flow: 'grid', sign: 1 },
+    batteryPower: { flow: 'battery', sign: 1 },
+  },
+  battery: { power: { flow: 'battery', sign: 1 } },
+  meter: { activePower: { flow: 'grid', sign: 1 } },
+  weather: {},
+};
+
+/** A field's name without its sign note ("Grid active power (+ export)" → "Grid active power"). */
+const withoutSignNote = (name: string) => name.replace(/\s*\((?:\+|−|-)[^)]*\)\s*$/u, '');
+
 export interface ChartParam {
   key: string;
   name: { en: string; es: string };
   unit: string | null;
+  /** Signed power: its values are in the convention (register × sign); null for other parameters. */
+  flow: PowerFlow | null;
+  /** What the stored value (column or register) is multiplied by to read in the convention. */
+  sign: 1 | -1;
   /** The samples-table column that holds it, if any. */
   column: string | null;
   scale: number;
@@ -79,6 +106,8 @@ export function chartParams(plan: ProtocolPlan, kind: DeviceKind): ChartParam[] 
       key: 'pvPower',
       name: { en: 'PV power (all inputs)', es: 'Potencia FV (todas las entradas)' },
       unit: 'W',
+      flow: null,
+      sign: 1,
       column: null,
       scale: 1,
       read: (v) => {
@@ -97,6 +126,8 @@ export function chartParams(plan: ProtocolPlan, kind: DeviceKind): ChartParam[] 
       key: 'cellTemperatureMax',
       name: { en: 'Hottest cell temperature', es: 'Temperatura de la celda más caliente' },
       unit: '°C',
+      flow: null,
+      sign: 1,
       column: null,
       scale: 1,
       read: (v) => {
@@ -112,14 +143,35 @@ export function chartParams(plan: ProtocolPlan, kind: DeviceKind): ChartParam[] 
   }
   const all: ChartParam[] = [
     ...derived,
-    ...fields.map((f) => ({
-      key: f.key,
-      name: f.name,
-      unit: f.unit ?? null,
-      column: null,
-      scale: 1,
-      read: (v: Values) => num(v[f.key]),
-    })),
+    ...fields.map((f): ChartParam => {
+      const signed = signedPower[kind][f.key];
+      if (!signed)
+        return {
+          key: f.key,
+          name: f.name,
+          unit: f.unit ?? null,
+          flow: null,
+          sign: 1,
+          column: null,
+          scale: 1,
+          read: (v) => num(v[f.key]),
+        };
+      const { flow, sign } = signed;
+      return {
+        key: f.key,
+        // The chart names the directions; the name's "(+ export)" would contradict the turned values.
+        name: { en: withoutSignNote(f.name.en), es: withoutSignNote(f.name.es) },
+        unit: f.unit ?? null,
+        flow,
+        sign,
+        column: null,
+        scale: 1,
+        read: (v) => {
+          const x = num(v[f.key]);
+          return x === null || x === 0 ? x : sign * x;
+        },
+      };
+    }),
   ];
   const byKey = new Map(all.map((p) => [p.key, p]));
   for (const source of columnSources[kind]) {

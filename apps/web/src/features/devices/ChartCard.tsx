@@ -1,8 +1,9 @@
-import { Card, Empty, Flex, Segmented, Typography } from 'antd';
+import { Card, Flex, Segmented, Typography } from 'antd';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiError } from '../../api/client.ts';
 import { CardError } from '../../components/CardState.tsx';
+import { ChartEmpty } from '../../components/ChartEmpty.tsx';
 import { ChartSkeleton } from '../../components/ChartSkeleton.tsx';
 import { useChartColors } from '../../components/chartColors.ts';
 import { DateNav } from '../../components/DateNav.tsx';
@@ -90,16 +91,11 @@ export function ChartCard({
   const query = isCurve ? day : bars;
 
   const option = useMemo(() => {
-    if (isCurve) return day?.data ? dayCurveOption(day.data, colors, { hidden }) : null;
+    if (isCurve) return day?.data ? dayCurveOption(day.data, colors, { directions: labels, hidden }) : null;
     if (!bars?.data || !barKeys) return null;
     return energyBarsOption(bars.data, barKeys, labels, i18n.language, colors);
   }, [isCurve, day?.data, bars?.data, barKeys, hidden, labels, colors, i18n.language]);
 
-  // A day's hours are always all there: without energy in any of them the day is empty.
-  const empty = isCurve
-    ? Boolean(day?.data) && !day?.data?.series.some((s) => s.values.some((v) => v !== null))
-    : Boolean(bars?.data) &&
-      (bars?.data?.bars.length === 0 || (isDay && !bars?.data?.bars.some((b) => barKeys?.some((k) => (b[k] ?? 0) !== 0))));
   const heading = isCurve ? t('chart.dayTitle', { date }) : t(`chart.barsTitle.${period}`, { date: periodKey(date, period) });
   const totals =
     !isCurve && bars?.data && barKeys
@@ -144,12 +140,10 @@ export function ChartCard({
         <ChartSkeleton height={320} />
       ) : query.isError && !query.data ? (
         <CardError error={query.error} onRetry={() => void query.refetch()} testId={`${testId}-error`} />
-      ) : empty || !option ? (
-        <Flex align="center" justify="center" className={ui.chartArea}>
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('chart.empty')} data-testid={`${testId}-empty`} />
-        </Flex>
+      ) : option ? (
+        <EChart option={option} height={320} testId={`${testId}-${period}`} emptyTestId={`${testId}-empty`} ariaLabel={heading} />
       ) : (
-        <EChart option={option} height={320} testId={`${testId}-${period}`} ariaLabel={heading} />
+        <ChartEmpty height={320} testId={`${testId}-empty`} />
       )}
       {footer}
       {isDay && (

@@ -57,11 +57,16 @@ export function InverterChartsTab({ inverter: inv, timezone, today }: InverterTa
   );
 
   const energy = day.data?.energy;
+  // Each flow's figure on its own (the generation is the figure the overview tab shows as today's).
   const summary = energy
     ? energyKeys
         .filter((k) => k === 'pv' || energy[k] !== 0)
-        .map((k) => `${labels[k]} ${formatValue(energy[k], 'Wh')}`)
-        .join(' · ')
+        .map((k, i) => (
+          <span key={k}>
+            {i > 0 && ' · '}
+            {labels[k]} <span data-testid={`inverter-day-energy-${k}`}>{formatValue(energy[k], 'Wh')}</span>
+          </span>
+        ))
     : null;
 
   return (

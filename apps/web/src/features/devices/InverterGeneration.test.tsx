@@ -4,25 +4,36 @@ import { todayIn } from '../../lib/dateNav.ts';
 import { callsTo, renderPage, serve } from '../../test/pages.tsx';
 import InverterDetailPage from './InverterDetailPage.tsx';
 
-// Canvas charts do not draw in jsdom: the chart shows the series, the x axis and the raw values it was given.
-vi.mock('../../components/EChart.tsx', () => ({
-  EChart: ({
-    option,
-    testId,
-  }: {
-    option: { series: Array<{ id: string; data: unknown[] }>; xAxis?: { data?: string[] } };
-    testId?: string;
-  }) => (
-    <div
-      data-testid={testId}
-      data-series={option.series.map((s) => s.id).join(',')}
-      data-labels={(option.xAxis?.data ?? []).join(',')}
-      data-values={option.series
-        .map((s) => s.data.map((d) => (Array.isArray(d) ? d[2] : ((d as { raw?: number } | null)?.raw ?? String(d)))).join(' '))
-        .join('|')}
-    />
-  ),
-}));
+// Canvas charts do not draw in jsdom: the chart shows the series, the x axis and the raw values it
+// was given; a chart without data says so by the shared rule, as the real one.
+vi.mock('../../components/EChart.tsx', async () => {
+  const { hasChartData } = await import('../../lib/chart.ts');
+  return {
+    EChart: ({
+      option,
+      testId,
+      emptyTestId,
+    }: {
+      option: { series: Array<{ id: string; data: unknown[] }>; xAxis?: { data?: string[] } };
+      testId?: string;
+      emptyTestId?: string;
+    }) =>
+      hasChartData(option) ? (
+        <div
+          data-testid={testId}
+          data-series={option.series.map((s) => s.id).join(',')}
+          data-labels={(option.xAxis?.data ?? []).join(',')}
+          data-values={option.series
+            .map((s) =>
+              s.data.map((d) => (Array.isArray(d) ? d[2] : ((d as { raw?: number } | null)?.raw ?? String(d)))).join(' '),
+            )
+            .join('|')}
+        />
+      ) : (
+        <div data-testid={emptyTestId} />
+      ),
+  };
+});
 
 const SN = 'MI800ABC0001';
 const TZ = 'America/Mexico_City';

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { type ChartColors, withGaps } from '../../lib/chart.ts';
 import { setTemperatureUnit } from '../../lib/format.ts';
+import { flowPalette } from '../../lib/palette.ts';
 import { dayCurveOption, energyBarsOption, energyKeysWithData, generationEnergyBars, pvIvOption, unitAxes } from './charts.ts';
 import type { EnergyBars } from './types.ts';
 
-const colors: ChartColors = { text: '#000', muted: '#666', axis: '#ccc', split: '#eee', tooltipBg: '#fff' };
+const colors: ChartColors = { text: '#000', muted: '#666', axis: '#ccc', split: '#eee', tooltipBg: '#fff', inactive: '#bbb' };
 const labels = { pv: 'PV', load: 'Load', gridImport: 'Import', gridExport: 'Export', charge: 'Charge', discharge: 'Discharge' };
+const directions = { gridImport: 'Import', gridExport: 'Export', charge: 'Charge', discharge: 'Discharge' };
 type Axis = { name: string; show: boolean };
 type Series = { id: string; name: string; yAxisIndex: number; data: Array<[number, number | null, number | null]> };
 
@@ -16,9 +18,10 @@ describe('device chart options', () => {
       {
         timezone: 'UTC',
         times: ['2026-05-20T10:00:00.000Z', '2026-05-20T10:05:00.000Z'],
-        series: [{ key: 'ambientTemperature', name: 'Ambient', unit: '°C', values: [20, null] }],
+        series: [{ key: 'ambientTemperature', name: 'Ambient', unit: '°C', flow: null, values: [20, null] }],
       },
       colors,
+      { directions },
     );
     expect((option.yAxis as Axis[])[0]!.name).toBe('°F');
     const [line] = option.series as Series[];
@@ -36,15 +39,15 @@ describe('device chart options', () => {
         timezone: 'UTC',
         times: ['2026-05-20T10:00:00.000Z', '2026-05-20T10:05:00.000Z', '2026-05-20T11:00:00.000Z'],
         series: [
-          { key: 'pvPower', name: 'PV power', unit: 'W', values: [4200, 4800, 5100] },
-          { key: 'pv1Voltage', name: 'PV1 voltage', unit: 'V', values: [532.4, 531.2, null] },
-          { key: 'batteryPower', name: 'Battery power', unit: 'W', values: [-900, null, 300] },
-          { key: 'soc', name: 'SOC', unit: '%', values: [50, 51, 52] },
-          { key: 'none', name: 'Nothing', unit: 'A', values: [null, null, null] },
+          { key: 'pvPower', name: 'PV power', unit: 'W', flow: null, values: [4200, 4800, 5100] },
+          { key: 'pv1Voltage', name: 'PV1 voltage', unit: 'V', flow: null, values: [532.4, 531.2, null] },
+          { key: 'batteryPower', name: 'Battery power', unit: 'W', flow: 'battery', values: [-900, null, 300] },
+          { key: 'soc', name: 'SOC', unit: '%', flow: null, values: [50, 51, 52] },
+          { key: 'none', name: 'Nothing', unit: 'A', flow: null, values: [null, null, null] },
         ],
       },
       colors,
-      { hidden: ['soc'] },
+      { directions, hidden: ['soc'] },
     );
     const axes = option.yAxis as Axis[];
     expect(axes.map((a) => [a.name, a.show])).toEqual([
@@ -53,12 +56,22 @@ describe('device chart options', () => {
       ['%', true],
     ]);
     const series = option.series as Series[];
+    // Battery power (+ discharge / − charge) is two magnitudes, each named by its direction.
     expect(series.map((s) => [s.id, s.yAxisIndex])).toEqual([
       ['pvPower', 0],
       ['pv1Voltage', 1],
-      ['batteryPower', 0],
+      ['batteryPower.discharge', 0],
+      ['batteryPower.charge', 0],
       ['soc', 2],
     ]);
+    expect(series.find((s) => s.id === 'batteryPower.discharge')?.data.map((p) => p[2])).toEqual([0, null, null, 300]);
+    expect(series.find((s) => s.id === 'batteryPower.charge')?.data.map((p) => p[2])).toEqual([900, null, null, 0]);
+    // The directions have their own colours; no other curve takes one of them.
+    const colour = (id: string) =>
+      (series.find((s) => s.id === id) as unknown as { itemStyle: { color: string } }).itemStyle.color;
+    expect(colour('batteryPower.discharge')).toBe(flowPalette.discharge);
+    expect(colour('batteryPower.charge')).toBe(flowPalette.charge);
+    expect(new Set(series.map((s) => colour(s.id))).size).toBe(series.length);
     // 10:00, 10:05, a break after 10:05 (55 minutes without samples), 11:00.
     expect(series[0]?.data).toEqual([
       [600, 4.2, 4200],
@@ -69,9 +82,56 @@ describe('device chart options', () => {
     expect((option.legend as { selected: Record<string, boolean> }).selected).toEqual({
       'PV power (W)': true,
       'PV1 voltage (V)': true,
-      'Battery power (W)': true,
+      'Battery power: Discharge (W)': true,
+      'Battery power: Charge (W)': true,
       'SOC (%)': false,
     });
+  });
+
+  it('names grid power by direction (import, export) in the legend and the tooltip; hiding the parameter hides both', () => {
+    const option = dayCurveOption(
+      {
+        timezone: 'UTC',
+        times: ['2026-05-20T10:00:00.000Z', '2026-05-20T10:05:00.000Z'],
+        series: [{ key: 'gridActivePower', name: 'Grid active power', unit: 'W', flow: 'grid', values: [1500, -2500] }],
+      },
+      colors,
+      { directions, hidden: ['gridActivePower'] },
+    );
+    const series = option.series as Series[];
+    expect(series.map((s) => s.name)).toEqual(['Grid active power: Import (W)', 'Grid active power: Export (W)']);
+    expect((option.legend as { selected: Record<string, boolean> }).selected).toEqual({
+      'Grid active power: Import (W)': false,
+      'Grid active power: Export (W)': false,
+    });
+    const tooltip = (option.tooltip as { formatter: (items: unknown) => string }).formatter(
+      series.map((s) => ({ seriesName: s.name, value: s.data[1] })),
+    );
+    expect(tooltip).toBe(
+      '10:05 (UTC)<br/>Grid active power: Import (W): <b>0 W</b><br/>Grid active power: Export (W): <b>2.5 kW</b>',
+    );
+  });
+
+  it('gives the directions their own colours, which no other curve takes', () => {
+    const option = dayCurveOption(
+      {
+        timezone: 'UTC',
+        times: ['2026-05-20T10:00:00.000Z', '2026-05-20T10:05:00.000Z'],
+        series: [
+          ...[0, 1, 2].map((i) => ({ key: `v${i}`, name: `V${i}`, unit: 'V', flow: null, values: [1, 2] })),
+          { key: 'batteryPower', name: 'Battery power', unit: 'W', flow: 'battery' as const, values: [500, -500] },
+          { key: 'a', name: 'A', unit: 'A', flow: null, values: [1, 2] },
+        ],
+      },
+      colors,
+      { directions },
+    );
+    const colour = new Map(
+      (option.series as Array<{ id: string; itemStyle: { color: string } }>).map((s) => [s.id, s.itemStyle.color]),
+    );
+    expect(colour.get('batteryPower.discharge')).toBe(flowPalette.discharge);
+    expect(colour.get('batteryPower.charge')).toBe(flowPalette.charge);
+    expect(new Set(colour.values()).size).toBe(colour.size);
   });
 
   it('draws at most four axes, the units of hidden series last', () => {
@@ -80,10 +140,10 @@ describe('device chart options', () => {
       {
         timezone: 'UTC',
         times: ['2026-05-20T10:00:00.000Z'],
-        series: units.map((unit, i) => ({ key: `k${i}`, name: `S${i}`, unit, values: [i + 1] })),
+        series: units.map((unit, i) => ({ key: `k${i}`, name: `S${i}`, unit, flow: null, values: [i + 1] })),
       },
       colors,
-      { hidden: ['k1'] },
+      { directions, hidden: ['k1'] },
     );
     const axes = option.yAxis as Array<Axis & { offset: number; position: string }>;
     // V belongs to a hidden series: it moves last, past the four drawn axes.
@@ -98,10 +158,12 @@ describe('device chart options', () => {
   });
 
   it('gives the axes the unit of the largest value', () => {
-    expect(unitAxes([{ key: 'a', name: 'a', unit: 'W', values: [120, -900] }])).toEqual([
+    expect(unitAxes([{ key: 'a', name: 'a', unit: 'W', flow: null, values: [120, -900] }])).toEqual([
       { unit: 'W', divisor: 1000, name: 'kW' },
     ]);
-    expect(unitAxes([{ key: 'a', name: 'a', unit: 'W', values: [12, 90] }])).toEqual([{ unit: 'W', divisor: 1, name: 'W' }]);
+    expect(unitAxes([{ key: 'a', name: 'a', unit: 'W', flow: null, values: [12, 90] }])).toEqual([
+      { unit: 'W', divisor: 1, name: 'W' },
+    ]);
     expect(withGaps([0, 5, 30], [1, 2, 3], 1)).toEqual([
       [0, 1, 1],
       [5, 2, 2],

@@ -1,7 +1,8 @@
 /**
  * ECharts options of the device pages, built from the API data alone (no DOM), so the pages and
  * the tests share them:
- * - day curves of any parameters: one y axis per unit (up to four drawn, alternating left and
+ * - day curves of any parameters (signed grid and battery power as its two named directions,
+ *   import and export, discharge and charge): one y axis per unit (up to four drawn, alternating left and
  *   right; further units scale on hidden axes), W scaled to kW (3–5 digits) or MW (6+), °C in the
  *   user's temperature unit, a 00:00–24:00
  *   axis in the device's (plant's) time zone with gaps where samples are missing;
@@ -19,14 +20,16 @@ import {
   tooltipBase as chartTooltip,
   curveTooltip,
   dayAxis,
+  type FlowDirection,
   hasValues,
   hhmm,
+  splitSigned,
   type TooltipItem,
   withGaps,
 } from '../../lib/chart.ts';
 import { minuteOfDay } from '../../lib/dateNav.ts';
 import { axisUnit, displayed, displayUnit } from '../../lib/format.ts';
-import { measurementSeries, powerPalette, seriesColors } from '../../lib/palette.ts';
+import { flowPalette, measurementSeries, powerPalette } from '../../lib/palette.ts';
 import { checkedZone } from '../../lib/zonedTime.ts';
 import { formatValue } from './format.ts';
 import type { DayChart, EnergyBars, EnergyKey, GenerationBars, PvIv, WeatherDay } from './types.ts';
@@ -35,10 +38,7 @@ import type { DayChart, EnergyBars, EnergyKey, GenerationBars, PvIv, WeatherDay 
 export const energyPalette: Record<EnergyKey, string> = {
   pv: powerPalette.pv,
   load: powerPalette.load,
-  gridImport: powerPalette.grid,
-  gridExport: seriesColors.teal,
-  charge: powerPalette.battery,
-  discharge: seriesColors.orange,
+  ...flowPalette,
 };
 
 /** At most this many y axes are drawn (left, right, then a second pair further out). */
@@ -88,20 +88,57 @@ export function unitAxes(series: DayChart['series'], hidden: readonly string[] =
 const inShownUnit = (points: CurvePoint[], unit: string | null | undefined): CurvePoint[] =>
   displayUnit(unit) === unit ? points : points.map(([m, v, raw]) => [m, v === null ? null : displayed(v, unit).value, raw]);
 
+type DaySeries = DayChart['series'][number];
+
+/**
+ * The series a day chart draws: signed power (grid, battery: `flow`) as its two directions, each a
+ * magnitude named "<parameter>: <direction>" (a direction never taken left out); the others as
+ * they are. A part keeps its parameter's key in `param` (the legend's hidden keys name parameters).
+ */
+export function curveSeries(
+  series: readonly DaySeries[],
+  directions: Record<FlowDirection, string>,
+): Array<DaySeries & { param: string; color?: string }> {
+  return series.flatMap((s) =>
+    s.flow
+      ? splitSigned(s.flow, s.values).map((part) => ({
+          ...s,
+          key: `${s.key}.${part.direction}`,
+          name: `${s.name}: ${directions[part.direction]}`,
+          values: part.values,
+          param: s.key,
+          color: flowPalette[part.direction],
+        }))
+      : [{ ...s, param: s.key }],
+  );
+}
+
 /**
  * Day curves of any series. `hidden`: keys off in the legend at first (still one click away).
- * Series without a single value are left out.
+ * Series without a single value are left out; signed power is drawn as its two named directions.
  */
 export function dayCurveOption(
   chart: Pick<DayChart, 'times' | 'series' | 'timezone'>,
   colors: ChartColors,
-  opts: { hidden?: readonly string[]; animation?: boolean; palette?: Record<string, string> } = {},
+  opts: {
+    /** The names of the four directions of grid and battery power. */
+    directions: Record<FlowDirection, string>;
+    hidden?: readonly string[];
+    animation?: boolean;
+    palette?: Record<string, string>;
+  },
 ): ChartOption {
-  const shown = chart.series.filter((s) => hasValues(s.values));
-  const axes = unitAxes(shown, opts.hidden);
+  const shown = curveSeries(chart.series, opts.directions).filter((s) => hasValues(s.values));
+  const hiddenKeys = shown.filter((s) => opts.hidden?.includes(s.param)).map((s) => s.key);
+  const axes = unitAxes(shown, hiddenKeys);
   const minutes = dayMinutes(chart.times, chart.timezone);
-  const label = (s: DayChart['series'][number]) => (s.unit ? `${s.name} (${displayUnit(s.unit)})` : s.name);
-  const series: LineSeriesOption[] = shown.map((s, i) => {
+  const label = (s: DaySeries) => (s.unit ? `${s.name} (${displayUnit(s.unit)})` : s.name);
+  // The other curves take the measurement colours the directions' colours leave free.
+  const taken = new Set(shown.flatMap((s) => (s.color ? [s.color] : [])));
+  const free = measurementSeries.filter((c) => !taken.has(c));
+  let next = 0;
+  const colour = (s: (typeof shown)[number]) => opts.palette?.[s.key] ?? s.color ?? free[next++ % free.length];
+  const series: LineSeriesOption[] = shown.map((s) => {
     const axis = axes.findIndex((a) => a.unit === (s.unit ?? ''));
     return {
       id: s.key,
@@ -110,14 +147,14 @@ export function dayCurveOption(
       showSymbol: false,
       connectNulls: false,
       yAxisIndex: Math.max(0, axis),
-      itemStyle: { color: opts.palette?.[s.key] ?? measurementSeries[i % measurementSeries.length] },
+      itemStyle: { color: colour(s) },
       lineStyle: { width: 1.6 },
       data: inShownUnit(withGaps(minutes, s.values, axes[axis]?.divisor ?? 1), s.unit),
     };
   });
   const units = new Map(shown.map((s) => [label(s), s.unit]));
   const visibleAxes = Math.min(axes.length, MAX_AXES);
-  const selected = Object.fromEntries(shown.map((s) => [label(s), !opts.hidden?.includes(s.key)]));
+  const selected = Object.fromEntries(shown.map((s) => [label(s), !hiddenKeys.includes(s.key)]));
   return {
     animation: opts.animation ?? true,
     legend: { top: 0, type: 'scroll', textStyle: { color: colors.text }, data: series.map((s) => String(s.name)), selected },
@@ -281,6 +318,7 @@ export function weatherSeries(
     key,
     name: names[key],
     unit,
+    flow: null,
     values: day.points.map((p) => p[key]),
   });
   return {

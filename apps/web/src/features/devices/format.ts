@@ -4,7 +4,7 @@
  * decoded protocol fields, alias bytes, device names, durations and status colours.
  */
 import { inverterTypeKey, limits } from '@sunfleet/contracts';
-import { displayed, formatNumber, formatPower } from '../../lib/format.ts';
+import { displayed, formatEnergy, formatNumber, formatPower } from '../../lib/format.ts';
 import type { FieldValue } from './types.ts';
 
 const missing = (v: number | null | undefined): v is null | undefined =>
@@ -38,6 +38,8 @@ export function formatValue(value: number | null | undefined, unit: string | nul
     return `${formatNumber(shown.value, decimals ?? 1)} ${shown.unit}`;
   }
   const u = unit ?? '';
+  // Energy through the portal's one energy rule, so a figure reads the same on every page.
+  if (u === 'Wh' && decimals === undefined) return formatEnergy(value);
   if (powerLike.has(u) && decimals === undefined) return formatPower(Math.round(value), u);
   const d = decimals ?? decimalsByUnit[u];
   const text = d === undefined ? formatNumber(Math.round(value * 1000) / 1000) : formatNumber(value, d);

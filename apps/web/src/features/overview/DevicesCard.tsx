@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CardError } from '../../components/CardState.tsx';
 import ui from '../../components/ui.module.css';
-import { formatWatts, formatWh } from '../../lib/format.ts';
+import { formatEnergy, formatWatts } from '../../lib/format.ts';
 import { statusStyle } from '../../lib/palette.ts';
 import styles from './overview.module.css';
 import { useDeviceCheck, useEventCount, useInverterCount, useInverters } from './overviewQueries.ts';
@@ -103,7 +103,7 @@ export function DevicesCard({ plantId }: { plantId: number }) {
                       }
                     />
                     <Typography.Text type="secondary" className={ui.nowrap}>
-                      {formatWatts(inv.power)} · {formatWh(inv.todayEnergy)}
+                      {formatWatts(inv.power)} · {formatEnergy(inv.todayEnergy)}
                     </Typography.Text>
                   </Flex>
                 </li>

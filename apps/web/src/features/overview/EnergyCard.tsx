@@ -10,7 +10,7 @@ import { CardError } from '../../components/CardState.tsx';
 import ui from '../../components/ui.module.css';
 import { type ChartPeriod, periodKey } from '../../lib/dateNav.ts';
 import { isStoragePlant } from '../../lib/energyFlow.ts';
-import { formatRate, formatWh } from '../../lib/format.ts';
+import { formatEnergy, formatRate } from '../../lib/format.ts';
 import { powerPalette } from '../../lib/palette.ts';
 import styles from './overview.module.css';
 import { useBreakdown, useGenerationUse } from './overviewQueries.ts';
@@ -39,7 +39,7 @@ function SplitBar({
         {parts.map((p) => (
           <Typography.Text key={p.key} type="secondary" className={ui.note}>
             <span className={styles.swatch} style={{ background: p.color }} />
-            {p.label} {formatWh(p.value)}
+            {p.label} {formatEnergy(p.value)}
           </Typography.Text>
         ))}
       </Flex>
@@ -132,7 +132,7 @@ export function EnergyCard({
                     {t(`energy.${f.key}`)}
                   </Typography.Text>
                   <Typography.Text strong data-testid={`energy-${f.key}`}>
-                    {formatWh(f.value)}
+                    {formatEnergy(f.value)}
                   </Typography.Text>
                 </Flex>
               </Col>

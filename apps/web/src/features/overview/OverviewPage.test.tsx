@@ -221,8 +221,10 @@ describe('plant overview page', () => {
     expect(within(screen.getByTestId('flow-node-battery')).getByText('Battery · SOC 71 %')).toBeTruthy();
     expect(within(screen.getByTestId('flow-node-grid')).getByText('Exporting')).toBeTruthy();
 
-    // The day curve of the plant's today, with the battery and SOC.
-    await waitFor(() => expect(screen.getByTestId('chart-day').getAttribute('data-series')).toBe('pv,load,grid,battery,soc'));
+    // The day curve of the plant's today: grid power −800 W as the export curve, battery −500 W as the charge one, and SOC.
+    await waitFor(() =>
+      expect(screen.getByTestId('chart-day').getAttribute('data-series')).toBe('pv,load,gridExport,charge,soc'),
+    );
     expect(screen.getByTestId('chart-day-energy').textContent).toBe('Generated 15.0 kWh');
 
     await waitFor(() => expect(screen.getByTestId('energy-self-sufficiency').textContent).toContain('86.8 %'));

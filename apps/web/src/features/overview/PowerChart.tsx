@@ -1,15 +1,16 @@
-import { Card, Empty, Flex, Segmented, Typography } from 'antd';
+import { Card, Flex, Segmented, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CardError } from '../../components/CardState.tsx';
+import { ChartEmpty } from '../../components/ChartEmpty.tsx';
 import { ChartSkeleton } from '../../components/ChartSkeleton.tsx';
 import { useChartColors } from '../../components/chartColors.ts';
 import { DateNav } from '../../components/DateNav.tsx';
 import { EChart } from '../../components/EChart.tsx';
 import ui from '../../components/ui.module.css';
 import { type ChartPeriod, chartPeriods, periodKey, shiftDate } from '../../lib/dateNav.ts';
-import { formatWatts, formatWh } from '../../lib/format.ts';
+import { formatEnergy, formatWatts } from '../../lib/format.ts';
 import { generationOption, powerDayOption } from './chartOptions.ts';
 import { useGeneration, usePowerDay } from './overviewQueries.ts';
 
@@ -20,8 +21,10 @@ export function usePowerLabels() {
     () => ({
       pv: t('chart.series.pv'),
       load: t('chart.series.load'),
-      grid: t('chart.series.grid'),
-      battery: t('chart.series.battery'),
+      gridImport: t('chart.series.gridImport'),
+      gridExport: t('chart.series.gridExport'),
+      discharge: t('chart.series.discharge'),
+      charge: t('chart.series.charge'),
       soc: t('chart.series.soc'),
       forecast: t('chart.series.forecast'),
     }),
@@ -69,19 +72,16 @@ export function PowerChartCard({
     );
   }, [isDay, day.data, bars.data, period, labels, colors, currency, i18n.language, t]);
 
-  const empty = isDay
-    ? day.data?.points.length === 0 && day.data.forecast.length === 0
-    : bars.data?.bars.every((b) => b.energy === 0 && (b.income ?? 0) === 0);
   const summary = isDay
     ? day.data && (
         <>
-          <span data-testid="chart-day-energy">{t('chart.dayEnergy', { value: formatWh(day.data.energy) })}</span>
+          <span data-testid="chart-day-energy">{t('chart.dayEnergy', { value: formatEnergy(day.data.energy) })}</span>
           {' · '}
           <span>{t('chart.peak', { value: formatWatts(day.data.peakPower) })}</span>
         </>
       )
     : bars.data && (
-        <span data-testid="chart-period-energy">{t('chart.periodEnergy', { value: formatWh(bars.data.energy) })}</span>
+        <span data-testid="chart-period-energy">{t('chart.periodEnergy', { value: formatEnergy(bars.data.energy) })}</span>
       );
 
   return (
@@ -124,17 +124,16 @@ export function PowerChartCard({
         <ChartSkeleton height={320} />
       ) : query.isError && !query.data ? (
         <CardError error={query.error} onRetry={() => void query.refetch()} testId="chart-error" />
-      ) : empty || !option ? (
-        <Flex align="center" justify="center" className={ui.chartArea}>
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('chart.empty')} data-testid="chart-empty" />
-        </Flex>
-      ) : (
+      ) : option ? (
         <EChart
           option={option}
           height={320}
           testId={isDay ? 'chart-day' : `chart-${period}`}
+          emptyTestId="chart-empty"
           ariaLabel={isDay ? t('chart.dayTitle', { date }) : t(`chart.barsTitle.${period}`, { date: periodKey(date, period) })}
         />
+      ) : (
+        <ChartEmpty height={320} testId="chart-empty" />
       )}
       <Typography.Text type="secondary" className={ui.note}>
         {isDay ? t('chart.tzNote', { timezone }) : null}

@@ -10,7 +10,7 @@ import type { ApiError } from '../../api/client.ts';
 import { LiveCard } from '../../components/CardState.tsx';
 import { Figure } from '../../components/Figure.tsx';
 import ui from '../../components/ui.module.css';
-import { formatCo2, formatMoney, formatRate, formatWatts, formatWh } from '../../lib/format.ts';
+import { formatCo2, formatEnergy, formatMoney, formatRate, formatWatts } from '../../lib/format.ts';
 import { formatZoned } from '../../lib/zonedTime.ts';
 import styles from './overview.module.css';
 
@@ -90,16 +90,16 @@ export function RealtimeCard({
               </Typography.Text>
               <Row gutter={[16, 8]}>
                 <Col xs={12} sm={6}>
-                  <Figure label={t('realtime.short.today')} value={formatWh(data.todayEnergy)} testId="realtime-today" />
+                  <Figure label={t('realtime.short.today')} value={formatEnergy(data.todayEnergy)} testId="realtime-today" />
                 </Col>
                 <Col xs={12} sm={6}>
-                  <Figure label={t('realtime.short.month')} value={formatWh(data.monthEnergy)} testId="realtime-month" />
+                  <Figure label={t('realtime.short.month')} value={formatEnergy(data.monthEnergy)} testId="realtime-month" />
                 </Col>
                 <Col xs={12} sm={6}>
-                  <Figure label={t('realtime.short.year')} value={formatWh(data.yearEnergy)} testId="realtime-year" />
+                  <Figure label={t('realtime.short.year')} value={formatEnergy(data.yearEnergy)} testId="realtime-year" />
                 </Col>
                 <Col xs={12} sm={6}>
-                  <Figure label={t('realtime.short.total')} value={formatWh(data.totalEnergy)} testId="realtime-total" />
+                  <Figure label={t('realtime.short.total')} value={formatEnergy(data.totalEnergy)} testId="realtime-total" />
                 </Col>
               </Row>
             </Flex>

@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { barLabel, printColors } from '../../lib/chart.ts';
 import { completeBars, curve, generationOption, type PowerDay, powerDayOption } from './chartOptions.ts';
 
-const labels = { pv: 'PV', load: 'Load', grid: 'Grid', battery: 'Battery', soc: 'SOC', forecast: 'Forecast' };
+const labels = {
+  pv: 'PV',
+  load: 'Load',
+  gridImport: 'Grid import',
+  gridExport: 'Grid export',
+  discharge: 'Battery discharge',
+  charge: 'Battery charge',
+  soc: 'SOC',
+  forecast: 'Forecast',
+};
 const at = (hhmm: string) => `2026-07-01T${hhmm}:00.000Z`;
 
 describe('day curve option', () => {
@@ -42,7 +51,10 @@ describe('day curve option', () => {
     const tooltip = (option.tooltip as { formatter: (p: unknown) => string }).formatter;
     expect(tooltip([{ value: [600, 4.2, 4200], seriesName: 'PV' }]).split('<br/>')[0]).toBe('10:00 (UTC)');
     const series = option.series as Array<{ id: string; yAxisIndex: number; lineStyle?: { type?: string }; data: unknown[] }>;
-    expect(series.map((s) => s.id)).toEqual(['pv', 'load', 'grid', 'forecast']);
+    // Grid power −3400 W (the API's − export) is the export curve at 3.4 kW, named so; no import curve.
+    expect(series.map((s) => s.id)).toEqual(['pv', 'load', 'gridExport', 'forecast']);
+    expect(series.find((s) => s.id === 'gridExport')?.data[0]).toEqual([600, 3.4, 3400]);
+    expect((option.legend as { data: string[] }).data).toEqual(['PV', 'Load', 'Grid export', 'Forecast']);
     expect(series.find((s) => s.id === 'forecast')?.lineStyle?.type).toBe('dashed');
     expect(series[0]?.data[0]).toEqual([600, 4.2, 4200]);
     const yAxes = option.yAxis as Array<{ name: string; show?: boolean }>;
@@ -55,8 +67,49 @@ describe('day curve option', () => {
       printColors,
     );
     const socSeries = (withSoc.series as Array<{ id: string; yAxisIndex: number }>).find((s) => s.id === 'soc');
+    expect((withSoc.series as Array<{ id: string }>).map((s) => s.id)).toEqual([
+      'pv',
+      'load',
+      'gridExport',
+      'charge',
+      'forecast',
+      'soc',
+    ]);
     expect(socSeries?.yAxisIndex).toBe(1);
     expect((withSoc.yAxis as Array<{ show?: boolean }>)[1]?.show).toBe(true);
+  });
+
+  it('names grid and battery power by direction: import and export, discharge and charge, each a magnitude', () => {
+    const day: PowerDay = {
+      date: '2026-07-01',
+      timezone: 'UTC',
+      points: [
+        { time: at('10:00'), pv: 0, load: 900, grid: 1200, battery: 300, soc: 40 },
+        { time: at('10:05'), pv: 2500, load: 900, grid: -600, battery: -1000, soc: 41 },
+      ],
+      forecast: [],
+      peakPower: 2500,
+      energy: 100,
+    };
+    const option = powerDayOption(day, labels, printColors);
+    const series = option.series as Array<{ id: string; name: string; data: Array<[number, number | null, number | null]> }>;
+    const raw = (id: string) => series.find((s) => s.id === id)?.data.map((p) => p[2]);
+    expect(series.map((s) => s.name)).toEqual([
+      'PV',
+      'Load',
+      'Grid import',
+      'Grid export',
+      'Battery discharge',
+      'Battery charge',
+      'SOC',
+    ]);
+    expect(raw('gridImport')).toEqual([1200, 0]);
+    expect(raw('gridExport')).toEqual([0, 600]);
+    expect(raw('discharge')).toEqual([300, 0]);
+    expect(raw('charge')).toEqual([0, 1000]);
+    // The tooltip writes the magnitude under the direction's name, never a bare signed value.
+    const tooltip = (option.tooltip as { formatter: (p: unknown) => string }).formatter;
+    expect(tooltip([{ value: [605, 0.6, 600], seriesName: 'Grid export' }])).toBe('10:05 (UTC)<br/>Grid export: <b>0.6 kW</b>');
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * ECharts options of the overview, built from the API data alone (no DOM), so the page, the PDF
- * and the tests share them. The day curve: PV, load, grid, battery (W, scaled to the axis unit)
- * and SOC on a second axis, the forecast dashed, on a 00:00–24:00 plant-local axis with gaps
+ * and the tests share them. The day curve: PV, load, grid import and export, battery discharge
+ * and charge (W, scaled to the axis unit) and SOC on a second axis, the forecast dashed, on a 00:00–24:00 plant-local axis with gaps
  * where buckets are missing. Month, year and total: energy bars and income bars.
  */
 
@@ -16,13 +16,14 @@ import {
   curveTooltip,
   dayAxis,
   hasValues,
+  splitSigned,
   type TooltipItem,
   tooltipBase,
   withGaps,
 } from '../../lib/chart.ts';
 import { minuteOfDay } from '../../lib/dateNav.ts';
-import { axisUnit, formatMoney, formatRate, formatWatts, formatWh } from '../../lib/format.ts';
-import { generationPalette, type PowerLabels, powerPalette } from '../../lib/palette.ts';
+import { axisUnit, formatEnergy, formatMoney, formatRate, formatWatts } from '../../lib/format.ts';
+import { flowPalette, generationPalette, type PowerLabels, powerPalette } from '../../lib/palette.ts';
 import { checkedZone } from '../../lib/zonedTime.ts';
 
 export type PowerDay = DataOf<typeof plantEnergyApi.plantPowerDay>;
@@ -39,7 +40,11 @@ export function curve(items: ReadonlyArray<{ time: string; value: number | null 
   );
 }
 
-/** The day's power curve. Series without any value (e.g. battery of a grid-tied plant) are left out. */
+/**
+ * The day's power curve: PV and load, grid as import and export, battery as discharge and charge
+ * (each direction a magnitude under its own name: the API's signed values are never one curve).
+ * Series without any value (e.g. battery of a grid-tied plant) are left out.
+ */
 export function powerDayOption(
   day: PowerDay,
   labels: PowerLabels,
@@ -47,28 +52,33 @@ export function powerDayOption(
   opts: { animation?: boolean } = {},
 ): ChartOption {
   const tz = day.timezone;
-  const fields = ['pv', 'load', 'grid', 'battery'] as const;
-  const shown = fields.filter((f) => hasValues(day.points.map((p) => p[f])));
+  const column = (f: 'pv' | 'load' | 'grid' | 'battery') => day.points.map((p) => p[f]);
+  const curves = [
+    ...(['pv', 'load'] as const).map((f) => ({ id: f, color: powerPalette[f], values: column(f) })),
+    ...(['grid', 'battery'] as const).flatMap((f) =>
+      splitSigned(f, column(f)).map((part) => ({ id: part.direction, color: flowPalette[part.direction], values: part.values })),
+    ),
+  ].filter((c) => hasValues(c.values));
   const maxAbs = Math.max(
     0,
-    ...day.points.flatMap((p) => shown.map((f) => Math.abs(p[f] ?? 0))),
+    ...curves.flatMap((c) => c.values.map((v) => Math.abs(v ?? 0))),
     ...day.forecast.map((f) => Math.abs(f.power)),
   );
   const unit = axisUnit(maxAbs, 'W');
-  const series: LineSeriesOption[] = shown.map((f) => ({
-    id: f,
-    name: labels[f],
+  const series: LineSeriesOption[] = curves.map((c) => ({
+    id: c.id,
+    name: labels[c.id],
     type: 'line',
     showSymbol: false,
     smooth: false,
     connectNulls: false,
     yAxisIndex: 0,
-    itemStyle: { color: powerPalette[f] },
-    lineStyle: { width: f === 'pv' ? 2 : 1.5 },
-    ...(f === 'pv' ? { areaStyle: { opacity: 0.15 } } : {}),
-    data: curve(
-      day.points.map((p) => ({ time: p.time, value: p[f] })),
-      tz,
+    itemStyle: { color: c.color },
+    lineStyle: { width: c.id === 'pv' ? 2 : 1.5 },
+    ...(c.id === 'pv' ? { areaStyle: { opacity: 0.15 } } : {}),
+    data: withGaps(
+      day.points.map((p) => minuteOfDay(p.time, tz)),
+      c.values,
       unit.divisor,
     ),
   }));
@@ -191,7 +201,7 @@ export function generationOption(
         const head = String(items[0]?.axisValue ?? '');
         const rows = items.map((i) => {
           const v = i.data?.raw ?? null;
-          const text = i.seriesId === 'income' ? formatMoney(v, currency) : formatWh(v);
+          const text = i.seriesId === 'income' ? formatMoney(v, currency) : formatEnergy(v);
           return `${i.marker ?? ''}${i.seriesName}: <b>${text}</b>`;
         });
         return [head, ...rows].join('<br/>');

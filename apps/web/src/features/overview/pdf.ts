@@ -11,7 +11,7 @@ import type { jsPDF } from 'jspdf';
 import type { ChartPeriod } from '../../lib/dateNav.ts';
 import { periodKey, zonedDateTime } from '../../lib/dateNav.ts';
 import { type EnergyFlow, flowLinks, isStoragePlant } from '../../lib/energyFlow.ts';
-import { formatCo2, formatMeasure, formatMoney, formatRate, formatWatts, formatWh } from '../../lib/format.ts';
+import { formatCo2, formatEnergy, formatMeasure, formatMoney, formatRate, formatWatts } from '../../lib/format.ts';
 import type { EnergyBreakdown, GenerationUse } from './EnergyCard.tsx';
 import type { Realtime } from './RealtimeCard.tsx';
 
@@ -109,10 +109,10 @@ export function pdfContent(s: OverviewSnapshot, t: Translate): PdfContent {
       title: t('realtime.title'),
       rows: [
         { label: t('realtime.power'), value: formatWatts(r.power) },
-        { label: t('realtime.today'), value: formatWh(r.todayEnergy) },
-        { label: t('realtime.month'), value: formatWh(r.monthEnergy) },
-        { label: t('realtime.year'), value: formatWh(r.yearEnergy) },
-        { label: t('realtime.total'), value: formatWh(r.totalEnergy) },
+        { label: t('realtime.today'), value: formatEnergy(r.todayEnergy) },
+        { label: t('realtime.month'), value: formatEnergy(r.monthEnergy) },
+        { label: t('realtime.year'), value: formatEnergy(r.yearEnergy) },
+        { label: t('realtime.total'), value: formatEnergy(r.totalEnergy) },
         { label: t('realtime.incomeToday'), value: formatMoney(r.todayIncome, r.currency) },
         { label: t('realtime.incomeTotal'), value: formatMoney(r.totalIncome, r.currency) },
         { label: t('realtime.co2Today'), value: formatCo2(r.co2TodayKg) },
@@ -137,15 +137,15 @@ export function pdfContent(s: OverviewSnapshot, t: Translate): PdfContent {
     if (breakdown) {
       const x = breakdown.totals;
       rows.push(
-        { label: t('energy.generation'), value: formatWh(x.pv) },
-        { label: t('energy.consumption'), value: formatWh(x.load) },
-        { label: t('energy.gridImport'), value: formatWh(x.gridImport) },
-        { label: t('energy.gridExport'), value: formatWh(x.gridExport) },
+        { label: t('energy.generation'), value: formatEnergy(x.pv) },
+        { label: t('energy.consumption'), value: formatEnergy(x.load) },
+        { label: t('energy.gridImport'), value: formatEnergy(x.gridImport) },
+        { label: t('energy.gridExport'), value: formatEnergy(x.gridExport) },
       );
       if (isStoragePlant(s.plant.type))
         rows.push(
-          { label: t('energy.charge'), value: formatWh(x.charge) },
-          { label: t('energy.discharge'), value: formatWh(x.discharge) },
+          { label: t('energy.charge'), value: formatEnergy(x.charge) },
+          { label: t('energy.discharge'), value: formatEnergy(x.discharge) },
         );
     }
     if (use)

@@ -66,6 +66,10 @@ export const ChartSeries = Type.Object({
   key: Type.String({ description: 'parameter key (protocol field key, or pvPower / cellTemperatureMax)' }),
   name: Type.String({ description: 'in the request language' }),
   unit: Nullable(Type.String()),
+  flow: Type.Union([Type.Literal('grid'), Type.Literal('battery'), Type.Null()], {
+    description:
+      'signed power, its values in the one convention: grid + import / − export, battery + discharge / − charge (charts split it into its two directions); null for any other parameter',
+  }),
   values: Type.Array(Nullable(Type.Number())),
 });
 export const DayChart = Type.Object({
