@@ -8,12 +8,13 @@
  */
 import { devicesApi } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
-import { Card, Col, Flex, Progress, Row, Skeleton, Table, Tag, Typography } from 'antd';
+import { Card, Col, Flex, Progress, Row, Skeleton, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { useApiQuery } from '../../api/hooks.ts';
 import { CardError } from '../../components/CardState.tsx';
+import { ListTable } from '../../components/ListTable.tsx';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { usePermission } from '../../components/Permission.tsx';
 import { todayIn } from '../../lib/dateNav.ts';
@@ -48,12 +49,11 @@ const TABS = ['overview', 'cells', 'chart', 'events'] as const;
 function PacksTable({ packs }: { packs: readonly BatteryPack[] }) {
   const { t } = useTranslation('devices');
   return (
-    <Table<BatteryPack>
+    <ListTable<BatteryPack>
       size="small"
       rowKey="index"
       pagination={false}
       dataSource={[...packs]}
-      scroll={{ x: 900 }}
       data-testid="battery-packs"
       locale={{ emptyText: t('noValues') }}
       columns={[

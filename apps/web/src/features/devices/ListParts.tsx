@@ -134,7 +134,7 @@ export function TwoLines({ main, sub }: { main: ReactNode; sub?: ReactNode }) {
     <Flex vertical className={ui.shrink}>
       <div className={ui.ellipsis}>{main}</div>
       {sub ? (
-        <Typography.Text type="secondary" ellipsis className={ui.note}>
+        <Typography.Text type="secondary" ellipsis={{ tooltip: true }} className={ui.note}>
           {sub}
         </Typography.Text>
       ) : null}
