@@ -138,3 +138,8 @@ export function ListTable<Row extends object>({
     </div>
   );
 }
+
+/** A short text that carries itself as its title: read in full where a narrow column cuts it. */
+export function Titled({ text }: { text: string }) {
+  return <span title={text}>{text}</span>;
+}

@@ -70,7 +70,7 @@ function PacksTable({ packs }: { packs: readonly BatteryPack[] }) {
             </Flex>
           ),
         },
-        { key: 'sn', title: t('columns.sn'), render: (_, p) => p.sn ?? '--' },
+        { key: 'sn', title: t('columns.sn'), width: 170, render: (_, p) => p.sn ?? '--' },
         { key: 'soc', title: t('battery.soc'), align: 'right', render: (_, p) => formatValue(p.soc, '%') },
         { key: 'soh', title: t('battery.soh'), align: 'right', render: (_, p) => formatValue(p.soh, '%') },
         { key: 'voltage', title: t('battery.voltage'), align: 'right', render: (_, p) => formatValue(p.voltage, 'V', 2) },

@@ -13,7 +13,7 @@ import type { SorterResult } from 'antd/es/table/interface';
 import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { ListTable } from '../../components/ListTable.tsx';
+import { ListTable, Titled } from '../../components/ListTable.tsx';
 import { useMayCall } from '../../components/Permission.tsx';
 import ui from '../../components/ui.module.css';
 import { formatCapacity, formatEnergy, formatPower, relativeTime } from '../../lib/format.ts';
@@ -88,7 +88,11 @@ export function PlantTable({ selectable, rows, total, loading, selection, onShar
       title: t('columns.status'),
       width: 124,
       render: (_, row) => (
-        <Badge status={statusStyle[row.status].badge} text={t(`status.${row.status}`)} data-testid={`plant-status-${row.id}`} />
+        <Badge
+          status={statusStyle[row.status].badge}
+          text={<Titled text={t(`status.${row.status}`)} />}
+          data-testid={`plant-status-${row.id}`}
+        />
       ),
     },
     {
