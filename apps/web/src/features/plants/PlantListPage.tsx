@@ -1,6 +1,6 @@
 /**
  * /plants (station.view): counts per status, filters (status, type, name), the server-sorted and
- * paged list in a virtual table — or the map of the same filters — the selected-plants bulk bar,
+ * paged list in a list table filling the window — or the map of the same filters — the selected-plants bulk bar,
  * and the row actions (edit, share, transfer, delete). Filters, paging and the selection live in
  * the selected-plants store, so they survive a visit to another page.
  */
