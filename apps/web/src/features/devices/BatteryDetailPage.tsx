@@ -8,12 +8,13 @@
  */
 import { devicesApi } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
-import { Card, Col, Flex, Progress, Row, Skeleton, Table, Tag, Typography } from 'antd';
+import { Card, Col, Flex, Progress, Row, Skeleton, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { useApiQuery } from '../../api/hooks.ts';
 import { CardError } from '../../components/CardState.tsx';
+import { ListTable } from '../../components/ListTable.tsx';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { usePermission } from '../../components/Permission.tsx';
 import { todayIn } from '../../lib/dateNav.ts';
@@ -48,12 +49,11 @@ const TABS = ['overview', 'cells', 'chart', 'events'] as const;
 function PacksTable({ packs }: { packs: readonly BatteryPack[] }) {
   const { t } = useTranslation('devices');
   return (
-    <Table<BatteryPack>
+    <ListTable<BatteryPack>
       size="small"
       rowKey="index"
       pagination={false}
       dataSource={[...packs]}
-      scroll={{ x: 900 }}
       data-testid="battery-packs"
       locale={{ emptyText: t('noValues') }}
       columns={[
@@ -70,7 +70,7 @@ function PacksTable({ packs }: { packs: readonly BatteryPack[] }) {
             </Flex>
           ),
         },
-        { key: 'sn', title: t('columns.sn'), render: (_, p) => p.sn ?? '--' },
+        { key: 'sn', title: t('columns.sn'), width: 170, render: (_, p) => p.sn ?? '--' },
         { key: 'soc', title: t('battery.soc'), align: 'right', render: (_, p) => formatValue(p.soc, '%') },
         { key: 'soh', title: t('battery.soh'), align: 'right', render: (_, p) => formatValue(p.soh, '%') },
         { key: 'voltage', title: t('battery.voltage'), align: 'right', render: (_, p) => formatValue(p.voltage, 'V', 2) },

@@ -6,11 +6,12 @@
  */
 import { devicesApi } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
-import { Button, Empty, Popover, Progress, Skeleton, Table, type TableColumnsType, Tag } from 'antd';
+import { Button, Empty, Popover, Progress, Skeleton, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
+import { ListTable } from '../../components/ListTable.tsx';
 import { usePermission } from '../../components/Permission.tsx';
 import { StatusCards } from '../../components/StatusCards.tsx';
 import { formatPower } from '../../lib/format.ts';
@@ -58,7 +59,7 @@ function SlavePacks({ battery }: { battery: BatteryRow }) {
   if (slaves.isError) return <span>{slaves.error.message}</span>;
   if (slaves.data.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('battery.noSlaves')} />;
   return (
-    <Table<BatteryPack>
+    <ListTable<BatteryPack>
       size="small"
       rowKey="index"
       pagination={false}
@@ -181,7 +182,6 @@ export default function BatteryListPage() {
         onOpen={(row) => navigate(detailPath('battery', row.sn))}
         emptyText={t('noMatch')}
         totalText={(n) => t('total.battery', { count: n })}
-        scrollX={1140}
         testId="battery-table"
       />
     </ListFrame>

@@ -1,12 +1,13 @@
 import { type DataOf, eventsApi } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
-import { Badge, Card, Flex, Select, Skeleton, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Badge, Card, Flex, Select, Skeleton, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
 import { CardError } from '../../components/CardState.tsx';
 import { EventText } from '../../components/EventText.tsx';
+import { ListTable } from '../../components/ListTable.tsx';
 import { useGranted } from '../../components/Permission.tsx';
 import { RangeField, RangeProblem } from '../../components/RangeField.tsx';
 import ui from '../../components/ui.module.css';
@@ -152,13 +153,12 @@ function DeviceEvents({ sn, timezone }: { sn: string; timezone: string }) {
           ) : open.isError && !open.data ? (
             <CardError error={open.error} onRetry={() => void open.refetch()} testId="device-events-open-error" />
           ) : (
-            <Table<DeviceEventRow>
+            <ListTable<DeviceEventRow>
               size="small"
               rowKey="id"
               pagination={false}
               columns={openColumns}
               dataSource={open.data}
-              scroll={{ x: 620 }}
               locale={{ emptyText: t('events.noOpen') }}
               data-testid="device-events-open-table"
             />
@@ -202,13 +202,12 @@ function DeviceEvents({ sn, timezone }: { sn: string; timezone: string }) {
           {history.isError && !history.data ? (
             <CardError error={history.error} onRetry={() => void history.refetch()} testId="device-events-error" />
           ) : (
-            <Table<DeviceEventRow>
+            <ListTable<DeviceEventRow>
               size="small"
               rowKey="id"
               columns={historyColumns}
               dataSource={blocked ? [] : (history.data?.list ?? [])}
               loading={!blocked && (history.isPending || history.isFetching)}
-              scroll={{ x: 790 }}
               locale={{ emptyText: t('events.noHistory') }}
               data-testid="device-events-table"
               pagination={{

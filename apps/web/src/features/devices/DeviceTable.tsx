@@ -1,16 +1,16 @@
 /**
- * A device list's table: one server page at a time in a virtual table of fixed height (as the
- * plant list), sorting and paging done by the server, a row click opening the detail page. The
+ * A device list's table: one server page at a time in a list table filling the window's height
+ * (as the plant list), sorting and paging done by the server, a row click opening the detail page. The
  * columns say which are sortable (`sorter: true`, `key` = the server's sort name); the current
  * sort is marked from the list state.
  */
 import type { UseQueryResult } from '@tanstack/react-query';
-import { Table, type TableColumnsType, type TableProps } from 'antd';
+import type { TableColumnsType, TableProps } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import type { MouseEvent } from 'react';
 import type { ApiError } from '../../api/client.ts';
+import { ListTable } from '../../components/ListTable.tsx';
 import { PageEmpty, PageError } from '../../components/PageState.tsx';
-import { useTableHeight } from '../../components/useTableHeight.ts';
 import { hasFilters, type ListState, PAGE_SIZES } from './listState.ts';
 
 /** Clicks on links, buttons and inputs inside a row do their own thing, not the row's. */
@@ -25,7 +25,6 @@ interface DeviceTableProps<Row> {
   onOpen?: (row: Row) => void;
   emptyText: string;
   totalText: (n: number) => string;
-  scrollX: number;
   testId: string;
 }
 
@@ -67,10 +66,8 @@ function DeviceTable<Row extends object>({
   onOpen,
   emptyText,
   totalText,
-  scrollX,
   testId,
 }: DeviceTableProps<Row> & { rows: Row[]; total: number; loading: boolean }) {
-  const height = useTableHeight(520);
   const marked = columns.map((c) =>
     c.sorter && c.key ? { ...c, sortOrder: state.sort === c.key ? (state.order === 1 ? 'ascend' : 'descend') : null } : c,
   ) as TableColumnsType<Row>;
@@ -87,14 +84,13 @@ function DeviceTable<Row extends object>({
   };
 
   return (
-    <Table<Row>
-      virtual
+    <ListTable<Row>
+      fill
       rowKey={rowKey}
       size="middle"
       columns={marked}
       dataSource={rows}
       loading={loading}
-      scroll={{ x: scrollX, y: height }}
       onChange={change}
       showSorterTooltip={false}
       locale={{ emptyText }}

@@ -109,7 +109,7 @@ export default function GatewayListPage() {
       render: (_, row) => (
         <Flex vertical className={ui.shrink}>
           <PlantLink plant={row.plant} />
-          <Typography.Text type="secondary" ellipsis className={ui.note}>
+          <Typography.Text type="secondary" ellipsis={{ tooltip: true }} className={ui.note}>
             {row.company?.name ?? '--'}
           </Typography.Text>
         </Flex>
@@ -187,7 +187,6 @@ export default function GatewayListPage() {
         onOpen={(row) => navigate(gatewayPath(row.id))}
         emptyText={t('noMatch')}
         totalText={(n) => t('total.gateway', { count: n })}
-        scrollX={1020}
         testId="gateway-table"
       />
     </ListFrame>

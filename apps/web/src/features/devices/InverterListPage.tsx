@@ -126,7 +126,6 @@ export default function InverterListPage() {
         onOpen={(row) => navigate(detailPath('inverter', row.sn))}
         emptyText={t('noMatch')}
         totalText={(n) => t('total.inverter', { count: n })}
-        scrollX={1100}
         testId="inverter-table"
       />
       <AliasDialog kind="inverter" device={renaming} onClose={() => setRenaming(null)} />

@@ -4,6 +4,7 @@ import { Badge, Button, Card, Flex, Tooltip, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { Titled } from '../../components/ListTable.tsx';
 import ui from '../../components/ui.module.css';
 import { relativeTime } from '../../lib/format.ts';
 import { gatewayStateStyle, statusStyle } from '../../lib/palette.ts';
@@ -25,12 +26,12 @@ export function ListFrame({ title, testId, children }: { title: string; testId: 
 
 export function StatusBadge({ status, testId }: { status: DeviceStatus; testId?: string }) {
   const { t } = useTranslation('devices');
-  return <Badge status={statusStyle[status].badge} text={t(`status.${status}`)} data-testid={testId} />;
+  return <Badge status={statusStyle[status].badge} text={<Titled text={t(`status.${status}`)} />} data-testid={testId} />;
 }
 
 export function GatewayState({ status, testId }: { status: 'online' | 'offline'; testId?: string }) {
   const { t } = useTranslation('devices');
-  return <Badge status={gatewayStateStyle[status].badge} text={t(`gateway.${status}`)} data-testid={testId} />;
+  return <Badge status={gatewayStateStyle[status].badge} text={<Titled text={t(`gateway.${status}`)} />} data-testid={testId} />;
 }
 
 export function PlantLink({ plant }: { plant: { id: number; name: string } | null }) {
@@ -134,7 +135,7 @@ export function TwoLines({ main, sub }: { main: ReactNode; sub?: ReactNode }) {
     <Flex vertical className={ui.shrink}>
       <div className={ui.ellipsis}>{main}</div>
       {sub ? (
-        <Typography.Text type="secondary" ellipsis className={ui.note}>
+        <Typography.Text type="secondary" ellipsis={{ tooltip: true }} className={ui.note}>
           {sub}
         </Typography.Text>
       ) : null}

@@ -151,7 +151,6 @@ export default function MeterListPage() {
         onOpen={(row) => navigate(detailPath('meter', row.sn))}
         emptyText={t('noMatch')}
         totalText={(n) => t('total.meter', { count: n })}
-        scrollX={1000}
         testId="meter-table"
       />
       <AliasDialog kind="meter" device={renaming} onClose={() => setRenaming(null)} />

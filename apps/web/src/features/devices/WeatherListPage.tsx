@@ -111,7 +111,6 @@ export default function WeatherListPage() {
         onOpen={(row) => navigate(detailPath('weather', row.sn))}
         emptyText={t('noMatch')}
         totalText={(n) => t('total.weather', { count: n })}
-        scrollX={1130}
         testId="weather-table"
       />
     </ListFrame>

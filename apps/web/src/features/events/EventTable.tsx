@@ -1,15 +1,15 @@
 /**
- * The event list: one server page at a time in a virtual table of fixed height (the approach of
+ * The event list: one server page at a time in a list table filling the window's height (as
  * the plant table), newest first. An event shows its text in the interface language (the server's,
  * with the suggested action in its tooltip) over its code; times are read in `timezone`, which
  * the column header names. A row (or its details button) opens the detail drawer.
  */
 import { CheckCircleFilled, RightOutlined } from '@ant-design/icons';
-import { Button, Flex, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
+import { Button, Flex, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { EventText } from '../../components/EventText.tsx';
+import { ListTable } from '../../components/ListTable.tsx';
 import ui from '../../components/ui.module.css';
-import { useTableHeight } from '../../components/useTableHeight.ts';
 import { levelStyle } from '../../lib/palette.ts';
 import { describeZone, formatZoned, withZone } from '../../lib/zonedTime.ts';
 import { formatDuration, pageSizes } from './criteria.ts';
@@ -37,7 +37,6 @@ export function EventTable({
 }) {
   const { t, i18n } = useTranslation('events');
   const time = (iso: string | null) => formatZoned(iso, timezone, i18n.language, { label: false });
-  const height = useTableHeight(520);
 
   const columns: TableColumnsType<EventRow> = [
     {
@@ -147,14 +146,13 @@ export function EventTable({
   ];
 
   return (
-    <Table<EventRow>
-      virtual
+    <ListTable<EventRow>
+      fill
       rowKey="id"
       size="middle"
       columns={columns}
       dataSource={rows}
       loading={loading}
-      scroll={{ x: 1048, y: height }}
       locale={{ emptyText: t('empty') }}
       onRow={(row) => ({ onClick: () => onOpen(row), style: { cursor: 'pointer' } })}
       data-testid="event-table"

@@ -5,11 +5,12 @@
  * hour (event/oneHour).
  */
 import { type DataOf, limits, type plantsApi } from '@sunfleet/contracts';
-import { Alert, Card, DatePicker, Flex, Segmented, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Alert, Card, DatePicker, Flex, Segmented, type TableColumnsType, Tag, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CardError } from '../../components/CardState.tsx';
+import { ListTable } from '../../components/ListTable.tsx';
 import { allQuickRanges, type DateRange, dayString, quickRange, rangeProblem } from '../../lib/dateRange.ts';
 import { formatZoned, withZone } from '../../lib/zonedTime.ts';
 import { levelColor } from './DevicesCard.tsx';
@@ -128,13 +129,12 @@ export function EventsCard({ plantId, timezone, today }: { plantId: number; time
       ) : events.isError && !events.data ? (
         <CardError error={events.error} onRetry={() => void events.refetch()} testId="events-error" />
       ) : (
-        <Table
+        <ListTable
           size="small"
           rowKey="id"
           columns={columns}
           dataSource={events.data?.list ?? []}
           loading={events.isPending || events.isFetching}
-          scroll={{ x: 760 }}
           locale={{ emptyText: mode === 'open' ? t('events.none') : t('events.noneInRange') }}
           pagination={{
             current: page,

@@ -7,12 +7,13 @@
  */
 import { type DataOf, devicesApi, plantEnergyApi } from '@sunfleet/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Collapse, Flex, Form, Modal, Table, Tag, Typography } from 'antd';
+import { App, Button, Collapse, Flex, Form, Modal, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, call } from '../../api/client.ts';
 import { endpointKey } from '../../api/hooks.ts';
 import { CardError } from '../../components/CardState.tsx';
+import { ListTable } from '../../components/ListTable.tsx';
 import { SafeInput } from '../../components/SafeInput.tsx';
 import ui from '../../components/ui.module.css';
 import { statusStyle } from '../../lib/palette.ts';
@@ -84,14 +85,14 @@ export default function WeatherStationsDialog({
         {stations.isError && !stations.data ? (
           <CardError error={stations.error} onRetry={() => void stations.refetch()} testId="weather-stations-error" />
         ) : (
-          <Table<Station>
+          <ListTable<Station>
             size="small"
             rowKey="sn"
             loading={stations.isPending}
             dataSource={stations.data ?? []}
             pagination={false}
+            stickyHeader={false}
             locale={{ emptyText: t('stations.empty') }}
-            scroll={{ x: 'max-content' }}
             data-testid="weather-stations-table"
             columns={[
               { key: 'sn', title: t('stations.sn'), dataIndex: 'sn' },

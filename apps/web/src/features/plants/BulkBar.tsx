@@ -1,6 +1,7 @@
 /**
- * The bulk-action bar: shown while the selection count is above zero — the count
- * and summary, clear, delete the selected plants, and the energy report of the selection over a
+ * The bulk-action bar: shown while the selection count is above zero — the count (and how many
+ * of the selected plants the list below does not show: a filter or another page hides them, the
+ * bulk actions still include them) and summary, clear, delete the selected plants, and the energy report of the selection over a
  * date range (quick ranges, at most 90 days) from `plant/energy/aggregate`.
  */
 import { CloseOutlined, DeleteOutlined } from '@ant-design/icons';
@@ -9,6 +10,7 @@ import { Button, Flex, Tooltip, Typography } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMayCall, usePermission } from '../../components/Permission.tsx';
+import { useSelectionView } from '../../components/useSelectionView.ts';
 import { formatCapacity, formatPower } from '../../lib/format.ts';
 import { useSelectionCheck } from './plantQueries.ts';
 import styles from './plants.module.css';
@@ -19,9 +21,11 @@ import { useDeletePlants } from './useDeletePlants.tsx';
 export const energyAggregate: Endpoint | undefined = plantEnergyApi.energyAggregate;
 const ExportEnergy = lazy(() => import('./ExportEnergy.tsx'));
 
-export function BulkBar() {
+/** `shown`: the ids of the rows the list shows; null when it is not shown as a list (the map). */
+export function BulkBar({ shown }: { shown: readonly number[] | null }) {
   const { t } = useTranslation('plants');
   const selection = usePlantSelection();
+  const view = useSelectionView([...selection.selected.keys()], shown);
   const canDelete = useMayCall()(plantsApi.deletePlant);
   const canExport = usePermission('station.export');
   const { deleteMany } = useDeletePlants();
@@ -50,6 +54,13 @@ export function BulkBar() {
         <Typography.Text strong data-testid="bulk-count">
           {t('bulk.selected', { count: selection.count })}
         </Typography.Text>
+        {view.hidden > 0 && (
+          <Tooltip title={t('bulk.hiddenHint')}>
+            <Typography.Text type="warning" data-testid="bulk-hidden">
+              {t('bulk.hidden', { count: view.hidden })}
+            </Typography.Text>
+          </Tooltip>
+        )}
         <Typography.Text type="secondary" data-testid="bulk-summary">
           {t('bulk.summary', { capacity: formatCapacity(summary.capacity), power: formatPower(summary.power) })}
         </Typography.Text>

@@ -1,6 +1,6 @@
 /**
  * /plants (station.view): counts per status, filters (status, type, name), the server-sorted and
- * paged list in a virtual table — or the map of the same filters — the selected-plants bulk bar,
+ * paged list in a list table filling the window — or the map of the same filters — the selected-plants bulk bar,
  * and the row actions (edit, share, transfer, delete). Filters, paging and the selection live in
  * the selected-plants store, so they survive a visit to another page.
  */
@@ -8,7 +8,7 @@ import { AppstoreOutlined, EnvironmentOutlined, PlusOutlined, ReloadOutlined, Se
 import { plantsApi } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { Button, Card, Flex, Segmented, Select } from 'antd';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
@@ -61,6 +61,7 @@ export default function PlantListPage() {
   );
   const rows: PlantRow[] = Array.isArray(list.data?.list) ? list.data.list : [];
   const total = typeof list.data?.total === 'number' ? list.data.total : 0;
+  const shownIds = useMemo(() => rows.map((r) => r.id), [rows]);
 
   // Fresh values for selected plants on this page; a complete unfiltered first page is the whole
   // set of current ids, against which the selection is validated.
@@ -131,7 +132,7 @@ export default function PlantListPage() {
       ) : (
         <>
           <Filters />
-          <BulkBar />
+          <BulkBar shown={view === 'list' ? shownIds : null} />
           {view === 'map' ? (
             <Suspense fallback={<PageLoading />}>
               <PlantMap filters={filters} />

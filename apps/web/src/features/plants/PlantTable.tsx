@@ -1,5 +1,5 @@
 /**
- * The plant table: one server page at a time in a virtual table of fixed height; sorting on the
+ * The plant table: one server page at a time in a list table filling the window's height; sorting on the
  * visible columns is done by the server (default createAt, order 2: newest first). Selection goes to
  * the selected-plants store, so it survives paging. Row actions follow the one rule (`useMayCall`):
  * the call granted, not a read-only account, and the row's rights from the server (`canEdit`: a
@@ -8,25 +8,14 @@
  */
 import { BellOutlined, DeleteOutlined, EditOutlined, ShareAltOutlined, SwapOutlined } from '@ant-design/icons';
 import { plantsApi } from '@sunfleet/contracts';
-import {
-  Badge,
-  Button,
-  ConfigProvider,
-  Flex,
-  Table,
-  type TableColumnsType,
-  type TableProps,
-  Tooltip,
-  Typography,
-  theme,
-} from 'antd';
+import { Badge, Button, ConfigProvider, Flex, type TableColumnsType, type TableProps, Tooltip, Typography, theme } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { ListTable, Titled } from '../../components/ListTable.tsx';
 import { useMayCall } from '../../components/Permission.tsx';
 import ui from '../../components/ui.module.css';
-import { useTableHeight } from '../../components/useTableHeight.ts';
 import { formatCapacity, formatEnergy, formatPower, relativeTime } from '../../lib/format.ts';
 import { statusStyle } from '../../lib/palette.ts';
 import { browserZone, formatZoned } from '../../lib/zonedTime.ts';
@@ -62,7 +51,6 @@ export function PlantTable({ selectable, rows, total, loading, selection, onShar
   const may = useMayCall();
   const { criteria } = selection;
   const { token } = theme.useToken();
-  const height = useTableHeight();
   const typeName = useMemo(() => new Map((types.data ?? []).map((x) => [x.value, x.name])), [types.data]);
 
   const sortOrder = (key: PlantSort) => (criteria.sort === key ? (criteria.order === 1 ? 'ascend' : 'descend') : null);
@@ -88,7 +76,7 @@ export function PlantTable({ selectable, rows, total, loading, selection, onShar
           >
             {row.name}
           </Link>
-          <Typography.Text type="secondary" ellipsis className={ui.note}>
+          <Typography.Text type="secondary" ellipsis={{ tooltip: true }} className={ui.note}>
             {typeName.get(row.type) ?? t(`types.${row.type}`)}
           </Typography.Text>
         </Flex>
@@ -100,7 +88,11 @@ export function PlantTable({ selectable, rows, total, loading, selection, onShar
       title: t('columns.status'),
       width: 124,
       render: (_, row) => (
-        <Badge status={statusStyle[row.status].badge} text={t(`status.${row.status}`)} data-testid={`plant-status-${row.id}`} />
+        <Badge
+          status={statusStyle[row.status].badge}
+          text={<Titled text={t(`status.${row.status}`)} />}
+          data-testid={`plant-status-${row.id}`}
+        />
       ),
     },
     {
@@ -168,9 +160,9 @@ export function PlantTable({ selectable, rows, total, loading, selection, onShar
         const owner = row.owner ? (row.owner.nickname ?? row.owner.account ?? `#${row.owner.id}`) : null;
         return (
           <Flex vertical className={ui.shrink}>
-            <Typography.Text ellipsis>{owner ?? '--'}</Typography.Text>
+            <Typography.Text ellipsis={{ tooltip: true }}>{owner ?? '--'}</Typography.Text>
             {row.company && (
-              <Typography.Text type="secondary" ellipsis className={ui.note}>
+              <Typography.Text type="secondary" ellipsis={{ tooltip: true }} className={ui.note}>
                 {row.company.name}
               </Typography.Text>
             )}
@@ -260,14 +252,13 @@ export function PlantTable({ selectable, rows, total, loading, selection, onShar
         },
       }}
     >
-      <Table<PlantRow>
-        virtual
+      <ListTable<PlantRow>
+        fill
         rowKey="id"
         size="middle"
         columns={shown}
         dataSource={rows}
         loading={loading}
-        scroll={{ x: 1080, y: height }}
         onChange={onChange}
         showSorterTooltip={false}
         locale={{ emptyText: t('empty') }}

@@ -1,16 +1,16 @@
 /**
- * The samples of one device over the period, oldest first, in a virtual table of fixed height
- * (the approach of the plant table). Paging is the server's keyset: a page's `next` is the
+ * The samples of one device over the period, oldest first, in a virtual list table filling the
+ * window's height (the approach of the plant table). Paging is the server's keyset: a page's `next` is the
  * `after` of the following one, so the table keeps the cursors it has seen to go back.
  */
 import { LeftOutlined, RightOutlined, VerticalRightOutlined } from '@ant-design/icons';
 import { workdataApi } from '@sunfleet/contracts';
-import { Button, Card, Flex, Select, Table, type TableColumnsType, Tooltip, Typography } from 'antd';
+import { Button, Card, Flex, Select, type TableColumnsType, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ListTable } from '../../components/ListTable.tsx';
 import { PageError } from '../../components/PageState.tsx';
 import ui from '../../components/ui.module.css';
-import { useTableHeight } from '../../components/useTableHeight.ts';
 import type { DateRange } from '../../lib/dateRange.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { formatZoned, withZone } from '../../lib/zonedTime.ts';
@@ -40,7 +40,6 @@ type Row = { key: string; ts: string; values: Array<number | string | null> };
 
 export function SampleTable({ sn, range, params }: { sn: string; range: DateRange; params: string[] }) {
   const { t, i18n } = useTranslation('workdata');
-  const height = useTableHeight(560);
   const [size, setSize] = useState<number>(200);
   // cursors[i] is the `after` of page i (page 0 has none); offsets[i] the rows before it.
   const [cursors, setCursors] = useState<Array<number | undefined>>([undefined]);
@@ -68,7 +67,6 @@ export function SampleTable({ sn, range, params }: { sn: string; range: DateRang
       render: (_: unknown, r: Row) => <span className={ui.figures}>{formatValue(r.values[i] ?? null, p)}</span>,
     })),
   ];
-  const width = tableColumns.reduce((sum, c) => sum + Number(c.width ?? 120), 0);
 
   const total = data?.total ?? 0;
   const offset = offsets[page] ?? 0;
@@ -152,15 +150,15 @@ export function SampleTable({ sn, range, params }: { sn: string; range: DateRang
       {samples.isError && !data ? (
         <PageError error={samples.error} onRetry={() => void samples.refetch()} />
       ) : (
-        <Table<Row>
+        <ListTable<Row>
           virtual
+          fill
           size="small"
           rowKey="key"
           columns={tableColumns}
           dataSource={rows}
           loading={samples.isPending || busy}
           pagination={false}
-          scroll={{ x: width, y: height }}
           locale={{ emptyText: t('empty.noSamples') }}
           data-testid="sample-table"
         />

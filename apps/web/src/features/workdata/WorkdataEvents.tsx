@@ -4,9 +4,10 @@
  * parameters, or its usual set), server-paged. Times are in the plant's zone.
  */
 import type { DataOf, workdataApi } from '@sunfleet/contracts';
-import { Card, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
+import { Card, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ListTable } from '../../components/ListTable.tsx';
 import { PageError } from '../../components/PageState.tsx';
 import ui from '../../components/ui.module.css';
 import type { DateRange } from '../../lib/dateRange.ts';
@@ -55,16 +56,18 @@ export function WorkdataEvents({
       key: 'text',
       title: t('events.text'),
       width: 220,
-      ellipsis: { showTitle: true },
+      ellipsis: { showTitle: false },
       render: (_, r) => (
-        <span>
-          {r.event.text}
-          {r.event.pack !== null && (
-            <Typography.Text type="secondary" className={ui.gapBefore}>
-              {t('events.pack', { pack: r.event.pack })}
-            </Typography.Text>
-          )}
-        </span>
+        <Tooltip title={r.event.pack === null ? r.event.text : `${r.event.text} ${t('events.pack', { pack: r.event.pack })}`}>
+          <span>
+            {r.event.text}
+            {r.event.pack !== null && (
+              <Typography.Text type="secondary" className={ui.gapBefore}>
+                {t('events.pack', { pack: r.event.pack })}
+              </Typography.Text>
+            )}
+          </span>
+        </Tooltip>
       ),
     },
     {
@@ -109,7 +112,6 @@ export function WorkdataEvents({
       ),
     })),
   ];
-  const width = columns.reduce((sum, c) => sum + Number(c.width ?? 120), 0);
 
   return (
     <Card
@@ -131,13 +133,13 @@ export function WorkdataEvents({
       {events.isError && !data ? (
         <PageError error={events.error} onRetry={() => void events.refetch()} />
       ) : (
-        <Table<EventWithSample>
+        <ListTable<EventWithSample>
+          fill
           size="small"
           rowKey={(r) => r.event.id}
           columns={columns}
           dataSource={data?.list ?? []}
           loading={events.isPending || events.isFetching}
-          scroll={{ x: width }}
           locale={{ emptyText: t('events.empty') }}
           data-testid="workdata-events-table"
           pagination={{
