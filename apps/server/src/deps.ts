@@ -1,4 +1,5 @@
 /** What the HTTP app and the other roles share: built once in main.ts (or a test). */
+import type { CommandChannel } from './commands/channel.ts';
 import type { Config } from './config.ts';
 import type { Db, Dialect } from './db/index.ts';
 import type { Mailer } from './mail/mailer.ts';
@@ -11,6 +12,12 @@ export interface Deps {
   dialect: Dialect;
   tokens: AccessTokens;
   mailer: Mailer;
+  /**
+   * The command channel to gateways (commands/): jobs stored in the database, sent over MQTT by
+   * whichever process can publish. buildApp makes one over the store when none is given (it then
+   * stores jobs, and a process with the ingest role sends them).
+   */
+  commands: CommandChannel;
   /**
    * Ingest in this process (roles api and ingest together, as `npm start`): drop its cached
    * gateways, devices and plant facts after a change made through the API. Absent when ingest

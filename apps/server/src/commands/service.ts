@@ -1,0 +1,414 @@
+/**
+ * The command channel (channel.ts says what a module sees). Nothing another process needs lives
+ * in memory: a job is a row, and every state change is a conditional update of it, so any
+ * process may send it, take its reply, time it out or expire it, and a `settle` in one process
+ * sees a reply another process took (it is woken in-process, and polls the store otherwise).
+ *
+ * - submit: the job is stored `queued`; this process sends it at once when it can publish and
+ *   the store has the gateway online.
+ * - dispatch: a gateway's queued jobs are claimed (`sent`) and published in order when it says it
+ *   is online (`up/state`), and by the sweeper for every online gateway with queued jobs (jobs
+ *   submitted by a process that cannot publish, or while the gateway was offline).
+ * - replies: accepted only from the gateway the job was sent to, for a job `sent` or
+ *   `acknowledged`; anything else is refused and counted, never changes a job. The MQTT message
+ *   is acknowledged once the change is committed.
+ * - the sweeper: queued past expiry → `expired`; sent past timeout → `timed_out`; sent without
+ *   an answer for `resendMs` → sent again with the same id (the gateway answers a repeated id
+ *   from its memory, never runs it twice); this also covers a server restart between sending
+ *   and the reply, and a command lost on the way.
+ */
+import { randomUUID } from 'node:crypto';
+import { type CommandMessage, PROTOCOL_VERSION, type ReplyMessage, ReplyPayload, topics } from '@sunfleet/contracts';
+import { Compile } from 'typebox/compile';
+import type { Db, Dialect } from '../db/index.ts';
+import type { Logger } from '../log.ts';
+import type { CommandChannel, CommandJob, JobState, SubmitCommand } from './channel.ts';
+import { FINAL_STATES } from './channel.ts';
+import {
+  gatewayOnline,
+  gatewaysWithQueuedJobs,
+  insertJob,
+  type JobRow,
+  jobById,
+  markResent,
+  OPEN_SENT,
+  openSentJobs,
+  toJob,
+  transition,
+  transitionOne,
+  unansweredJobs,
+} from './jobs.repo.ts';
+
+export type Publish = (topic: string, payload: string, opts: { qos: 0 | 1 | 2 }) => Promise<void>;
+
+/** Why a reply was refused (counted per reason). */
+export type RefusedReply = 'malformed' | 'unknownJob' | 'foreignGateway' | 'notOpen';
+
+export interface CommandStats {
+  submitted: number;
+  /** Publishes of a job, first sends and resends. */
+  sent: number;
+  resent: number;
+  /** Replies that changed a job (or kept it, for progress). */
+  replies: number;
+  repliesRefused: Record<RefusedReply, number>;
+  /** Final states reached in this process. */
+  finished: Partial<Record<JobState, number>>;
+}
+
+export interface CommandChannelOptions {
+  db: Db;
+  dialect: Dialect;
+  log: Logger;
+  defaults: { timeoutMs: number; expiryMs: number; resendMs: number };
+  /** How often `settle` looks at the store when no reply woke it here. */
+  pollMs?: number;
+  now?: () => number;
+}
+
+export interface CommandService extends CommandChannel {
+  /** The process can publish from now on (its MQTT side is up). */
+  attach(publish: Publish): void;
+  /** A reply from gateway `sn` (already authenticated): `ack` once it is settled. */
+  reply(sn: string, payload: Buffer, ack?: () => void): void;
+  /** Gateway `sn` said it is online: send again what it has not answered, then its queued jobs. */
+  gatewayOnline(sn: string): Promise<void>;
+  /** One sweep: expire, time out, resend, dispatch. Returns how many jobs each touched. */
+  sweep(): Promise<{ expired: number; timedOut: number; resent: number; dispatched: number }>;
+  stats(): CommandStats;
+  /** Stop taking replies; settle waiters return the job as it stands. */
+  close(): Promise<void>;
+}
+
+const checkReply = Compile(ReplyPayload);
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+export function createCommandChannel(opts: CommandChannelOptions): CommandService {
+  const { db, dialect, log, defaults } = opts;
+  const now = opts.now ?? Date.now;
+  const pollMs = opts.pollMs ?? 250;
+  let publish: Publish | null = null;
+  let closed = false;
+  /** Settle waiters of this process, per job id. */
+  const waiters = new Map<string, Set<() => void>>();
+  /** Replies being committed (close waits for them). */
+  const pending = new Set<Promise<void>>();
+  const stats: CommandStats = {
+    submitted: 0,
+    sent: 0,
+    resent: 0,
+    replies: 0,
+    repliesRefused: { malformed: 0, unknownJob: 0, foreignGateway: 0, notOpen: 0 },
+    finished: {},
+  };
+
+  function wake(id: string): void {
+    const set = waiters.get(id);
+    if (!set) return;
+    waiters.delete(id);
+    for (const w of set) w();
+  }
+  function finished(rows: readonly JobRow[]): void {
+    for (const r of rows) {
+      if (FINAL_STATES.has(r.state as JobState))
+        stats.finished[r.state as JobState] = (stats.finished[r.state as JobState] ?? 0) + 1;
+      wake(r.id);
+    }
+  }
+
+  /** Publish jobs to their gateway (in the order given); a failure leaves them to the resend. */
+  async function publishJobs(rows: readonly JobRow[], resend: boolean): Promise<void> {
+    if (!publish) return;
+    for (const r of rows) {
+      const body = JSON.parse(r.body) as Omit<CommandMessage, 'v' | 'id' | 'ts'>;
+      const message: CommandMessage = { v: PROTOCOL_VERSION, id: r.id, ts: now(), ...body };
+      try {
+        await publish(topics.down(r.gateway_sn), JSON.stringify(message), { qos: 1 });
+        stats.sent++;
+        if (resend) stats.resent++;
+      } catch (err) {
+        log.warn({ err, job: r.id, gateway: r.gateway_sn }, 'command publish failed; it is sent again later');
+      }
+    }
+  }
+
+  /** Claim the gateway's queued jobs (not expired) and publish them in order. */
+  async function dispatch(sn: string): Promise<number> {
+    if (!publish) return 0;
+    const at = now();
+    const rows = await transition(
+      db,
+      dialect,
+      ['queued'],
+      'sent',
+      at,
+      (q) => q.where('gateway_sn', '=', sn).where('expires_at', '>', at),
+      { sent_at: at, last_sent_at: at, sends: 1 },
+      null,
+    );
+    await publishJobs(rows, false);
+    return rows.length;
+  }
+
+  async function resendOpen(sn: string): Promise<number> {
+    if (!publish) return 0;
+    const at = now();
+    const rows = await openSentJobs(db, sn, at);
+    await markResent(
+      db,
+      rows.map((r) => r.id),
+      at,
+    );
+    await publishJobs(rows, true);
+    return rows.length;
+  }
+
+  /** A job past its deadline is settled here too (the sweeper may run in another process, or later). */
+  async function lapse(row: JobRow): Promise<JobRow | undefined> {
+    const at = now();
+    if (row.state === 'queued' && Number(row.expires_at) <= at) {
+      const r = await transitionOne(db, row.id, ['queued'], 'expired', at, { finished_at: at, error: 'expired' }, null);
+      if (r) finished([r]);
+      return r;
+    }
+    if (OPEN_SENT.includes(row.state as JobState) && row.sent_at !== null && Number(row.sent_at) + row.timeout_ms <= at) {
+      const r = await transitionOne(db, row.id, OPEN_SENT, 'timed_out', at, { finished_at: at, error: 'timed out' }, null);
+      if (r) finished([r]);
+      return r;
+    }
+    return undefined;
+  }
+
+  async function handleReply(sn: string, reply: ReplyMessage): Promise<void> {
+    const refuse = (reason: RefusedReply) => {
+      stats.repliesRefused[reason]++;
+      log.warn({ gateway: sn, job: reply.id, reason, status: reply.status }, 'command reply refused');
+    };
+    const row = await jobById(db, reply.id);
+    if (!row) return refuse('unknownJob');
+    // The broker has authenticated `sn`: the reply must come from the gateway the job went to.
+    if (row.gateway_sn !== sn) return refuse('foreignGateway');
+    if (!OPEN_SENT.includes(row.state as JobState)) return refuse('notOpen');
+    const at = now();
+    let changed: JobRow | undefined;
+    switch (reply.status) {
+      case 'accepted':
+        if (row.state === 'acknowledged') {
+          stats.replies++;
+          return;
+        }
+        changed = await transitionOne(db, row.id, ['sent'], 'acknowledged', at, { acknowledged_at: at }, null, sn);
+        break;
+      case 'progress':
+        // Progress keeps the job as it is (a reply that it is still alive).
+        stats.replies++;
+        return;
+      case 'ok':
+        changed = await transitionOne(
+          db,
+          row.id,
+          OPEN_SENT,
+          'succeeded',
+          at,
+          { finished_at: at, reply: JSON.stringify(reply), acknowledged_at: row.acknowledged_at ?? at },
+          null,
+          sn,
+        );
+        break;
+      case 'error': {
+        const reason = (reply.error ?? 'failed').slice(0, 200);
+        changed = await transitionOne(
+          db,
+          row.id,
+          OPEN_SENT,
+          'failed',
+          at,
+          { finished_at: at, reply: JSON.stringify(reply), error: reason },
+          reason,
+          sn,
+        );
+        break;
+      }
+    }
+    if (!changed) return refuse('notOpen');
+    stats.replies++;
+    finished([changed]);
+  }
+
+  const channel: CommandService = {
+    attach(p) {
+      publish = p;
+    },
+
+    async submit(command: SubmitCommand): Promise<CommandJob> {
+      const at = now();
+      const id = randomUUID();
+      await insertJob(db, {
+        id,
+        gateway_sn: command.gatewaySn,
+        device_sn: command.deviceSn ?? null,
+        batch_id: command.batchId ?? null,
+        type: command.body.type,
+        state: 'queued',
+        body: JSON.stringify(command.body),
+        reply: null,
+        error: null,
+        requested_by: command.requestedBy,
+        timeout_ms: command.timeoutMs ?? defaults.timeoutMs,
+        expires_at: at + (command.expiresInMs ?? defaults.expiryMs),
+        created_at: at,
+        sent_at: null,
+        last_sent_at: null,
+        acknowledged_at: null,
+        finished_at: null,
+      });
+      stats.submitted++;
+      if (publish && (await gatewayOnline(db, command.gatewaySn))) await dispatch(command.gatewaySn);
+      return toJob((await jobById(db, id))!);
+    },
+
+    async settle(jobId, maxWaitMs) {
+      let row = await jobById(db, jobId);
+      if (!row) throw new Error(`no command job ${jobId}`);
+      const wait = maxWaitMs ?? row.timeout_ms + pollMs;
+      const deadline = now() + wait;
+      for (;;) {
+        if (FINAL_STATES.has(row.state as JobState)) return toJob(row);
+        row = (await lapse(row)) ?? row;
+        if (FINAL_STATES.has(row.state as JobState)) return toJob(row);
+        const left = deadline - now();
+        if (left <= 0 || closed) return toJob(row);
+        await new Promise<void>((resolve) => {
+          let set = waiters.get(jobId);
+          if (!set) {
+            set = new Set();
+            waiters.set(jobId, set);
+          }
+          const done = () => {
+            clearTimeout(timer);
+            set.delete(done);
+            resolve();
+          };
+          const timer = setTimeout(done, Math.min(pollMs, left));
+          set.add(done);
+        });
+        row = (await jobById(db, jobId))!;
+      }
+    },
+
+    async run(command, maxWaitMs) {
+      const job = await channel.submit(command);
+      return channel.settle(job.id, maxWaitMs);
+    },
+
+    async cancel(jobId, by) {
+      const at = now();
+      const r = await transitionOne(
+        db,
+        jobId,
+        ['queued'],
+        'cancelled',
+        at,
+        { finished_at: at, error: 'cancelled' },
+        `by user ${by}`,
+      );
+      if (r) {
+        finished([r]);
+        return toJob(r);
+      }
+      const row = await jobById(db, jobId);
+      if (!row) throw new Error(`no command job ${jobId}`);
+      return toJob(row);
+    },
+
+    async get(jobId) {
+      const row = await jobById(db, jobId);
+      return row ? toJob(row) : undefined;
+    },
+
+    reply(sn, payload, ack) {
+      let msg: unknown;
+      try {
+        msg = JSON.parse(payload.toString('utf8'));
+      } catch {
+        msg = undefined;
+      }
+      if (!checkReply.Check(msg)) {
+        stats.repliesRefused.malformed++;
+        log.warn({ gateway: sn }, 'command reply refused: not a valid reply payload');
+        ack?.();
+        return;
+      }
+      const work = (async () => {
+        // Retried while the store refuses (the acknowledgement, and the gateway's next ones, wait).
+        for (let attempt = 0; !closed || attempt === 0; attempt++) {
+          try {
+            await handleReply(sn, msg as ReplyMessage);
+            ack?.();
+            return;
+          } catch (err) {
+            log.error({ err, gateway: sn, attempt }, 'command reply could not be stored; retrying');
+            await sleep(Math.min(5000, 25 * 2 ** Math.min(attempt, 8)));
+          }
+        }
+      })();
+      pending.add(work);
+      void work.finally(() => pending.delete(work));
+    },
+
+    async gatewayOnline(sn) {
+      if (!publish || closed) return;
+      await resendOpen(sn);
+      await dispatch(sn);
+    },
+
+    async sweep() {
+      const at = now();
+      const expired = await transition(
+        db,
+        dialect,
+        ['queued'],
+        'expired',
+        at,
+        (q) => q.where('expires_at', '<=', at),
+        { finished_at: at, error: 'expired' },
+        null,
+      );
+      finished(expired);
+      const timedOut = await transition(
+        db,
+        dialect,
+        OPEN_SENT,
+        'timed_out',
+        at,
+        (q) => q.where((eb) => eb(eb('sent_at', '+', eb.ref('timeout_ms')), '<=', at)),
+        { finished_at: at, error: 'timed out' },
+        null,
+      );
+      finished(timedOut);
+      let resent = 0;
+      let dispatched = 0;
+      if (publish) {
+        const unanswered = await unansweredJobs(db, at - defaults.resendMs);
+        await markResent(
+          db,
+          unanswered.map((r) => r.id),
+          at,
+        );
+        await publishJobs(unanswered, true);
+        resent = unanswered.length;
+        for (const sn of await gatewaysWithQueuedJobs(db, at)) dispatched += await dispatch(sn);
+      }
+      return { expired: expired.length, timedOut: timedOut.length, resent, dispatched };
+    },
+
+    stats: () => ({ ...stats, repliesRefused: { ...stats.repliesRefused }, finished: { ...stats.finished } }),
+
+    async close() {
+      closed = true;
+      for (const id of [...waiters.keys()]) wake(id);
+      await Promise.all(pending);
+    },
+  };
+  return channel;
+}
