@@ -22,6 +22,7 @@ import { companyRoutes } from './modules/companies/routes.ts';
 import { deviceRoutes } from './modules/devices/routes.ts';
 import { dictRoutes } from './modules/dicts/routes.ts';
 import { eventRoutes } from './modules/events/routes.ts';
+import { operationRoutes } from './modules/operations/routes.ts';
 import { permissionRoutes } from './modules/permissions/routes.ts';
 import { plantEnergyRoutes } from './modules/plant-energy/routes.ts';
 import { plantRoutes } from './modules/plants/routes.ts';
@@ -96,6 +97,7 @@ export async function buildApp(
   deviceRoutes(app);
   eventRoutes(app);
   dictRoutes(app);
+  operationRoutes(app);
 
   if (deps.config.webDist) await registerWebApp(app, deps.config.webDist);
   return app;
