@@ -36,12 +36,31 @@ export function toJob(r: Row): CommandJob {
   };
 }
 
-export async function insertJob(db: Tx, row: Insertable<CommandJobsTable>): Promise<void> {
-  await db.insertInto('command_jobs').values(row).execute();
-  await db
-    .insertInto('command_job_events')
-    .values({ job_id: row.id, state: 'queued', at: row.created_at, detail: null })
-    .execute();
+/** Store new jobs (queued), with their first event, in a few statements. */
+export async function insertJobs(db: Tx, rows: readonly Insertable<CommandJobsTable>[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 200) {
+    const part = rows.slice(i, i + 200);
+    await db.insertInto('command_jobs').values(part).execute();
+    await db
+      .insertInto('command_job_events')
+      .values(part.map((r) => ({ job_id: r.id, state: 'queued', at: r.created_at, detail: null })))
+      .execute();
+  }
+}
+
+/** Of these gateways, those the store has online. */
+export async function onlineGateways(db: Tx, sns: readonly string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (let i = 0; i < sns.length; i += 500) {
+    const rows = await db
+      .selectFrom('gateways')
+      .select('sn')
+      .where('sn', 'in', sns.slice(i, i + 500))
+      .where('online', '=', 1)
+      .execute();
+    for (const r of rows) out.add(r.sn);
+  }
+  return out;
 }
 
 export async function jobById(db: Tx, id: string): Promise<Row | undefined> {
@@ -113,7 +132,46 @@ export async function transition(
   });
 }
 
-/** One job from one of `from` to `to`; undefined when it was not in one of them (someone else moved it). */
+/**
+ * One job from one of `from` to `to` within the caller's transaction; undefined when it was not
+ * in one of them (someone else moved it), or not the given gateway's.
+ */
+export async function applyTransition(
+  trx: Tx,
+  id: string,
+  from: readonly JobState[],
+  to: JobState,
+  at: number,
+  set: RowUpdate,
+  detail: string | null,
+  onlyGateway?: string,
+  /** Collect the event row here (the caller inserts several at once) instead of inserting it. */
+  events?: JobEventRow[],
+): Promise<Row | undefined> {
+  let q = trx
+    .updateTable('command_jobs')
+    .set({ ...set, state: to })
+    .where('id', '=', id)
+    .where('state', 'in', from as JobState[]);
+  if (onlyGateway !== undefined) q = q.where('gateway_sn', '=', onlyGateway);
+  const row = await q.returningAll().executeTakeFirst();
+  if (row && events) events.push({ job_id: id, state: to, at, detail });
+  else if (row) await trx.insertInto('command_job_events').values({ job_id: id, state: to, at, detail }).execute();
+  return row;
+}
+
+export type JobEventRow = { job_id: string; state: string; at: number; detail: string | null };
+
+/** Event rows collected by `applyTransition`, in a few statements. */
+export async function insertEvents(trx: Tx, events: readonly JobEventRow[]): Promise<void> {
+  for (let i = 0; i < events.length; i += 500)
+    await trx
+      .insertInto('command_job_events')
+      .values(events.slice(i, i + 500))
+      .execute();
+}
+
+/** `applyTransition` in a transaction of its own. */
 export async function transitionOne(
   db: Db,
   id: string,
@@ -122,19 +180,8 @@ export async function transitionOne(
   at: number,
   set: RowUpdate,
   detail: string | null,
-  onlyGateway?: string,
 ): Promise<Row | undefined> {
-  return db.transaction().execute(async (trx) => {
-    let q = trx
-      .updateTable('command_jobs')
-      .set({ ...set, state: to })
-      .where('id', '=', id)
-      .where('state', 'in', from as JobState[]);
-    if (onlyGateway !== undefined) q = q.where('gateway_sn', '=', onlyGateway);
-    const row = await q.returningAll().executeTakeFirst();
-    if (row) await trx.insertInto('command_job_events').values({ job_id: id, state: to, at, detail }).execute();
-    return row;
-  });
+  return db.transaction().execute((trx) => applyTransition(trx, id, from, to, at, set, detail));
 }
 
 /** A resend of sent jobs: bump their send count and time (their state stays). */

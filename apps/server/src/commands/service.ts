@@ -5,7 +5,8 @@
  * sees a reply another process took (it is woken in-process, and polls the store otherwise).
  *
  * - submit: the job is stored `queued`; this process sends it at once when it can publish and
- *   the store has the gateway online.
+ *   the store has the gateway online. Submits and replies that arrive together are committed
+ *   together (group.ts): a burst of a thousand is a few transactions.
  * - dispatch: a gateway's queued jobs are claimed (`sent`) and published in order when it says it
  *   is online (`up/state`), and by the sweeper for every online gateway with queued jobs (jobs
  *   submitted by a process that cannot publish, or while the gateway was offline).
@@ -19,19 +20,26 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type CommandMessage, PROTOCOL_VERSION, type ReplyMessage, ReplyPayload, topics } from '@sunfleet/contracts';
+import type { Transaction } from 'kysely';
 import { Compile } from 'typebox/compile';
 import type { Db, Dialect } from '../db/index.ts';
+import type { Database } from '../db/schema.ts';
 import type { Logger } from '../log.ts';
 import type { CommandChannel, CommandJob, JobState, SubmitCommand } from './channel.ts';
 import { FINAL_STATES } from './channel.ts';
+import { GroupCommit } from './group.ts';
 import {
-  gatewayOnline,
+  applyTransition,
   gatewaysWithQueuedJobs,
-  insertJob,
+  insertEvents,
+  insertJobs,
+  type JobEventRow,
   type JobRow,
   jobById,
+  jobsByIds,
   markResent,
   OPEN_SENT,
+  onlineGateways,
   openSentJobs,
   toJob,
   transition,
@@ -80,6 +88,7 @@ export interface CommandService extends CommandChannel {
   close(): Promise<void>;
 }
 
+type Tx = Db | Transaction<Database>;
 const checkReply = Compile(ReplyPayload);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
@@ -89,8 +98,9 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
   const pollMs = opts.pollMs ?? 250;
   let publish: Publish | null = null;
   let closed = false;
-  /** Settle waiters of this process, per job id. */
-  const waiters = new Map<string, Set<() => void>>();
+  /** Settle waiters of this process, per job id, with the state each last saw. */
+  const waiters = new Map<string, { state: string; wake: Set<() => void> }>();
+  let poller: NodeJS.Timeout | null = null;
   /** Replies being committed (close waits for them). */
   const pending = new Set<Promise<void>>();
   const stats: CommandStats = {
@@ -103,11 +113,76 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
   };
 
   function wake(id: string): void {
-    const set = waiters.get(id);
-    if (!set) return;
+    const w = waiters.get(id);
+    if (!w) return;
     waiters.delete(id);
-    for (const w of set) w();
+    for (const f of w.wake) f();
   }
+
+  /**
+   * One look at the store for every job a settle here waits on (a reply another process took):
+   * one query per `pollMs` however many wait, waking those whose state changed.
+   */
+  async function poll(): Promise<void> {
+    const ids = [...waiters.keys()];
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await db
+        .selectFrom('command_jobs')
+        .select(['id', 'state'])
+        .where('id', 'in', ids.slice(i, i + 500))
+        .execute();
+      for (const r of rows) if (waiters.get(r.id)?.state !== r.state) wake(r.id);
+    }
+  }
+  function startPolling(): void {
+    if (poller) return;
+    let busy = false;
+    poller = setInterval(() => {
+      if (waiters.size === 0) {
+        clearInterval(poller!);
+        poller = null;
+        return;
+      }
+      if (busy) return;
+      busy = true;
+      poll()
+        .catch((err) => log.warn({ err }, 'command settle poll failed'))
+        .finally(() => {
+          busy = false;
+        });
+    }, pollMs);
+    poller.unref();
+  }
+
+  /** Resolves when the job leaves `state` (seen here or by the poller), or after `ms`. */
+  function waitChange(id: string, state: string, ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      let w = waiters.get(id);
+      if (!w) {
+        w = { state, wake: new Set() };
+        waiters.set(id, w);
+      }
+      const entry = w;
+      const done = () => {
+        clearTimeout(timer);
+        entry.wake.delete(done);
+        if (entry.wake.size === 0 && waiters.get(id) === entry) waiters.delete(id);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      entry.wake.add(done);
+      startPolling();
+    });
+  }
+
+  /** Until the job's own deadline: its expiry while queued, its timeout once sent. */
+  function untilDeadline(row: JobRow): number {
+    const at = now();
+    if (row.state === 'queued') return Number(row.expires_at) - at;
+    if (row.sent_at !== null) return Number(row.sent_at) + row.timeout_ms - at;
+    return Number.POSITIVE_INFINITY;
+  }
+
   function finished(rows: readonly JobRow[]): void {
     for (const r of rows) {
       if (FINAL_STATES.has(r.state as JobState))
@@ -116,39 +191,102 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
     }
   }
 
-  /** Publish jobs to their gateway (in the order given); a failure leaves them to the resend. */
+  /**
+   * Publish jobs: each gateway's in the order given, one after another; gateways side by side (a
+   * publish waits for the broker, and a burst for many gateways must not queue behind itself).
+   * A failure leaves the job to the resend.
+   */
   async function publishJobs(rows: readonly JobRow[], resend: boolean): Promise<void> {
     if (!publish) return;
+    const send = publish;
+    const perGateway = new Map<string, JobRow[]>();
     for (const r of rows) {
-      const body = JSON.parse(r.body) as Omit<CommandMessage, 'v' | 'id' | 'ts'>;
-      const message: CommandMessage = { v: PROTOCOL_VERSION, id: r.id, ts: now(), ...body };
-      try {
-        await publish(topics.down(r.gateway_sn), JSON.stringify(message), { qos: 1 });
-        stats.sent++;
-        if (resend) stats.resent++;
-      } catch (err) {
-        log.warn({ err, job: r.id, gateway: r.gateway_sn }, 'command publish failed; it is sent again later');
-      }
+      const list = perGateway.get(r.gateway_sn);
+      if (list) list.push(r);
+      else perGateway.set(r.gateway_sn, [r]);
     }
+    await Promise.all(
+      [...perGateway.values()].map(async (list) => {
+        for (const r of list) {
+          const body = JSON.parse(r.body) as Omit<CommandMessage, 'v' | 'id' | 'ts'>;
+          const message: CommandMessage = { v: PROTOCOL_VERSION, id: r.id, ts: now(), ...body };
+          try {
+            await send(topics.down(r.gateway_sn), JSON.stringify(message), { qos: 1 });
+            stats.sent++;
+            if (resend) stats.resent++;
+          } catch (err) {
+            log.warn({ err, job: r.id, gateway: r.gateway_sn }, 'command publish failed; it is sent again later');
+          }
+        }
+      }),
+    );
   }
 
-  /** Claim the gateway's queued jobs (not expired) and publish them in order. */
-  async function dispatch(sn: string): Promise<number> {
-    if (!publish) return 0;
-    const at = now();
-    const rows = await transition(
-      db,
-      dialect,
-      ['queued'],
-      'sent',
-      at,
-      (q) => q.where('gateway_sn', '=', sn).where('expires_at', '>', at),
-      { sent_at: at, last_sent_at: at, sends: 1 },
-      null,
-    );
-    await publishJobs(rows, false);
-    return rows.length;
+  /** Claim these gateways' queued jobs (not expired) and publish them, each gateway's in order. */
+  async function dispatch(sns: readonly string[]): Promise<number> {
+    if (!publish || sns.length === 0) return 0;
+    let total = 0;
+    for (let i = 0; i < sns.length; i += 500) {
+      const part = sns.slice(i, i + 500);
+      for (;;) {
+        const at = now();
+        const rows = await transition(
+          db,
+          dialect,
+          ['queued'],
+          'sent',
+          at,
+          (q) => q.where('gateway_sn', 'in', part).where('expires_at', '>', at),
+          { sent_at: at, last_sent_at: at, sends: 1 },
+          null,
+          1000,
+        );
+        await publishJobs(rows, false);
+        total += rows.length;
+        if (rows.length < 1000) break;
+      }
+    }
+    return total;
   }
+
+  /** Store submitted jobs together; then send those whose gateway is online. */
+  const submits = new GroupCommit<SubmitCommand, JobRow>(async (commands) => {
+    const at = now();
+    const rows = commands.map((command) => ({
+      id: randomUUID(),
+      gateway_sn: command.gatewaySn,
+      device_sn: command.deviceSn ?? null,
+      batch_id: command.batchId ?? null,
+      type: command.body.type,
+      state: 'queued',
+      body: JSON.stringify(command.body),
+      reply: null,
+      error: null,
+      requested_by: command.requestedBy,
+      timeout_ms: command.timeoutMs ?? defaults.timeoutMs,
+      expires_at: at + (command.expiresInMs ?? defaults.expiryMs),
+      created_at: at,
+      sent_at: null,
+      last_sent_at: null,
+      acknowledged_at: null,
+      finished_at: null,
+    }));
+    await db.transaction().execute((trx) => insertJobs(trx, rows));
+    stats.submitted += rows.length;
+    if (publish) {
+      const online = await onlineGateways(db, [...new Set(rows.map((r) => r.gateway_sn))]);
+      await dispatch([...online]);
+    }
+    const stored = new Map(
+      (
+        await jobsByIds(
+          db,
+          rows.map((r) => r.id),
+        )
+      ).map((r) => [r.id, r]),
+    );
+    return rows.map((r) => stored.get(r.id)!);
+  });
 
   async function resendOpen(sn: string): Promise<number> {
     if (!publish) return 0;
@@ -179,33 +317,32 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
     return undefined;
   }
 
-  async function handleReply(sn: string, reply: ReplyMessage): Promise<void> {
-    const refuse = (reason: RefusedReply) => {
-      stats.repliesRefused[reason]++;
-      log.warn({ gateway: sn, job: reply.id, reason, status: reply.status }, 'command reply refused');
-    };
-    const row = await jobById(db, reply.id);
-    if (!row) return refuse('unknownJob');
+  /** One reply within the group's transaction: the job after it, or why it was refused. */
+  async function applyReply(
+    trx: Tx,
+    jobs: Map<string, JobRow>,
+    events: JobEventRow[],
+    sn: string,
+    reply: ReplyMessage,
+    at: number,
+  ): Promise<JobRow | RefusedReply | null> {
+    const row = jobs.get(reply.id);
+    if (!row) return 'unknownJob';
     // The broker has authenticated `sn`: the reply must come from the gateway the job went to.
-    if (row.gateway_sn !== sn) return refuse('foreignGateway');
-    if (!OPEN_SENT.includes(row.state as JobState)) return refuse('notOpen');
-    const at = now();
+    if (row.gateway_sn !== sn) return 'foreignGateway';
+    if (!OPEN_SENT.includes(row.state as JobState)) return 'notOpen';
     let changed: JobRow | undefined;
     switch (reply.status) {
       case 'accepted':
-        if (row.state === 'acknowledged') {
-          stats.replies++;
-          return;
-        }
-        changed = await transitionOne(db, row.id, ['sent'], 'acknowledged', at, { acknowledged_at: at }, null, sn);
+        if (row.state === 'acknowledged') return null;
+        changed = await applyTransition(trx, row.id, ['sent'], 'acknowledged', at, { acknowledged_at: at }, null, sn, events);
         break;
       case 'progress':
-        // Progress keeps the job as it is (a reply that it is still alive).
-        stats.replies++;
-        return;
+        // Progress keeps the job as it is (a sign that it is still alive).
+        return null;
       case 'ok':
-        changed = await transitionOne(
-          db,
+        changed = await applyTransition(
+          trx,
           row.id,
           OPEN_SENT,
           'succeeded',
@@ -213,12 +350,13 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
           { finished_at: at, reply: JSON.stringify(reply), acknowledged_at: row.acknowledged_at ?? at },
           null,
           sn,
+          events,
         );
         break;
       case 'error': {
         const reason = (reply.error ?? 'failed').slice(0, 200);
-        changed = await transitionOne(
-          db,
+        changed = await applyTransition(
+          trx,
           row.id,
           OPEN_SENT,
           'failed',
@@ -226,13 +364,37 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
           { finished_at: at, reply: JSON.stringify(reply), error: reason },
           reason,
           sn,
+          events,
         );
         break;
       }
     }
-    if (!changed) return refuse('notOpen');
+    if (changed) jobs.set(changed.id, changed);
+    return changed ?? 'notOpen';
+  }
+
+  /** Replies that arrived together, in one transaction, in arrival order. */
+  const replies = new GroupCommit<{ sn: string; reply: ReplyMessage }, JobRow | RefusedReply | null>((items) =>
+    db.transaction().execute(async (trx) => {
+      const at = now();
+      const jobs = new Map((await jobsByIds(trx, [...new Set(items.map((i) => i.reply.id))])).map((r) => [r.id, r]));
+      const events: JobEventRow[] = [];
+      const out: (JobRow | RefusedReply | null)[] = [];
+      for (const { sn, reply } of items) out.push(await applyReply(trx, jobs, events, sn, reply, at));
+      await insertEvents(trx, events);
+      return out;
+    }),
+  );
+
+  async function handleReply(sn: string, reply: ReplyMessage): Promise<void> {
+    const result = await replies.add({ sn, reply });
+    if (typeof result === 'string') {
+      stats.repliesRefused[result]++;
+      log.warn({ gateway: sn, job: reply.id, reason: result, status: reply.status }, 'command reply refused');
+      return;
+    }
     stats.replies++;
-    finished([changed]);
+    if (result) finished([result]);
   }
 
   const channel: CommandService = {
@@ -241,30 +403,7 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
     },
 
     async submit(command: SubmitCommand): Promise<CommandJob> {
-      const at = now();
-      const id = randomUUID();
-      await insertJob(db, {
-        id,
-        gateway_sn: command.gatewaySn,
-        device_sn: command.deviceSn ?? null,
-        batch_id: command.batchId ?? null,
-        type: command.body.type,
-        state: 'queued',
-        body: JSON.stringify(command.body),
-        reply: null,
-        error: null,
-        requested_by: command.requestedBy,
-        timeout_ms: command.timeoutMs ?? defaults.timeoutMs,
-        expires_at: at + (command.expiresInMs ?? defaults.expiryMs),
-        created_at: at,
-        sent_at: null,
-        last_sent_at: null,
-        acknowledged_at: null,
-        finished_at: null,
-      });
-      stats.submitted++;
-      if (publish && (await gatewayOnline(db, command.gatewaySn))) await dispatch(command.gatewaySn);
-      return toJob((await jobById(db, id))!);
+      return toJob(await submits.add(command));
     },
 
     async settle(jobId, maxWaitMs) {
@@ -278,20 +417,7 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
         if (FINAL_STATES.has(row.state as JobState)) return toJob(row);
         const left = deadline - now();
         if (left <= 0 || closed) return toJob(row);
-        await new Promise<void>((resolve) => {
-          let set = waiters.get(jobId);
-          if (!set) {
-            set = new Set();
-            waiters.set(jobId, set);
-          }
-          const done = () => {
-            clearTimeout(timer);
-            set.delete(done);
-            resolve();
-          };
-          const timer = setTimeout(done, Math.min(pollMs, left));
-          set.add(done);
-        });
+        await waitChange(jobId, row.state, Math.max(1, Math.min(left, untilDeadline(row))));
         row = (await jobById(db, jobId))!;
       }
     },
@@ -359,7 +485,7 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
     async gatewayOnline(sn) {
       if (!publish || closed) return;
       await resendOpen(sn);
-      await dispatch(sn);
+      await dispatch([sn]);
     },
 
     async sweep() {
@@ -397,7 +523,7 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
         );
         await publishJobs(unanswered, true);
         resent = unanswered.length;
-        for (const sn of await gatewaysWithQueuedJobs(db, at)) dispatched += await dispatch(sn);
+        dispatched = await dispatch(await gatewaysWithQueuedJobs(db, at));
       }
       return { expired: expired.length, timedOut: timedOut.length, resent, dispatched };
     },
@@ -407,7 +533,10 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
     async close() {
       closed = true;
       for (const id of [...waiters.keys()]) wake(id);
+      if (poller) clearInterval(poller);
+      poller = null;
       await Promise.all(pending);
+      await submits.idle();
     },
   };
   return channel;
