@@ -24,6 +24,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { registersToHex } from '@sunfleet/contracts';
 import { protocolPlan } from '@sunfleet/protocols';
 import { sql } from 'kysely';
