@@ -89,6 +89,8 @@ export interface CommandService extends CommandChannel {
 }
 
 type Tx = Db | Transaction<Database>;
+/** Gateways whose commands are published in one turn of the event loop. */
+const PUBLISH_SLICE = 50;
 const checkReply = Compile(ReplyPayload);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
@@ -205,21 +207,29 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
       if (list) list.push(r);
       else perGateway.set(r.gateway_sn, [r]);
     }
-    await Promise.all(
-      [...perGateway.values()].map(async (list) => {
-        for (const r of list) {
-          const body = JSON.parse(r.body) as Omit<CommandMessage, 'v' | 'id' | 'ts'>;
-          const message: CommandMessage = { v: PROTOCOL_VERSION, id: r.id, ts: now(), ...body };
-          try {
-            await send(topics.down(r.gateway_sn), JSON.stringify(message), { qos: 1 });
-            stats.sent++;
-            if (resend) stats.resent++;
-          } catch (err) {
-            log.warn({ err, job: r.id, gateway: r.gateway_sn }, 'command publish failed; it is sent again later');
+    // In slices, with a turn of the event loop between them, so that a burst does not hold
+    // ingest's batches and acknowledgements back for its whole length.
+    const lists = [...perGateway.values()];
+    const sending: Promise<void>[] = [];
+    for (let i = 0; i < lists.length; i += PUBLISH_SLICE) {
+      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+      sending.push(
+        ...lists.slice(i, i + PUBLISH_SLICE).map(async (list) => {
+          for (const r of list) {
+            const body = JSON.parse(r.body) as Omit<CommandMessage, 'v' | 'id' | 'ts'>;
+            const message: CommandMessage = { v: PROTOCOL_VERSION, id: r.id, ts: now(), ...body };
+            try {
+              await send(topics.down(r.gateway_sn), JSON.stringify(message), { qos: 1 });
+              stats.sent++;
+              if (resend) stats.resent++;
+            } catch (err) {
+              log.warn({ err, job: r.id, gateway: r.gateway_sn }, 'command publish failed; it is sent again later');
+            }
           }
-        }
-      }),
-    );
+        }),
+      );
+    }
+    await Promise.all(sending);
   }
 
   /** Claim these gateways' queued jobs (not expired) and publish them, each gateway's in order. */
