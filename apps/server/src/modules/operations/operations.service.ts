@@ -134,9 +134,12 @@ export async function restartGateways(
   const gateways = [];
   for (const sn of unique) gateways.push(await gatewayFor(deps.db, caller, { sn }, { need: 'operate' }));
   const batchId = randomUUID();
-  const jobs: CommandJob[] = [];
-  for (const g of gateways)
-    jobs.push(await deps.commands.submit({ gatewaySn: g.sn, batchId, body: { type: 'restart' }, requestedBy: caller.user.id }));
+  // Submitted together: the channel stores them in one transaction.
+  const jobs: CommandJob[] = await Promise.all(
+    gateways.map((g) =>
+      deps.commands.submit({ gatewaySn: g.sn, batchId, body: { type: 'restart' }, requestedBy: caller.user.id }),
+    ),
+  );
   return { batchId, jobs: jobs.map(jobView) };
 }
 
