@@ -20,20 +20,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type CommandMessage, PROTOCOL_VERSION, type ReplyMessage, ReplyPayload, topics } from '@sunfleet/contracts';
-import type { Transaction } from 'kysely';
 import { Compile } from 'typebox/compile';
 import type { Db, Dialect } from '../db/index.ts';
-import type { Database } from '../db/schema.ts';
 import type { Logger } from '../log.ts';
 import type { CommandChannel, CommandJob, JobState, SubmitCommand } from './channel.ts';
 import { FINAL_STATES } from './channel.ts';
 import { GroupCommit } from './group.ts';
 import {
-  applyTransition,
   gatewaysWithQueuedJobs,
-  insertEvents,
   insertJobs,
-  type JobEventRow,
   type JobRow,
   jobById,
   jobsByIds,
@@ -46,11 +41,10 @@ import {
   transitionOne,
   unansweredJobs,
 } from './jobs.repo.ts';
+import { type RefusedReply, replyCommitter } from './replies.ts';
+import { SettleWaiters } from './settle-waiters.ts';
 
 export type Publish = (topic: string, payload: string, opts: { qos: 0 | 1 | 2 }) => Promise<void>;
-
-/** Why a reply was refused (counted per reason). */
-export type RefusedReply = 'malformed' | 'unknownJob' | 'foreignGateway' | 'notOpen';
 
 export interface CommandStats {
   submitted: number;
@@ -88,7 +82,6 @@ export interface CommandService extends CommandChannel {
   close(): Promise<void>;
 }
 
-type Tx = Db | Transaction<Database>;
 /** Gateways whose commands are published in one turn of the event loop. */
 const PUBLISH_SLICE = 50;
 const checkReply = Compile(ReplyPayload);
@@ -100,9 +93,7 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
   const pollMs = opts.pollMs ?? 250;
   let publish: Publish | null = null;
   let closed = false;
-  /** Settle waiters of this process, per job id, with the state each last saw. */
-  const waiters = new Map<string, { state: string; wake: Set<() => void> }>();
-  let poller: NodeJS.Timeout | null = null;
+  const waiters = new SettleWaiters(db, pollMs, log);
   /** Replies being committed (close waits for them). */
   const pending = new Set<Promise<void>>();
   const stats: CommandStats = {
@@ -113,69 +104,6 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
     repliesRefused: { malformed: 0, unknownJob: 0, foreignGateway: 0, notOpen: 0 },
     finished: {},
   };
-
-  function wake(id: string): void {
-    const w = waiters.get(id);
-    if (!w) return;
-    waiters.delete(id);
-    for (const f of w.wake) f();
-  }
-
-  /**
-   * One look at the store for every job a settle here waits on (a reply another process took):
-   * one query per `pollMs` however many wait, waking those whose state changed.
-   */
-  async function poll(): Promise<void> {
-    const ids = [...waiters.keys()];
-    for (let i = 0; i < ids.length; i += 500) {
-      const rows = await db
-        .selectFrom('command_jobs')
-        .select(['id', 'state'])
-        .where('id', 'in', ids.slice(i, i + 500))
-        .execute();
-      for (const r of rows) if (waiters.get(r.id)?.state !== r.state) wake(r.id);
-    }
-  }
-  function startPolling(): void {
-    if (poller) return;
-    let busy = false;
-    poller = setInterval(() => {
-      if (waiters.size === 0) {
-        clearInterval(poller!);
-        poller = null;
-        return;
-      }
-      if (busy) return;
-      busy = true;
-      poll()
-        .catch((err) => log.warn({ err }, 'command settle poll failed'))
-        .finally(() => {
-          busy = false;
-        });
-    }, pollMs);
-    poller.unref();
-  }
-
-  /** Resolves when the job leaves `state` (seen here or by the poller), or after `ms`. */
-  function waitChange(id: string, state: string, ms: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      let w = waiters.get(id);
-      if (!w) {
-        w = { state, wake: new Set() };
-        waiters.set(id, w);
-      }
-      const entry = w;
-      const done = () => {
-        clearTimeout(timer);
-        entry.wake.delete(done);
-        if (entry.wake.size === 0 && waiters.get(id) === entry) waiters.delete(id);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      entry.wake.add(done);
-      startPolling();
-    });
-  }
 
   /** Until the job's own deadline: its expiry while queued, its timeout once sent. */
   function untilDeadline(row: JobRow): number {
@@ -189,7 +117,7 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
     for (const r of rows) {
       if (FINAL_STATES.has(r.state as JobState))
         stats.finished[r.state as JobState] = (stats.finished[r.state as JobState] ?? 0) + 1;
-      wake(r.id);
+      waiters.wake(r.id);
     }
   }
 
@@ -327,77 +255,10 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
     return undefined;
   }
 
-  /** One reply within the group's transaction: the job after it, or why it was refused. */
-  async function applyReply(
-    trx: Tx,
-    jobs: Map<string, JobRow>,
-    events: JobEventRow[],
-    sn: string,
-    reply: ReplyMessage,
-    at: number,
-  ): Promise<JobRow | RefusedReply | null> {
-    const row = jobs.get(reply.id);
-    if (!row) return 'unknownJob';
-    // The broker has authenticated `sn`: the reply must come from the gateway the job went to.
-    if (row.gateway_sn !== sn) return 'foreignGateway';
-    if (!OPEN_SENT.includes(row.state as JobState)) return 'notOpen';
-    let changed: JobRow | undefined;
-    switch (reply.status) {
-      case 'accepted':
-        if (row.state === 'acknowledged') return null;
-        changed = await applyTransition(trx, row.id, ['sent'], 'acknowledged', at, { acknowledged_at: at }, null, sn, events);
-        break;
-      case 'progress':
-        // Progress keeps the job as it is (a sign that it is still alive).
-        return null;
-      case 'ok':
-        changed = await applyTransition(
-          trx,
-          row.id,
-          OPEN_SENT,
-          'succeeded',
-          at,
-          { finished_at: at, reply: JSON.stringify(reply), acknowledged_at: row.acknowledged_at ?? at },
-          null,
-          sn,
-          events,
-        );
-        break;
-      case 'error': {
-        const reason = (reply.error ?? 'failed').slice(0, 200);
-        changed = await applyTransition(
-          trx,
-          row.id,
-          OPEN_SENT,
-          'failed',
-          at,
-          { finished_at: at, reply: JSON.stringify(reply), error: reason },
-          reason,
-          sn,
-          events,
-        );
-        break;
-      }
-    }
-    if (changed) jobs.set(changed.id, changed);
-    return changed ?? 'notOpen';
-  }
-
-  /** Replies that arrived together, in one transaction, in arrival order. */
-  const replies = new GroupCommit<{ sn: string; reply: ReplyMessage }, JobRow | RefusedReply | null>((items) =>
-    db.transaction().execute(async (trx) => {
-      const at = now();
-      const jobs = new Map((await jobsByIds(trx, [...new Set(items.map((i) => i.reply.id))])).map((r) => [r.id, r]));
-      const events: JobEventRow[] = [];
-      const out: (JobRow | RefusedReply | null)[] = [];
-      for (const { sn, reply } of items) out.push(await applyReply(trx, jobs, events, sn, reply, at));
-      await insertEvents(trx, events);
-      return out;
-    }),
-  );
+  const replies = replyCommitter(db, now);
 
   async function handleReply(sn: string, reply: ReplyMessage): Promise<void> {
-    const result = await replies.add({ sn, reply });
+    const result = await replies.add(sn, reply);
     if (typeof result === 'string') {
       stats.repliesRefused[result]++;
       log.warn({ gateway: sn, job: reply.id, reason: result, status: reply.status }, 'command reply refused');
@@ -427,7 +288,7 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
         if (FINAL_STATES.has(row.state as JobState)) return toJob(row);
         const left = deadline - now();
         if (left <= 0 || closed) return toJob(row);
-        await waitChange(jobId, row.state, Math.max(1, Math.min(left, untilDeadline(row))));
+        await waiters.wait(jobId, row.state, Math.max(1, Math.min(left, untilDeadline(row))));
         row = (await jobById(db, jobId))!;
       }
     },
@@ -542,9 +403,7 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
 
     async close() {
       closed = true;
-      for (const id of [...waiters.keys()]) wake(id);
-      if (poller) clearInterval(poller);
-      poller = null;
+      waiters.close();
       await Promise.all(pending);
       await submits.idle();
     },
