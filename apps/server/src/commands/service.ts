@@ -27,6 +27,7 @@ import type { CommandChannel, CommandJob, JobState, SubmitCommand } from './chan
 import { FINAL_STATES } from './channel.ts';
 import { GroupCommit } from './group.ts';
 import {
+  gatewayOnline,
   gatewaysWithQueuedJobs,
   insertJobs,
   type JobRow,
@@ -317,6 +318,8 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
       if (!row) throw new Error(`no command job ${jobId}`);
       return toJob(row);
     },
+
+    isOnline: (gatewaySn) => gatewayOnline(db, gatewaySn),
 
     async get(jobId) {
       const row = await jobById(db, jobId);

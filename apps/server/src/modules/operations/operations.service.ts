@@ -19,7 +19,7 @@ import { type commandsApi, type DataOf, type GatewaySettingName, gatewaySettings
 import type { Caller } from '../../access/caller.ts';
 import { deviceFor, gatewayFor } from '../../access/resolve.ts';
 import type { CommandJob } from '../../commands/channel.ts';
-import { gatewayOnline, latestDeviceJob, toJob } from '../../commands/jobs.repo.ts';
+import { latestDeviceJob, toJob } from '../../commands/jobs.repo.ts';
 import type { Deps } from '../../deps.ts';
 import { fail } from '../../http/errors.ts';
 
@@ -59,7 +59,7 @@ export async function powerInverter(deps: Ops, caller: Caller, sn: string, on: b
   const { device, gatewaySn } = await inverterToOperate(deps, caller, sn);
   if (device.status === 'upgrading') fail(1005);
   if (await latestDeviceJob(deps.db, device.sn, ['boot', 'shutdown'], { openOnly: true })) fail(1005);
-  if (!(await gatewayOnline(deps.db, gatewaySn))) fail(1001);
+  if (!(await deps.commands.isOnline(gatewaySn))) fail(1001);
   const job = await deps.commands.run({
     gatewaySn,
     deviceSn: device.sn,
@@ -74,7 +74,7 @@ export async function powerInverter(deps: Ops, caller: Caller, sn: string, on: b
 export async function debugInverter(deps: Ops, caller: Caller, sn: string, code: string): Promise<DebugView> {
   const { device, gatewaySn } = await inverterToOperate(deps, caller, sn);
   if (device.status === 'upgrading') fail(1005);
-  if (!(await gatewayOnline(deps.db, gatewaySn))) fail(1001);
+  if (!(await deps.commands.isOnline(gatewaySn))) fail(1001);
   const job = await deps.commands.submit({
     gatewaySn,
     deviceSn: device.sn,
@@ -110,7 +110,7 @@ export async function inverterDebugReply(
 /** Send a debug code to a gateway and wait for its diagnostic text. */
 export async function debugGateway(deps: Ops, caller: Caller, sn: string, code: string): Promise<DebugView> {
   const gateway = await gatewayFor(deps.db, caller, { sn }, { need: 'operate' });
-  if (!(await gatewayOnline(deps.db, gateway.sn))) fail(1001);
+  if (!(await deps.commands.isOnline(gateway.sn))) fail(1001);
   const job = await deps.commands.run({
     gatewaySn: gateway.sn,
     body: { type: 'debug', text: code },
@@ -174,7 +174,7 @@ export async function switchGatewaySetting(
     requestedBy: caller.user.id,
   } as const;
   // An offline gateway gets it when it comes back: nothing to wait for now.
-  const job = (await gatewayOnline(deps.db, gateway.sn))
+  const job = (await deps.commands.isOnline(gateway.sn))
     ? await deps.commands.run(command, Math.min(SWITCH_WAIT_MS, deps.config.commands.timeoutMs))
     : await deps.commands.submit(command);
   return jobView(job);
