@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // npm run bench: API latency under concurrent load against the real server process (as
 // `npm start` runs it) and the web bundle sizes. Writes bench/results/latest.json and .md.
+// npm run bench -- commands: the command channel only, bench/commands.ts.
 // npm run bench -- web: web delivery only (bytes per route, page timings, Lighthouse, the
 // budgets), bench/web.ts.
 import { spawn, spawnSync } from 'node:child_process';
@@ -12,6 +13,12 @@ import zlib from 'node:zlib';
 import { load } from '../bench/load.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
+// npm run bench -- commands: the command channel under a burst of 1,000 write jobs during a data
+// load (bench/commands.ts).
+if (process.argv[2] === 'commands') {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/commands.ts'], { cwd: root, stdio: 'inherit' });
+  process.exit(r.status ?? 1);
+}
 if (process.argv[2] === 'web') {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/web.ts'], { cwd: root, stdio: 'inherit' });
   process.exit(r.status ?? 1);

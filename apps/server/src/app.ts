@@ -7,12 +7,14 @@ import { limits } from '@sunfleet/contracts';
 import ajvFormats from 'ajv-formats';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { Logger } from 'pino';
+import { createCommandChannel } from './commands/service.ts';
 import type { Deps } from './deps.ts';
 import { installBodyDepthLimit } from './http/body-depth.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { openapiOptions } from './http/openapi.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { registerWebApp } from './http/web-app.ts';
+import { silentLogger } from './log.ts';
 import { installHttpMetrics } from './metrics/http.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { authRoutes } from './modules/auth/routes.ts';
@@ -20,6 +22,7 @@ import { companyRoutes } from './modules/companies/routes.ts';
 import { deviceRoutes } from './modules/devices/routes.ts';
 import { dictRoutes } from './modules/dicts/routes.ts';
 import { eventRoutes } from './modules/events/routes.ts';
+import { operationRoutes } from './modules/operations/routes.ts';
 import { permissionRoutes } from './modules/permissions/routes.ts';
 import { plantEnergyRoutes } from './modules/plant-energy/routes.ts';
 import { plantRoutes } from './modules/plants/routes.ts';
@@ -38,8 +41,17 @@ declare module 'fastify' {
 export const pluginPublicPrefixes = ['/api/docs'];
 const apiPrefixes = ['/api/', '/oauth/', '/anonymous/', '/uploads/', '/healthz'];
 
-export async function buildApp(given: Deps, log: Logger | false = false): Promise<FastifyInstance> {
-  const deps: Deps = { ...given, metrics: given.metrics ?? createMetrics({ dialect: given.dialect }) };
+export async function buildApp(
+  given: Omit<Deps, 'commands'> & Partial<Pick<Deps, 'commands'>>,
+  log: Logger | false = false,
+): Promise<FastifyInstance> {
+  const deps: Deps = {
+    ...given,
+    metrics: given.metrics ?? createMetrics({ dialect: given.dialect }),
+    commands:
+      given.commands ??
+      createCommandChannel({ db: given.db, dialect: given.dialect, log: log || silentLogger, defaults: given.config.commands }),
+  };
   const app: FastifyInstance = Fastify({
     ...(log ? { loggerInstance: log as unknown as FastifyBaseLogger } : { logger: false }),
     // Trust exactly the configured number of proxy hops: with "trust all", a client could
@@ -87,6 +99,7 @@ export async function buildApp(given: Deps, log: Logger | false = false): Promis
   eventRoutes(app);
   dictRoutes(app);
   settingRoutes(app);
+  operationRoutes(app);
 
   if (deps.config.webDist) await registerWebApp(app, deps.config.webDist);
   return app;

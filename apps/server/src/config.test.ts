@@ -26,6 +26,17 @@ describe('loadConfig', () => {
     expect(loadConfig({}).jwtSecret).not.toBe(c.jwtSecret);
   });
 
+  it('commands: timeout, expiry and resend in seconds, defaults 30 s, a day and 10 s; out of range refused', () => {
+    expect(loadConfig({}).commands).toEqual({ timeoutMs: 30_000, expiryMs: 86_400_000, resendMs: 10_000 });
+    expect(loadConfig({ COMMAND_TIMEOUT: '5', COMMAND_EXPIRY: '600', COMMAND_RESEND: '2' }).commands).toEqual({
+      timeoutMs: 5000,
+      expiryMs: 600_000,
+      resendMs: 2000,
+    });
+    expect(() => loadConfig({ COMMAND_TIMEOUT: '0' })).toThrow(ConfigError);
+    expect(() => loadConfig({ COMMAND_EXPIRY: 'soon' })).toThrow(/COMMAND_EXPIRY/);
+  });
+
   it('the app store pages: none by default, http(s) URLs when given, anything else refused', () => {
     expect(loadConfig({}).appStores).toEqual({ ios: null, android: null });
     const ios = 'https://apps.apple.com/app/sunfleet/id123456789';

@@ -43,6 +43,15 @@ export interface Config {
     /** Per-gateway messages per second and burst; false: off. */
     rateLimit: { perSecond: number; burst: number } | false;
   };
+  /** The command channel's defaults (commands/). */
+  commands: {
+    /** From sending a command to its final reply; then the job is timed out. */
+    timeoutMs: number;
+    /** How long a command waits for an offline gateway before it expires. */
+    expiryMs: number;
+    /** A sent command without an answer is sent again (same id) this often until its timeout. */
+    resendMs: number;
+  };
   /** Run the simulated demo fleet (default: on when DEMO is on). */
   simulator: boolean;
   /** Seconds between simulated uploads. */
@@ -220,6 +229,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       shareGroup: env.MQTT_SHARE_GROUP ?? 'sunfleet-ingest',
       clientId: env.MQTT_CLIENT_ID ?? `sunfleet.${os.hostname().replace(/[^A-Za-z0-9-]/g, '-')}.${process.pid}`,
       rateLimit: rateLimit(env.MQTT_RATE_LIMIT),
+    },
+    commands: {
+      timeoutMs: int(env, 'COMMAND_TIMEOUT', 30, 1, 3600) * 1000,
+      expiryMs: int(env, 'COMMAND_EXPIRY', 86_400, 10, 30 * 86_400) * 1000,
+      resendMs: int(env, 'COMMAND_RESEND', 10, 1, 3600) * 1000,
     },
     simulator: flag(env, 'SIMULATOR', demoSetting(env).demo),
     simulatorInterval: int(env, 'SIMULATOR_INTERVAL', 60, 5, 3600),

@@ -13,6 +13,12 @@ export interface Deps {
   tokens: AccessTokens;
   mailer: Mailer;
   /**
+   * The command channel to gateways (commands/): jobs stored in the database, sent over MQTT by
+   * whichever process can publish. buildApp makes one over the store when none is given (it then
+   * stores jobs, and a process with the ingest role sends them).
+   */
+  commands: CommandChannel;
+  /**
    * Ingest in this process (roles api and ingest together, as `npm start`): drop its cached
    * gateways, devices and plant facts after a change made through the API. Absent when ingest
    * runs elsewhere; its caches then reload within their time to live (5 min).
@@ -23,11 +29,6 @@ export interface Deps {
    * store and the ingest role; without them the app makes its own (HTTP and store figures only).
    */
   metrics?: Metrics;
-  /**
-   * The command channel to gateways (remote settings, power, diagnostics). Absent in a process
-   * without one: every call that needs a device's answer then finds the device offline (1001).
-   */
-  commands?: CommandChannel;
 }
 
 declare module 'fastify' {

@@ -6,6 +6,8 @@ import { ensureAdmin } from './bootstrap/admin.ts';
 import { DEMO_PASSWORD, demoAccounts, ensureDemo } from './bootstrap/demo.ts';
 import { ensureDemoFleet } from './bootstrap/demo-fleet.ts';
 import { type SimulatorProcess, startSimulator } from './bootstrap/simulator.ts';
+import { createCommandChannel } from './commands/service.ts';
+import { startCommandSweeper } from './commands/sweeper.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createDb, migrate } from './db/index.ts';
 import { startHousekeeping } from './jobs/housekeeping.ts';
@@ -67,10 +69,27 @@ async function main() {
     telemetry: () => telemetry?.stats() ?? null,
     processMetrics: true,
   });
-  const deps = { config, db, dialect, tokens: new AccessTokens(config.jwtSecret, config.accessTokenTtlSec), mailer, metrics };
+  // Commands to gateways: stored by any process, sent by those with the MQTT side (ingest role).
+  const commands = createCommandChannel({ db, dialect, log: log.child({ part: 'commands' }), defaults: config.commands });
+  const deps = {
+    config,
+    db,
+    dialect,
+    tokens: new AccessTokens(config.jwtSecret, config.accessTokenTtlSec),
+    mailer,
+    metrics,
+    commands,
+  };
 
   // Ingest first, so that gateways connecting at start find it ready.
-  telemetry = config.roles.has('ingest') ? await startTelemetry(config, store, log, { onCommit: metrics.onCommit }) : null;
+  telemetry = config.roles.has('ingest')
+    ? await startTelemetry(config, store, log, { onCommit: metrics.onCommit, commands })
+    : null;
+  // Expiry, timeouts, resends (also of jobs sent before a restart) and sending what waits.
+  const commandSweeper =
+    config.roles.has('ingest') || config.roles.has('jobs')
+      ? startCommandSweeper(commands, log.child({ part: 'commands' }))
+      : null;
   if (telemetry?.localUrl) log.info({ url: telemetry.localUrl }, 'MQTT broker listening');
   const offlineJob = config.roles.has('jobs') ? startOfflineJob({ db, log: log.child({ part: 'jobs' }) }) : null;
   // Pending pictures past their hour, idle throttle counters.
@@ -109,10 +128,12 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000).unref();
     await simulator?.stop();
     await app?.close();
+    await commandSweeper?.stop();
     await offlineJob?.stop();
     await housekeeping?.stop();
     await eventNotifier?.stop();
     await telemetry?.close();
+    await commands.close();
     mailer.close();
     await db.destroy();
     clearTimeout(force);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCli } from './cli-options.ts';
+import { commandQuirksAt } from './fleet.ts';
 
 describe('simulate command line', () => {
   it('has sensible defaults', () => {
@@ -44,7 +45,30 @@ describe('simulate command line', () => {
     });
   });
 
+  it('parses the command misbehaviour options and places them by gateway position', () => {
+    const { commandQuirks } = parseCli([
+      '--late-gateways',
+      '2',
+      '--late-ms',
+      '800',
+      '--silent-gateways',
+      '1',
+      '--drop-gateways',
+      '1',
+    ]);
+    expect(commandQuirks).toEqual({ late: 2, lateMs: 800, silent: 1, drop: 1, dropS: 60 });
+    expect([0, 1, 2, 3, 4].map((i) => commandQuirksAt(commandQuirks, i))).toEqual([
+      { replyDelayMs: 800 },
+      { replyDelayMs: 800 },
+      { silent: true },
+      { offlineOnCommandMs: 60_000 },
+      undefined,
+    ]);
+    expect(parseCli([]).commandQuirks).toEqual({ late: 0, lateMs: 5000, silent: 0, drop: 0, dropS: 60 });
+  });
+
   it('refuses nonsense', () => {
+    expect(() => parseCli(['--silent-gateways', '-1'])).toThrow(/silent-gateways/);
     expect(() => parseCli(['--interval', 'soon'])).toThrow(/--interval/);
     expect(() => parseCli(['--devices-per-gateway', '40'])).toThrow(/devices-per-gateway/);
     expect(() => parseCli(['--mqtt-version', '3'])).toThrow();

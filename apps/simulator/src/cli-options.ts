@@ -19,6 +19,11 @@ Fleet mode (default):
   --fault-rate R            faults per device per day (default 0.2)
   --offline-rate R          offline periods per gateway (and device) per day (default 0.05)
   --mqtt-version 4|5        MQTT protocol version (default 4)
+  --late-gateways N         the first N gateways answer commands late (tests)
+  --late-ms MS              how late, wall ms (default 5000)
+  --silent-gateways N       the next N gateways never answer commands (tests)
+  --drop-gateways N         the next N gateways go offline when their first command arrives (tests)
+  --drop-s S                for how long, simulated seconds (default 60)
   --print-spec              print the fleet spec (SNs, plants, devices) as JSON and exit
 
 Load mode (benchmarks):
@@ -48,6 +53,8 @@ export interface CliOptions {
   offlineRate: number;
   mqttVersion: 4 | 5;
   printSpec: boolean;
+  /** Command misbehaviour by gateway position (fleet.ts `FleetCommandQuirks`). */
+  commandQuirks: { late: number; lateMs: number; silent: number; drop: number; dropS: number };
   load: boolean;
   duration: number;
   devicesPerGateway: number;
@@ -77,6 +84,11 @@ export function parseCli(argv: readonly string[], env: Readonly<Record<string, s
       'offline-rate': { type: 'string' },
       'mqtt-version': { type: 'string' },
       'print-spec': { type: 'boolean' },
+      'late-gateways': { type: 'string' },
+      'late-ms': { type: 'string' },
+      'silent-gateways': { type: 'string' },
+      'drop-gateways': { type: 'string' },
+      'drop-s': { type: 'string' },
       load: { type: 'boolean' },
       duration: { type: 'string' },
       'devices-per-gateway': { type: 'string' },
@@ -117,6 +129,13 @@ export function parseCli(argv: readonly string[], env: Readonly<Record<string, s
     offlineRate: num('offline-rate', values['offline-rate'], 0.05, 0),
     mqttVersion: version,
     printSpec: values['print-spec'] ?? false,
+    commandQuirks: {
+      late: Math.floor(num('late-gateways', values['late-gateways'], 0, 0, 100_000)),
+      lateMs: num('late-ms', values['late-ms'], 5000, 0, 3_600_000),
+      silent: Math.floor(num('silent-gateways', values['silent-gateways'], 0, 0, 100_000)),
+      drop: Math.floor(num('drop-gateways', values['drop-gateways'], 0, 0, 100_000)),
+      dropS: num('drop-s', values['drop-s'], 60, 0, 86_400),
+    },
     load: values.load ?? false,
     duration: num('duration', values.duration, 10, 0.1),
     devicesPerGateway: Math.floor(num('devices-per-gateway', values['devices-per-gateway'], 10, 1, 32)),

@@ -80,6 +80,7 @@ async function main(): Promise<number> {
     backfillDays: options.backfillDays,
     protocolVersion: options.mqttVersion,
     log,
+    commandQuirks: options.commandQuirks,
     ...(options.start !== undefined ? { start: options.start } : {}),
     ...(options.backfillInterval !== undefined ? { backfillIntervalS: options.backfillInterval } : {}),
   });

@@ -1,7 +1,7 @@
 // A fleet of virtual gateways on one clock: the demo fleet, end-to-end peers, or any number
 // of plants against any broker.
 import { type Clock, createClock } from './clock.ts';
-import { type GatewayOptions, type GatewaySpec, type GatewayStats, VirtualGateway } from './gateway.ts';
+import { type CommandQuirks, type GatewayOptions, type GatewaySpec, type GatewayStats, VirtualGateway } from './gateway.ts';
 
 /** What each gateway of the fleet runs with (gateway.ts), but for the clock the fleet makes and the fault rates' defaults. */
 export interface FleetOptions
@@ -31,6 +31,33 @@ export interface FleetOptions
   offlineRate?: number;
   /** Gateways connecting at once when starting (default 50). */
   connectConcurrency?: number;
+  /** Gateways that misbehave with commands, for tests (see `commandQuirksAt`). */
+  commandQuirks?: FleetCommandQuirks;
+}
+
+/**
+ * Command misbehaviour across the fleet, by gateway position: the first `late` gateways answer
+ * `lateMs` wall ms late, the next `silent` never answer, the next `drop` go offline for `dropS`
+ * simulated seconds when their first command arrives (in the middle of a batch).
+ */
+export interface FleetCommandQuirks {
+  late?: number;
+  lateMs?: number;
+  silent?: number;
+  drop?: number;
+  dropS?: number;
+}
+
+/** The quirks of the gateway at `index` of the fleet, if any. */
+export function commandQuirksAt(q: FleetCommandQuirks | undefined, index: number): CommandQuirks | undefined {
+  if (!q) return undefined;
+  const late = q.late ?? 0;
+  const silent = q.silent ?? 0;
+  const drop = q.drop ?? 0;
+  if (index < late) return { replyDelayMs: q.lateMs ?? 5000 };
+  if (index < late + silent) return { silent: true };
+  if (index < late + silent + drop) return { offlineOnCommandMs: (q.dropS ?? 60) * 1000 };
+  return undefined;
 }
 
 /** The gateways' counters the fleet adds up (gateway.ts says what each counts). */
@@ -59,26 +86,27 @@ export interface Fleet {
 
 export function createFleet(options: FleetOptions): Fleet {
   const clock = createClock({ speed: options.speed ?? 1, ...(options.start !== undefined ? { start: options.start } : {}) });
-  const gateways = options.gateways.map(
-    (spec) =>
-      new VirtualGateway(spec, {
-        url: options.url,
-        clock,
-        interval: options.interval ?? 60,
-        seed: options.seed ?? 1,
-        faultRate: options.faultRate ?? 0.2,
-        offlineRate: options.offlineRate ?? 0.05,
-        backfillDays: options.backfillDays ?? 0,
-        protocolVersion: options.protocolVersion ?? 4,
-        clean: options.clean ?? false,
-        window: options.window ?? 32,
-        ...(options.backfillIntervalS !== undefined ? { backfillIntervalS: options.backfillIntervalS } : {}),
-        ...(options.physicsStepS !== undefined ? { physicsStepS: options.physicsStepS } : {}),
-        ...(options.restartDelayS !== undefined ? { restartDelayS: options.restartDelayS } : {}),
-        ...(options.reconnectPeriodMs !== undefined ? { reconnectPeriodMs: options.reconnectPeriodMs } : {}),
-        ...(options.log ? { log: options.log } : {}),
-      }),
-  );
+  const gateways = options.gateways.map((spec, index) => {
+    const quirks = commandQuirksAt(options.commandQuirks, index);
+    return new VirtualGateway(spec, {
+      url: options.url,
+      clock,
+      interval: options.interval ?? 60,
+      seed: options.seed ?? 1,
+      faultRate: options.faultRate ?? 0.2,
+      offlineRate: options.offlineRate ?? 0.05,
+      backfillDays: options.backfillDays ?? 0,
+      protocolVersion: options.protocolVersion ?? 4,
+      clean: options.clean ?? false,
+      window: options.window ?? 32,
+      ...(options.backfillIntervalS !== undefined ? { backfillIntervalS: options.backfillIntervalS } : {}),
+      ...(options.physicsStepS !== undefined ? { physicsStepS: options.physicsStepS } : {}),
+      ...(options.restartDelayS !== undefined ? { restartDelayS: options.restartDelayS } : {}),
+      ...(options.reconnectPeriodMs !== undefined ? { reconnectPeriodMs: options.reconnectPeriodMs } : {}),
+      ...(options.log ? { log: options.log } : {}),
+      ...(quirks ? { commandQuirks: quirks } : {}),
+    });
+  });
   const devices = options.gateways.reduce((n, g) => n + g.devices.length, 0);
   return {
     clock,

@@ -224,3 +224,112 @@ describe('a virtual gateway', () => {
     expect(data(frame).devices.map((d) => d.sn)).not.toContain(device);
   });
 });
+
+describe('commands: power, debug, settings, memory of ids, and misbehaviour for tests', () => {
+  const isReply = (id: string) => (m: Captured) => m.topic === topics.up(SN, 'reply') && (m.body as { id: string }).id === id;
+  const powerSwitch = () => gateway!.plant.hybrids[0]!.bank.settings().powerSwitch;
+
+  it('shuts a device down and boots it through its power switch register: later readings show no power, then power', async () => {
+    startGateway();
+    await broker.waitFor(isData);
+    const done = (await command({ id: 'shutdown-0001', type: 'shutdown', device: 'HY00000001' })) as {
+      status: string;
+      ts: number;
+    };
+    expect(done.status).toBe('ok');
+    expect(powerSwitch()).toBe(0);
+    // A reading taken after the shutdown (one taken before may still be on its way).
+    const off = await broker.waitFor((m) => isData(m) && data(m).ts > done.ts);
+    expect(decodeDevice(data(off), 'HY00000001')!.values.activePower).toBe(0);
+    expect(await command({ id: 'boot-00000001', type: 'boot', device: 'HY00000001' })).toMatchObject({ status: 'ok' });
+    expect(powerSwitch()).toBe(1);
+    // A device without a power switch register refuses.
+    expect(await command({ id: 'shutdown-0002', type: 'shutdown', device: 'MT00000001' })).toMatchObject({
+      status: 'error',
+      error: 'device has no power switch',
+    });
+  });
+
+  it('answers a repeated id from memory: the command is not run twice', async () => {
+    startGateway();
+    await broker.waitFor(isData);
+    expect(await command({ id: 'power-0000001', type: 'shutdown', device: 'HY00000001' })).toMatchObject({ status: 'ok' });
+    // The same id again, whatever it says now, gets the first answer and runs nothing.
+    await command({ id: 'power-0000001', type: 'boot', device: 'HY00000001' });
+    const replies = await broker.waitForCount(isReply('power-0000001'), 2);
+    expect(replies[1]!.body).toMatchObject({ status: 'ok' });
+    expect(powerSwitch()).toBe(0);
+    expect(gateway!.stats()).toMatchObject({ commands: 1, repeatedCommands: 1 });
+  });
+
+  it('answers a debug code with a diagnostic text, for a device and for itself', async () => {
+    startGateway();
+    await broker.waitFor(isData);
+    const device = (await command({ id: 'debug-0000001', type: 'debug', device: 'HY00000001', text: 'status' })) as {
+      status: string;
+      text?: string;
+    };
+    expect(device.status).toBe('ok');
+    expect(device.text).toMatch(/debug status\ndevice HY00000001 \(sunfleet-hybrid-1p, unit 1\)\npower switch: on/);
+    const own = (await command({ id: 'debug-0000002', type: 'debug', text: 'net' })) as { text?: string };
+    expect(own.text).toMatch(new RegExp(`gateway ${SN}: online`));
+    expect(await command({ id: 'debug-0000003', type: 'debug', device: 'HY00000001' })).toMatchObject({
+      status: 'error',
+      error: 'no debug code',
+    });
+  });
+
+  it('switches its upload interval and says it in a new state; refuses a value out of range', async () => {
+    startGateway();
+    await broker.waitFor(isData);
+    expect(
+      await command({ id: 'setting-00001', type: 'settings', setting: { name: 'uploadInterval', value: 300 } }),
+    ).toMatchObject({
+      status: 'ok',
+    });
+    await broker.waitFor((m) => isState(m) && (m.body as { interval?: number }).interval === 300);
+    expect(await command({ id: 'setting-00002', type: 'settings', setting: { name: 'uploadInterval', value: 5 } })).toMatchObject(
+      {
+        status: 'error',
+        error: 'value out of range 10..3600',
+      },
+    );
+  });
+
+  it('misbehaves as told: answers late, or never', async () => {
+    startGateway({ commandQuirks: { replyDelayMs: 600 } });
+    await broker.waitFor(isData);
+    const sent = Date.now();
+    expect(await command({ id: 'late-00000001', type: 'boot', device: 'HY00000001' })).toMatchObject({ status: 'ok' });
+    expect(Date.now() - sent).toBeGreaterThanOrEqual(550);
+    await gateway!.stop();
+
+    startGateway({ commandQuirks: { silent: true } });
+    await gateway!.whenOnline();
+    commander ??= await connectAsync(broker.url, { clientId: 'test-server' });
+    await commander.publishAsync(
+      topics.down(SN),
+      JSON.stringify({ v: 1, ts: Date.now(), id: 'silent-000001', type: 'restart' }),
+      {
+        qos: 1,
+      },
+    );
+    await waitUntil(() => gateway!.stats().ignoredCommands === 1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(broker.messages.filter(isReply('silent-000001'))).toEqual([]);
+  });
+
+  it('drops off the network when its first command arrives, and runs it when the command comes again', async () => {
+    startGateway({ commandQuirks: { offlineOnCommandMs: 60_000 } });
+    await broker.waitFor(isData);
+    commander ??= await connectAsync(broker.url, { clientId: 'test-server' });
+    const body = JSON.stringify({ v: 1, ts: Date.now(), id: 'drop-00000001', type: 'shutdown', device: 'HY00000001' });
+    await commander.publishAsync(topics.down(SN), body, { qos: 1 });
+    await broker.waitFor((m) => isState(m) && (m.body as { online: boolean }).online === false);
+    expect(powerSwitch()).toBe(1);
+    await broker.waitForCount((m) => isState(m) && (m.body as { online: boolean }).online === true, 2);
+    await commander.publishAsync(topics.down(SN), body, { qos: 1 });
+    expect((await broker.waitFor(isReply('drop-00000001'))).body).toMatchObject({ status: 'ok' });
+    expect(powerSwitch()).toBe(0);
+  });
+});

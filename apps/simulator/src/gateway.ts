@@ -2,11 +2,15 @@
 // devices. It connects with its SN and device secret (last will: offline, retained), says
 // it is online, takes a reading of every device at each upload interval and publishes it
 // (QoS 1), keeps readings in a buffer while offline and sends them later with their original
-// timestamps, answers commands, and can upload days of history first (backfill).
+// timestamps, answers commands (each id once: a repeated id is answered from memory), and can
+// upload days of history first (backfill). For tests, a gateway can be told to answer commands
+// late, never, or to drop off the network when a command arrives (`commandQuirks`).
 import {
+  type CommandMessage,
   type DataMessage,
   type DeviceFrame,
   type GatewayEventMessage,
+  type GatewaySettingName,
   isGatewaySn,
   mqttLimits,
   PROTOCOL_VERSION,
@@ -15,7 +19,7 @@ import {
 } from '@sunfleet/contracts';
 import { connect, type MqttClient } from 'mqtt';
 import type { Clock } from './clock.ts';
-import { executeCommand, parseCommand } from './commands.ts';
+import { type CommandOutcome, executeCommand, type GatewayControl, parseCommand, ReplyMemory } from './commands.ts';
 import { Episodes } from './devices/faults.ts';
 import { type DeviceSpec, Plant, type PlantSpec } from './plant.ts';
 import { hash32, Rng } from './random.ts';
@@ -59,6 +63,21 @@ export interface GatewayOptions {
   restartDelayS?: number;
   physicsStepS?: number;
   log?: (line: string) => void;
+  /** How this gateway misbehaves with commands (tests); default: answers each at once. */
+  commandQuirks?: CommandQuirks;
+}
+
+/** Command misbehaviour for tests: late answers, no answers, or dropping off the network. */
+export interface CommandQuirks {
+  /** Run a command at once but answer it this many wall ms later. */
+  replyDelayMs?: number;
+  /** Never answer a command (nor run it). */
+  silent?: boolean;
+  /**
+   * Drop off the network when the first command arrives, before running or answering it, for
+   * this many simulated ms; back online it runs the command when the server sends it again.
+   */
+  offlineOnCommandMs?: number;
 }
 
 export interface GatewayStats {
@@ -73,6 +92,12 @@ export interface GatewayStats {
   published: number;
   events: number;
   replies: number;
+  /** Commands run (a repeated id is not run again). */
+  commands: number;
+  /** Commands answered from memory: the server sent an id again. */
+  repeatedCommands: number;
+  /** Commands left unanswered on purpose (`commandQuirks`). */
+  ignoredCommands: number;
   /** Publishes that failed and were queued again. */
   failed: number;
   /** Buffered readings dropped because the buffer was full. */
@@ -90,7 +115,14 @@ const DAY = 86_400_000;
 export class VirtualGateway {
   readonly sn: string;
   readonly plant: Plant;
-  private readonly intervalMs: number;
+  /** Upload interval, ms (a `settings` command may change it). */
+  private intervalMs: number;
+  /** Keep readings while offline (a `settings` command may switch it off). */
+  private bufferOffline = true;
+  private readonly memory = new ReplyMemory();
+  private quirkOfflineUsed = false;
+  private commandsRun = 0;
+  private ignoredCommands = 0;
   private readonly historyStepMs: number;
   private readonly window: number;
   private readonly maxBuffer: number;
@@ -211,6 +243,9 @@ export class VirtualGateway {
       sn: this.sn,
       online: this.connected,
       ...this.counts,
+      commands: this.commandsRun,
+      repeatedCommands: this.memory.repeats,
+      ignoredCommands: this.ignoredCommands,
       queued: this.queue.length,
       inflight: this.inflight.size,
       seq: this.seq,
@@ -264,7 +299,9 @@ export class VirtualGateway {
     const frames: DeviceFrame[] = [];
     for (const device of this.plant.devices) if (!device.offBus.active) frames.push(device.frame(env));
     this.counts.readings++;
-    if (frames.length > 0) {
+    if (frames.length > 0 && !this.connected && !late && !this.bufferOffline) {
+      this.counts.dropped++;
+    } else if (frames.length > 0) {
       const buffered = late || !this.connected;
       const body: DataMessage = {
         v: PROTOCOL_VERSION,
@@ -306,18 +343,10 @@ export class VirtualGateway {
       if (gen !== this.generation) return;
       this.connected = true;
       this.counts.connects++;
-      client.subscribe(topics.down(sn), { qos: 1 });
-      const state: StateMessage = {
-        v: PROTOCOL_VERSION,
-        online: true,
-        ts: Math.round(this.options.clock.now()),
-        rssi: this.rssi,
-        sw: 'SFG-2.4.1',
-        hw: 'SFG-4G-B',
-        comm: this.spec.comm ?? '4g',
-        interval: Math.min(3600, Math.max(10, Math.round(this.intervalMs / 1000))),
-      };
-      client.publish(topics.up(sn, 'state'), JSON.stringify(state), { qos: 1, retain: true });
+      // Subscribed before saying online: the server sends what waits for it when it reads the state.
+      client.subscribe(topics.down(sn), { qos: 1 }, () => {
+        if (gen === this.generation) this.publishState(client);
+      });
       this.pump();
       this.wake();
     });
@@ -329,6 +358,20 @@ export class VirtualGateway {
       this.lastError = error.message;
     });
     client.on('message', (_topic, payload) => this.onCommand(client, payload));
+  }
+
+  private publishState(client: MqttClient): void {
+    const state: StateMessage = {
+      v: PROTOCOL_VERSION,
+      online: true,
+      ts: Math.round(this.options.clock.now()),
+      rssi: this.rssi,
+      sw: 'SFG-2.4.1',
+      hw: 'SFG-4G-B',
+      comm: this.spec.comm ?? '4g',
+      interval: Math.min(3600, Math.max(10, Math.round(this.intervalMs / 1000))),
+    };
+    client.publish(topics.up(this.sn, 'state'), JSON.stringify(state), { qos: 1, retain: true });
   }
 
   /** Close the connection abruptly (the broker publishes the last will); in-flight readings go back to the buffer. */
@@ -386,11 +429,53 @@ export class VirtualGateway {
   private onCommand(client: MqttClient, payload: Buffer): void {
     const command = parseCommand(payload);
     if (!command) return;
-    const outcome = executeCommand(this.plant, command);
+    const quirks = this.options.commandQuirks ?? {};
+    if (quirks.silent) {
+      this.ignoredCommands++;
+      return;
+    }
+    if (quirks.offlineOnCommandMs !== undefined && !this.quirkOfflineUsed && !this.memory.has(command.id)) {
+      this.quirkOfflineUsed = true;
+      this.ignoredCommands++;
+      this.goOffline(quirks.offlineOnCommandMs);
+      return;
+    }
+    const { outcome, repeated } = this.memory.answer(command.id, () => this.execute(command));
+    const send = () => this.sendReply(client, outcome, repeated);
+    if (quirks.replyDelayMs) setTimeout(send, quirks.replyDelayMs).unref();
+    else send();
+  }
+
+  private execute(command: CommandMessage): CommandOutcome {
+    this.commandsRun++;
+    return executeCommand(this.plant, command, this.control);
+  }
+
+  /** What a command may ask of this gateway itself. */
+  private readonly control: GatewayControl = {
+    diagnostics: (code) =>
+      [
+        `debug ${code}`,
+        `gateway ${this.sn}: ${this.connected ? 'online' : 'offline'}, rssi ${this.rssi} dBm`,
+        `upload interval ${Math.round(this.intervalMs / 1000)} s, buffer while offline ${this.bufferOffline ? 'on' : 'off'}`,
+        `queued ${this.queue.length}, in flight ${this.inflight.size}, seq ${this.seq}`,
+        `devices: ${this.plant.devices.map((d) => `${d.sn}${d.offBus.active ? ' (not responding)' : ''}`).join(', ')}`,
+      ].join('\n'),
+    setSetting: (name: GatewaySettingName, value: number) => {
+      if (name === 'uploadInterval') {
+        this.intervalMs = value * 1000;
+        // Says the new interval (the server's offline timeout follows it).
+        if (this.client && this.connected) this.publishState(this.client);
+      } else this.bufferOffline = value === 1;
+      return null;
+    },
+  };
+
+  private sendReply(client: MqttClient, outcome: CommandOutcome, repeated: boolean): void {
     const reply = { ...outcome.reply, ts: Math.round(this.options.clock.now()) };
     client.publish(topics.up(this.sn, 'reply'), JSON.stringify(reply), { qos: 1 }, () => {
       this.counts.replies++;
-      if (outcome.restart && client === this.client) {
+      if (outcome.restart && !repeated && client === this.client) {
         // A reboot: the connection drops, the sequence restarts, and it is back after a while.
         this.rebootUntil = this.options.clock.now() + (this.options.restartDelayS ?? 30) * 1000;
         this.seq = 0;

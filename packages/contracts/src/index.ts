@@ -1,4 +1,5 @@
 export * as account from './api/account.ts';
+export * as commandsApi from './api/commands.ts';
 export * as companyRolesApi from './api/companyRoles.ts';
 export * as devicesApi from './api/devices.ts';
 export * as dictsApi from './api/dicts.ts';

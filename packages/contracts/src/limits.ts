@@ -3,6 +3,8 @@ export const limits = {
   requestButtonGuardMs: 3000,
   refreshGrantType: 'refresh_token',
   rolesPerCompany: 5,
+  /** Gateways one restart batch may name. */
+  batchRestartMax: 200,
   decimals: 2,
   titleWaitPollMs: 100,
   loadingOverlayHideMs: 200,

@@ -1,6 +1,15 @@
 import { Compile } from 'typebox/compile';
 import { describe, expect, it } from 'vitest';
-import { DataPayload, hexToRegisters, isGatewaySn, parseTopic, registersToHex, topics } from './mqtt.ts';
+import {
+  CommandPayload,
+  DataPayload,
+  hexToRegisters,
+  isGatewaySn,
+  parseTopic,
+  ReplyPayload,
+  registersToHex,
+  topics,
+} from './mqtt.ts';
 
 describe('topics', () => {
   it('builds and parses the protocol topics', () => {
@@ -47,5 +56,26 @@ describe('payloads', () => {
   it('hex registers round-trip', () => {
     expect(registersToHex([1, 0xffff, 0x1234])).toBe('0001ffff1234');
     expect(hexToRegisters('0001ffff1234')).toEqual([1, 0xffff, 0x1234]);
+  });
+});
+
+describe('commands and replies', () => {
+  const command = Compile(CommandPayload);
+  const reply = Compile(ReplyPayload);
+  const base = { v: 1, id: 'job-0000001', ts: 1_763_700_000_000 };
+  it('accepts every command type the protocol names, and a setting switch only with a known setting', () => {
+    for (const type of ['read', 'write', 'restart', 'upgrade', 'debug', 'boot', 'shutdown', 'settings'])
+      expect(command.Check({ ...base, type }), type).toBe(true);
+    expect(command.Check({ ...base, type: 'format' })).toBe(false);
+    expect(command.Check({ ...base, type: 'settings', setting: { name: 'uploadInterval', value: 300 } })).toBe(true);
+    expect(command.Check({ ...base, type: 'settings', setting: { name: 'wifiPassword', value: 1 } })).toBe(false);
+    expect(command.Check({ ...base, type: 'debug', text: 'x'.repeat(513) })).toBe(false);
+    expect(command.Check({ ...base, id: 'a/b', type: 'boot' })).toBe(false);
+  });
+  it('accepts replies with their status, a debug text up to 4096 characters', () => {
+    expect(reply.Check({ ...base, status: 'ok', text: 'x'.repeat(4096) })).toBe(true);
+    expect(reply.Check({ ...base, status: 'ok', text: 'x'.repeat(4097) })).toBe(false);
+    expect(reply.Check({ ...base, status: 'error', error: 'device has no power switch' })).toBe(true);
+    expect(reply.Check({ ...base, status: 'done' })).toBe(false);
   });
 });

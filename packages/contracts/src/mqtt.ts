@@ -115,19 +115,35 @@ export const GatewayEventPayload = Type.Object({
   text: Type.Optional(Type.String({ maxLength: 200 })),
 });
 
+/** What a command asks of the gateway (docs/protocol.md, "down/cmd and up/reply"). */
+export const COMMAND_TYPES = ['read', 'write', 'restart', 'upgrade', 'debug', 'boot', 'shutdown', 'settings'] as const;
+export type CommandType = (typeof COMMAND_TYPES)[number];
+
+/**
+ * The gateway's own settings a `settings` command switches, with their allowed values:
+ * `uploadInterval` the seconds between readings (10–3600; the gateway says the new value in its
+ * next `up/state`), `bufferOffline` whether readings are kept while offline (0 off, 1 on).
+ */
+export const gatewaySettings = {
+  uploadInterval: { min: 10, max: 3600 },
+  bufferOffline: { min: 0, max: 1 },
+} as const;
+export type GatewaySettingName = keyof typeof gatewaySettings;
+export const GATEWAY_SETTING_NAMES = Object.keys(gatewaySettings) as GatewaySettingName[];
+
+/** Longest debug code a command carries, and longest diagnostic text a reply carries. */
+export const DEBUG_CODE_MAX = 512;
+export const DEBUG_TEXT_MAX = 4096;
+
+/** A job id the gateway echoes: also the key of its memory of answered commands. */
+export const COMMAND_ID_PATTERN = '^[A-Za-z0-9-]{8,64}$';
+
 export const CommandPayload = Type.Object({
   v: Type.Literal(PROTOCOL_VERSION),
-  id: Type.String({ pattern: '^[A-Za-z0-9-]{8,64}$' }),
+  id: Type.String({ pattern: COMMAND_ID_PATTERN }),
   ts: Epoch,
-  type: Type.Union([
-    Type.Literal('read'),
-    Type.Literal('write'),
-    Type.Literal('restart'),
-    Type.Literal('upgrade'),
-    Type.Literal('debug'),
-    Type.Literal('boot'),
-    Type.Literal('shutdown'),
-  ]),
+  type: Type.Unsafe<CommandType>(Type.Union(COMMAND_TYPES.map((t) => Type.Literal(t)))),
+  /** The device the command is about (read, write, debug, boot, shutdown); absent for the gateway itself. */
   device: Type.Optional(Sn),
   unit: Type.Optional(Type.Integer({ minimum: 0, maximum: 247 })),
   /** For read: Modbus reads to make; for write: writes (function code 6 or 16). */
@@ -137,19 +153,29 @@ export const CommandPayload = Type.Object({
   writes: Type.Optional(Type.Array(Type.Object({ fc: Type.Integer(), addr: Type.Integer(), regs: Type.String() }))),
   /** For upgrade: where to fetch the firmware, its size and SHA-256. */
   firmware: Type.Optional(Type.Object({ url: Type.String(), size: Type.Integer(), sha256: Type.String() })),
-  text: Type.Optional(Type.String({ maxLength: 512 })),
+  /** For debug: the debug code to run. */
+  text: Type.Optional(Type.String({ maxLength: DEBUG_CODE_MAX })),
+  /** For settings: which of the gateway's settings, and its new value. */
+  setting: Type.Optional(
+    Type.Object({
+      name: Type.Unsafe<GatewaySettingName>(Type.Union(GATEWAY_SETTING_NAMES.map((n) => Type.Literal(n)))),
+      value: Type.Integer(),
+    }),
+  ),
 });
 
 export const ReplyPayload = Type.Object({
   v: Type.Literal(PROTOCOL_VERSION),
-  id: Type.String({ pattern: '^[A-Za-z0-9-]{8,64}$' }),
+  id: Type.String({ pattern: COMMAND_ID_PATTERN }),
   ts: Epoch,
   status: Type.Union([Type.Literal('accepted'), Type.Literal('progress'), Type.Literal('ok'), Type.Literal('error')]),
   progress: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
   /** For read: the blocks read. */
   blocks: Type.Optional(Type.Array(RegisterBlockPayload)),
+  /** For error: the device's or gateway's reason (docs/protocol.md lists the usual ones). */
   error: Type.Optional(Type.String({ maxLength: 200 })),
-  text: Type.Optional(Type.String({ maxLength: 4096 })),
+  /** For debug: the diagnostic text. */
+  text: Type.Optional(Type.String({ maxLength: DEBUG_TEXT_MAX })),
 });
 
 export type RegisterBlockMessage = Static<typeof RegisterBlockPayload>;

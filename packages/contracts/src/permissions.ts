@@ -63,6 +63,7 @@ const tree = [
       button('gateway.upgrade', 'Upgrade gateway', 'Actualizar pasarela', O),
       button('gateway.restart', 'Restart gateway', 'Reiniciar pasarela', O),
       button('gateway.debug', 'Debug gateway', 'Depurar pasarela', {}),
+      button('gateway.setting', 'Gateway settings', 'Ajustes de pasarela', O),
     ]),
     menu('inverter.view', 'Inverters', 'Inversores', O, [
       button('inverter.alias', 'Rename inverter', 'Renombrar inversor', O),

@@ -59,4 +59,9 @@ export interface CommandChannel {
   /** Cancel a job that has not been sent; a job already sent is returned unchanged. */
   cancel(jobId: string, by: number): Promise<CommandJob>;
   get(jobId: string): Promise<CommandJob | undefined>;
+  /**
+   * Whether the store has the gateway online: a call that needs the answer now (a read, a debug,
+   * power on/off) answers 1001 when it is not, instead of leaving a job to wait for it.
+   */
+  isOnline(gatewaySn: string): Promise<boolean>;
 }

@@ -358,6 +358,44 @@ export interface GatewaySessionsTable {
   offline_at: number | null;
 }
 
+/** 010: a command to a gateway or one of its devices, and its audit record (commands/). */
+export interface CommandJobsTable {
+  id: string;
+  gateway_sn: string;
+  device_sn: string | null;
+  batch_id: string | null;
+  /** The command's `type` (boot, shutdown, debug, restart, settings, read, write, upgrade). */
+  type: string;
+  /** queued, sent, acknowledged, succeeded, failed, timed_out, cancelled, expired. */
+  state: string;
+  /** JSON: the command without its envelope. */
+  body: string;
+  /** JSON: the gateway's final reply. */
+  reply: string | null;
+  error: string | null;
+  requested_by: number;
+  timeout_ms: number;
+  /** A queued job not sent by then expires. */
+  expires_at: number;
+  created_at: number;
+  /** First sent; the timeout runs from here. */
+  sent_at: number | null;
+  /** Last sent (a resend keeps the id). */
+  last_sent_at: number | null;
+  sends: Generated<number>;
+  acknowledged_at: number | null;
+  finished_at: number | null;
+}
+
+/** 010: each state change of a command job. */
+export interface CommandJobEventsTable {
+  id: Generated<number>;
+  job_id: string;
+  state: string;
+  at: number;
+  detail: string | null;
+}
+
 /** 011: one remote-setting batch: one group's values to many devices. */
 export interface SettingBatchesTable {
   id: string;
@@ -400,6 +438,8 @@ export interface SettingChangesTable {
 }
 
 export interface Database {
+  command_jobs: CommandJobsTable;
+  command_job_events: CommandJobEventsTable;
   setting_batches: SettingBatchesTable;
   setting_changes: SettingChangesTable;
   parameter_profiles: ParameterProfilesTable;

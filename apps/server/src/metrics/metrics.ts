@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import type { DataOf, systemApi } from '@sunfleet/contracts';
 import type pg from 'pg';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, type Metric, Registry } from 'prom-client';
+import type { CommandStats } from '../commands/service.ts';
 import type { Dialect } from '../db/index.ts';
 import type { PresenceStats } from '../telemetry/broker/presence.ts';
 import type { IngestStats } from '../telemetry/ingest/index.ts';
@@ -35,6 +36,8 @@ export interface TelemetrySnapshot {
     /** Bridge only. */
     reconnects?: number;
   };
+  /** The command channel of this process (its replies come through this MQTT side). */
+  commands?: CommandStats;
 }
 
 export interface MetricSources {
@@ -163,6 +166,16 @@ export function createMetrics(sources: MetricSources): Metrics {
     'sunfleet_ingest_backpressure_spells_total',
     'Times the backlog went over the high-water mark and publishers were held',
     (t) => t.ingest.heldSpells,
+  );
+  // Commands.
+  total('sunfleet_command_sent_total', 'Commands published to gateways (resends included)', (t) => t.commands?.sent);
+  total('sunfleet_command_resent_total', 'Commands sent again with the same id (no answer yet)', (t) => t.commands?.resent);
+  total('sunfleet_command_replies_total', 'Command replies that settled or moved a job', (t) => t.commands?.replies);
+  totals(
+    'sunfleet_command_replies_refused_total',
+    'Command replies refused (malformed, unknown job, from another gateway than the job went to, job not open), by reason',
+    'reason',
+    (t) => Object.entries(t.commands?.repliesRefused ?? {}),
   );
   gauge('sunfleet_ingest_queue_frames', 'Device frames waiting to be written', (s) => s.telemetry?.ingest.queueLength);
   const commitSeconds = new Histogram({

@@ -4,6 +4,7 @@
  * commands module needs to publish to gateways.
  */
 import type { Logger } from 'pino';
+import type { CommandService } from '../commands/service.ts';
 import type { Config } from '../config.ts';
 import type { Store } from '../db/index.ts';
 import type { CommitHook, TelemetrySnapshot } from '../metrics/metrics.ts';
@@ -12,6 +13,7 @@ import { startEmbeddedBroker } from './broker/embedded.ts';
 import { createIngest, type Ingest, type IngestOptions } from './ingest/pipeline.ts';
 import { startWalCheckpointer } from './ingest/wal-checkpointer.ts';
 import { startSummaryRefresher } from './summary-refresher.ts';
+import type { TelemetryHandler } from './types.ts';
 
 export interface Telemetry {
   ingest: Ingest;
@@ -26,7 +28,29 @@ export interface Telemetry {
 export interface TelemetryOptions {
   /** Called after each committed ingest batch (the batch commit-time histogram). */
   onCommit?: CommitHook;
+  /** The command channel: takes the gateways' replies, publishes through this MQTT side, and hears who comes online. */
+  commands?: CommandService;
 }
+
+/** Gateway messages to their consumer: command replies to the command channel, the rest to ingest. */
+export function routeReplies(ingest: TelemetryHandler, commands: CommandService): TelemetryHandler {
+  return {
+    message(sn, channel, payload, receivedAt, ack) {
+      if (channel === 'reply') commands.reply(sn, payload, ack);
+      else ingest.message(sn, channel, payload, receivedAt, ack);
+    },
+    ready: () => ingest.ready?.() ?? null,
+  };
+}
+
+/** What the command channel needs of presence: a gateway that says it is online gets what waits for it. */
+export const commandPresence = (commands: CommandService | undefined, log: Logger) =>
+  commands
+    ? {
+        onOnline: (sn: string) =>
+          void commands.gatewayOnline(sn).catch((err) => log.error({ err, sn }, 'sending waiting commands failed')),
+      }
+    : {};
 
 export async function startTelemetry(config: Config, store: Store, log: Logger, opts: TelemetryOptions = {}): Promise<Telemetry> {
   const summaries = startSummaryRefresher(store.db, log);
@@ -52,7 +76,15 @@ export async function startTelemetry(config: Config, store: Store, log: Logger, 
     await summaries.stop();
     await checkpointer?.stop();
   };
-  const common = { db: store.db, log: log.child({ part: 'mqtt' }), handler: ingest, rateLimit: config.mqtt.rateLimit };
+  const commands = opts.commands;
+  const mqttLog = log.child({ part: 'mqtt' });
+  const common = {
+    db: store.db,
+    log: mqttLog,
+    handler: commands ? routeReplies(ingest, commands) : ingest,
+    rateLimit: config.mqtt.rateLimit,
+    presence: commandPresence(commands, mqttLog),
+  };
   if (config.mqtt.url) {
     const bridge = await startBrokerBridge({
       ...common,
@@ -60,11 +92,12 @@ export async function startTelemetry(config: Config, store: Store, log: Logger, 
       clientId: config.mqtt.clientId,
       group: config.mqtt.shareGroup,
     });
+    commands?.attach((topic, payload, o) => bridge.publish(topic, payload, o));
     return {
       ingest,
       localUrl: null,
       publish: (topic, payload, opts) => bridge.publish(topic, payload, opts),
-      stats: () => ({ ingest: ingest.stats(), broker: { kind: 'bridge', ...bridge.stats() } }),
+      stats: () => ({ ingest: ingest.stats(), broker: { kind: 'bridge', ...bridge.stats() }, commands: commands?.stats() }),
       async close() {
         await bridge.close();
         await stopAll();
@@ -77,11 +110,12 @@ export async function startTelemetry(config: Config, store: Store, log: Logger, 
     host: config.mqtt.host,
     serverCredentials: { username: config.mqtt.serverUsername, password: config.mqtt.serverPassword },
   });
+  commands?.attach((topic, payload, o) => broker.publish(topic, payload, o));
   return {
     ingest,
     localUrl: `mqtt://127.0.0.1:${broker.port}`,
     publish: (topic, payload, opts) => broker.publish(topic, payload, opts),
-    stats: () => ({ ingest: ingest.stats(), broker: { kind: 'embedded', ...broker.stats() } }),
+    stats: () => ({ ingest: ingest.stats(), broker: { kind: 'embedded', ...broker.stats() }, commands: commands?.stats() }),
     async close() {
       await broker.close();
       await stopAll();

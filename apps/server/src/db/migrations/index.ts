@@ -8,6 +8,7 @@ import * as m006 from './006_devices.ts';
 import * as m007 from './007_events.ts';
 import * as m008 from './008_abuse_limits.ts';
 import * as m009 from './009_binding_time.ts';
+import * as m010 from './010_command_jobs.ts';
 import * as m011 from './011_setting_changes.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -19,5 +20,6 @@ export const migrations: Record<string, Migration> = {
   '007_events': m007,
   '008_abuse_limits': m008,
   '009_binding_time': m009,
+  '010_command_jobs': m010,
   '011_setting_changes': m011,
 };

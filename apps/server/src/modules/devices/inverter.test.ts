@@ -61,12 +61,17 @@ describe('information and realtime', () => {
       groups: { grid: true, meter: true, battery: true, eps: false, load: true },
       canEdit: true,
       canDelete: true,
+      canPower: true,
       lastUpdate: new Date(w.now).toISOString(),
     });
     const info = d.info as Array<{ key: string; value: unknown; text: string | null }>;
     expect(info.find((f) => f.key === 'serialNumber')?.value).toBe(w.sn.INV1);
     expect(info.find((f) => f.key === 'deviceType')).toMatchObject({ value: 93, text: 'Three-phase low-voltage' });
-    expect(await ok(`/api/v1/inverter/${w.sn.INV1}`, w.visitor)).toMatchObject({ canEdit: false, canDelete: false });
+    expect(await ok(`/api/v1/inverter/${w.sn.INV1}`, w.visitor)).toMatchObject({
+      canEdit: false,
+      canDelete: false,
+      canPower: false,
+    });
   });
 
   it('lists the faults in the request language', async () => {

@@ -89,6 +89,7 @@ export async function inverterDetail(db: Db, caller: Caller, sn: string, lan: La
     groups: groupsPresent(plan),
     canEdit: device.canEdit && caller.grants.has('inverter.alias'),
     canDelete: device.canEdit && caller.grants.has('inverter.delete'),
+    canPower: device.canEdit && caller.grants.has('inverter.boot'),
     lastUpdate: iso(device.latest?.ts),
     createdAt: iso(device.createdAt)!,
   };

@@ -36,6 +36,11 @@ export interface PresenceOptions {
   seenEveryMs?: number;
   /** Gateways per statement / transaction. */
   chunk?: number;
+  /**
+   * A gateway said it is online (`up/state`, sent once it has subscribed to its commands): the
+   * command channel sends it what waits for it. Called at once, not after the presence write.
+   */
+  onOnline?: (sn: string) => void;
 }
 
 export interface PresenceStats {
@@ -70,6 +75,7 @@ export class Presence {
   readonly #flushMs: number;
   readonly #seenEveryMs: number;
   readonly #chunk: number;
+  readonly #onOnline: ((sn: string) => void) | undefined;
   #pending = new Map<string, Pending>();
   /** Gateway rows of writes the store refused, to write before (under) the next window. */
   #unwritten = new Map<string, Pending>();
@@ -89,6 +95,7 @@ export class Presence {
     this.#flushMs = opts.flushMs ?? 200;
     this.#seenEveryMs = opts.seenEveryMs ?? 30_000;
     this.#chunk = opts.chunk ?? 500;
+    this.#onOnline = opts.onOnline;
   }
 
   /** A gateway's MQTT session started. */
@@ -147,6 +154,11 @@ export class Presence {
       if (state.hw !== undefined) d.hw_version = state.hw;
       if (state.comm !== undefined) d.comm_type = state.comm;
       if (state.interval !== undefined) d.upload_interval_s = state.interval;
+      try {
+        this.#onOnline?.(sn);
+      } catch (err) {
+        this.#log.error({ err, sn }, 'gateway online hook failed');
+      }
     }
     return true;
   }

@@ -34,6 +34,7 @@ const detail = {
   groups: { grid: true, meter: false, battery: true, eps: false, load: false },
   canEdit: true,
   canDelete: false,
+  canPower: true,
   lastUpdate: '2026-05-20T10:00:00.000Z',
   createdAt: '2026-01-01T00:00:00.000Z',
 };
@@ -54,6 +55,18 @@ const day = {
   series: [{ key: 'pvPower', name: 'PV power', unit: 'W', values: [4200, 4300] }],
   energy: { pv: 31_600, load: 21_500, gridImport: 3600, gridExport: 0, charge: 17_200, discharge: 4200, peakPower: 4891 },
 };
+
+const job = (type: string, state: string, error: string | null) => ({
+  jobId: '5f0c2b1e-8d7a-4a43-9f55-0d1c2e3f4a5b',
+  sn: SN,
+  gatewaySn: detail.gateway.sn,
+  type,
+  state,
+  error,
+  requestedAt: '2026-05-20T10:00:00.000Z',
+  sentAt: '2026-05-20T10:00:00.100Z',
+  finishedAt: '2026-05-20T10:00:00.400Z',
+});
 
 function backend(profiles: Array<{ id: number; name: string; params: string[]; updatedAt: string }> = []) {
   let saved = profiles;
@@ -104,6 +117,8 @@ function backend(profiles: Array<{ id: number; name: string; params: string[]; u
       }),
     ],
     ['GET', `/api/v1/inverter/${SN}/pvIVRealtime`, () => ({ at: null, inputs: [] })],
+    ['GET', `/api/v1/inverter/${SN}/shutdown`, () => job('shutdown', 'succeeded', null)],
+    ['GET', `/api/v1/inverter/${SN}/boot`, () => fail(1001, 'The device is offline')],
     ['GET', /\/api\/v1\/inverter\/[^/]+\/(input|output)\/day$/, () => ({ ...day, energy: undefined })],
     ['GET', `/api/v1/inverter/${SN}/day`, () => day],
     [
@@ -234,6 +249,40 @@ describe('inverter detail', () => {
     expect(body.profiles).toHaveLength(6);
     expect(body.profiles[2]).toEqual({ name: 'p3', params: ['pv1Voltage'] });
   }, 30_000);
+
+  it('powers the inverter off after a confirmation naming the plant and the device; says why it cannot power it on', async () => {
+    const calls = backend();
+    render(`/device/inverter/${SN}`, ['inverter.boot']);
+    fireEvent.click(await screen.findByTestId('power-off', {}, { timeout: 5000 }));
+    expect(await screen.findAllByText('Power off Casa roof at Ciudad de México Solar Farmhouse?')).not.toHaveLength(0);
+    expect(callsTo(calls, `/api/v1/inverter/${SN}/shutdown`)).toHaveLength(0);
+    fireEvent.click(screen.getByTestId('power-confirm-ok'));
+    expect(
+      await screen.findAllByText('Casa roof at Ciudad de México Solar Farmhouse is off', {}, { timeout: 5000 }),
+    ).not.toHaveLength(0);
+    expect(callsTo(calls, `/api/v1/inverter/${SN}/shutdown`)).toHaveLength(1);
+
+    fireEvent.click(screen.getByTestId('power-on'));
+    expect(await screen.findAllByText('Power on Casa roof at Ciudad de México Solar Farmhouse?')).not.toHaveLength(0);
+    fireEvent.click(screen.getAllByTestId('power-confirm-ok').at(-1)!);
+    expect(await screen.findAllByText('The device is offline', {}, { timeout: 5000 })).not.toHaveLength(0);
+  }, 20_000);
+
+  it('shows no power buttons without inverter.boot, or when the inverter is not the caller’s to operate', async () => {
+    backend();
+    const first = render(`/device/inverter/${SN}`);
+    await screen.findByTestId('detail-name', {}, { timeout: 5000 });
+    expect(screen.queryByTestId('power-off')).toBeNull();
+    first.unmount();
+    detail.canPower = false;
+    try {
+      render(`/device/inverter/${SN}`, ['inverter.boot']);
+      await screen.findByTestId('detail-name', {}, { timeout: 5000 });
+      expect(screen.queryByTestId('power-off')).toBeNull();
+    } finally {
+      detail.canPower = true;
+    }
+  }, 20_000);
 
   it('says "not found" for an SN the caller cannot see (600)', async () => {
     serve([['GET', '/api/v1/inverter/NOPE123', () => fail(600, 'The inverter does not exist')]]);

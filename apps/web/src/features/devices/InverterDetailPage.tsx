@@ -1,6 +1,6 @@
 /**
  * /device/inverter/{sn} (hidden; buttons of inverter.view): one inverter. Header with its
- * type, plant, gateway, protocol and rename/delete; tabs (kept in `?tab=`):
+ * type, plant, gateway, protocol, power on/off and rename/delete; tabs (kept in `?tab=`):
  * overview (power now, energy, energy flow, identity, faults), realtime (DC input per MPPT or
  * string, AC output per phase, I–V plot, input/output day curves), charts (day curves of up
  * to 6 chosen parameters with saved profiles; month, year and total energy; generation per hour,
@@ -29,6 +29,7 @@ import { InverterChartsTab } from './InverterChartsTab.tsx';
 import { InverterGroupTab } from './InverterGroupTab.tsx';
 import { InverterOverviewTab } from './InverterOverviewTab.tsx';
 import { InverterRealtimeTab } from './InverterRealtimeTab.tsx';
+import { PowerButtons } from './PowerButtons.tsx';
 import { useDeleteAndLeave } from './useDeleteDevice.tsx';
 import './devices.css';
 
@@ -40,6 +41,7 @@ export default function InverterDetailPage() {
   const valid = new RegExp(devicesApi.SN_PATTERN).test(sn);
   const canRename = usePermission('inverter.alias');
   const canDelete = usePermission('inverter.delete');
+  const canPower = usePermission('inverter.boot');
   const deleteAction = useDeleteAndLeave('inverter', BACK);
   const [renaming, setRenaming] = useState<AliasTarget | null>(null);
   const detail = useApiQuery(devicesApi.getInverter, { params: { sn } }, { ...live, enabled: valid });
@@ -74,10 +76,15 @@ export default function InverterDetailPage() {
           { key: 'lastUpdate', label: t('columns.lastUpdate'), value: formatZoned(inv.lastUpdate, timezone, i18n.language) },
         ]}
         actions={
-          <DetailActions
-            onRename={canRename && inv.canEdit ? () => setRenaming({ sn: inv.sn, alias: inv.alias }) : undefined}
-            onDelete={deleteAction(inv, canDelete && inv.canDelete)}
-          />
+          <>
+            {canPower && inv.canPower && (
+              <PowerButtons device={{ sn: inv.sn, name: deviceName(inv), plantName: inv.plant?.name ?? null }} />
+            )}
+            <DetailActions
+              onRename={canRename && inv.canEdit ? () => setRenaming({ sn: inv.sn, alias: inv.alias }) : undefined}
+              onDelete={deleteAction(inv, canDelete && inv.canDelete)}
+            />
+          </>
         }
       />
       <DetailTabs

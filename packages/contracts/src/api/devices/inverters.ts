@@ -109,6 +109,7 @@ export const InverterDetail = Type.Object({
   ),
   canEdit: Type.Boolean({ description: 'alias (with inverter.alias)' }),
   canDelete: Type.Boolean({ description: 'with inverter.delete' }),
+  canPower: Type.Boolean({ description: 'power on and off (with inverter.boot)' }),
   lastUpdate: Nullable(Instant),
   createdAt: Instant,
 });

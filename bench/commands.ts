@@ -1,0 +1,282 @@
+/**
+ * Command channel benchmark: 1,000 simulated devices (250 gateways × 4 string inverters, the
+ * simulator's fleet in a child process) each given one write job at once over the embedded
+ * broker, while a data load runs (the simulator's load mode, another child, 100 gateways × 4
+ * devices as fast as QoS 1 acknowledgements allow). The server side runs in this process wired
+ * exactly as main.ts wires the ingest role (startTelemetry with the command channel, and the
+ * command sweeper) on a temp SQLite store, or PostgreSQL with BENCH_DATABASE_URL.
+ *
+ *   npm run bench -- commands            (node --import tsx bench/commands.ts)
+ *
+ * Env: BENCH_COMMANDS_GATEWAYS (250), BENCH_COMMANDS_LOAD_S (20), BENCH_COMMANDS_RATE (the
+ * load's messages per second; unset: as fast as acknowledgements allow), BENCH_COMMANDS_STORE
+ * (sqlite | postgres; postgres needs BENCH_DATABASE_URL). Results: bench/results/commands-<store>[-<rate>mps].json.
+ *
+ * Measures:
+ * - every job reaches a final state, and how (succeeded, failed, timed out, …);
+ * - round trip per job: created (submit) → final reply committed, from the job rows (p50/p99/max);
+ * - ingest throughput: device frames stored per second (ingest's own counter, sampled every
+ *   100 ms) over the burst window (first submit → last job final, at least 2 s), against the
+ *   same length of window in the same load just before the burst.
+ */
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { registersToHex } from '@sunfleet/contracts';
+import { protocolPlan } from '@sunfleet/protocols';
+import { sql } from 'kysely';
+import pino from 'pino';
+import { createCommandChannel } from '../apps/server/src/commands/service.ts';
+import { startCommandSweeper } from '../apps/server/src/commands/sweeper.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { createDb, migrate } from '../apps/server/src/db/index.ts';
+import { provisionGateway } from '../apps/server/src/telemetry/gateways.ts';
+import { startTelemetry } from '../apps/server/src/telemetry/start.ts';
+import { unownedPlant } from '../apps/server/test/telemetry.ts';
+import { deviceSn } from '../apps/simulator/src/demo.ts';
+import { freePort, pct, runJson } from './ingest-probes.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const GATEWAYS = Number(process.env.BENCH_COMMANDS_GATEWAYS ?? 250);
+const PER_GATEWAY = 4;
+const LOAD_GATEWAYS = 100;
+const LOAD_S = Number(process.env.BENCH_COMMANDS_LOAD_S ?? 20);
+/** Data messages per second of the load (4 device frames each); unset: as fast as acknowledgements allow. */
+const LOAD_RATE = process.env.BENCH_COMMANDS_RATE ? Number(process.env.BENCH_COMMANDS_RATE) : null;
+const pgUrl = process.env.BENCH_DATABASE_URL || null;
+const store = process.env.BENCH_COMMANDS_STORE === 'postgres' && pgUrl ? 'postgres' : 'sqlite';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sunfleet-commands-'));
+  const schema = store === 'postgres' ? `bench_cmd_${Date.now().toString(36)}` : undefined;
+  if (schema) {
+    const admin = createDb({ databaseUrl: pgUrl, poolSize: 1 });
+    await sql`create schema ${sql.id(schema)}`.execute(admin.db);
+    await admin.db.destroy();
+  }
+  const s = createDb({
+    databaseUrl: store === 'postgres' ? pgUrl : null,
+    pgSchema: schema,
+    sqliteFile: path.join(dataDir, 'sunfleet.db'),
+    poolSize: 10,
+  });
+  await migrate(s.db);
+
+  // Gateways: the fleet's (4 string inverters each) and the load's.
+  const t = Date.now();
+  const fleet: { sn: string; secret: string; plant: object; devices: object[] }[] = [];
+  const load: { sn: string; secret: string }[] = [];
+  for (let i = 0; i < GATEWAYS + LOAD_GATEWAYS; i++) {
+    const p = await s.db
+      .insertInto('plants')
+      .values(unownedPlant(`Bench plant ${i}`, { timezone: 'Europe/Madrid', latitude: 40.42, longitude: -3.7 }, t))
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const sn = i < GATEWAYS ? `CMDGW${String(i).padStart(6, '0')}` : `CMDLD${String(i).padStart(6, '0')}`;
+    const gw = await provisionGateway(s.db, { sn, plantId: p.id });
+    if (i >= GATEWAYS) {
+      load.push({ sn, secret: gw.secret });
+      continue;
+    }
+    fleet.push({
+      sn,
+      secret: gw.secret,
+      plant: { lat: 40.42, lon: -3.7, timezone: 'Europe/Madrid', capacityKw: 40, type: 'grid' },
+      devices: Array.from({ length: PER_GATEWAY }, (_, k) => ({
+        kind: 'string',
+        sn: deviceSn(sn, 'ST', k),
+        unit: k + 1,
+        ratedW: 10_000,
+        pvKwp: 10,
+        mppts: 2,
+      })),
+    });
+  }
+
+  // The server's ingest role, as main.ts runs it.
+  const mqttPort = await freePort();
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    MQTT_PORT: String(mqttPort),
+    MQTT_HOST: '127.0.0.1',
+    MQTT_RATE_LIMIT: 'off',
+    DEMO: 'off',
+    WEB_DIST: '',
+  });
+  const log = pino({ level: 'warn' });
+  const commands = createCommandChannel({ db: s.db, dialect: s.dialect, log, defaults: config.commands });
+  const telemetry = await startTelemetry(config, s, log, { commands });
+  const sweeper = startCommandSweeper(commands, log);
+  const url = `mqtt://127.0.0.1:${mqttPort}`;
+
+  // The fleet: a reading every 5 minutes (the load is the other child).
+  const fleetFile = path.join(dataDir, 'fleet.json');
+  fs.writeFileSync(fleetFile, JSON.stringify(fleet));
+  const sim = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'apps/simulator/src/cli.ts',
+      '--url',
+      url,
+      '--credentials',
+      fleetFile,
+      '--interval',
+      '300',
+      '--fault-rate',
+      '0',
+      '--offline-rate',
+      '0',
+    ],
+    { cwd: root, stdio: ['ignore', 'ignore', 'ignore'] },
+  );
+  for (let i = 0; ; i++) {
+    const online = Number(
+      (
+        await s.db
+          .selectFrom('gateways')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('online', '=', 1)
+          .where('sn', 'like', 'CMDGW%')
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    if (online === GATEWAYS) break;
+    if (i > 600) throw new Error(`only ${online} of ${GATEWAYS} fleet gateways online`);
+    await sleep(100);
+  }
+  await sleep(2000);
+
+  // Ingest's stored-frames counter, every 100 ms.
+  const series: { t: number; stored: number }[] = [];
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      series.push({ t: performance.now(), stored: telemetry.ingest.stats().stored });
+      await sleep(100);
+    }
+  })();
+
+  const loadFile = path.join(dataDir, 'load.json');
+  fs.writeFileSync(loadFile, JSON.stringify(load));
+  const loadRun = runJson([
+    'apps/simulator/src/cli.ts',
+    '--load',
+    '--json',
+    '--url',
+    url,
+    '--credentials',
+    loadFile,
+    '--devices-per-gateway',
+    '4',
+    '--duration',
+    String(LOAD_S),
+    ...(LOAD_RATE ? ['--rate', String(LOAD_RATE)] : []),
+  ]);
+
+  // Half way through the load: one write job per device, all at once.
+  await sleep((LOAD_S * 1000) / 2);
+  const plan = protocolPlan('sunfleet-string-3p')!;
+  const writes = plan
+    .encodeWrites({ activePowerLimit: 100 })
+    .map((w) => ({ fc: w.functionCode, addr: w.address, regs: registersToHex(w.registers) }));
+  const elu0 = performance.eventLoopUtilization();
+  const burstStart = performance.now();
+  const ids = await Promise.all(
+    fleet.flatMap((g) =>
+      g.devices.map((d) =>
+        commands
+          .submit({
+            gatewaySn: g.sn,
+            deviceSn: (d as { sn: string }).sn,
+            body: { type: 'write', device: (d as { sn: string }).sn, writes },
+            requestedBy: 1,
+          })
+          .then((j) => j.id),
+      ),
+    ),
+  );
+  const submittedMs = performance.now() - burstStart;
+  const settled = await Promise.all(ids.map((id) => commands.settle(id, 60_000)));
+  const burstEnd = performance.now();
+  // How busy this process's event loop (the server's main thread) was during the burst.
+  const burstElu = performance.eventLoopUtilization(elu0).utilization;
+  const loadReport = await loadRun;
+  sampling = false;
+  await sampler;
+
+  const rows = await s.db.selectFrom('command_jobs').select(['state', 'created_at', 'finished_at']).execute();
+  const roundTrips = rows.filter((r) => r.finished_at !== null).map((r) => Number(r.finished_at) - Number(r.created_at));
+  const byState: Record<string, number> = {};
+  for (const j of settled) byState[j.state] = (byState[j.state] ?? 0) + 1;
+
+  const rate = (from: number, to: number) => {
+    const at = (time: number) => series.reduce((best, x) => (Math.abs(x.t - time) < Math.abs(best.t - time) ? x : best));
+    const a = at(from);
+    const b = at(to);
+    return Math.round((b.stored - a.stored) / ((b.t - a.t) / 1000));
+  };
+  const windowMs = Math.max(2000, burstEnd - burstStart);
+  const during = rate(burstStart, burstStart + windowMs);
+  const before = rate(burstStart - windowMs - 500, burstStart - 500);
+  const result = {
+    date: new Date().toISOString(),
+    store,
+    machine: `${os.cpus().length} cores (shared), load avg ${os.loadavg()[0]!.toFixed(2)} at end`,
+    devices: ids.length,
+    gateways: GATEWAYS,
+    jobs: {
+      total: ids.length,
+      final: settled.filter((j) => j.state !== 'queued' && j.state !== 'sent' && j.state !== 'acknowledged').length,
+      byState,
+    },
+    submitAllMs: Math.round(submittedMs),
+    burstMs: Math.round(burstEnd - burstStart),
+    serverEventLoopUtilizationDuringBurst: Number(burstElu.toFixed(2)),
+    roundTripMs: { p50: pct(roundTrips, 0.5), p99: pct(roundTrips, 0.99), max: pct(roundTrips, 1) },
+    ingest: {
+      load: `${LOAD_GATEWAYS} gateways × 4 devices, ${LOAD_RATE ? `${LOAD_RATE} messages/s` : 'max rate (QoS 1)'}`,
+      framesPerSecondBefore: before,
+      framesPerSecondDuring: during,
+      dropPercent: before > 0 ? Number((((before - during) / before) * 100).toFixed(1)) : null,
+      windowMs: Math.round(windowMs),
+      loadReport: {
+        messagesPerS: loadReport.messagesPerS,
+        deviceFramesPerS: loadReport.deviceFramesPerS,
+        ackLatencyMs: loadReport.ackLatencyMs,
+      },
+    },
+    targets: {
+      allFinal: settled.every((j) => ['succeeded', 'failed', 'timed_out', 'cancelled', 'expired'].includes(j.state)),
+      p99RoundTripWithin2s: (pct(roundTrips, 0.99) ?? Infinity) <= 2000,
+      ingestDropWithin10Percent: before > 0 && (before - during) / before <= 0.1,
+    },
+  };
+  console.log(JSON.stringify(result, null, 2));
+  fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+  const name = `commands-${store}${LOAD_RATE ? `-${LOAD_RATE}mps` : ''}`;
+  fs.writeFileSync(path.join(root, `bench/results/${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
+
+  sim.kill('SIGINT');
+  await new Promise((r) => sim.once('exit', r));
+  await sweeper.stop();
+  await telemetry.close();
+  await commands.close();
+  await s.db.destroy();
+  if (schema) {
+    const admin = createDb({ databaseUrl: pgUrl, poolSize: 1 });
+    await sql`drop schema ${sql.id(schema)} cascade`.execute(admin.db);
+    await admin.db.destroy();
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
