@@ -132,10 +132,13 @@ export class SimulatedChannel implements CommandChannel {
   }
 }
 
+/** A simulated plant in Madrid with these devices. */
+export function simPlant(devices: DeviceSpec[], capacityKw = 6): Plant {
+  return new Plant({ lat: 40.42, lon: -3.7, timezone: 'Europe/Madrid', capacityKw, type: 'dc' }, devices, { seed: 7 });
+}
+
 /** A simulated plant of hybrid inverters (single-phase unless said), one per SN, on units 1, 2, … */
 export function hybridPlant(sns: readonly string[], phases: 1 | 3 = 1): Plant {
   const devices: DeviceSpec[] = sns.map((sn, i) => ({ kind: 'hybrid', sn, unit: i + 1, phases, ratedW: 5000, pvKwp: 6 }));
-  return new Plant({ lat: 40.42, lon: -3.7, timezone: 'Europe/Madrid', capacityKw: 6 * sns.length, type: 'dc' }, devices, {
-    seed: 7,
-  });
+  return simPlant(devices, 6 * sns.length);
 }

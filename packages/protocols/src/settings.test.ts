@@ -186,6 +186,33 @@ describe('families and support', () => {
     );
   });
 
+  it('reads several groups together in fewer reads than one by one, every field of each covered and decoded', () => {
+    const id = 'sunfleet-micro';
+    const { groups } = supportedSettings(id)!;
+    const together = settingGroupReads(id, groups)!;
+    const apart = groups.flatMap((g) => settingGroupReads(id, g)!);
+    expect(together.length).toBeLessThan(apart.length);
+    const plan = protocolPlan(id)!;
+    const values = Object.fromEntries(
+      groups.flatMap((g) => settingGroupFields(id, g)!).map((f) => [f.key, f.enum ? Number(Object.keys(f.enum)[0]) : f.min!]),
+    );
+    const encoded = plan.encode(values, { groups: groups.map((g) => `setting:${g}` as const) });
+    const blocks = together.map((r) => ({
+      functionCode: r.functionCode,
+      address: r.address,
+      registers: Array.from({ length: r.count }, (_, k) => {
+        const block = encoded.find((b) => b.address <= r.address + k && r.address + k < b.address + b.registers.length);
+        return block ? block.registers[r.address + k - block.address]! : 0;
+      }),
+    }));
+    for (const g of groups) {
+      const decoded = decodeSettingGroup(id, g, blocks)!;
+      for (const f of settingGroupFields(id, g)!) expect(decoded[f.key], f.key).toBe(values[f.key]);
+    }
+    expect(settingGroupReads(id, [...groups, 'batt'])).toBeNull();
+    expect(settingGroupReads(id, [])).toBeNull();
+  });
+
   it('knows no group outside the definition', () => {
     expect(settingGroupFields('sunfleet-micro', 'batt')).toBeNull();
     expect(settingGroupReads('sunfleet-micro', 'batt')).toBeNull();

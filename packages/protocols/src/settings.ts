@@ -48,11 +48,17 @@ export function settingGroupFields(protocolId: string, group: string): FieldDefi
   return fields.length === 0 ? null : fields;
 }
 
-/** The Modbus reads that fetch one group (at most 125 registers each); null when there is no such group. */
-export function settingGroupReads(protocolId: string, group: string): RegisterRange[] | null {
+/**
+ * The Modbus reads that fetch one group, or several at once (a family read whole: nearby
+ * registers of different groups share a read), at most 125 registers each; null when the
+ * protocol lacks any of the groups.
+ */
+export function settingGroupReads(protocolId: string, group: string | readonly string[]): RegisterRange[] | null {
   const plan = protocolPlan(protocolId);
-  if (!plan?.settingGroups().includes(group)) return null;
-  return plan.readRanges({ groups: [`setting:${group}`] });
+  const groups = typeof group === 'string' ? [group] : group;
+  const present = plan?.settingGroups() ?? [];
+  if (!plan || groups.length === 0 || groups.some((g) => !present.includes(g))) return null;
+  return plan.readRanges({ groups: groups.map((g) => `setting:${g}` as const) });
 }
 
 /**

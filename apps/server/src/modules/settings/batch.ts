@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { settingFamily } from '@sunfleet/contracts';
+import type { RegisterWrite } from '@sunfleet/protocols';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Caller } from '../../access/caller.ts';
 import { fail } from '../../http/errors.ts';
@@ -26,7 +27,7 @@ import {
   toBatch,
   updateJob,
 } from './settings.repo.ts';
-import { checkValues, type Supported, supportedDevice } from './settings.service.ts';
+import { type Checked, checkValues, type Supported, supportedDevice } from './settings.service.ts';
 
 /** Jobs of one batch in flight at once. */
 export const BATCH_CONCURRENCY = 8;
@@ -53,9 +54,10 @@ export async function startBatch(ctx: BatchContext, caller: Caller, input: Batch
   if (!family?.groups.includes(input.group)) fail(4, `group: ${input.family}/${input.group} is not a setting group`);
   const devices: Supported[] = [];
   for (const sn of input.sns) devices.push(await supportedDevice(ctx, caller, { sn }, input.family, [input.group], 'operate'));
-  const checked = new Map<string, Record<string, SettingValue>>();
+  const checked = new Map<string, Checked>();
   for (const d of devices) {
-    if (!checked.has(d.device.protocolId)) checked.set(d.device.protocolId, checkValues(d.plan, input.group, input.values));
+    const protocolId = d.device.protocolId;
+    if (!checked.has(protocolId)) checked.set(protocolId, checkValues(protocolId, input.group, input.values));
   }
   const batchId = randomUUID();
   const items: NewJob[] = devices.map((d, position) => ({
@@ -68,7 +70,7 @@ export async function startBatch(ctx: BatchContext, caller: Caller, input: Batch
     group: input.group,
     kind: 'write',
     state: 'queued',
-    requested: checked.get(d.device.protocolId)!,
+    requested: checked.get(d.device.protocolId)!.values,
     requestedBy: caller.user.id,
   }));
   await insertBatch(
@@ -76,11 +78,12 @@ export async function startBatch(ctx: BatchContext, caller: Caller, input: Batch
     { id: batchId, family: input.family, group: input.group, requested: items[0]!.requested, requestedBy: caller.user.id },
     items,
   );
-  runBatch(ctx, batchId, items, devices, caller.user.id).catch((err) => ctx.log.error({ err, batchId }, 'setting batch failed'));
+  const writes = devices.map((d) => checked.get(d.device.protocolId)!.writes);
+  runBatch(ctx, batchId, items, writes, caller.user.id).catch((err) => ctx.log.error({ err, batchId }, 'setting batch failed'));
   return snapshot(ctx, batchId);
 }
 
-async function runBatch(ctx: BatchContext, batchId: string, items: NewJob[], devices: Supported[], by: number) {
+async function runBatch(ctx: BatchContext, batchId: string, items: NewJob[], writes: RegisterWrite[][], by: number) {
   let next = 0;
   const worker = async () => {
     while (next < items.length) {
@@ -98,12 +101,20 @@ async function runBatch(ctx: BatchContext, batchId: string, items: NewJob[], dev
           });
           continue;
         }
-        const target = await targetOf(ctx.db, item.deviceId, devices[i]!.plan);
+        const target = await targetOf(ctx.db, item.deviceId);
         if (!ctx.channel || !target.online) {
           await updateJob(ctx.db, item.id, { state: 'failed', error: 'read before: the gateway is offline', errorCode: 1001 });
           continue;
         }
-        await runJob(ctx, { jobId: item.id, target, group: item.group, requested: item.requested, requestedBy: by, batchId });
+        await runJob(ctx, {
+          jobId: item.id,
+          target,
+          group: item.group,
+          requested: item.requested,
+          writes: writes[i]!,
+          requestedBy: by,
+          batchId,
+        });
       } catch (err) {
         ctx.log.error({ err, jobId: item.id }, 'setting job failed');
         await updateJob(ctx.db, item.id, { state: 'failed', error: 'internal error', errorCode: 500 }).catch(() => {});

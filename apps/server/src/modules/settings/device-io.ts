@@ -1,14 +1,15 @@
 /**
- * A setting group over the command channel: read its registers and decode them, write encoded
- * values. A command that does not succeed becomes a `DeviceError` with the catalogue code that
+ * A setting group over the command channel: read its registers and decode them (the protocol's
+ * `settingGroupReads` and `decodeSettingGroup`), send the register writes its values were
+ * checked into (`validateSettingValues`). A command that does not succeed becomes a `DeviceError` with the catalogue code that
  * says why: 1001 the gateway is offline (or the job expired waiting for it), 1 no final answer in
  * time, 1008 the device refused (its reason kept).
  */
 import { type ErrorCode, hexToRegisters, registersToHex } from '@sunfleet/contracts';
-import type { ProtocolPlan } from '@sunfleet/protocols';
+import { decodeSettingGroup, type RegisterWrite, settingGroupReads } from '@sunfleet/protocols';
 import type { CommandBody, CommandChannel, CommandJob } from '../../commands/channel.ts';
 import type { Db } from '../../db/index.ts';
-import { groupFields, type ReadValues, type SettingValue } from './fields.ts';
+import type { ReadValues } from './fields.ts';
 
 /** Longest wait for one command's final state; the channel's own timeout is normally shorter. */
 export const COMMAND_WAIT_MS = 60_000;
@@ -31,17 +32,24 @@ export interface Target {
   unit: number | null;
   gatewaySn: string;
   online: boolean;
-  plan: ProtocolPlan;
+  protocolId: string;
 }
 
-export async function targetOf(db: Db, deviceId: number, plan: ProtocolPlan): Promise<Target> {
+export async function targetOf(db: Db, deviceId: number): Promise<Target> {
   const row = await db
     .selectFrom('devices')
     .innerJoin('gateways', 'gateways.id', 'devices.gateway_id')
-    .select(['devices.id', 'devices.sn', 'devices.unit', 'gateways.sn as gatewaySn', 'gateways.online'])
+    .select(['devices.id', 'devices.sn', 'devices.unit', 'devices.protocol_id', 'gateways.sn as gatewaySn', 'gateways.online'])
     .where('devices.id', '=', deviceId)
     .executeTakeFirstOrThrow();
-  return { deviceId: row.id, sn: row.sn, unit: row.unit, gatewaySn: row.gatewaySn, online: Number(row.online) === 1, plan };
+  return {
+    deviceId: row.id,
+    sn: row.sn,
+    unit: row.unit,
+    gatewaySn: row.gatewaySn,
+    online: Number(row.online) === 1,
+    protocolId: row.protocol_id,
+  };
 }
 
 /** Called with each command job as it is submitted (a batch records it so that cancel can reach it). */
@@ -85,9 +93,10 @@ async function run(io: Io, target: Target, body: CommandBody): Promise<CommandJo
 
 const address = (target: Target) => (target.unit !== null ? { device: target.sn, unit: target.unit } : { device: target.sn });
 
-/** Read the groups' registers; the values of their fields (null where the device has none). */
+/** Read the groups' registers in one command; the values of their fields (null where the device has none). */
 export async function readGroups(io: Io, target: Target, groups: readonly string[]): Promise<Record<string, ReadValues>> {
-  const ranges = target.plan.readRanges({ groups: groups.map((g) => `setting:${g}` as const) });
+  const ranges = settingGroupReads(target.protocolId, groups);
+  if (!ranges) throw new Error(`protocol "${target.protocolId}" lacks a setting group of ${groups.join(', ')}`);
   const job = await run(io, target, {
     type: 'read',
     ...address(target),
@@ -98,33 +107,15 @@ export async function readGroups(io: Io, target: Target, groups: readonly string
     address: b.addr,
     registers: hexToRegisters(b.regs),
   }));
-  const decoded = target.plan.decode(blocks).values;
-  const out: Record<string, ReadValues> = {};
-  for (const group of groups) {
-    const values: ReadValues = {};
-    for (const f of groupFields(target.plan, group)) values[f.key] = decoded[f.key] ?? null;
-    out[group] = values;
-  }
-  return out;
+  return Object.fromEntries(groups.map((group) => [group, decodeSettingGroup(target.protocolId, group, blocks)!]));
 }
 
 export async function readGroup(io: Io, target: Target, group: string): Promise<ReadValues> {
   return (await readGroups(io, target, [group]))[group]!;
 }
 
-/**
- * Write checked values. A SunSpec field's scale exponent is the one the device reported in
- * `before` (the group's own read).
- */
-export async function writeGroup(
-  io: Io,
-  target: Target,
-  values: Readonly<Record<string, SettingValue>>,
-  before: ReadValues,
-): Promise<void> {
-  const exponents: Record<string, number> = {};
-  for (const [key, value] of Object.entries(before)) if (typeof value === 'number') exponents[key] = value;
-  const writes = target.plan.encodeWrites(values, exponents);
+/** Send the register writes of checked values. */
+export async function writeGroup(io: Io, target: Target, writes: readonly RegisterWrite[]): Promise<void> {
   await run(io, target, {
     type: 'write',
     ...address(target),

@@ -5,6 +5,7 @@
  * the job with the differing fields named; a refused or unanswered write still reads back, so
  * the record shows what the device holds.
  */
+import type { RegisterWrite } from '@sunfleet/protocols';
 import type { CommandChannel } from '../../commands/channel.ts';
 import type { Db } from '../../db/index.ts';
 import { DeviceError, type Io, readGroup, type Target, writeGroup } from './device-io.ts';
@@ -21,6 +22,8 @@ export interface JobRun {
   target: Target;
   group: string;
   requested: Readonly<Record<string, SettingValue>>;
+  /** The register writes the requested values were checked into. */
+  writes: readonly RegisterWrite[];
   requestedBy: number;
   batchId?: string;
 }
@@ -54,7 +57,7 @@ export async function runJob(ctx: JobContext, run: JobRun): Promise<void> {
   await updateJob(db, run.jobId, { state: 'writing', before });
   let writeError: unknown = null;
   try {
-    await writeGroup(io, run.target, run.requested, before);
+    await writeGroup(io, run.target, run.writes);
   } catch (err) {
     writeError = err;
   }

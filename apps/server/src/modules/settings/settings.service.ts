@@ -9,20 +9,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type SettingFamily, settingFamily } from '@sunfleet/contracts';
-import { type ProtocolPlan, protocolPlan } from '@sunfleet/protocols';
+import { type RegisterWrite, validateSettingValues } from '@sunfleet/protocols';
 import type { Caller } from '../../access/caller.ts';
 import { type DeviceAccess, deviceFor } from '../../access/resolve.ts';
 import { BusinessError, fail } from '../../http/errors.ts';
 import { iso } from '../../time/index.ts';
 import { DeviceError, readGroups, type Target, targetOf } from './device-io.ts';
-import { describeField, groupFields, normalise, type SettingValue, supportOf, valueProblems } from './fields.ts';
+import { describeGroup, type SettingValue, supportOf } from './fields.ts';
 import { type JobContext, runJob } from './jobs.ts';
 import { deviceJobs, getJob, insertJob, type Job, type JobRow, toJob } from './settings.repo.ts';
 
 export interface Supported {
   device: DeviceAccess;
   family: SettingFamily;
-  plan: ProtocolPlan;
 }
 
 /** The device, and its family when that is `familyId` and has every group named (else 601). */
@@ -37,7 +36,7 @@ export async function supportedDevice(
   const device = await deviceFor(ctx.db, caller, by, { kind: 'inverter', need });
   const support = supportOf(device.protocolId);
   if (!support || support.family.id !== familyId || groups.some((g) => !support.groups.includes(g))) return fail(601);
-  return { device, family: support.family, plan: protocolPlan(device.protocolId)! };
+  return { device, family: support.family };
 }
 
 export async function support(ctx: JobContext, caller: Caller, sn: string) {
@@ -58,7 +57,7 @@ const asBusiness = (err: unknown): never => {
 };
 
 async function onlineTarget(ctx: JobContext, s: Supported): Promise<Target> {
-  const target = await targetOf(ctx.db, s.device.id, s.plan);
+  const target = await targetOf(ctx.db, s.device.id);
   if (!ctx.channel || !target.online) fail(1001);
   return target;
 }
@@ -78,16 +77,26 @@ export async function readSettings(ctx: JobContext, caller: Caller, familyId: st
     family: family.id,
     groups: groups.map((g) => ({
       group: g,
-      fields: groupFields(s.plan, g).map((f) => describeField(f, values[g]![f.key] ?? null)),
+      fields: describeGroup(device.protocolId, g, values[g]!),
     })),
     readAt: iso(Date.now())!,
   };
 }
 
-export function checkValues(plan: ProtocolPlan, group: string, values: Readonly<Record<string, SettingValue>>) {
-  const problems = valueProblems(plan, group, values);
-  if (problems.length > 0) fail(4, problems.join('; '));
-  return normalise(plan, values);
+/** Values checked against their fields, with the register writes they make. */
+export interface Checked {
+  values: Record<string, number>;
+  writes: RegisterWrite[];
+}
+
+/**
+ * Check every value against its field of a group the protocol supports (check support first):
+ * refused with 4 naming each bad field and what it allows.
+ */
+export function checkValues(protocolId: string, group: string, values: Readonly<Record<string, unknown>>): Checked {
+  const result = validateSettingValues(protocolId, group, values);
+  if (!result.ok) return fail(4, result.problems.map((p) => p.message).join('; '));
+  return { values: result.values, writes: result.writes };
 }
 
 async function startJob(
@@ -95,9 +104,10 @@ async function startJob(
   caller: Caller,
   s: Supported,
   group: string,
-  requested: Record<string, SettingValue>,
+  checked: Checked,
   revertOf?: string,
 ): Promise<Job> {
+  const requested = checked.values;
   const target = await onlineTarget(ctx, s);
   const id = randomUUID();
   const started = await insertJob(ctx.db, {
@@ -113,7 +123,7 @@ async function startJob(
     requestedBy: caller.user.id,
   });
   if (!started) fail(1009);
-  await runJob(ctx, { jobId: id, target, group, requested, requestedBy: caller.user.id });
+  await runJob(ctx, { jobId: id, target, group, requested, writes: checked.writes, requestedBy: caller.user.id });
   return toJob((await getJob(ctx.db, id))!);
 }
 
@@ -127,8 +137,7 @@ export async function writeSettings(
   values: Readonly<Record<string, SettingValue>>,
 ): Promise<Job> {
   const s = await supportedDevice(ctx, caller, { sn }, familyId, [group], 'operate');
-  const requested = checkValues(s.plan, group, values);
-  return startJob(ctx, caller, s, group, requested);
+  return startJob(ctx, caller, s, group, checkValues(s.device.protocolId, group, values));
 }
 
 /** A job of a device the caller can see (404 for any other id). */
@@ -160,7 +169,7 @@ export async function revertJob(ctx: JobContext, caller: Caller, id: string): Pr
     if (value !== null && value !== undefined) requested[key] = value;
   }
   const s = await supportedDevice(ctx, caller, { id: row.device_id }, row.family, [row.group_name], 'operate');
-  return startJob(ctx, caller, s, row.group_name, checkValues(s.plan, row.group_name, requested), row.id);
+  return startJob(ctx, caller, s, row.group_name, checkValues(s.device.protocolId, row.group_name, requested), row.id);
 }
 
 export async function history(ctx: JobContext, caller: Caller, sn: string, page: number, size: number) {

@@ -4,14 +4,37 @@
  * encoders and register banks).
  *
  * The world: owner O with plant A, gateway GA (online) and single-phase hybrids H1, H2 and
- * batch devices; gateway G3 (online) with a three-phase hybrid H3 (another family); gateway GO
+ * batch devices; gateway G3 (online) with a three-phase hybrid H3 (another family); gateway GM
+ * (online) with micro-inverters MU (uneet) and MG (dyGrid), families read whole; gateway GO
  * (offline) with HO; a visitor V of plant A; owner P (another tenant) with HB on gateway GB.
+ *
+ * Fields, ranges, steps, options and registers come from the protocol definitions, so the tests
+ * follow them: the hybrid's `batt` group gives the number fields `num`, `num2`, `num3` and the
+ * enumeration `en` written here.
  */
+import { settingFamily } from '@sunfleet/contracts';
+import { type FieldDefinition, settingGroupFields, settingGroupReads, stepOf, supportedSettings } from '@sunfleet/protocols';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { type Account, account, createPlant, gateway, uniqueSn } from '../../../test/kits/plants.ts';
-import { hybridPlant, SimulatedChannel } from '../../../test/sim-channel.ts';
+import { hybridPlant, SimulatedChannel, simPlant } from '../../../test/sim-channel.ts';
+
+const HYBRID = 'sunfleet-hybrid-1p';
+const battFields = settingGroupFields(HYBRID, 'batt')!;
+const numbers = battFields.filter((f) => f.access === 'rw' && !f.enum);
+const [num, num2, num3] = numbers as [FieldDefinition, FieldDefinition, FieldDefinition];
+const en = battFields.find((f) => f.access === 'rw' && f.enum)!;
+const options = Object.keys(en.enum!).map(Number);
+const stepOfField = (f: FieldDefinition) => stepOf(f)!;
+/** The field's value k steps above its minimum. */
+const nth = (f: FieldDefinition, k: number) => Number((f.min! + k * stepOfField(f)).toFixed(6));
+/** A value of the field other than `current`. */
+const other = (f: FieldDefinition, current: unknown) => (current === nth(f, 1) ? nth(f, 2) : nth(f, 1));
+/** A field of another group of the hybrid. */
+const foreign = settingGroupFields(HYBRID, 'workMode')!.find((f) => !battFields.some((b) => b.key === f.key))!;
+const wire = (protocolId: string, groups: string | string[]) =>
+  settingGroupReads(protocolId, groups)!.map((r) => ({ fc: r.functionCode, addr: r.address, count: r.count }));
 
 let s: TestServer;
 const channel = new SimulatedChannel();
@@ -26,12 +49,18 @@ const sn = {
   H3: uniqueSn('HC'),
   HO: uniqueSn('HD'),
   HB: uniqueSn('HE'),
+  MU: uniqueSn('MU'),
+  MG: uniqueSn('MG'),
 };
 const batchSns = Array.from({ length: 12 }, () => uniqueSn('BT'));
 const plants = {
   A: hybridPlant([sn.H1, sn.H2, ...batchSns]),
   three: hybridPlant([sn.H3], 3),
   B: hybridPlant([sn.HB]),
+  micro: simPlant([
+    { kind: 'micro', sn: sn.MU, unit: 1, panels: 2, ratedW: 800, panelWp: 430 },
+    { kind: 'micro', sn: sn.MG, unit: 2, ratedW: 1600, panelWp: 430 },
+  ]),
 };
 
 const bankOf = (plant: ReturnType<typeof hybridPlant>, deviceSn: string) => plant.device(deviceSn)!.bank;
@@ -96,6 +125,13 @@ beforeAll(async () => {
     plants.A,
   );
   channel.attach(await devices(a, true, [[sn.H3, 'sunfleet-hybrid-3p']]), plants.three);
+  channel.attach(
+    await devices(a, true, [
+      [sn.MU, 'sunfleet-micro-2'],
+      [sn.MG, 'sunfleet-micro'],
+    ]),
+    plants.micro,
+  );
   await devices(a, false, [[sn.HO, 'sunfleet-hybrid-1p']]);
   channel.attach(await devices(b, true, [[sn.HB, 'sunfleet-hybrid-1p']]), plants.B);
   await s.db.insertInto('plant_shares').values({ plant_id: a, user_id: V.id, role: 'visitor', created_at: Date.now() }).execute();
@@ -141,7 +177,11 @@ describe('support and reads', () => {
     const res = await s.call(O.token, 'GET', `/api/v1/inverter/setting/${sn.H1}/support`);
     expect(res.body.code).toBe(0);
     expect(res.body.data).toMatchObject({ family: 'dyStore', path: `/api/v1/dy/store/${sn.H1}/setting`, wholeRead: false });
-    expect((res.body.data as { groups: string[] }).groups).toEqual(expect.arrayContaining(['batt', 'workMode', 'basic']));
+    // Every group the protocol has, in the family's order.
+    const groups = (res.body.data as { groups: string[] }).groups;
+    expect([...groups].sort()).toEqual([...supportedSettings(HYBRID)!.groups].sort());
+    const order = settingFamily('dyStore')!.groups;
+    expect(groups.map((g) => order.indexOf(g))).toEqual(groups.map((g) => order.indexOf(g)).sort((x, y) => x - y));
     const three = await s.call(O.token, 'GET', `/api/v1/inverter/setting/${sn.H3}/support`);
     expect(three.body.data).toMatchObject({ family: 'dyStore3p' });
   });
@@ -152,22 +192,24 @@ describe('support and reads', () => {
     const data = res.body.data as { family: string; groups: { group: string; fields: Record<string, unknown>[] }[] };
     expect(data.family).toBe('dyStore');
     const fields = data.groups[0]!.fields;
+    expect(fields.map((f) => f.key)).toEqual(battFields.map((f) => f.key));
     const held = bankOf(plants.A, sn.H1).settings();
     for (const f of fields) expect(f.value, f.key as string).toEqual(held[f.key as string]);
-    expect(fields.find((f) => f.key === 'batteryCapacity')).toMatchObject({
+    expect(fields.find((f) => f.key === num.key)).toMatchObject({
       type: 'number',
-      min: 0,
-      max: 2000,
-      step: 1,
-      unit: 'Ah',
+      min: num.min,
+      max: num.max,
+      step: stepOfField(num),
+      unit: num.unit ?? null,
       writable: true,
-      name: { en: 'Battery capacity', es: 'Capacidad de batería' },
+      name: { en: num.name.en, es: num.name.es },
     });
-    expect(fields.find((f) => f.key === 'batteryType')).toMatchObject({
+    expect(fields.find((f) => f.key === en.key)).toMatchObject({
       type: 'enum',
-      enumeration: expect.arrayContaining([{ value: 1, en: 'Lithium', es: 'Litio' }]),
+      step: null,
+      enumeration: options.map((value) => ({ value, en: en.enum![value]!.en, es: en.enum![value]!.es })),
     });
-    expect(channel.sentTo(sn.H1, 'read').at(-1)?.reads).toEqual([{ fc: 3, addr: 20, count: 7 }]);
+    expect(channel.sentTo(sn.H1, 'read').at(-1)?.reads).toEqual(wire(HYBRID, 'batt'));
   });
 
   it('refuses a group of another family (601) and reads a visitor may make', async () => {
@@ -180,7 +222,7 @@ describe('support and reads', () => {
   it('answers 1001 for a device behind an offline gateway, sending nothing', async () => {
     await nothingSent(async () => {
       expect((await s.call(O.token, 'GET', `${batt(sn.HO)}/read`)).body.code).toBe(1001);
-      expect((await s.call(O.token, 'POST', batt(sn.HO), { values: { batteryCapacity: 100 } })).body.code).toBe(1001);
+      expect((await s.call(O.token, 'POST', batt(sn.HO), { values: { [num.key]: nth(num, 1) } })).body.code).toBe(1001);
     });
   });
 
@@ -191,7 +233,8 @@ describe('support and reads', () => {
     try {
       const refused = await s.call(O.token, 'GET', `${batt()}/read`);
       expect(refused.body).toMatchObject({ code: 1008, data: null });
-      expect(refused.body.msg).toBe('The device refused the command: illegal data address 3:20+7');
+      const [first] = wire(HYBRID, 'batt');
+      expect(refused.body.msg).toBe(`The device refused the command: illegal data address 3:${first!.addr}+${first!.count}`);
     } finally {
       device.bank.read = read;
     }
@@ -199,7 +242,7 @@ describe('support and reads', () => {
     const writes = channel.sentTo(sn.H1, 'write').length;
     try {
       expect((await s.call(O.token, 'GET', `${batt()}/read`)).body).toMatchObject({ code: 1, data: null });
-      const write = await s.call(O.token, 'POST', batt(), { values: { batteryCapacity: 100 } });
+      const write = await s.call(O.token, 'POST', batt(), { values: { [num.key]: nth(num, 1) } });
       expect(write.body.data).toMatchObject({
         state: 'failed',
         errorCode: 1,
@@ -217,7 +260,7 @@ describe('support and reads', () => {
       for (const [method, url, body] of [
         ['GET', `/api/v1/inverter/setting/${sn.HB}/support`],
         ['GET', `${batt(sn.HB)}/read`],
-        ['POST', batt(sn.HB), { values: { batteryCapacity: 100 } }],
+        ['POST', batt(sn.HB), { values: { [num.key]: nth(num, 1) } }],
         ['GET', `/api/v1/inverter/setting/${sn.HB}/jobs`],
       ] as const) {
         const res = await s.call(O.token, method, url, body);
@@ -227,26 +270,82 @@ describe('support and reads', () => {
   });
 });
 
+describe('families read whole', () => {
+  const whole = [
+    ['uneet', sn.MU, 'sunfleet-micro-2', `/api/v1/setting/uneet/${sn.MU}/read`],
+    ['dyGrid', sn.MG, 'sunfleet-micro', `/api/v1/dy/grid/${sn.MG}/read`],
+  ] as const;
+
+  it.each(whole)(
+    'reads every %s group in one command: each field with the value the device holds',
+    async (family, deviceSn, protocolId, url) => {
+      const support = (await s.call(V.token, 'GET', `/api/v1/inverter/setting/${deviceSn}/support`)).body.data;
+      expect(support).toMatchObject({ family, wholeRead: true });
+      const groups = (support as { groups: string[] }).groups;
+      expect([...groups].sort()).toEqual([...supportedSettings(protocolId)!.groups].sort());
+      const res = await s.call(V.token, 'GET', url);
+      expect(res.body.code).toBe(0);
+      const data = res.body.data as { family: string; groups: { group: string; fields: { key: string; value: unknown }[] }[] };
+      expect(data.family).toBe(family);
+      expect(data.groups.map((g) => g.group)).toEqual(groups);
+      const held = plants.micro.device(deviceSn)!.bank.settings();
+      for (const { group, fields } of data.groups) {
+        expect(fields.map((f) => f.key)).toEqual(settingGroupFields(protocolId, group)!.map((f) => f.key));
+        for (const f of fields) {
+          expect(f.value, f.key).not.toBeNull();
+          expect(f.value, f.key).toEqual(held[f.key]);
+        }
+      }
+      const reads = channel.sentTo(deviceSn, 'read');
+      expect(reads.at(-1)?.reads).toEqual(wire(protocolId, groups));
+    },
+  );
+
+  it("refuses the other family's whole read (601), sending nothing", async () => {
+    await nothingSent(async () => {
+      expect((await s.call(O.token, 'GET', `/api/v1/dy/grid/${sn.MU}/read`)).body.code).toBe(601);
+      expect((await s.call(O.token, 'GET', `/api/v1/setting/uneet/${sn.MG}/read`)).body.code).toBe(601);
+    });
+  });
+
+  it('writes one group of a family read whole, reading only that group before and after', async () => {
+    const group = supportedSettings('sunfleet-micro')!.groups[0]!;
+    const field = settingGroupFields('sunfleet-micro', group)!.find((f) => f.access === 'rw' && !f.enum)!;
+    const bank = plants.micro.device(sn.MG)!.bank;
+    const value = other(field, bank.settings()[field.key]);
+    const res = await s.call(O.token, 'POST', `/api/v1/dy/grid/${sn.MG}/setting/${group}`, { values: { [field.key]: value } });
+    const job = res.body.data as Job;
+    expect(job).toMatchObject({ state: 'succeeded', requested: { [field.key]: value } });
+    expect(Object.keys(job.before!)).toEqual(settingGroupFields('sunfleet-micro', group)!.map((f) => f.key));
+    expect(bank.settings()[field.key]).toBe(value);
+    const commands = channel.sentTo(sn.MG).slice(-3);
+    expect(commands.map((m) => m.type)).toEqual(['read', 'write', 'read']);
+    expect(commands[0]!.reads).toEqual(wire('sunfleet-micro', group));
+  });
+});
+
 describe('writes', () => {
   it('refuses a visitor and a read-only account (2), who may read: nothing sent', async () => {
     for (const who of [V, R]) {
       expect((await s.call(who.token, 'GET', `${batt()}/read`)).body.code).toBe(0);
       await nothingSent(async () => {
-        const res = await s.call(who.token, 'POST', batt(), { values: { batteryCapacity: 100 } });
+        const res = await s.call(who.token, 'POST', batt(), { values: { [num.key]: nth(num, 1) } });
         expect(res.body.code).toBe(2);
       });
     }
   });
 
+  const range = (f: FieldDefinition) => `${f.min}..${f.max}`;
+  const [option] = options;
   it.each([
-    [{ batteryCapacity: 2001 }, 'batteryCapacity', '0..2000 Ah'],
-    [{ batteryCapacity: -1 }, 'batteryCapacity', '0..2000 Ah'],
-    [{ batteryCapacity: 10.5 }, 'batteryCapacity', 'in steps of 1'],
-    [{ batteryShutdownSoc: 101 }, 'batteryShutdownSoc', '0..100 %'],
-    [{ batteryType: 3 }, 'batteryType', '2 (No battery)'],
-    [{ batteryType: 1, maxChargeCurrent: 241 }, 'maxChargeCurrent', '0..240 A'],
-    [{ workMode: 1 }, 'workMode', 'not a field of the group batt'],
-    [{}, 'values', 'nothing to write'],
+    [{ [num.key]: num.max! + stepOfField(num) }, num.key, range(num)],
+    [{ [num.key]: num.min! - stepOfField(num) }, num.key, range(num)],
+    [{ [num.key]: num.min! + stepOfField(num) / 2 }, num.key, `in steps of ${stepOfField(num)}`],
+    [{ [num.key]: 'high' }, num.key, 'must be a number'],
+    [{ [en.key]: Math.max(...options) + 1 }, en.key, `${option} (${en.enum![option!]!.en})`],
+    [{ [en.key]: option, [num2.key]: num2.max! + stepOfField(num2) }, num2.key, range(num2)],
+    [{ [foreign.key]: 1 }, foreign.key, 'not a field of the batt group'],
+    [{}, 'batt', 'no value given'],
   ])('refuses %j with code 4 naming the field and what it allows: nothing sent', async (values, field, allowed) => {
     await nothingSent(async () => {
       const res = await s.call(O.token, 'POST', batt(), { values });
@@ -260,29 +359,23 @@ describe('writes', () => {
   it('reads before, writes, reads back, and records who, before, requested and after', async () => {
     const bank = bankOf(plants.A, sn.H1);
     const before = bank.settings();
-    const values = { batteryCapacity: 2000, maxChargeCurrent: before.maxChargeCurrent === 0 ? 1 : 0, batteryType: 1 };
+    const values = {
+      [num.key]: num.max!,
+      [num2.key]: other(num2, before[num2.key]),
+      [en.key]: options.find((o) => o !== before[en.key])!,
+    };
     const res = await s.call(O.token, 'POST', batt(), { values });
     expect(res.body.code).toBe(0);
     const job = res.body.data as Job;
     expect(job).toMatchObject({ state: 'succeeded', kind: 'write', requested: values, error: null, mismatches: [] });
     expect(job.requestedBy).toEqual({ id: O.id, account: O.account });
-    expect(Object.keys(job.before!).sort()).toEqual(
-      [
-        'batteryType',
-        'batteryCapacity',
-        'maxChargeCurrent',
-        'maxDischargeCurrent',
-        'batteryShutdownSoc',
-        'batteryLowSoc',
-        'batteryRestartSoc',
-      ].sort(),
-    );
+    expect(Object.keys(job.before!).sort()).toEqual(battFields.map((f) => f.key).sort());
     for (const key of Object.keys(job.before!)) expect(job.before![key], key).toEqual(before[key]);
     expect(job.after).toMatchObject(values);
     expect(bank.settings()).toMatchObject(values);
     expect(job.changes.map((c) => c.key).sort()).toEqual(
       Object.keys(values)
-        .filter((k) => before[k] !== values[k as keyof typeof values])
+        .filter((k) => before[k] !== values[k])
         .sort(),
     );
     const commands = channel
@@ -296,16 +389,18 @@ describe('writes', () => {
 
   it('fails a write whose read-back differs, naming the field', async () => {
     const bank = bankOf(plants.A, sn.H2);
+    const [asked, held] = [nth(num2, 1), nth(num2, 2)];
+    const kept = other(num3, bank.settings()[num3.key]);
     channel.tamper = (_plant, message) => {
-      if (message.type === 'write' && message.device === sn.H2) bank.storeSettings({ maxChargeCurrent: 7 });
+      if (message.type === 'write' && message.device === sn.H2) bank.storeSettings({ [num2.key]: held });
     };
     try {
-      const res = await s.call(O.token, 'POST', batt(sn.H2), { values: { maxChargeCurrent: 50, batteryLowSoc: 20 } });
+      const res = await s.call(O.token, 'POST', batt(sn.H2), { values: { [num2.key]: asked, [num3.key]: kept } });
       const job = res.body.data as Job;
       expect(job.state).toBe('failed');
-      expect(job.error).toBe('read back differs: maxChargeCurrent');
-      expect(job.mismatches).toEqual([expect.objectContaining({ key: 'maxChargeCurrent', from: 50, to: 7 })]);
-      expect(job.after).toMatchObject({ maxChargeCurrent: 7, batteryLowSoc: 20 });
+      expect(job.error).toBe(`read back differs: ${num2.key}`);
+      expect(job.mismatches).toEqual([expect.objectContaining({ key: num2.key, from: asked, to: held })]);
+      expect(job.after).toMatchObject({ [num2.key]: held, [num3.key]: kept });
     } finally {
       channel.tamper = undefined;
     }
@@ -317,7 +412,7 @@ describe('writes', () => {
     const write = device.bank.write.bind(device.bank);
     device.bank.write = () => 'illegal data value at 23';
     try {
-      const res = await s.call(O.token, 'POST', batt(sn.H2), { values: { maxChargeCurrent: 60 } });
+      const res = await s.call(O.token, 'POST', batt(sn.H2), { values: { [num2.key]: nth(num2, 3) } });
       expect(res.body.data).toMatchObject({ state: 'failed', errorCode: 1008, error: 'write: illegal data value at 23' });
       expect((res.body.data as Job).after).not.toBeNull();
     } finally {
@@ -328,10 +423,10 @@ describe('writes', () => {
   it('reverts a job: its before-values written as a new job', async () => {
     const bank = bankOf(plants.A, sn.H1);
     const start = bank.settings();
-    const first = (await s.call(O.token, 'POST', batt(), { values: { batteryLowSoc: start.batteryLowSoc === 30 ? 31 : 30 } }))
-      .body.data as Job;
+    const first = (await s.call(O.token, 'POST', batt(), { values: { [num3.key]: other(num3, start[num3.key]) } })).body
+      .data as Job;
     expect(first.state).toBe('succeeded');
-    expect(bank.settings().batteryLowSoc).not.toBe(start.batteryLowSoc);
+    expect(bank.settings()[num3.key]).not.toBe(start[num3.key]);
     expect((await s.call(V.token, 'POST', `/api/v1/setting/job/${first.id}/revert`)).body.code).toBe(2);
     expect((await s.call(P.token, 'POST', `/api/v1/setting/job/${first.id}/revert`)).body.code).toBe(404);
     const res = await s.call(O.token, 'POST', `/api/v1/setting/job/${first.id}/revert`);
@@ -341,9 +436,9 @@ describe('writes', () => {
       kind: 'revert',
       revertOf: first.id,
       state: 'succeeded',
-      requested: { batteryLowSoc: start.batteryLowSoc },
+      requested: { [num3.key]: start[num3.key] },
     });
-    expect(bank.settings().batteryLowSoc).toBe(start.batteryLowSoc);
+    expect(bank.settings()[num3.key]).toBe(start[num3.key]);
   });
 
   it('refuses a second change of a device while one runs (1009): nothing sent for it', async () => {
@@ -351,18 +446,18 @@ describe('writes', () => {
     let first: Promise<{ body: { code: number; data: unknown } }>;
     const sentBefore = channel.sent.length;
     try {
-      first = s.call(O.token, 'POST', batt(sn.H2), { values: { batteryRestartSoc: 40 } });
+      first = s.call(O.token, 'POST', batt(sn.H2), { values: { [num.key]: nth(num, 4) } });
       for (let i = 0; i < 200 && channel.sent.length === sentBefore; i++) await new Promise((r) => setTimeout(r, 5));
       await nothingSentFor(sn.H2, async () => {
-        const second = await s.call(O.token, 'POST', batt(sn.H2), { values: { batteryRestartSoc: 45 } });
+        const second = await s.call(O.token, 'POST', batt(sn.H2), { values: { [num.key]: nth(num, 5) } });
         expect(second.body).toMatchObject({ code: 1009, data: null });
       });
     } finally {
       channel.release();
     }
-    expect((await first).body.data).toMatchObject({ state: 'succeeded', requested: { batteryRestartSoc: 40 } });
+    expect((await first).body.data).toMatchObject({ state: 'succeeded', requested: { [num.key]: nth(num, 4) } });
     // Once it has finished, the device takes the next one.
-    const third = await s.call(O.token, 'POST', batt(sn.H2), { values: { batteryRestartSoc: 45 } });
+    const third = await s.call(O.token, 'POST', batt(sn.H2), { values: { [num.key]: nth(num, 5) } });
     expect(third.body.data).toMatchObject({ state: 'succeeded' });
   });
 
@@ -407,7 +502,7 @@ describe('history', () => {
     const rows = sheet.getSheetValues().filter(Boolean) as unknown[][];
     expect(rows[0]).toContain('Antes');
     const revert = rows.find((r) => r.includes('Reversión'))!;
-    expect(revert).toContain('Estado de carga bajo');
+    expect(revert).toContain(num3.name.es);
     expect(revert).toContain('Correcto');
     const jobs = (await s.call(O.token, 'GET', `/api/v1/inverter/setting/${sn.H1}/jobs?size=100`)).body.data as { list: Job[] };
     const fieldRows = jobs.list.reduce((n, j) => n + Object.keys(j.requested).length, 0);
@@ -418,7 +513,7 @@ describe('history', () => {
 describe('batches', () => {
   it('refuses a batch naming a foreign device, or one without the group, whole: nothing sent', async () => {
     await nothingSent(async () => {
-      const body = { family: 'dyStore', group: 'batt', values: { batteryCapacity: 300 } };
+      const body = { family: 'dyStore', group: 'batt', values: { [num.key]: nth(num, 1) } };
       const foreign = await s.call(O.token, 'POST', '/api/v1/setting/batch', { ...body, sns: [sn.H1, sn.H2, sn.HB] });
       expect(foreign.body).toMatchObject({ code: 600, data: null });
       const unsupported = await s.call(O.token, 'POST', '/api/v1/setting/batch', { ...body, sns: [sn.H1, sn.H3] });
@@ -428,7 +523,7 @@ describe('batches', () => {
       const bad = await s.call(O.token, 'POST', '/api/v1/setting/batch', {
         ...body,
         sns: [sn.H1],
-        values: { batteryCapacity: 2001 },
+        values: { [num.key]: num.max! + stepOfField(num) },
       });
       expect(bad.body.code).toBe(4);
       const tooMany = await s.call(O.token, 'POST', '/api/v1/setting/batch', {
@@ -445,7 +540,7 @@ describe('batches', () => {
       family: 'dyStore',
       group: 'batt',
       sns: [sn.H1, sn.HO, batchSns[0]],
-      values: { batteryCapacity: 321 },
+      values: { [num.key]: nth(num, 6) },
     });
     expect(res.body.code).toBe(0);
     const batch = await untilDone(O, (res.body.data as Batch).id);
@@ -455,13 +550,13 @@ describe('batches', () => {
       ['failed', 1001],
       ['succeeded', null],
     ]);
-    expect(bankOf(plants.A, batchSns[0]!).settings().batteryCapacity).toBe(321);
+    expect(bankOf(plants.A, batchSns[0]!).settings()[num.key]).toBe(nth(num, 6));
     expect((await s.call(P.token, 'GET', `/api/v1/setting/batch/${batch.id}`)).body.code).toBe(404);
   });
 
   it('cancels what has not been sent; what was sent finishes', async () => {
-    const capacity = (x: string) => bankOf(plants.A, x).settings().batteryCapacity;
-    const before = batchSns.map(capacity);
+    const held = (x: string) => bankOf(plants.A, x).settings()[num.key];
+    const before = batchSns.map(held);
     const sentBefore = channel.sent.length;
     channel.hold();
     let batch: Batch;
@@ -470,7 +565,7 @@ describe('batches', () => {
         family: 'dyStore',
         group: 'batt',
         sns: batchSns,
-        values: { batteryCapacity: 555 },
+        values: { [num.key]: num.max! },
       });
       batch = res.body.data as Batch;
       // Wait until the first jobs' reads are out, the rest queued behind them.
@@ -486,9 +581,9 @@ describe('batches', () => {
     done.jobs.forEach((job, i) => {
       const x = batchSns[i]!;
       if (job.state === 'cancelled') {
-        expect(capacity(x)).toBe(before[i]);
+        expect(held(x)).toBe(before[i]);
         expect(channel.sent.slice(sentBefore).filter((m) => m.device === x)).toEqual([]);
-      } else expect(capacity(x)).toBe(555);
+      } else expect(held(x)).toBe(num.max);
     });
   });
 });
