@@ -126,6 +126,11 @@ export class SimulatedChannel implements CommandChannel {
     return { ...job };
   }
 
+  /** A gateway with a simulated plant attached answers; the settings module reads presence from the store. */
+  async isOnline(gatewaySn: string): Promise<boolean> {
+    return this.plants.has(gatewaySn);
+  }
+
   async get(jobId: string): Promise<CommandJob | undefined> {
     const job = this.jobs.get(jobId);
     return job ? { ...job } : undefined;

@@ -18,6 +18,7 @@ import {
   type ReplyMessage,
   registersToHex,
 } from '@sunfleet/contracts';
+import { powerSwitchValues } from '@sunfleet/protocols';
 import type { VirtualDevice } from './devices/device.ts';
 import type { Plant } from './plant.ts';
 
@@ -153,8 +154,10 @@ export function executeCommand(plant: Plant, command: CommandMessage, gateway?: 
 
 /** Write the device's power switch register; an error text when it has none. */
 function setPower(device: VirtualDevice, on: boolean): string | null {
-  if (!device.plan.field('powerSwitch')) return 'device has no power switch';
-  const write = device.plan.encodeField('powerSwitch', on ? 1 : 0);
+  const values = powerSwitchValues(device.plan.definition.id);
+  if (!values || !device.plan.field('powerSwitch')) return 'device has no power switch';
+  // Each protocol has its own on and off values (Deye: 1 on, 2 off; the others 1 on, 0 off).
+  const write = device.plan.encodeField('powerSwitch', on ? values.on : values.off);
   const error = device.bank.write(write.address, write.registers);
   device.settingsWritten();
   return error;
@@ -165,10 +168,16 @@ function deviceDiagnostics(device: VirtualDevice, code: string): string {
   const lines = [
     `debug ${code}`,
     `device ${device.sn} (${device.protocol}, unit ${device.unit})`,
-    `power switch: ${settings.powerSwitch === undefined ? 'none' : settings.powerSwitch ? 'on' : 'off'}`,
+    `power switch: ${powerState(device, settings.powerSwitch)}`,
     `active faults: ${device.faults.active.length === 0 ? 'none' : device.faults.active.join(', ')}`,
   ];
   return lines.join('\n');
+}
+
+function powerState(device: VirtualDevice, value: number | string | null | undefined): string {
+  const values = powerSwitchValues(device.plan.definition.id);
+  if (!values || value === undefined || value === null) return 'none';
+  return value === values.off ? 'off' : 'on';
 }
 
 function clip(text: string): string {

@@ -1,5 +1,5 @@
 import { type CommandMessage, type DataMessage, hexToRegisters, topics } from '@sunfleet/contracts';
-import { protocolPlan } from '@sunfleet/protocols';
+import { powerSwitchValues, protocolPlan } from '@sunfleet/protocols';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createClock } from './clock.ts';
@@ -228,6 +228,8 @@ describe('a virtual gateway', () => {
 describe('commands: power, debug, settings, memory of ids, and misbehaviour for tests', () => {
   const isReply = (id: string) => (m: Captured) => m.topic === topics.up(SN, 'reply') && (m.body as { id: string }).id === id;
   const powerSwitch = () => gateway!.plant.hybrids[0]!.bank.settings().powerSwitch;
+  /** The hybrid's own off value (Deye: 2). */
+  const offValue = () => powerSwitchValues(gateway!.plant.hybrids[0]!.plan.definition.id)!.off;
 
   it('shuts a device down and boots it through its power switch register: later readings show no power, then power', async () => {
     startGateway();
@@ -237,7 +239,7 @@ describe('commands: power, debug, settings, memory of ids, and misbehaviour for 
       ts: number;
     };
     expect(done.status).toBe('ok');
-    expect(powerSwitch()).toBe(0);
+    expect(powerSwitch()).toBe(offValue());
     // A reading taken after the shutdown (one taken before may still be on its way).
     const off = await broker.waitFor((m) => isData(m) && data(m).ts > done.ts);
     expect(decodeDevice(data(off), 'HY00000001')!.values.activePower).toBe(0);
@@ -258,7 +260,7 @@ describe('commands: power, debug, settings, memory of ids, and misbehaviour for 
     await command({ id: 'power-0000001', type: 'boot', device: 'HY00000001' });
     const replies = await broker.waitForCount(isReply('power-0000001'), 2);
     expect(replies[1]!.body).toMatchObject({ status: 'ok' });
-    expect(powerSwitch()).toBe(0);
+    expect(powerSwitch()).toBe(offValue());
     expect(gateway!.stats()).toMatchObject({ commands: 1, repeatedCommands: 1 });
   });
 
@@ -330,6 +332,6 @@ describe('commands: power, debug, settings, memory of ids, and misbehaviour for 
     await broker.waitForCount((m) => isState(m) && (m.body as { online: boolean }).online === true, 2);
     await commander.publishAsync(topics.down(SN), body, { qos: 1 });
     expect((await broker.waitFor(isReply('drop-00000001'))).body).toMatchObject({ status: 'ok' });
-    expect(powerSwitch()).toBe(0);
+    expect(powerSwitch()).toBe(offValue());
   });
 });
