@@ -9,6 +9,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOption
 import type { Logger } from 'pino';
 import type { Deps } from './deps.ts';
 import { installBodyDepthLimit } from './http/body-depth.ts';
+import { installCompression } from './http/compression.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { openapiOptions } from './http/openapi.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
@@ -63,6 +64,7 @@ export async function buildApp(given: Deps, log: Logger | false = false): Promis
   installSecurityHeaders(app);
   installBodyDepthLimit(app);
   installHttpMetrics(app);
+  await installCompression(app);
   await app.register(formbody);
   await app.register(multipart, { limits: { fileSize: limits.plantPictureBytes, files: 1, fields: 20 } });
   await app.register(swagger, {
