@@ -1,12 +1,12 @@
 import { Card, Empty, Flex, Segmented, Typography } from 'antd';
 import dayjs from 'dayjs';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CardError } from '../../components/CardState.tsx';
 import { ChartSkeleton } from '../../components/ChartSkeleton.tsx';
 import { useChartColors } from '../../components/chartColors.ts';
 import { DateNav } from '../../components/DateNav.tsx';
-import { EChart } from '../../components/EChart.tsx';
+import { LazyEChart, preloadEChart } from '../../components/LazyEChart.tsx';
 import ui from '../../components/ui.module.css';
 import { type ChartPeriod, chartPeriods, periodKey, shiftDate } from '../../lib/dateNav.ts';
 import { formatWatts, formatWh } from '../../lib/format.ts';
@@ -55,6 +55,8 @@ export function PowerChartCard({
   const day = usePowerDay(plantId, date, date === today, isDay);
   const bars = useGeneration(plantId, period === 'day' ? 'month' : period, date, !isDay);
   const query = isDay ? day : bars;
+  // The chart code loads after the first paint, beside the chart's data.
+  useEffect(() => void preloadEChart(), []);
 
   const option = useMemo(() => {
     if (isDay) return day.data ? powerDayOption(day.data, labels, colors) : null;
@@ -129,7 +131,7 @@ export function PowerChartCard({
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('chart.empty')} data-testid="chart-empty" />
         </Flex>
       ) : (
-        <EChart
+        <LazyEChart
           option={option}
           height={320}
           testId={isDay ? 'chart-day' : `chart-${period}`}
