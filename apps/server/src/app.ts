@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { createCommandChannel } from './commands/service.ts';
 import type { Deps } from './deps.ts';
 import { installBodyDepthLimit } from './http/body-depth.ts';
+import { installCompression } from './http/compression.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { openapiOptions } from './http/openapi.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
@@ -76,6 +77,7 @@ export async function buildApp(
   installSecurityHeaders(app);
   installBodyDepthLimit(app);
   installHttpMetrics(app);
+  await installCompression(app);
   await app.register(formbody);
   await app.register(multipart, { limits: { fileSize: limits.plantPictureBytes, files: 1, fields: 20 } });
   await app.register(swagger, {

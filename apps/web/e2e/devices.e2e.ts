@@ -184,3 +184,61 @@ describe('devices', () => {
     await context.close();
   });
 });
+
+describe('device list rights', () => {
+  /** A new end user (not read-only), registered with the e-mailed code, signed in through the API. */
+  async function newEndUser(account: string, password: string) {
+    await fetch(`${portal.url}/anonymous/getCode?account=${encodeURIComponent(account)}&type=signup`);
+    const code = await portal.smtp.codeFor(account);
+    const signup = await fetch(`${portal.url}/anonymous/signup`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ account, password, code }),
+    }).then((r) => r.json() as Promise<{ code: number }>);
+    expect(signup.code).toBe(0);
+  }
+
+  async function tokenOf(account: string, password: string) {
+    return fetch(`${portal.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'password', username: account, password }),
+    })
+      .then((r) => r.json())
+      .then((e: { data: { access_token: string } }) => e.data.access_token);
+  }
+
+  it('a visitor of a plant (not read-only) sees its inverters without delete or rename; the owner sees both', async () => {
+    const visitor = `visitor.${Date.now()}@e2e.sunfleet.local`;
+    await newEndUser(visitor, 'VisitPass1');
+    const owner = await tokenOf(demo.owner, DEMO_PASSWORD);
+    const auth = { Authorization: `Bearer ${owner}` };
+    const plants = (await fetch(`${portal.url}/api/v1/plants?page=1&pageSize=10`, { headers: auth }).then((r) => r.json())) as {
+      data: { list: { id: number }[] };
+    };
+    for (const p of plants.data.list) {
+      const shared = await fetch(`${portal.url}/api/v1/plant/${p.id}/share`, {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ account: visitor, role: 'visitor' }),
+      }).then((r) => r.json() as Promise<{ code: number }>);
+      expect(shared.code).toBe(0);
+    }
+
+    const rows = (page: Page) => page.getByTestId('inverter-table').locator('[data-testid^="inverter-link-"]');
+    const seen = await portal.page();
+    await portal.login(seen.page, visitor, 'VisitPass1');
+    await seen.page.goto('/device/inverter');
+    await expect.poll(() => rows(seen.page).count(), WAIT).toBeGreaterThan(0);
+    expect(await seen.page.locator('[data-testid^="delete-"]').count()).toBe(0);
+    expect(await seen.page.locator('[data-testid^="rename-"]').count()).toBe(0);
+    await seen.context.close();
+
+    const own = await portal.page();
+    await portal.login(own.page, demo.owner, DEMO_PASSWORD);
+    await own.page.goto('/device/inverter');
+    await expect.poll(() => rows(own.page).count(), WAIT).toBeGreaterThan(0);
+    await expect.poll(() => own.page.locator('[data-testid^="delete-"]').count(), WAIT).toBe(await rows(own.page).count());
+    await own.context.close();
+  }, 90_000);
+});

@@ -12,9 +12,11 @@
  *
  * Deleted gateways and devices are never visible here.
  */
+
+import type { PermissionName } from '@sunfleet/contracts';
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import type { Caller } from './caller.ts';
+import type { Database, DeviceKind } from '../db/schema.ts';
+import { type Caller, can } from './caller.ts';
 import { plantsOperable, plantsVisible } from './scopes.ts';
 
 type Need = 'view' | 'edit';
@@ -123,3 +125,32 @@ export const gatewaysOperable = (eb: ExpressionBuilder<Database, 'gateways'>, ca
  */
 export const listScopeForm = (visiblePlants: number): ScopeForm => (visiblePlants <= FEW_PLANTS ? 'in' : 'exists');
 export const FEW_PLANTS = 200;
+
+/** The permission that deletes a device of each kind (weather stations are not deleted). */
+const deletePermission: Record<DeviceKind, PermissionName | null> = {
+  inverter: 'inverter.delete',
+  battery: 'battery.delete',
+  meter: 'meter.delete',
+  weather: null,
+};
+
+/**
+ * 1 when the caller operates the list row's device, else 0: select it beside a row of `devices`
+ * (`deviceOperableFlag(eb, caller).as('operable')`) and read it with `deviceRowRights`.
+ */
+export const deviceOperableFlag = (eb: ExpressionBuilder<Database, 'devices'>, caller: Caller) =>
+  eb.case().when(devicesOperable(eb, caller)).then(1).else(0).end();
+/** As `deviceOperableFlag`, beside a row of `gateways`. */
+export const gatewayOperableFlag = (eb: ExpressionBuilder<Database, 'gateways'>, caller: Caller) =>
+  eb.case().when(gatewaysOperable(eb, caller)).then(1).else(0).end();
+
+/**
+ * What the caller may do to a device a list shows: `canEdit`, operate it (rename, settings,
+ * commands: not a visitor of its plant, not a read-only account; each button still needs its own
+ * permission); `canDelete`, remove it (operate it, and hold the kind's delete permission).
+ */
+export function deviceRowRights(caller: Caller, kind: DeviceKind, operable: unknown): { canEdit: boolean; canDelete: boolean } {
+  const canEdit = Number(operable) === 1;
+  const permission = deletePermission[kind];
+  return { canEdit, canDelete: canEdit && permission !== null && can(caller, permission) };
+}

@@ -28,8 +28,9 @@ export function CardError({ error, onRetry, testId }: { error: Error | null; onR
 
 /**
  * A card of live data filling its column: the time of the data at the right of the title, a
- * skeleton of `rows` lines while the first answer comes, the error with a retry when none came,
- * else its body.
+ * skeleton of `rows` lines while the first answer comes (in a block of `reserve`'s size when
+ * given: the size of the body to come, so nothing below moves when it arrives), the error with a
+ * retry when none came, else its body.
  */
 export function LiveCard({
   title,
@@ -41,6 +42,7 @@ export function LiveCard({
   hasData,
   onRetry,
   rows,
+  reserve,
   errorTestId,
   children,
 }: {
@@ -53,6 +55,8 @@ export function LiveCard({
   hasData: boolean;
   onRetry: () => void;
   rows: number;
+  /** A class giving the skeleton's block the body's size. */
+  reserve?: string;
   errorTestId: string;
   children: () => ReactNode;
 }) {
@@ -71,7 +75,9 @@ export function LiveCard({
       }
     >
       {pending ? (
-        <Skeleton active paragraph={{ rows }} />
+        <div className={reserve} data-testid={`${testId}-pending`}>
+          <Skeleton active paragraph={{ rows }} />
+        </div>
       ) : error && !hasData ? (
         <CardError error={error} onRetry={onRetry} testId={errorTestId} />
       ) : (

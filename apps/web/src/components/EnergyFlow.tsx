@@ -126,6 +126,7 @@ export function EnergyFlowCard({
       hasData={Boolean(data)}
       onRetry={onRetry}
       rows={6}
+      reserve={styles.reserve}
       errorTestId="flow-error"
     >
       {() =>

@@ -7,7 +7,7 @@
 import { devicesApi, type QueryOf } from '@sunfleet/contracts';
 import { type Expression, type SelectQueryBuilder, sql } from 'kysely';
 import type { Caller } from '../../access/caller.ts';
-import { gatewaysVisible, type ScopeForm } from '../../access/devices.ts';
+import { gatewayOperableFlag, gatewaysVisible, type ScopeForm } from '../../access/devices.ts';
 import { gatewayFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
@@ -88,8 +88,11 @@ function orderedIds(db: Db, caller: Caller, q: ListQuery, sort: string, desc: bo
   });
 }
 
-/** Gateways with everything a row shows, by id, WITHOUT the scope (ids come from a scoped query). */
-function rowsByIds(db: Db, ids: number[]) {
+/**
+ * Gateways with everything a row shows, by id, WITHOUT the scope (ids come from a scoped query),
+ * and whether the caller operates each.
+ */
+function rowsByIds(db: Db, caller: Caller, ids: number[]) {
   return db
     .selectFrom('gateways')
     .leftJoin('plants', 'plants.id', 'gateways.plant_id')
@@ -97,7 +100,7 @@ function rowsByIds(db: Db, ids: number[]) {
     .leftJoin('companies as plant_company', 'plant_company.id', 'plants.company_id')
     .leftJoin('users as owner', 'owner.id', 'plants.owner_user_id')
     .leftJoin('companies as agent_company', 'agent_company.id', 'owner.agent_company_id')
-    .select([
+    .select((eb) => [
       'gateways.id',
       'gateways.sn',
       'gateways.alias',
@@ -116,6 +119,7 @@ function rowsByIds(db: Db, ids: number[]) {
       'gateways.upload_interval_s',
       'gateways.bound_at',
       'gateways.created_at',
+      gatewayOperableFlag(eb as never, caller).as('operable'),
     ])
     .where('gateways.id', 'in', ids)
     .execute();
@@ -161,6 +165,7 @@ function toItem(r: GatewayRow, summary: { protocols: string[]; devices: number }
     protocols: summary?.protocols ?? [],
     devices: summary?.devices ?? 0,
     createdAt: iso(r.created_at)!,
+    canEdit: Number(r.operable) === 1,
   };
 }
 
@@ -203,7 +208,7 @@ export async function listGateways(db: Db, caller: Caller, q: ListQuery) {
         ),
       );
   const scoped = ids.filter((id) => visible.has(id));
-  const [rows, summary] = await Promise.all([rowsByIds(db, scoped), deviceSummary(db, scoped)]);
+  const [rows, summary] = await Promise.all([rowsByIds(db, caller, scoped), deviceSummary(db, scoped)]);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return { total, list: scoped.flatMap((id) => (byId.has(id) ? [toItem(byId.get(id)!, summary.get(id))] : [])) };
 }
@@ -239,7 +244,7 @@ export function gatewayCounts(db: Db, caller: Caller, q: Pick<Filters, 'plantId'
 export async function gatewayDetail(db: Db, caller: Caller, id: number) {
   const found = await gatewayFor(db, caller, { id });
   const [[row], summary, devices] = await Promise.all([
-    rowsByIds(db, [id]),
+    rowsByIds(db, caller, [id]),
     deviceSummary(db, [id]),
     joinLatest(db.selectFrom('devices'))
       .select([

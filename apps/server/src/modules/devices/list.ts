@@ -14,7 +14,7 @@ import { type devicesApi, inverterTypeKey, type QueryOf } from '@sunfleet/contra
 import { type Expression, type SelectQueryBuilder, sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { Caller } from '../../access/caller.ts';
-import { devicesVisible, listScopeForm, type ScopeForm } from '../../access/devices.ts';
+import { deviceOperableFlag, deviceRowRights, devicesVisible, listScopeForm, type ScopeForm } from '../../access/devices.ts';
 import { plantsVisible } from '../../access/scopes.ts';
 import { LoadingCaches } from '../../cache/loading-cache.ts';
 import type { Db } from '../../db/index.ts';
@@ -242,6 +242,8 @@ export interface ListRow {
   latestTs: number | null;
   values: Values;
   today: { pv: number; gridImport: number; gridExport: number } | null;
+  /** What the caller may do to this device (access/devices.ts). */
+  rights: { canEdit: boolean; canDelete: boolean };
 }
 
 /**
@@ -256,7 +258,7 @@ async function rowsOf(db: Db, caller: Caller, kind: DeviceKind, ids: number[], r
       .innerJoin('gateways', 'gateways.id', 'devices.gateway_id')
       .leftJoin('plants', 'plants.id', 'devices.plant_id'),
   )
-    .select([
+    .select((eb) => [
       'devices.id',
       'devices.sn',
       'devices.alias',
@@ -275,6 +277,7 @@ async function rowsOf(db: Db, caller: Caller, kind: DeviceKind, ids: number[], r
       'gateways.alias as gateway_alias',
       'device_latest.ts as latest_ts',
       'device_latest.values as latest_values',
+      deviceOperableFlag(eb as never, caller).as('operable'),
     ])
     .where('devices.id', 'in', ids)
     .where('devices.kind', '=', kind)
@@ -305,6 +308,7 @@ async function rowsOf(db: Db, caller: Caller, kind: DeviceKind, ids: number[], r
           latestTs: r.latest_ts === null ? null : Number(r.latest_ts),
           values: parseJson<Values>(r.latest_values, {}),
           today: d ? { pv: Number(d.pv_wh), gridImport: Number(d.grid_import_wh), gridExport: Number(d.grid_export_wh) } : null,
+          rights: deviceRowRights(caller, kind, r.operable),
         },
       ];
     }),
@@ -352,6 +356,7 @@ const common = (r: ListRow) => ({
   status: r.status,
   lastUpdate: iso(r.latestTs),
   createdAt: iso(r.createdAt)!,
+  ...r.rights,
 });
 
 export const inverterItem = (r: ListRow) => ({

@@ -3,7 +3,7 @@
  * through ingest: columns, filters, sorts, paging, counts per status, who sees what, refusals.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataAs, getAs, type World, world } from '../../../test/kits/devices.ts';
+import { dataAs, getAs, postAs, type World, world } from '../../../test/kits/devices.ts';
 import { account } from '../../../test/kits/plants.ts';
 
 let w: World;
@@ -182,5 +182,49 @@ describe('batteries, meters and weather stations', () => {
     expect((await getAs(w, w.O, '/api/v1/meteorological/status/count')).data).toMatchObject({ total: 1, normal: 1 });
     expect((await getAs(w, w.P, '/api/v1/meteorological/status/count')).data).toMatchObject({ total: 0 });
     expect(await getAs(w, w.O, '/api/v1/meteorological?sort=power')).toMatchObject({ code: 4 });
+  });
+});
+
+describe('what each row lets its caller do', () => {
+  const lists = ['/api/v1/inverters', '/api/v1/batteries', '/api/v1/meters', '/api/v1/meteorological'];
+  const rights = (data: { list: Row[] }) => data.list.map((r) => ({ sn: r.sn, canEdit: r.canEdit, canDelete: r.canDelete }));
+
+  it('the owner operates every device and deletes those of the kinds that are deleted', async () => {
+    for (const url of lists) {
+      const data = await list(w.O, `${url}?size=100`);
+      expect(data.list.length, url).toBeGreaterThan(0);
+      const deletable = !url.endsWith('meteorological');
+      for (const r of rights(data)) expect(r, url).toEqual({ sn: r.sn, canEdit: true, canDelete: deletable });
+    }
+  });
+
+  it('a visitor of the plant sees the rows with no edit and no delete, and the server refuses the delete', async () => {
+    for (const url of lists) {
+      const data = await list(w.visitor, `${url}?size=100`);
+      expect(data.list.length, url).toBeGreaterThan(0);
+      for (const r of rights(data)) expect(r, url).toEqual({ sn: r.sn, canEdit: false, canDelete: false });
+    }
+    expect((await postAs(w, w.visitor, `/api/v1/inverter/${w.sn.INV1}/delete`)).code).toBe(2);
+  });
+
+  it('a read-only account of the agent company sees no edit and no delete; its administrator both', async () => {
+    const readOnly = await account(w.s, { kind: 'company_admin', companyId: w.companyId, readOnly: true });
+    const admin = await list(w.admin, '/api/v1/inverters?size=100');
+    const looker = await list(readOnly, '/api/v1/inverters?size=100');
+    expect(sns(looker)).toEqual(sns(admin));
+    for (const r of rights(admin)) expect(r).toEqual({ sn: r.sn, canEdit: true, canDelete: true });
+    for (const r of rights(looker)) expect(r).toEqual({ sn: r.sn, canEdit: false, canDelete: false });
+  });
+
+  it('the same in a computed order (rows from the cached order)', async () => {
+    const data = await list(w.visitor, '/api/v1/inverters?sort=power&order=2');
+    for (const r of rights(data)) expect(r).toEqual({ sn: r.sn, canEdit: false, canDelete: false });
+  });
+
+  it('gateways: the owner operates its gateway, the visitor does not', async () => {
+    const mine = await list(w.O, '/api/v1/gateways');
+    expect(mine.list.find((g) => g.sn === w.GA.sn)).toMatchObject({ canEdit: true });
+    const visited = await list(w.visitor, '/api/v1/gateways');
+    expect(visited.list.map((g) => [g.sn, g.canEdit])).toEqual([[w.GA.sn, false]]);
   });
 });

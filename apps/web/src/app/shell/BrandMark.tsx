@@ -19,9 +19,12 @@ export function BrandMark({
   const src = collapsed ? (company?.iconUrl ?? company?.logoUrl ?? brandIcon) : (company?.logoUrl ?? brandLogo);
   return (
     <div className={styles.brand}>
+      {/* A box of known size (a logo of any shape fits it, object-fit): nothing moves when it loads. */}
       <img
         src={src}
         alt={company?.name ?? title}
+        width={collapsed ? 32 : 152}
+        height={collapsed ? 32 : 40}
         data-testid="brand-logo"
         className={collapsed ? `${styles.brandLogo} ${styles.brandIcon}` : styles.brandLogo}
       />

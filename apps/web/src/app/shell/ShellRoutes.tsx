@@ -33,7 +33,7 @@ export function ShellRoutes({
   const { pathname } = useLocation();
   return (
     <PageErrorBoundary resetKey={pathname}>
-      <Suspense fallback={<PageLoading />}>
+      <Suspense fallback={<PageLoading fullPage />}>
         <Routes>
           <Route index element={<Navigate to={hasHome ? homePath : fallbackHome} replace />} />
           {!hasHome && <Route path={homePath} element={<Navigate to={fallbackHome} replace />} />}

@@ -162,7 +162,7 @@ export default function GatewayDetailPage() {
             { key: 'alias', title: t('columns.alias'), render: (_, d) => d.alias ?? '--' },
             { key: 'protocol', title: t('columns.protocol'), dataIndex: 'protocol' },
             { key: 'status', title: t('columns.status'), render: (_, d) => <StatusBadge status={d.status} /> },
-            { key: 'lastUpdate', title: t('columns.lastUpdate'), render: (_, d) => <When iso={d.lastUpdate} /> },
+            { key: 'lastUpdate', title: t('columns.lastUpdate'), render: (_, d) => <When iso={d.lastUpdate} zone={timezone} /> },
           ]}
         />
       </Card>

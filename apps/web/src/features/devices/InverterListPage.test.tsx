@@ -19,6 +19,8 @@ const inverter = (sn: string, extra: Record<string, unknown> = {}) => ({
   status: 'normal',
   lastUpdate: new Date().toISOString(),
   createdAt: '2026-01-01T00:00:00.000Z',
+  canEdit: true,
+  canDelete: true,
   ...extra,
 });
 const counts = { total: 2, normal: 1, offline: 0, warning: 0, fault: 1, upgrading: 0 };
@@ -158,6 +160,27 @@ describe('inverter list', () => {
     fireEvent.click(screen.getByTestId('delete-confirm-ok'));
     await waitFor(() => expect(deleted).toEqual(['/api/v1/inverter/HYABVNAAB1ME/delete']));
     expect(await screen.findByText('HYABVNAAB1ME was deleted', {}, { timeout: 5000 })).toBeTruthy();
+  }, 20_000);
+
+  it('a row the server gives no rights shows no rename or delete, even where the page grants them', async () => {
+    serve([
+      [
+        'GET',
+        '/api/v1/inverters',
+        () => ({
+          total: 2,
+          list: [inverter('HYABVNAAB1ME'), inverter('HYVISITOR001', { canEdit: false, canDelete: false })],
+        }),
+      ],
+      ['GET', '/api/v1/inverters/count', () => counts],
+      ['GET', '/api/v1/plants', () => ({ total: 0, list: [] })],
+    ]);
+    render(['inverter.alias', 'inverter.delete']);
+    await screen.findByTestId('delete-HYABVNAAB1ME', {}, { timeout: 5000 });
+    expect(screen.getByTestId('rename-HYABVNAAB1ME')).toBeTruthy();
+    expect(screen.getByTestId('inverter-link-HYVISITOR001')).toBeTruthy();
+    expect(screen.queryByTestId('delete-HYVISITOR001')).toBeNull();
+    expect(screen.queryByTestId('rename-HYVISITOR001')).toBeNull();
   }, 20_000);
 
   it('says so when there are no inverters at all', async () => {

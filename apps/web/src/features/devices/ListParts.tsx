@@ -52,12 +52,15 @@ export function GatewayLink({ gateway }: { gateway: { id: number; sn: string; al
   );
 }
 
-/** "5 minutes ago", the full date-time in the tooltip. */
-export function When({ iso }: { iso: string | null }) {
+/**
+ * "5 minutes ago", the full date-time in the tooltip, in `zone` (a plant's, on its pages) or the
+ * browser's (lists across plants), named.
+ */
+export function When({ iso, zone }: { iso: string | null; zone?: string }) {
   const { i18n } = useTranslation();
   if (!iso) return <span>--</span>;
   return (
-    <Tooltip title={formatZoned(iso, browserZone(), i18n.language, { seconds: true })}>
+    <Tooltip title={formatZoned(iso, zone ?? browserZone(), i18n.language, { seconds: true })}>
       <span>{relativeTime(iso, i18n.language)}</span>
     </Tooltip>
   );

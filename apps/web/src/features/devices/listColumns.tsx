@@ -53,8 +53,12 @@ export function deviceColumns<Row extends SnRow>(t: TFunction<'devices'>, kind: 
   return { device, place, status, lastUpdate };
 }
 
-/** The rename and delete buttons, as a column; none when the caller may do neither. */
-export function actionsColumn<Row extends SnRow>(
+/**
+ * The rename and delete buttons, as a column; none when the page grants neither. Each row shows
+ * a button only when the server's rights for that row allow it (`canEdit` to rename, `canDelete`
+ * to delete): a visitor of a plant sees the row, not the buttons.
+ */
+export function actionsColumn<Row extends SnRow & { canEdit: boolean; canDelete: boolean }>(
   t: TFunction<'devices'>,
   actions: { rename?: ((row: Row) => void) | undefined; remove?: ((row: Row) => void) | undefined },
 ): Column<Row>[] {
@@ -69,8 +73,8 @@ export function actionsColumn<Row extends SnRow>(
       render: (_, row) => (
         <RowActions
           id={row.sn}
-          onRename={rename ? () => rename(row) : undefined}
-          onDelete={remove ? () => remove(row) : undefined}
+          onRename={rename && row.canEdit ? () => rename(row) : undefined}
+          onDelete={remove && row.canDelete ? () => remove(row) : undefined}
         />
       ),
     },

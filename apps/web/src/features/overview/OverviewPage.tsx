@@ -84,7 +84,7 @@ export default function OverviewPage() {
       </Card>
     );
   }
-  if (plant.isPending) return <PageLoading />;
+  if (plant.isPending) return <PageLoading fullPage />;
   if (plant.isError) return <PageError error={plant.error} onRetry={() => void plant.refetch()} />;
   const p = plant.data;
 

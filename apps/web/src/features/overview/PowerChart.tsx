@@ -1,13 +1,13 @@
 import { Card, Flex, Segmented, Typography } from 'antd';
 import dayjs from 'dayjs';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CardError } from '../../components/CardState.tsx';
 import { ChartEmpty } from '../../components/ChartEmpty.tsx';
 import { ChartSkeleton } from '../../components/ChartSkeleton.tsx';
 import { useChartColors } from '../../components/chartColors.ts';
 import { DateNav } from '../../components/DateNav.tsx';
-import { EChart } from '../../components/EChart.tsx';
+import { LazyEChart, preloadEChart } from '../../components/LazyEChart.tsx';
 import ui from '../../components/ui.module.css';
 import { type ChartPeriod, chartPeriods, periodKey, shiftDate } from '../../lib/dateNav.ts';
 import { formatEnergy, formatWatts } from '../../lib/format.ts';
@@ -58,6 +58,8 @@ export function PowerChartCard({
   const day = usePowerDay(plantId, date, date === today, isDay);
   const bars = useGeneration(plantId, period === 'day' ? 'month' : period, date, !isDay);
   const query = isDay ? day : bars;
+  // The chart code loads after the first paint, beside the chart's data.
+  useEffect(() => void preloadEChart(), []);
 
   const option = useMemo(() => {
     if (isDay) return day.data ? powerDayOption(day.data, labels, colors) : null;
@@ -125,7 +127,7 @@ export function PowerChartCard({
       ) : query.isError && !query.data ? (
         <CardError error={query.error} onRetry={() => void query.refetch()} testId="chart-error" />
       ) : option ? (
-        <EChart
+        <LazyEChart
           option={option}
           height={320}
           testId={isDay ? 'chart-day' : `chart-${period}`}

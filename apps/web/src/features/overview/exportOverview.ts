@@ -1,14 +1,15 @@
 /**
  * The overview's downloads: the PDF (text figures and chart images, see pdf.ts) and the
  * generation data (.xlsx from `plant/generation/download`). Data the page already holds comes
- * from the query cache; what is missing is fetched once. jsPDF is loaded only when asked for.
+ * from the query cache; what is missing is fetched once. jsPDF is loaded only when asked for,
+ * ECharts with the page's chart or then.
  */
 import { type DataOf, type Endpoint, plantEnergyApi } from '@sunfleet/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import { type CallInput, call } from '../../api/client.ts';
 import { endpointKey } from '../../api/hooks.ts';
 import { saveFile } from '../../components/download.ts';
-import { renderChartImage } from '../../components/EChart.tsx';
+import { preloadEChart } from '../../components/LazyEChart.tsx';
 import { printColors } from '../../lib/chart.ts';
 import { type ChartPeriod, periodKey } from '../../lib/dateNav.ts';
 import type { PowerLabels } from '../../lib/palette.ts';
@@ -49,8 +50,10 @@ export async function exportOverviewPdf(input: ExportInput): Promise<string> {
   }[period];
   const barsPeriod = period === 'day' ? 'month' : period;
   const settle = <T>(p: Promise<T>) => p.catch(() => undefined);
-  const [{ jsPDF }, day, bars, breakdown, use] = await Promise.all([
+  const [{ jsPDF }, { renderChartImage }, day, bars, breakdown, use] = await Promise.all([
     import('jspdf'),
+    // ECharts is the page's lazy chunk: the PDF waits for it, the first paint never does.
+    preloadEChart(),
     settle(cached(client, plantEnergyApi.plantPowerDay, { params: { id }, query: { date }, quiet })),
     settle(cached(client, generationEndpoint[barsPeriod], { params: { id }, query: { date }, quiet })),
     settle(cached(client, breakdownEp, { params: { id }, query: { date }, quiet })),

@@ -13,7 +13,7 @@ import { ApiError, call } from '../../api/client.ts';
 import { useGuardedAction } from '../../api/guard.ts';
 import { SafeInput } from '../../components/SafeInput.tsx';
 import ui from '../../components/ui.module.css';
-import { browserZone, formatZoned } from '../../lib/zonedTime.ts';
+import { formatZoned } from '../../lib/zonedTime.ts';
 import { useInvalidatePlants } from './plantQueries.ts';
 
 const SN = /^[A-Za-z0-9_-]{1,32}$/;
@@ -125,14 +125,20 @@ export function GatewayClaimFields({
 
 type PlantGateway = DataOf<typeof plantsApi.getPlant>['gateways'][number];
 
-/** The plant's gateways, with bind and replace for those who may (station.gateway, can edit). */
+/**
+ * The plant's gateways, with bind and replace for those who may (station.gateway, can edit);
+ * times in the plant's zone, named.
+ */
 export function GatewaySection({
   plantId,
+  timezone,
   gateways,
   canChange,
   onChanged,
 }: {
   plantId: number;
+  /** The plant's IANA zone. */
+  timezone: string;
   gateways: PlantGateway[];
   canChange: boolean;
   onChanged: () => void;
@@ -177,7 +183,7 @@ export function GatewaySection({
                   g.alias,
                   g.lastOnlineAt
                     ? t('gateway.lastOnline', {
-                        time: formatZoned(g.lastOnlineAt, browserZone(), i18n.language, { seconds: true }),
+                        time: formatZoned(g.lastOnlineAt, timezone, i18n.language, { seconds: true }),
                       })
                     : null,
                 ]

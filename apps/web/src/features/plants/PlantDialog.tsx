@@ -5,6 +5,8 @@ import type { ReactNode } from 'react';
 export interface PlantRef {
   id: number;
   name: string;
+  /** The plant's IANA zone: times about the plant are read in it. */
+  timezone: string;
 }
 
 export function PlantDialog({

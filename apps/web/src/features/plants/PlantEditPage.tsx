@@ -162,7 +162,13 @@ function EditForm({ plant, onReload }: { plant: Plant; onReload: () => void }) {
         onCancel={() => navigate('/plants')}
         extra={
           <Card size="small" title={t('form.gateway')}>
-            <GatewaySection plantId={plant.id} gateways={plant.gateways} canChange={canGateway} onChanged={onReload} />
+            <GatewaySection
+              plantId={plant.id}
+              timezone={plant.timezone}
+              gateways={plant.gateways}
+              canChange={canGateway}
+              onChanged={onReload}
+            />
           </Card>
         }
       />

@@ -7,11 +7,12 @@
  */
 import { errorText, isDecimalInRange, isPlantName, limits, PHONE_PATTERN, plantsApi } from '@sunfleet/contracts';
 import type { FormRule } from 'antd';
-import { Alert, Button, Card, Col, DatePicker, Flex, Form, type FormInstance, InputNumber, Radio, Row, Select } from 'antd';
+import { Alert, Button, Card, Col, DatePicker, Flex, Form, type FormInstance, Radio, Row, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiError } from '../../api/client.ts';
+import { NumberInput } from '../../components/NumberInput.tsx';
 import { SafeInput } from '../../components/SafeInput.tsx';
 import ui from '../../components/ui.module.css';
 import { GatewayClaimFields, gatewayCodeField } from './Gateway.tsx';
@@ -259,7 +260,7 @@ export function PlantForm({
                 ]}
                 extra={t('form.capacityHint', { max: limits.capacity.max })}
               >
-                <InputNumber<number> className={ui.fullWidth} suffix="kWp" data-testid="plant-capacity" />
+                <NumberInput maxDecimals={2} className={ui.fullWidth} suffix="kWp" data-testid="plant-capacity" />
               </Form.Item>
             </Col>
             <Col {...third}>
@@ -315,7 +316,7 @@ export function PlantForm({
                 dependencies={['longitude']}
                 rules={[coordinate(90, 'longitude')]}
               >
-                <InputNumber<number> className={ui.fullWidth} placeholder="37.3891" data-testid="plant-latitude" />
+                <NumberInput className={ui.fullWidth} placeholder="37.3891" data-testid="plant-latitude" />
               </Form.Item>
             </Col>
             <Col {...half}>
@@ -325,7 +326,7 @@ export function PlantForm({
                 dependencies={['latitude']}
                 rules={[coordinate(180, 'latitude')]}
               >
-                <InputNumber<number> className={ui.fullWidth} placeholder="-5.9845" data-testid="plant-longitude" />
+                <NumberInput className={ui.fullWidth} placeholder="-5.9845" data-testid="plant-longitude" />
               </Form.Item>
             </Col>
           </Row>
@@ -363,18 +364,23 @@ export function PlantForm({
             ) : (
               <Col {...third}>
                 <Form.Item name="price" label={t('form.price')} rules={[decimal(limits.price.min, limits.price.max)]}>
-                  <InputNumber<number> className={ui.fullWidth} suffix={priceUnit} data-testid="plant-price" />
+                  <NumberInput maxDecimals={2} className={ui.fullWidth} suffix={priceUnit} data-testid="plant-price" />
                 </Form.Item>
               </Col>
             )}
             <Col {...third}>
               <Form.Item name="totalInvestment" label={t('form.totalInvestment')} rules={[decimal(0, limits.valueInput)]}>
-                <InputNumber<number> className={ui.fullWidth} suffix={currency ?? undefined} data-testid="plant-investment" />
+                <NumberInput
+                  maxDecimals={2}
+                  className={ui.fullWidth}
+                  suffix={currency ?? undefined}
+                  data-testid="plant-investment"
+                />
               </Form.Item>
             </Col>
             <Col {...third}>
               <Form.Item name="income" label={t('form.incomeTotal')} rules={[decimal(0, limits.valueInput)]}>
-                <InputNumber<number> className={ui.fullWidth} suffix={currency ?? undefined} data-testid="plant-income" />
+                <NumberInput maxDecimals={2} className={ui.fullWidth} suffix={currency ?? undefined} data-testid="plant-income" />
               </Form.Item>
             </Col>
           </Row>

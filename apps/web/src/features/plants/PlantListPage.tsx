@@ -146,8 +146,8 @@ export default function PlantListPage() {
               total={total}
               loading={list.isPending || list.isFetching}
               selection={selection}
-              onShare={(row) => setSharing({ id: row.id, name: row.name })}
-              onTransfer={(row) => setTransferring({ id: row.id, name: row.name })}
+              onShare={(row) => setSharing({ id: row.id, name: row.name, timezone: row.timezone })}
+              onTransfer={(row) => setTransferring({ id: row.id, name: row.name, timezone: row.timezone })}
               onDelete={(row) => void deleteOne(row)}
             />
           )}

@@ -7,11 +7,12 @@
  */
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { limits } from '@sunfleet/contracts';
-import { Button, Flex, Form, InputNumber, TimePicker, Typography } from 'antd';
+import { Button, Flex, Form, TimePicker, Typography } from 'antd';
 import { NoFormStyle } from 'antd/es/form/context';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { NumberInput } from '../../components/NumberInput.tsx';
 import ui from '../../components/ui.module.css';
 import styles from './plants.module.css';
 import {
@@ -99,7 +100,8 @@ export function PriceSegmentEditor({ value = [], onChange, unit, disabled }: Pri
                 onChange={(d) => change(setSegmentTime(value, row, 'end', d ? d.format(FORMAT) : ''))}
                 className={styles.segmentTime}
               />
-              <InputNumber<number>
+              <NumberInput
+                maxDecimals={2}
                 value={segment.price}
                 disabled={disabled}
                 status={fieldError(row, 'price')}

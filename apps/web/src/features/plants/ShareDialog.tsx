@@ -1,5 +1,5 @@
 /**
- * Share a plant: who it is shared with and as what, add an account as manager or
+ * Share a plant: who it is shared with, as what and since when (in the plant's zone, named), add an account as manager or
  * visitor (sharing again changes the role), end a share after a confirmation. 701 (yourself),
  * 702 (a company user), 703 (a company plant) and 4 (no such account) show under the account.
  */
@@ -15,7 +15,7 @@ import { emailRules } from '../../components/formRules.ts';
 import { PageError } from '../../components/PageState.tsx';
 import { EmailInput } from '../../components/SafeInput.tsx';
 import ui from '../../components/ui.module.css';
-import { browserZone, formatZoned } from '../../lib/zonedTime.ts';
+import { formatZoned } from '../../lib/zonedTime.ts';
 import { PlantDialog, type PlantRef } from './PlantDialog.tsx';
 import { useInvalidatePlants } from './plantQueries.ts';
 import styles from './plants.module.css';
@@ -152,7 +152,7 @@ function ShareBody({ plant }: { plant: PlantRef }) {
                   title={u.account}
                   description={
                     <Typography.Text type="secondary" className={ui.note}>
-                      {t('share.since', { time: formatZoned(u.sharedAt, browserZone(), i18n.language, { seconds: true }) })}
+                      {t('share.since', { time: formatZoned(u.sharedAt, plant.timezone, i18n.language, { seconds: true }) })}
                     </Typography.Text>
                   }
                 />

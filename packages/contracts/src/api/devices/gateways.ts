@@ -38,6 +38,9 @@ export const GatewayListItem = Type.Object({
   protocols: Type.Array(Type.String(), { description: 'protocol ids of the devices behind it' }),
   devices: Type.Integer({ description: 'devices behind it' }),
   createdAt: Instant,
+  canEdit: Type.Boolean({
+    description: 'operate it: bind, unbind, restart, upgrade, each with its button permission (not a visitor, not read-only)',
+  }),
 });
 
 export const GatewayCounts = Type.Object({
@@ -78,7 +81,6 @@ export const GatewayDetail = Type.Object({
   historySource: Type.Union([Type.Literal('sessions'), Type.Literal('events')], {
     description: 'sessions: connect/disconnect records; events: offline periods seen by the offline detection',
   }),
-  canEdit: Type.Boolean(),
 });
 
 export const listGateways = endpoint({

@@ -49,9 +49,17 @@ export function deviceIdentity() {
   };
 }
 
+/** What the caller may do to a listed device, worked out by the server per row. */
+export const deviceRowRights = {
+  canEdit: Type.Boolean({
+    description: 'operate it: rename, settings, commands, each with its button permission (not a visitor, not read-only)',
+  }),
+  canDelete: Type.Boolean({ description: 'delete it: operate it and hold the kind’s delete permission' }),
+};
+
 /**
  * A row of an SN-keyed device list: who it is and where (SN, alias, plant, gateway, protocol),
- * the kind's own figures, then its status and times.
+ * the kind's own figures, its status and times, and what the caller may do to it.
  */
 export function deviceListItem<Figures extends TProperties>(figures: Figures) {
   return Type.Object({
@@ -65,6 +73,7 @@ export function deviceListItem<Figures extends TProperties>(figures: Figures) {
     status: DeviceStatus,
     lastUpdate: Nullable(Instant),
     createdAt: Instant,
+    ...deviceRowRights,
   });
 }
 
