@@ -27,6 +27,8 @@ interface DeviceTableProps<Row> {
   totalText: (n: number) => string;
   scrollX: number;
   testId: string;
+  /** Checkboxes on the rows (a list's batch actions). */
+  rowSelection?: TableProps<Row>['rowSelection'];
 }
 
 /**
@@ -69,6 +71,7 @@ function DeviceTable<Row extends object>({
   totalText,
   scrollX,
   testId,
+  rowSelection,
 }: DeviceTableProps<Row> & { rows: Row[]; total: number; loading: boolean }) {
   const height = useTableHeight(520);
   const marked = columns.map((c) =>
@@ -90,6 +93,7 @@ function DeviceTable<Row extends object>({
     <Table<Row>
       virtual
       rowKey={rowKey}
+      rowSelection={rowSelection}
       size="middle"
       columns={marked}
       dataSource={rows}

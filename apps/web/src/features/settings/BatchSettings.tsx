@@ -44,7 +44,7 @@ export function BatchSettings({ sns }: { sns: string[] }) {
       ) : common.family === null || common.groups.length === 0 ? (
         <SettingsError
           code={601}
-          message={common.families.length > 1 ? t('batch.mixed', { families: common.families.join(', ') }) : null}
+          hint={common.families.length > 1 ? t('batch.mixed', { families: common.families.join(', ') }) : null}
         />
       ) : batchId ? (
         <BatchProgress id={batchId} onDone={() => setBatchId(null)} />

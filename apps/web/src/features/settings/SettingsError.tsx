@@ -9,7 +9,18 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { errorKind } from './form.ts';
 
-export function SettingsError({ code, message, action }: { code: number | null; message?: string | null; action?: ReactNode }) {
+export function SettingsError({
+  code,
+  message,
+  hint,
+  action,
+}: {
+  code: number | null;
+  message?: string | null;
+  /** What the screen knows better than the code's hint (e.g. why a batch has no group). */
+  hint?: string | null;
+  action?: ReactNode;
+}) {
   const { t } = useTranslation('settings');
   const kind = errorKind(code);
   // The server's text adds what the title cannot say: the device's reason, the field refused.
@@ -19,7 +30,7 @@ export function SettingsError({ code, message, action }: { code: number | null; 
       type={kind === 'offline' || kind === 'timeout' ? 'warning' : 'error'}
       showIcon
       title={t(`errors.${kind}`)}
-      description={detail || t(`errors.${kind}Hint`)}
+      description={hint || detail || t(`errors.${kind}Hint`)}
       action={action}
       data-testid={`settings-error-${kind}`}
     />
