@@ -56,10 +56,9 @@ describe('inverter list: remote settings of the selection', () => {
     renderAs(shell(['inverter.view', 'inverter.setting']));
     await screen.findByTestId('inverter-link-HYABVNAAB1ME', {}, { timeout: 5000 });
     expect(screen.queryByTestId('inverter-remote-settings')).toBeNull();
-    const boxes = screen.getAllByRole('checkbox');
-    fireEvent.click(boxes[1]!);
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select HYABVNAAB1ME' }));
     expect((await screen.findByTestId('inverter-selected')).textContent).toBe('1 inverter selected');
-    fireEvent.click(boxes[2]!);
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select HYK4V1O8XI0L' }));
     await waitFor(() => expect(screen.getByTestId('inverter-selected').textContent).toBe('2 inverters selected'));
     fireEvent.click(screen.getByTestId('inverter-remote-settings'));
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/device/setting?sns=HYABVNAAB1ME,HYK4V1O8XI0L'));

@@ -153,6 +153,9 @@ export default function InverterListPage() {
             ? {
                 selectedRowKeys: selected,
                 preserveSelectedRowKeys: true,
+                fixed: true,
+                columnWidth: 40,
+                getCheckboxProps: (row) => ({ 'aria-label': t('select', { sn: row.sn }) }),
                 onChange: (keys) => setSelected(keys.map(String).slice(0, limits.settingBatchDevices)),
               }
             : undefined

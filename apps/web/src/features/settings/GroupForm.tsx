@@ -182,7 +182,6 @@ function FieldInput({ field, value, onChange }: { field: SettingField; value: Fi
       id={id}
       value={typeof value === 'number' ? value : null}
       step={field.step ?? undefined}
-      suffix={field.unit ?? undefined}
       onChange={(v) => onChange(v)}
       className={styles.input}
       data-testid={testId}
