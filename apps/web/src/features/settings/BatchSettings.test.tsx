@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { createQueryClient } from '../../api/hooks.ts';
@@ -8,6 +8,9 @@ import { callsTo, fail, serve } from '../../test/pages.tsx';
 import { renderWithApp } from '../../test/render.tsx';
 import { DeviceSettingPage } from './DeviceSettingPage.tsx';
 import type { SettingBatch, SettingField, SettingJob } from './form.ts';
+
+// A loaded machine renders antd's tables and selects slowly: wait up to 5 s for what a step shows.
+configure({ asyncUtilTimeout: 5000 });
 
 const A = 'HYAAAAAAAAA1';
 const B = 'HYBBBBBBBBB2';
@@ -111,7 +114,7 @@ async function writeSixty() {
   fireEvent.click(screen.getByTestId('setting-confirm-ok'));
 }
 
-describe('remote settings of several inverters', () => {
+describe('remote settings of several inverters', { timeout: 20_000 }, () => {
   it('writes the changed values to every selected inverter and follows the batch to a result per inverter', async () => {
     const calls = setup([
       batch([job(A, 'reading'), job(B, 'queued')], 'running'),

@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { createQueryClient } from '../../api/hooks.ts';
@@ -9,6 +9,9 @@ import { type Call, callsTo, fail, serve } from '../../test/pages.tsx';
 import { renderWithApp } from '../../test/render.tsx';
 import { DeviceSettingPage } from './DeviceSettingPage.tsx';
 import type { SettingField, SettingJob } from './form.ts';
+
+// A loaded machine renders antd's tables and selects slowly: wait up to 5 s for what a step shows.
+configure({ asyncUtilTimeout: 5000 });
 
 const SN = 'HYABVNAAB1ME';
 const JOB = '00000000-0000-4000-8000-00000000000a';
@@ -138,13 +141,13 @@ const shell = ({ granted, readOnly = false }: { granted: string[]; readOnly?: bo
 
 const OPERATOR = ['inverter.view', 'inverter.setting'];
 
-function render(path = `/device/setting?sn=${SN}`, caller = shell({ granted: OPERATOR })) {
+function render(path = `/device/setting?sn=${SN}`, caller = shell({ granted: OPERATOR }), withinPlant = false) {
   return renderWithApp(
     <QueryClientProvider client={createQueryClient()}>
       <MemoryRouter initialEntries={[path]}>
         <ShellContext.Provider value={caller}>
           <PageContext.Provider value={{ route: null, buttons: [] }}>
-            <DeviceSettingPage withinPlant={false} />
+            <DeviceSettingPage withinPlant={withinPlant} />
           </PageContext.Provider>
         </ShellContext.Provider>
       </MemoryRouter>
@@ -159,7 +162,7 @@ async function type(key: string, value: string) {
 }
 const WAIT = { timeout: 5000 };
 
-describe('remote settings of one inverter', () => {
+describe('remote settings of one inverter', { timeout: 20_000 }, () => {
   it('reads the supported group, edits it with a changed marker, confirms the diff, writes and follows the job to its read-back', async () => {
     const calls = setup({ polls: [job({ state: 'verifying', before: { maxChargeCurrent: 50 } }), done()] });
     render();
@@ -294,5 +297,20 @@ describe('remote settings of one inverter', () => {
     setup();
     render('/device/setting');
     expect(await screen.findByText('Pick a plant, then one of its inverters')).toBeTruthy();
+  });
+
+  it('within a plant: the plant is fixed, its inverters are offered, the one picked opens', async () => {
+    const calls = setup();
+    render('/plants/device/setting?plantId=7', undefined, true);
+    expect(await screen.findByText('Pick an inverter of the plant')).toBeTruthy();
+    expect(screen.queryByTestId('setting-plant')).toBeNull();
+    await waitFor(() => expect(callsTo(calls, '/api/v1/inverters')[0]?.url.searchParams.get('plantId')).toBe('7'));
+  });
+
+  it('with a plant and an SN in the address, opens that inverter with the plant kept', async () => {
+    setup();
+    render(`/plants/device/setting?plantId=7&sn=${SN}`, undefined, true);
+    expect(await screen.findByTestId('setting-tab-batt')).toBeTruthy();
+    expect(screen.queryByTestId('setting-plant')).toBeNull();
   });
 });
