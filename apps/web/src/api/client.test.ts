@@ -8,7 +8,7 @@ type Handler = (url: string, init: RequestInit) => Response | Promise<Response>;
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const ok = (data: unknown) => json({ code: 0, msg: 'ok', data });
-const business = (code: number) => json({ code, msg: `server text ${code}`, data: null });
+const business = (code: number, msg = `server text ${code}`) => json({ code, msg, data: null });
 const authOf = (init: RequestInit) => (init.headers as Record<string, string>).Authorization;
 
 function mockFetch(handler: Handler) {
@@ -50,6 +50,13 @@ describe('envelope', () => {
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ code: 103, tolerated: true, message: errorText(103, 'en') });
     expect(env.toast).not.toHaveBeenCalled();
+  });
+
+  it('a tolerated code keeps the server’s own message beside the catalogue’s text (a device’s reason)', async () => {
+    signIn();
+    mockFetch(() => business(2, 'the plant is shared read-only'));
+    const err = await call(account.getUser, { query: {}, tolerate: [2] }).catch((e) => e);
+    expect(err).toMatchObject({ code: 2, message: errorText(2, 'en'), serverMessage: 'the plant is shared read-only' });
   });
 
   it('a code the call tolerates is not toasted either', async () => {

@@ -36,6 +36,8 @@ export class ApiError extends Error {
     message: string,
     /** The screen asked to handle this code itself (no toast was shown). */
     readonly tolerated = false,
+    /** The server's own message (e.g. a device's reason for refusing), when it sent one. */
+    readonly serverMessage: string | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -237,7 +239,7 @@ async function send<E extends Endpoint>(ep: E, input: RawInput & CallOptions, re
 
   const { code } = envelope;
   const text = codeText(code, envelope.msg);
-  if (ep.tolerate?.includes(code) || input.tolerate?.includes(code)) throw new ApiError(code, text, true);
+  if (ep.tolerate?.includes(code) || input.tolerate?.includes(code)) throw new ApiError(code, text, true, envelope.msg || null);
   if (code === 102) {
     clearSession();
     env.goToLogin();

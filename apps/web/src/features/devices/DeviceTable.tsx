@@ -26,6 +26,8 @@ interface DeviceTableProps<Row> {
   emptyText: string;
   totalText: (n: number) => string;
   testId: string;
+  /** Checkboxes on the rows (a list's batch actions). */
+  rowSelection?: TableProps<Row>['rowSelection'];
 }
 
 /**
@@ -67,6 +69,7 @@ function DeviceTable<Row extends object>({
   emptyText,
   totalText,
   testId,
+  rowSelection,
 }: DeviceTableProps<Row> & { rows: Row[]; total: number; loading: boolean }) {
   const marked = columns.map((c) =>
     c.sorter && c.key ? { ...c, sortOrder: state.sort === c.key ? (state.order === 1 ? 'ascend' : 'descend') : null } : c,
@@ -87,6 +90,7 @@ function DeviceTable<Row extends object>({
     <ListTable<Row>
       fill
       rowKey={rowKey}
+      rowSelection={rowSelection}
       size="middle"
       columns={marked}
       dataSource={rows}

@@ -8,11 +8,12 @@
  * meter, battery, eps and load groups the inverter's protocol has. Realtime values refresh
  * every 10 s. An SN the caller cannot see (600) shows "not found".
  */
+import { ControlOutlined } from '@ant-design/icons';
 import { devicesApi } from '@sunfleet/contracts';
-import { Flex, Tag } from 'antd';
+import { Button, Flex, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { useApiQuery } from '../../api/hooks.ts';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
@@ -38,6 +39,7 @@ const BACK = '/device/inverter';
 export default function InverterDetailPage() {
   const { t, i18n } = useTranslation('devices');
   const sn = useParams().sn ?? '';
+  const navigate = useNavigate();
   const valid = new RegExp(devicesApi.SN_PATTERN).test(sn);
   const canRename = usePermission('inverter.alias');
   const canDelete = usePermission('inverter.delete');
@@ -76,15 +78,22 @@ export default function InverterDetailPage() {
           { key: 'lastUpdate', label: t('columns.lastUpdate'), value: formatZoned(inv.lastUpdate, timezone, i18n.language) },
         ]}
         actions={
-          <>
+          <Flex gap={8} wrap>
             {canPower && inv.canPower && (
               <PowerButtons device={{ sn: inv.sn, name: deviceName(inv), plantName: inv.plant?.name ?? null }} />
             )}
+            <Button
+              icon={<ControlOutlined />}
+              onClick={() => navigate(`/device/setting?sn=${encodeURIComponent(inv.sn)}`)}
+              data-testid="inverter-settings"
+            >
+              {t('remoteSettings')}
+            </Button>
             <DetailActions
               onRename={canRename && inv.canEdit ? () => setRenaming({ sn: inv.sn, alias: inv.alias }) : undefined}
               onDelete={deleteAction(inv, canDelete && inv.canDelete)}
             />
-          </>
+          </Flex>
         }
       />
       <DetailTabs

@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { ShellContext, type ShellInfo } from '../../app/shell/shellContext.ts';
 import { callsTo, fail, renderPage, serve } from '../../test/pages.tsx';
 import InverterListPage from './InverterListPage.tsx';
 
@@ -40,6 +41,41 @@ function standard(
 
 const render = (buttons: string[] = [], path = '/device/inverter') =>
   renderPage(<InverterListPage />, { path, pattern: '/device/inverter', buttons });
+
+const shell = (granted: string[], readOnly = false) =>
+  ({ profile: {}, routes: [], buttons: {}, rights: { granted: new Set(granted), readOnly } }) as unknown as ShellInfo;
+const renderAs = (caller: ShellInfo) =>
+  renderPage(
+    <ShellContext.Provider value={caller}>
+      <InverterListPage />
+    </ShellContext.Provider>,
+    { path: '/device/inverter', pattern: '/device/inverter' },
+  );
+
+describe('inverter list: remote settings of the selection', () => {
+  it('offers the selected inverters to the remote settings as one batch', async () => {
+    standard();
+    renderAs(shell(['inverter.view', 'inverter.setting']));
+    await screen.findByTestId('inverter-link-HYABVNAAB1ME', {}, { timeout: 5000 });
+    expect(screen.queryByTestId('inverter-remote-settings')).toBeNull();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select HYABVNAAB1ME' }));
+    expect((await screen.findByTestId('inverter-selected')).textContent).toBe('1 inverter selected');
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select HYK4V1O8XI0L' }));
+    await waitFor(() => expect(screen.getByTestId('inverter-selected').textContent).toBe('2 inverters selected'));
+    fireEvent.click(screen.getByTestId('inverter-remote-settings'));
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/device/setting?sns=HYABVNAAB1ME,HYK4V1O8XI0L'));
+  }, 20_000);
+
+  it('has no selection without inverter.setting, nor for a read-only account', async () => {
+    for (const caller of [shell(['inverter.view']), shell(['inverter.view', 'inverter.setting'], true)]) {
+      standard();
+      const view = renderAs(caller);
+      await screen.findByTestId('inverter-link-HYABVNAAB1ME', {}, { timeout: 5000 });
+      expect(screen.queryAllByRole('checkbox')).toHaveLength(0);
+      view.unmount();
+    }
+  }, 20_000);
+});
 
 describe('inverter list', () => {
   it('asks for SN order, first page of 20, and shows type names, power and counts', async () => {

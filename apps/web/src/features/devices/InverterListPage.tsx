@@ -3,14 +3,15 @@
  * alias), the server-sorted and paged list; a row opens the inverter. Rename and delete show
  * with the page's inverter.alias / inverter.delete buttons (the server still checks the plant).
  */
-import { devicesApi } from '@sunfleet/contracts';
+import { ControlOutlined } from '@ant-design/icons';
+import { devicesApi, limits, settingsApi } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
-import type { TableColumnsType } from 'antd';
+import { Button, Flex, type TableColumnsType, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
-import { usePermission } from '../../components/Permission.tsx';
+import { useMayCall, usePermission } from '../../components/Permission.tsx';
 import { StatusCards } from '../../components/StatusCards.tsx';
 import { formatEnergy, formatPower } from '../../lib/format.ts';
 import { AliasDialog, type AliasTarget } from './AliasDialog.tsx';
@@ -40,6 +41,9 @@ export default function InverterListPage() {
   const canDelete = usePermission('inverter.delete');
   const confirmDelete = useDeleteDevice('inverter');
   const [renaming, setRenaming] = useState<AliasTarget | null>(null);
+  // Remote settings of the selected inverters as one batch (with inverter.setting, not read-only).
+  const canBatch = useMayCall()(settingsApi.settingBatch);
+  const [selected, setSelected] = useState<string[]>([]);
 
   const filters = { ...countQuery(state), ...(state.type ? { type: state.type as InverterRow['typeKey'] } : {}) };
   const counts = useApiQuery(devicesApi.inverterCount, { query: filters }, { refetchInterval: LIST_MS });
@@ -115,6 +119,22 @@ export default function InverterListPage() {
         types={devicesApi.inverterTypeKeys.map((k) => ({ value: k, label: t(`types.${k}`) }))}
         typeLabel={t('filters.inverterType')}
       />
+      {canBatch && selected.length > 0 && (
+        <Flex align="center" gap={12} wrap data-testid="inverter-bulk-bar">
+          <Typography.Text strong data-testid="inverter-selected">
+            {t('selected', { count: selected.length })}
+          </Typography.Text>
+          <Button
+            type="primary"
+            icon={<ControlOutlined />}
+            onClick={() => navigate(`/device/setting?sns=${selected.map(encodeURIComponent).join(',')}`)}
+            data-testid="inverter-remote-settings"
+          >
+            {t('remoteSettings')}
+          </Button>
+          <Button onClick={() => setSelected([])}>{t('clearSelection')}</Button>
+        </Flex>
+      )}
       <DeviceListBody<InverterRow>
         list={list}
         countTotal={counts.data?.total}
@@ -127,6 +147,18 @@ export default function InverterListPage() {
         emptyText={t('noMatch')}
         totalText={(n) => t('total.inverter', { count: n })}
         testId="inverter-table"
+        rowSelection={
+          canBatch
+            ? {
+                selectedRowKeys: selected,
+                preserveSelectedRowKeys: true,
+                fixed: true,
+                columnWidth: 40,
+                getCheckboxProps: (row) => ({ 'aria-label': t('select', { sn: row.sn }) }),
+                onChange: (keys) => setSelected(keys.map(String).slice(0, limits.settingBatchDevices)),
+              }
+            : undefined
+        }
       />
       <AliasDialog kind="inverter" device={renaming} onClose={() => setRenaming(null)} />
     </ListFrame>

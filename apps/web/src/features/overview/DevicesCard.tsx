@@ -3,6 +3,7 @@
  * stations), the inverters by status, the open events by level, and the first inverters with
  * their power now.
  */
+import { ControlOutlined } from '@ant-design/icons';
 import { plantsApi } from '@sunfleet/contracts';
 import { Badge, Card, Divider, Empty, Flex, Skeleton, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -102,9 +103,19 @@ export function DevicesCard({ plantId }: { plantId: number }) {
                         </Link>
                       }
                     />
-                    <Typography.Text type="secondary" className={ui.nowrap}>
-                      {formatWatts(inv.power)} · {formatEnergy(inv.todayEnergy)}
-                    </Typography.Text>
+                    <Flex gap={8} align="center">
+                      <Typography.Text type="secondary" className={ui.nowrap}>
+                        {formatWatts(inv.power)} · {formatEnergy(inv.todayEnergy)}
+                      </Typography.Text>
+                      <Link
+                        to={`/plants/device/setting?plantId=${plantId}&sn=${encodeURIComponent(inv.sn)}`}
+                        aria-label={t('devices.settings', { name: inv.alias || inv.sn })}
+                        title={t('devices.settings', { name: inv.alias || inv.sn })}
+                        data-testid={`inverter-settings-${inv.sn}`}
+                      >
+                        <ControlOutlined />
+                      </Link>
+                    </Flex>
                   </Flex>
                 </li>
               ))}

@@ -140,7 +140,8 @@ function serve(opts: { type?: number; missing?: boolean; canEdit?: boolean } = {
     else if (path === '/api/v1/plant/7/eventCount') data = { total: 3, fault: 1, warning: 2, info: 0 };
     else if (path === '/api/v1/plant/7/check/device')
       data = { hasDevices: true, gateways: 1, inverters: 2, batteries: 1, meters: 1, weather: 0 };
-    else if (path === '/api/v1/plant/7/inverters') data = { total: 0, list: [] };
+    else if (path === '/api/v1/plant/7/inverters')
+      data = { total: 1, list: [{ sn: 'HY0000000001', alias: 'Roof', status: 'normal', power: 1500, todayEnergy: 15000 }] };
     else if (path === '/api/v1/plant/meteorological/7/realtime')
       data = {
         source: 'none',
@@ -231,6 +232,10 @@ describe('plant overview page', () => {
     expect(screen.getByTestId('energy-gridExport').textContent).toBe('8.0 kWh');
     expect(screen.getByTestId('energy-charge').textContent).toBe('3.0 kWh');
     expect(screen.getByTestId('devices-inverters').textContent).toBe('2');
+    // Each listed inverter links to its remote settings within the plant.
+    const settings = await screen.findByTestId('inverter-settings-HY0000000001', {}, T);
+    expect(settings.getAttribute('href')).toBe('/plants/device/setting?plantId=7&sn=HY0000000001');
+    expect(settings.getAttribute('aria-label')).toBe('Remote settings of Roof');
     expect(screen.getByTestId('events-fault').textContent).toBe('Fault 1');
     expect((await screen.findByTestId('weather-none', {}, T)).textContent).toContain('no weather station');
     // The events card is its own chunk (below the fold): its first import compiles antd's Table.

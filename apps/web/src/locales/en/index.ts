@@ -8,7 +8,8 @@ import menu from './menu.json';
 import overview from './overview.json';
 import pages from './pages.json';
 import plants from './plants.json';
+import settings from './settings.json';
 import system from './system.json';
 import workdata from './workdata.json';
 
-export default { common, auth, account, menu, pages, plants, overview, devices, events, workdata, system };
+export default { common, auth, account, menu, pages, plants, overview, devices, events, workdata, system, settings };
