@@ -10,6 +10,7 @@ const param = (key: string, name: string, unit: string | null) => ({
   numeric: true,
   stored: true,
   options: null,
+  flow: null,
 });
 
 function data(bucketSeconds: number): WorkdataChartData {
