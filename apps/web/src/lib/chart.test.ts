@@ -6,6 +6,7 @@ import {
   hasChartData,
   printColors,
   splitSigned,
+  splitSignedBand,
   themedOption,
   withLegendColors,
 } from './chart.ts';
@@ -127,5 +128,18 @@ describe('signed power', () => {
   it('splits battery power into discharge (+) and charge (−), leaving out a direction never taken', () => {
     expect(splitSigned('battery', [-500, -20, null])).toEqual([{ direction: 'charge', values: [500, 20, null] }]);
     expect(splitSigned('battery', [0, null])).toEqual([]);
+  });
+
+  it('splits a band: each direction its part, the negative one turned around', () => {
+    // A point from −500 to +300 (average −100), one all import, one missing.
+    expect(splitSignedBand('grid', { avg: [-100, 200, null], min: [-500, 100, null], max: [300, 400, null] })).toEqual([
+      { direction: 'gridImport', avg: [0, 200, null], min: [0, 100, null], max: [300, 400, null] },
+      { direction: 'gridExport', avg: [100, 0, null], min: [0, 0, null], max: [500, 0, null] },
+    ]);
+    // Charging reached within a point whose average is discharge: the direction stays.
+    expect(splitSignedBand('battery', { avg: [300], min: [-200], max: [800] }).map((p) => [p.direction, p.avg, p.max])).toEqual([
+      ['discharge', [300], [800]],
+      ['charge', [0], [200]],
+    ]);
   });
 });

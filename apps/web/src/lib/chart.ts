@@ -140,12 +140,28 @@ export function splitSigned(
   flow: SignedFlow,
   values: ReadonlyArray<number | null>,
 ): Array<{ direction: FlowDirection; values: (number | null)[] }> {
+  return splitSignedBand(flow, { avg: values, min: values, max: values }).map((p) => ({ direction: p.direction, values: p.avg }));
+}
+
+type Values = ReadonlyArray<number | null | undefined>;
+
+/**
+ * Signed averages with their band (each point's minimum and maximum, as downsampled curves
+ * have) as their two directions' magnitudes: the average as `splitSigned` splits it, and each
+ * direction's part of the band — the negative direction's band is the band turned around (its
+ * highest magnitude comes from the lowest value). A direction no point reaches is left out.
+ */
+export function splitSignedBand(
+  flow: SignedFlow,
+  band: { avg: Values; min: Values; max: Values },
+): Array<{ direction: FlowDirection; avg: (number | null)[]; min: (number | null)[]; max: (number | null)[] }> {
   const [positive, negative] = flowDirections[flow];
-  const part = (sign: 1 | -1) => values.map((v) => (v === null || !Number.isFinite(v) ? null : Math.max(0, sign * v)));
+  const part = (values: Values, sign: 1 | -1) =>
+    values.map((v) => (v === null || v === undefined || !Number.isFinite(v) ? null : Math.max(0, sign * v)));
   return [
-    { direction: positive, values: part(1) },
-    { direction: negative, values: part(-1) },
-  ].filter((p) => p.values.some((v) => v !== null && v > 0));
+    { direction: positive, avg: part(band.avg, 1), min: part(band.min, 1), max: part(band.max, 1) },
+    { direction: negative, avg: part(band.avg, -1), min: part(band.max, -1), max: part(band.min, -1) },
+  ].filter((p) => p.max.some((v) => v !== null && v > 0));
 }
 
 /** The 00:00–24:00 axis of a day curve, in minutes, labelled every two hours. */

@@ -7,12 +7,14 @@
  * protocol definition (decoded again from the register blocks each sample keeps). Dates are
  * plant-local days, both included, at most `limits.dateRangeDays` (90) days (4 otherwise, with
  * a message naming the limit). A device the caller cannot see answers 404. Values are in the
- * parameter's unit (power W, energy of stored columns Wh, protocol counters in their own unit).
+ * parameter's unit (power W, energy of stored columns Wh, protocol counters in their own unit);
+ * signed power (`flow`) is in the one convention whatever its register says.
  */
 import Type from 'typebox';
 import { endpoint } from '../endpoint.ts';
 import { limits } from '../limits.ts';
 import { Day, Instant, Nothing, Nullable, Sn } from '../schemas.ts';
+import { PowerFlow } from './devices/common.ts';
 import { DeviceEvent, EventState } from './events.ts';
 import { EventLevel } from './plants.ts';
 
@@ -37,6 +39,7 @@ export const WorkdataParam = Type.Object({
   numeric: Type.Boolean({ description: 'can be charted' }),
   stored: Type.Boolean({ description: 'a column of the samples table (no decoding needed)' }),
   options: Nullable(Type.Record(Type.String(), Type.String(), { description: 'labels of an enum’s values' })),
+  flow: PowerFlow('a chart splits it into its two directions; a table or file names the convention'),
 });
 
 /** One value per chosen parameter, in the order of `params`. */

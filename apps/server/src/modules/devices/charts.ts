@@ -14,7 +14,8 @@ import { fail } from '../../http/errors.ts';
 import { dayBounds, hourLabel, isCalendarDay, iso, localDay } from '../../time/index.ts';
 import type { DeviceRow } from './device.ts';
 import type { Values } from './fields.ts';
-import { type ChartParam, chartParam, type PowerFlow } from './params.ts';
+import { type ChartParam, chartParam } from './params.ts';
+import { inConvention, type PowerFlow } from './signed-power.ts';
 
 export interface Series {
   key: string;
@@ -136,8 +137,7 @@ export async function dayCurves(
       values: rows.map((r) => {
         const v = r[column];
         if (v === null || v === undefined) return null;
-        const x = round(Number(v), p.scale)!;
-        return x === 0 ? 0 : p.sign * x;
+        return inConvention(round(Number(v), p.scale)!, p.sign);
       }),
     };
   });

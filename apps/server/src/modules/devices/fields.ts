@@ -8,6 +8,7 @@
 import type { devicesApi, Language } from '@sunfleet/contracts';
 import { type FieldDefinition, type ProtocolPlan, type FieldValue as ProtocolValue, protocolPlan } from '@sunfleet/protocols';
 import type { Static } from 'typebox';
+import { conventionName, inConvention, type SignedPower, signedField } from './signed-power.ts';
 
 export type Values = Record<string, ProtocolValue>;
 type FieldValueOut = Static<typeof devicesApi.FieldValue>;
@@ -23,12 +24,23 @@ const NUMERIC = new Set(['u16', 's16', 'u32', 's32', 'u64', 's64', 'float32', 'f
 /** A field that charts as a number (not an enum, bitfield, text or hex). */
 export const isNumeric = (f: FieldDefinition) => NUMERIC.has(f.dataType);
 
-/** A field's value for the API: number or text, with the enum label in the request language. */
-export function fieldValue(f: FieldDefinition, values: Values, lan: Language): FieldValueOut {
+/**
+ * A field's value for the API: number or text, with the enum label in the request language.
+ * Signed power (`signed`) is in the one convention, and its name says so instead of the
+ * register's own note ("Grid active power (+ import / − export)").
+ */
+export function fieldValue(f: FieldDefinition, values: Values, lan: Language, signed?: SignedPower): FieldValueOut {
   const raw = values[f.key];
   const value = typeof raw === 'number' ? (Number.isFinite(raw) ? raw : null) : typeof raw === 'string' ? raw : null;
   const label = f.dataType === 'enum' && typeof value === 'number' ? f.enum?.[value]?.[lan] : undefined;
-  return { key: f.key, name: f.name[lan], unit: f.unit ?? null, value, text: label ?? null };
+  if (!signed) return { key: f.key, name: f.name[lan], unit: f.unit ?? null, value, text: label ?? null };
+  return {
+    key: f.key,
+    name: conventionName(f.name[lan], signed.flow, lan),
+    unit: f.unit ?? null,
+    value: typeof value === 'number' ? inConvention(value, signed.sign) : value,
+    text: null,
+  };
 }
 
 /** The values of the fields that pass `keep` (bitfields are reported as faults instead). */
@@ -39,7 +51,9 @@ export function fieldList(
   keep: (f: FieldDefinition) => boolean,
 ): FieldValueOut[] {
   if (!plan) return [];
-  return plan.definition.fields.filter((f) => f.dataType !== 'bitfield' && keep(f)).map((f) => fieldValue(f, values, lan));
+  return plan.definition.fields
+    .filter((f) => f.dataType !== 'bitfield' && keep(f))
+    .map((f) => fieldValue(f, values, lan, signedField(plan.definition.kind, f.key)));
 }
 
 /** Fault and warning codes of the latest upload with their level and text. */

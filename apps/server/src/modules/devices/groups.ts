@@ -12,7 +12,7 @@ import type { FieldDefinition, ProtocolPlan } from '@sunfleet/protocols';
 import type { Static } from 'typebox';
 import type { EnergyColumn } from '../../energy/day-rollups.ts';
 import { firstNum, kwhToWh, num, type Values } from './fields.ts';
-import { signedPower } from './params.ts';
+import { inConvention, signedPower } from './signed-power.ts';
 
 type EnergyKey = Static<typeof devicesApi.GroupEnergy>['key'];
 
@@ -31,7 +31,7 @@ export interface GroupSpec {
   dayParams: readonly string[];
 }
 
-/** Grid power fields in order of preference, with their sign against the API's + import (params.ts `signedPower`). */
+/** Grid power fields in order of preference, with their sign against the API's + import (signed-power.ts). */
 const GRID_POWER = ['gridActivePower', 'gridPower', 'meterActivePower', 'meterPower'].map((key) => ({
   key,
   sign: signedPower.inverter[key]!.sign,
@@ -39,7 +39,7 @@ const GRID_POWER = ['gridActivePower', 'gridPower', 'meterActivePower', 'meterPo
 function gridPower(values: Values): number | null {
   for (const { key, sign } of GRID_POWER) {
     const v = num(values[key]);
-    if (v !== null) return v === 0 ? 0 : sign * v;
+    if (v !== null) return inConvention(v, sign);
   }
   return null;
 }

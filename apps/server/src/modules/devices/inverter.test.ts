@@ -303,6 +303,32 @@ describe('grid, meter, battery, eps and load groups', () => {
     expect(await ok(`/api/v1/inverter/meter/${w.sn.INV1}/realtime`)).toMatchObject({ power: -500 });
   });
 
+  it('realtime field lists give signed power in the convention and name it, not the register’s note', async () => {
+    type Field = { key: string; name: string; value: unknown };
+    const field = async (group: string, key: string, lan = 'en') =>
+      ((await ok(`/api/v1/inverter/${group}/${w.sn.INV1}/realtime?lan=${lan}`)).fields as Field[]).find((f) => f.key === key);
+    // The hybrid's grid register reads +500 (export): the list says −500 under the convention's name.
+    expect(await field('grid', 'gridActivePower')).toMatchObject({
+      name: 'Grid active power (+ import / − export)',
+      value: -500,
+    });
+    expect(await field('grid', 'gridActivePower', 'es')).toMatchObject({
+      name: 'Potencia activa de red (+ importación / − exportación)',
+      value: -500,
+    });
+    // The battery register is + discharge already: the value stays, the name says both directions.
+    expect(await field('battery', 'batteryPower')).toMatchObject({
+      name: 'Battery power (+ discharge / − charge)',
+      value: -1500,
+    });
+    expect(await field('battery', 'batteryPower', 'es')).toMatchObject({
+      name: 'Potencia de batería (+ descarga / − carga)',
+      value: -1500,
+    });
+    // Other fields are as the protocol names them.
+    expect(await field('grid', 'gridFrequency')).toMatchObject({ name: 'Grid frequency' });
+  });
+
   it('day and bars of a group', async () => {
     const day = (await ok(`/api/v1/inverter/grid/${w.sn.INV1}/day?date=${CHART_DAY}`)) as unknown as Chart;
     expect(day.series.map((s) => s.key)).toEqual([

@@ -11,6 +11,7 @@ import type { Language } from '@sunfleet/contracts';
 import type { ProtocolPlan } from '@sunfleet/protocols';
 import type { DeviceKind } from '../../db/schema.ts';
 import { isNumeric, num, pvInputsOf, type Values } from './fields.ts';
+import { inConvention, type PowerFlow, type SignedPower, signedField, withoutSignNote } from './signed-power.ts';
 
 interface ColumnSource {
   column: string;
@@ -52,28 +53,16 @@ const columnSources: Record<DeviceKind, readonly ColumnSource[]> = {
   ],
 };
 
-/** Signed power: grid + import / − export, battery + discharge / − charge (the API's one convention). */
-export type PowerFlow = 'grid' | 'battery';
-
 /**
- * Signed power parameters and how their register reads against the convention: the Sunfleet
- * hybrids report grid power + export (−1: turned around), meters + import, batteries + discharge.
+ * The signed power a samples column holds for a protocol: that of the field ingest fills it from
+ * (the first of its keys the protocol has); undefined for a column that is not signed power.
  */
-export const signedPower: Record<DeviceKind, Readonly<Record<string, { flow: PowerFlow; sign: 1 | -1 }>>> = {
-  inverter: {
-    gridActivePower: { flow: 'grid', sign: -1 },
-    gridPower: { flow: 'grid', sign: -1 },
-    meterActivePower: { flow: 'grid', sign: 1 },
-    meterPower: { flow: 'grid', sign: 1 },
-    batteryPower: { flow: 'battery', sign: 1 },
-  },
-  battery: { power: { flow: 'battery', sign: 1 } },
-  meter: { activePower: { flow: 'grid', sign: 1 } },
-  weather: {},
-};
-
-/** A field's name without its sign note ("Grid active power (+ export)" → "Grid active power"). */
-const withoutSignNote = (name: string) => name.replace(/\s*\((?:\+|−|-)[^)]*\)\s*$/u, '');
+export function signedColumn(plan: ProtocolPlan | undefined, kind: DeviceKind, column: string): SignedPower | undefined {
+  const source = columnSources[kind].find((s) => s.column === column);
+  if (!source) return undefined;
+  const key = source.keys.find((k) => plan?.field(k)) ?? source.keys[0]!;
+  return signedField(kind, key);
+}
 
 export interface ChartParam {
   key: string;
@@ -144,7 +133,7 @@ export function chartParams(plan: ProtocolPlan, kind: DeviceKind): ChartParam[] 
   const all: ChartParam[] = [
     ...derived,
     ...fields.map((f): ChartParam => {
-      const signed = signedPower[kind][f.key];
+      const signed = signedField(kind, f.key);
       if (!signed)
         return {
           key: f.key,
@@ -168,7 +157,7 @@ export function chartParams(plan: ProtocolPlan, kind: DeviceKind): ChartParam[] 
         scale: 1,
         read: (v) => {
           const x = num(v[f.key]);
-          return x === null || x === 0 ? x : sign * x;
+          return x === null ? x : inConvention(x, sign);
         },
       };
     }),

@@ -14,22 +14,24 @@ import ui from '../../components/ui.module.css';
 import type { DateRange } from '../../lib/dateRange.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { formatZoned, withZone } from '../../lib/zonedTime.ts';
-import { formatValue, paramTitle, type WorkdataParam } from './format.ts';
+import { useFlowLabels } from './flowLabels.ts';
+import { formatValue, paramTitle, type SignNotes, type WorkdataParam } from './format.ts';
 import styles from './workdata.module.css';
 import { useSamples } from './workdataQueries.ts';
 
 /**
- * A parameter's column head and shape: its title (the key in a tooltip), a width from the
- * title's length (120-220 px), numbers to the right.
+ * A parameter's column head and shape: its title (signed power with its convention; the key in a
+ * tooltip), a width from the title's length (120-220 px), numbers to the right.
  */
-export function paramColumn(p: WorkdataParam) {
+export function paramColumn(p: WorkdataParam, signs: SignNotes) {
+  const title = paramTitle(p, signs);
   return {
     title: (
-      <Tooltip title={`${paramTitle(p)} · ${p.key}`}>
-        <span>{paramTitle(p)}</span>
+      <Tooltip title={`${title} · ${p.key}`}>
+        <span>{title}</span>
       </Tooltip>
     ),
-    width: Math.max(120, Math.min(220, paramTitle(p).length * 8 + 24)),
+    width: Math.max(120, Math.min(220, title.length * 8 + 24)),
     align: (p.numeric && !p.options ? 'right' : 'left') as 'right' | 'left',
     ellipsis: true,
   };
@@ -40,6 +42,7 @@ type Row = { key: string; ts: string; values: Array<number | string | null> };
 
 export function SampleTable({ sn, range, params }: { sn: string; range: DateRange; params: string[] }) {
   const { t, i18n } = useTranslation('workdata');
+  const { signs } = useFlowLabels();
   const [size, setSize] = useState<number>(200);
   // cursors[i] is the `after` of page i (page 0 has none); offsets[i] the rows before it.
   const [cursors, setCursors] = useState<Array<number | undefined>>([undefined]);
@@ -63,7 +66,7 @@ export function SampleTable({ sn, range, params }: { sn: string; range: DateRang
     },
     ...columns.map((p: WorkdataParam, i) => ({
       key: p.key,
-      ...paramColumn(p),
+      ...paramColumn(p, signs),
       render: (_: unknown, r: Row) => <span className={ui.figures}>{formatValue(r.values[i] ?? null, p)}</span>,
     })),
   ];

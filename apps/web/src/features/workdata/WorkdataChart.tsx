@@ -14,6 +14,7 @@ import { PageEmpty, PageError } from '../../components/PageState.tsx';
 import ui from '../../components/ui.module.css';
 import type { DateRange } from '../../lib/dateRange.ts';
 import { workdataChartOption } from './chartOption.ts';
+import { useFlowLabels } from './flowLabels.ts';
 import { bucketWidth, paramTitle, type WorkdataParam } from './format.ts';
 import styles from './workdata.module.css';
 import { useChart } from './workdataQueries.ts';
@@ -35,6 +36,7 @@ export function WorkdataChart({
   onChosen: (keys: string[]) => void;
 }) {
   const { t, i18n } = useTranslation('workdata');
+  const flowLabels = useFlowLabels();
   const { token } = theme.useToken();
   const chart = useChart({ sn, range, params: chosen });
   const data = chart.data;
@@ -44,11 +46,11 @@ export function WorkdataChart({
       data
         ? workdataChartOption(
             data,
-            { min: t('chart.min'), max: t('chart.max'), locale: i18n.language },
+            { min: t('chart.min'), max: t('chart.max'), locale: i18n.language, ...flowLabels },
             { text: token.colorTextSecondary, grid: token.colorBorderSecondary },
           )
         : null,
-    [data, t, i18n.language, token.colorTextSecondary, token.colorBorderSecondary],
+    [data, t, i18n.language, flowLabels, token.colorTextSecondary, token.colorBorderSecondary],
   );
 
   return (
@@ -72,7 +74,7 @@ export function WorkdataChart({
           onChange={onChosen}
           maxCount={limits.parametersOrProfiles}
           maxTagCount="responsive"
-          options={numeric.map((p) => ({ value: p.key, label: paramTitle(p) }))}
+          options={numeric.map((p) => ({ value: p.key, label: paramTitle(p, flowLabels.signs) }))}
           showSearch={{ optionFilterProp: 'label' }}
           placeholder={t('chart.params')}
           aria-label={t('chart.params')}

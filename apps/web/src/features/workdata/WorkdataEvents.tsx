@@ -13,6 +13,7 @@ import ui from '../../components/ui.module.css';
 import type { DateRange } from '../../lib/dateRange.ts';
 import { levelStyle } from '../../lib/palette.ts';
 import { formatZoned, withZone } from '../../lib/zonedTime.ts';
+import { useFlowLabels } from './flowLabels.ts';
 import { formatValue, type WorkdataParam } from './format.ts';
 import { paramColumn } from './SampleTable.tsx';
 import { type DeviceKind, useWorkdataEvents } from './workdataQueries.ts';
@@ -32,6 +33,7 @@ export function WorkdataEvents({
   params: string[];
 }) {
   const { t, i18n } = useTranslation('workdata');
+  const { signs } = useFlowLabels();
   const [page, setPage] = useState(1);
   const [size, setSize] = useState<number>(PAGE_SIZES[0]);
   const events = useWorkdataEvents({ sn, kind, range, params, page, size });
@@ -106,7 +108,7 @@ export function WorkdataEvents({
     },
     ...readings.map((p, i) => ({
       key: `param-${p.key}`,
-      ...paramColumn(p),
+      ...paramColumn(p, signs),
       render: (_: unknown, r: EventWithSample) => (
         <span className={ui.figures}>{formatValue(r.sample?.values[i] ?? null, p)}</span>
       ),

@@ -25,12 +25,16 @@ const param = (key: string, name: string, unit: string | null, extra: Record<str
   options: null,
   ...extra,
 });
-const params = [
+const usual = [
   param('power_w', 'Output power', 'W'),
   param('soc', 'State of charge', '%'),
   param('mode', 'Work mode', null, { stored: false, options: { '1': 'Selling first', '2': 'Backup' } }),
   param('serial', 'Serial number', null, { numeric: false, stored: false }),
 ];
+let params = usual;
+let defaults = ['power_w', 'mode', 'soc'];
+/** Chart values by parameter (signed power in the convention: grid + import, battery + discharge). */
+const chartValues: Record<string, number[]> = { grid_power_w: [-500, 300, 0], battery_power_w: [800, -200, 0] };
 let head = { sn: 'INV1', kind: 'inverter', alias: 'Roof east', timezone: 'Europe/Madrid' };
 const T1 = '2026-05-20T10:00:00.000Z';
 const T2 = '2026-05-20T10:05:00.000Z';
@@ -51,7 +55,7 @@ function serve() {
         case '/api/v1/inverters':
           return ok({ total: 1, list: [{ sn: 'INV1', alias: 'Roof east' }] });
         case '/api/v1/workdata/params':
-          return ok({ ...head, protocol: 'sunfleet-hybrid', params, defaults: ['power_w', 'mode', 'soc'] });
+          return ok({ ...head, protocol: 'sunfleet-hybrid', params, defaults });
         case '/api/v1/workdata/dynamic': {
           const chosen = params.filter((p) => q.getAll('params').includes(p.key));
           const row = (ts: string, i: number) => ({ ts, values: chosen.map((p) => (p.key === 'mode' ? 1 : 1000 + i)) });
@@ -65,7 +69,10 @@ function serve() {
             params: params.filter((p) => q.getAll('params').includes(p.key)),
             bucketSeconds: 0,
             ts: [T1, T2, T3],
-            series: q.getAll('params').map((key) => ({ key, avg: [1, 2, 3], min: [1, 2, 3], max: [1, 2, 3] })),
+            series: q.getAll('params').map((key) => {
+              const values = chartValues[key] ?? [1, 2, 3];
+              return { key, avg: values, min: values, max: values };
+            }),
           });
         case '/api/v1/workdata/event':
         case '/api/v1/workdata/battery/event': {
@@ -134,6 +141,8 @@ const of = (calls: URL[], path: string) => calls.filter((c) => c.pathname === pa
 describe('operation data page', () => {
   afterEach(() => {
     head = { ...head, kind: 'inverter', timezone: 'Europe/Madrid' };
+    params = usual;
+    defaults = ['power_w', 'mode', 'soc'];
   });
 
   it('without a chosen period it shows today of the plant, in the plant’s zone', async () => {
@@ -193,6 +202,24 @@ describe('operation data page', () => {
     expect((screen.getByTestId('sample-next') as HTMLButtonElement).disabled).toBe(true);
     fireEvent.click(screen.getByTestId('sample-prev'));
     expect(await screen.findByText('2026-05-20 12:00:00', {}, { timeout: 5000 })).toBeTruthy();
+  }, 20_000);
+
+  it('signed power: the chart draws grid as Import and Export and battery as Discharge and Charge; the table names the convention', async () => {
+    params = [
+      param('grid_power_w', 'Grid power', 'W', { flow: 'grid' }),
+      param('battery_power_w', 'Battery power', 'W', { flow: 'battery' }),
+    ];
+    defaults = ['grid_power_w', 'battery_power_w'];
+    serve();
+    renderPage(PATH);
+    const chart = await screen.findByTestId('workdata-chart', {}, { timeout: 5000 });
+    expect(chart.getAttribute('data-series')).toBe(
+      'line-grid_power_w.gridImport,line-grid_power_w.gridExport,line-battery_power_w.discharge,line-battery_power_w.charge',
+    );
+    await screen.findByText('2026-05-20 12:00:00', {}, { timeout: 5000 });
+    const table = screen.getByTestId('sample-table').textContent ?? '';
+    expect(table).toContain('Grid power (W, + import / − export)');
+    expect(table).toContain('Battery power (W, + discharge / − charge)');
   }, 20_000);
 
   it('the download sends the device, the period, the parameters and the language', async () => {

@@ -25,6 +25,7 @@ import { todayIn } from '../../lib/dateNav.ts';
 import { type DateRange, quickRange, rangeProblem } from '../../lib/dateRange.ts';
 import { isValidSn } from '../../lib/deviceSn.ts';
 import { DevicePicker } from './DevicePicker.tsx';
+import { useFlowLabels } from './flowLabels.ts';
 import { paramTitle, type WorkdataParam } from './format.ts';
 import styles from './workdata.module.css';
 import { type DeviceKind, useWorkdataParams } from './workdataQueries.ts';
@@ -127,6 +128,7 @@ type Device = NonNullable<ReturnType<typeof useWorkdataParams>['data']>;
 /** One device's parameters, chart and samples (state resets when the device changes). */
 function DeviceData({ device, range, blocked }: { device: Device; range: DateRange; blocked: boolean }) {
   const { t } = useTranslation('workdata');
+  const { signs } = useFlowLabels();
   const [chosen, setChosen] = useState<string[]>(device.defaults.slice(0, limits.choices));
   const numeric = device.params.filter((p) => p.numeric);
   const [chartKeys, setChartKeys] = useState<string[]>(() => {
@@ -164,7 +166,7 @@ function DeviceData({ device, range, blocked }: { device: Device; range: DateRan
           allowClear
           options={device.params.map((p: WorkdataParam) => ({
             value: p.key,
-            label: paramTitle(p),
+            label: paramTitle(p, signs),
           }))}
           optionRender={(option) => {
             const p = byKey.get(String(option.value));

@@ -1,16 +1,25 @@
 import type { LineSeriesOption } from 'echarts/charts';
 import { describe, expect, it } from 'vitest';
 import { setTemperatureUnit } from '../../lib/format.ts';
+import { flowPalette } from '../../lib/palette.ts';
 import { chartPalette, unitAxes, type WorkdataChartData, workdataChartOption } from './chartOption.ts';
 
-const param = (key: string, name: string, unit: string | null) => ({
+const param = (key: string, name: string, unit: string | null, flow: 'grid' | 'battery' | null = null) => ({
   key,
   name,
   unit,
   numeric: true,
   stored: true,
   options: null,
+  flow,
 });
+
+const labels = {
+  min: 'min',
+  max: 'max',
+  signs: { grid: '+ import / − export', battery: '+ discharge / − charge' },
+  directions: { gridImport: 'Import', gridExport: 'Export', discharge: 'Discharge', charge: 'Charge' },
+};
 
 function data(bucketSeconds: number): WorkdataChartData {
   return {
@@ -39,7 +48,7 @@ describe('operation-data chart', () => {
       params: [param('temperature_c', 'Inverter temperature', '°C')],
       series: [{ key: 'temperature_c', avg: [25, null], min: [20, null], max: [30, null] }],
     };
-    const o = workdataChartOption(d, { min: 'min', max: 'max' });
+    const o = workdataChartOption(d, labels);
     expect((o.yAxis as Array<{ name: string }>).map((a) => a.name)).toEqual(['°F']);
     expect((o.legend as { data: string[] }).data).toEqual(['Inverter temperature (°F)']);
     const [low, spread, line] = series(o);
@@ -54,7 +63,7 @@ describe('operation-data chart', () => {
   it('every sample: one line per parameter, one axis per unit, plant wall-clock times', () => {
     const d = data(0);
     expect(unitAxes(d)).toEqual(['W', '%']);
-    const o = workdataChartOption(d, { min: 'min', max: 'max' });
+    const o = workdataChartOption(d, labels);
     const s = series(o);
     expect(s.map((x) => x.id)).toEqual(['line-power_w', 'line-soc', 'line-pv_power_w']);
     expect(s.map((x) => x.yAxisIndex)).toEqual([0, 1, 0]);
@@ -74,7 +83,7 @@ describe('operation-data chart', () => {
   });
 
   it('buckets: a min–max band under each average line, named as the line (the legend hides both)', () => {
-    const o = workdataChartOption(data(300), { min: 'min', max: 'max' });
+    const o = workdataChartOption(data(300), labels);
     const s = series(o);
     expect(s).toHaveLength(9);
     const [lo, spread, line] = s;
@@ -91,7 +100,7 @@ describe('operation-data chart', () => {
   });
 
   it('the tooltip lists every parameter at the pointer, with the spread when bucketed', () => {
-    const o = workdataChartOption(data(300), { min: 'min', max: 'max' });
+    const o = workdataChartOption(data(300), labels);
     const formatter = (o.tooltip as { formatter: (p: unknown) => string }).formatter;
     const html = formatter([{ dataIndex: 0 }]);
     expect(html).toContain('2026-05-20 12:00:00 (Europe/Madrid)');
@@ -100,5 +109,72 @@ describe('operation-data chart', () => {
     expect(html).toContain('State of charge: <b>55.5 %</b>');
     const second = formatter([{ dataIndex: 1 }]);
     expect(second).toContain('Output power: <b>--</b>');
+  });
+
+  it('splits grid power into Import and Export and battery power into Discharge and Charge, never one signed curve', () => {
+    // Values in the convention (grid + import, battery + discharge), as the server sends them.
+    const d: WorkdataChartData = {
+      ...data(0),
+      params: [param('grid_power_w', 'Grid power', 'W', 'grid'), param('battery_power_w', 'Battery power', 'W', 'battery')],
+      series: [
+        { key: 'grid_power_w', avg: [-500, 300], min: [-500, 300], max: [-500, 300] },
+        { key: 'battery_power_w', avg: [800, -200], min: [800, -200], max: [800, -200] },
+      ],
+    };
+    const o = workdataChartOption(d, labels);
+    const s = series(o);
+    expect(s.map((x) => [x.id, x.name, x.color])).toEqual([
+      ['line-grid_power_w.gridImport', 'Grid power: Import (W)', flowPalette.gridImport],
+      ['line-grid_power_w.gridExport', 'Grid power: Export (W)', flowPalette.gridExport],
+      ['line-battery_power_w.discharge', 'Battery power: Discharge (W)', flowPalette.discharge],
+      ['line-battery_power_w.charge', 'Battery power: Charge (W)', flowPalette.charge],
+    ]);
+    // Magnitudes: each direction carries its own part, 0 in the other.
+    expect(s.map((x) => (x.data as Array<[number, number | null]>).map((p) => p[1]))).toEqual([
+      [0, 300],
+      [500, 0],
+      [800, 0],
+      [0, 200],
+    ]);
+    expect((o.legend as { data: string[] }).data).toEqual([
+      'Grid power: Import (W)',
+      'Grid power: Export (W)',
+      'Battery power: Discharge (W)',
+      'Battery power: Charge (W)',
+    ]);
+    const tip = (o.tooltip as { formatter: (p: unknown) => string }).formatter([{ dataIndex: 0 }]);
+    expect(tip).toContain('Grid power: Export: <b>500 W</b>');
+    expect(tip).toContain('Grid power: Import: <b>0 W</b>');
+    expect(tip).toContain('Battery power: Discharge: <b>800 W</b>');
+    expect(tip).not.toContain('-500');
+  });
+
+  it('a bucketed signed parameter: each direction its part of the band, the export band turned around', () => {
+    const d: WorkdataChartData = {
+      ...data(120),
+      params: [param('gridActivePower', 'Grid active power', 'W', 'grid')],
+      // A bucket from 500 W export to 300 W import, 100 W export on average.
+      series: [{ key: 'gridActivePower', avg: [-100, null], min: [-500, null], max: [300, null] }],
+    };
+    const o = workdataChartOption(d, labels);
+    const s = series(o);
+    const at0 = (i: number) => (s[i]!.data as Array<[number, number | null]>)[0]![1];
+    // Import: band 0–300 (low, spread), line 0; export: band 0–500, line 100.
+    expect(s.map((x) => x.name)).toEqual([
+      ...Array(3).fill('Grid active power: Import (W)'),
+      ...Array(3).fill('Grid active power: Export (W)'),
+    ]);
+    expect([0, 1, 2, 3, 4, 5].map(at0)).toEqual([0, 300, 0, 0, 500, 100]);
+    const tip = (o.tooltip as { formatter: (p: unknown) => string }).formatter([{ dataIndex: 0 }]);
+    expect(tip).toContain('Grid active power: Export: <b>100 W</b> <span style="opacity:.7">(min 0 · max 500)</span>');
+  });
+
+  it('a signed parameter that is 0 throughout stays on the chart', () => {
+    const d: WorkdataChartData = {
+      ...data(0),
+      params: [param('battery_power_w', 'Battery power', 'W', 'battery')],
+      series: [{ key: 'battery_power_w', avg: [0, 0], min: [0, 0], max: [0, 0] }],
+    };
+    expect(series(workdataChartOption(d, labels)).map((x) => x.name)).toEqual(['Battery power: Discharge (W)']);
   });
 });

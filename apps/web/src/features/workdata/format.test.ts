@@ -17,8 +17,12 @@ describe('operation-data formatting', () => {
   });
 
   it('titles and bucket widths', () => {
-    expect(paramTitle({ name: 'Output power', unit: 'W' })).toBe('Output power (W)');
-    expect(paramTitle({ name: 'Device type', unit: null })).toBe('Device type');
+    const signs = { grid: '+ import / − export', battery: '+ discharge / − charge' };
+    expect(paramTitle({ name: 'Output power', unit: 'W', flow: null }, signs)).toBe('Output power (W)');
+    expect(paramTitle({ name: 'Device type', unit: null, flow: null }, signs)).toBe('Device type');
+    // Signed power names the convention its values are in.
+    expect(paramTitle({ name: 'Grid power', unit: 'W', flow: 'grid' }, signs)).toBe('Grid power (W, + import / − export)');
+    expect(paramTitle({ name: 'Power', unit: 'W', flow: 'battery' }, signs)).toBe('Power (W, + discharge / − charge)');
     expect(bucketWidth(45)).toBe('45 s');
     expect(bucketWidth(300)).toBe('5 min');
     expect(bucketWidth(3600)).toBe('1 h');

@@ -2,9 +2,10 @@
  * Operation-data display (times: lib/zonedTime, in the plant's zone): the chart's wall clock,
  * values by their parameter (an enum's label, a number with thousands separators and at most
  * three decimals, a °C parameter in the user's temperature unit, text as is, -- when missing),
- * and the chart's bucket width.
+ * titles (signed power with its convention), and the chart's bucket width.
  */
 import type { DataOf, workdataApi } from '@sunfleet/contracts';
+import type { SignedFlow } from '../../lib/chart.ts';
 import { zonedParts } from '../../lib/dateNav.ts';
 import { displayed, displayUnit, formatNumber } from '../../lib/format.ts';
 
@@ -37,8 +38,17 @@ export function formatValue(
   return value;
 }
 
-/** A parameter's column or legend title: "Name (unit)", a °C parameter's in the user's unit. */
-export const paramTitle = (p: Pick<WorkdataParam, 'name' | 'unit'>) => (p.unit ? `${p.name} (${displayUnit(p.unit)})` : p.name);
+/** The words of the one sign convention per signed power ("+ import / − export"), in the interface language. */
+export type SignNotes = Readonly<Record<SignedFlow, string>>;
+
+/**
+ * A parameter's column or picker title: "Name (unit)", a °C parameter's in the user's unit; signed
+ * power names the convention its values are in: "Grid power (W, + import / − export)".
+ */
+export function paramTitle(p: Pick<WorkdataParam, 'name' | 'unit' | 'flow'>, signs: SignNotes): string {
+  const notes = [p.unit ? displayUnit(p.unit) : null, p.flow ? signs[p.flow] : null].filter(Boolean);
+  return notes.length > 0 ? `${p.name} (${notes.join(', ')})` : p.name;
+}
 
 type ChartData = DataOf<typeof workdataApi.workdataChart>;
 

@@ -61,15 +61,21 @@ export const Phase = Type.Object({
   power: W('W, when the device measures it per phase'),
 });
 
+/**
+ * Which signed power a parameter is, its values in the one convention: grid + import / − export,
+ * battery + discharge / − charge; null for any other parameter.
+ */
+export const PowerFlow = (use: string) =>
+  Type.Union([Type.Literal('grid'), Type.Literal('battery'), Type.Null()], {
+    description: `signed power, its values in the one convention: grid + import / − export, battery + discharge / − charge (${use}); null for any other parameter`,
+  });
+
 /** A curve: `times` and each series' `values` are aligned (null: no value at that time). */
 export const ChartSeries = Type.Object({
   key: Type.String({ description: 'parameter key (protocol field key, or pvPower / cellTemperatureMax)' }),
   name: Type.String({ description: 'in the request language' }),
   unit: Nullable(Type.String()),
-  flow: Type.Union([Type.Literal('grid'), Type.Literal('battery'), Type.Null()], {
-    description:
-      'signed power, its values in the one convention: grid + import / − export, battery + discharge / − charge (charts split it into its two directions); null for any other parameter',
-  }),
+  flow: PowerFlow('a day chart splits it into its two directions'),
   values: Type.Array(Nullable(Type.Number())),
 });
 export const DayChart = Type.Object({

@@ -2,13 +2,15 @@
  * The operation-data download: one device's samples as .xlsx, read in keyset pages of CHUNK rows
  * and written as they come (see ../xlsx.ts), so memory stays flat whatever the range. Values are
  * number cells (the spreadsheet writes them in its reader's language); temperatures are in the
- * caller's unit, which their column header names.
+ * caller's unit, which their column header names; signed power is in the one convention, which its
+ * column header names.
  */
 import { CELSIUS, fromCelsius, inTemperatureUnit, type Language, type QueryOf, type workdataApi } from '@sunfleet/contracts';
 import type { FastifyReply } from 'fastify';
 import type { Caller } from '../../../access/caller.ts';
 import type { Db } from '../../../db/index.ts';
 import { localTimeFormatter } from '../../../time/index.ts';
+import { flowNote } from '../../devices/signed-power.ts';
 import { temperatureUnitOf } from '../../users/profile.ts';
 import { type Cell, sendXlsx } from '../xlsx.ts';
 import { SampleReader } from './samples.ts';
@@ -64,7 +66,9 @@ export async function downloadWorkdata(
       { header: `${w.time} (${device.timezone})`, width: 20 },
       ...chosen.map((p) => {
         const unit = inTemperatureUnit(null, p.info.unit, temperature).unit;
-        return { header: unit ? `${p.info.name} (${unit})` : p.info.name, width: 16 };
+        // Signed power names its convention: "Grid power (W, + import / − export)".
+        const notes = [unit, p.info.flow && flowNote[p.info.flow][lan]].filter(Boolean);
+        return { header: notes.length > 0 ? `${p.info.name} (${notes.join(', ')})` : p.info.name, width: 16 };
       }),
     ],
     rows: rows(),

@@ -3,6 +3,12 @@
  * read as they are) and the fields of its protocol definition (decoded again from the register
  * blocks each sample keeps). Column names are snake_case and field keys camelCase, so one key
  * space holds both. Setting groups are left out: uploads carry telemetry and nameplate only.
+ *
+ * Signed power (grid, battery) is read in the one convention, grid + import / − export, battery
+ * + discharge / − charge: a parameter's `sign` turns the register's value (a column holds its
+ * field's register) as the devices' `signedPower` table says for the device's protocol, its
+ * `flow` says which, and its name leaves the direction words to the reader (a chart names the
+ * two directions, a table or file the convention).
  */
 import type { Language, workdataApi } from '@sunfleet/contracts';
 import { type FieldDefinition, type ProtocolPlan, protocolPlan } from '@sunfleet/protocols';
@@ -10,6 +16,8 @@ import type { Static } from 'typebox';
 import type { DeviceKind } from '../../../db/schema.ts';
 import { type SampleTable, sampleColumns, sampleTables } from '../../../energy/samples.ts';
 import { fail } from '../../../http/errors.ts';
+import { signedColumn } from '../../devices/params.ts';
+import { signedField, withoutSignNote } from '../../devices/signed-power.ts';
 
 export type WorkdataParam = Static<typeof workdataApi.WorkdataParam>;
 
@@ -18,15 +26,15 @@ const storedLabels: Readonly<Record<DeviceKind, readonly Label[]>> = {
   inverter: [
     ['power_w', 'Output power', 'Potencia de salida', 'W'],
     ['pv_power_w', 'PV power', 'Potencia FV', 'W'],
-    ['grid_power_w', 'Grid power (+ import)', 'Potencia de red (+ importación)', 'W'],
+    ['grid_power_w', 'Grid power', 'Potencia de red', 'W'],
     ['load_power_w', 'Load power', 'Potencia de consumo', 'W'],
-    ['battery_power_w', 'Battery power (+ discharge)', 'Potencia de batería (+ descarga)', 'W'],
+    ['battery_power_w', 'Battery power', 'Potencia de batería', 'W'],
     ['soc', 'Battery state of charge', 'Estado de carga de la batería', '%'],
     ['temperature_c', 'Inverter temperature', 'Temperatura del inversor', '°C'],
     ['pv_total_wh', 'PV energy total', 'Energía FV total', 'Wh'],
   ],
   battery: [
-    ['power_w', 'Power (+ discharge)', 'Potencia (+ descarga)', 'W'],
+    ['power_w', 'Power', 'Potencia', 'W'],
     ['voltage_v', 'Voltage', 'Tensión', 'V'],
     ['current_a', 'Current (+ discharge)', 'Corriente (+ descarga)', 'A'],
     ['soc', 'State of charge', 'Estado de carga', '%'],
@@ -51,6 +59,8 @@ export interface ResolvedParam {
   info: WorkdataParam;
   column: string | null;
   field: FieldDefinition | null;
+  /** What the stored or decoded value is multiplied by to read in the convention. */
+  sign: 1 | -1;
 }
 
 export interface DeviceParams {
@@ -63,18 +73,21 @@ export interface DeviceParams {
 
 const NON_NUMERIC = new Set(['string', 'hex', 'bitfield']);
 
-function fieldParam(f: FieldDefinition, lan: Language): ResolvedParam {
+function fieldParam(kind: DeviceKind, f: FieldDefinition, lan: Language): ResolvedParam {
+  const signed = signedField(kind, f.key);
   return {
     info: {
       key: f.key,
-      name: f.name[lan],
+      name: signed ? withoutSignNote(f.name[lan]) : f.name[lan],
       unit: f.unit ?? null,
       numeric: !NON_NUMERIC.has(f.dataType),
       stored: false,
       options: f.enum ? Object.fromEntries(Object.entries(f.enum).map(([v, text]) => [v, text[lan]])) : null,
+      flow: signed?.flow ?? null,
     },
     column: null,
     field: f,
+    sign: signed?.sign ?? 1,
   };
 }
 
@@ -86,17 +99,29 @@ export function deviceParams(kind: DeviceKind, protocolId: string, lan: Language
   const hit = cache.get(cacheKey);
   if (hit) return hit;
   const columns = sampleColumns[kind];
+  const plan = protocolPlan(protocolId);
   const stored: ResolvedParam[] = storedLabels[kind]
     .filter(([column]) => columns.includes(column))
-    .map(([column, en, es, unit]) => ({
-      info: { key: column, name: lan === 'es' ? es : en, unit, numeric: true, stored: true, options: null },
-      column,
-      field: null,
-    }));
-  const plan = protocolPlan(protocolId);
+    .map(([column, en, es, unit]) => {
+      const signed = signedColumn(plan, kind, column);
+      return {
+        info: {
+          key: column,
+          name: lan === 'es' ? es : en,
+          unit,
+          numeric: true,
+          stored: true,
+          options: null,
+          flow: signed?.flow ?? null,
+        },
+        column,
+        field: null,
+        sign: signed?.sign ?? 1,
+      };
+    });
   const fields = (plan?.definition.fields ?? [])
     .filter((f) => f.group === 'realtime' || f.group === 'info')
-    .map((f) => fieldParam(f, lan));
+    .map((f) => fieldParam(kind, f, lan));
   const all = [...stored, ...fields];
   const result: DeviceParams = {
     table: sampleTables[kind],

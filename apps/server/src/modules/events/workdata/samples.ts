@@ -3,11 +3,13 @@
  * an index range whatever its position — with the chosen values of each row: stored columns as
  * they are, other parameters decoded from the row's register blocks (`raw`, JSON
  * [[fc, addr, "hex"], …]) with the protocol's compiled decoder. `raw` is read only when a
- * chosen parameter needs it.
+ * chosen parameter needs it. Signed power is turned into the one convention here (the
+ * parameter's `sign`), so the table, the chart, the events' readings and the download read it alike.
  */
 import type { RegisterBlock } from '@sunfleet/protocols';
 import type { Db } from '../../../db/index.ts';
 import { sampleAtOrBefore, sampleCount, samplesPage } from '../../../energy/samples.ts';
+import { inConvention } from '../../devices/signed-power.ts';
 import type { DeviceParams, ResolvedParam } from './params.ts';
 
 export type Value = number | string | null;
@@ -96,7 +98,10 @@ export class SampleReader {
     if (this.needsRaw && this.params.plan && typeof r.raw === 'string') {
       decoded = this.params.plan.decode(parseRaw(r.raw)).values;
     }
-    const values = this.chosen.map((p) => (p.column ? tidy(r[p.column]) : decoded ? tidy(decoded[p.info.key]) : null));
+    const values = this.chosen.map((p) => {
+      const v = p.column ? tidy(r[p.column]) : decoded ? tidy(decoded[p.info.key]) : null;
+      return typeof v === 'number' ? inConvention(v, p.sign) : v;
+    });
     return { ts: Number(r.ts), values };
   }
 }

@@ -10,6 +10,7 @@ import type { Db } from '../../../db/index.ts';
 import { sampleBuckets } from '../../../energy/samples.ts';
 import { fail } from '../../../http/errors.ts';
 import { dayRange, iso, type TimeRange } from '../../../time/index.ts';
+import { inConvention } from '../../devices/signed-power.ts';
 import { eventsPage } from '../events.service.ts';
 import { chooseParams, type DeviceParams, deviceParams, type ResolvedParam } from './params.ts';
 import { SampleReader, type SampleRow } from './samples.ts';
@@ -125,13 +126,19 @@ async function bucketsInStore(
     width,
   );
   const num = (v: number | string | null | undefined) => (v === null || v === undefined ? null : Number(v));
-  return rows.map((r) => ({
-    ts: Number(r.t),
-    sum: chosen.map((_, i) => (num(r[`a${i}`]) ?? 0) * (num(r[`n${i}`]) ?? 0)),
-    n: chosen.map((_, i) => num(r[`n${i}`]) ?? 0),
-    min: chosen.map((_, i) => num(r[`lo${i}`])),
-    max: chosen.map((_, i) => num(r[`hi${i}`])),
-  }));
+  const turned = (v: number | null, sign: 1 | -1) => (v === null ? null : inConvention(v, sign));
+  return rows.map((r) => {
+    const low = chosen.map((_, i) => num(r[`lo${i}`]));
+    const high = chosen.map((_, i) => num(r[`hi${i}`]));
+    return {
+      ts: Number(r.t),
+      sum: chosen.map((p, i) => inConvention((num(r[`a${i}`]) ?? 0) * (num(r[`n${i}`]) ?? 0), p.sign)),
+      n: chosen.map((_, i) => num(r[`n${i}`]) ?? 0),
+      // The store aggregates register values: a turned parameter's lowest value is the register's highest.
+      min: chosen.map((p, i) => turned(p.sign === 1 ? low[i]! : high[i]!, p.sign)),
+      max: chosen.map((p, i) => turned(p.sign === 1 ? high[i]! : low[i]!, p.sign)),
+    };
+  });
 }
 
 /** Decoded parameters: every sample is read (keyset pages) and folded into its bucket. */

@@ -1,8 +1,10 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../../test/harness.ts';
+import { storedSample } from '../../../../test/ingest.ts';
 import { addDevice, addEvent, addInverterSample, HYBRID, rawBlocks, type Site, site, url } from '../../../../test/kits/events.ts';
 import { account, company } from '../../../../test/kits/plants.ts';
+import type { InverterSamplesTable } from '../../../db/schema.ts';
 
 let s: TestServer;
 let a: Site;
@@ -24,6 +26,7 @@ type Param = {
   numeric: boolean;
   stored: boolean;
   options: Record<string, string> | null;
+  flow: 'grid' | 'battery' | null;
 };
 type Page = {
   total: number;
@@ -118,6 +121,7 @@ describe('workdata/params', () => {
       numeric: true,
       stored: true,
       options: null,
+      flow: null,
     });
     expect(byKey.get('gridFrequency')).toMatchObject({ name: 'Frecuencia de red', unit: 'Hz', numeric: true, stored: false });
     expect(byKey.get('runningState')?.options).toMatchObject({ '0': 'En espera', '2': 'Normal', '4': 'Fallo' });
@@ -372,6 +376,149 @@ describe('workdata/dynamic/download', () => {
       headers: { authorization: `Bearer ${a.owner.token}` },
     });
     expect(res.json()).toMatchObject({ code: 4, data: null });
+  });
+});
+
+describe('signed power in the one convention (grid + import / − export, battery + discharge / − charge)', () => {
+  let hybrid: { id: number; sn: string };
+  // A hybrid's registers every minute over two local days: the grid register is + export, so
+  // +500 is 500 W exported (−500 in the convention) and −300 is 300 W imported (+300); the battery
+  // register is + discharge already (800 W discharge, 200 W charge).
+  const gridRegister = (k: number) => (k % 2 === 0 ? 500 : -300);
+  const batteryRegister = (k: number) => (k % 2 === 0 ? 800 : -200);
+  const signed = ['grid_power_w', 'gridActivePower', 'battery_power_w', 'batteryPower'];
+
+  beforeAll(async () => {
+    hybrid = await addDevice(s, a.gatewayId, a.plantId, 'inverter', HYBRID);
+    const rows: InverterSamplesTable[] = [];
+    for (let k = 0; k < 2880; k++) {
+      const values = {
+        deviceType: 93,
+        serialNumber: hybrid.sn,
+        activePower: 1000,
+        gridActivePower: gridRegister(k),
+        batteryPower: batteryRegister(k),
+      };
+      // The columns exactly as ingest stores this upload.
+      const { columns, sample } = storedSample('inverter', values);
+      const stored = Object.fromEntries(columns.map((c, i) => [c, sample[i] ?? null]));
+      rows.push({
+        ...stored,
+        device_id: hybrid.id,
+        ts: DAY_START + k * 60_000,
+        raw: rawBlocks(HYBRID, values),
+      } as InverterSamplesTable);
+    }
+    expect(rows[0]).toMatchObject({ grid_power_w: 500, battery_power_w: 800 });
+    for (let k = 0; k < rows.length; k += 200) {
+      await s.db
+        .insertInto('inverter_samples')
+        .values(rows.slice(k, k + 200))
+        .execute();
+    }
+  }, 60_000);
+
+  it('params say which are signed power and name them without a direction', async () => {
+    const res = await get(a.owner.token, '/api/v1/workdata/params', { sn: hybrid.sn });
+    const params = new Map((res.body.data as { params: Param[] }).params.map((p) => [p.key, p]));
+    expect(signed.map((k) => [k, params.get(k)?.name, params.get(k)?.flow])).toEqual([
+      ['grid_power_w', 'Grid power', 'grid'],
+      ['gridActivePower', 'Grid active power', 'grid'],
+      ['battery_power_w', 'Battery power', 'battery'],
+      ['batteryPower', 'Battery power', 'battery'],
+    ]);
+    expect(params.get('power_w')?.flow).toBeNull();
+    expect(params.get('gridFrequency')?.flow).toBeNull();
+    const battery = await get(a.owner.token, '/api/v1/workdata/params', { sn: a.battery.sn, lan: 'es' });
+    const batteryPower = (battery.body.data as { params: Param[] }).params.find((p) => p.key === 'power_w');
+    expect(batteryPower).toMatchObject({ name: 'Potencia', flow: 'battery' });
+  });
+
+  it('samples: a +500 W export register reads −500, stored and decoded alike', async () => {
+    const res = await get(a.owner.token, '/api/v1/workdata/dynamic', oneDay(hybrid.sn, { params: signed, size: 2 }));
+    expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+    expect((res.body.data as Page).list.map((r) => r.values)).toEqual([
+      [-500, -500, 800, 800],
+      [300, 300, -200, -200],
+    ]);
+  });
+
+  it('the events’ readings are in the convention too', async () => {
+    const at = DAY_START + 10 * 60_000 + 5000;
+    await addEvent(s, { plantId: a.plantId, sn: hybrid.sn, deviceId: hybrid.id, code: 'gridLost', startedAt: at });
+    const res = await get(
+      a.owner.token,
+      '/api/v1/workdata/event',
+      oneDay(hybrid.sn, { params: ['grid_power_w', 'gridActivePower'] }),
+    );
+    const list = (res.body.data as { list: Array<{ sample: { values: number[] } | null }> }).list;
+    expect(list.map((x) => x.sample?.values)).toEqual([[-500, -500]]);
+  });
+
+  it('bucketed chart: average, min and max in the convention, min and max the right way round', async () => {
+    const chart = async (params: string[]) => {
+      const res = await get(a.owner.token, '/api/v1/workdata/dynamic/chart', {
+        sn: hybrid.sn,
+        startDate: '2025-06-10',
+        endDate: '2025-06-11',
+        params,
+      });
+      expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+      const data = res.body.data as {
+        bucketSeconds: number;
+        series: Array<{ key: string; avg: number[]; min: number[]; max: number[] }>;
+      };
+      expect(data.bucketSeconds).toBe(120);
+      return data.series.map((x) => [x.key, x.avg[7], x.min[7], x.max[7]]);
+    };
+    // Each 2-minute bucket holds one reading of each: grid −500 and +300, battery +800 and −200.
+    const grid = [-100, -500, 300];
+    const battery = [300, -200, 800];
+    // Stored columns only: the store aggregates.
+    expect(await chart(['grid_power_w', 'battery_power_w'])).toEqual([
+      ['grid_power_w', ...grid],
+      ['battery_power_w', ...battery],
+    ]);
+    // A decoded parameter: every sample is read and folded.
+    expect(await chart(['gridActivePower', 'grid_power_w', 'batteryPower'])).toEqual([
+      ['gridActivePower', ...grid],
+      ['grid_power_w', ...grid],
+      ['batteryPower', ...battery],
+    ]);
+  });
+
+  it('download: values in the convention, the columns name it (en and es)', async () => {
+    const download = async (lan: string) => {
+      const res = await s.app.inject({
+        method: 'GET',
+        url: url('/api/v1/workdata/dynamic/download', oneDay(hybrid.sn, { params: [...signed, 'power_w'], lan })),
+        headers: { authorization: `Bearer ${a.owner.token}` },
+      });
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+      const ws = wb.worksheets[0]!;
+      return [1, 2, 3].map((i) => (ws.getRow(i).values as unknown[]).slice(1));
+    };
+    expect(await download('en')).toEqual([
+      [
+        'Time (Europe/Madrid)',
+        'Grid power (W, + import / − export)',
+        'Grid active power (W, + import / − export)',
+        'Battery power (W, + discharge / − charge)',
+        'Battery power (W, + discharge / − charge)',
+        'Output power (W)',
+      ],
+      ['2025-06-10 00:00:00', -500, -500, 800, 800, 1000],
+      ['2025-06-10 00:01:00', 300, 300, -200, -200, 1000],
+    ]);
+    expect((await download('es'))[0]).toEqual([
+      'Hora (Europe/Madrid)',
+      'Potencia de red (W, + importación / − exportación)',
+      'Potencia activa de red (W, + importación / − exportación)',
+      'Potencia de batería (W, + descarga / − carga)',
+      'Potencia de batería (W, + descarga / − carga)',
+      'Potencia de salida (W)',
+    ]);
   });
 });
 
