@@ -12,21 +12,24 @@ import { DownloadOutlined, FilePdfOutlined } from '@ant-design/icons';
 import { plantEnergyApi } from '@sunfleet/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Col, Flex, Row, Skeleton } from 'antd';
-import { lazy, useState } from 'react';
+import { lazy, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { EnergyFlowCard } from '../../components/EnergyFlow.tsx';
 import { PageError, PageLoading, StateMessage } from '../../components/PageState.tsx';
 import { useMayCall } from '../../components/Permission.tsx';
+import { RenderLater } from '../../components/RenderLater.tsx';
 import { WhenNear } from '../../components/WhenNear.tsx';
 import { type ChartPeriod, chartPeriods, clampToToday, isDay, todayIn } from '../../lib/dateNav.ts';
 import { formatCapacity } from '../../lib/format.ts';
+import { browserZone } from '../../lib/zonedTime.ts';
 import { DevicesCard } from './DevicesCard.tsx';
 import { EnergyCard } from './EnergyCard.tsx';
 import { downloadGeneration, exportOverviewPdf } from './exportOverview.ts';
 import { ForecastUpload } from './ForecastUpload.tsx';
 import { OverviewHeader } from './OverviewHeader.tsx';
+import styles from './overview.module.css';
 import { useFlow, usePlant, useRealtime } from './overviewQueries.ts';
 import { PowerChartCard, usePowerLabels } from './PowerChart.tsx';
 import { RealtimeCard } from './RealtimeCard.tsx';
@@ -34,8 +37,6 @@ import { WeatherCard } from './WeatherCard.tsx';
 
 /** Below the fold: its table and range picker load when the page is scrolled towards it. */
 const EventsCard = lazy(() => import('./EventsCard.tsx').then((m) => ({ default: m.EventsCard })));
-
-const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 export default function OverviewPage() {
   const { t, i18n } = useTranslation('overview');
@@ -67,6 +68,12 @@ export default function OverviewPage() {
     if (d !== today) query.date = d;
     setSearch(query, { replace: true });
   };
+  // Stable while the chart's period and date stay, so the (memoised) chart card skips the page's
+  // re-renders when the realtime values or the flow arrive.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: setChart reads exactly these
+  const onPeriod = useCallback((next: ChartPeriod) => setChart({ period: next }), [period, date, today, setSearch]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: setChart reads exactly these
+  const onDate = useCallback((next: string) => setChart({ date: next }), [period, date, today, setSearch]);
 
   if (!valid || (plant.error instanceof ApiError && plant.error.code === 700)) {
     return (
@@ -190,20 +197,23 @@ export default function OverviewPage() {
         today={today}
         timezone={timezone}
         currency={realtime.data?.currency ?? p.currency}
-        onPeriod={(next) => setChart({ period: next })}
-        onDate={(next) => setChart({ date: next })}
+        onPeriod={onPeriod}
+        onDate={onDate}
       />
-      <Row gutter={[16, 16]}>
-        <Col xs={24} lg={8}>
-          <EnergyCard plantId={p.id} period={period} date={date} plantType={p.type} />
-        </Col>
-        <Col xs={24} lg={8}>
-          <DevicesCard plantId={p.id} />
-        </Col>
-        <Col xs={24} lg={8}>
-          <WeatherCard plantId={p.id} timezone={timezone} canEdit={may(plantEnergyApi.saveWeatherAuth, p.canEdit)} />
-        </Col>
-      </Row>
+      {/* Below the fold: rendered in a transition after the cards above have committed. */}
+      <RenderLater placeholder={<div className={styles.lowerCards} />}>
+        <Row gutter={[16, 16]}>
+          <Col xs={24} lg={8}>
+            <EnergyCard plantId={p.id} period={period} date={date} plantType={p.type} />
+          </Col>
+          <Col xs={24} lg={8}>
+            <DevicesCard plantId={p.id} />
+          </Col>
+          <Col xs={24} lg={8}>
+            <WeatherCard plantId={p.id} timezone={timezone} canEdit={may(plantEnergyApi.saveWeatherAuth, p.canEdit)} />
+          </Col>
+        </Row>
+      </RenderLater>
       <WhenNear
         placeholder={
           <Card title={t('events.title')}>
