@@ -12,7 +12,7 @@ import { DownloadOutlined, FilePdfOutlined } from '@ant-design/icons';
 import { plantEnergyApi } from '@sunfleet/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Col, Flex, Row, Skeleton } from 'antd';
-import { lazy, useCallback, useState } from 'react';
+import { lazy, useCallback, useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
@@ -54,8 +54,14 @@ export default function OverviewPage() {
   const [pdfBusy, setPdfBusy] = useState(false);
   const [dataBusy, setDataBusy] = useState(false);
 
-  const timezone = realtime.data?.timezone ?? plant.data?.timezone ?? browserZone();
-  const today = realtime.data?.today ?? todayIn(timezone);
+  // Query results arrive as urgent (synchronous) updates: the page renders them as deferred
+  // values, in a background render React slices and yields from, so the cards' first full render
+  // is not one long task. Until a deferred value catches up, its card keeps its skeleton.
+  const plantData = useDeferredValue(plant.data);
+  const realtimeData = useDeferredValue(realtime.data);
+  const flowData = useDeferredValue(flow.data);
+  const timezone = realtimeData?.timezone ?? plantData?.timezone ?? browserZone();
+  const today = realtimeData?.today ?? todayIn(timezone);
   const askedPeriod = search.get('period') as ChartPeriod | null;
   const period: ChartPeriod = askedPeriod && chartPeriods.includes(askedPeriod) ? askedPeriod : 'day';
   const askedDate = search.get('date');
@@ -91,9 +97,9 @@ export default function OverviewPage() {
       </Card>
     );
   }
-  if (plant.isPending) return <PageLoading fullPage />;
   if (plant.isError) return <PageError error={plant.error} onRetry={() => void plant.refetch()} />;
-  const p = plant.data;
+  if (!plantData) return <PageLoading fullPage />;
+  const p = plantData;
 
   const exportPdf = async () => {
     setPdfBusy(true);
@@ -105,20 +111,20 @@ export default function OverviewPage() {
         date,
         t: (key, vars) => t(key, vars ?? {}),
         labels,
-        currency: realtime.data?.currency ?? p.currency,
+        currency: realtimeData?.currency ?? p.currency,
         language: i18n.language,
         snapshot: {
           plant: {
             name: p.name,
             address: p.address,
             capacity: formatCapacity(p.capacity),
-            status: t(`plants:status.${realtime.data?.status ?? p.status}`),
+            status: t(`plants:status.${realtimeData?.status ?? p.status}`),
             typeName: t(`plants:types.${p.type}`),
             type: p.type,
             timezone,
           },
-          realtime: realtime.data,
-          flow: flow.data,
+          realtime: realtimeData,
+          flow: flowData,
           date: today,
           now: new Date(),
         },
@@ -144,7 +150,7 @@ export default function OverviewPage() {
     <Flex vertical gap={16} data-testid="overview-page">
       <OverviewHeader
         plant={p}
-        status={realtime.data?.status ?? p.status}
+        status={realtimeData?.status ?? p.status}
         timezone={timezone}
         actions={
           <>
@@ -172,19 +178,19 @@ export default function OverviewPage() {
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={11}>
           <RealtimeCard
-            data={realtime.data}
+            data={realtimeData}
             error={realtime.error}
-            pending={realtime.isPending}
+            pending={realtimeData === undefined && !realtime.error}
             onRetry={() => void realtime.refetch()}
             timezone={timezone}
           />
         </Col>
         <Col xs={24} xl={13}>
           <EnergyFlowCard
-            data={flow.data}
+            data={flowData}
             plantType={p.type}
             error={flow.error}
-            pending={flow.isPending}
+            pending={flowData === undefined && !flow.error}
             onRetry={() => void flow.refetch()}
             timezone={timezone}
           />
@@ -196,7 +202,7 @@ export default function OverviewPage() {
         date={date}
         today={today}
         timezone={timezone}
-        currency={realtime.data?.currency ?? p.currency}
+        currency={realtimeData?.currency ?? p.currency}
         onPeriod={onPeriod}
         onDate={onDate}
       />
