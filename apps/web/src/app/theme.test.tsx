@@ -65,3 +65,16 @@ describe('brandTheme: readable text whatever the colour', () => {
     expect(low).toEqual([]);
   });
 });
+
+describe('brandTheme: worked out once per brand and colour', () => {
+  it('gives the same theme object again (the shell, the sign-in pages and re-renders share it)', () => {
+    const light = brands.find((b) => b.id === 'sunfleet')!;
+    const first = brandTheme(light, '#1677ff');
+    expect(brandTheme(light, '#1677ff')).toBe(first);
+    expect(brandTheme(light, '#1677FF'.toLowerCase())).toBe(first);
+    // Another colour or brand is its own theme; an invalid colour is the brand's own.
+    expect(brandTheme(light, '#ff4d4f')).not.toBe(first);
+    expect(brandTheme(defaultBrand, '#1677ff')).not.toBe(first);
+    expect(brandTheme(light, 'nonsense')).toBe(brandTheme(light, light.primaryColor));
+  });
+});

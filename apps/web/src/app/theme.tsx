@@ -33,8 +33,29 @@ const darkChrome = {
   Menu: { darkItemBg: '#141414', darkSubMenuItemBg: '#0c0c0c', darkPopupBg: '#1f1f1f' },
 };
 
+const themes = new WeakMap<Brand, Map<string, ThemeConfig>>();
+
+/**
+ * The theme of a brand with a primary colour, worked out once per brand and colour for the page's
+ * life (the contrast search derives antd's tokens several times: a noticeable part of the first
+ * render), so the shell, the sign-in pages and every re-render share one object.
+ */
 export function brandTheme(brand: Brand, color: string): ThemeConfig {
   const primary = HEX.test(color) ? color : brand.primaryColor;
+  let byColour = themes.get(brand);
+  if (!byColour) {
+    byColour = new Map();
+    themes.set(brand, byColour);
+  }
+  let config = byColour.get(primary);
+  if (!config) {
+    config = deriveBrandTheme(brand, primary);
+    byColour.set(primary, config);
+  }
+  return config;
+}
+
+function deriveBrandTheme(brand: Brand, primary: string): ThemeConfig {
   const algorithm = brand.dark ? theme.darkAlgorithm : theme.defaultAlgorithm;
   const readable = readableColours(algorithm, { colorPrimary: primary, colorLink: primary, borderRadius: 6 });
   return {
@@ -49,6 +70,8 @@ export function brandTheme(brand: Brand, color: string): ThemeConfig {
 
 type Algorithm = typeof theme.defaultAlgorithm;
 type StatusSeed = 'colorError' | 'colorSuccess' | 'colorWarning' | 'colorInfo';
+type SeedKey = 'colorLink' | StatusSeed;
+const seedKeys: readonly SeedKey[] = ['colorLink', 'colorError', 'colorSuccess', 'colorWarning', 'colorInfo'];
 type Seed = { colorPrimary: string; colorLink: string; borderRadius: number } & Partial<Record<StatusSeed, string>>;
 
 /**
@@ -59,8 +82,7 @@ type Seed = { colorPrimary: string; colorLink: string; borderRadius: number } & 
  * backgrounds and on the light fills (tags, selected rows).
  */
 export function readableColours(algorithm: Algorithm, seed: Seed) {
-  const derive = (s: Seed) => theme.getDesignToken({ algorithm, token: s });
-  const token = derive(seed);
+  const token = theme.getDesignToken({ algorithm, token: seed });
   const base = token.colorBgContainer;
   const backgrounds = [
     token.colorBgLayout,
@@ -70,36 +92,51 @@ export function readableColours(algorithm: Algorithm, seed: Seed) {
     flatten(token.controlItemBgActive, base),
   ];
   const shade = (colour: string) => readableShade(colour, backgrounds);
-  // Link and status colours are seeds: the algorithm derives the shown colour from them, so the
+  // Link and status colours are seeds: the algorithm derives the shown colour from them, so a
   // seed is shaded a little further each round until the derived colour reads, also on its own
-  // light background (status tags and alerts).
-  const readableSeed = (key: 'colorLink' | StatusSeed, from: string) => {
-    const on = key === 'colorLink' ? backgrounds : [...backgrounds, flatten(token[`${key}Bg`], base)];
-    for (let min = TEXT_CONTRAST; min < 21; min += 0.25) {
-      const candidate = readableShade(from, on, min);
-      const shown = derive({ ...seed, [key]: candidate })[key];
-      if (on.every((bg) => contrastRatio(shown, bg) >= TEXT_CONTRAST)) return { seed: candidate, shown };
+  // light background (status tags and alerts). Each shown colour follows only its own seed, so
+  // one run of the algorithm (its map tokens; the alias tokens are not needed) checks every seed
+  // still searching at once.
+  const searches = seedKeys.map((key) => ({
+    key,
+    from: token[key],
+    on: key === 'colorLink' ? backgrounds : [...backgrounds, flatten(token[`${key}Bg`], base)],
+    min: TEXT_CONTRAST,
+    found: null as { seed: string; shown: string } | null,
+  }));
+  for (;;) {
+    const open = searches.filter((s) => !s.found && s.min < 21);
+    if (!open.length) break;
+    const candidates = Object.fromEntries(open.map((s) => [s.key, readableShade(s.from, s.on, s.min)]));
+    const shown = algorithm({ ...theme.defaultSeed, ...seed, ...candidates });
+    for (const s of open) {
+      if (s.on.every((bg) => contrastRatio(shown[s.key], bg) >= TEXT_CONTRAST))
+        s.found = { seed: candidates[s.key]!, shown: shown[s.key] };
+      else s.min += 0.25;
     }
-    return { seed: from, shown: token[key] };
-  };
+  }
+  const readable = Object.fromEntries(searches.map((s) => [s.key, s.found ?? { seed: s.from, shown: token[s.key] }])) as Record<
+    SeedKey,
+    { seed: string; shown: string }
+  >;
   // A shaded status seed would also shade its light background: that stays as first derived.
-  const readableStatus = (key: StatusSeed, colour: string) => ({
-    [key]: colour,
+  const readableStatus = (key: StatusSeed) => ({
+    [key]: readable[key].seed,
     [`${key}Bg`]: token[`${key}Bg`],
     [`${key}Border`]: token[`${key}Border`],
   });
-  const link = readableSeed('colorLink', token.colorLink);
-  const error = readableSeed('colorError', token.colorError);
+  const link = readable.colorLink;
+  const error = readable.colorError;
   const onPrimary = textOn(token.colorPrimary);
   const selected = shade(token.colorPrimary);
   return {
     token: {
       ...seed,
       colorLink: link.seed,
-      ...readableStatus('colorError', error.seed),
-      ...readableStatus('colorSuccess', readableSeed('colorSuccess', token.colorSuccess).seed),
-      ...readableStatus('colorWarning', readableSeed('colorWarning', token.colorWarning).seed),
-      ...readableStatus('colorInfo', readableSeed('colorInfo', token.colorInfo).seed),
+      ...readableStatus('colorError'),
+      ...readableStatus('colorSuccess'),
+      ...readableStatus('colorWarning'),
+      ...readableStatus('colorInfo'),
       colorTextSecondary: shade(token.colorTextSecondary),
       colorTextTertiary: shade(token.colorTextTertiary),
       colorTextDescription: shade(token.colorTextDescription),

@@ -41,4 +41,28 @@ describe('chart date navigation', () => {
     expect(utcOffset('Asia/Kolkata', at)).toBe('UTC+05:30');
     expect(zonedDateTime(null, 'UTC')).toBe('--');
   });
+
+  it('builds one wall-clock formatter per zone, however often a page asks (a clock, each render)', () => {
+    const Original = Intl.DateTimeFormat;
+    const built: (Intl.DateTimeFormatOptions | undefined)[] = [];
+    class Counted extends Original {
+      constructor(locale?: string | string[], options?: Intl.DateTimeFormatOptions) {
+        built.push(options);
+        super(locale, options);
+      }
+    }
+    Intl.DateTimeFormat = Counted as typeof Intl.DateTimeFormat;
+    try {
+      const at = new Date('2026-01-15T23:30:00Z');
+      for (let i = 0; i < 5; i++) expect(todayIn('Pacific/Auckland', at)).toBe('2026-01-16');
+      expect(zonedDateTime(at, 'Pacific/Auckland')).toBe('2026-01-16 12:30');
+      expect(built).toHaveLength(1);
+      // An unknown name falls back to the browser's zone, also built once.
+      todayIn('Not/AZone', at);
+      todayIn('Not/AZone', at);
+      expect(built.filter((o) => o?.timeZone === 'Not/AZone')).toHaveLength(1);
+    } finally {
+      Intl.DateTimeFormat = Original;
+    }
+  });
 });

@@ -62,24 +62,35 @@ export interface ZonedParts {
   second: number;
 }
 
+const wallClocks = new Map<string, Intl.DateTimeFormat>();
+/** One formatter per zone for the page's life: building an `Intl.DateTimeFormat` costs far more than using it. */
+function wallClockIn(timezone: string | null | undefined): Intl.DateTimeFormat {
+  const key = timezone ?? '';
+  let format = wallClocks.get(key);
+  if (!format) {
+    const options: Intl.DateTimeFormatOptions = {
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    };
+    try {
+      format = new Intl.DateTimeFormat('en-US', timezone ? { ...options, timeZone: timezone } : options);
+    } catch {
+      format = new Intl.DateTimeFormat('en-US', options);
+    }
+    wallClocks.set(key, format);
+  }
+  return format;
+}
+
 /** Wall-clock fields of an instant in a time zone. */
 export function zonedParts(at: Date, timezone: string | null | undefined): ZonedParts {
-  let format: Intl.DateTimeFormat;
-  const options: Intl.DateTimeFormatOptions = {
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  };
-  try {
-    format = new Intl.DateTimeFormat('en-US', timezone ? { ...options, timeZone: timezone } : options);
-  } catch {
-    format = new Intl.DateTimeFormat('en-US', options);
-  }
-  const get = (type: Intl.DateTimeFormatPartTypes) => Number(format.formatToParts(at).find((p) => p.type === type)?.value);
+  const parts = wallClockIn(timezone).formatToParts(at);
+  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
   return {
     year: get('year'),
     month: get('month'),

@@ -9,13 +9,17 @@
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** The browser's IANA zone, UTC when it has none. */
+let ownZone: string | null = null;
+/** The browser's IANA zone, UTC when it has none; read once (a formatter per call costs a render). */
 export function browserZone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  } catch {
-    return 'UTC';
+  if (ownZone === null) {
+    try {
+      ownZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+    } catch {
+      ownZone = 'UTC';
+    }
   }
+  return ownZone;
 }
 
 const known = new Map<string, boolean>();

@@ -6,6 +6,7 @@
 import { ControlOutlined } from '@ant-design/icons';
 import { plantsApi } from '@sunfleet/contracts';
 import { Badge, Card, Divider, Empty, Flex, Skeleton, Tag, Typography } from 'antd';
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CardError } from '../../components/CardState.tsx';
@@ -30,7 +31,7 @@ function Count({ label, value, testId }: { label: string; value: number | undefi
   );
 }
 
-export function DevicesCard({ plantId }: { plantId: number }) {
+export const DevicesCard = memo(function DevicesCard({ plantId }: { plantId: number }) {
   const { t } = useTranslation('overview');
   const check = useDeviceCheck(plantId);
   const inverters = useInverterCount(plantId);
@@ -127,4 +128,4 @@ export function DevicesCard({ plantId }: { plantId: number }) {
       )}
     </Card>
   );
-}
+});

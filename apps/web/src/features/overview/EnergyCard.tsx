@@ -5,6 +5,7 @@
  */
 import type { DataOf, plantEnergyApi } from '@sunfleet/contracts';
 import { Card, Col, Flex, Progress, Row, Skeleton, Tooltip, Typography, theme } from 'antd';
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CardError } from '../../components/CardState.tsx';
 import ui from '../../components/ui.module.css';
@@ -66,7 +67,7 @@ function Gauge({ label, ratio, testId }: { label: string; ratio: number | null; 
   );
 }
 
-export function EnergyCard({
+export const EnergyCard = memo(function EnergyCard({
   plantId,
   period,
   date,
@@ -192,4 +193,4 @@ export function EnergyCard({
       )}
     </Card>
   );
-}
+});

@@ -223,15 +223,17 @@ describe('plant overview page', () => {
     expect(within(screen.getByTestId('flow-node-grid')).getByText('Exporting')).toBeTruthy();
 
     // The day curve of the plant's today: grid power −800 W as the export curve, battery −500 W as the charge one, and SOC.
-    await waitFor(() =>
-      expect(screen.getByTestId('chart-day').getAttribute('data-series')).toBe('pv,load,gridExport,charge,soc'),
+    // The chart's code loads lazily, and the cards below it render after the ones above: slow on a busy machine.
+    await waitFor(
+      () => expect(screen.getByTestId('chart-day').getAttribute('data-series')).toBe('pv,load,gridExport,charge,soc'),
+      T,
     );
     expect(screen.getByTestId('chart-day-energy').textContent).toBe('Generated 15.0 kWh');
 
-    await waitFor(() => expect(screen.getByTestId('energy-self-sufficiency').textContent).toContain('86.8 %'));
+    await waitFor(() => expect(screen.getByTestId('energy-self-sufficiency').textContent).toContain('86.8 %'), T);
     expect(screen.getByTestId('energy-gridExport').textContent).toBe('8.0 kWh');
     expect(screen.getByTestId('energy-charge').textContent).toBe('3.0 kWh');
-    expect(screen.getByTestId('devices-inverters').textContent).toBe('2');
+    await waitFor(() => expect(screen.getByTestId('devices-inverters').textContent).toBe('2'), T);
     // Each listed inverter links to its remote settings within the plant.
     const settings = await screen.findByTestId('inverter-settings-HY0000000001', {}, T);
     expect(settings.getAttribute('href')).toBe('/plants/device/setting?plantId=7&sn=HY0000000001');

@@ -12,21 +12,24 @@ import { DownloadOutlined, FilePdfOutlined } from '@ant-design/icons';
 import { plantEnergyApi } from '@sunfleet/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Col, Flex, Row, Skeleton } from 'antd';
-import { lazy, useState } from 'react';
+import { lazy, useCallback, useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { EnergyFlowCard } from '../../components/EnergyFlow.tsx';
 import { PageError, PageLoading, StateMessage } from '../../components/PageState.tsx';
 import { useMayCall } from '../../components/Permission.tsx';
+import { RenderLater } from '../../components/RenderLater.tsx';
 import { WhenNear } from '../../components/WhenNear.tsx';
 import { type ChartPeriod, chartPeriods, clampToToday, isDay, todayIn } from '../../lib/dateNav.ts';
 import { formatCapacity } from '../../lib/format.ts';
+import { browserZone } from '../../lib/zonedTime.ts';
 import { DevicesCard } from './DevicesCard.tsx';
 import { EnergyCard } from './EnergyCard.tsx';
 import { downloadGeneration, exportOverviewPdf } from './exportOverview.ts';
 import { ForecastUpload } from './ForecastUpload.tsx';
 import { OverviewHeader } from './OverviewHeader.tsx';
+import styles from './overview.module.css';
 import { useFlow, usePlant, useRealtime } from './overviewQueries.ts';
 import { PowerChartCard, usePowerLabels } from './PowerChart.tsx';
 import { RealtimeCard } from './RealtimeCard.tsx';
@@ -34,8 +37,6 @@ import { WeatherCard } from './WeatherCard.tsx';
 
 /** Below the fold: its table and range picker load when the page is scrolled towards it. */
 const EventsCard = lazy(() => import('./EventsCard.tsx').then((m) => ({ default: m.EventsCard })));
-
-const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 export default function OverviewPage() {
   const { t, i18n } = useTranslation('overview');
@@ -53,8 +54,14 @@ export default function OverviewPage() {
   const [pdfBusy, setPdfBusy] = useState(false);
   const [dataBusy, setDataBusy] = useState(false);
 
-  const timezone = realtime.data?.timezone ?? plant.data?.timezone ?? browserZone();
-  const today = realtime.data?.today ?? todayIn(timezone);
+  // Query results arrive as urgent (synchronous) updates: the page renders them as deferred
+  // values, in a background render React slices and yields from, so the cards' first full render
+  // is not one long task. Until a deferred value catches up, its card keeps its skeleton.
+  const plantData = useDeferredValue(plant.data);
+  const realtimeData = useDeferredValue(realtime.data);
+  const flowData = useDeferredValue(flow.data);
+  const timezone = realtimeData?.timezone ?? plantData?.timezone ?? browserZone();
+  const today = realtimeData?.today ?? todayIn(timezone);
   const askedPeriod = search.get('period') as ChartPeriod | null;
   const period: ChartPeriod = askedPeriod && chartPeriods.includes(askedPeriod) ? askedPeriod : 'day';
   const askedDate = search.get('date');
@@ -67,6 +74,12 @@ export default function OverviewPage() {
     if (d !== today) query.date = d;
     setSearch(query, { replace: true });
   };
+  // Stable while the chart's period and date stay, so the (memoised) chart card skips the page's
+  // re-renders when the realtime values or the flow arrive.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: setChart reads exactly these
+  const onPeriod = useCallback((next: ChartPeriod) => setChart({ period: next }), [period, date, today, setSearch]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: setChart reads exactly these
+  const onDate = useCallback((next: string) => setChart({ date: next }), [period, date, today, setSearch]);
 
   if (!valid || (plant.error instanceof ApiError && plant.error.code === 700)) {
     return (
@@ -84,9 +97,9 @@ export default function OverviewPage() {
       </Card>
     );
   }
-  if (plant.isPending) return <PageLoading fullPage />;
   if (plant.isError) return <PageError error={plant.error} onRetry={() => void plant.refetch()} />;
-  const p = plant.data;
+  if (!plantData) return <PageLoading fullPage />;
+  const p = plantData;
 
   const exportPdf = async () => {
     setPdfBusy(true);
@@ -98,20 +111,20 @@ export default function OverviewPage() {
         date,
         t: (key, vars) => t(key, vars ?? {}),
         labels,
-        currency: realtime.data?.currency ?? p.currency,
+        currency: realtimeData?.currency ?? p.currency,
         language: i18n.language,
         snapshot: {
           plant: {
             name: p.name,
             address: p.address,
             capacity: formatCapacity(p.capacity),
-            status: t(`plants:status.${realtime.data?.status ?? p.status}`),
+            status: t(`plants:status.${realtimeData?.status ?? p.status}`),
             typeName: t(`plants:types.${p.type}`),
             type: p.type,
             timezone,
           },
-          realtime: realtime.data,
-          flow: flow.data,
+          realtime: realtimeData,
+          flow: flowData,
           date: today,
           now: new Date(),
         },
@@ -137,7 +150,7 @@ export default function OverviewPage() {
     <Flex vertical gap={16} data-testid="overview-page">
       <OverviewHeader
         plant={p}
-        status={realtime.data?.status ?? p.status}
+        status={realtimeData?.status ?? p.status}
         timezone={timezone}
         actions={
           <>
@@ -165,19 +178,19 @@ export default function OverviewPage() {
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={11}>
           <RealtimeCard
-            data={realtime.data}
+            data={realtimeData}
             error={realtime.error}
-            pending={realtime.isPending}
+            pending={realtimeData === undefined && !realtime.error}
             onRetry={() => void realtime.refetch()}
             timezone={timezone}
           />
         </Col>
         <Col xs={24} xl={13}>
           <EnergyFlowCard
-            data={flow.data}
+            data={flowData}
             plantType={p.type}
             error={flow.error}
-            pending={flow.isPending}
+            pending={flowData === undefined && !flow.error}
             onRetry={() => void flow.refetch()}
             timezone={timezone}
           />
@@ -189,21 +202,24 @@ export default function OverviewPage() {
         date={date}
         today={today}
         timezone={timezone}
-        currency={realtime.data?.currency ?? p.currency}
-        onPeriod={(next) => setChart({ period: next })}
-        onDate={(next) => setChart({ date: next })}
+        currency={realtimeData?.currency ?? p.currency}
+        onPeriod={onPeriod}
+        onDate={onDate}
       />
-      <Row gutter={[16, 16]}>
-        <Col xs={24} lg={8}>
-          <EnergyCard plantId={p.id} period={period} date={date} plantType={p.type} />
-        </Col>
-        <Col xs={24} lg={8}>
-          <DevicesCard plantId={p.id} />
-        </Col>
-        <Col xs={24} lg={8}>
-          <WeatherCard plantId={p.id} timezone={timezone} canEdit={may(plantEnergyApi.saveWeatherAuth, p.canEdit)} />
-        </Col>
-      </Row>
+      {/* Below the fold: rendered in a transition after the cards above have committed. */}
+      <RenderLater placeholder={<div className={styles.lowerCards} />}>
+        <Row gutter={[16, 16]}>
+          <Col xs={24} lg={8}>
+            <EnergyCard plantId={p.id} period={period} date={date} plantType={p.type} />
+          </Col>
+          <Col xs={24} lg={8}>
+            <DevicesCard plantId={p.id} />
+          </Col>
+          <Col xs={24} lg={8}>
+            <WeatherCard plantId={p.id} timezone={timezone} canEdit={may(plantEnergyApi.saveWeatherAuth, p.canEdit)} />
+          </Col>
+        </Row>
+      </RenderLater>
       <WhenNear
         placeholder={
           <Card title={t('events.title')}>

@@ -1,6 +1,6 @@
 import { Card, Flex, Segmented, Typography } from 'antd';
 import dayjs from 'dayjs';
-import { useEffect, useMemo } from 'react';
+import { memo, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CardError } from '../../components/CardState.tsx';
 import { ChartEmpty } from '../../components/ChartEmpty.tsx';
@@ -32,7 +32,7 @@ export function usePowerLabels() {
   );
 }
 
-export function PowerChartCard({
+export const PowerChartCard = memo(function PowerChartCard({
   plantId,
   period,
   date,
@@ -142,4 +142,4 @@ export function PowerChartCard({
       </Typography.Text>
     </Card>
   );
-}
+});

@@ -5,7 +5,7 @@
  */
 import { CloudOutlined, EnvironmentOutlined } from '@ant-design/icons';
 import { Button, Card, Col, Empty, Flex, Row, Skeleton, Typography } from 'antd';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, memo, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CardError } from '../../components/CardState.tsx';
 import ui from '../../components/ui.module.css';
@@ -14,7 +14,15 @@ import { formatZoned } from '../../lib/zonedTime.ts';
 import styles from './overview.module.css';
 import { useWeather } from './overviewQueries.ts';
 
-export function WeatherCard({ plantId, timezone, canEdit = false }: { plantId: number; timezone: string; canEdit?: boolean }) {
+export const WeatherCard = memo(function WeatherCard({
+  plantId,
+  timezone,
+  canEdit = false,
+}: {
+  plantId: number;
+  timezone: string;
+  canEdit?: boolean;
+}) {
   const { t, i18n } = useTranslation('overview');
   const weather = useWeather(plantId);
   const w = weather.data;
@@ -83,7 +91,7 @@ export function WeatherCard({ plantId, timezone, canEdit = false }: { plantId: n
       )}
     </Card>
   );
-}
+});
 
 const WeatherStationsDialog = lazy(() => import('./WeatherStations.tsx'));
 
