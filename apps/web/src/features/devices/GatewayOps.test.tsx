@@ -169,6 +169,11 @@ describe('gateway list: restart of the selection', () => {
     await screen.findByTestId('gateway-link-1', {}, T);
     expect((screen.getByRole('checkbox', { name: 'Select gateway SFGW000001' }) as HTMLInputElement).disabled).toBe(false);
     expect((screen.getByRole('checkbox', { name: 'Select gateway SFGW000002' }) as HTMLInputElement).disabled).toBe(true);
+    // A click beside a checkbox, in the selection cell, does not open the gateway.
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select gateway SFGW000002' }).closest('td')!);
+    expect(screen.getByTestId('location').textContent).toBe('/device/gateway');
+    fireEvent.click(screen.getByTestId('gateway-status-1'));
+    expect(screen.getByTestId('location').textContent).toBe('/device/gateway/1');
   }, 30_000);
 });
 
