@@ -72,6 +72,18 @@ export async function jobsByIds(db: Tx, ids: readonly string[]): Promise<Row[]> 
   return db.selectFrom('command_jobs').selectAll().where('id', 'in', ids).execute();
 }
 
+/** The jobs of a batch one user asked for, oldest first (then by gateway SN). */
+export async function batchJobsOf(db: Tx, batchId: string, requestedBy: number): Promise<Row[]> {
+  return db
+    .selectFrom('command_jobs')
+    .selectAll()
+    .where('batch_id', '=', batchId)
+    .where('requested_by', '=', requestedBy)
+    .orderBy('created_at')
+    .orderBy('gateway_sn')
+    .execute();
+}
+
 /** Whether the store says the gateway has a live session. */
 export async function gatewayOnline(db: Tx, sn: string): Promise<boolean> {
   const r = await db.selectFrom('gateways').select('online').where('sn', '=', sn).executeTakeFirst();

@@ -80,6 +80,8 @@ let readOnly: { id: number; access: string };
 /** A setting job and a batch the victim made on the victim's inverter. */
 const victimSettingJobId = '00000000-0000-4000-8000-000000000001';
 const victimSettingBatchId = '00000000-0000-4000-8000-000000000002';
+/** A gateway restart batch the victim asked for. */
+const victimRestartBatchId = '00000000-0000-4000-8000-000000000003';
 
 /** For each path parameter pattern: an object of that kind that belongs to the victim. */
 const foreignIds: Array<{ match: RegExp; params: (url: string) => Record<string, string | number> }> = [
@@ -95,6 +97,7 @@ const foreignIds: Array<{ match: RegExp; params: (url: string) => Record<string,
   },
   { match: /^\/api\/v1\/setting\/job\/:id\b/, params: () => ({ id: victimSettingJobId }) },
   { match: /^\/api\/v1\/setting\/batch\/:id\b/, params: () => ({ id: victimSettingBatchId }) },
+  { match: /^\/api\/v1\/gateways\/restart\/:batchId\b/, params: () => ({ batchId: victimRestartBatchId }) },
   { match: /^\/api\/v1\/gateways?\/:sn\b/, params: () => ({ sn: victimGatewaySn }) },
   { match: /^\/api\/v1\/gateway\/:gsns\b/, params: () => ({ gsns: victimGatewaySn }) },
   { match: /^\/api\/v1\/gateways?\/:id\b/, params: () => ({ id: victimGatewayId }) },
@@ -225,6 +228,28 @@ beforeAll(async () => {
       requested_by: victim.id,
       created_at: t,
       updated_at: t,
+      finished_at: t,
+    })
+    .execute();
+  await s.db
+    .insertInto('command_jobs')
+    .values({
+      id: '00000000-0000-4000-8000-000000000004',
+      gateway_sn: victimGatewaySn,
+      device_sn: null,
+      batch_id: victimRestartBatchId,
+      type: 'restart',
+      state: 'succeeded',
+      body: '{"type":"restart"}',
+      reply: null,
+      error: null,
+      requested_by: victim.id,
+      timeout_ms: 30_000,
+      expires_at: t + 86_400_000,
+      created_at: t,
+      sent_at: t,
+      last_sent_at: t,
+      acknowledged_at: t,
       finished_at: t,
     })
     .execute();

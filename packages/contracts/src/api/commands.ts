@@ -132,6 +132,17 @@ export const batchRestartGateways = endpoint({
   data: RestartResult,
 });
 
+export const restartProgress = endpoint({
+  method: 'GET',
+  path: '/api/v1/gateways/restart/:batchId',
+  access: 'gateway.restart',
+  summary:
+    'A restart batch as it stands, one job per gateway (poll it while jobs are open); 404 for a batch the caller did not ask for',
+  params: Type.Object({ batchId: Type.String({ pattern: '^[0-9a-f-]{36}$' }) }),
+  data: RestartResult,
+  tolerate: [404],
+});
+
 export const gatewayDebug = endpoint({
   method: 'POST',
   path: '/api/v1/gateway/:sn/debug',

@@ -11,6 +11,8 @@
  *   still open, is 1005;
  * - a restart batch is checked whole before anything is stored: one gateway the caller may not
  *   operate refuses it all; an offline gateway's restart waits for it until the job expires;
+ * - a restart batch is read back only by the account that asked for it (another's answers 404,
+ *   like a missing one);
  * - a setting switch is validated against the setting's range (4) and waits for an offline
  *   gateway like a restart.
  */
@@ -19,7 +21,7 @@ import { type commandsApi, type DataOf, type GatewaySettingName, gatewaySettings
 import type { Caller } from '../../access/caller.ts';
 import { deviceFor, gatewayFor } from '../../access/resolve.ts';
 import type { CommandJob } from '../../commands/channel.ts';
-import { latestDeviceJob, toJob } from '../../commands/jobs.repo.ts';
+import { batchJobsOf, latestDeviceJob, toJob } from '../../commands/jobs.repo.ts';
 import type { Deps } from '../../deps.ts';
 import { fail } from '../../http/errors.ts';
 
@@ -140,6 +142,18 @@ export async function restartGateways(
       deps.commands.submit({ gatewaySn: g.sn, batchId, body: { type: 'restart' }, requestedBy: caller.user.id }),
     ),
   );
+  return { batchId, jobs: jobs.map(jobView) };
+}
+
+/** A restart batch as it stands: its jobs, when the caller asked for it; 404 otherwise. */
+export async function restartProgress(
+  deps: Ops,
+  caller: Caller,
+  batchId: string,
+): Promise<DataOf<typeof commandsApi.restartProgress>> {
+  const rows = await batchJobsOf(deps.db, batchId, caller.user.id);
+  const jobs = rows.map(toJob).filter((j) => j.body.type === 'restart');
+  if (jobs.length === 0) return fail(404);
   return { batchId, jobs: jobs.map(jobView) };
 }
 

@@ -237,6 +237,21 @@ describe('gateway restart', () => {
     expect(await call(owner, 'POST', '/api/v1/gateways/batch/restart', { sns: [] })).toMatchObject({ code: 4 });
     expect(await call(owner, 'POST', `/api/v1/gateway/${encodeURIComponent('a/b')}/restart`)).toMatchObject({ code: 4 });
   });
+  it('a batch is read back as it stands by the account that asked; another account gets 404', async () => {
+    const a = await plant();
+    const b = await plant({ online: false });
+    const res = await call(owner, 'POST', '/api/v1/gateways/batch/restart', { sns: [a.gateway.sn, b.gateway.sn] });
+    await rig.commands.settle(res.data.jobs[0].jobId, 3000);
+    const progress = await call(owner, 'GET', `/api/v1/gateways/restart/${res.data.batchId}`);
+    expect(progress.code).toBe(0);
+    const states = Object.fromEntries(progress.data.jobs.map((j: { sn: string; state: string }) => [j.sn, j.state]));
+    expect(states).toEqual({ [a.gateway.sn]: 'succeeded', [b.gateway.sn]: 'queued' });
+    expect(await call(staff, 'GET', `/api/v1/gateways/restart/${res.data.batchId}`)).toMatchObject({ code: 404, data: null });
+    expect(await call(owner, 'GET', '/api/v1/gateways/restart/00000000-0000-4000-8000-00000000dead')).toMatchObject({
+      code: 404,
+    });
+    expect(await call(owner, 'GET', '/api/v1/gateways/restart/not-a-batch')).toMatchObject({ code: 4 });
+  });
 });
 
 describe('gateway settings switch', () => {

@@ -14,6 +14,7 @@ export function operationRoutes(app: FastifyInstance) {
   );
   route(app, api.restartGateways, ({ caller, params }) => ops.restartGateways(deps, caller, ops.parseGatewaySns(params.gsns)));
   route(app, api.batchRestartGateways, ({ caller, body }) => ops.restartGateways(deps, caller, body.sns));
+  route(app, api.restartProgress, ({ caller, params }) => ops.restartProgress(deps, caller, params.batchId));
   route(app, api.gatewayDebug, ({ caller, params, body }) => ops.debugGateway(deps, caller, params.sn, body.code));
   route(app, api.gatewaySettingSwitch, ({ caller, params, body }) =>
     ops.switchGatewaySetting(deps, caller, params.sn, body.name, body.value),

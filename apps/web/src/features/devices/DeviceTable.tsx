@@ -13,9 +13,11 @@ import { ListTable } from '../../components/ListTable.tsx';
 import { PageEmpty, PageError } from '../../components/PageState.tsx';
 import { hasFilters, type ListState, PAGE_SIZES } from './listState.ts';
 
-/** Clicks on links, buttons and inputs inside a row do their own thing, not the row's. */
+/** Clicks on links, buttons and inputs inside a row, and on its selection cell, do their own thing, not the row's. */
 const interactive = (e: MouseEvent<HTMLElement>) =>
-  (e.target as HTMLElement).closest('a, button, input, .ant-select, .ant-popover, [role="button"]') !== null;
+  (e.target as HTMLElement).closest(
+    'a, button, input, .ant-select, .ant-popover, [role="button"], .ant-table-selection-column',
+  ) !== null;
 
 interface DeviceTableProps<Row> {
   rowKey: keyof Row & string;

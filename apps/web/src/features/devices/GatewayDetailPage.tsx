@@ -5,21 +5,26 @@
  * of online and offline periods and the list of periods). Refreshes every 10 s; a gateway the
  * caller cannot see (305) shows "not found".
  */
-import { devicesApi } from '@sunfleet/contracts';
-import { Card, Descriptions, Flex, Table, Tag, Tooltip, Typography, theme } from 'antd';
+import { ReloadOutlined } from '@ant-design/icons';
+import { commandsApi, devicesApi } from '@sunfleet/contracts';
+import { Button, Card, Descriptions, Flex, Table, Tag, Tooltip, Typography, theme } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { useApiQuery } from '../../api/hooks.ts';
+import { useGatewayRestart } from '../../components/GatewayRestart.tsx';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
+import { useMayCall } from '../../components/Permission.tsx';
 import { formatRate } from '../../lib/format.ts';
 import { gatewayStateStyle, palette } from '../../lib/palette.ts';
 import { formatZoned, withZone } from '../../lib/zonedTime.ts';
+import { DebugPanel } from './DebugPanel.tsx';
 import { DetailHeader, DeviceMissing } from './DetailParts.tsx';
 import { DeviceEventsCard } from './DeviceEventsCard.tsx';
 import { live } from './deviceQueries.ts';
 import { deviceName, formatDuration } from './format.ts';
+import { GatewaySettings } from './GatewaySettings.tsx';
 import { onlineShare, type Segment, timeline } from './history.ts';
 import { GatewayState, StatusBadge, When } from './ListParts.tsx';
 import { SignalBars } from './SignalBars.tsx';
@@ -69,6 +74,8 @@ export default function GatewayDetailPage() {
   const detail = useApiQuery(devicesApi.getGateway, { params: { id } }, { ...live, enabled: id > 0 });
   const history = detail.data?.history;
   const segments = useMemo(() => timeline(history ?? []), [history]);
+  const mayCall = useMayCall();
+  const restart = useGatewayRestart();
 
   if (id === 0 || (detail.error instanceof ApiError && detail.error.code === 305))
     return <DeviceMissing text={t('missing.gateway')} back={BACK} backLabel={t('back.gateway')} />;
@@ -77,6 +84,9 @@ export default function GatewayDetailPage() {
   const g = detail.data;
   const timezone = g.plant?.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   const share = onlineShare(segments);
+  const canRestart = mayCall(commandsApi.restartGateways, g.canEdit);
+  const canDebug = mayCall(commandsApi.gatewayDebug, g.canEdit);
+  const canSet = mayCall(commandsApi.gatewaySettingSwitch, g.canEdit);
 
   return (
     <Flex vertical gap={16} data-testid="gateway-detail-page">
@@ -103,6 +113,18 @@ export default function GatewayDetailPage() {
           { key: 'company', label: t('columns.company'), value: g.company?.name ?? '--' },
           { key: 'lastOnline', label: t('columns.lastOnline'), value: formatZoned(g.lastOnlineAt, timezone, i18n.language) },
         ]}
+        actions={
+          canRestart ? (
+            <Button
+              danger
+              icon={<ReloadOutlined />}
+              onClick={() => restart.confirm([{ sn: g.sn, name: deviceName(g), plantName: g.plant?.name ?? null }])}
+              data-testid="gateway-restart"
+            >
+              {t('common:restart.button')}
+            </Button>
+          ) : undefined
+        }
       />
       <Card size="small" title={t('info.title')} data-testid="gateway-info">
         <Descriptions
@@ -216,7 +238,10 @@ export default function GatewayDetailPage() {
           </Typography.Text>
         </Flex>
       </Card>
+      {canSet && <GatewaySettings sn={g.sn} uploadInterval={g.uploadInterval} onChanged={() => void detail.refetch()} />}
+      {canDebug && <DebugPanel kind="gateway" sn={g.sn} />}
       <DeviceEventsCard sn={g.sn} timezone={timezone} />
+      {restart.dialog}
     </Flex>
   );
 }

@@ -2,18 +2,26 @@
  * /device/gateway (gateway.view): the visible gateways — online, offline and unbound counts
  * (a card filters), filters (plant, online/offline, bound/unbound, communication, SN or alias),
  * the server-sorted and paged list with versions, communication, RSSI as signal bars, last
- * online, the customer or agent and the protocols behind it; a row opens the gateway.
+ * online, the customer or agent and the protocols behind it; a row opens the gateway. Those
+ * who may restart gateways select rows (the ones they may operate, across pages and filters:
+ * "N selected (M hidden)") and restart them as one batch.
  */
-import { devicesApi } from '@sunfleet/contracts';
+import { ReloadOutlined } from '@ant-design/icons';
+import { commandsApi, devicesApi, limits } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
-import { Flex, type TableColumnsType, Tooltip, Typography, theme } from 'antd';
+import { Button, Flex, type TableColumnsType, Tooltip, Typography, theme } from 'antd';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
 import { CountCard } from '../../components/CountCard.tsx';
+import { type RestartTarget, useGatewayRestart } from '../../components/GatewayRestart.tsx';
+import { useMayCall } from '../../components/Permission.tsx';
+import { useSelectionView } from '../../components/useSelectionView.ts';
 import { gatewayStateStyle, palette } from '../../lib/palette.ts';
 import { DeviceListBody } from './DeviceTable.tsx';
 import { LIST_MS } from './deviceQueries.ts';
+import { deviceName } from './format.ts';
 import { DeviceCell, GatewayState, ListFrame, PlantLink, TwoLines, When } from './ListParts.tsx';
 import { ListToolbar } from './ListToolbar.tsx';
 import { countQuery, type ListSpec, type ListState, listQuery, useListState } from './listState.ts';
@@ -74,10 +82,50 @@ function GatewayCards({
   );
 }
 
+/** The restart bar over the list: the selection's count, how many the list does not show, restart, clear. */
+function RestartBar({
+  selected,
+  shown,
+  onRestart,
+  onClear,
+}: {
+  selected: readonly RestartTarget[];
+  shown: readonly string[];
+  onRestart: () => void;
+  onClear: () => void;
+}) {
+  const { t } = useTranslation('devices');
+  const keys = useMemo(() => selected.map((g) => g.sn), [selected]);
+  const view = useSelectionView(keys, shown);
+  return (
+    <Flex align="center" gap={12} wrap className={ui.gapBelowSm} data-testid="gateway-bulk-bar">
+      <Typography.Text strong data-testid="gateway-selected">
+        {t('gatewaysSelected', { count: view.count })}
+      </Typography.Text>
+      {view.hidden > 0 && (
+        <Tooltip title={t('hiddenHint')}>
+          <Typography.Text type="warning" data-testid="gateway-hidden">
+            {t('hiddenSelected', { count: view.hidden })}
+          </Typography.Text>
+        </Tooltip>
+      )}
+      <Button danger icon={<ReloadOutlined />} onClick={onRestart} data-testid="gateway-restart-selected">
+        {t('restartSelected')}
+      </Button>
+      <Button onClick={onClear}>{t('clearSelection')}</Button>
+    </Flex>
+  );
+}
+
 export default function GatewayListPage() {
   const { t } = useTranslation('devices');
   const navigate = useNavigate();
   const [state, update] = useListState(spec);
+  // Restart of the selected gateways as one batch (gateway.restart, not read-only); each stays
+  // selected, with its name and plant, while a filter or another page hides it.
+  const canRestart = useMayCall()(commandsApi.batchRestartGateways);
+  const [selected, setSelected] = useState<RestartTarget[]>([]);
+  const restart = useGatewayRestart();
 
   const counts = useApiQuery(devicesApi.gatewayCount, { query: countQuery(state) }, { refetchInterval: LIST_MS });
   const list = useApiQuery(
@@ -92,6 +140,19 @@ export default function GatewayListPage() {
     },
     { placeholderData: keepPreviousData, refetchInterval: LIST_MS },
   );
+
+  const rows = list.data?.list;
+  const shown = useMemo(() => (Array.isArray(rows) ? rows.map((r) => r.sn) : []), [rows]);
+  const pick = (keys: readonly string[], picked: readonly (GatewayRow | undefined)[]) => {
+    const known = new Map(selected.map((g) => [g.sn, g]));
+    for (const r of picked) if (r) known.set(r.sn, { sn: r.sn, name: deviceName(r), plantName: r.plant?.name ?? null });
+    setSelected(
+      keys
+        .map((k) => known.get(k))
+        .filter((g): g is RestartTarget => g !== undefined)
+        .slice(0, limits.batchRestartMax),
+    );
+  };
 
   const columns: TableColumnsType<GatewayRow> = [
     {
@@ -176,11 +237,19 @@ export default function GatewayListPage() {
         bindings={(['bound', 'unbound'] as const).map((b) => ({ value: b, label: t(`gateway.binding.${b}`) }))}
         commTypes={commTypes.map((c) => ({ value: c, label: t(`comm.${c}`) }))}
       />
+      {canRestart && selected.length > 0 && (
+        <RestartBar
+          selected={selected}
+          shown={shown}
+          onRestart={() => restart.confirm(selected)}
+          onClear={() => setSelected([])}
+        />
+      )}
       <DeviceListBody<GatewayRow>
         list={list}
         countTotal={counts.data?.total}
         emptyDescription={t('empty.gateway')}
-        rowKey="id"
+        rowKey="sn"
         columns={columns}
         state={state}
         onChange={update}
@@ -188,7 +257,20 @@ export default function GatewayListPage() {
         emptyText={t('noMatch')}
         totalText={(n) => t('total.gateway', { count: n })}
         testId="gateway-table"
+        rowSelection={
+          canRestart
+            ? {
+                selectedRowKeys: selected.map((g) => g.sn),
+                preserveSelectedRowKeys: true,
+                fixed: true,
+                columnWidth: 40,
+                getCheckboxProps: (row) => ({ disabled: !row.canEdit, 'aria-label': t('selectGateway', { sn: row.sn }) }),
+                onChange: (keys, picked) => pick(keys.map(String), picked),
+              }
+            : undefined
+        }
       />
+      {restart.dialog}
     </ListFrame>
   );
 }

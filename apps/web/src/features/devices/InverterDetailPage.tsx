@@ -9,7 +9,7 @@
  * every 10 s. An SN the caller cannot see (600) shows "not found".
  */
 import { ControlOutlined } from '@ant-design/icons';
-import { devicesApi } from '@sunfleet/contracts';
+import { commandsApi, devicesApi } from '@sunfleet/contracts';
 import { Button, Flex, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,11 +17,12 @@ import { useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { useApiQuery } from '../../api/hooks.ts';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
-import { usePermission } from '../../components/Permission.tsx';
+import { useMayCall, usePermission } from '../../components/Permission.tsx';
 import { todayIn } from '../../lib/dateNav.ts';
 import { formatPower } from '../../lib/format.ts';
 import { formatZoned } from '../../lib/zonedTime.ts';
 import { AliasDialog, type AliasTarget } from './AliasDialog.tsx';
+import { DebugPanel } from './DebugPanel.tsx';
 import { DetailActions, DetailHeader, DetailTabs, DeviceMissing, placeFacts, StatusTag } from './DetailParts.tsx';
 import { DeviceEventsCard } from './DeviceEventsCard.tsx';
 import { live } from './deviceQueries.ts';
@@ -44,6 +45,7 @@ export default function InverterDetailPage() {
   const canRename = usePermission('inverter.alias');
   const canDelete = usePermission('inverter.delete');
   const canPower = usePermission('inverter.boot');
+  const mayCall = useMayCall();
   const deleteAction = useDeleteAndLeave('inverter', BACK);
   const [renaming, setRenaming] = useState<AliasTarget | null>(null);
   const detail = useApiQuery(devicesApi.getInverter, { params: { sn } }, { ...live, enabled: valid });
@@ -124,6 +126,9 @@ export default function InverterDetailPage() {
             label: t('tabs.events'),
             children: <DeviceEventsCard sn={inv.sn} timezone={timezone} />,
           },
+          ...(mayCall(commandsApi.inverterDebug, inv.canEdit)
+            ? [{ key: 'debug', label: t('tabs.debug'), children: <DebugPanel kind="inverter" sn={inv.sn} /> }]
+            : []),
         ]}
       />
       <AliasDialog kind="inverter" device={renaming} onClose={() => setRenaming(null)} />

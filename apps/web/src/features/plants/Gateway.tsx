@@ -2,15 +2,17 @@
  * Gateway binding by the SN and key on its label (both required):
  * the two fields with a "check" (gateways/check: 305 unknown SN, 1006 wrong key, 301 already
  * bound, shown under the field they concern), and on the edit page the plant's gateways with
- * "bind" and "replace" (bind the new one, then unbind the old).
+ * "bind" and "replace" (bind the new one, then unbind the old) and "restart".
  */
-import { CheckCircleOutlined, SwapOutlined, WifiOutlined } from '@ant-design/icons';
-import { type DataOf, plantsApi } from '@sunfleet/contracts';
+import { CheckCircleOutlined, ReloadOutlined, SwapOutlined, WifiOutlined } from '@ant-design/icons';
+import { commandsApi, type DataOf, plantsApi } from '@sunfleet/contracts';
 import { App, Button, Col, Empty, Flex, Form, type FormInstance, List, Modal, Row, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, call } from '../../api/client.ts';
 import { useGuardedAction } from '../../api/guard.ts';
+import { useGatewayRestart } from '../../components/GatewayRestart.tsx';
+import { useMayCall } from '../../components/Permission.tsx';
 import { SafeInput } from '../../components/SafeInput.tsx';
 import ui from '../../components/ui.module.css';
 import { formatZoned } from '../../lib/zonedTime.ts';
@@ -126,25 +128,32 @@ export function GatewayClaimFields({
 type PlantGateway = DataOf<typeof plantsApi.getPlant>['gateways'][number];
 
 /**
- * The plant's gateways, with bind and replace for those who may (station.gateway, can edit);
- * times in the plant's zone, named.
+ * The plant's gateways, with bind and replace for those who may (station.gateway, can edit) and
+ * restart (gateway.restart, can edit); times in the plant's zone, named.
  */
 export function GatewaySection({
   plantId,
+  plantName,
   timezone,
   gateways,
   canChange,
+  canOperate,
   onChanged,
 }: {
   plantId: number;
+  plantName: string;
   /** The plant's IANA zone. */
   timezone: string;
   gateways: PlantGateway[];
   canChange: boolean;
+  /** The caller operates the plant (not a visitor, not read-only). */
+  canOperate: boolean;
   onChanged: () => void;
 }) {
   const { t, i18n } = useTranslation('plants');
   const [replacing, setReplacing] = useState<PlantGateway | null | undefined>(undefined);
+  const canRestart = useMayCall()(commandsApi.restartGateways, canOperate);
+  const restart = useGatewayRestart();
   return (
     <Flex vertical gap={12} data-testid="gateway-section">
       {gateways.length === 0 ? (
@@ -156,8 +165,21 @@ export function GatewaySection({
             <List.Item
               key={g.sn}
               data-testid={`gateway-${g.sn}`}
-              actions={
-                canChange
+              actions={[
+                ...(canRestart
+                  ? [
+                      <Button
+                        key="restart"
+                        danger
+                        icon={<ReloadOutlined />}
+                        onClick={() => restart.confirm([{ sn: g.sn, name: g.alias ?? g.sn, plantName }])}
+                        data-testid={`gateway-restart-${g.sn}`}
+                      >
+                        {t('common:restart.button')}
+                      </Button>,
+                    ]
+                  : []),
+                ...(canChange
                   ? [
                       <Button
                         key="replace"
@@ -168,8 +190,8 @@ export function GatewaySection({
                         {t('gateway.replace')}
                       </Button>,
                     ]
-                  : []
-              }
+                  : []),
+              ]}
             >
               <List.Item.Meta
                 avatar={<WifiOutlined />}
@@ -199,6 +221,7 @@ export function GatewaySection({
           {t('gateway.bind')}
         </Button>
       )}
+      {restart.dialog}
       <BindDialog
         plantId={plantId}
         old={replacing ?? null}

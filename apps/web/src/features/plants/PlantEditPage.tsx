@@ -164,9 +164,11 @@ function EditForm({ plant, onReload }: { plant: Plant; onReload: () => void }) {
           <Card size="small" title={t('form.gateway')}>
             <GatewaySection
               plantId={plant.id}
+              plantName={plant.name}
               timezone={plant.timezone}
               gateways={plant.gateways}
               canChange={canGateway}
+              canOperate={plant.canEdit}
               onChanged={onReload}
             />
           </Card>

@@ -34,9 +34,11 @@ describe('plant times in the plant zone', () => {
     renderPage(
       <GatewaySection
         plantId={7}
+        plantName="Plant 7"
         timezone={PLANT_ZONE}
         gateways={[{ sn: 'SFGW000007', alias: null, online: false, lastOnlineAt: AT }]}
         canChange={false}
+        canOperate={false}
         onChanged={() => {}}
       />,
       { path: '/plants/edit/7', pattern: '/plants/edit/:id' },
