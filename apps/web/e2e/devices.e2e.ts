@@ -12,13 +12,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, demo, type Portal, startPortal } from './portal.ts';
 
 let portal: Portal;
+/** GET an API path as the installer; the envelope's data. */
+let get: (path: string) => Promise<unknown>;
 beforeAll(async () => {
   portal = await startPortal({ SIMULATOR: 'on', SIMULATOR_INTERVAL: '5', SIMULATOR_BACKFILL_DAYS: '1' });
-  await fleetReporting(portal.url);
+  get = await fleetReporting(portal.url);
 });
 
 /** Wait until the demo fleet's inverters are listed with fresh power values (first uploads after the start). */
-async function fleetReporting(url: string) {
+async function fleetReporting(url: string): Promise<(path: string) => Promise<unknown>> {
   const token = await fetch(`${url}/oauth/token`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -35,7 +37,7 @@ async function fleetReporting(url: string) {
     const list = (await get('/api/v1/inverters?size=1')) as { list: Array<{ sn: string }> } | null;
     const sn = list?.list[0]?.sn;
     const flow = sn ? ((await get(`/api/v1/inverter/${sn}/flow`)) as { load: number | null } | null) : null;
-    if (flow && flow.load !== null) return;
+    if (flow && flow.load !== null) return get;
     if (Date.now() > deadline) throw new Error('the demo fleet did not report within 60 s');
     await new Promise((r) => setTimeout(r, 1000));
   }
@@ -52,7 +54,13 @@ async function shot(page: Page, name: string) {
   await page.screenshot({ path: `${SHOTS}/devices-${name}.png`, fullPage: true });
 }
 
-/** The SN of the first inverter a plant overview lists (the first plant of the list that has one). */
+/** Whether the inverter has PV inputs (a battery-only storage inverter has none). */
+async function hasPvInputs(sn: string): Promise<boolean> {
+  const input = (await get(`/api/v1/inverter/${encodeURIComponent(sn)}/input/realtime`)) as { inputs: unknown[] } | null;
+  return (input?.inputs.length ?? 0) > 0;
+}
+
+/** The SN of the first inverter with PV inputs a plant overview lists (the first plant of the list that has one). */
 async function inverterFromOverview(page: Page): Promise<string> {
   await page.goto('/plants');
   await page.locator('[data-testid^="plant-link-"]').first().waitFor(WAIT);
@@ -66,10 +74,16 @@ async function inverterFromOverview(page: Page): Promise<string> {
     const count = page.getByTestId('devices-inverters');
     await count.waitFor(WAIT);
     if (Number(await count.innerText()) === 0) continue;
-    item = page.getByTestId('devices-inverter-list').locator('[data-testid^="inverter-"]').first();
-    await item.waitFor(WAIT);
-    sn = ((await item.getAttribute('data-testid')) ?? '').replace(/^inverter-/, '');
-    break;
+    const items = page.getByTestId('devices-inverter-list').locator('li[data-testid^="inverter-"]');
+    await items.first().waitFor(WAIT);
+    for (const candidate of await items.all()) {
+      const found = ((await candidate.getAttribute('data-testid')) ?? '').replace(/^inverter-/, '');
+      if (!(await hasPvInputs(found))) continue;
+      sn = found;
+      item = candidate;
+      break;
+    }
+    if (sn) break;
   }
   expect(sn).toMatch(/^[A-Za-z0-9_-]+$/);
   // The overview's inverter entry links to the inverter's page.

@@ -8,11 +8,14 @@ beforeAll(async () => {
 });
 afterAll(() => portal?.close());
 
+/** A typed address is a full page load (the app, the session, the page's code): more than expect.poll's 1 s default. */
+const LOAD = { timeout: 15_000 };
+
 async function menuOf(account: string, password: string) {
   const { page, context } = await portal.page();
   await portal.login(page, account, password);
   const menu = page.getByTestId('side-menu');
-  await expect.poll(() => menu.innerText()).toContain('Plants');
+  await expect.poll(() => menu.innerText(), LOAD).toContain('Plants');
   return { page, context, text: await menu.innerText() };
 }
 
@@ -29,10 +32,10 @@ describe('menus by account kind', () => {
     for (const entry of ['Firmware', 'Customers', 'System']) expect(text).not.toContain(entry);
     // A platform page typed in by hand is not for this account: the 403 page.
     await page.goto('/firmware');
-    await expect.poll(() => page.getByTestId('forbidden').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('forbidden').count(), LOAD).toBe(1);
     // An address the portal does not have: 404.
     await page.goto('/no-such-page');
-    await expect.poll(() => page.getByTestId('not-found').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('not-found').count(), LOAD).toBe(1);
     await context.close();
   });
 
@@ -50,12 +53,12 @@ describe('menus by account kind', () => {
     await expect.poll(() => visitor.page.getByTestId('logout').count()).toBe(1);
     expect(await visitor.page.getByTestId('account-settings').count()).toBe(0);
     await visitor.page.goto('/edit');
-    await expect.poll(() => visitor.page.getByTestId('forbidden').count()).toBe(1);
+    await expect.poll(() => visitor.page.getByTestId('forbidden').count(), LOAD).toBe(1);
     await visitor.context.close();
 
     // The owner, on the same page, has the button: the difference is the permission tree.
     const owner = await menuOf(demo.owner, DEMO_PASSWORD);
-    await expect.poll(() => owner.page.getByTestId('add-plant').count()).toBe(1);
+    await expect.poll(() => owner.page.getByTestId('add-plant').count(), LOAD).toBe(1);
     await owner.context.close();
   });
 });

@@ -1,7 +1,7 @@
-import { render } from '@testing-library/react';
+import { render, waitFor } from '@testing-library/react';
 import type { TableColumnsType } from 'antd';
-import { describe, expect, it } from 'vitest';
-import { fillHeight, ListTable, listColumns, MIN_BODY, SHELL_HEADER, tableWidth } from './ListTable.tsx';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fillHeight, ListTable, listColumns, MIN_BODY, markScrollRegions, SHELL_HEADER, tableWidth } from './ListTable.tsx';
 
 type Row = { id: number; name: string; note: string };
 const columns: TableColumnsType<Row> = [
@@ -63,5 +63,47 @@ describe('ListTable', () => {
     // The table is as wide as its columns: it scrolls sideways instead of squeezing them.
     const table = container.querySelector<HTMLElement>('.ant-table-content table, .ant-table-body table');
     expect(table?.style.width).toBe('440px');
+  });
+});
+
+/** Give every element of `selector` a size: its content `content` px high in a box `box` px high. */
+function sized(selector: string, content: number, box: number) {
+  const pick = (el: Element, yes: number, no: number) => (el.matches(selector) ? yes : no);
+  vi.spyOn(HTMLElement.prototype, 'scrollHeight', 'get').mockImplementation(function (this: HTMLElement) {
+    return pick(this, content, 0);
+  });
+  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(function (this: HTMLElement) {
+    return pick(this, box, 0);
+  });
+}
+
+describe('scroll regions', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('a table body with rows past its height is in the tab order with a name; one without is not', () => {
+    const root = document.createElement('div');
+    root.innerHTML = '<div class="ant-table-body" id="a"></div><div class="ant-table-content" id="b"></div>';
+    sized('#a', 900, 300);
+    markScrollRegions(root, 'Rows');
+    const a = root.querySelector('#a')!;
+    expect([a.getAttribute('tabindex'), a.getAttribute('role'), a.getAttribute('aria-label')]).toEqual(['0', 'group', 'Rows']);
+    expect(root.querySelector('#b')!.hasAttribute('tabindex')).toBe(false);
+    // Rows filtered away: nothing to scroll any more, out of the tab order again.
+    sized('#b', 900, 300);
+    markScrollRegions(root, 'Rows');
+    expect([a.hasAttribute('tabindex'), a.hasAttribute('role'), a.hasAttribute('aria-label')]).toEqual([false, false, false]);
+    expect(root.querySelector('#b')!.getAttribute('tabindex')).toBe('0');
+  });
+
+  it('a list table with a body height marks its body once it overflows, named by its aria-label', async () => {
+    sized('.ant-table-body', 2000, 240);
+    const rows = Array.from({ length: 40 }, (_, i) => ({ id: i, name: `n${i}`, note: '' }));
+    const { container } = render(
+      <ListTable<Row> rowKey="id" columns={columns} dataSource={rows} pagination={false} height={240} aria-label="Plants" />,
+    );
+    await waitFor(() => expect(container.querySelector('.ant-table-body')?.getAttribute('tabindex')).toBe('0'));
+    expect(container.querySelector('.ant-table-body')?.getAttribute('aria-label')).toBe('Plants');
   });
 });

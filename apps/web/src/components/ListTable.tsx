@@ -9,6 +9,7 @@
  */
 import { Table, type TableColumnsType, type TableProps } from 'antd';
 import { type RefCallback, useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import parts from './parts.module.css';
 
 /** The shell's sticky header: the table header sticks below it. */
@@ -70,7 +71,10 @@ const BODY = '.ant-table-body, .ant-table-tbody-virtual-holder';
  * The body height for a table in the element given to `ref`: measured from where the table
  * stands and recomputed when the window or the content above it (filters, a bulk bar) changes size.
  */
-export function useFillHeight(enabled = true, below = BELOW_TABLE): { ref: RefCallback<HTMLElement>; y: number } {
+export function useFillHeight(
+  enabled = true,
+  below = BELOW_TABLE,
+): { ref: RefCallback<HTMLElement>; y: number; el: HTMLElement | null } {
   const [el, setEl] = useState<HTMLElement | null>(null);
   const [y, setY] = useState(() =>
     fillHeight({ viewport: typeof window === 'undefined' ? 900 : window.innerHeight, top: 320, chrome: 120, below }),
@@ -100,7 +104,49 @@ export function useFillHeight(enabled = true, below = BELOW_TABLE): { ref: RefCa
     };
   }, [el, enabled, below]);
 
-  return { ref, y };
+  return { ref, y, el };
+}
+
+/** The elements a table scrolls in: its body (a height given) or its content (sideways only). */
+const SCROLLERS = '.ant-table-body, .ant-table-content';
+
+/**
+ * Every scroll container of the tables under `root` that has something to scroll gets into the
+ * keyboard's tab order, named by `label` (a keyboard user scrolls it with the arrow keys); one
+ * with nothing to scroll stays out of it.
+ */
+export function markScrollRegions(root: HTMLElement, label: string): void {
+  for (const region of root.querySelectorAll<HTMLElement>(SCROLLERS)) {
+    const scrolls = region.scrollHeight > region.clientHeight || region.scrollWidth > region.clientWidth;
+    if (scrolls) {
+      if (region.getAttribute('tabindex') !== '0') region.setAttribute('tabindex', '0');
+      if (region.getAttribute('role') !== 'group') region.setAttribute('role', 'group');
+      if (region.getAttribute('aria-label') !== label) region.setAttribute('aria-label', label);
+    } else if (region.hasAttribute('tabindex')) {
+      region.removeAttribute('tabindex');
+      region.removeAttribute('role');
+      region.removeAttribute('aria-label');
+    }
+  }
+}
+
+/** Keeps `markScrollRegions` true while the table's rows and size change. */
+function useScrollRegions(el: HTMLElement | null, label: string): void {
+  useEffect(() => {
+    if (!el) return;
+    const mark = () => markScrollRegions(el, label);
+    mark();
+    const rows = typeof MutationObserver === 'undefined' ? null : new MutationObserver(mark);
+    rows?.observe(el, { childList: true, subtree: true });
+    const size = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(mark);
+    size?.observe(el);
+    window.addEventListener('resize', mark);
+    return () => {
+      rows?.disconnect();
+      size?.disconnect();
+      window.removeEventListener('resize', mark);
+    };
+  }, [el, label]);
 }
 
 export type ListTableProps<Row> = Omit<TableProps<Row>, 'scroll' | 'sticky' | 'columns'> & {
@@ -111,6 +157,8 @@ export type ListTableProps<Row> = Omit<TableProps<Row>, 'scroll' | 'sticky' | 'c
   height?: number;
   /** The header sticks under the shell's header while the page scrolls (not in a dialog). */
   stickyHeader?: boolean;
+  /** The table's name; also names its scrolling body. */
+  'aria-label'?: string;
 };
 
 /** An antd Table in the list shape (see the file's comment); every list table goes through it. */
@@ -120,9 +168,12 @@ export function ListTable<Row extends object>({
   height,
   stickyHeader = true,
   rowSelection,
+  'aria-label': label,
   ...props
 }: ListTableProps<Row>) {
-  const { ref, y } = useFillHeight(fill);
+  const { t } = useTranslation('common');
+  const { ref, y, el } = useFillHeight(fill);
+  useScrollRegions(el, label ?? t('table.scrollRegion'));
   const shaped = useMemo(() => listColumns(columns), [columns]);
   const selectionWidth = rowSelection ? Number(rowSelection.columnWidth ?? 32) : 0;
   const bodyHeight = fill ? y : height;
@@ -130,6 +181,7 @@ export function ListTable<Row extends object>({
     <div ref={ref} className={parts.listTable}>
       <Table<Row>
         {...props}
+        aria-label={label}
         columns={shaped}
         rowSelection={rowSelection}
         scroll={{ x: tableWidth(shaped, selectionWidth), ...(bodyHeight ? { y: bodyHeight } : {}) }}

@@ -109,6 +109,15 @@ describe('hybrid inverter family', () => {
     expect(one.field('gridVoltageL2')).toBeUndefined();
   });
 
+  it('the battery-only PCS keeps the layout without PV inputs: no PV field, the rest at the hybrid registers', () => {
+    const pcs = protocolPlan('sunfleet-pcs-3p')!;
+    expect(pcs.definition.fields.filter((f) => /^pv\d/.test(f.key)).map((f) => f.key)).toEqual([]);
+    expect(plan.field('pv1Voltage')).toBeDefined();
+    for (const key of ['runningState', 'gridVoltageL1', 'gridCurrentL3', 'gridFrequency', 'activePower', 'batterySoc']) {
+      expect(pcs.field(key)!.address, key).toBe(plan.field(key)!.address);
+    }
+  });
+
   it('reports fault and warning bits with their meaning', () => {
     const blocks = plan.encode(
       { runningState: 4 },

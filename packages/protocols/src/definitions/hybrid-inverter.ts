@@ -53,8 +53,12 @@ export const workModes = options(
   ['Time of use', 'Franjas horarias'],
 );
 
-/** Nameplate (input registers 0..) and realtime (100..) of a storage inverter. */
-export function storageInverterMeasurements(phases: 1 | 3): RegisterMap {
+/**
+ * Nameplate (input registers 0..) and realtime (100..) of a storage inverter. `pv`: whether it
+ * has PV inputs (a hybrid); a battery-only inverter (PCS) leaves their registers unmapped, so
+ * it shows no PV input rather than four that never have a value.
+ */
+export function storageInverterMeasurements(phases: 1 | 3, pv = true): RegisterMap {
   const map = new RegisterMap();
   map
     .at(4, 0, 'info')
@@ -71,7 +75,9 @@ export function storageInverterMeasurements(phases: 1 | 3): RegisterMap {
     enum: runningStates,
     required: true,
   });
-  pvInputs(map, 4); // 101..112
+  if (pv)
+    pvInputs(map, 4); // 101..112
+  else map.skip(4 * 3);
   gridPhases(map, phases); // 113..115 voltages, 116..118 currents
   map
     .add('gridFrequency', ['Grid frequency', 'Frecuencia de red'], 'u16', { unit: 'Hz', scale: 0.01 })

@@ -1,7 +1,8 @@
 // Sunfleet three-phase storage inverter (PCS, battery only, AC-coupled), the `gy` remote-setting
 // family. Register map written by this project; the battery controls follow SunSpec's storage
 // controls (model 124: WChaMax, ramps, MinRsvPct, ChaGriSet).
-//   input registers (4):   0.. info, 100.. realtime, 150.. energy (as the hybrid inverters)
+//   input registers (4):   0.. info, 100.. realtime, 150.. energy (as the hybrid inverters, without
+//                          their PV inputs at 101..112)
 //   holding registers (3): 0 basicSetting, 10 pcsWorkModel, 30 gridProtect, 40 gridProtectTime,
 //                          50 freqParam, 60 powerFactor, 70 sysMeter, 80 setBattery, 90 sysTime
 import type { ProtocolDefinition } from '../definition.ts';
@@ -9,7 +10,7 @@ import { disabledEnabled, offOn, options, systemTime } from './build.ts';
 import { frequencyWatt, hertz, powerFactorControls, tripTime, volts } from './family-settings.ts';
 import { storageInverterMeasurements, workModes } from './hybrid-inverter.ts';
 
-const map = storageInverterMeasurements(3)
+const map = storageInverterMeasurements(3, false)
   .at(3, 0, 'setting:basicSetting')
   .setting('powerSwitch', ['Power on/off', 'Encendido/apagado'], 'enum', { enum: offOn })
   .setting('modbusAddress', ['Modbus address', 'Dirección Modbus'], 'u16', { min: 1, max: 247 })
