@@ -3,6 +3,8 @@
  * or a year depending on the tab, never past the plant's today. Calendar arithmetic in UTC, so
  * daylight-saving changes cannot shift a date.
  */
+import { browserZone, checkedZone, wallClock } from './zonedTime.ts';
+
 export type ChartPeriod = 'day' | 'month' | 'year' | 'total';
 export const chartPeriods: readonly ChartPeriod[] = ['day', 'month', 'year', 'total'];
 
@@ -62,29 +64,10 @@ export interface ZonedParts {
   second: number;
 }
 
-const wallClocks = new Map<string, Intl.DateTimeFormat>();
-/** One formatter per zone for the page's life: building an `Intl.DateTimeFormat` costs far more than using it. */
+/** The zone's wall clock; the browser's for no zone or one the runtime does not know. */
 function wallClockIn(timezone: string | null | undefined): Intl.DateTimeFormat {
-  const key = timezone ?? '';
-  let format = wallClocks.get(key);
-  if (!format) {
-    const options: Intl.DateTimeFormatOptions = {
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    };
-    try {
-      format = new Intl.DateTimeFormat('en-US', timezone ? { ...options, timeZone: timezone } : options);
-    } catch {
-      format = new Intl.DateTimeFormat('en-US', options);
-    }
-    wallClocks.set(key, format);
-  }
-  return format;
+  const zone = timezone && checkedZone(timezone) === timezone ? timezone : browserZone();
+  return wallClock(zone, 'en-US');
 }
 
 /** Wall-clock fields of an instant in a time zone. */

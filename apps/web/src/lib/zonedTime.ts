@@ -40,7 +40,8 @@ export function checkedZone(zone: string | null | undefined): string {
 }
 
 const formats = new Map<string, Intl.DateTimeFormat>();
-function wallClock(zone: string, locale: string): Intl.DateTimeFormat {
+/** One wall-clock formatter per zone and language for the page's life (building one costs far more than using it). */
+export function wallClock(zone: string, locale: string): Intl.DateTimeFormat {
   const key = `${zone}|${locale}`;
   let f = formats.get(key);
   if (!f) {

@@ -10,7 +10,7 @@
 // project's own block at 0x0400.
 import type { LocalizedText } from '../definition.ts';
 import { disabledEnabled, offOn, options, type RegisterMap, systemTime, text } from './build.ts';
-import { noAction } from './family-settings.ts';
+import { noAction, percentOfRated } from './family-settings.ts';
 
 /** The single-phase Deye power switch register: 1 on, 2 off (the three-phase one: 1 on, 0 off). */
 export const deyePowerSwitch: Record<number, LocalizedText> = { 1: text('On', 'Encendido'), 2: text('Off', 'Apagado') };
@@ -473,13 +473,7 @@ export function deyeGridSettings(map: RegisterMap): RegisterMap {
         step: 0.001,
       })
       // Deye lists 0..1200 raw for a configurable 0..120 % in steps of 0.1: tenths of a percent.
-      .setting('activePowerLimit', ['Active power limit', 'Límite de potencia activa'], 'u16', {
-        unit: '%',
-        scale: 0.1,
-        min: 0,
-        max: 120,
-        step: 0.1,
-      })
+      .setting('activePowerLimit', ['Active power limit', 'Límite de potencia activa'], 'u16', percentOfRated(120))
       .at(3, 0x2b, 'setting:runPara')
       .setting('powerSwitch', ['Power on/off', 'Encendido/apagado'], 'enum', { enum: deyePowerSwitch })
       .at(3, 0x2e, 'setting:protectPara')

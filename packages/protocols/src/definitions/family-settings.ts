@@ -12,6 +12,8 @@ export const noAction = (en: string, es: string): Record<number, LocalizedText> 
 export const seconds = (max: number) => ({ unit: 's', min: 0, max }) as const;
 export const tripTime = { unit: 's', scale: 0.01, min: 0, max: 60, step: 0.01 } as const;
 export const volts = (min: number, max: number) => ({ unit: 'V', scale: 0.1, min, max, step: 0.1 }) as const;
+/** A share of rated power in tenths of a percent (SunSpec WMaxLimPct), up to `max` %. */
+export const percentOfRated = (max = 100) => ({ unit: '%', scale: 0.1, min: 0, max, step: 0.1 }) as const;
 export const hertz = (min: number, max: number) => ({ unit: 'Hz', scale: 0.01, min, max, step: 0.01 }) as const;
 
 /** `<prefix>` trip limit then its clearing time, for each of the given limits. */

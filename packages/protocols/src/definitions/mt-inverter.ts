@@ -6,7 +6,17 @@
 //                          60 reactive, 70 dci, 80 active, 90 acVoltFreq, 100 meter
 import type { ProtocolDefinition } from '../definition.ts';
 import { disabledEnabled, offOn, options } from './build.ts';
-import { frequencyWatt, hertz, noAction, powerFactorControls, seconds, tripLimits, tripTime, volts } from './family-settings.ts';
+import {
+  frequencyWatt,
+  hertz,
+  noAction,
+  percentOfRated,
+  powerFactorControls,
+  seconds,
+  tripLimits,
+  tripTime,
+  volts,
+} from './family-settings.ts';
 import { stringInverterMeasurements } from './string-inverter.ts';
 
 const map = stringInverterMeasurements(1)
@@ -52,13 +62,7 @@ map
   .setting('dciLimit', ['DC injection limit', 'Límite de inyección de CC'], 'u16', { unit: 'mA', min: 10, max: 1000 })
   .setting('dciTripTime', ['DC injection clearing time', 'Tiempo de disparo por inyección de CC'], 'u16', tripTime)
   .at(3, 80, 'setting:active')
-  .setting('activePowerLimit', ['Active power limit', 'Límite de potencia activa'], 'u16', {
-    unit: '%',
-    scale: 0.1,
-    min: 0,
-    max: 100,
-    step: 0.1,
-  })
+  .setting('activePowerLimit', ['Active power limit', 'Límite de potencia activa'], 'u16', percentOfRated())
   .setting('activePowerLimitEnabled', ['Active power limit', 'Limitación de potencia activa'], 'enum', { enum: disabledEnabled })
   .setting('activePowerRamp', ['Power limit ramp time', 'Tiempo de rampa del límite de potencia'], 'u16', seconds(300))
   .at(3, 90, 'setting:acVoltFreq')

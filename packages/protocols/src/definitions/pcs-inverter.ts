@@ -7,7 +7,7 @@
 //                          50 freqParam, 60 powerFactor, 70 sysMeter, 80 setBattery, 90 sysTime
 import type { ProtocolDefinition } from '../definition.ts';
 import { disabledEnabled, offOn, options, systemTime } from './build.ts';
-import { frequencyWatt, hertz, powerFactorControls, tripTime, volts } from './family-settings.ts';
+import { frequencyWatt, hertz, percentOfRated, powerFactorControls, tripTime, volts } from './family-settings.ts';
 import { storageInverterMeasurements, workModes } from './hybrid-inverter.ts';
 
 const map = storageInverterMeasurements(3, false)
@@ -24,13 +24,7 @@ const map = storageInverterMeasurements(3, false)
   })
   .at(3, 10, 'setting:pcsWorkModel')
   .setting('workMode', ['Work mode', 'Modo de trabajo'], 'enum', { enum: workModes })
-  .setting('activePowerLimit', ['Active power limit', 'Límite de potencia activa'], 'u16', {
-    unit: '%',
-    scale: 0.1,
-    min: 0,
-    max: 100,
-    step: 0.1,
-  })
+  .setting('activePowerLimit', ['Active power limit', 'Límite de potencia activa'], 'u16', percentOfRated())
   .setting('maxChargePower', ['Max charge power', 'Potencia máxima de carga'], 'u16', {
     unit: 'W',
     scale: 10,

@@ -16,6 +16,7 @@ import {
   runningStates,
   systemTime,
 } from './build.ts';
+import { percentOfRated } from './family-settings.ts';
 
 const stringFaults = bits('fault', [
   ...pvGridProtectionFaults,
@@ -63,13 +64,7 @@ const map = stringInverterMeasurements(3)
   .setting('connectRevert', ['Connect/disconnect timeout', 'Tiempo de reversión de conexión'], 'u16', seconds(3600));
 systemTime(map.at(3, 10, 'setting:basic'))
   .at(3, 20, 'setting:activeCtrl')
-  .setting('activePowerLimit', ['Active power limit', 'Límite de potencia activa'], 'u16', {
-    unit: '%',
-    scale: 0.1,
-    min: 0,
-    max: 100,
-    step: 0.1,
-  })
+  .setting('activePowerLimit', ['Active power limit', 'Límite de potencia activa'], 'u16', percentOfRated())
   .setting('activePowerLimitEnabled', ['Active power limit', 'Limitación de potencia activa'], 'enum', { enum: disabledEnabled })
   .setting('activePowerWindow', ['Power limit time window', 'Ventana del límite de potencia'], 'u16', seconds(300))
   .setting('activePowerRevert', ['Power limit timeout', 'Tiempo de reversión del límite de potencia'], 'u16', seconds(3600))
