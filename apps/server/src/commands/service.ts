@@ -18,7 +18,6 @@
  *   from its memory, never runs it twice); this also covers a server restart between sending
  *   and the reply, and a command lost on the way.
  */
-import { randomUUID } from 'node:crypto';
 import { type CommandMessage, PROTOCOL_VERSION, type ReplyMessage, ReplyPayload, topics } from '@sunfleet/contracts';
 import { Compile } from 'typebox/compile';
 import type { Db, Dialect } from '../db/index.ts';
@@ -26,6 +25,7 @@ import type { Logger } from '../log.ts';
 import type { CommandChannel, CommandJob, JobState, SubmitCommand } from './channel.ts';
 import { FINAL_STATES } from './channel.ts';
 import { GroupCommit } from './group.ts';
+import { newJobId } from './job-id.ts';
 import {
   gatewayOnline,
   gatewaysWithQueuedJobs,
@@ -192,7 +192,7 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
   const submits = new GroupCommit<SubmitCommand, JobRow>(async (commands) => {
     const at = now();
     const rows = commands.map((command) => ({
-      id: randomUUID(),
+      id: newJobId(at),
       gateway_sn: command.gatewaySn,
       device_sn: command.deviceSn ?? null,
       batch_id: command.batchId ?? null,
