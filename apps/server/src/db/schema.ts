@@ -437,11 +437,69 @@ export interface SettingChangesTable {
   finished_at: number | null;
 }
 
+export interface FirmwareTable {
+  id: Generated<number>;
+  type: 'gateway' | 'inverter';
+  product_name: string;
+  epn: string | null;
+  brand: string | null;
+  hardware_version: string | null;
+  compatible_software: string | null;
+  upgrade_mode: 'IAP' | 'ISP';
+  file_name: string;
+  version: string;
+  size: number;
+  /** Hex SHA-256 of the image's bytes; the blob's name under the data folder (firmware/blobs.ts). */
+  sha256: string;
+  /** Base64 Ed25519 signature of the 32-byte digest, by the server's key (firmware/signing.ts). */
+  signature: string;
+  change_log: string | null;
+  enabled: Generated<number>;
+  created_by: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface MaintenanceLogTable {
+  id: Generated<number>;
+  kind: 'upgrade' | 'debug' | 'restart' | 'power';
+  device_sn: string;
+  gateway_sn: string | null;
+  plant_id: number | null;
+  user_id: number;
+  /** The command job (or upgrade) behind the entry. */
+  job_id: string | null;
+  /** JSON: what was asked (firmware id and version, debug code, …) and what came back. */
+  detail: string;
+  result: 'running' | 'succeeded' | 'failed' | 'cancelled';
+  created_at: number;
+  finished_at: number | null;
+}
+
+export type AdminAuditEntity = 'company' | 'user' | 'role' | 'customer' | 'customer_type' | 'agent' | 'gateway_stock';
+
+export interface AdminAuditTable {
+  id: Generated<number>;
+  actor_user_id: number;
+  /** The company whose data changed (null for system-wide records); operators filter by it. */
+  company_id: number | null;
+  entity: AdminAuditEntity;
+  entity_id: string;
+  action: string;
+  /** JSON of the record before and after the change (null where there was none). */
+  before_values: string | null;
+  after_values: string | null;
+  created_at: number;
+}
+
 export interface Database {
   command_jobs: CommandJobsTable;
   command_job_events: CommandJobEventsTable;
   setting_batches: SettingBatchesTable;
   setting_changes: SettingChangesTable;
+  firmware: FirmwareTable;
+  maintenance_log: MaintenanceLogTable;
+  admin_audit: AdminAuditTable;
   parameter_profiles: ParameterProfilesTable;
   gateway_sessions: GatewaySessionsTable;
   gateways: GatewaysTable;

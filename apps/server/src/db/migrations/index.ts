@@ -10,6 +10,8 @@ import * as m008 from './008_abuse_limits.ts';
 import * as m009 from './009_binding_time.ts';
 import * as m010 from './010_command_jobs.ts';
 import * as m011 from './011_setting_changes.ts';
+import * as m012 from './012_firmware.ts';
+import * as m013 from './013_admin_audit.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_foundation': m001,
@@ -22,4 +24,6 @@ export const migrations: Record<string, Migration> = {
   '009_binding_time': m009,
   '010_command_jobs': m010,
   '011_setting_changes': m011,
+  '012_firmware': m012,
+  '013_admin_audit': m013,
 };
