@@ -22,3 +22,4 @@ export * from './permissions.ts';
 export * from './schemas.ts';
 export * from './settingFamilies.ts';
 export * from './validation.ts';
+export * from './versionOrder.ts';
