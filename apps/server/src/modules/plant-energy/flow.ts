@@ -1,7 +1,7 @@
 /**
  * Power now between PV, battery, grid and load, from latest values (latest.ts). Signs as in the
- * contract: grid + import / − export, battery + discharge / − charge. The hybrid inverter's
- * `gridActivePower` register is + export, so it is turned around here; meters read + import.
+ * contract: grid + import / − export, battery + discharge / − charge; each register's value is
+ * turned into it by the one sign table (`devices/signed-power.ts`).
  *
  * Which device measures what:
  * - PV: the inverters (sum of their MPPT inputs, else their AC output).
@@ -17,6 +17,7 @@ import type { DataOf, plantEnergyApi } from '@sunfleet/contracts';
 import type { Db } from '../../db/index.ts';
 import { deviceLatest, type LatestDevice, num, plantLatest } from '../../energy/latest.ts';
 import { iso } from '../../time/index.ts';
+import { inConvention, signedPower } from '../devices/signed-power.ts';
 import type { OverviewPlant } from './plant.ts';
 
 export type EnergyFlow = DataOf<typeof plantEnergyApi.plantEnergyFlow>;
@@ -67,6 +68,15 @@ export function gridMeters<T extends { id: number }>(meters: readonly T[], maste
   return master ? [master] : [...meters];
 }
 
+/** The registers' signs against the convention, from the one table. */
+const sign = {
+  meterGrid: signedPower.meter.activePower!.sign,
+  inverterGrid: signedPower.inverter.gridActivePower!.sign,
+  battery: signedPower.battery.power!.sign,
+  inverterBattery: signedPower.inverter.batteryPower!.sign,
+};
+const signed = (value: number | null, s: 1 | -1) => (value === null ? null : inConvention(value, s));
+
 export function flowOf(
   devices: readonly LatestDevice[],
   opts: { masterMeterId: number | null; storagePlant: boolean },
@@ -89,19 +99,16 @@ export function flowOf(
 
   const pv = hasPv ? sum(live(inverters), inverterPv) : null;
   let grid: number | null = null;
-  if (meters.length > 0) grid = sum(live(meters), (v) => num(v.activePower));
-  else if (inverterGrid) {
-    const exported = sum(live(inverters), (v) => num(v.gridActivePower));
-    grid = exported === null ? null : -exported;
-  }
+  if (meters.length > 0) grid = sum(live(meters), (v) => signed(num(v.activePower), sign.meterGrid));
+  else if (inverterGrid) grid = sum(live(inverters), (v) => signed(num(v.gridActivePower), sign.inverterGrid));
   let battery: number | null = null;
   let soc: number | null = null;
   if (batteries.length > 0) {
-    battery = sum(live(batteries), (v) => num(v.power));
+    battery = sum(live(batteries), (v) => signed(num(v.power), sign.battery));
     soc = average(live(batteries), (v) => num(v.soc));
   } else if (hasBattery) {
     const ports = live(inverters).filter((d) => num(d.values.batteryPower) !== null || num(d.values.batterySoc) !== null);
-    battery = sum(ports, (v) => num(v.batteryPower));
+    battery = sum(ports, (v) => signed(num(v.batteryPower), sign.inverterBattery));
     soc = average(ports, (v) => num(v.batterySoc));
   }
   let load: number | null = null;

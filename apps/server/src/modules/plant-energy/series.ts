@@ -30,6 +30,7 @@ import {
 import { samplesIn } from '../../energy/samples.ts';
 import { fail } from '../../http/errors.ts';
 import { dayBounds, iso, localDay, requestDay } from '../../time/index.ts';
+import { signedPower } from '../devices/signed-power.ts';
 import { gridMeters } from './flow.ts';
 import { dayIncomes, energyIncome, hasPrice, roundMoney, totalOf } from './income.ts';
 import { type OverviewPlant, overviewColumns } from './plant.ts';
@@ -227,9 +228,9 @@ async function computeCurve(db: Db, plant: OverviewPlant, day: string, start: nu
     pv.addDevice(p);
     load.addDevice(l);
     output.addDevice(o);
-    inverterGrid.addDevice(g, -1); // the inverter's grid register is + export
+    inverterGrid.addDevice(g, signedPower.inverter.gridActivePower!.sign);
     if (!useBatteries) {
-      battery.addDevice(b);
+      battery.addDevice(b, signedPower.inverter.batteryPower!.sign);
       addSoc(s);
     }
   }
@@ -241,7 +242,7 @@ async function computeCurve(db: Db, plant: OverviewPlant, day: string, start: nu
       any[i] = 1;
       add(g, i, n(r.power_w));
     }
-    meterGrid.addDevice(g);
+    meterGrid.addDevice(g, signedPower.meter.activePower!.sign);
   }
   for (const rows of batteryRows) {
     const [b, s] = [acc(buckets), acc(buckets)];
@@ -252,7 +253,7 @@ async function computeCurve(db: Db, plant: OverviewPlant, day: string, start: nu
       add(b, i, n(r.power_w));
       add(s, i, n(r.soc));
     }
-    battery.addDevice(b);
+    battery.addDevice(b, signedPower.battery.power!.sign);
     addSoc(s);
   }
 
