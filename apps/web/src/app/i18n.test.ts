@@ -2,7 +2,7 @@ import { glossaryProblems } from '@sunfleet/contracts';
 import { describe, expect, it } from 'vitest';
 import en from '../locales/en/index.ts';
 import es from '../locales/es/index.ts';
-import { catalogueLanguage, loadI18n } from './i18n.ts';
+import { catalogueLanguage, createI18n, loadI18n } from './i18n.ts';
 
 const keys = (o: object, prefix = ''): string[] =>
   Object.entries(o).flatMap(([k, v]) => (typeof v === 'object' && v ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`]));
@@ -21,6 +21,15 @@ const texts = (catalogue: object): Record<string, string> => {
 };
 
 describe('catalogues', () => {
+  it('a count agrees with its noun in both languages ("1 planta", "2 plantas")', () => {
+    const es1 = createI18n('es', es);
+    expect(es1.t('plants:total', { count: 1 })).toBe('1 planta');
+    expect(es1.t('plants:total', { count: 2 })).toBe('2 plantas');
+    const en1 = createI18n('en', en);
+    expect(en1.t('plants:total', { count: 1 })).toBe('1 plant');
+    expect(en1.t('plants:total', { count: 0 })).toBe('0 plants');
+  });
+
   it('en and es have the same namespaces and the same keys in each', () => {
     expect(Object.keys(es).sort()).toEqual(Object.keys(en).sort());
     for (const ns of Object.keys(en) as Array<keyof typeof en>) expect(keys(es[ns]).sort()).toEqual(keys(en[ns]).sort());
