@@ -12,7 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ApiError, call } from '../../api/client.ts';
 import { useApiQuery } from '../../api/hooks.ts';
-import { ListTable, Titled } from '../../components/ListTable.tsx';
+import { ListTable } from '../../components/ListTable.tsx';
 import { PageError } from '../../components/PageState.tsx';
 import { Can, useMayCall } from '../../components/Permission.tsx';
 import ui from '../../components/ui.module.css';
@@ -94,20 +94,12 @@ export function FirmwareList({ type }: { type: FirmwareType }) {
     });
 
   const columns: TableColumnsType<FirmwareRow> = [
-    { title: t('field.productName'), dataIndex: 'productName', width: 150 },
+    { title: t('field.productName'), dataIndex: 'productName', width: 140 },
     { title: t('field.version'), dataIndex: 'version', width: 110 },
-    { title: t('field.fileName'), dataIndex: 'fileName', width: 200 },
+    { title: t('field.fileName'), dataIndex: 'fileName', width: 190 },
     { title: t('field.size'), dataIndex: 'size', width: 110, align: 'right', render: (v: number) => formatKib(v, i18n.language) },
     { title: t('field.hardwareVersion'), dataIndex: 'hardwareVersion', width: 120, render: (v: string | null) => v ?? '--' },
-    {
-      title: t('field.compatibleSoftware'),
-      dataIndex: 'compatibleSoftware',
-      width: 150,
-      render: (v: string | null) => v ?? '--',
-    },
     { title: t('field.upgradeMode'), dataIndex: 'upgradeMode', width: 110, render: (v: string) => <Tag>{v}</Tag> },
-    { title: t('field.epn'), dataIndex: 'epn', width: 120, render: (v: string | null) => (v ? <Titled text={v} /> : '--') },
-    { title: t('field.brand'), dataIndex: 'brand', width: 120, render: (v: string | null) => v ?? '--' },
     { title: t('field.createdAt'), dataIndex: 'createdAt', width: 170, render: (v: string) => formatDateTime(v) },
     {
       title: t('field.enabled'),

@@ -161,7 +161,10 @@ export function UploadDialog({ type, onClose, onDone }: { type: FirmwareType; on
           label={t('field.file')}
           required
           validateStatus={fileError ? 'error' : undefined}
-          help={fileError ?? t('upload.fileRule', { ...firmwareRules, max: formatKib(firmwareRules.maxBytes, i18n.language) })}
+          help={
+            fileError ??
+            t('upload.fileRule', { ...firmwareRules, bytes: new Intl.NumberFormat(i18n.language).format(firmwareRules.maxBytes) })
+          }
         >
           <Upload.Dragger
             accept={firmwareRules.extensions.join(',')}
