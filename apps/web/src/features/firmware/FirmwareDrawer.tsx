@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { formatKib } from './criteria.ts';
+import css from './firmware.module.css';
 import { type FirmwareRow, type FirmwareType, useFirmwareRefresh } from './firmwareQueries.ts';
 
 type Edit = api.FirmwareEdit;
@@ -100,12 +101,12 @@ export function FirmwareDrawer({
             {`${formatKib(row.size, i18n.language)} (${new Intl.NumberFormat(i18n.language).format(row.size)} B)`}
           </Descriptions.Item>
           <Descriptions.Item label="SHA-256">
-            <Typography.Text code copyable style={{ wordBreak: 'break-all' }}>
+            <Typography.Text code copyable className={css.digest}>
               {row.sha256}
             </Typography.Text>
           </Descriptions.Item>
           <Descriptions.Item label={t('field.signature')}>
-            <Typography.Text code copyable style={{ wordBreak: 'break-all' }}>
+            <Typography.Text code copyable className={css.digest}>
               {row.signature}
             </Typography.Text>
           </Descriptions.Item>
@@ -114,7 +115,7 @@ export function FirmwareDrawer({
           </Descriptions.Item>
           <Descriptions.Item label={t('field.createdAt')}>{formatDateTime(row.createdAt)}</Descriptions.Item>
           <Descriptions.Item label={t('field.changeLog')}>
-            <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', marginBottom: 0 }}>{dash(row.changeLog)}</Typography.Paragraph>
+            <Typography.Paragraph className={css.changeLog}>{dash(row.changeLog)}</Typography.Paragraph>
           </Descriptions.Item>
         </Descriptions>
       )}

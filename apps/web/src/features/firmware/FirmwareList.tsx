@@ -27,6 +27,7 @@ import {
   serverQuery,
 } from './criteria.ts';
 import { FirmwareDrawer } from './FirmwareDrawer.tsx';
+import css from './firmware.module.css';
 import { type FirmwareRow, type FirmwareType, firmwareCalls, useFirmwareRefresh } from './firmwareQueries.ts';
 import { UploadDialog } from './UploadDialog.tsx';
 
@@ -149,7 +150,7 @@ export function FirmwareList({ type }: { type: FirmwareType }) {
             defaultValue={criteria.productName}
             maxLength={40}
             onSearch={(v) => update({ productName: v.trim() })}
-            style={{ width: 200 }}
+            className={css.wideFilter}
             data-testid="firmware-filter-product"
           />
           <Input.Search
@@ -159,13 +160,13 @@ export function FirmwareList({ type }: { type: FirmwareType }) {
             defaultValue={criteria.version}
             maxLength={40}
             onSearch={(v) => update({ version: v.trim() })}
-            style={{ width: 160 }}
+            className={css.narrowFilter}
           />
           <Select
             aria-label={t('filter.enabled')}
             value={criteria.enabled === undefined ? 'all' : criteria.enabled ? '1' : '0'}
             onChange={(v) => update({ enabled: v === 'all' ? undefined : v === '1' })}
-            style={{ width: 150 }}
+            className={css.stateFilter}
             options={[
               { value: 'all', label: t('filter.all') },
               { value: '1', label: t('filter.enabledOnly') },

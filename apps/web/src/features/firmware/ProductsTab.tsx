@@ -16,6 +16,7 @@ import { PageError } from '../../components/PageState.tsx';
 import { useMayCall } from '../../components/Permission.tsx';
 import ui from '../../components/ui.module.css';
 import { formatDateTime } from '../../lib/format.ts';
+import css from './firmware.module.css';
 import { type FirmwareType, type ProductRow, useFirmwareRefresh } from './firmwareQueries.ts';
 
 interface Values {
@@ -118,7 +119,7 @@ export function ProductsTab({ type }: { type: FirmwareType }) {
                   setName(v.trim());
                   setPage((p) => ({ ...p, page: 1 }));
                 }}
-                style={{ width: 200 }}
+                className={css.wideFilter}
               />
               <Select
                 allowClear
@@ -129,7 +130,7 @@ export function ProductsTab({ type }: { type: FirmwareType }) {
                   setTypeFilter(v);
                   setPage((p) => ({ ...p, page: 1 }));
                 }}
-                style={{ width: 180 }}
+                className={css.typeFilter}
                 options={(types.data ?? []).map((x) => ({ value: x.id, label: x.name }))}
               />
             </>
