@@ -100,7 +100,7 @@ export function FirmwareList({ type }: { type: FirmwareType }) {
     { title: t('field.fileName'), dataIndex: 'fileName', width: 190 },
     { title: t('field.size'), dataIndex: 'size', width: 110, align: 'right', render: (v: number) => formatKib(v, i18n.language) },
     { title: t('field.hardwareVersion'), dataIndex: 'hardwareVersion', width: 120, render: (v: string | null) => v ?? '--' },
-    { title: t('field.upgradeMode'), dataIndex: 'upgradeMode', width: 110, render: (v: string) => <Tag>{v}</Tag> },
+    { title: t('field.upgradeMode'), dataIndex: 'upgradeMode', width: 140, render: (v: string) => <Tag>{v}</Tag> },
     { title: t('field.createdAt'), dataIndex: 'createdAt', width: 170, render: (v: string) => formatDateTime(v) },
     {
       title: t('field.enabled'),
