@@ -9,6 +9,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOption
 import type { Logger } from 'pino';
 import { createCommandChannel } from './commands/service.ts';
 import type { Deps } from './deps.ts';
+import { loadFirmwareSigner } from './firmware/signing.ts';
 import { installBodyDepthLimit } from './http/body-depth.ts';
 import { installCompression } from './http/compression.ts';
 import { installErrorHandler } from './http/errors.ts';
@@ -23,6 +24,7 @@ import { companyRoutes } from './modules/companies/routes.ts';
 import { deviceRoutes } from './modules/devices/routes.ts';
 import { dictRoutes } from './modules/dicts/routes.ts';
 import { eventRoutes } from './modules/events/routes.ts';
+import { firmwareRoutes } from './modules/firmware/routes.ts';
 import { operationRoutes } from './modules/operations/routes.ts';
 import { permissionRoutes } from './modules/permissions/routes.ts';
 import { plantEnergyRoutes } from './modules/plant-energy/routes.ts';
@@ -43,7 +45,7 @@ export const pluginPublicPrefixes = ['/api/docs'];
 const apiPrefixes = ['/api/', '/oauth/', '/anonymous/', '/uploads/', '/healthz'];
 
 export async function buildApp(
-  given: Omit<Deps, 'commands'> & Partial<Pick<Deps, 'commands'>>,
+  given: Omit<Deps, 'commands' | 'firmwareSigner'> & Partial<Pick<Deps, 'commands' | 'firmwareSigner'>>,
   log: Logger | false = false,
 ): Promise<FastifyInstance> {
   const deps: Deps = {
@@ -52,6 +54,7 @@ export async function buildApp(
     commands:
       given.commands ??
       createCommandChannel({ db: given.db, dialect: given.dialect, log: log || silentLogger, defaults: given.config.commands }),
+    firmwareSigner: given.firmwareSigner ?? loadFirmwareSigner(given.config.dataDir),
   };
   const app: FastifyInstance = Fastify({
     ...(log ? { loggerInstance: log as unknown as FastifyBaseLogger } : { logger: false }),
@@ -102,6 +105,7 @@ export async function buildApp(
   dictRoutes(app);
   settingRoutes(app);
   operationRoutes(app);
+  firmwareRoutes(app);
 
   if (deps.config.webDist) await registerWebApp(app, deps.config.webDist);
   return app;

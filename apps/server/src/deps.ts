@@ -2,6 +2,7 @@
 import type { CommandChannel } from './commands/channel.ts';
 import type { Config } from './config.ts';
 import type { Db, Dialect } from './db/index.ts';
+import type { FirmwareSigner } from './firmware/signing.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import type { AccessTokens } from './modules/auth/tokens.ts';
@@ -29,6 +30,8 @@ export interface Deps {
    * store and the ingest role; without them the app makes its own (HTTP and store figures only).
    */
   metrics?: Metrics;
+  /** The server's firmware signing key (firmware/signing.ts), loaded once at start. */
+  firmwareSigner: FirmwareSigner;
 }
 
 declare module 'fastify' {

@@ -10,6 +10,7 @@ import { createCommandChannel } from './commands/service.ts';
 import { startCommandSweeper } from './commands/sweeper.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createDb, migrate } from './db/index.ts';
+import { loadFirmwareSigner } from './firmware/signing.ts';
 import { startHousekeeping } from './jobs/housekeeping.ts';
 import { startOfflineJob } from './jobs/offline.ts';
 import { createMailer } from './mail/mailer.ts';
@@ -79,6 +80,8 @@ async function main() {
     mailer,
     metrics,
     commands,
+    // Made on first start; the same key signs every image this store holds.
+    firmwareSigner: loadFirmwareSigner(config.dataDir),
   };
 
   // Ingest first, so that gateways connecting at start find it ready.

@@ -100,6 +100,18 @@ export const errorCatalogue = {
   },
   4001: { key: 'firmwareLatest', en: 'The firmware is already the latest', es: 'El firmware ya es el más reciente' },
   4002: { key: 'softwareLatest', en: 'The software is already the latest', es: 'El software ya es el más reciente' },
+  4003: {
+    key: 'firmwareInUse',
+    en: 'The firmware is used by an upgrade',
+    es: 'El firmware está en uso por una actualización',
+  },
+  4004: { key: 'productInUse', en: 'The product has firmware', es: 'El producto tiene firmware' },
+  4005: { key: 'productExists', en: 'A product with this name exists', es: 'Ya existe un producto con este nombre' },
+  4006: {
+    key: 'inverterTypeExists',
+    en: 'An inverter type with this name exists',
+    es: 'Ya existe un tipo de inversor con este nombre',
+  },
   5000: { key: 'codeExists', en: 'The code exists', es: 'El código ya existe' },
   6001: { key: 'drDeviceExists', en: 'The device exists', es: 'El dispositivo ya existe' },
   6002: { key: 'drDeviceMissing', en: 'The device does not exist', es: 'El dispositivo no existe' },

@@ -458,6 +458,30 @@ export interface FirmwareTable {
   created_by: number;
   created_at: number;
   updated_at: number;
+  /** 015: the product the image was uploaded for (its name, EPN and brand are copied above). */
+  product_id: number | null;
+}
+
+/** 015: inverter types, in the order `position` gives (0 first). */
+export interface InverterTypesTable {
+  id: Generated<number>;
+  name: string;
+  position: number;
+  created_at: number;
+}
+
+/** 015: what firmware is for: a gateway or an inverter product (name unique within its type). */
+export interface ProductsTable {
+  id: Generated<number>;
+  type: 'gateway' | 'inverter';
+  name: string;
+  epn: string | null;
+  brand: string | null;
+  inverter_type_id: number | null;
+  /** JSON array of hardware version texts. */
+  hardware_versions: Generated<string>;
+  created_at: number;
+  updated_at: number;
 }
 
 export interface MaintenanceLogTable {
@@ -476,7 +500,17 @@ export interface MaintenanceLogTable {
   finished_at: number | null;
 }
 
-export type AdminAuditEntity = 'company' | 'user' | 'role' | 'customer' | 'customer_type' | 'agent' | 'gateway_stock';
+export type AdminAuditEntity =
+  | 'company'
+  | 'user'
+  | 'role'
+  | 'customer'
+  | 'customer_type'
+  | 'agent'
+  | 'gateway_stock'
+  | 'firmware'
+  | 'product'
+  | 'inverter_type';
 
 export interface AdminAuditTable {
   id: Generated<number>;
@@ -498,6 +532,8 @@ export interface Database {
   setting_batches: SettingBatchesTable;
   setting_changes: SettingChangesTable;
   firmware: FirmwareTable;
+  inverter_types: InverterTypesTable;
+  products: ProductsTable;
   maintenance_log: MaintenanceLogTable;
   admin_audit: AdminAuditTable;
   parameter_profiles: ParameterProfilesTable;

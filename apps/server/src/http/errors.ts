@@ -48,8 +48,11 @@ export function requestLanguage(req: FastifyRequest): Language {
 /** Bad input (code 4) is HTTP 400 wherever it is found; every other business code is HTTP 200. */
 export const statusOfCode = (code: ErrorCode): number => (code === 4 ? 400 : 200);
 
-/** Codes whose message carries the detail: bad input names its field and rule, a device's refusal its reason. */
-const detailed: ReadonlySet<number> = new Set([4, 1008]);
+/**
+ * Codes whose message carries the detail: bad input names its field and rule, a device's refusal
+ * its reason, a refused firmware or product delete the one in use.
+ */
+const detailed: ReadonlySet<number> = new Set([4, 1008, 4003, 4004]);
 
 /** Body parser failures that mean "the body is not JSON": bad input like any other. */
 const malformedJson = new Set(['FST_ERR_CTP_INVALID_JSON_BODY', 'FST_ERR_CTP_EMPTY_JSON_BODY']);

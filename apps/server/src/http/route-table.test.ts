@@ -60,6 +60,10 @@ const postsThatDoNotWrite = new Map([
 const getsThatWrite = new Map([
   ['GET /api/v1/inverter/:sn/boot', 'powers the inverter on'],
   ['GET /api/v1/inverter/:sn/shutdown', 'powers the inverter off'],
+  ['GET /api/v1/firmware/:id/changeEnable', 'enables or disables a firmware image'],
+  ['GET /api/v1/firmware/:id/delete', 'deletes a firmware image'],
+  ['GET /api/v1/firmware/batchDelete', 'deletes firmware images'],
+  ['GET /api/v1/firmware/inverterType/:id/delete', 'deletes an inverter type'],
 ]);
 /** Answered to the loopback address without a token (monitoring on the same machine). */
 const scrapeRoutes = new Set(['GET /metrics']);
@@ -101,6 +105,8 @@ const foreignIds: Array<{ match: RegExp; params: (url: string) => Record<string,
   { match: /^\/api\/v1\/gateways?\/:sn\b/, params: () => ({ sn: victimGatewaySn }) },
   { match: /^\/api\/v1\/gateway\/:gsns\b/, params: () => ({ gsns: victimGatewaySn }) },
   { match: /^\/api\/v1\/gateways?\/:id\b/, params: () => ({ id: victimGatewayId }) },
+  // The firmware library is the platform's, no tenant's: a company holds no permission over it (2).
+  { match: /^\/api\/v1\/(firmware|inverterType|inverter\/products)\/.*:id\b/, params: () => ({ id: 1 }) },
   // Device routes: the victim's device of the kind the path names (inverter by default).
   {
     match: /^\/api\/v1\/.*:(sn|id)\b/,

@@ -200,8 +200,18 @@ export const menuRoutes: PageRoute[] = [
     permission: 'firmware.management',
     icon: CloudUploadOutlined,
     children: [
-      { path: '/firmware/gate', titleKey: 'gatewayFirmware', permission: 'firmware.gateway.view', page: comingSoon },
-      { path: '/firmware/inv', titleKey: 'inverterFirmware', permission: 'firmware.inverter.view', page: comingSoon },
+      {
+        path: '/firmware/gate',
+        titleKey: 'gatewayFirmware',
+        permission: 'firmware.gateway.view',
+        page: lazyPage(() => import('../features/firmware/GatewayFirmwarePage.tsx')),
+      },
+      {
+        path: '/firmware/inv',
+        titleKey: 'inverterFirmware',
+        permission: 'firmware.inverter.view',
+        page: lazyPage(() => import('../features/firmware/InverterFirmwarePage.tsx')),
+      },
     ],
   },
   {

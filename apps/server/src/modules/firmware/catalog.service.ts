@@ -1,0 +1,261 @@
+/**
+ * What firmware is for: products (gateway or inverter; name unique within its type, 4005) with
+ * their hardware versions, inverter types in an order the operator sets (name unique, 4006; not
+ * deleted while products are of the type, 1007), and the version lists the upload dialog offers.
+ * A product with images is not deleted (4004): its images name it.
+ */
+import { compareVersions, type firmwareApi } from '@sunfleet/contracts';
+import type { Caller } from '../../access/caller.ts';
+import { recordAdminChange } from '../../audit/admin.ts';
+import type { Db } from '../../db/index.ts';
+import { now } from '../../db/index.ts';
+import { BusinessError, fail } from '../../http/errors.ts';
+import { inverterTypeList, inverterTypeNamed, productById, productNamed, productPage, productsOfType } from './firmware.repo.ts';
+
+export { productPage, productsOfType };
+
+type FirmwareType = firmwareApi.FirmwareType;
+type GatewayProductInput = firmwareApi.GatewayProductInput;
+type InverterProductInput = firmwareApi.InverterProductInput;
+
+const highestFirst = (versions: Iterable<string | null>) =>
+  [...new Set([...versions].filter((v): v is string => !!v && v.trim() !== '').map((v) => v.trim()))].sort((a, b) =>
+    compareVersions(b, a),
+  );
+
+const audit = (
+  caller: Caller,
+  entity: 'product' | 'inverter_type',
+  entityId: number,
+  action: string,
+  before?: unknown,
+  after?: unknown,
+) => ({
+  actorUserId: caller.user.id,
+  companyId: null,
+  entity,
+  entityId,
+  action,
+  before,
+  after,
+});
+
+// ---- Products ----
+
+export async function getProduct(db: Db, id: number) {
+  const p = await productById(db, id);
+  if (!p) return fail(404);
+  return p;
+}
+
+export async function checkProductName(db: Db, type: FirmwareType, name: string, exceptId?: number) {
+  const taken = await productNamed(db, type, name.trim());
+  if (taken && taken.id !== exceptId) fail(4005);
+  return null;
+}
+
+interface ProductValues {
+  name: string;
+  epn?: string | null | undefined;
+  brand?: string | null | undefined;
+  hardwareVersions?: string[] | undefined;
+}
+
+const productColumns = (input: ProductValues) => ({
+  name: input.name.trim(),
+  epn: input.epn?.trim() || null,
+  brand: input.brand?.trim() || null,
+  hardware_versions: JSON.stringify(highestFirst(input.hardwareVersions ?? [])),
+});
+
+async function inverterTypeExists(db: Db, id: number) {
+  const row = await db.selectFrom('inverter_types').select('id').where('id', '=', id).executeTakeFirst();
+  if (!row) fail(4, 'inverterTypeId: no such inverter type');
+}
+
+/** Adds (no id) or edits a product of the type; 4005 when its name is taken in the type. */
+async function saveProduct(
+  db: Db,
+  caller: Caller,
+  type: FirmwareType,
+  id: number | undefined,
+  input: ProductValues,
+  inverterTypeId: number | null,
+) {
+  const values = productColumns(input);
+  const before = id ? await productById(db, id) : undefined;
+  if (id && (!before || before.type !== type)) return fail(404);
+  if (inverterTypeId) await inverterTypeExists(db, inverterTypeId);
+  await checkProductName(db, type, values.name, id);
+  const t = now();
+  const savedId = await db
+    .transaction()
+    .execute(async (trx) => {
+      let savedId: number;
+      if (id) {
+        await trx
+          .updateTable('products')
+          .set({ ...values, inverter_type_id: inverterTypeId, updated_at: t })
+          .where('id', '=', id)
+          .execute();
+        savedId = id;
+      } else {
+        savedId = (
+          await trx
+            .insertInto('products')
+            .values({ type, ...values, inverter_type_id: inverterTypeId, created_at: t, updated_at: t })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id;
+      }
+      await recordAdminChange(
+        trx,
+        audit(caller, 'product', savedId, id ? 'edit' : 'create', before, { type, ...values, inverterTypeId }),
+      );
+      return savedId;
+    })
+    .catch(async (err) => {
+      if (err instanceof BusinessError) throw err;
+      // Two saves of one name at once: the unique index lets one through.
+      await checkProductName(db, type, values.name, id);
+      throw err;
+    });
+  return (await productById(db, savedId))!;
+}
+
+export const addInverterProduct = (db: Db, caller: Caller, input: InverterProductInput) =>
+  saveProduct(db, caller, 'inverter', undefined, input, input.inverterTypeId);
+export const editInverterProduct = (db: Db, caller: Caller, id: number, input: InverterProductInput) =>
+  saveProduct(db, caller, 'inverter', id, input, input.inverterTypeId);
+export const saveGatewayProduct = (db: Db, caller: Caller, input: GatewayProductInput) =>
+  saveProduct(db, caller, 'gateway', input.id, input, null);
+
+/** Deletes inverter products, all or none: 404 for one unknown, 4004 while one has images. */
+export async function deleteInverterProducts(db: Db, caller: Caller, ids: readonly number[]) {
+  const unique = [...new Set(ids)];
+  return db.transaction().execute(async (trx) => {
+    for (const id of unique) {
+      const p = await productById(trx, id);
+      if (p?.type !== 'inverter') return fail(404);
+      if (p.firmware > 0) return fail(4004, `${p.name} has firmware`);
+      await recordAdminChange(trx, audit(caller, 'product', id, 'delete', p));
+    }
+    await trx.deleteFrom('products').where('id', 'in', unique).execute();
+    return { deleted: unique.length };
+  });
+}
+
+/** A product's hardware versions: its list and those its images name, highest first. */
+export async function hardwareVersions(db: Db, productId: number) {
+  const p = await getProduct(db, productId);
+  const used = await db
+    .selectFrom('firmware')
+    .select('hardware_version')
+    .distinct()
+    .where('product_id', '=', productId)
+    .execute();
+  return highestFirst([...p.hardwareVersions, ...used.map((r) => r.hardware_version)]);
+}
+
+/** Gateway software versions: what the fleet reports and the library's gateway images (of one product if given). */
+export async function gatewaySoftware(db: Db, productId?: number) {
+  if (productId) {
+    const p = await getProduct(db, productId);
+    if (p.type !== 'gateway') return fail(404);
+  }
+  const fleet = await db
+    .selectFrom('gateways')
+    .select('sw_version')
+    .distinct()
+    .where('deleted_at', 'is', null)
+    .where('sw_version', 'is not', null)
+    .execute();
+  let library = db.selectFrom('firmware').select('version').where('type', '=', 'gateway');
+  if (productId) library = library.where('product_id', '=', productId);
+  const images = await library.execute();
+  return highestFirst([...fleet.map((r) => r.sw_version), ...images.map((r) => r.version)]);
+}
+
+// ---- Inverter types ----
+
+export const listInverterTypes = (db: Db) => inverterTypeList(db);
+
+export async function checkInverterTypeName(db: Db, name: string, exceptId?: number) {
+  const taken = await inverterTypeNamed(db, name.trim());
+  if (taken && taken.id !== exceptId) fail(4006);
+  return null;
+}
+
+async function inverterType(db: Db, id: number) {
+  const t = (await inverterTypeList(db)).find((x) => x.id === id);
+  if (!t) return fail(404);
+  return t;
+}
+
+export async function addInverterType(db: Db, caller: Caller, name: string) {
+  const trimmed = name.trim();
+  await checkInverterTypeName(db, trimmed);
+  const id = await db
+    .transaction()
+    .execute(async (trx) => {
+      const last = await trx
+        .selectFrom('inverter_types')
+        .select((eb) => eb.fn.max<number | null>('position').as('p'))
+        .executeTakeFirstOrThrow();
+      const position = last.p === null ? 0 : Number(last.p) + 1;
+      const row = await trx
+        .insertInto('inverter_types')
+        .values({ name: trimmed, position, created_at: now() })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await recordAdminChange(trx, audit(caller, 'inverter_type', row.id, 'create', undefined, { name: trimmed }));
+      return row.id;
+    })
+    .catch(async (err) => {
+      if (err instanceof BusinessError) throw err;
+      await checkInverterTypeName(db, trimmed);
+      throw err;
+    });
+  return inverterType(db, id);
+}
+
+export async function renameInverterType(db: Db, caller: Caller, id: number, name: string) {
+  const before = await inverterType(db, id);
+  const trimmed = name.trim();
+  await checkInverterTypeName(db, trimmed, id);
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('inverter_types').set({ name: trimmed }).where('id', '=', id).execute();
+    await recordAdminChange(trx, audit(caller, 'inverter_type', id, 'edit', { name: before.name }, { name: trimmed }));
+  });
+  return inverterType(db, id);
+}
+
+/** Swaps the type with its neighbour above or below; at an end it stays. Answers the new order. */
+export async function moveInverterType(db: Db, caller: Caller, id: number, direction: 'up' | 'down') {
+  await db.transaction().execute(async (trx) => {
+    const list = await inverterTypeList(trx);
+    const at = list.findIndex((t) => t.id === id);
+    if (at < 0) return fail(404);
+    const other = list[direction === 'up' ? at - 1 : at + 1];
+    if (!other) return;
+    // Renumber the whole list (0…n-1) with the two swapped: positions stay dense and distinct.
+    const order = list.map((t) => t.id);
+    order[at] = other.id;
+    order[direction === 'up' ? at - 1 : at + 1] = id;
+    for (const [position, typeId] of order.entries()) {
+      await trx.updateTable('inverter_types').set({ position }).where('id', '=', typeId).execute();
+    }
+    await recordAdminChange(trx, audit(caller, 'inverter_type', id, 'move', { position: at }, { direction }));
+  });
+  return inverterTypeList(db);
+}
+
+export async function deleteInverterType(db: Db, caller: Caller, id: number) {
+  await db.transaction().execute(async (trx) => {
+    const t = await inverterType(trx, id);
+    if (t.products > 0) fail(1007, `${t.name} has ${t.products} products`);
+    await trx.deleteFrom('inverter_types').where('id', '=', id).execute();
+    await recordAdminChange(trx, audit(caller, 'inverter_type', id, 'delete', t));
+  });
+  return null;
+}
