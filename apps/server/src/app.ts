@@ -23,6 +23,7 @@ import { companyRoutes } from './modules/companies/routes.ts';
 import { deviceRoutes } from './modules/devices/routes.ts';
 import { dictRoutes } from './modules/dicts/routes.ts';
 import { eventRoutes } from './modules/events/routes.ts';
+import { loggerRoutes } from './modules/loggers/routes.ts';
 import { operationRoutes } from './modules/operations/routes.ts';
 import { permissionRoutes } from './modules/permissions/routes.ts';
 import { plantEnergyRoutes } from './modules/plant-energy/routes.ts';
@@ -31,6 +32,7 @@ import { reportRoutes } from './modules/reports/routes.ts';
 import { settingRoutes } from './modules/settings/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
+import { versionRoutes } from './modules/versions/routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -102,6 +104,8 @@ export async function buildApp(
   dictRoutes(app);
   settingRoutes(app);
   operationRoutes(app);
+  loggerRoutes(app);
+  versionRoutes(app);
 
   if (deps.config.webDist) await registerWebApp(app, deps.config.webDist);
   return app;
