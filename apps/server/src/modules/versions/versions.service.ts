@@ -30,10 +30,11 @@ function checkNumber(all: readonly Known[], number: string, id?: number) {
   const at = id === undefined ? -1 : all.findIndex((v) => v.id === id);
   const before = at === -1 ? all : all.slice(0, at);
   const after = at === -1 ? [] : all.slice(at + 1);
-  const below = before.find((v) => compareVersions(number, v.number) <= 0);
-  if (below) fail(4, `number: must be higher than ${below.number}, published before it`);
-  const above = after.find((v) => compareVersions(number, v.number) >= 0);
-  if (above) fail(4, `number: must be lower than ${above.number}, published after it`);
+  // The others rise with time already: only the nearest neighbours need comparing.
+  const below = before.at(-1);
+  if (below && compareVersions(number, below.number) <= 0) fail(4, `number: must be higher than ${below.number}`);
+  const above = after[0];
+  if (above && compareVersions(number, above.number) >= 0) fail(4, `number: must be lower than ${above.number}`);
 }
 
 export const listVersions = (db: Db, page = 1, size = 10) => versionPage(db, page, size);

@@ -55,7 +55,8 @@ describe('system versions', () => {
     expect((await publish('1.10')).code).toBe(0);
     const lower = await publish('1.9.5');
     expect(lower).toMatchObject({ code: 4, data: null });
-    expect(lower.msg).toMatch(/higher than 1\.10/);
+    expect(lower.msg).toMatch(/higher than 1\.10$/);
+    expect((await publish('1.8')).msg).toMatch(/higher than 1\.10$/); // names the latest, not the first it is below
     expect(await publish('1.010')).toMatchObject({ code: 207, data: null });
     expect(await publish('1.10')).toMatchObject({ code: 207 });
     expect((await publish('V2')).code).toBe(4); // a letter segment ranks below a number

@@ -51,6 +51,7 @@ export default function FirmwareLoggingPage() {
         <>
           <List
             dataSource={logs.data.list}
+            split={false}
             data-testid="firmware-log-list"
             renderItem={(f) => (
               <List.Item key={f.id} data-testid={`firmware-log-${f.id}`}>
@@ -63,7 +64,7 @@ export default function FirmwareLoggingPage() {
                       {day(f.publishedAt)}
                     </Typography.Text>
                   </Flex>
-                  <Typography.Paragraph className={styles.releaseNotes}>{f.changeLog}</Typography.Paragraph>
+                  <div className={styles.releaseNotes}>{f.changeLog}</div>
                 </Card>
               </List.Item>
             )}

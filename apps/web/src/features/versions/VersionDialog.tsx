@@ -42,6 +42,14 @@ export function VersionDialog({
     if (open) form.setFieldsValue(editing ? { ...editing } : { number: '', contentZh: '', contentEn: '' });
   }, [open, editing, form]);
 
+  /** The server's refusal of a number, in the interface language: taken, or out of order next to a named version. */
+  const refusal = (e: ApiError) => {
+    if (e.code === 207) return t('form.numberTaken');
+    const order = /(higher|lower) than (\S+)$/.exec(e.serverMessage ?? '');
+    if (!order) return t('form.numberOutOfOrder');
+    return t(order[1] === 'higher' ? 'form.numberAbove' : 'form.numberBelow', { number: order[2] });
+  };
+
   const taken = async (number: string) => {
     try {
       await call(versionsApi.checkVersion, { query: { number, ...(editing ? { id: editing.id } : {}) }, quiet: true });
@@ -67,10 +75,7 @@ export function VersionDialog({
       message.success(t('saved'));
       onSaved(saved);
     } catch (e) {
-      if (e instanceof ApiError && (e.code === 207 || e.code === 4)) {
-        const why = e.code === 207 ? t('form.numberTaken') : (e.serverMessage ?? e.message).replace(/^number: /, '');
-        form.setFields([{ name: 'number', errors: [e.code === 207 ? why : t('form.numberOrder', { why })] }]);
-      }
+      if (e instanceof ApiError && (e.code === 207 || e.code === 4)) form.setFields([{ name: 'number', errors: [refusal(e)] }]);
     }
   });
 
