@@ -7,7 +7,7 @@
  *   listed;
  * - lists hold only entries of plants the caller sees (the plant at the time of the action);
  * - an entry still 'running' whose command job has ended shows the job's end (failed for a job
- *   that timed out or expired);
+ *   that timed out or expired), except an upgrade, which its own module settles;
  * - a time range is startTime inclusive to endTime exclusive; one that ends before it starts is 4.
  */
 import type { commandsApi, DataOf, loggersApi, MaintenanceResult } from '@sunfleet/contracts';
@@ -44,7 +44,9 @@ export interface LogQuery {
 }
 
 function toEntry(r: MaintenanceRow): Entry {
-  const fromJob = r.result === 'running' && r.job_state ? resultOfJob(r.job_state) : undefined;
+  // An upgrade's command job ends before the upgrade does (the device still flashes and reboots):
+  // the upgrades settle their own entries.
+  const fromJob = r.result === 'running' && r.kind !== 'upgrade' && r.job_state ? resultOfJob(r.job_state) : undefined;
   const result: MaintenanceResult = fromJob ?? r.result;
   const finishedAt = r.finished_at ?? (fromJob ? r.job_finished_at : null);
   return {

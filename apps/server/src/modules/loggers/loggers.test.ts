@@ -167,6 +167,22 @@ describe('maintenance log', () => {
     ]);
     const open = await call(staff, 'GET', url(`/api/v1/logger/getInverterLogger/${A.inverterSn}`, { kind: 'debug' }));
     expect(open.data.list).toEqual([expect.objectContaining({ result: 'running', finishedAt: null })]);
+    // An upgrade whose command job has ended is still running until the upgrades settle it.
+    await recordMaintenance(s.db, {
+      kind: 'upgrade',
+      deviceSn: A.gatewaySn,
+      gatewaySn: A.gatewaySn,
+      plantId: A.plantId,
+      userId: staff.id,
+      jobId: '00000000-0000-7000-8000-00000000000b',
+      at: T0 - 1,
+    });
+    const upgrade = await call(staff, 'GET', url('/api/v1/logger', { sn: A.gatewaySn, kind: 'upgrade' }));
+    expect(upgrade.data.list).toEqual([expect.objectContaining({ result: 'running', finishedAt: null })]);
+    await s.db
+      .deleteFrom('maintenance_log')
+      .where('created_at', '=', T0 - 1)
+      .execute();
   });
 
   it('filters by kind, time range and SN, and pages', async () => {
