@@ -25,6 +25,7 @@ import { deviceRoutes } from './modules/devices/routes.ts';
 import { dictRoutes } from './modules/dicts/routes.ts';
 import { eventRoutes } from './modules/events/routes.ts';
 import { firmwareRoutes } from './modules/firmware/routes.ts';
+import { loggerRoutes } from './modules/loggers/routes.ts';
 import { operationRoutes } from './modules/operations/routes.ts';
 import { permissionRoutes } from './modules/permissions/routes.ts';
 import { plantEnergyRoutes } from './modules/plant-energy/routes.ts';
@@ -33,6 +34,7 @@ import { reportRoutes } from './modules/reports/routes.ts';
 import { settingRoutes } from './modules/settings/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
+import { versionRoutes } from './modules/versions/routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -106,6 +108,8 @@ export async function buildApp(
   settingRoutes(app);
   operationRoutes(app);
   firmwareRoutes(app);
+  loggerRoutes(app);
+  versionRoutes(app);
 
   if (deps.config.webDist) await registerWebApp(app, deps.config.webDist);
   return app;

@@ -128,8 +128,11 @@ const tree = [
       button('customer.type.edit', 'Edit customer type', 'Editar tipo de cliente', P),
     ]),
   ]),
-  menu('logger.management', 'Logs', 'Registros', P, [
-    menu('logger.upgrade.record', 'Maintenance log', 'Registro de mantenimiento', P),
+  // Companies read the maintenance log of the plants they reach; the function catalogue is the operator's.
+  menu('logger.management', 'Logs', 'Registros', {}, [
+    menu('logger.upgrade.record', 'Maintenance log', 'Registro de mantenimiento', {}, [
+      button('logger.function.edit', 'Manage maintenance functions', 'Gestionar funciones de mantenimiento', P),
+    ]),
   ]),
   menu('system.management', 'System', 'Sistema', P, [
     menu('sys.gateway.view', 'System gateways', 'Pasarelas del sistema', P, [

@@ -500,6 +500,29 @@ export interface MaintenanceLogTable {
   finished_at: number | null;
 }
 
+/** 016: one published portal version (numbers rise with publication time by compareVersions). */
+export interface SystemVersionsTable {
+  id: Generated<number>;
+  number: string;
+  content_zh: string;
+  content_en: string;
+  published_by: number;
+  published_at: number;
+  updated_at: number;
+}
+
+/** 016: a maintenance function operators offer on devices (name and code each unique). */
+export interface LoggerFunctionsTable {
+  id: Generated<number>;
+  name: string;
+  code: string;
+  description_en: string;
+  description_es: string;
+  enabled: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
 export type AdminAuditEntity =
   | 'company'
   | 'user'
@@ -536,6 +559,8 @@ export interface Database {
   products: ProductsTable;
   maintenance_log: MaintenanceLogTable;
   admin_audit: AdminAuditTable;
+  system_versions: SystemVersionsTable;
+  logger_functions: LoggerFunctionsTable;
   parameter_profiles: ParameterProfilesTable;
   gateway_sessions: GatewaySessionsTable;
   gateways: GatewaysTable;

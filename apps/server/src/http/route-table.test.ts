@@ -26,6 +26,7 @@ const publicRoutes = new Set([
   'POST /anonymous/resetPwd',
   'GET /anonymous/ip',
   'GET /anonymous/appStores',
+  'GET /anonymous/firmware/changelog',
 ]);
 /** Calls that change data: each must declare that it writes (a few, for the reader; the walk below covers all). */
 const mustWrite = [
@@ -64,6 +65,7 @@ const getsThatWrite = new Map([
   ['GET /api/v1/firmware/:id/delete', 'deletes a firmware image'],
   ['GET /api/v1/firmware/batchDelete', 'deletes firmware images'],
   ['GET /api/v1/firmware/inverterType/:id/delete', 'deletes an inverter type'],
+  ['GET /api/v1/version/:id/delete', 'deletes a system version'],
 ]);
 /** Answered to the loopback address without a token (monitoring on the same machine). */
 const scrapeRoutes = new Set(['GET /metrics']);
@@ -86,6 +88,9 @@ const victimSettingJobId = '00000000-0000-4000-8000-000000000001';
 const victimSettingBatchId = '00000000-0000-4000-8000-000000000002';
 /** A gateway restart batch the victim asked for. */
 const victimRestartBatchId = '00000000-0000-4000-8000-000000000003';
+/** Platform records (a system version, a maintenance function): a company administrator reaches neither. */
+let platformVersionId: number;
+let platformFunctionId: number;
 
 /** For each path parameter pattern: an object of that kind that belongs to the victim. */
 const foreignIds: Array<{ match: RegExp; params: (url: string) => Record<string, string | number> }> = [
@@ -103,6 +108,9 @@ const foreignIds: Array<{ match: RegExp; params: (url: string) => Record<string,
   { match: /^\/api\/v1\/setting\/batch\/:id\b/, params: () => ({ id: victimSettingBatchId }) },
   { match: /^\/api\/v1\/gateways\/restart\/:batchId\b/, params: () => ({ batchId: victimRestartBatchId }) },
   { match: /^\/api\/v1\/gateways?\/:sn\b/, params: () => ({ sn: victimGatewaySn }) },
+  { match: /^\/api\/v1\/api\/gate\/:sn\b/, params: () => ({ sn: victimGatewaySn }) },
+  { match: /^\/api\/v1\/version\/:id\b/, params: () => ({ id: platformVersionId }) },
+  { match: /^\/api\/v1\/logger\/function\/:id\b/, params: () => ({ id: platformFunctionId }) },
   { match: /^\/api\/v1\/gateway\/:gsns\b/, params: () => ({ gsns: victimGatewaySn }) },
   { match: /^\/api\/v1\/gateways?\/:id\b/, params: () => ({ id: victimGatewayId }) },
   // The firmware library is the platform's, no tenant's: a company holds no permission over it (2).
@@ -259,6 +267,20 @@ beforeAll(async () => {
       finished_at: t,
     })
     .execute();
+  platformVersionId = (
+    await s.db
+      .insertInto('system_versions')
+      .values({ number: '1.0', content_zh: '首版', content_en: 'First', published_by: victim.id, published_at: t, updated_at: t })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  platformFunctionId = (
+    await s.db
+      .insertInto('logger_functions')
+      .values({ name: 'Read faults', code: 'FLT', description_en: '', description_es: '', created_at: t, updated_at: t })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
   const a = await s.user({ kind: 'company_admin', companyId: mine.id });
   attacker = await s.login(a.account);
   const ro = await s.user({ readOnly: true });

@@ -242,13 +242,25 @@ export const menuRoutes: PageRoute[] = [
       { path: '/customer/type', titleKey: 'customerTypes', permission: 'customer.type.list.view', page: comingSoon },
     ],
   },
-  { path: '/systemupdate', titleKey: 'systemUpdate', hidden: true, page: comingSoon },
+  {
+    path: '/systemupdate',
+    titleKey: 'systemUpdate',
+    hidden: true,
+    page: lazyPage(() => import('../features/versions/SystemUpdatePage.tsx')),
+  },
   {
     path: '/log',
     titleKey: 'logs',
     permission: 'logger.management',
     icon: FileSearchOutlined,
-    children: [{ path: '/log/uphold', titleKey: 'maintenanceLog', permission: 'logger.upgrade.record', page: comingSoon }],
+    children: [
+      {
+        path: '/log/uphold',
+        titleKey: 'maintenanceLog',
+        permission: 'logger.upgrade.record',
+        page: lazyPage(() => import('../features/maintenance/MaintenanceLogPage.tsx')),
+      },
+    ],
   },
   {
     path: '/management',

@@ -13,6 +13,7 @@ import * as m011 from './011_setting_changes.ts';
 import * as m012 from './012_firmware.ts';
 import * as m013 from './013_admin_audit.ts';
 import * as m015 from './015_firmware_library.ts';
+import * as m016 from './016_loggers_versions.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_foundation': m001,
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '012_firmware': m012,
   '013_admin_audit': m013,
   '015_firmware_library': m015,
+  '016_loggers_versions': m016,
 };

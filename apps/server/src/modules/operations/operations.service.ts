@@ -11,6 +11,8 @@
  *   still open, is 1005;
  * - a restart batch is checked whole before anything is stored: one gateway the caller may not
  *   operate refuses it all; an offline gateway's restart waits for it until the job expires;
+ * - every debug and restart is written to the maintenance log once its job is stored, and its
+ *   entry settled when this module sees the job end (the log reads the job's end otherwise);
  * - a restart batch is read back only by the account that asked for it (another's answers 404,
  *   like a missing one);
  * - a setting switch is validated against the setting's range (4) and waits for an offline
@@ -24,6 +26,7 @@ import type { CommandJob } from '../../commands/channel.ts';
 import { batchJobsOf, latestDeviceJob, toJob } from '../../commands/jobs.repo.ts';
 import type { Deps } from '../../deps.ts';
 import { fail } from '../../http/errors.ts';
+import { finishMaintenance, recordMaintenance, resultOfJob } from '../loggers/maintenance.repo.ts';
 
 type JobView = DataOf<typeof commandsApi.inverterBoot>;
 type DebugView = DataOf<typeof commandsApi.inverterDebugReply>;
@@ -47,6 +50,14 @@ export function jobView(job: CommandJob): JobView {
 
 function debugView(job: CommandJob): DebugView {
   return { ...jobView(job), code: job.body.text ?? '', text: job.reply?.text ?? null };
+}
+
+/** Settle the job's maintenance entry once the job has ended (what came back goes into its detail). */
+async function settleEntry(deps: Ops, job: CommandJob) {
+  const result = resultOfJob(job.state);
+  if (!result) return;
+  const detail = job.body.type === 'debug' ? { text: job.reply?.text ?? null, error: job.error } : { error: job.error };
+  await finishMaintenance(deps.db, job.id, result, detail);
 }
 
 /** The SN of the gateway an inverter the caller may operate is behind. */
@@ -83,6 +94,15 @@ export async function debugInverter(deps: Ops, caller: Caller, sn: string, code:
     body: { type: 'debug', device: device.sn, text: code },
     requestedBy: caller.user.id,
   });
+  await recordMaintenance(deps.db, {
+    kind: 'debug',
+    deviceSn: device.sn,
+    gatewaySn,
+    plantId: device.plantId,
+    userId: caller.user.id,
+    jobId: job.id,
+    detail: { code },
+  });
   return debugView(job);
 }
 
@@ -106,6 +126,7 @@ export async function inverterDebugReply(
   }
   if (!job) return fail(404);
   if (waitMs > 0) job = await deps.commands.settle(job.id, waitMs);
+  await settleEntry(deps, job);
   return debugView(job);
 }
 
@@ -113,11 +134,22 @@ export async function inverterDebugReply(
 export async function debugGateway(deps: Ops, caller: Caller, sn: string, code: string): Promise<DebugView> {
   const gateway = await gatewayFor(deps.db, caller, { sn }, { need: 'operate' });
   if (!(await deps.commands.isOnline(gateway.sn))) fail(1001);
-  const job = await deps.commands.run({
+  const submitted = await deps.commands.submit({
     gatewaySn: gateway.sn,
     body: { type: 'debug', text: code },
     requestedBy: caller.user.id,
   });
+  await recordMaintenance(deps.db, {
+    kind: 'debug',
+    deviceSn: gateway.sn,
+    gatewaySn: gateway.sn,
+    plantId: gateway.plantId,
+    userId: caller.user.id,
+    jobId: submitted.id,
+    detail: { code },
+  });
+  const job = await deps.commands.settle(submitted.id);
+  await settleEntry(deps, job);
   if (job.state === 'timed_out') fail(1);
   return debugView(job);
 }
@@ -142,6 +174,16 @@ export async function restartGateways(
       deps.commands.submit({ gatewaySn: g.sn, batchId, body: { type: 'restart' }, requestedBy: caller.user.id }),
     ),
   );
+  for (const [i, job] of jobs.entries())
+    await recordMaintenance(deps.db, {
+      kind: 'restart',
+      deviceSn: job.gatewaySn,
+      gatewaySn: job.gatewaySn,
+      plantId: gateways[i]!.plantId,
+      userId: caller.user.id,
+      jobId: job.id,
+      detail: { batchId },
+    });
   return { batchId, jobs: jobs.map(jobView) };
 }
 
@@ -154,6 +196,7 @@ export async function restartProgress(
   const rows = await batchJobsOf(deps.db, batchId, caller.user.id);
   const jobs = rows.map(toJob).filter((j) => j.body.type === 'restart');
   if (jobs.length === 0) return fail(404);
+  for (const job of jobs) await settleEntry(deps, job);
   return { batchId, jobs: jobs.map(jobView) };
 }
 

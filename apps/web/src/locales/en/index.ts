@@ -5,12 +5,30 @@ import common from './common.json';
 import devices from './devices.json';
 import events from './events.json';
 import firmware from './firmware.json';
+import maintenance from './maintenance.json';
 import menu from './menu.json';
 import overview from './overview.json';
 import pages from './pages.json';
 import plants from './plants.json';
 import settings from './settings.json';
 import system from './system.json';
+import versions from './versions.json';
 import workdata from './workdata.json';
 
-export default { common, auth, account, menu, pages, plants, overview, devices, events, workdata, system, settings, firmware };
+export default {
+  common,
+  auth,
+  account,
+  menu,
+  pages,
+  plants,
+  overview,
+  devices,
+  events,
+  workdata,
+  system,
+  settings,
+  maintenance,
+  versions,
+  firmware,
+};

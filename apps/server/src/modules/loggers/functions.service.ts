@@ -1,0 +1,89 @@
+/**
+ * The catalogue of maintenance functions operators offer on devices: a name (unique, 207 when
+ * taken), a function code (unique, 5000 when taken), a description in English and Spanish, and
+ * whether it is offered. Readers of the maintenance log list the enabled ones; the operator
+ * (`logger.function.edit`) lists all, adds and edits.
+ */
+import type { DataOf, loggersApi } from '@sunfleet/contracts';
+import type { Selectable } from 'kysely';
+import type { Caller } from '../../access/caller.ts';
+import { can } from '../../access/caller.ts';
+import type { Db } from '../../db/index.ts';
+import type { LoggerFunctionsTable } from '../../db/schema.ts';
+import { fail } from '../../http/errors.ts';
+import { iso } from '../../time/index.ts';
+
+type Fn = DataOf<typeof loggersApi.getFunction>;
+type Input = { id?: number; name: string; code: string; descriptionEn: string; descriptionEs: string; enabled: boolean };
+
+const toFunction = (r: Selectable<LoggerFunctionsTable>): Fn => ({
+  id: r.id,
+  name: r.name,
+  code: r.code,
+  descriptionEn: r.description_en,
+  descriptionEs: r.description_es,
+  enabled: Number(r.enabled) === 1,
+  updatedAt: iso(r.updated_at)!,
+});
+
+/** Names compare without case or surrounding spaces. */
+const sameName = (name: string) => name.trim().toLowerCase();
+
+async function namedLike(db: Db, name: string) {
+  const rows = await db.selectFrom('logger_functions').select(['id', 'name']).execute();
+  return rows.find((r) => sameName(r.name) === sameName(name));
+}
+
+export async function listFunctions(db: Db, caller: Caller, all: boolean) {
+  let q = db.selectFrom('logger_functions').selectAll().orderBy('name');
+  if (!(all && can(caller, 'logger.function.edit'))) q = q.where('enabled', '=', 1);
+  return (await q.execute()).map(toFunction);
+}
+
+export async function getFunction(db: Db, id: number) {
+  const row = await db.selectFrom('logger_functions').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) return fail(404);
+  return toFunction(row);
+}
+
+export async function checkFunctionName(db: Db, name: string, exceptId?: number) {
+  const taken = await namedLike(db, name);
+  if (taken && taken.id !== exceptId) fail(207, 'name: another maintenance function has this name');
+}
+
+export async function saveFunction(db: Db, input: Input) {
+  const name = input.name.trim();
+  const code = input.code.trim();
+  if (name === '') fail(4, 'name: required');
+  const at = Date.now();
+  const values = {
+    name,
+    code,
+    description_en: input.descriptionEn.trim(),
+    description_es: input.descriptionEs.trim(),
+    enabled: input.enabled ? 1 : 0,
+    updated_at: at,
+  };
+  const id = await db.transaction().execute(async (trx) => {
+    if (input.id !== undefined) {
+      const found = await trx.selectFrom('logger_functions').select('id').where('id', '=', input.id).executeTakeFirst();
+      if (!found) fail(404);
+    }
+    const rows = await trx.selectFrom('logger_functions').select(['id', 'name', 'code']).execute();
+    const others = rows.filter((r) => r.id !== input.id);
+    if (others.some((r) => sameName(r.name) === sameName(name))) fail(207, 'name: another maintenance function has this name');
+    if (others.some((r) => r.code.toLowerCase() === code.toLowerCase()))
+      fail(5000, 'code: another maintenance function has this code');
+    if (input.id !== undefined) {
+      await trx.updateTable('logger_functions').set(values).where('id', '=', input.id).execute();
+      return input.id;
+    }
+    const row = await trx
+      .insertInto('logger_functions')
+      .values({ ...values, created_at: at })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  });
+  return getFunction(db, id);
+}
