@@ -118,7 +118,7 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
     for (const r of rows) {
       if (FINAL_STATES.has(r.state as JobState))
         stats.finished[r.state as JobState] = (stats.finished[r.state as JobState] ?? 0) + 1;
-      waiters.wake(r.id);
+      waiters.wake(r.id, r);
     }
   }
 
@@ -289,8 +289,8 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
         if (FINAL_STATES.has(row.state as JobState)) return toJob(row);
         const left = deadline - now();
         if (left <= 0 || closed) return toJob(row);
-        await waiters.wait(jobId, row.state, Math.max(1, Math.min(left, untilDeadline(row))));
-        row = (await jobById(db, jobId))!;
+        const woken = await waiters.wait(jobId, row.state, Math.max(1, Math.min(left, untilDeadline(row))));
+        row = woken ?? (await jobById(db, jobId))!;
       }
     },
 
