@@ -36,16 +36,30 @@ export function toJob(r: Row): CommandJob {
   };
 }
 
-/** Store new jobs (queued), with their first event, in a few statements. */
-export async function insertJobs(db: Tx, rows: readonly Insertable<CommandJobsTable>[]): Promise<void> {
+/**
+ * Store new jobs (queued), with their first event, in a few statements; returns the ids stored.
+ * A job the store refuses because an open job excludes it (one open power command per device,
+ * `command_jobs_open_power`) is left out, and the others are stored.
+ */
+export async function insertJobs(db: Tx, rows: readonly Insertable<CommandJobsTable>[]): Promise<Set<string>> {
+  const stored = new Set<string>();
   for (let i = 0; i < rows.length; i += 200) {
     const part = rows.slice(i, i + 200);
-    await db.insertInto('command_jobs').values(part).execute();
-    await db
-      .insertInto('command_job_events')
-      .values(part.map((r) => ({ job_id: r.id, state: 'queued', at: r.created_at, detail: null })))
+    const inserted = await db
+      .insertInto('command_jobs')
+      .values(part)
+      .onConflict((oc) => oc.doNothing())
+      .returning('id')
       .execute();
+    for (const r of inserted) stored.add(r.id);
+    const events = part.filter((r) => stored.has(r.id));
+    if (events.length > 0)
+      await db
+        .insertInto('command_job_events')
+        .values(events.map((r) => ({ job_id: r.id, state: 'queued', at: r.created_at, detail: null })))
+        .execute();
   }
+  return stored;
 }
 
 /** Of these gateways, those the store has online. */

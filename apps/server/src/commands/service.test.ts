@@ -9,7 +9,7 @@ import { waitFor } from '../../test/mqtt.ts';
 import { makePlant } from '../../test/telemetry.ts';
 import { silentLogger } from '../log.ts';
 import { provisionGateway } from '../telemetry/gateways.ts';
-import type { CommandJob } from './channel.ts';
+import { type CommandJob, CommandConflict } from './channel.ts';
 import { jobEvents } from './jobs.repo.ts';
 import { type CommandService, createCommandChannel } from './service.ts';
 
@@ -91,6 +91,31 @@ describe('a command to an online gateway', () => {
     const done = await commands.settle(job.id, 3000);
     expect(done).toMatchObject({ state: 'failed', error: 'device busy' });
     expect(await states(job)).toEqual(['queued', 'sent', 'acknowledged', 'failed']);
+  });
+});
+
+describe('one open power command per device', () => {
+  it('submitted together, a second power job of the device is refused alone; the rest of the group is stored and sent', async () => {
+    const g = await onlineGateway();
+    g.behaviour = 'silent';
+    const power = (type: 'boot' | 'shutdown', device: string) =>
+      commands.submit({ gatewaySn: g.sn, deviceSn: device, body: { type, device }, requestedBy: 1 });
+    // Handed in within one tick: one group commit.
+    const results = await Promise.allSettled([
+      power('shutdown', 'INVPWR1'),
+      power('boot', 'INVPWR1'),
+      power('shutdown', 'INVPWR2'),
+      submit(g),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(CommandConflict);
+    const stored = await rig.s.db.selectFrom('command_jobs').select(['type', 'device_sn']).where('gateway_sn', '=', g.sn).execute();
+    expect(stored).toHaveLength(3);
+    await g.receivedCount(3);
+    // Final, it no longer excludes the next one.
+    const first = (results[0] as PromiseFulfilledResult<CommandJob>).value;
+    await rig.s.db.updateTable('command_jobs').set({ state: 'succeeded' }).where('id', '=', first.id).execute();
+    await expect(power('boot', 'INVPWR1')).resolves.toMatchObject({ state: 'sent' });
   });
 });
 

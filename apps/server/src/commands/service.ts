@@ -23,7 +23,7 @@ import { Compile } from 'typebox/compile';
 import type { Db, Dialect } from '../db/index.ts';
 import type { Logger } from '../log.ts';
 import type { CommandChannel, CommandJob, JobState, SubmitCommand } from './channel.ts';
-import { FINAL_STATES } from './channel.ts';
+import { CommandConflict, FINAL_STATES } from './channel.ts';
 import { GroupCommit } from './group.ts';
 import { newJobId } from './job-id.ts';
 import {
@@ -188,8 +188,11 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
     return total;
   }
 
-  /** Store submitted jobs together; then send those whose gateway is online. */
-  const submits = new GroupCommit<SubmitCommand, JobRow>(async (commands) => {
+  /**
+   * Store submitted jobs together; then send those whose gateway is online. A job the store
+   * refused (an open power command of its device) comes back null, and the rest of the group is stored.
+   */
+  const submits = new GroupCommit<SubmitCommand, JobRow | null>(async (commands) => {
     const at = now();
     const rows = commands.map((command) => ({
       id: newJobId(at),
@@ -210,21 +213,22 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
       acknowledged_at: null,
       finished_at: null,
     }));
-    await db.transaction().execute((trx) => insertJobs(trx, rows));
-    stats.submitted += rows.length;
-    if (publish) {
-      const online = await onlineGateways(db, [...new Set(rows.map((r) => r.gateway_sn))]);
+    const ids = await db.transaction().execute((trx) => insertJobs(trx, rows));
+    const kept = rows.filter((r) => ids.has(r.id));
+    stats.submitted += kept.length;
+    if (publish && kept.length > 0) {
+      const online = await onlineGateways(db, [...new Set(kept.map((r) => r.gateway_sn))]);
       await dispatch([...online]);
     }
     const stored = new Map(
       (
         await jobsByIds(
           db,
-          rows.map((r) => r.id),
+          kept.map((r) => r.id),
         )
       ).map((r) => [r.id, r]),
     );
-    return rows.map((r) => stored.get(r.id)!);
+    return rows.map((r) => stored.get(r.id) ?? null);
   });
 
   async function resendOpen(sn: string): Promise<number> {
@@ -275,7 +279,9 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
     },
 
     async submit(command: SubmitCommand): Promise<CommandJob> {
-      return toJob(await submits.add(command));
+      const row = await submits.add(command);
+      if (!row) throw new CommandConflict(command);
+      return toJob(row);
     },
 
     async settle(jobId, maxWaitMs) {
