@@ -9,7 +9,7 @@ import { waitFor } from '../../test/mqtt.ts';
 import { makePlant } from '../../test/telemetry.ts';
 import { silentLogger } from '../log.ts';
 import { provisionGateway } from '../telemetry/gateways.ts';
-import { type CommandJob, CommandConflict } from './channel.ts';
+import { CommandConflict, type CommandJob } from './channel.ts';
 import { jobEvents } from './jobs.repo.ts';
 import { type CommandService, createCommandChannel } from './service.ts';
 
@@ -109,7 +109,11 @@ describe('one open power command per device', () => {
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
     expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(CommandConflict);
-    const stored = await rig.s.db.selectFrom('command_jobs').select(['type', 'device_sn']).where('gateway_sn', '=', g.sn).execute();
+    const stored = await rig.s.db
+      .selectFrom('command_jobs')
+      .select(['type', 'device_sn'])
+      .where('gateway_sn', '=', g.sn)
+      .execute();
     expect(stored).toHaveLength(3);
     await g.receivedCount(3);
     // Final, it no longer excludes the next one.

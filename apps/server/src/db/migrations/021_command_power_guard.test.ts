@@ -48,12 +48,29 @@ describe('021: one open power job per device', () => {
         (r) => [r.id, r.state],
       ),
     );
-    expect(states).toEqual({ 'a-old': 'failed', 'a-new': 'queued', 'a-done': 'succeeded', 'a-debug': 'sent', 'b-one': 'acknowledged' });
+    expect(states).toEqual({
+      'a-old': 'failed',
+      'a-new': 'queued',
+      'a-done': 'succeeded',
+      'a-debug': 'sent',
+      'b-one': 'acknowledged',
+    });
     const events = await db.selectFrom('command_job_events').select(['job_id', 'state', 'detail']).execute();
     expect(events).toEqual([{ job_id: 'a-old', state: 'failed', detail: 'superseded by a later power command' }]);
     // Another open power job of a device that has one is refused; a debug job is not a power job.
-    await expect(db.insertInto('command_jobs').values(job('b-two', 'INV021B', 'shutdown', 'queued', 3)).execute()).rejects.toThrow();
-    await db.insertInto('command_jobs').values(job('b-debug', 'INV021B', 'debug', 'queued', 3)).execute();
-    await db.insertInto('command_jobs').values(job('a-after', 'INV021C', 'shutdown', 'queued', 3)).execute();
+    await expect(
+      db
+        .insertInto('command_jobs')
+        .values(job('b-two', 'INV021B', 'shutdown', 'queued', 3))
+        .execute(),
+    ).rejects.toThrow();
+    await db
+      .insertInto('command_jobs')
+      .values(job('b-debug', 'INV021B', 'debug', 'queued', 3))
+      .execute();
+    await db
+      .insertInto('command_jobs')
+      .values(job('a-after', 'INV021C', 'shutdown', 'queued', 3))
+      .execute();
   });
 });

@@ -21,7 +21,7 @@ import { randomUUID } from 'node:crypto';
 import { type commandsApi, type DataOf, type GatewaySettingName, gatewaySettings, limits } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import { deviceFor, gatewayFor } from '../../access/resolve.ts';
-import { type CommandJob, CommandConflict } from '../../commands/channel.ts';
+import { CommandConflict, type CommandJob } from '../../commands/channel.ts';
 import { batchJobsOf, latestDeviceJob, toJob } from '../../commands/jobs.repo.ts';
 import type { Deps } from '../../deps.ts';
 import { fail } from '../../http/errors.ts';

@@ -138,7 +138,10 @@ describe('inverter boot and shutdown', () => {
     expect(new Set(p.gateway.received.map((m) => m.id)).size).toBe(1);
     // Once it is final (timed out), the device takes a power command again.
     p.gateway.behaviour = 'answer';
-    expect(await call(owner, 'GET', `/api/v1/inverter/${p.inverterSn}/boot`)).toMatchObject({ code: 0, data: { state: 'succeeded' } });
+    expect(await call(owner, 'GET', `/api/v1/inverter/${p.inverterSn}/boot`)).toMatchObject({
+      code: 0,
+      data: { state: 'succeeded' },
+    });
   });
 
   it('600 for an inverter the caller cannot see, 2 for a visitor; nothing sent', async () => {
