@@ -315,6 +315,48 @@ describe('several server processes, and a restart', () => {
     await apiOnly.close();
   });
 
+  it('the next group is stored while the previous one is still being published; publishes keep their order', async () => {
+    const g = await newGateway();
+    await rig.s.db.updateTable('gateways').set({ online: 1 }).where('sn', '=', g.sn).execute();
+    const slow = createCommandChannel({
+      db: rig.s.db,
+      dialect: rig.s.store.dialect,
+      log: silentLogger,
+      defaults: rig.s.config.commands,
+    });
+    const published: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    slow.attach(async (_topic, payload) => {
+      await held;
+      published.push((JSON.parse(payload) as { id: string }).id);
+    });
+    const first = slow.submit({ gatewaySn: g.sn, body: { type: 'restart' }, requestedBy: 1 });
+    await waitFor(
+      async () =>
+        (await rig.s.db.selectFrom('command_jobs').select('state').where('gateway_sn', '=', g.sn).execute()).length === 1,
+      3000,
+      'the first job stored',
+    );
+    const second = slow.submit({ gatewaySn: g.sn, body: { type: 'restart' }, requestedBy: 1 });
+    // Stored and claimed while the first one's publish is held.
+    await waitFor(
+      async () =>
+        (await rig.s.db.selectFrom('command_jobs').select('state').where('gateway_sn', '=', g.sn).execute()).filter(
+          (r) => r.state === 'sent',
+        ).length === 2,
+      3000,
+      'both jobs claimed',
+    );
+    expect(published).toEqual([]);
+    release();
+    const [a, b] = await Promise.all([first, second]);
+    expect(published).toEqual([a.id, b.id]);
+    await slow.close();
+  });
+
   it('two processes dispatching one gateway’s queued jobs at once send each job once', async () => {
     const g = await onlineGateway();
     const apiOnly = createCommandChannel({
