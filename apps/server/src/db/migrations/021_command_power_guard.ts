@@ -4,6 +4,9 @@
  * stored. Jobs are inserted with `on conflict do nothing` (group.ts commits many at once), so the
  * one refused row is left out and the others of its group are stored.
  *
+ * Also the indexes the retention of command jobs reads by (housekeeping deletes final jobs by
+ * their finish time, and keeps those a setting change still points at).
+ *
  * Open power jobs already stored twice for one device would keep the index from being made: all
  * but the newest are failed first ("superseded"), with their event row.
  */
@@ -36,8 +39,12 @@ export async function up(db: Db): Promise<void> {
   }
   await sql`create unique index command_jobs_open_power on command_jobs (device_sn)
     where type in ('boot', 'shutdown') and state in ('queued', 'sent', 'acknowledged')`.execute(db);
+  await db.schema.createIndex('command_jobs_finished').on('command_jobs').column('finished_at').execute();
+  await db.schema.createIndex('setting_changes_command_job').on('setting_changes').column('command_job_id').execute();
 }
 
 export async function down(db: Db): Promise<void> {
+  await db.schema.dropIndex('setting_changes_command_job').execute();
+  await db.schema.dropIndex('command_jobs_finished').execute();
   await db.schema.dropIndex('command_jobs_open_power').execute();
 }
