@@ -7,7 +7,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.ts';
 import { device, gateway, storePlant } from '../../test/kits/plants.ts';
-import { loadConfig } from '../config.ts';
 import { housekeep } from '../jobs/housekeeping.ts';
 import { insertJobs } from './jobs.repo.ts';
 import { pruneCommandJobs } from './retention.ts';
@@ -174,10 +173,5 @@ describe('command job retention', () => {
     const ids = await Promise.all(Array.from({ length: 7 }, () => job('succeeded', 1000)));
     expect(await pruneCommandJobs(s.db, NOW, 180 * DAY, 3)).toBe(7);
     for (const id of ids) expect(await exists(id)).toBe(false);
-  });
-
-  it('COMMAND_JOB_RETENTION_DAYS sets the retention (180 days by default)', () => {
-    expect(loadConfig({}).commands.retentionDays).toBe(180);
-    expect(loadConfig({ COMMAND_JOB_RETENTION_DAYS: '30' }).commands.retentionDays).toBe(30);
   });
 });
