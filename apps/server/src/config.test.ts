@@ -26,14 +26,18 @@ describe('loadConfig', () => {
     expect(loadConfig({}).jwtSecret).not.toBe(c.jwtSecret);
   });
 
-  it('commands: timeout, expiry and resend in seconds, defaults 30 s, a day and 10 s; out of range refused', () => {
-    expect(loadConfig({}).commands).toEqual({ timeoutMs: 30_000, expiryMs: 86_400_000, resendMs: 10_000 });
-    expect(loadConfig({ COMMAND_TIMEOUT: '5', COMMAND_EXPIRY: '600', COMMAND_RESEND: '2' }).commands).toEqual({
+  it('commands: timeout, expiry and resend in seconds, defaults 30 s, a day and 10 s; job retention in days, default 180; out of range refused', () => {
+    expect(loadConfig({}).commands).toEqual({ timeoutMs: 30_000, expiryMs: 86_400_000, resendMs: 10_000, retentionDays: 180 });
+    expect(
+      loadConfig({ COMMAND_TIMEOUT: '5', COMMAND_EXPIRY: '600', COMMAND_RESEND: '2', COMMAND_JOB_RETENTION_DAYS: '30' }).commands,
+    ).toEqual({
       timeoutMs: 5000,
       expiryMs: 600_000,
       resendMs: 2000,
+      retentionDays: 30,
     });
     expect(() => loadConfig({ COMMAND_TIMEOUT: '0' })).toThrow(ConfigError);
+    expect(() => loadConfig({ COMMAND_JOB_RETENTION_DAYS: '0' })).toThrow(/COMMAND_JOB_RETENTION_DAYS/);
     expect(() => loadConfig({ COMMAND_EXPIRY: 'soon' })).toThrow(/COMMAND_EXPIRY/);
   });
 

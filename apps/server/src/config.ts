@@ -51,6 +51,8 @@ export interface Config {
     expiryMs: number;
     /** A sent command without an answer is sent again (same id) this often until its timeout. */
     resendMs: number;
+    /** Final jobs finished longer ago are deleted by housekeeping (commands/retention.ts). */
+    retentionDays: number;
   };
   /** Run the simulated demo fleet (default: on when DEMO is on). */
   simulator: boolean;
@@ -234,6 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: int(env, 'COMMAND_TIMEOUT', 30, 1, 3600) * 1000,
       expiryMs: int(env, 'COMMAND_EXPIRY', 86_400, 10, 30 * 86_400) * 1000,
       resendMs: int(env, 'COMMAND_RESEND', 10, 1, 3600) * 1000,
+      retentionDays: int(env, 'COMMAND_JOB_RETENTION_DAYS', 180, 1, 36_500),
     },
     simulator: flag(env, 'SIMULATOR', demoSetting(env).demo),
     simulatorInterval: int(env, 'SIMULATOR_INTERVAL', 60, 5, 3600),

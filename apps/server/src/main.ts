@@ -97,7 +97,12 @@ async function main() {
   const offlineJob = config.roles.has('jobs') ? startOfflineJob({ db, log: log.child({ part: 'jobs' }) }) : null;
   // Pending pictures past their hour, idle throttle counters.
   const housekeeping = config.roles.has('jobs')
-    ? startHousekeeping({ db, dataDir: config.dataDir, log: log.child({ part: 'housekeeping' }) })
+    ? startHousekeeping({
+        db,
+        dataDir: config.dataDir,
+        commandJobRetentionDays: config.commands.retentionDays,
+        log: log.child({ part: 'housekeeping' }),
+      })
     : null;
   // Fault e-mails to users who enabled them (one process: the jobs role).
   const eventNotifier = config.roles.has('jobs')

@@ -62,7 +62,7 @@ export interface CommandRig extends CommandProcess {
 
 /** A test server whose `deps.commands` sends through its own embedded broker. */
 export async function commandRig(commands: Partial<Config['commands']> = {}): Promise<CommandRig> {
-  const base = { timeoutMs: 2000, expiryMs: 60_000, resendMs: 60_000 };
+  const base = { timeoutMs: 2000, expiryMs: 60_000, resendMs: 60_000, retentionDays: 180 };
   const s = await startServer({ commands: { ...base, ...commands } });
   const p = await commandProcess(s, s.app.deps.commands as CommandService);
   return {

@@ -49,8 +49,22 @@ export interface CommandJob {
   finishedAt: number | null;
 }
 
+/**
+ * A job the store refused because an open job excludes it: another power command (boot,
+ * shutdown) of the device is still open.
+ */
+export class CommandConflict extends Error {
+  constructor(readonly command: SubmitCommand) {
+    super(`an open ${command.body.type} job of ${command.deviceSn ?? command.gatewaySn} excludes this one`);
+  }
+}
+
 export interface CommandChannel {
-  /** Store the job (queued) and send it at once when the gateway is online. */
+  /**
+   * Store the job (queued) and send it at once when the gateway is online. Rejects with
+   * `CommandConflict` when another power command of the device is open (checked by the store,
+   * so two submits at once cannot both pass).
+   */
   submit(command: SubmitCommand): Promise<CommandJob>;
   /** The job once it is final, or as it stands after `maxWaitMs`. */
   settle(jobId: string, maxWaitMs?: number): Promise<CommandJob>;

@@ -6,7 +6,7 @@
  * `FOR UPDATE SKIP LOCKED` on PostgreSQL (SQLite has one writer at a time).
  */
 import type { ReplyMessage } from '@sunfleet/contracts';
-import type { Insertable, Selectable, Transaction, Updateable } from 'kysely';
+import { type Insertable, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
 import type { Db, Dialect } from '../db/index.ts';
 import { parseJson } from '../db/index.ts';
 import type { CommandJobsTable, Database } from '../db/schema.ts';
@@ -36,16 +36,30 @@ export function toJob(r: Row): CommandJob {
   };
 }
 
-/** Store new jobs (queued), with their first event, in a few statements. */
-export async function insertJobs(db: Tx, rows: readonly Insertable<CommandJobsTable>[]): Promise<void> {
+/**
+ * Store new jobs (queued), with their first event, in a few statements; returns the ids stored.
+ * A job the store refuses because an open job excludes it (one open power command per device,
+ * `command_jobs_open_power`) is left out, and the others are stored.
+ */
+export async function insertJobs(db: Tx, rows: readonly Insertable<CommandJobsTable>[]): Promise<Set<string>> {
+  const stored = new Set<string>();
   for (let i = 0; i < rows.length; i += 200) {
     const part = rows.slice(i, i + 200);
-    await db.insertInto('command_jobs').values(part).execute();
-    await db
-      .insertInto('command_job_events')
-      .values(part.map((r) => ({ job_id: r.id, state: 'queued', at: r.created_at, detail: null })))
+    const inserted = await db
+      .insertInto('command_jobs')
+      .values(part)
+      .onConflict((oc) => oc.doNothing())
+      .returning('id')
       .execute();
+    for (const r of inserted) stored.add(r.id);
+    const events = part.filter((r) => stored.has(r.id));
+    if (events.length > 0)
+      await db
+        .insertInto('command_job_events')
+        .values(events.map((r) => ({ job_id: r.id, state: 'queued', at: r.created_at, detail: null })))
+        .execute();
   }
+  return stored;
 }
 
 /** Of these gateways, those the store has online. */
@@ -146,7 +160,7 @@ export async function transition(
 
 /**
  * One job from one of `from` to `to` within the caller's transaction; undefined when it was not
- * in one of them (someone else moved it), or not the given gateway's.
+ * in one of them (someone else moved it).
  */
 export async function applyTransition(
   trx: Tx,
@@ -156,31 +170,69 @@ export async function applyTransition(
   at: number,
   set: RowUpdate,
   detail: string | null,
-  onlyGateway?: string,
-  /** Collect the event row here (the caller inserts several at once) instead of inserting it. */
-  events?: JobEventRow[],
 ): Promise<Row | undefined> {
-  let q = trx
+  const row = await trx
     .updateTable('command_jobs')
     .set({ ...set, state: to })
     .where('id', '=', id)
-    .where('state', 'in', from as JobState[]);
-  if (onlyGateway !== undefined) q = q.where('gateway_sn', '=', onlyGateway);
-  const row = await q.returningAll().executeTakeFirst();
-  if (row && events) events.push({ job_id: id, state: to, at, detail });
-  else if (row) await trx.insertInto('command_job_events').values({ job_id: id, state: to, at, detail }).execute();
+    .where('state', 'in', from as JobState[])
+    .returningAll()
+    .executeTakeFirst();
+  if (row) await trx.insertInto('command_job_events').values({ job_id: id, state: to, at, detail }).execute();
   return row;
 }
 
 export type JobEventRow = { job_id: string; state: string; at: number; detail: string | null };
 
-/** Event rows collected by `applyTransition`, in a few statements. */
+/** Event rows of many jobs, in a few statements. */
 export async function insertEvents(trx: Tx, events: readonly JobEventRow[]): Promise<void> {
   for (let i = 0; i < events.length; i += 500)
     await trx
       .insertInto('command_job_events')
       .values(events.slice(i, i + 500))
       .execute();
+}
+
+/**
+ * A job's change worked out in memory (a group of replies): its row as it is to be stored, applied
+ * only where the job is still in `expect` on `gatewaySn` (a sweep or another process that moved it
+ * first wins, as with every transition).
+ */
+export interface JobChange {
+  id: string;
+  gatewaySn: string;
+  expect: string;
+  state: string;
+  acknowledgedAt: number | null;
+  finishedAt: number | null;
+  reply: string | null;
+  error: string | null;
+}
+
+/**
+ * Apply many jobs' changes with one `UPDATE … FROM (VALUES …)` per 500 (one statement, both
+ * stores: SQLite has `UPDATE … FROM` and `RETURNING`); returns the ids it changed.
+ */
+export async function applyChanges(trx: Tx, changes: readonly JobChange[]): Promise<Set<string>> {
+  const applied = new Set<string>();
+  for (let i = 0; i < changes.length; i += 500) {
+    const values = sql.join(
+      changes
+        .slice(i, i + 500)
+        .map(
+          (c) =>
+            sql`(${c.id}, ${c.gatewaySn}, ${c.expect}, ${c.state}, cast(${c.acknowledgedAt} as bigint), cast(${c.finishedAt} as bigint), cast(${c.reply} as text), cast(${c.error} as varchar(200)))`,
+        ),
+    );
+    const { rows } = await sql<{
+      id: string;
+    }>`with v(id, gateway_sn, expect, state, acknowledged_at, finished_at, reply, error) as (values ${values})
+      update command_jobs set state = v.state, acknowledged_at = v.acknowledged_at, finished_at = v.finished_at, reply = v.reply, error = v.error
+      from v where command_jobs.id = v.id and command_jobs.gateway_sn = v.gateway_sn and command_jobs.state = v.expect
+      returning command_jobs.id`.execute(trx);
+    for (const r of rows) applied.add(r.id);
+  }
+  return applied;
 }
 
 /** `applyTransition` in a transaction of its own. */

@@ -9,7 +9,7 @@ import { waitFor } from '../../test/mqtt.ts';
 import { makePlant } from '../../test/telemetry.ts';
 import { silentLogger } from '../log.ts';
 import { provisionGateway } from '../telemetry/gateways.ts';
-import type { CommandJob } from './channel.ts';
+import { CommandConflict, type CommandJob } from './channel.ts';
 import { jobEvents } from './jobs.repo.ts';
 import { type CommandService, createCommandChannel } from './service.ts';
 
@@ -91,6 +91,35 @@ describe('a command to an online gateway', () => {
     const done = await commands.settle(job.id, 3000);
     expect(done).toMatchObject({ state: 'failed', error: 'device busy' });
     expect(await states(job)).toEqual(['queued', 'sent', 'acknowledged', 'failed']);
+  });
+});
+
+describe('one open power command per device', () => {
+  it('submitted together, a second power job of the device is refused alone; the rest of the group is stored and sent', async () => {
+    const g = await onlineGateway();
+    g.behaviour = 'silent';
+    const power = (type: 'boot' | 'shutdown', device: string) =>
+      commands.submit({ gatewaySn: g.sn, deviceSn: device, body: { type, device }, requestedBy: 1 });
+    // Handed in within one tick: one group commit.
+    const results = await Promise.allSettled([
+      power('shutdown', 'INVPWR1'),
+      power('boot', 'INVPWR1'),
+      power('shutdown', 'INVPWR2'),
+      submit(g),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(CommandConflict);
+    const stored = await rig.s.db
+      .selectFrom('command_jobs')
+      .select(['type', 'device_sn'])
+      .where('gateway_sn', '=', g.sn)
+      .execute();
+    expect(stored).toHaveLength(3);
+    await g.receivedCount(3);
+    // Final, it no longer excludes the next one.
+    const first = (results[0] as PromiseFulfilledResult<CommandJob>).value;
+    await rig.s.db.updateTable('command_jobs').set({ state: 'succeeded' }).where('id', '=', first.id).execute();
+    await expect(power('boot', 'INVPWR1')).resolves.toMatchObject({ state: 'sent' });
   });
 });
 
@@ -178,8 +207,9 @@ describe('timeouts', () => {
     const a = await submit(g, { timeoutMs: 100 });
     const b = await submit(g, { timeoutMs: 100 });
     expect(await commands.settle(a.id, 1000)).toMatchObject({ state: 'timed_out', error: 'timed out' });
-    await new Promise((r) => setTimeout(r, 50));
-    expect((await commands.sweep()).timedOut).toBeGreaterThanOrEqual(1);
+    // Past b's own timeout (its send may have come later than a's on a loaded machine).
+    await new Promise((r) => setTimeout(r, Math.max(0, b.sentAt! + 100 - Date.now()) + 20));
+    await commands.sweep();
     expect(await commands.get(b.id)).toMatchObject({ state: 'timed_out' });
     // A reply after the timeout changes nothing.
     await g.reply(b.id, { status: 'ok' });
@@ -284,6 +314,48 @@ describe('several server processes, and a restart', () => {
     expect((await commands.sweep()).dispatched).toBe(1);
     expect((await apiOnly.settle(job.id, 3000)).state).toBe('succeeded');
     await apiOnly.close();
+  });
+
+  it('the next group is stored while the previous one is still being published; publishes keep their order', async () => {
+    const g = await newGateway();
+    await rig.s.db.updateTable('gateways').set({ online: 1 }).where('sn', '=', g.sn).execute();
+    const slow = createCommandChannel({
+      db: rig.s.db,
+      dialect: rig.s.store.dialect,
+      log: silentLogger,
+      defaults: rig.s.config.commands,
+    });
+    const published: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    slow.attach(async (_topic, payload) => {
+      await held;
+      published.push((JSON.parse(payload) as { id: string }).id);
+    });
+    const first = slow.submit({ gatewaySn: g.sn, body: { type: 'restart' }, requestedBy: 1 });
+    await waitFor(
+      async () =>
+        (await rig.s.db.selectFrom('command_jobs').select('state').where('gateway_sn', '=', g.sn).execute()).length === 1,
+      3000,
+      'the first job stored',
+    );
+    const second = slow.submit({ gatewaySn: g.sn, body: { type: 'restart' }, requestedBy: 1 });
+    // Stored and claimed while the first one's publish is held.
+    await waitFor(
+      async () =>
+        (await rig.s.db.selectFrom('command_jobs').select('state').where('gateway_sn', '=', g.sn).execute()).filter(
+          (r) => r.state === 'sent',
+        ).length === 2,
+      3000,
+      'both jobs claimed',
+    );
+    expect(published).toEqual([]);
+    release();
+    const [a, b] = await Promise.all([first, second]);
+    expect(published).toEqual([a.id, b.id]);
+    await slow.close();
   });
 
   it('two processes dispatching one gateway’s queued jobs at once send each job once', async () => {

@@ -23,7 +23,7 @@ import { Compile } from 'typebox/compile';
 import type { Db, Dialect } from '../db/index.ts';
 import type { Logger } from '../log.ts';
 import type { CommandChannel, CommandJob, JobState, SubmitCommand } from './channel.ts';
-import { FINAL_STATES } from './channel.ts';
+import { CommandConflict, FINAL_STATES } from './channel.ts';
 import { GroupCommit } from './group.ts';
 import { newJobId } from './job-id.ts';
 import {
@@ -118,7 +118,7 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
     for (const r of rows) {
       if (FINAL_STATES.has(r.state as JobState))
         stats.finished[r.state as JobState] = (stats.finished[r.state as JobState] ?? 0) + 1;
-      waiters.wake(r.id);
+      waiters.wake(r.id, r);
     }
   }
 
@@ -161,10 +161,26 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
     await Promise.all(sending);
   }
 
-  /** Claim these gateways' queued jobs (not expired) and publish them, each gateway's in order. */
-  async function dispatch(sns: readonly string[]): Promise<number> {
-    if (!publish || sns.length === 0) return 0;
-    let total = 0;
+  /**
+   * Publishes one after another (a gateway's jobs go out in the order they were claimed, also
+   * when a claim is made while an earlier one is still being published); a failure leaves its
+   * jobs to the resend.
+   */
+  let publishing: Promise<void> = Promise.resolve();
+  function publishInOrder(rows: readonly JobRow[], resend: boolean): Promise<void> {
+    if (rows.length === 0) return publishing;
+    publishing = publishing.then(() => publishJobs(rows, resend)).catch(() => undefined);
+    return publishing;
+  }
+
+  /**
+   * Claim these gateways' queued jobs (not expired) and publish them, each gateway's in order:
+   * the claimed rows at once, `sent` when they are published.
+   */
+  async function claimAndSend(sns: readonly string[]): Promise<{ rows: JobRow[]; sent: Promise<void> }> {
+    const claimed: JobRow[] = [];
+    let sent: Promise<void> = Promise.resolve();
+    if (!publish || sns.length === 0) return { rows: claimed, sent };
     for (let i = 0; i < sns.length; i += 500) {
       const part = sns.slice(i, i + 500);
       for (;;) {
@@ -180,18 +196,30 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
           null,
           1000,
         );
-        await publishJobs(rows, false);
-        total += rows.length;
+        sent = publishInOrder(rows, false);
+        claimed.push(...rows);
         if (rows.length < 1000) break;
       }
     }
-    return total;
+    return { rows: claimed, sent };
   }
 
-  /** Store submitted jobs together; then send those whose gateway is online. */
-  const submits = new GroupCommit<SubmitCommand, JobRow>(async (commands) => {
+  /** Claim and publish these gateways' queued jobs; how many, once published. */
+  async function dispatch(sns: readonly string[]): Promise<number> {
+    const { rows, sent } = await claimAndSend(sns);
+    await sent;
+    return rows.length;
+  }
+
+  /**
+   * Store submitted jobs together, then claim those whose gateway is online; the group is done
+   * then, and the next one is stored while this one is being published (each submit resolves
+   * once its job is published). A job the store refused (an open power command of its device)
+   * comes back null, and the rest of the group is stored.
+   */
+  const submits = new GroupCommit<SubmitCommand, { row: JobRow; sent: Promise<void> } | null>(async (commands) => {
     const at = now();
-    const rows = commands.map((command) => ({
+    const rows: JobRow[] = commands.map((command) => ({
       id: newJobId(at),
       gateway_sn: command.gatewaySn,
       device_sn: command.deviceSn ?? null,
@@ -207,24 +235,28 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
       created_at: at,
       sent_at: null,
       last_sent_at: null,
+      sends: 0,
       acknowledged_at: null,
       finished_at: null,
     }));
-    await db.transaction().execute((trx) => insertJobs(trx, rows));
-    stats.submitted += rows.length;
-    if (publish) {
-      const online = await onlineGateways(db, [...new Set(rows.map((r) => r.gateway_sn))]);
-      await dispatch([...online]);
+    const ids = await db.transaction().execute((trx) => insertJobs(trx, rows));
+    const kept = rows.filter((r) => ids.has(r.id));
+    stats.submitted += kept.length;
+    let sent: Promise<void> = Promise.resolve();
+    const current = new Map<string, JobRow>();
+    if (publish && kept.length > 0) {
+      const online = await onlineGateways(db, [...new Set(kept.map((r) => r.gateway_sn))]);
+      const claim = await claimAndSend([...online]);
+      sent = claim.sent;
+      for (const r of claim.rows) current.set(r.id, r);
     }
-    const stored = new Map(
-      (
-        await jobsByIds(
-          db,
-          rows.map((r) => r.id),
-        )
-      ).map((r) => [r.id, r]),
-    );
-    return rows.map((r) => stored.get(r.id)!);
+    // Those not claimed here may have been sent by another process meanwhile: as the store has them.
+    const unclaimed = kept.filter((r) => !current.has(r.id)).map((r) => r.id);
+    for (const r of await jobsByIds(db, unclaimed)) current.set(r.id, r);
+    return rows.map((r) => {
+      const row = current.get(r.id);
+      return row ? { row, sent } : null;
+    });
   });
 
   async function resendOpen(sn: string): Promise<number> {
@@ -236,7 +268,7 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
       rows.map((r) => r.id),
       at,
     );
-    await publishJobs(rows, true);
+    await publishInOrder(rows, true);
     return rows.length;
   }
 
@@ -275,7 +307,10 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
     },
 
     async submit(command: SubmitCommand): Promise<CommandJob> {
-      return toJob(await submits.add(command));
+      const stored = await submits.add(command);
+      if (!stored) throw new CommandConflict(command);
+      await stored.sent;
+      return toJob(stored.row);
     },
 
     async settle(jobId, maxWaitMs) {
@@ -289,8 +324,8 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
         if (FINAL_STATES.has(row.state as JobState)) return toJob(row);
         const left = deadline - now();
         if (left <= 0 || closed) return toJob(row);
-        await waiters.wait(jobId, row.state, Math.max(1, Math.min(left, untilDeadline(row))));
-        row = (await jobById(db, jobId))!;
+        const woken = await waiters.wait(jobId, row.state, Math.max(1, Math.min(left, untilDeadline(row))));
+        row = woken ?? (await jobById(db, jobId))!;
       }
     },
 
@@ -395,7 +430,7 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
           unanswered.map((r) => r.id),
           at,
         );
-        await publishJobs(unanswered, true);
+        await publishInOrder(unanswered, true);
         resent = unanswered.length;
         dispatched = await dispatch(await gatewaysWithQueuedJobs(db, at));
       }
@@ -409,6 +444,7 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
       waiters.close();
       await Promise.all(pending);
       await submits.idle();
+      await publishing;
     },
   };
   return channel;

@@ -1,9 +1,11 @@
 /**
  * Housekeeping, every 5 minutes in the jobs role: deletes plant pictures left pending for more
  * than an hour (modules/plants/pictures.ts) and throttle counters idle for a day (longer than
- * any limit's window), and fails remote-setting jobs a server stop interrupted
- * (modules/settings/sweep.ts). All are idempotent: several processes may run it at once.
+ * any limit's window), fails remote-setting jobs a server stop interrupted
+ * (modules/settings/sweep.ts), and deletes command jobs finished longer ago than their retention
+ * (commands/retention.ts). All are idempotent: several processes may run it at once.
  */
+import { DEFAULT_RETENTION_DAYS, pruneCommandJobs } from '../commands/retention.ts';
 import type { Db } from '../db/index.ts';
 import { pruneThrottles } from '../http/throttle.ts';
 import { type Logger, silentLogger } from '../log.ts';
@@ -16,23 +18,29 @@ export interface Housekeeping {
   throttles: number;
   /** Setting jobs failed as interrupted. */
   settings: number;
+  /** Command jobs deleted past their retention. */
+  commandJobs: number;
 }
 
 export interface HousekeepingOptions {
   db: Db;
   dataDir: string;
+  /** Days a finished command job is kept (`COMMAND_JOB_RETENTION_DAYS`, default 180). */
+  commandJobRetentionDays?: number;
   now?: () => number;
   log?: Logger;
 }
 
-const throttleIdleMs = 24 * 60 * 60_000;
+const DAY_MS = 24 * 60 * 60_000;
+const throttleIdleMs = DAY_MS;
 
 export async function housekeep(opts: HousekeepingOptions): Promise<Housekeeping> {
   const at = (opts.now ?? Date.now)();
   const pictures = await sweepPictures(opts.db, opts.dataDir, at);
   const throttles = await pruneThrottles(opts.db, throttleIdleMs, at);
   const settings = await sweepInterruptedSettings(opts.db, at);
-  return { pictures, throttles, settings };
+  const commandJobs = await pruneCommandJobs(opts.db, at, (opts.commandJobRetentionDays ?? DEFAULT_RETENTION_DAYS) * DAY_MS);
+  return { pictures, throttles, settings, commandJobs };
 }
 
 export type HousekeepingJob = PeriodicJob<Housekeeping>;
@@ -46,6 +54,7 @@ export function startHousekeeping(opts: HousekeepingOptions & { intervalMs?: num
     (done) => {
       if (done.pictures > 0) log.info(done, 'deleted pictures nothing refers to');
       if (done.settings > 0) log.warn(done, 'failed setting jobs a server stop interrupted');
+      if (done.commandJobs > 0) log.info(done, 'deleted command jobs past their retention');
     },
     (error) => log.error({ err: error }, 'housekeeping failed'),
   );

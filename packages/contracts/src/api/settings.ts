@@ -33,7 +33,8 @@ export const SettingValuesRead = Type.Record(Type.String(), SettingValueOrNull);
 
 export const SettingOption = Type.Object({ value: Type.Integer(), en: Type.String(), es: Type.String() });
 
-export const SettingField = Type.Object({
+/** A field as its protocol defines it: label, unit, range, step, enumeration, whether writable. */
+const fieldDefinition = {
   key: Type.String(),
   name: Type.Object({ en: Type.String(), es: Type.String() }),
   unit: Nullable(Type.String()),
@@ -44,9 +45,17 @@ export const SettingField = Type.Object({
   step: Nullable(Type.Number({ description: 'a value must be min + k × step' })),
   enumeration: Nullable(Type.Array(SettingOption)),
   writable: Type.Boolean(),
+};
+export const SettingFieldDefinition = Type.Object(fieldDefinition);
+
+export const SettingField = Type.Object({
+  ...fieldDefinition,
   /** As read from the device; null when not read or not implemented. */
   value: SettingValueOrNull,
 });
+
+/** A group's field definitions, known without reading the device. */
+export const SettingGroupDefinition = Type.Object({ group: Type.String(), fields: Type.Array(SettingFieldDefinition) });
 
 export const SettingGroupFields = Type.Object({ group: Type.String(), fields: Type.Array(SettingField) });
 
@@ -69,6 +78,10 @@ export const finalSettingJobStates: readonly SettingJobState[] = ['succeeded', '
 export const SettingDifference = Type.Object({
   key: Type.String(),
   name: Type.Object({ en: Type.String(), es: Type.String() }),
+  /** The field's unit ("%", "V"), null when it has none. */
+  unit: Nullable(Type.String()),
+  /** An enumeration field's options (the labels of `from` and `to`), null for other fields. */
+  enumeration: Nullable(Type.Array(SettingOption)),
   from: SettingValueOrNull,
   to: SettingValueOrNull,
 });
@@ -130,6 +143,11 @@ export const SettingSupport = Type.Object({
   groups: Type.Array(Type.String()),
   /** The family reads every group with one call (`{path}/read`). */
   wholeRead: Type.Boolean(),
+  /**
+   * Each supported group's field definitions (in `groups` order), from the device's protocol:
+   * a form can be shown before, or without, reading the device (an offline one).
+   */
+  definitions: Type.Array(SettingGroupDefinition),
 });
 
 const WriteBody = Type.Object({ values: SettingValues });
@@ -200,7 +218,8 @@ export const settingSupport = endpoint({
   method: 'GET',
   path: '/api/v1/inverter/setting/:sn/support',
   access: 'inverter.view',
-  summary: "The device's setting family and the groups it supports (from its protocol)",
+  summary:
+    "The device's setting family, the groups it supports and their field definitions (from its protocol, without reading the device)",
   params: SnParams,
   data: SettingSupport,
   tolerate: [600],
@@ -257,8 +276,9 @@ export const settingBatch = endpoint({
   access: 'inverter.setting',
   writes: true,
   encoding: 'json',
-  summary: `One group's values to up to ${limits.settingBatchDevices} devices: refused whole when one of them may not be operated or does not support the group`,
+  summary: `One group's values to up to ${limits.settingBatchDevices} devices of every family that has the group (each device's values checked against its own protocol's fields): refused whole when one of them may not be operated, does not support the group or refuses a value`,
   body: Type.Object({
+    /** The family the batch is asked for; its devices may be of any family with a group of this name. */
     family: Type.String({ maxLength: 16 }),
     group: Type.String({ maxLength: 32 }),
     sns: Type.Array(Sn, { minItems: 1, maxItems: limits.settingBatchDevices, uniqueItems: true }),

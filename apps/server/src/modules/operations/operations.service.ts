@@ -8,7 +8,8 @@
  * - boot, shutdown and debug need the answer now: an offline gateway is 1001 and nothing is
  *   stored; no final answer within the timeout is 1;
  * - a power command while the inverter is upgrading, or while another power command of it is
- *   still open, is 1005;
+ *   still open, is 1005; the store holds one open power job per device (a unique index), so of
+ *   two requests at once one is stored and the other is 1005;
  * - a restart batch is checked whole before anything is stored: one gateway the caller may not
  *   operate refuses it all; an offline gateway's restart waits for it until the job expires;
  * - every debug and restart is written to the maintenance log once its job is stored, and its
@@ -22,7 +23,7 @@ import { randomUUID } from 'node:crypto';
 import { type commandsApi, type DataOf, type GatewaySettingName, gatewaySettings, limits } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import { deviceFor, gatewayFor } from '../../access/resolve.ts';
-import type { CommandJob } from '../../commands/channel.ts';
+import { CommandConflict, type CommandJob } from '../../commands/channel.ts';
 import { batchJobsOf, latestDeviceJob, toJob } from '../../commands/jobs.repo.ts';
 import type { Deps } from '../../deps.ts';
 import { fail } from '../../http/errors.ts';
@@ -73,12 +74,15 @@ export async function powerInverter(deps: Ops, caller: Caller, sn: string, on: b
   if (device.status === 'upgrading') fail(1005);
   if (await latestDeviceJob(deps.db, device.sn, ['boot', 'shutdown'], { openOnly: true })) fail(1005);
   if (!(await deps.commands.isOnline(gatewaySn))) fail(1001);
-  const job = await deps.commands.run({
-    gatewaySn,
-    deviceSn: device.sn,
-    body: { type: on ? 'boot' : 'shutdown', device: device.sn },
-    requestedBy: caller.user.id,
-  });
+  const submitted = await deps.commands
+    .submit({
+      gatewaySn,
+      deviceSn: device.sn,
+      body: { type: on ? 'boot' : 'shutdown', device: device.sn },
+      requestedBy: caller.user.id,
+    })
+    .catch((err: unknown) => (err instanceof CommandConflict ? fail(1005) : Promise.reject(err)));
+  const job = await deps.commands.settle(submitted.id);
   if (job.state === 'timed_out') fail(1);
   return jobView(job);
 }

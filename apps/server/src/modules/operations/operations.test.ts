@@ -126,6 +126,24 @@ describe('inverter boot and shutdown', () => {
     expect(q.gateway.received).toEqual([]);
   });
 
+  it('of 10 shutdowns at once for one device, exactly one is stored and sent; the other 9 are 1005', async () => {
+    const p = await plant();
+    p.gateway.behaviour = 'silent';
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, () => call(owner, 'GET', `/api/v1/inverter/${p.inverterSn}/shutdown`)),
+    );
+    // The one stored waits for an answer that does not come (1); the others were refused.
+    expect(replies.map((r) => r.code).sort()).toEqual([1, 1005, 1005, 1005, 1005, 1005, 1005, 1005, 1005, 1005]);
+    expect(await jobCount(p.gateway.sn)).toBe(1);
+    expect(new Set(p.gateway.received.map((m) => m.id)).size).toBe(1);
+    // Once it is final (timed out), the device takes a power command again.
+    p.gateway.behaviour = 'answer';
+    expect(await call(owner, 'GET', `/api/v1/inverter/${p.inverterSn}/boot`)).toMatchObject({
+      code: 0,
+      data: { state: 'succeeded' },
+    });
+  });
+
   it('600 for an inverter the caller cannot see, 2 for a visitor; nothing sent', async () => {
     const p = await plant();
     expect(await call(stranger, 'GET', `/api/v1/inverter/${p.inverterSn}/boot`)).toMatchObject({ code: 600, data: null });

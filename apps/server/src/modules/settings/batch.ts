@@ -1,8 +1,11 @@
 /**
- * A batch: one group's values to up to 200 devices, one audited job per device. Everything is
- * checked before anything is recorded or sent: a device the caller cannot see (600) or may not
- * operate (2), one whose protocol does not support the group (601), or a value one of the
- * devices' fields refuses (4) refuses the whole batch. Then the jobs run a few at a time; a
+ * A batch: one group's values to up to 200 devices, one audited job per device. The devices may
+ * be of several families that have a group of that name (the single- and three-phase hybrid
+ * families share theirs): each device's values are checked against its own protocol's fields,
+ * and each job is recorded under its device's family. Everything is checked before anything is
+ * recorded or sent: a device the caller cannot see (600) or may not operate (2), one whose
+ * protocol does not support the group (601), or a value one of the devices' fields refuses (4)
+ * refuses the whole batch. Then the jobs run a few at a time; a
  * device whose gateway is offline fails with 1001 and the others go on. Cancel withdraws the
  * jobs not started and the commands still waiting to be sent; what was sent finishes.
  */
@@ -53,7 +56,7 @@ export async function startBatch(ctx: BatchContext, caller: Caller, input: Batch
   const family = settingFamily(input.family);
   if (!family?.groups.includes(input.group)) fail(4, `group: ${input.family}/${input.group} is not a setting group`);
   const devices: Supported[] = [];
-  for (const sn of input.sns) devices.push(await supportedDevice(ctx, caller, { sn }, input.family, [input.group], 'operate'));
+  for (const sn of input.sns) devices.push(await supportedDevice(ctx, caller, { sn }, null, [input.group], 'operate'));
   const checked = new Map<string, Checked>();
   for (const d of devices) {
     const protocolId = d.device.protocolId;
@@ -66,7 +69,7 @@ export async function startBatch(ctx: BatchContext, caller: Caller, input: Batch
     position,
     deviceId: d.device.id,
     sn: d.device.sn,
-    family: input.family,
+    family: d.family.id,
     group: input.group,
     kind: 'write',
     state: 'queued',

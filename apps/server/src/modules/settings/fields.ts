@@ -12,6 +12,7 @@ import type { Static } from 'typebox';
 export type SettingValue = number | string;
 export type ReadValues = Record<string, number | string | null>;
 type FieldData = Static<typeof settingsApi.SettingField>;
+type FieldDefinitionData = Static<typeof settingsApi.SettingFieldDefinition>;
 
 export interface Support {
   family: SettingFamily;
@@ -30,7 +31,8 @@ export function supportOf(protocolId: string): Support | null {
 const kindOf = (f: FieldDefinition): FieldData['type'] =>
   f.dataType === 'string' || f.dataType === 'hex' ? 'text' : f.dataType === 'enum' ? 'enum' : 'number';
 
-export function describeField(f: FieldDefinition, value: number | string | null): FieldData {
+/** A field as the API defines it (label, unit, range, step, enumeration, writable). */
+export function defineField(f: FieldDefinition): FieldDefinitionData {
   const type = kindOf(f);
   return {
     key: f.key,
@@ -46,8 +48,16 @@ export function describeField(f: FieldDefinition, value: number | string | null)
           .sort((a, b) => a.value - b.value)
       : null,
     writable: f.access === 'rw',
-    value,
   };
+}
+
+export function describeField(f: FieldDefinition, value: number | string | null): FieldData {
+  return { ...defineField(f), value };
+}
+
+/** The definitions of a protocol's supported groups, in `groups` order (known without reading the device). */
+export function defineGroups(protocolId: string, groups: readonly string[]) {
+  return groups.map((group) => ({ group, fields: (settingGroupFields(protocolId, group) ?? []).map(defineField) }));
 }
 
 /** A group's fields, each with the value read (null where the device has none). */

@@ -7,7 +7,7 @@ import type { Static } from 'typebox';
 import { type Db, now, parseJson } from '../../db/index.ts';
 import type { SettingBatchesTable, SettingChangesTable } from '../../db/schema.ts';
 import { iso } from '../../time/index.ts';
-import { type ReadValues, sameValue } from './fields.ts';
+import { defineField, type ReadValues, sameValue } from './fields.ts';
 
 export type Job = Static<typeof settingsApi.SettingJob>;
 export type Batch = Static<typeof settingsApi.SettingBatch>;
@@ -47,7 +47,12 @@ const jobs = (db: Db) =>
     .innerJoin('devices', 'devices.id', 'setting_changes.device_id')
     .select(jobColumns);
 
-const nameOf = (field: FieldDefinition | undefined, key: string) => ({ en: field?.name.en ?? key, es: field?.name.es ?? key });
+/** What a difference says of its field: label, unit, an enumeration's options (the key alone for a field the protocol no longer has). */
+function fieldOf(field: FieldDefinition | undefined, key: string) {
+  if (!field) return { name: { en: key, es: key }, unit: null, enumeration: null };
+  const { name, unit, enumeration } = defineField(field);
+  return { name, unit, enumeration };
+}
 
 export function toJob(r: JobRow): Job {
   const requested = parseJson<ReadValues>(r.requested, {});
@@ -57,11 +62,11 @@ export function toJob(r: JobRow): Job {
   const changes: Job['changes'] = [];
   const mismatches: Job['mismatches'] = [];
   for (const key of Object.keys(requested)) {
-    const name = nameOf(plan?.field(key), key);
+    const field = fieldOf(plan?.field(key), key);
     if (before && after && !sameValue(before[key], after[key]))
-      changes.push({ key, name, from: before[key] ?? null, to: after[key] ?? null });
+      changes.push({ key, ...field, from: before[key] ?? null, to: after[key] ?? null });
     if (after && !sameValue(requested[key], after[key]))
-      mismatches.push({ key, name, from: requested[key] ?? null, to: after[key] ?? null });
+      mismatches.push({ key, ...field, from: requested[key] ?? null, to: after[key] ?? null });
   }
   return {
     id: r.id,

@@ -15,7 +15,7 @@ import { type DeviceAccess, deviceFor } from '../../access/resolve.ts';
 import { BusinessError, fail } from '../../http/errors.ts';
 import { iso } from '../../time/index.ts';
 import { DeviceError, readGroups, type Target, targetOf } from './device-io.ts';
-import { describeGroup, type SettingValue, supportOf } from './fields.ts';
+import { defineGroups, describeGroup, type SettingValue, supportOf } from './fields.ts';
 import { type JobContext, runJob } from './jobs.ts';
 import { deviceJobs, getJob, insertJob, type Job, type JobRow, toJob } from './settings.repo.ts';
 
@@ -24,18 +24,22 @@ export interface Supported {
   family: SettingFamily;
 }
 
-/** The device, and its family when that is `familyId` and has every group named (else 601). */
+/**
+ * The device, and its family when that is `familyId` (null: any family) and has every group
+ * named (else 601).
+ */
 export async function supportedDevice(
   ctx: JobContext,
   caller: Caller,
   by: { sn: string } | { id: number },
-  familyId: string,
+  familyId: string | null,
   groups: readonly string[],
   need: 'view' | 'operate',
 ): Promise<Supported> {
   const device = await deviceFor(ctx.db, caller, by, { kind: 'inverter', need });
   const support = supportOf(device.protocolId);
-  if (!support || support.family.id !== familyId || groups.some((g) => !support.groups.includes(g))) return fail(601);
+  if (!support || (familyId !== null && support.family.id !== familyId) || groups.some((g) => !support.groups.includes(g)))
+    return fail(601);
   return { device, family: support.family };
 }
 
@@ -48,6 +52,7 @@ export async function support(ctx: JobContext, caller: Caller, sn: string) {
     path: s ? `/api/v1/${s.family.path.replace('{sn}', device.sn)}` : null,
     groups: s?.groups ?? [],
     wholeRead: !!s?.family.wholeRead,
+    definitions: s ? defineGroups(device.protocolId, s.groups) : [],
   };
 }
 

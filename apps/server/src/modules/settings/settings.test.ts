@@ -186,6 +186,36 @@ describe('support and reads', () => {
     expect(three.body.data).toMatchObject({ family: 'dyStore3p' });
   });
 
+  it("gives each group's field definitions without reading the device (also for an offline one)", async () => {
+    const sent = channel.sent.length;
+    const res = await s.call(V.token, 'GET', `/api/v1/inverter/setting/${sn.HO}/support`);
+    expect(channel.sent.length).toBe(sent);
+    const data = res.body.data as {
+      groups: string[];
+      definitions: { group: string; fields: Record<string, unknown>[] }[];
+    };
+    expect(data.definitions.map((d) => d.group)).toEqual(data.groups);
+    const battDefs = data.definitions.find((d) => d.group === 'batt')!;
+    expect(battDefs.fields.map((f) => f.key)).toEqual(battFields.map((f) => f.key));
+    expect(battDefs.fields.find((f) => f.key === num.key)).toEqual({
+      key: num.key,
+      name: { en: num.name.en, es: num.name.es },
+      unit: num.unit ?? null,
+      type: 'number',
+      min: num.min,
+      max: num.max,
+      step: stepOfField(num),
+      enumeration: null,
+      writable: true,
+    });
+    expect(battDefs.fields.find((f) => f.key === en.key)).toMatchObject({ type: 'enum', enumeration: expect.any(Array) });
+    // The same definitions a read answers, without the values.
+    const read = (await s.call(O.token, 'GET', `${batt()}/read`)).body.data as {
+      groups: { fields: Record<string, unknown>[] }[];
+    };
+    expect(read.groups[0]!.fields.map(({ value: _, ...f }) => f)).toEqual(battDefs.fields);
+  });
+
   it("reads a group from the device: each field's metadata with the value the device holds", async () => {
     const res = await s.call(O.token, 'GET', `${batt()}/read`);
     expect(res.body.code).toBe(0);
@@ -480,6 +510,11 @@ describe('history', () => {
     expect(all.total).toBeGreaterThanOrEqual(3);
     expect(all.list[0]!.kind).toBe('revert');
     expect(all.list[0]!.changes.length).toBe(1);
+    // Each difference names its field with its label and unit (and an enumeration's options).
+    const change = all.list[0]!.changes[0]! as Job['changes'][number] & Record<string, unknown>;
+    const field = battFields.find((f) => f.key === change.key)!;
+    expect(change).toMatchObject({ name: { en: field.name.en, es: field.name.es }, unit: field.unit ?? null, enumeration: null });
+    expect(field.unit).toBeTruthy();
     const page2 = (await s.call(O.token, 'GET', `/api/v1/inverter/setting/${sn.H1}/jobs?page=2&size=1`)).body.data as {
       total: number;
       list: Job[];
@@ -516,8 +551,18 @@ describe('batches', () => {
       const body = { family: 'dyStore', group: 'batt', values: { [num.key]: nth(num, 1) } };
       const foreign = await s.call(O.token, 'POST', '/api/v1/setting/batch', { ...body, sns: [sn.H1, sn.H2, sn.HB] });
       expect(foreign.body).toMatchObject({ code: 600, data: null });
-      const unsupported = await s.call(O.token, 'POST', '/api/v1/setting/batch', { ...body, sns: [sn.H1, sn.H3] });
+      const unsupported = await s.call(O.token, 'POST', '/api/v1/setting/batch', { ...body, sns: [sn.H1, sn.MU] });
       expect(unsupported.body).toMatchObject({ code: 601, data: null });
+      // Each device's values against its own family's fields: the single-phase hybrid allows
+      // less charge current than the three-phase one.
+      const charge = settingGroupFields(HYBRID, 'batt')!.find((f) => f.key === 'maxChargeCurrent')!;
+      const beyondOne = await s.call(O.token, 'POST', '/api/v1/setting/batch', {
+        ...body,
+        sns: [sn.H3, sn.H1],
+        values: { maxChargeCurrent: charge.max! + 10 },
+      });
+      expect(beyondOne.body.code).toBe(4);
+      expect(beyondOne.body.msg).toContain(String(charge.max));
       const visitor = await s.call(V.token, 'POST', '/api/v1/setting/batch', { ...body, sns: [sn.H1] });
       expect(visitor.body.code).toBe(2);
       const bad = await s.call(O.token, 'POST', '/api/v1/setting/batch', {
@@ -552,6 +597,28 @@ describe('batches', () => {
     ]);
     expect(bankOf(plants.A, batchSns[0]!).settings()[num.key]).toBe(nth(num, 6));
     expect((await s.call(P.token, 'GET', `/api/v1/setting/batch/${batch.id}`)).body.code).toBe(404);
+  });
+
+  it('takes devices of every family with the group, each job under its own family', async () => {
+    const capacity = settingGroupFields(HYBRID, 'batt')!.find((f) => f.key === 'batteryCapacity')!;
+    const value = capacity.min! + 7;
+    const res = await s.call(O.token, 'POST', '/api/v1/setting/batch', {
+      family: 'dyStore',
+      group: 'batt',
+      sns: [sn.H3, sn.H2],
+      values: { batteryCapacity: value },
+    });
+    expect(res.body.code).toBe(0);
+    const batch = await untilDone(O, (res.body.data as Batch).id);
+    expect(batch).toMatchObject({ state: 'finished', total: 2, succeeded: 2 });
+    expect(batch.jobs.map((j) => [(j as Job & { family: string }).family, j.state])).toEqual([
+      ['dyStore3p', 'succeeded'],
+      ['dyStore', 'succeeded'],
+    ]);
+    expect(bankOf(plants.three, sn.H3).settings().batteryCapacity).toBe(value);
+    expect(bankOf(plants.A, sn.H2).settings().batteryCapacity).toBe(value);
+    // The three-phase device's own read and write were sent with its protocol's registers.
+    expect(channel.sentTo(sn.H3, 'read').at(-1)?.reads).toEqual(wire('sunfleet-hybrid-3p', 'batt'));
   });
 
   it('cancels what has not been sent; what was sent finishes', async () => {

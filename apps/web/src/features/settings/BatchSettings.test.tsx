@@ -15,6 +15,8 @@ configure({ asyncUtilTimeout: 5000 });
 const A = 'HYAAAAAAAAA1';
 const B = 'HYBBBBBBBBB2';
 const C = 'SIC0000000C3';
+/** A three-phase hybrid: its family shares the single-phase one's groups. */
+const D = 'HYDDDDDDDDD4';
 const BATCH = '00000000-0000-4000-8000-0000000000b1';
 const field: SettingField = {
   key: 'maxChargeCurrent',
@@ -71,11 +73,19 @@ const batch = (jobs: SettingJob[], state: SettingBatch['state']): SettingBatch =
 
 function setup(polls: SettingBatch[], start: () => unknown = () => polls[0]) {
   let poll = 0;
-  const support = (sn: string, family: string) => ({ sn, family, path: null, groups: ['batt', 'workMode'], wholeRead: false });
+  const support = (sn: string, family: string, groups = ['batt', 'workMode']) => ({
+    sn,
+    family,
+    path: null,
+    groups,
+    wholeRead: false,
+    definitions: [],
+  });
   return serve([
     ['GET', `/api/v1/inverter/setting/${A}/support`, () => support(A, 'dyStore')],
     ['GET', `/api/v1/inverter/setting/${B}/support`, () => support(B, 'dyStore')],
-    ['GET', `/api/v1/inverter/setting/${C}/support`, () => support(C, 'asw')],
+    ['GET', `/api/v1/inverter/setting/${C}/support`, () => support(C, 'asw', ['basic', 'gridProtect'])],
+    ['GET', `/api/v1/inverter/setting/${D}/support`, () => support(D, 'dyStore3p', ['batt', 'workMode', 'gridInput2'])],
     [
       'GET',
       `/api/v1/dy/store/${A}/setting/batt/read`,
@@ -166,7 +176,20 @@ describe('remote settings of several inverters', { timeout: 20_000 }, () => {
     expect(screen.queryByTestId('batch-progress')).toBeNull();
   });
 
-  it('offers no group when the selected inverters are of different setting families', async () => {
+  it('offers the groups inverters of different families share, and sends the batch for all of them', async () => {
+    const calls = setup([batch([job(A, 'succeeded'), job(D, 'succeeded')], 'finished')]);
+    render([A, D]);
+    await writeSixty();
+    await waitFor(() => expect(callsTo(calls, '/api/v1/setting/batch', 'POST')).toHaveLength(1));
+    expect(JSON.parse(callsTo(calls, '/api/v1/setting/batch', 'POST')[0]!.body!)).toEqual({
+      family: 'dyStore',
+      group: 'batt',
+      sns: [A, D],
+      values: { maxChargeCurrent: 60 },
+    });
+  });
+
+  it('offers no group when the selected inverters’ families share none', async () => {
     setup([]);
     render([A, C]);
     expect((await screen.findByTestId('settings-error-unsupported')).textContent).toContain('dyStore, asw');

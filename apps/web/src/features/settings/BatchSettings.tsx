@@ -1,7 +1,8 @@
 /**
  * One group's values to several inverters at once (from the inverter list's selection). The groups
- * offered are those every selected inverter supports (they must share a setting family); the form
- * is built from the group as the first inverter holds it. Confirming starts the batch; its
+ * offered are those every selected inverter supports, also across families that share a group (the
+ * server checks each inverter's values against its own family's fields); the form is built from
+ * the group as the first inverter holds it. Confirming starts the batch; its
  * progress is then followed (asked every second) with a result per inverter, and what has not
  * been sent can be cancelled. The server refuses the whole batch when one inverter may not be
  * operated or does not support the group: nothing is sent then.

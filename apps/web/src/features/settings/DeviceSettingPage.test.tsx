@@ -84,7 +84,7 @@ const done = (extra: Partial<SettingJob> = {}) =>
     state: 'succeeded',
     before: { maxChargeCurrent: 50 },
     after: { maxChargeCurrent: 60 },
-    changes: [{ key: 'maxChargeCurrent', name: fields[0]!.name, from: 50, to: 60 }],
+    changes: [{ key: 'maxChargeCurrent', name: fields[0]!.name, unit: 'A', enumeration: null, from: 50, to: 60 }],
     finishedAt: '2026-11-26T10:00:03.000Z',
     ...extra,
   });
@@ -115,6 +115,10 @@ function setup({ canEdit = true, read, write, polls = [], history = [] }: Setup 
         path: `/api/v1/dy/store/${SN}/setting`,
         groups: ['batt', 'workMode'],
         wholeRead: false,
+        definitions: [
+          { group: 'batt', fields: fields.map(({ value: _, ...definition }) => definition) },
+          { group: 'workMode', fields: [] },
+        ],
       }),
     ],
     [
@@ -220,7 +224,7 @@ describe('remote settings of one inverter', { timeout: 20_000 }, () => {
           state: 'failed',
           after: { maxChargeCurrent: 55 },
           changes: [],
-          mismatches: [{ key: 'maxChargeCurrent', name: fields[0]!.name, from: 60, to: 55 }],
+          mismatches: [{ key: 'maxChargeCurrent', name: fields[0]!.name, unit: 'A', enumeration: null, from: 60, to: 55 }],
           error: 'read back differs: maxChargeCurrent',
         }),
     });
@@ -235,8 +239,21 @@ describe('remote settings of one inverter', { timeout: 20_000 }, () => {
     expect(screen.getByTestId('result-after-maxChargeCurrent').textContent).toContain('55 A · differs');
   });
 
+  it('an offline device shows the group’s form from its definitions, disabled, under the offline notice', async () => {
+    const calls = setup({ read: () => fail(1001, 'x') });
+    render();
+    expect((await screen.findByTestId('settings-error-offline')).textContent).toContain('The device is offline');
+    const form = await screen.findByTestId('setting-form');
+    expect(form.getAttribute('data-disabled')).toBe('true');
+    expect(form.textContent).toContain('Max charge current (A)');
+    expect(form.textContent).toContain('Capacity (Ah)');
+    expect(input('maxChargeCurrent').disabled).toBe(true);
+    expect(input('maxChargeCurrent').value).toBe('');
+    expect((screen.getByTestId('setting-write') as HTMLButtonElement).disabled).toBe(true);
+    expect(callsTo(calls, `/api/v1/dy/store/${SN}/setting/batt`, 'POST')).toHaveLength(0);
+  });
+
   it.each([
-    [1001, 'offline', 'The device is offline'],
     [1, 'timeout', 'The device did not answer in time'],
     [601, 'unsupported', 'These settings are not supported'],
   ])('a read answered %i shows what it means', async (code, kind, text) => {
@@ -285,7 +302,7 @@ describe('remote settings of one inverter', { timeout: 20_000 }, () => {
     const row = await screen.findByTestId(`history-row-${JOB}`);
     expect(row.textContent).toContain('tech@demo.sunfleet.local');
     expect(row.textContent).toContain('Battery');
-    expect(row.textContent).toContain('Max charge current: 50→60');
+    expect(row.textContent).toContain('Max charge current: 50 A→60 A');
     fireEvent.click(within(row).getByTestId(`revert-${JOB}`));
     expect(callsTo(calls, `/api/v1/setting/job/${JOB}/revert`, 'POST')).toHaveLength(0);
     fireEvent.click(await screen.findByTestId('revert-ok'));

@@ -65,7 +65,15 @@ export function DeviceSettings({ sn }: { sn: string }) {
             items={s.groups.map((g) => ({
               key: g,
               label: <span data-testid={`setting-tab-${g}`}>{t(`groups.${g}`, { defaultValue: g })}</span>,
-              children: <GroupTab sn={s.sn} family={s.family!} group={g} canWrite={canWrite} />,
+              children: (
+                <GroupTab
+                  sn={s.sn}
+                  family={s.family!}
+                  group={g}
+                  canWrite={canWrite}
+                  definitions={s.definitions.find((d) => d.group === g)?.fields}
+                />
+              ),
             }))}
           />
         )}

@@ -4,7 +4,8 @@
  * value read from the device and a "changed" marker once edited. Values are checked as typed
  * with the server's rules (`form.ts`); "Write" opens the confirmation with the diff (field, from,
  * to) and confirming hands the changed values to `onWrite`. A caller who may not write sees the
- * values as text, with no input and no write button.
+ * values as text, with no input and no write button. A `disabled` form (a device that cannot be
+ * read now) shows its inputs and Write greyed out.
  */
 import { Button, Flex, Form, Input, Modal, Select, Table, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
@@ -23,9 +24,11 @@ export interface GroupFormProps {
   onWrite: (values: Record<string, number | string>, diff: DiffRow[]) => Promise<unknown>;
   /** The confirmation's title (a batch names its devices). */
   confirmTitle?: string;
+  /** Inputs and Write shown but not usable (the device's values are not known now). */
+  disabled?: boolean;
 }
 
-export function GroupForm({ fields, canWrite, actions, onWrite, confirmTitle }: GroupFormProps) {
+export function GroupForm({ fields, canWrite, actions, onWrite, confirmTitle, disabled = false }: GroupFormProps) {
   const { t } = useTranslation('settings');
   const lang = useLang();
   const allowedText = useAllowedText();
@@ -58,7 +61,7 @@ export function GroupForm({ fields, canWrite, actions, onWrite, confirmTitle }: 
 
   return (
     <>
-      <Form layout="vertical" component="div" data-testid="setting-form">
+      <Form layout="vertical" component="div" disabled={disabled} data-testid="setting-form" data-disabled={disabled}>
         <div className={styles.fields}>
           {fields.map((f) => {
             const editable = canWrite && f.writable;
@@ -95,6 +98,7 @@ export function GroupForm({ fields, canWrite, actions, onWrite, confirmTitle }: 
                     field={f}
                     value={f.key in edits ? (edits[f.key] ?? null) : f.value}
                     onChange={(v) => edit(f.key, v)}
+                    disabled={disabled}
                   />
                 ) : (
                   <div className={styles.value} id={`setting-${f.key}`} data-testid={`setting-value-${f.key}`}>
@@ -110,10 +114,14 @@ export function GroupForm({ fields, canWrite, actions, onWrite, confirmTitle }: 
         {actions}
         {canWrite && (
           <>
-            <Button onClick={() => setEdits({})} disabled={Object.keys(edits).length === 0} data-testid="setting-reset">
+            <Button
+              onClick={() => setEdits({})}
+              disabled={disabled || Object.keys(edits).length === 0}
+              data-testid="setting-reset"
+            >
               {t('reset')}
             </Button>
-            <Button type="primary" disabled={blocked} onClick={() => setConfirming(true)} data-testid="setting-write">
+            <Button type="primary" disabled={disabled || blocked} onClick={() => setConfirming(true)} data-testid="setting-write">
               {diff.length > 0 ? t('writeCount', { count: diff.length }) : t('write')}
             </Button>
           </>
@@ -153,7 +161,17 @@ export function GroupForm({ fields, canWrite, actions, onWrite, confirmTitle }: 
   );
 }
 
-function FieldInput({ field, value, onChange }: { field: SettingField; value: FieldValue; onChange: (v: FieldValue) => void }) {
+function FieldInput({
+  field,
+  value,
+  onChange,
+  disabled,
+}: {
+  field: SettingField;
+  value: FieldValue;
+  onChange: (v: FieldValue) => void;
+  disabled: boolean;
+}) {
   const lang = useLang();
   const id = `setting-${field.key}`;
   const testId = `setting-field-${field.key}`;
@@ -164,6 +182,7 @@ function FieldInput({ field, value, onChange }: { field: SettingField; value: Fi
         value={typeof value === 'number' ? value : undefined}
         options={(field.enumeration ?? []).map((o) => ({ value: o.value, label: o[lang] }))}
         onChange={(v) => onChange(v ?? null)}
+        disabled={disabled}
         className={styles.input}
         data-testid={testId}
       />
@@ -174,6 +193,7 @@ function FieldInput({ field, value, onChange }: { field: SettingField; value: Fi
         id={id}
         value={value === null ? '' : String(value)}
         onChange={(e) => onChange(e.target.value)}
+        disabled={disabled}
         data-testid={testId}
       />
     );
@@ -183,6 +203,7 @@ function FieldInput({ field, value, onChange }: { field: SettingField; value: Fi
       value={typeof value === 'number' ? value : null}
       step={field.step ?? undefined}
       onChange={(v) => onChange(v)}
+      disabled={disabled}
       className={styles.input}
       data-testid={testId}
     />

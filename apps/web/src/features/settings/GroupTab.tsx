@@ -2,21 +2,35 @@
  * One supported group of one device: read from the device when the tab opens (and again on
  * "Read"), edited in the group's form, written after the confirmation; the job is then followed
  * (asked every second until final) and its result shown with the values read back. A refused
- * read or write shows what the code means.
+ * read or write shows what the code means; when the device is offline, the group's form is still
+ * shown from its field definitions (the support answer), disabled, under the offline notice.
  */
 import { ReloadOutlined } from '@ant-design/icons';
 import { Button, Flex, Spin, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/format.ts';
-import { isFinalJob, type SettingJob } from './form.ts';
+import { errorKind, isFinalJob, type SettingFieldDefinition, type SettingJob } from './form.ts';
 import { GroupForm } from './GroupForm.tsx';
 import { JobResult } from './JobResult.tsx';
 import { errorOf, SettingsError } from './SettingsError.tsx';
 import styles from './settings.module.css';
 import { useGroupRead, useGroupWrite, useHistoryChanged, useJob, usePatchRead } from './settingsQueries.ts';
 
-export function GroupTab({ sn, family, group, canWrite }: { sn: string; family: string; group: string; canWrite: boolean }) {
+export function GroupTab({
+  sn,
+  family,
+  group,
+  canWrite,
+  definitions = [],
+}: {
+  sn: string;
+  family: string;
+  group: string;
+  canWrite: boolean;
+  /** The group's field definitions, known without reading the device. */
+  definitions?: readonly SettingFieldDefinition[];
+}) {
   const { t } = useTranslation('settings');
   const read = useGroupRead(family, group, sn);
   const write = useGroupWrite(family, group);
@@ -62,8 +76,18 @@ export function GroupTab({ sn, family, group, canWrite }: { sn: string; family: 
         <Typography.Text type="secondary">{t('reading')}</Typography.Text>
       </Flex>
     );
-  else if (read.isError && !read.data) body = <SettingsError {...errorOf(read.error)} action={readButton} />;
-  else
+  else if (read.isError && !read.data) {
+    const error = errorOf(read.error);
+    body =
+      errorKind(error.code) === 'offline' && definitions.length > 0 ? (
+        <Flex vertical gap={16} data-testid="setting-offline-form">
+          <SettingsError {...error} action={readButton} />
+          <GroupForm fields={definitions.map((d) => ({ ...d, value: null }))} canWrite={canWrite} disabled onWrite={onWrite} />
+        </Flex>
+      ) : (
+        <SettingsError {...error} action={readButton} />
+      );
+  } else
     body = (
       <GroupForm
         key={read.dataUpdatedAt}

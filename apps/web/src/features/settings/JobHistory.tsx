@@ -158,7 +158,7 @@ export function JobHistory({ sn, canWrite }: { sn: string; canWrite: boolean }) 
   );
 }
 
-/** "Max charge current 50 A → 60 A" per changed field; fields read back otherwise in red. */
+/** "Max charge current: 50 A → 60 A" per changed field (its unit, an option's label); fields read back otherwise in red. */
 function Differences({ job, lang }: { job: SettingJob; lang: 'en' | 'es' }) {
   const { t } = useTranslation('settings');
   if (job.changes.length === 0 && job.mismatches.length === 0)
@@ -167,16 +167,16 @@ function Differences({ job, lang }: { job: SettingJob; lang: 'en' | 'es' }) {
     <Flex vertical gap={2}>
       {job.changes.map((d) => (
         <span key={`c-${d.key}`}>
-          {d.name[lang]}: {valueText(undefined, d.from, lang)}
+          {d.name[lang]}: {valueText(d, d.from, lang)}
           <span className={styles.arrow}>→</span>
-          {valueText(undefined, d.to, lang)}
+          {valueText(d, d.to, lang)}
         </span>
       ))}
       {job.mismatches.map((d) => (
         <span key={`m-${d.key}`} className={styles.mismatchText}>
-          {d.name[lang]}: {t('history.asked', { value: valueText(undefined, d.from, lang) })}
+          {d.name[lang]}: {t('history.asked', { value: valueText(d, d.from, lang) })}
           <span className={styles.arrow}>→</span>
-          {t('history.readBack', { value: valueText(undefined, d.to, lang) })}
+          {t('history.readBack', { value: valueText(d, d.to, lang) })}
         </span>
       ))}
     </Flex>

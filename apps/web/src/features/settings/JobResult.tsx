@@ -28,7 +28,11 @@ export function JobStateTag({ state }: { state: SettingJob['state'] }) {
 export function JobResult({ job, fields = [] }: { job: SettingJob; fields?: readonly SettingField[] }) {
   const { t } = useTranslation('settings');
   const lang = useLang();
-  const byKey = new Map(fields.map((f) => [f.key, f]));
+  // The fields' units and options: from the group read, else from the job's differences.
+  const byKey = new Map<string, Pick<SettingField, 'unit' | 'enumeration'>>([
+    ...[...job.changes, ...job.mismatches].map((d) => [d.key, d] as const),
+    ...fields.map((f) => [f.key, f] as const),
+  ]);
   const final = isFinalJob(job);
   const current = STEPS.indexOf(job.state as (typeof STEPS)[number]);
   const rows = resultRows(job, fields);

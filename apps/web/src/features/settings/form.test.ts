@@ -116,8 +116,8 @@ const job = (extra: Partial<SettingJob> = {}): SettingJob => ({
   requested: { a: 60, c: 12 },
   before: { a: 50, c: 10 },
   after: { a: 60, c: 11 },
-  changes: [{ key: 'a', name: name('a'), from: 50, to: 60 }],
-  mismatches: [{ key: 'c', name: name('c'), from: 12, to: 11 }],
+  changes: [{ key: 'a', name: name('a'), unit: null, enumeration: null, from: 50, to: 60 }],
+  mismatches: [{ key: 'c', name: name('c'), unit: null, enumeration: null, from: 12, to: 11 }],
   error: 'read back differs: c',
   errorCode: null,
   requestedBy: { id: 1, account: 'tech@demo' },
@@ -175,14 +175,28 @@ describe('codes and batches', () => {
     ]);
   });
 
-  it('offers the groups every selected device supports, only within one family', () => {
-    const s = (sn: string, family: string | null, groups: string[]) => ({ sn, family, path: null, groups, wholeRead: false });
+  it('offers the groups every selected device supports, also across families sharing them', () => {
+    const s = (sn: string, family: string | null, groups: string[]) => ({
+      sn,
+      family,
+      path: null,
+      groups,
+      wholeRead: false,
+      definitions: [],
+    });
     expect(commonGroups([s('A', 'dyStore', ['batt', 'workMode', 'basic']), s('B', 'dyStore', ['workMode', 'batt'])])).toEqual({
       family: 'dyStore',
       groups: ['batt', 'workMode'],
       families: ['dyStore'],
     });
+    // The single- and three-phase hybrids share their groups: the first device's family names the batch.
+    expect(commonGroups([s('A', 'dyStore3p', ['batt', 'gridInput2']), s('B', 'dyStore', ['batt'])])).toEqual({
+      family: 'dyStore3p',
+      groups: ['batt'],
+      families: ['dyStore3p', 'dyStore'],
+    });
     expect(commonGroups([s('A', 'dyStore', ['batt']), s('B', 'asw', ['basic'])])).toMatchObject({ family: null, groups: [] });
     expect(commonGroups([s('A', null, [])])).toMatchObject({ family: null, groups: [] });
+    expect(commonGroups([s('A', 'dyStore', ['basic']), s('B', null, [])])).toMatchObject({ family: null, groups: [] });
   });
 });

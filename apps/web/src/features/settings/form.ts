@@ -12,6 +12,7 @@ export type SettingField = SettingGroup['fields'][number];
 export type SettingJob = DataOf<typeof settingsApi.settingJob>;
 export type SettingBatch = DataOf<typeof settingsApi.settingBatchGet>;
 export type SettingSupport = DataOf<typeof settingsApi.settingSupport>;
+export type SettingFieldDefinition = SettingSupport['definitions'][number]['fields'][number];
 export type FieldValue = SettingField['value'];
 /** Field key → the value typed (null: emptied). */
 export type Edits = Record<string, FieldValue>;
@@ -151,15 +152,20 @@ export function errorKind(code: number | null | undefined): ErrorKind {
   }
 }
 
-/** The groups every selected device supports, when they share one family (else none, and the families). */
+/**
+ * The groups every selected device supports, by name, across families (the single- and
+ * three-phase hybrids share theirs; the server checks each device against its own family's
+ * fields); `family` is the first device's (the batch's and its template's). None when a device
+ * has no family, or nothing is shared.
+ */
 export function commonGroups(supports: readonly SettingSupport[]): {
   family: string | null;
   groups: string[];
   families: string[];
 } {
   const families = [...new Set(supports.map((s) => s.family ?? '-'))];
-  if (supports.length === 0 || families.length !== 1 || families[0] === '-') return { family: null, groups: [], families };
+  if (supports.length === 0 || families.includes('-')) return { family: null, groups: [], families };
   const [first, ...rest] = supports;
   const groups = first!.groups.filter((g) => rest.every((s) => s.groups.includes(g)));
-  return { family: first!.family, groups, families };
+  return { family: groups.length > 0 ? first!.family : null, groups, families };
 }
