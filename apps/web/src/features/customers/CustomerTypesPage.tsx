@@ -84,7 +84,7 @@ export default function CustomerTypesPage() {
         width: 280,
         render: (_: unknown, r: Row) => r.remark ?? '--',
       },
-      { title: t('fields.customers'), dataIndex: 'customers', key: 'customers', width: 120, align: 'right' as const },
+      { title: t('types.customers'), dataIndex: 'customers', key: 'customers', width: 120, align: 'right' as const },
       {
         title: t('fields.permissions'),
         key: 'permissions',
