@@ -100,3 +100,18 @@ export type TypeRow = Awaited<ReturnType<ReturnType<typeof typeRows>['executeTak
 
 export const typeNamed = (db: Db, name: string) =>
   db.selectFrom('customer_types').select('id').where(sql<boolean>`lower(name) = ${name.trim().toLowerCase()}`).executeTakeFirst();
+
+/**
+ * The column a unique index refused a write on (`companies.name`, `users.account`, …), or null
+ * for any other error: two requests that both passed the check before writing meet here.
+ */
+export function uniqueClash(err: unknown): string | null {
+  const e = err as { code?: string; constraint?: string; table?: string; detail?: string; message?: string };
+  if (e?.code === '23505') {
+    // PostgreSQL: "Key (name)=(…) already exists." on table `table`.
+    const column = /^Key \(([^)]+)\)/.exec(e.detail ?? '')?.[1];
+    return e.table && column ? `${e.table}.${column}` : (e.constraint ?? 'unknown');
+  }
+  if (e?.code === 'SQLITE_CONSTRAINT_UNIQUE') return /UNIQUE constraint failed: (\S+)/.exec(e.message ?? '')?.[1] ?? 'unknown';
+  return null;
+}

@@ -19,7 +19,7 @@ import { iso } from '../../time/index.ts';
 import { normalise } from '../auth/accounts.service.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { agentCompanyFor } from './agents.ts';
-import { accountNamed, type CustomerRow, companyNamed, contains, count, customerRows } from './customers.repo.ts';
+import { accountNamed, type CustomerRow, companyNamed, contains, count, customerRows, uniqueClash } from './customers.repo.ts';
 
 type Create = BodyOf<typeof api.createCustomer>;
 type Edit = BodyOf<typeof api.editCustomer>;
@@ -40,6 +40,18 @@ const text = (v: string | null | undefined) => {
   const t = v?.trim();
   return t ? t : null;
 };
+
+/** A write that a unique index refused after the checks passed (a request racing this one): 203 or 104, as the check would have said. */
+async function inserting<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (err) {
+    const clash = uniqueClash(err);
+    if (clash === 'companies.name') return fail(203);
+    if (clash === 'users.account') return fail(104);
+    throw err;
+  }
+}
 
 export function toCustomer(r: CustomerRow) {
   return {
@@ -159,54 +171,58 @@ export async function createCustomer(db: Db, caller: Caller, input: Create, cost
   if (!name) fail(4, 'name: required');
   const account = normalise(input.account);
   const passwordHash = await hashPassword(input.password, cost);
-  const id = await db.transaction().execute(async (trx) => {
-    if (await companyNamed(trx, name)) fail(203);
-    if (await accountNamed(trx, account)) fail(104);
-    const type = await typeOf(trx, input.customerTypeId);
-    const permissions = customerPermissions(
-      input.permissions ?? parseJson<string[]>(type.permissions, []).filter((n) => grantable.has(n)),
-    );
-    const agentId = input.agentAccount ? await agentCompanyFor(trx, { id: null, ownAccount: account }, input.agentAccount) : null;
-    const t = now();
-    const company = await trx
-      .insertInto('companies')
-      .values({
-        name,
-        contact_name: text(input.contactName),
-        email: text(input.email),
-        phone: text(input.phone),
-        address: text(input.address),
-        customer_type_id: type.id,
-        agent_company_id: agentId,
-        permissions: JSON.stringify(permissions),
-        created_at: t,
-        updated_at: t,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('users')
-      .values({
-        account,
-        password_hash: passwordHash,
-        kind: 'company_admin',
-        company_id: company.id,
-        created_at: t,
-        updated_at: t,
-      })
-      .execute();
-    const after = await getCustomer(trx, company.id);
-    await recordAdminChange(trx, {
-      actorUserId: caller.user.id,
-      companyId: company.id,
-      entity: 'customer',
-      entityId: company.id,
-      action: 'create',
-      after: { ...audited(after), permissions },
-    });
-    if (agentId !== null) await recordAgent(trx, caller, company.id, null, agentId);
-    return company.id;
-  });
+  const id = await inserting(
+    db.transaction().execute(async (trx) => {
+      if (await companyNamed(trx, name)) fail(203);
+      if (await accountNamed(trx, account)) fail(104);
+      const type = await typeOf(trx, input.customerTypeId);
+      const permissions = customerPermissions(
+        input.permissions ?? parseJson<string[]>(type.permissions, []).filter((n) => grantable.has(n)),
+      );
+      const agentId = input.agentAccount
+        ? await agentCompanyFor(trx, { id: null, ownAccount: account }, input.agentAccount)
+        : null;
+      const t = now();
+      const company = await trx
+        .insertInto('companies')
+        .values({
+          name,
+          contact_name: text(input.contactName),
+          email: text(input.email),
+          phone: text(input.phone),
+          address: text(input.address),
+          customer_type_id: type.id,
+          agent_company_id: agentId,
+          permissions: JSON.stringify(permissions),
+          created_at: t,
+          updated_at: t,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('users')
+        .values({
+          account,
+          password_hash: passwordHash,
+          kind: 'company_admin',
+          company_id: company.id,
+          created_at: t,
+          updated_at: t,
+        })
+        .execute();
+      const after = await getCustomer(trx, company.id);
+      await recordAdminChange(trx, {
+        actorUserId: caller.user.id,
+        companyId: company.id,
+        entity: 'customer',
+        entityId: company.id,
+        action: 'create',
+        after: { ...audited(after), permissions },
+      });
+      if (agentId !== null) await recordAgent(trx, caller, company.id, null, agentId);
+      return company.id;
+    }),
+  );
   return getCustomer(db, id);
 }
 
@@ -231,45 +247,47 @@ async function recordAgent(
 export async function editCustomer(db: Db, caller: Caller, id: number, input: Edit): Promise<Customer> {
   const name = input.name.trim();
   if (!name) fail(4, 'name: required');
-  await db.transaction().execute(async (trx) => {
-    const before = await getCustomer(trx, id);
-    const taken = await companyNamed(trx, name);
-    if (taken && taken.id !== id) fail(203);
-    await typeOf(trx, input.customerTypeId);
-    const permissions = input.permissions === undefined ? undefined : customerPermissions(input.permissions);
-    const current = before.agent?.id ?? null;
-    const unchanged =
-      input.agentAccount === undefined ||
-      (input.agentAccount !== null && before.agent?.account === normalise(input.agentAccount));
-    const agentId = unchanged ? current : input.agentAccount ? await agentCompanyFor(trx, { id }, input.agentAccount) : null;
-    const permissionsBefore = await customerRole(trx, id);
-    await trx
-      .updateTable('companies')
-      .set({
-        name,
-        contact_name: text(input.contactName),
-        email: text(input.email),
-        phone: text(input.phone),
-        address: text(input.address),
-        customer_type_id: input.customerTypeId,
-        agent_company_id: agentId,
-        ...(permissions ? { permissions: JSON.stringify(permissions) } : {}),
-        updated_at: now(),
-      })
-      .where('id', '=', id)
-      .execute();
-    const after = await getCustomer(trx, id);
-    await recordAdminChange(trx, {
-      actorUserId: caller.user.id,
-      companyId: id,
-      entity: 'customer',
-      entityId: id,
-      action: 'edit',
-      before: { ...audited(before), permissions: permissionsBefore },
-      after: { ...audited(after), permissions: permissions ?? permissionsBefore },
-    });
-    if (current !== agentId) await recordAgent(trx, caller, id, current, agentId);
-  });
+  await inserting(
+    db.transaction().execute(async (trx) => {
+      const before = await getCustomer(trx, id);
+      const taken = await companyNamed(trx, name);
+      if (taken && taken.id !== id) fail(203);
+      await typeOf(trx, input.customerTypeId);
+      const permissions = input.permissions === undefined ? undefined : customerPermissions(input.permissions);
+      const current = before.agent?.id ?? null;
+      const unchanged =
+        input.agentAccount === undefined ||
+        (input.agentAccount !== null && before.agent?.account === normalise(input.agentAccount));
+      const agentId = unchanged ? current : input.agentAccount ? await agentCompanyFor(trx, { id }, input.agentAccount) : null;
+      const permissionsBefore = await customerRole(trx, id);
+      await trx
+        .updateTable('companies')
+        .set({
+          name,
+          contact_name: text(input.contactName),
+          email: text(input.email),
+          phone: text(input.phone),
+          address: text(input.address),
+          customer_type_id: input.customerTypeId,
+          agent_company_id: agentId,
+          ...(permissions ? { permissions: JSON.stringify(permissions) } : {}),
+          updated_at: now(),
+        })
+        .where('id', '=', id)
+        .execute();
+      const after = await getCustomer(trx, id);
+      await recordAdminChange(trx, {
+        actorUserId: caller.user.id,
+        companyId: id,
+        entity: 'customer',
+        entityId: id,
+        action: 'edit',
+        before: { ...audited(before), permissions: permissionsBefore },
+        after: { ...audited(after), permissions: permissions ?? permissionsBefore },
+      });
+      if (current !== agentId) await recordAgent(trx, caller, id, current, agentId);
+    }),
+  );
   return getCustomer(db, id);
 }
 

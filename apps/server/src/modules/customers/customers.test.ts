@@ -114,6 +114,18 @@ describe('customers', () => {
     expect((await s.call(sys, 'GET', `/api/v1/customer/check?name=Sol%20Installers&id=${sol}`)).body.code).toBe(0);
   });
 
+  it('answers 203 to all but one of several concurrent adds of one name, and 104 to all but one of one account', async () => {
+    const names = await Promise.all(
+      [1, 2, 3, 4, 5].map((i) => s.call(sys, 'POST', '/api/v1/customer', body('Race Co', `race${i}@example.com`))),
+    );
+    expect(names.map((r) => r.body.code).sort()).toEqual([0, 203, 203, 203, 203]);
+    const accounts = await Promise.all(
+      [1, 2, 3, 4, 5].map((i) => s.call(sys, 'POST', '/api/v1/customer', body(`Race account ${i}`, 'same.race@example.com'))),
+    );
+    expect(accounts.map((r) => r.body.code).sort()).toEqual([0, 104, 104, 104, 104]);
+    expect(await s.db.selectFrom('companies').select('id').where('name', 'like', 'Race%').execute()).toHaveLength(2);
+  });
+
   it('holds the limits: name 1–64 characters, password 6–16, fields without forbidden characters, known permissions', async () => {
     expect((await s.call(sys, 'POST', '/api/v1/customer', body('N'.repeat(64), 'n64@example.com'))).body.code).toBe(0);
     const bad: Array<[string, Record<string, unknown>]> = [

@@ -14,7 +14,7 @@ import { now, parseJson } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
 import { fail } from '../../http/errors.ts';
 import { iso } from '../../time/index.ts';
-import { contains, count, type TypeRow, typeNamed, typeRows } from './customers.repo.ts';
+import { contains, count, type TypeRow, typeNamed, typeRows, uniqueClash } from './customers.repo.ts';
 import { customerPermissions } from './customers.service.ts';
 
 type Input = BodyOf<typeof api.createCustomerType>;
@@ -106,7 +106,7 @@ async function checkInput(trx: Transaction<Database>, id: number | null, input: 
   const name = input.name.trim();
   if (!name) fail(4, 'name: required');
   const taken = await typeNamed(trx, name);
-  if (taken && taken.id !== id) fail(4, 'name: a customer type with this name exists');
+  if (taken && taken.id !== id) fail(4, NAME_TAKEN);
   const parentId = input.parentId ?? null;
   if (parentId !== null) {
     if (parentId === id) fail(4, 'parentId: a type is not its own parent');
@@ -132,54 +132,69 @@ const subtypes = (db: Db, id: number) =>
 
 const audited = (t: CustomerType) => ({ name: t.name, remark: t.remark, parentId: t.parentId, permissions: t.permissions });
 
+/** A write a unique index refused after the name check passed (a request racing this one): 4, as the check says. */
+async function naming<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (err) {
+    if (uniqueClash(err) === 'customer_types.name') return fail(4, NAME_TAKEN);
+    throw err;
+  }
+}
+const NAME_TAKEN = 'name: a customer type with this name exists';
+
 export async function createType(db: Db, caller: Caller, input: Input): Promise<CustomerType> {
-  const id = await db.transaction().execute(async (trx) => {
-    const fields = await checkInput(trx, null, input);
-    const permissions = customerPermissions(input.permissions ?? []);
-    const row = await trx
-      .insertInto('customer_types')
-      .values({
-        name: fields.name,
-        remark: fields.remark,
-        parent_id: fields.parentId,
-        permissions: JSON.stringify(permissions),
-        created_at: now(),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await recordAdminChange(trx, {
-      actorUserId: caller.user.id,
-      companyId: null,
-      entity: 'customer_type',
-      entityId: row.id,
-      action: 'create',
-      after: audited(await getType(trx, row.id)),
-    });
-    return row.id;
-  });
+  const id = await naming(
+    db.transaction().execute(async (trx) => {
+      const fields = await checkInput(trx, null, input);
+      const permissions = customerPermissions(input.permissions ?? []);
+      const row = await trx
+        .insertInto('customer_types')
+        .values({
+          name: fields.name,
+          remark: fields.remark,
+          parent_id: fields.parentId,
+          permissions: JSON.stringify(permissions),
+          created_at: now(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await recordAdminChange(trx, {
+        actorUserId: caller.user.id,
+        companyId: null,
+        entity: 'customer_type',
+        entityId: row.id,
+        action: 'create',
+        after: audited(await getType(trx, row.id)),
+      });
+      return row.id;
+    }),
+  );
   return getType(db, id);
 }
 
 export async function editType(db: Db, caller: Caller, id: number, input: Input): Promise<CustomerType> {
-  await db.transaction().execute(async (trx) => {
-    const before = await getType(trx, id);
-    const fields = await checkInput(trx, id, input);
-    const permissions = input.permissions === undefined ? before.permissions : customerPermissions(input.permissions);
-    await trx
-      .updateTable('customer_types')
-      .set({ name: fields.name, remark: fields.remark, parent_id: fields.parentId, permissions: JSON.stringify(permissions) })
-      .where('id', '=', id)
-      .execute();
-    await recordAdminChange(trx, {
-      actorUserId: caller.user.id,
-      companyId: null,
-      entity: 'customer_type',
-      entityId: id,
-      action: 'edit',
-      before: audited(before),
-      after: audited(await getType(trx, id)),
-    });
-  });
+  await naming(
+    db.transaction().execute(async (trx) => {
+      const before = await getType(trx, id);
+      const fields = await checkInput(trx, id, input);
+      const permissions = input.permissions === undefined ? before.permissions : customerPermissions(input.permissions);
+      await trx
+        .updateTable('customer_types')
+        .set({ name: fields.name, remark: fields.remark, parent_id: fields.parentId, permissions: JSON.stringify(permissions) })
+        .where('id', '=', id)
+        .execute();
+      await recordAdminChange(trx, {
+        actorUserId: caller.user.id,
+        companyId: null,
+        entity: 'customer_type',
+        entityId: id,
+        action: 'edit',
+        before: audited(before),
+        after: audited(await getType(trx, id)),
+      });
+    }),
+  );
   return getType(db, id);
 }
 

@@ -96,6 +96,11 @@ describe('customer types', () => {
     expect((await s.call(sys, 'GET', `/api/v1/customerType/${top.id}`)).body.code).toBe(404);
   });
 
+  it('concurrent adds of one name: one is added, the others answer 4', async () => {
+    const res = await Promise.all([1, 2, 3, 4].map(() => s.call(sys, 'POST', '/api/v1/customerType', { name: 'Racing type' })));
+    expect(res.map((r) => r.body.code).sort()).toEqual([0, 4, 4, 4]);
+  });
+
   it('a type customers hold is not deleted (4)', async () => {
     const held = await add('Held type');
     const t = now();
