@@ -155,7 +155,11 @@ describe('agents', () => {
     const strangerGw = await provisionGateway(s.db, { sn: uniqueSn('GWST'), companyId: stranger.id });
     const sees = async (account: string) => {
       const token = (await s.login(account)).access;
-      const plants = (await s.call(token, 'GET', '/api/v1/plants?size=100')).body.data as { list: Array<{ name: string }> };
+      const plants = (await s.call(token, 'GET', '/api/v1/plants?size=100')).body.data as {
+        list: Array<{ name: string; role: string }>;
+      };
+      // The agent acts for its customer: a company's role on the plant, as the customer's own accounts.
+      for (const p of plants.list) expect(p.role, `${account}: ${p.name}`).toBe('company');
       const gateways = (await s.call(token, 'GET', '/api/v1/gateways?size=100')).body.data as { list: Array<{ sn: string }> };
       return { plants: plants.list.map((p) => p.name).sort(), gateways: gateways.list.map((g) => g.sn).sort() };
     };
