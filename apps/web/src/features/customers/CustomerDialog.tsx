@@ -127,7 +127,8 @@ function CustomerForm({
       phone: blank(v.phone),
       address: blank(v.address),
       customerTypeId: v.customerTypeId!,
-      agentAccount: blank(v.agentAccount),
+      // An agent whose company has no administrator left shows empty: left empty, it stays.
+      agentAccount: customer?.agent && !customer.agent.account && !blank(v.agentAccount) ? undefined : blank(v.agentAccount),
       permissions: v.permissions ?? [],
     };
     // Bad input (4) is handled here too: an agent account that is not an administrator's shows under the agent.
