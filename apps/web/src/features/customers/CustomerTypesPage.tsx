@@ -151,7 +151,7 @@ export default function CustomerTypesPage() {
             setName(v.trim());
             setPage((p) => ({ ...p, page: 1 }));
           }}
-          style={{ width: 260 }}
+          className={styles.filterWide}
           data-testid="type-search"
         />
       </Flex>

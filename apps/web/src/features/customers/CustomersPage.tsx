@@ -160,7 +160,7 @@ export default function CustomersPage() {
           maxLength={64}
           onChange={(e) => setName(e.target.value)}
           onSearch={(v) => update({ name: v.trim() })}
-          style={{ width: 220 }}
+          className={styles.filter}
           data-testid="filter-name"
         />
         <Input.Search
@@ -171,7 +171,7 @@ export default function CustomersPage() {
           maxLength={254}
           onChange={(e) => setAccount(e.target.value)}
           onSearch={(v) => update({ account: v.trim() })}
-          style={{ width: 240 }}
+          className={styles.filterWide}
           data-testid="filter-account"
         />
         <Select
@@ -181,7 +181,7 @@ export default function CustomersPage() {
           options={typeOptions}
           value={criteria.customerTypeId}
           onChange={(v?: number) => update({ customerTypeId: v })}
-          style={{ width: 220 }}
+          className={styles.filter}
           data-testid="filter-type"
         />
         <Select
@@ -192,7 +192,7 @@ export default function CustomersPage() {
           options={agentOptions}
           value={criteria.agentId}
           onChange={(v?: number) => update({ agentId: v })}
-          style={{ width: 220 }}
+          className={styles.filter}
           data-testid="filter-agent"
         />
         {isFiltered(criteria) && (
