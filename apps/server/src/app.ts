@@ -21,6 +21,7 @@ import { installHttpMetrics } from './metrics/http.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { companyRoutes } from './modules/companies/routes.ts';
+import { customerRoutes } from './modules/customers/routes.ts';
 import { deviceRoutes } from './modules/devices/routes.ts';
 import { dictRoutes } from './modules/dicts/routes.ts';
 import { eventRoutes } from './modules/events/routes.ts';
@@ -99,6 +100,7 @@ export async function buildApp(
   userRoutes(app);
   permissionRoutes(app);
   companyRoutes(app);
+  customerRoutes(app);
   plantRoutes(app);
   plantEnergyRoutes(app);
   reportRoutes(app);

@@ -6,7 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postAs, type World, world } from '../../test/kits/devices.ts';
-import { account } from '../../test/kits/plants.ts';
+import { account, company } from '../../test/kits/plants.ts';
+import { uniqueSn } from '../../test/telemetry.ts';
+import { provisionGateway } from '../telemetry/gateways.ts';
 import type { Caller } from './caller.ts';
 import { devicesInScope, gatewaysInScope, type ScopeForm } from './devices.ts';
 import { grantsFor } from './grants.ts';
@@ -74,6 +76,40 @@ describe('device and gateway scopes', () => {
         expect(await gateways(id, 'view', form), `${who} sees gateways (${form})`).toEqual(sorted(gwSeen));
         expect(await gateways(id, 'edit', form), `${who} operates gateways (${form})`).toEqual(sorted(gwOperated));
       }
+    }
+  });
+
+  it('an agent sees what its customers are assigned; a customer sees only its own', async () => {
+    // Agent G serves company C (the owner O's agent) and customer S; X is a customer G does not serve.
+    const g = await company(w.s);
+    const sibling = await company(w.s);
+    const x = await company(w.s);
+    await w.s.db.updateTable('companies').set({ agent_company_id: g }).where('id', 'in', [w.companyId, sibling]).execute();
+    const GS = await provisionGateway(w.s.db, { sn: uniqueSn('GWS'), companyId: sibling });
+    const GX = await provisionGateway(w.s.db, { sn: uniqueSn('GWX'), companyId: x });
+    const agentAdmin = await account(w.s, { kind: 'company_admin', companyId: g });
+    const siblingAdmin = await account(w.s, { kind: 'company_admin', companyId: sibling });
+    const xAdmin = await account(w.s, { kind: 'company_admin', companyId: x });
+    const A = [w.sn.INV1, w.sn.INV2, w.sn.MIC, w.sn.BAT, w.sn.MET, w.sn.WEA];
+    const sorted = (xs: string[]) => [...xs].sort();
+    const cases: Array<[string, number, string[], string[]]> = [
+      // who, id, devices seen and operated, gateways seen and operated
+      ['agent', agentAdmin.id, [...A, w.sn.INVU], [w.GA.sn, w.GU.sn, GS.sn]],
+      ['customer C', w.admin.id, [...A, w.sn.INVU], [w.GA.sn, w.GU.sn]],
+      ["the agent's other customer", siblingAdmin.id, [], [GS.sn]],
+      ['a customer the agent does not serve', xAdmin.id, [], [GX.sn]],
+    ];
+    try {
+      for (const [who, id, seen, gwSeen] of cases) {
+        for (const form of ['in', 'exists'] as const) {
+          for (const need of ['view', 'edit'] as const) {
+            expect(await devices(id, need, form), `${who} devices (${need}, ${form})`).toEqual(sorted(seen));
+            expect(await gateways(id, need, form), `${who} gateways (${need}, ${form})`).toEqual(sorted(gwSeen));
+          }
+        }
+      }
+    } finally {
+      await w.s.db.updateTable('companies').set({ agent_company_id: null }).where('id', 'in', [w.companyId, sibling]).execute();
     }
   });
 

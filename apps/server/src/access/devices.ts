@@ -5,8 +5,9 @@
  *
  * An unbound gateway (no plant: in stock, or freed by an unbind or a plant deletion) and the
  * devices behind it belong to whoever holds the gateway: the company it was imported for
- * (`gateways.company_id`: its administrator and users see it, and operate it unless read-only)
- * and the system administrators. Nobody else: an end user sees a gateway only through a plant,
+ * (`gateways.company_id`: its administrator and users see it, and operate it unless read-only),
+ * the agent of that company (an agent acts for the customers it serves) and the system
+ * administrators. Nobody else: an end user sees a gateway only through a plant,
  * so the previous owner of an unbound gateway no longer sees it. Once bound, the gateway
  * follows the plant only: the importing company keeps no view into a plant it has no reach to.
  *
@@ -17,7 +18,7 @@ import type { PermissionName } from '@sunfleet/contracts';
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { Database, DeviceKind } from '../db/schema.ts';
 import { type Caller, can } from './caller.ts';
-import { plantsOperable, plantsVisible } from './scopes.ts';
+import { companiesServedBy, plantsOperable, plantsVisible } from './scopes.ts';
 
 type Need = 'view' | 'edit';
 /**
@@ -82,7 +83,12 @@ export function gatewaysInScope(
   if (caller.user.kind === 'sysadmin') return alive;
   const reach: Expression<SqlBool>[] = [inPlants(eb, 'gateways.plant_id', caller, need, form)];
   if (holdsUnbound(caller, need)) {
-    reach.push(eb.and([eb('gateways.plant_id', 'is', null), eb('gateways.company_id', '=', caller.user.company_id!)]));
+    reach.push(
+      eb.and([
+        eb('gateways.plant_id', 'is', null),
+        eb('gateways.company_id', 'in', companiesServedBy(eb, caller.user.company_id!)),
+      ]),
+    );
   }
   return eb.and([alive, eb.or(reach)]);
 }
@@ -104,7 +110,7 @@ export function devicesInScope(
       .select('gateways.id')
       .where('gateways.plant_id', 'is', null)
       .where('gateways.deleted_at', 'is', null)
-      .where('gateways.company_id', '=', caller.user.company_id!);
+      .where('gateways.company_id', 'in', companiesServedBy(eb, caller.user.company_id!));
     reach.push(eb.and([eb('devices.plant_id', 'is', null), eb('devices.gateway_id', 'in', companyGateways)]));
   }
   return eb.and([alive, eb.or(reach)]);

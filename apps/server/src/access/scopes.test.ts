@@ -71,6 +71,17 @@ beforeAll(async () => {
   ids.visitor = (await s.user()).id;
   ids.readOnly = (await s.user({ readOnly: true })).id;
   ids.stranger = (await s.user()).id;
+  // Agent A serves customer Gamma; Delta is a customer nobody serves.
+  const gamma = await company('Gamma Solar', ['station.view']);
+  const delta = await company('Delta Power', ['station.view']);
+  await s.db.updateTable('companies').set({ agent_company_id: a }).where('id', '=', gamma).execute();
+  ids.adminGamma = (await s.user({ kind: 'company_admin', companyId: gamma })).id;
+  ids.adminDelta = (await s.user({ kind: 'company_admin', companyId: delta })).id;
+  ids.ownerGamma = (await s.user({ agentCompanyId: gamma })).id; // owner whose agent is customer Gamma
+  ids.ownerDelta = (await s.user({ agentCompanyId: delta })).id;
+  plants.gamma = await plant('Plant of Gamma', null, gamma);
+  plants.gammaOwner = await plant('Roof of ownerGamma', ids.ownerGamma!, null);
+  plants.deltaOwner = await plant('Roof of ownerDelta', ids.ownerDelta!, null);
   plants.home = await plant('Home of ownerA', ids.ownerA!, null);
   plants.farm = await plant('Farm of owner2', ids.owner2!, null);
   plants.betaPlant = await plant('Plant of Beta', null, b);
@@ -86,11 +97,23 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 describe('plant scopes', () => {
-  const all = ['Farm of owner2', 'Home of ownerA', 'Plant of Alpha', 'Plant of Beta'];
+  const all = [
+    'Farm of owner2',
+    'Home of ownerA',
+    'Plant of Alpha',
+    'Plant of Beta',
+    'Plant of Gamma',
+    'Roof of ownerDelta',
+    'Roof of ownerGamma',
+  ];
+  // Alpha is Gamma's agent: it acts for Gamma (Gamma's plants and its owners'), not for Delta.
+  const alpha = ['Home of ownerA', 'Plant of Alpha', 'Plant of Gamma', 'Roof of ownerGamma'];
   it.each([
     ['sys', all, all, []],
-    ['adminA', ['Home of ownerA', 'Plant of Alpha'], ['Home of ownerA', 'Plant of Alpha'], []],
-    ['techA', ['Home of ownerA', 'Plant of Alpha'], ['Home of ownerA', 'Plant of Alpha'], []],
+    ['adminA', alpha, alpha, []],
+    ['techA', alpha, alpha, []],
+    ['adminGamma', ['Plant of Gamma', 'Roof of ownerGamma'], ['Plant of Gamma', 'Roof of ownerGamma'], []],
+    ['adminDelta', ['Roof of ownerDelta'], ['Roof of ownerDelta'], []],
     ['adminB', ['Plant of Beta'], ['Plant of Beta'], []],
     ['ownerA', ['Home of ownerA'], ['Home of ownerA'], ['Home of ownerA']],
     ['owner2', ['Farm of owner2'], ['Farm of owner2'], ['Farm of owner2']],

@@ -5,7 +5,8 @@
  * as if it did not exist.
  *
  * See: owner, anyone the plant is shared with, users of the company that owns the plant or
- * is the owner's agent, system administrators.
+ * is the owner's agent, users of the agent of either of those companies (an agent acts for the
+ * customers it serves), system administrators.
  * Operate: owner, managers it is shared with, company administrators and company users of
  * those companies (their role's button permissions decide which actions), system
  * administrators. Visitors and read-only accounts never operate.
@@ -16,10 +17,23 @@ import type { Caller } from './caller.ts';
 
 type PlantsEb = ExpressionBuilder<Database, 'plants'>;
 
+/**
+ * The companies a company account acts for: its own, and the customers it is the agent of
+ * (`companies.agent_company_id`; one level: an agent has no agent, so this is never a chain).
+ */
+export function companiesServedBy<DB extends Database, TB extends keyof DB>(eb: ExpressionBuilder<DB, TB>, companyId: number) {
+  const e = eb as unknown as ExpressionBuilder<Database, never>;
+  return e
+    .selectFrom('companies as served')
+    .select('served.id')
+    .where((w) => w.or([w('served.id', '=', companyId), w('served.agent_company_id', '=', companyId)]));
+}
+
 function companyReach(eb: PlantsEb, companyId: number) {
+  const served = companiesServedBy(eb, companyId);
   return eb.or([
-    eb('plants.company_id', '=', companyId),
-    eb('plants.owner_user_id', 'in', eb.selectFrom('users').select('users.id').where('users.agent_company_id', '=', companyId)),
+    eb('plants.company_id', 'in', served),
+    eb('plants.owner_user_id', 'in', eb.selectFrom('users').select('users.id').where('users.agent_company_id', 'in', served)),
   ]);
 }
 

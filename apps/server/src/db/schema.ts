@@ -38,6 +38,8 @@ export interface CompaniesTable {
   icon_url: string | null;
   theme_color: string | null;
   customer_type_id: number | null;
+  /** 018: the customer company that serves this one as its agent (one level: an agent has no agent). */
+  agent_company_id: number | null;
   /** JSON array of permission names the company holds (its roles grant a subset). */
   permissions: Generated<string>;
   created_at: number;
@@ -50,6 +52,8 @@ export interface CustomerTypesTable {
   remark: string | null;
   permissions: Generated<string>;
   created_at: number;
+  /** 018: the parent type of a subtype (one level: a subtype has no subtypes). */
+  parent_id: number | null;
 }
 
 export interface CompanyRolesTable {

@@ -45,6 +45,11 @@ const mustWrite = [
   'POST /api/v1/meter/:sn/master',
   'POST /api/v1/event/:id/ack',
   'POST /api/v1/company/role',
+  'POST /api/v1/customer',
+  'POST /api/v1/customer/:customerId',
+  'DELETE /api/v1/customers/delete/:id',
+  'POST /api/v1/customerType',
+  'POST /api/v1/customerType/:id/delete',
   'POST /api/v1/dy/store/:sn/setting/batt',
   'POST /api/v1/setting/uneet/:sn/safetySetting',
   'POST /api/v1/setting/job/:id/revert',
@@ -76,6 +81,11 @@ let s: TestServer;
 let victim: { id: number; account: string };
 let attacker: { access: string };
 let victimRoleId: number;
+/** The victim's company (a customer of the platform) and its customer type. */
+let victimCompanyId: number;
+let victimCustomerTypeId: number;
+/** A customer the attacker's company is the agent of. */
+let servedCompanyId: number;
 let victimPlantId: number;
 let victimGatewaySn: string;
 let victimGatewayId: number;
@@ -96,6 +106,11 @@ let platformFunctionId: number;
 const foreignIds: Array<{ match: RegExp; params: (url: string) => Record<string, string | number> }> = [
   { match: /^\/api\/v1\/user\/:id/, params: () => ({ id: victim.id }) },
   { match: /^\/api\/v1\/company\/role\/:id/, params: () => ({ id: victimRoleId }) },
+  {
+    match: /^\/api\/v1\/(role\/:customerId|customer\/:customerId|customers\/delete\/:id)/,
+    params: () => ({ customerId: victimCompanyId, id: victimCompanyId }),
+  },
+  { match: /^\/api\/v1\/customerType\/:id/, params: () => ({ id: victimCustomerTypeId }) },
   {
     match: /^\/api\/v1\/plant\/:(id|plantId|stationId)\b/,
     params: () => ({ id: victimPlantId, plantId: victimPlantId, stationId: victimPlantId }),
@@ -160,6 +175,14 @@ beforeAll(async () => {
     .values({ name: 'Victim Co', permissions: grantAll, created_at: t, updated_at: t })
     .returning('id')
     .executeTakeFirstOrThrow();
+  victimCompanyId = theirs.id;
+  victimCustomerTypeId = (
+    await s.db
+      .insertInto('customer_types')
+      .values({ name: 'Victim type', created_at: t })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
   victimRoleId = (
     await s.db
       .insertInto('company_roles')
@@ -281,6 +304,17 @@ beforeAll(async () => {
       .returning('id')
       .executeTakeFirstOrThrow()
   ).id;
+  // Customers and agents: the victim's plant is assigned to Victim Co (the victim's agent), and
+  // the attacker's company is the agent of a third customer: an agent reaches what its customers
+  // are assigned, never another customer's.
+  await s.db.updateTable('users').set({ agent_company_id: theirs.id }).where('id', '=', victim.id).execute();
+  servedCompanyId = (
+    await s.db
+      .insertInto('companies')
+      .values({ name: 'Served Co', permissions: grantAll, agent_company_id: mine.id, created_at: t, updated_at: t })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
   const a = await s.user({ kind: 'company_admin', companyId: mine.id });
   attacker = await s.login(a.account);
   const ro = await s.user({ readOnly: true });
@@ -358,6 +392,22 @@ describe('route table', () => {
       expect(body.code, `${r.method} ${url} answered code 0 for a foreign object`).not.toBe(0);
       expect(body.data, `${r.method} ${url} returned data for a foreign object`).toBeNull();
     }
+  });
+
+  it("the attacker, an agent, reaches its customer's plant and gateway by id (the foreign-id walk above is not vacuous)", async () => {
+    const t = Date.now();
+    const plant = await s.db
+      .insertInto('plants')
+      .values({ name: 'Served plant', company_id: servedCompanyId, created_at: t, updated_at: t })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const gw = await provisionGateway(s.db, { sn: 'SERVEDGW1', companyId: servedCompanyId });
+    const get = (url: string) =>
+      s.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${attacker.access}` }, remoteAddress: REMOTE });
+    expect((await get(`/api/v1/plant/${plant.id}`)).json()).toMatchObject({ code: 0, data: { name: 'Served plant' } });
+    expect((await get(`/api/v1/gateway/${gw.id}`)).json()).toMatchObject({ code: 0 });
+    expect((await get(`/api/v1/plant/${victimPlantId}`)).json()).toMatchObject({ code: 700, data: null });
+    expect((await get(`/api/v1/gateway/${victimGatewayId}`)).json()).toMatchObject({ code: 305, data: null });
   });
 
   it('every signed-in call that changes data declares that it writes; reads never do', () => {

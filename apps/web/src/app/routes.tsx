@@ -238,8 +238,18 @@ export const menuRoutes: PageRoute[] = [
     permission: 'user.producer',
     icon: TeamOutlined,
     children: [
-      { path: '/customer/list', titleKey: 'customerList', permission: 'customer.list.view', page: comingSoon },
-      { path: '/customer/type', titleKey: 'customerTypes', permission: 'customer.type.list.view', page: comingSoon },
+      {
+        path: '/customer/list',
+        titleKey: 'customerList',
+        permission: 'customer.list.view',
+        page: lazyPage(() => import('../features/customers/CustomersPage.tsx')),
+      },
+      {
+        path: '/customer/type',
+        titleKey: 'customerTypes',
+        permission: 'customer.type.list.view',
+        page: lazyPage(() => import('../features/customers/CustomerTypesPage.tsx')),
+      },
     ],
   },
   {

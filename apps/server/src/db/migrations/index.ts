@@ -14,6 +14,7 @@ import * as m012 from './012_firmware.ts';
 import * as m013 from './013_admin_audit.ts';
 import * as m015 from './015_firmware_library.ts';
 import * as m016 from './016_loggers_versions.ts';
+import * as m018 from './018_customers.ts';
 import * as m021 from './021_command_power_guard.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '015_firmware_library': m015,
   '016_loggers_versions': m016,
   '021_command_power_guard': m021,
+  '018_customers': m018,
 };

@@ -60,6 +60,9 @@ function rowsUnscoped(db: Db, caller: Caller) {
         'owner.account as owner_account',
         'owner.nickname as owner_nickname',
         'owner.agent_company_id as owner_agent_company_id',
+        // The agents of those companies act for them (access/scopes.ts).
+        'plant_company.agent_company_id as plant_company_agent_id',
+        'agent_company.agent_company_id as owner_agent_agent_id',
         sql<number | null>`coalesce(plant_company.id, agent_company.id)`.as('company_ref_id'),
         sql<string | null>`coalesce(plant_company.name, agent_company.name)`.as('company_name'),
         'myshare.role as share_role',
@@ -77,13 +80,17 @@ export const rowsOfScopedIds = (db: Db, caller: Caller, ids: number[]) => rowsUn
 export type PlantRow = Awaited<ReturnType<ReturnType<typeof plantRows>['executeTakeFirstOrThrow']>>;
 
 export function roleOf(
-  row: Pick<PlantRow, 'owner_user_id' | 'company_id' | 'owner_agent_company_id' | 'share_role'>,
+  row: Pick<
+    PlantRow,
+    'owner_user_id' | 'company_id' | 'owner_agent_company_id' | 'plant_company_agent_id' | 'owner_agent_agent_id' | 'share_role'
+  >,
   caller: Caller,
 ): Role {
   const { user } = caller;
   if (row.owner_user_id === user.id) return 'owner';
   const inCompany = (user.kind === 'company_admin' || user.kind === 'company_user') && user.company_id !== null;
-  if (inCompany && (row.company_id === user.company_id || row.owner_agent_company_id === user.company_id)) return 'company';
+  const reaching = [row.company_id, row.owner_agent_company_id, row.plant_company_agent_id, row.owner_agent_agent_id];
+  if (inCompany && reaching.includes(user.company_id)) return 'company';
   if (row.share_role) return row.share_role;
   return 'admin';
 }

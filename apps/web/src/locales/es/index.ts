@@ -2,6 +2,7 @@
 import account from './account.json';
 import auth from './auth.json';
 import common from './common.json';
+import customers from './customers.json';
 import devices from './devices.json';
 import events from './events.json';
 import firmware from './firmware.json';
@@ -31,4 +32,5 @@ export default {
   maintenance,
   versions,
   firmware,
+  customers,
 };
