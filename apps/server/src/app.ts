@@ -18,6 +18,7 @@ import { registerWebApp } from './http/web-app.ts';
 import { silentLogger } from './log.ts';
 import { installHttpMetrics } from './metrics/http.ts';
 import { createMetrics } from './metrics/metrics.ts';
+import { auditLogRoutes } from './modules/audit-log/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { companyRoutes } from './modules/companies/routes.ts';
 import { deviceRoutes } from './modules/devices/routes.ts';
@@ -94,6 +95,7 @@ export async function buildApp(
   userRoutes(app);
   permissionRoutes(app);
   companyRoutes(app);
+  auditLogRoutes(app);
   plantRoutes(app);
   plantEnergyRoutes(app);
   reportRoutes(app);

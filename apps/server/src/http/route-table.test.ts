@@ -70,6 +70,8 @@ let s: TestServer;
 let victim: { id: number; account: string };
 let attacker: { access: string };
 let victimRoleId: number;
+let victimCompanyId: number;
+let victimCompanyUserId: number;
 let victimPlantId: number;
 let victimGatewaySn: string;
 let victimGatewayId: number;
@@ -87,6 +89,8 @@ const victimRestartBatchId = '00000000-0000-4000-8000-000000000003';
 const foreignIds: Array<{ match: RegExp; params: (url: string) => Record<string, string | number> }> = [
   { match: /^\/api\/v1\/user\/:id/, params: () => ({ id: victim.id }) },
   { match: /^\/api\/v1\/company\/role\/:id/, params: () => ({ id: victimRoleId }) },
+  { match: /^\/api\/v1\/company\/user\/(edit\/|delete\/)?:id/, params: () => ({ id: victimCompanyUserId }) },
+  { match: /^\/api\/v1\/company\/:id\//, params: () => ({ id: victimCompanyId }) },
   {
     match: /^\/api\/v1\/plant\/:(id|plantId|stationId)\b/,
     params: () => ({ id: victimPlantId, plantId: victimPlantId, stationId: victimPlantId }),
@@ -146,6 +150,8 @@ beforeAll(async () => {
     .values({ name: 'Victim Co', permissions: grantAll, created_at: t, updated_at: t })
     .returning('id')
     .executeTakeFirstOrThrow();
+  victimCompanyId = theirs.id;
+  victimCompanyUserId = (await s.user({ kind: 'company_user', companyId: theirs.id })).id;
   victimRoleId = (
     await s.db
       .insertInto('company_roles')
