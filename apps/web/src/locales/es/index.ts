@@ -1,8 +1,10 @@
 /** The es catalogue: every namespace, one chunk loaded at start when the interface is in es. */
 import account from './account.json';
+import audit from './audit.json';
 import auth from './auth.json';
 import common from './common.json';
 import devices from './devices.json';
+import enterprise from './enterprise.json';
 import events from './events.json';
 import menu from './menu.json';
 import overview from './overview.json';
@@ -12,4 +14,19 @@ import settings from './settings.json';
 import system from './system.json';
 import workdata from './workdata.json';
 
-export default { common, auth, account, menu, pages, plants, overview, devices, events, workdata, system, settings };
+export default {
+  common,
+  auth,
+  account,
+  menu,
+  pages,
+  plants,
+  overview,
+  devices,
+  events,
+  workdata,
+  system,
+  settings,
+  enterprise,
+  audit,
+};
