@@ -21,8 +21,14 @@ import { type AuditCriteria, auditQuery, changedFields, criteriaSearch, pageSize
 
 type Entry = DataOf<typeof companyApi.adminAudit>['list'][number];
 
-const show = (v: unknown) =>
-  v === undefined || v === null || v === '' ? '--' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+/** A value as a short text: lists joined, long texts cut (the whole text is the title). */
+function show(v: unknown): string {
+  if (v === undefined || v === null || v === '') return '--';
+  if (Array.isArray(v)) return v.length ? v.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x))).join(', ') : '--';
+  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
+const MAX_SHOWN = 80;
+const cut = (text: string) => (text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text);
 
 export default function AuditPage() {
   const { t, i18n } = useTranslation('audit');
@@ -50,7 +56,7 @@ export default function AuditPage() {
   );
 
   const columns: TableColumnsType<Entry> = [
-    { key: 'at', title: t('columns.at'), width: 190, render: (_, e) => time.format(new Date(e.at)) },
+    { key: 'at', title: t('columns.at'), width: 220, render: (_, e) => time.format(new Date(e.at)) },
     { key: 'actor', title: t('columns.actor'), width: 220, render: (_, e) => e.actorAccount ?? `#${e.actorId}` },
     ...(operator
       ? [{ key: 'company', title: t('columns.company'), width: 160, render: (_: unknown, e: Entry) => e.companyName ?? '--' }]
@@ -83,8 +89,8 @@ export default function AuditPage() {
         return (
           <Flex vertical gap={2} data-testid={`audit-changes-${e.id}`}>
             {changes.map((c) => (
-              <Typography.Text key={c.field} className={ui.note}>
-                <strong>{c.field}</strong>: {show(c.from)} → {show(c.to)}
+              <Typography.Text key={c.field} className={ui.note} title={`${show(c.from)} → ${show(c.to)}`}>
+                <strong>{c.field}</strong>: {cut(show(c.from))} → {cut(show(c.to))}
               </Typography.Text>
             ))}
           </Flex>

@@ -71,7 +71,7 @@ export default function CompanyPage() {
             <Descriptions.Item label={t('company.phone')}>{c.phone || '--'}</Descriptions.Item>
             <Descriptions.Item label={t('company.address')}>{c.address || '--'}</Descriptions.Item>
             <Descriptions.Item label={t('company.accounts')}>
-              {t('company.counts', { users: c.users, roles: c.roles })}
+              {`${t('company.accountCount', { count: c.users })} · ${t('company.roleCount', { count: c.roles })}`}
             </Descriptions.Item>
           </Descriptions>
         )}
