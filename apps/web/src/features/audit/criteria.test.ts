@@ -29,6 +29,6 @@ describe('audit log criteria', () => {
       { field: 'name', from: 'a', to: 'b' },
       { field: 'roleId', from: 1, to: 2 },
     ]);
-    expect(changedFields(null, { name: 'n' })).toEqual([{ field: 'name', from: undefined, to: 'n' }]);
+    expect(changedFields(null, { name: 'n', phone: null })).toEqual([{ field: 'name', from: undefined, to: 'n' }]);
   });
 });

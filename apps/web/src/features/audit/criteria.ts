@@ -75,13 +75,16 @@ export function auditQuery(c: AuditCriteria): QueryOf<typeof companyApi.adminAud
   };
 }
 
-/** The fields a change touched: each key whose value differs between before and after, in first-seen order. */
+/** The fields a change touched: each key whose value differs between before and after (missing = null), in first-seen order. */
 export function changedFields(
   before: Record<string, unknown> | null,
   after: Record<string, unknown> | null,
 ): Array<{ field: string; from: unknown; to: unknown }> {
   const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
-  return keys
-    .map((field) => ({ field, from: before?.[field], to: after?.[field] }))
-    .filter((c) => JSON.stringify(c.from) !== JSON.stringify(c.to));
+  return (
+    keys
+      .map((field) => ({ field, from: before?.[field], to: after?.[field] }))
+      // A missing value and null are both "nothing": not a change.
+      .filter((c) => JSON.stringify(c.from ?? null) !== JSON.stringify(c.to ?? null))
+  );
 }
