@@ -19,6 +19,7 @@ import { registerWebApp } from './http/web-app.ts';
 import { silentLogger } from './log.ts';
 import { installHttpMetrics } from './metrics/http.ts';
 import { createMetrics } from './metrics/metrics.ts';
+import { auditLogRoutes } from './modules/audit-log/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { companyRoutes } from './modules/companies/routes.ts';
 import { customerRoutes } from './modules/customers/routes.ts';
@@ -101,6 +102,7 @@ export async function buildApp(
   permissionRoutes(app);
   companyRoutes(app);
   customerRoutes(app);
+  auditLogRoutes(app);
   plantRoutes(app);
   plantEnergyRoutes(app);
   reportRoutes(app);

@@ -1,5 +1,6 @@
 export * as account from './api/account.ts';
 export * as commandsApi from './api/commands.ts';
+export * as companyApi from './api/company.ts';
 export * as companyRolesApi from './api/companyRoles.ts';
 export * as customersApi from './api/customers.ts';
 export * as devicesApi from './api/devices.ts';

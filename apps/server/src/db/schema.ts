@@ -1,4 +1,5 @@
 /** Row types of the store. Times are epoch milliseconds; booleans are 0/1 (portable). */
+import type { companyApi } from '@sunfleet/contracts';
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 export type AccountKind = 'sysadmin' | 'company_admin' | 'company_user' | 'end_user';
@@ -527,17 +528,7 @@ export interface LoggerFunctionsTable {
   updated_at: number;
 }
 
-export type AdminAuditEntity =
-  | 'company'
-  | 'user'
-  | 'role'
-  | 'customer'
-  | 'customer_type'
-  | 'agent'
-  | 'gateway_stock'
-  | 'firmware'
-  | 'product'
-  | 'inverter_type';
+export type AdminAuditEntity = companyApi.AuditEntityName;
 
 export interface AdminAuditTable {
   id: Generated<number>;

@@ -84,6 +84,7 @@ let victimRoleId: number;
 /** The victim's company (a customer of the platform) and its customer type. */
 let victimCompanyId: number;
 let victimCustomerTypeId: number;
+let victimCompanyUserId: number;
 /** A customer the attacker's company is the agent of. */
 let servedCompanyId: number;
 let victimPlantId: number;
@@ -106,6 +107,8 @@ let platformFunctionId: number;
 const foreignIds: Array<{ match: RegExp; params: (url: string) => Record<string, string | number> }> = [
   { match: /^\/api\/v1\/user\/:id/, params: () => ({ id: victim.id }) },
   { match: /^\/api\/v1\/company\/role\/:id/, params: () => ({ id: victimRoleId }) },
+  { match: /^\/api\/v1\/company\/user\/(edit\/|delete\/)?:id/, params: () => ({ id: victimCompanyUserId }) },
+  { match: /^\/api\/v1\/company\/:id\//, params: () => ({ id: victimCompanyId }) },
   {
     match: /^\/api\/v1\/(role\/:customerId|customer\/:customerId|customers\/delete\/:id)/,
     params: () => ({ customerId: victimCompanyId, id: victimCompanyId }),
@@ -183,6 +186,7 @@ beforeAll(async () => {
       .returning('id')
       .executeTakeFirstOrThrow()
   ).id;
+  victimCompanyUserId = (await s.user({ kind: 'company_user', companyId: theirs.id })).id;
   victimRoleId = (
     await s.db
       .insertInto('company_roles')

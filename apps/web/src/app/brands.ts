@@ -11,6 +11,8 @@
  *   logo        path of the wordmark shown on the login page and the menu (under public/)
  *   dark        true → Ant Design darkAlgorithm, false → the default light algorithm
  *   primaryColor  the colour before a company colour applies (default #00cc00)
+ *   companyFavicon  true → a signed-in company account's icon replaces the favicon (a partner
+ *               brand that must keep its own mark in the tab says false)
  * A company's own theme colour and logo (from the profile) override primaryColor and logo.
  */
 import { defaultThemeColor } from '@sunfleet/contracts';
@@ -23,6 +25,7 @@ export interface Brand {
   logo: string;
   dark: boolean;
   primaryColor: string;
+  companyFavicon: boolean;
 }
 
 export const brands: readonly Brand[] = [
@@ -34,6 +37,7 @@ export const brands: readonly Brand[] = [
     logo: '/brands/sunfleet-logo.svg',
     dark: false,
     primaryColor: defaultThemeColor,
+    companyFavicon: true,
   },
   {
     id: 'partner',
@@ -43,6 +47,7 @@ export const brands: readonly Brand[] = [
     logo: '/brands/partner-logo.svg',
     dark: false,
     primaryColor: '#1677ff',
+    companyFavicon: false,
   },
 ];
 
@@ -54,6 +59,7 @@ export const defaultBrand: Brand = {
   logo: '/brands/default-logo.svg',
   dark: true,
   primaryColor: defaultThemeColor,
+  companyFavicon: true,
 };
 
 export function hostMatches(pattern: string, host: string): boolean {
@@ -82,4 +88,9 @@ export function applyFavicon(href: string): void {
     document.head.appendChild(link);
   }
   link.href = href;
+}
+
+/** The favicon while a company account is signed in: the company's icon where the brand allows it, else the brand's. */
+export function faviconFor(brand: Brand, company: { iconUrl: string | null } | null | undefined): string {
+  return brand.companyFavicon && company?.iconUrl ? company.iconUrl : brand.favicon;
 }

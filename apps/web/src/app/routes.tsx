@@ -22,7 +22,7 @@ import {
   TeamOutlined,
   ThunderboltOutlined,
 } from '@ant-design/icons';
-import { account, type Endpoint, type PermissionName, plantsApi } from '@sunfleet/contracts';
+import { account, companyApi, type Endpoint, type PermissionName, plantsApi } from '@sunfleet/contracts';
 import type { ComponentType } from 'react';
 import { type LazyPage, lazyPage } from './navigationActivity.ts';
 
@@ -227,10 +227,34 @@ export const menuRoutes: PageRoute[] = [
     permission: 'company.management',
     icon: BankOutlined,
     children: [
-      { path: '/enterprise/company', titleKey: 'companyInfo', permission: 'company.info', page: comingSoon },
-      { path: '/enterprise/user', titleKey: 'companyUsers', permission: 'company.user', page: comingSoon },
-      { path: '/enterprise/roles', titleKey: 'roles', permission: 'company.role.list.view', page: comingSoon },
+      {
+        path: '/enterprise/company',
+        titleKey: 'companyInfo',
+        permission: 'company.info',
+        page: lazyPage(() => import('../features/enterprise/CompanyPage.tsx')),
+      },
+      {
+        path: '/enterprise/user',
+        titleKey: 'companyUsers',
+        permission: 'company.user',
+        page: lazyPage(() => import('../features/enterprise/UsersPage.tsx')),
+      },
+      {
+        path: '/enterprise/roles',
+        titleKey: 'roles',
+        permission: 'company.role.list.view',
+        page: lazyPage(() => import('../features/enterprise/RolesPage.tsx')),
+      },
     ],
+  },
+  // Outside the system group: a company administrator reads their company's records here too.
+  {
+    path: '/management/audit',
+    titleKey: 'auditLog',
+    hidden: true,
+    action: companyApi.adminAudit,
+    page: lazyPage(() => import('../features/audit/AuditPage.tsx')),
+    menuKey: '/enterprise/company',
   },
   {
     path: '/customer',

@@ -71,6 +71,16 @@ describe('contrast', () => {
       expect(contrastRatio(textOn(bg), bg)).toBeGreaterThanOrEqual(TEXT_CONTRAST);
   });
 
+  it('every #rrggbb a company may choose gets a text colour that reaches 4.5:1 on it', () => {
+    const steps = ['00', '33', '66', '80', '99', 'aa', 'cc', 'ff'];
+    for (const r of steps)
+      for (const g of steps)
+        for (const b of steps) {
+          const bg = `#${r}${g}${b}`;
+          expect(contrastRatio(textOn(bg), bg), bg).toBeGreaterThanOrEqual(TEXT_CONTRAST);
+        }
+  });
+
   it('shades a colour only as far as it must to read on every background', () => {
     expect(readableShade('#000000', ['#ffffff'])).toBe('#000000');
     const onWhite = readableShade('#00cc00', ['#ffffff', '#f5f5f5']);

@@ -78,8 +78,10 @@ export const deleteRole = endpoint({
   path: '/api/v1/company/role/:id/delete',
   access: 'company.role.delete',
   writes: true,
-  summary: 'Delete a role; its users keep their accounts without a role',
+  summary:
+    'Delete a role; a role that company users hold needs moveTo, the role they move to (in the same transaction); 803 for the caller’s own role',
   params: IdParams,
+  query: Type.Object({ moveTo: Type.Optional(Type.Integer({ minimum: 1, description: 'the role its users move to' })) }),
   data: Nothing,
   tolerate: [803],
 });

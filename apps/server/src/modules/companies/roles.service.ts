@@ -1,11 +1,14 @@
 /**
  * Company role rules: roles belong to the caller's company; at most 5 (800); names unique in
  * the company (801); a role grants only what the company holds (the rest is refused, code 2);
- * nobody changes or deletes the role they hold themselves (803).
+ * nobody changes or deletes the role they hold themselves (803); a role company users hold is
+ * deleted only with the role they move to, in the same transaction. Every change is recorded in
+ * the audit log inside its transaction.
  */
 import { isPermissionName, limits } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import { companyHolds } from '../../access/grants.ts';
+import { recordAdminChange } from '../../audit/admin.ts';
 import type { Db } from '../../db/index.ts';
 import { now, parseJson } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
@@ -57,11 +60,24 @@ export async function addRole(db: Db, caller: Caller, input: { name: string; per
   const id = await db.transaction().execute(async (trx) => {
     if ((await countRoles(trx, companyId)) >= limits.rolesPerCompany) fail(800);
     if (await roleNamed(trx, companyId, name)) fail(801);
+    const t = now();
     const row = await trx
       .insertInto('company_roles')
-      .values({ company_id: companyId, name, permissions: JSON.stringify(permissions), created_at: now() })
+      .values({ company_id: companyId, name, permissions: JSON.stringify(permissions), created_at: t })
       .returning('id')
       .executeTakeFirstOrThrow();
+    await recordAdminChange(
+      trx,
+      {
+        actorUserId: caller.user.id,
+        companyId,
+        entity: 'role',
+        entityId: row.id,
+        action: 'create',
+        after: { name, permissions },
+      },
+      t,
+    );
     return row.id;
   });
   return getRole(db, caller, id);
@@ -69,27 +85,75 @@ export async function addRole(db: Db, caller: Caller, input: { name: string; per
 
 export async function editRole(db: Db, caller: Caller, id: number, input: { name: string; permissions: string[] }) {
   const companyId = companyOf(caller);
-  await getRole(db, caller, id);
+  const before = await getRole(db, caller, id);
   if (caller.user.role_id === id) fail(803);
   const name = input.name.trim();
   await checkRoleName(db, caller, name, id);
   const permissions = await grantable(db, companyId, input.permissions);
-  await db
-    .updateTable('company_roles')
-    .set({ name, permissions: JSON.stringify(permissions) })
-    .where('id', '=', id)
-    .where('company_id', '=', companyId)
-    .execute();
+  const t = now();
+  await db.transaction().execute(async (trx) => {
+    const clash = await roleNamed(trx, companyId, name);
+    if (clash && clash.id !== id) fail(801);
+    await trx
+      .updateTable('company_roles')
+      .set({ name, permissions: JSON.stringify(permissions) })
+      .where('id', '=', id)
+      .where('company_id', '=', companyId)
+      .execute();
+    await recordAdminChange(
+      trx,
+      {
+        actorUserId: caller.user.id,
+        companyId,
+        entity: 'role',
+        entityId: id,
+        action: 'edit',
+        before: { name: before.name, permissions: before.permissions },
+        after: { name, permissions },
+      },
+      t,
+    );
+  });
   return getRole(db, caller, id);
 }
 
-export async function deleteRole(db: Db, caller: Caller, id: number) {
+/**
+ * Delete a role. Its users move to `moveTo` (another role of the company) in the same
+ * transaction; a role in use without `moveTo` is refused (4) and nothing changes.
+ */
+export async function deleteRole(db: Db, caller: Caller, id: number, moveTo?: number) {
   const companyId = companyOf(caller);
-  await getRole(db, caller, id);
+  const role = await getRole(db, caller, id);
   if (caller.user.role_id === id) fail(803);
+  if (moveTo !== undefined) {
+    if (moveTo === id) fail(4, 'body.moveTo must be another role');
+    await getRole(db, caller, moveTo);
+  }
+  const t = now();
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('users').set({ role_id: null }).where('role_id', '=', id).execute();
+    const holders = await trx
+      .selectFrom('users')
+      .select('id')
+      .where('role_id', '=', id)
+      .where('company_id', '=', companyId)
+      .execute();
+    if (holders.length > 0 && moveTo === undefined) fail(4, `body.moveTo is required: ${holders.length} users hold this role`);
+    if (holders.length > 0)
+      await trx.updateTable('users').set({ role_id: moveTo!, updated_at: t }).where('role_id', '=', id).execute();
     await trx.deleteFrom('company_roles').where('id', '=', id).where('company_id', '=', companyId).execute();
+    await recordAdminChange(
+      trx,
+      {
+        actorUserId: caller.user.id,
+        companyId,
+        entity: 'role',
+        entityId: id,
+        action: 'delete',
+        before: { name: role.name, permissions: role.permissions, users: holders.map((h) => h.id) },
+        after: holders.length > 0 ? { usersMovedTo: moveTo } : undefined,
+      },
+      t,
+    );
   });
   return null;
 }

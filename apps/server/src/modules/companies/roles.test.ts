@@ -82,7 +82,7 @@ describe('company roles', () => {
     expect(still.body.data).toMatchObject({ name: 'Beta tech' });
   });
 
-  it('a company user may not change or delete the role they hold (803); deleting a role frees its users', async () => {
+  it('a company user may not change or delete the role they hold (803); a role in use is deleted only with where its users go', async () => {
     const roles = (await s.call(adminA, 'GET', '/api/v1/company/roles')).body.data as Array<{ id: number; name: string }>;
     const own = roles.find((r) => r.name === 'Role 3')!;
     await s.db
@@ -99,10 +99,70 @@ describe('company roles', () => {
     );
     expect((await s.call(token, 'POST', `/api/v1/company/role/${own.id}/delete`)).body.code).toBe(803);
     const r4 = roles.find((r) => r.name === 'Role 4')!;
+    const r2 = roles.find((r) => r.name === 'Role 2')!;
     const holder = await s.user({ kind: 'company_user', companyId: companyA, roleId: r4.id });
-    expect((await s.call(adminA, 'POST', `/api/v1/company/role/${r4.id}/delete`)).body.code).toBe(0);
+    // In use and no target: refused, nothing changes.
+    expect((await s.call(adminA, 'POST', `/api/v1/company/role/${r4.id}/delete`)).body.code).toBe(4);
+    // Another company's role as the target: as if it did not exist.
+    expect((await s.call(adminA, 'POST', `/api/v1/company/role/${r4.id}/delete?moveTo=${roleB}`)).body.code).toBe(404);
+    expect((await s.call(adminA, 'POST', `/api/v1/company/role/${r4.id}/delete?moveTo=${r4.id}`)).body.code).toBe(4);
+    expect(await s.db.selectFrom('company_roles').select('id').where('id', '=', r4.id).executeTakeFirst()).toBeDefined();
+    const moved = await s.call(adminA, 'POST', `/api/v1/company/role/${r4.id}/delete?moveTo=${r2.id}`);
+    expect(moved.body.code).toBe(0);
     const after = await s.db.selectFrom('users').select('role_id').where('id', '=', holder.id).executeTakeFirstOrThrow();
-    expect(after.role_id).toBeNull();
+    expect(after.role_id).toBe(r2.id);
+    expect(await s.db.selectFrom('company_roles').select('id').where('id', '=', r4.id).executeTakeFirst()).toBeUndefined();
+    const audit = await s.db
+      .selectFrom('admin_audit')
+      .selectAll()
+      .where('entity', '=', 'role')
+      .where('entity_id', '=', String(r4.id))
+      .where('action', '=', 'delete')
+      .executeTakeFirstOrThrow();
+    expect(audit.company_id).toBe(companyA);
+    expect(JSON.parse(audit.before_values!)).toMatchObject({ name: 'Role 4', users: [holder.id] });
+    expect(JSON.parse(audit.after_values!)).toEqual({ usersMovedTo: r2.id });
+    // An unused role needs no target.
+    const spare = await s.call(adminA, 'POST', '/api/v1/company/role', { name: 'Spare', permissions: [] });
+    const spareId = (spare.body.data as { id: number }).id;
+    expect((await s.call(adminA, 'POST', `/api/v1/company/role/${spareId}/delete`)).body.code).toBe(0);
+  });
+
+  it('records every role change in the audit log with its company, before and after', async () => {
+    const made = await s.call(adminA, 'POST', '/api/v1/company/role', { name: 'Audited', permissions: ['station.view'] });
+    const id = (made.body.data as { id: number }).id;
+    await s.call(adminA, 'POST', `/api/v1/company/role/${id}`, { name: 'Audited 2', permissions: [] });
+    const rows = await s.db
+      .selectFrom('admin_audit')
+      .selectAll()
+      .where('entity', '=', 'role')
+      .where('entity_id', '=', String(id))
+      .orderBy('id')
+      .execute();
+    expect(rows.map((r) => r.action)).toEqual(['create', 'edit']);
+    expect(rows.every((r) => r.company_id === companyA)).toBe(true);
+    expect(JSON.parse(rows[1]!.before_values!)).toEqual({ name: 'Audited', permissions: ['station.view'] });
+    expect(JSON.parse(rows[1]!.after_values!)).toEqual({ name: 'Audited 2', permissions: [] });
+    // A refused change writes no record.
+    const before = await s.db
+      .selectFrom('admin_audit')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect((await s.call(adminA, 'POST', `/api/v1/company/role/${id}`, { name: 'Role 1', permissions: [] })).body.code).toBe(801);
+    const after = await s.db
+      .selectFrom('admin_audit')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+    await s.call(adminA, 'POST', `/api/v1/company/role/${id}/delete`);
+  });
+
+  it('role names: 32 characters pass, 33 are refused (4)', async () => {
+    const long = await s.call(adminA, 'POST', '/api/v1/company/role', { name: 'x'.repeat(33), permissions: [] });
+    expect(long.body.code).toBe(4);
+    const exact = await s.call(adminA, 'POST', '/api/v1/company/role', { name: 'y'.repeat(32), permissions: [] });
+    expect(exact.body.code).toBe(0);
+    await s.call(adminA, 'POST', `/api/v1/company/role/${(exact.body.data as { id: number }).id}/delete`);
   });
 
   it('refuses bad input with code 4 and nothing written', async () => {

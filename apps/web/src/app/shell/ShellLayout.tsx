@@ -14,6 +14,7 @@ import { LanguageSwitch } from '../../components/LanguageSwitch.tsx';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import ui from '../../components/ui.module.css';
 import { setTemperatureUnit } from '../../lib/format.ts';
+import { applyFavicon, faviconFor } from '../brands.ts';
 import { buildRoutes } from '../buildRoutes.ts';
 import { beginNavigationWork } from '../navigationActivity.ts';
 import { menuRoutes, notFoundRoute } from '../routes.tsx';
@@ -40,6 +41,12 @@ export default function ShellLayout() {
   useEffect(() => {
     if (profile.data) setColor(companyColor ?? brand.primaryColor ?? defaultThemeColor);
   }, [profile.data, companyColor, brand.primaryColor, setColor]);
+  const favicon = faviconFor(brand, profile.data?.company);
+  useEffect(() => {
+    if (favicon === brand.favicon) return;
+    applyFavicon(favicon);
+    return () => applyFavicon(brand.favicon);
+  }, [favicon, brand.favicon]);
 
   const shell = useMemo<ShellInfo | null>(() => {
     if (!profile.data || !permissions.data) return null;

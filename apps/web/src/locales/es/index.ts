@@ -1,9 +1,11 @@
 /** The es catalogue: every namespace, one chunk loaded at start when the interface is in es. */
 import account from './account.json';
+import audit from './audit.json';
 import auth from './auth.json';
 import common from './common.json';
 import customers from './customers.json';
 import devices from './devices.json';
+import enterprise from './enterprise.json';
 import events from './events.json';
 import firmware from './firmware.json';
 import maintenance from './maintenance.json';
@@ -33,4 +35,6 @@ export default {
   versions,
   firmware,
   customers,
+  enterprise,
+  audit,
 };
