@@ -23,6 +23,7 @@ import { companyRoutes } from './modules/companies/routes.ts';
 import { deviceRoutes } from './modules/devices/routes.ts';
 import { dictRoutes } from './modules/dicts/routes.ts';
 import { eventRoutes } from './modules/events/routes.ts';
+import { gatewayStockRoutes } from './modules/gateway-stock/routes.ts';
 import { operationRoutes } from './modules/operations/routes.ts';
 import { permissionRoutes } from './modules/permissions/routes.ts';
 import { plantEnergyRoutes } from './modules/plant-energy/routes.ts';
@@ -102,6 +103,7 @@ export async function buildApp(
   dictRoutes(app);
   settingRoutes(app);
   operationRoutes(app);
+  gatewayStockRoutes(app);
 
   if (deps.config.webDist) await registerWebApp(app, deps.config.webDist);
   return app;

@@ -4,6 +4,7 @@ export * as companyRolesApi from './api/companyRoles.ts';
 export * as devicesApi from './api/devices.ts';
 export * as dictsApi from './api/dicts.ts';
 export * as eventsApi from './api/events.ts';
+export * as gatewayStockApi from './api/gatewayStock.ts';
 export * as permissionsApi from './api/permissions.ts';
 export { type PermissionTreeNode, PermissionTreeSchema } from './api/permissions.ts';
 export * as plantEnergyApi from './api/plantEnergy.ts';
