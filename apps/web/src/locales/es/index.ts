@@ -4,6 +4,7 @@ import auth from './auth.json';
 import common from './common.json';
 import devices from './devices.json';
 import events from './events.json';
+import gatewayStock from './gatewayStock.json';
 import menu from './menu.json';
 import overview from './overview.json';
 import pages from './pages.json';
@@ -12,4 +13,18 @@ import settings from './settings.json';
 import system from './system.json';
 import workdata from './workdata.json';
 
-export default { common, auth, account, menu, pages, plants, overview, devices, events, workdata, system, settings };
+export default {
+  common,
+  auth,
+  account,
+  menu,
+  pages,
+  plants,
+  overview,
+  devices,
+  events,
+  workdata,
+  system,
+  settings,
+  gatewayStock,
+};
