@@ -364,6 +364,14 @@ describe('import from a file', () => {
     expect(await upload(admin, 'batch', { mode: 'most' }, await file([[uniqueSn()]]))).toMatchObject({ code: 4 });
   });
 
+  it('takes a file of 4 MB and refuses one byte more, before reading it', async () => {
+    const limit = 4 * 1024 * 1024;
+    const atLimit = await upload(admin, 'check', {}, Buffer.alloc(limit, 0x41));
+    expect(atLimit).toMatchObject({ code: 4, msg: expect.stringContaining('not an .xlsx workbook') });
+    const over = await upload(admin, 'check', {}, Buffer.alloc(limit + 1, 0x41));
+    expect(over).toMatchObject({ code: 4, msg: expect.stringContaining('larger than 4 MB') });
+  });
+
   it('reads 10,000 rows and refuses 10,001', async () => {
     const rows = Array.from({ length: 10_000 }, (_, i) => [`LIM${i.toString().padStart(6, '0')}`]);
     const ok = await upload(admin, 'check', {}, await file(rows));
@@ -407,8 +415,11 @@ describe('assign, protocol, delete', () => {
     expect((await call(admin, 'POST', '/api/v1/gateway/assign', { ids: [g.id, 999999], customerId: customer })).code).toBe(305);
     expect((await call(admin, 'POST', '/api/v1/gateway/assign', { ids: [g.id], customerId: 999999 })).code).toBe(404);
     expect((await gatewayRow(g.sn))!.company_id).toBeNull();
-    const ids = Array.from({ length: 501 }, (_, i) => i + 1);
+    // At most 500 ids: 500 unknown ones pass the input check and are not found; 501 are refused as input.
+    const ids = Array.from({ length: 501 }, (_, i) => 900_000 + i);
+    expect((await call(admin, 'POST', '/api/v1/gateway/assign', { ids: ids.slice(0, 500), customerId: null })).code).toBe(305);
     expect((await call(admin, 'POST', '/api/v1/gateway/assign', { ids, customerId: null })).code).toBe(4);
+    expect((await call(admin, 'POST', '/api/v1/gateway/updateGatewayProtocol', { ids, protocol: null })).code).toBe(4);
   });
 
   it('sets a known protocol, clears it, and refuses an unknown one', async () => {
