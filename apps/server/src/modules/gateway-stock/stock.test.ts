@@ -352,6 +352,8 @@ describe('import from a file', () => {
   });
 
   it('refuses what is not an .xlsx gateway file, naming the field', async () => {
+    expect(await call(admin, 'POST', '/api/v1/gateway/import/check', { file: 'x' })).toMatchObject({ code: 4, data: null });
+    expect(await call(admin, 'POST', '/api/v1/gateway/import/batch', { mode: 'all' })).toMatchObject({ code: 4, data: null });
     expect(await upload(admin, 'check', {})).toMatchObject({ code: 4 });
     expect(await upload(admin, 'check', {}, Buffer.from('sn,customer\nA,1\n'))).toMatchObject({ code: 4 });
     const xls = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512)]);
