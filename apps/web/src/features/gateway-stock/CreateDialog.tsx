@@ -9,6 +9,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, call } from '../../api/client.ts';
 import { SafeInput } from '../../components/SafeInput.tsx';
+import ui from '../../components/ui.module.css';
 import { aliasRules, CustomerIdInput, type Mode, ModeChoice, ProtocolSelect, snRules } from './fields.tsx';
 import { ProblemTable, type StockReport } from './ProblemTable.tsx';
 import { SecretsCard } from './SecretsCard.tsx';
@@ -195,7 +196,7 @@ export function CreateDialog({ open, onClose }: { open: boolean; onClose: () => 
                         },
                       ]}
                     >
-                      <Input.TextArea rows={6} className="mono" data-testid="stock-create-lines" />
+                      <Input.TextArea rows={6} className={ui.mono} data-testid="stock-create-lines" />
                     </Form.Item>
                     <Form.Item name="customerId" label={t('create.customer')} extra={t('create.customerHint')}>
                       <CustomerIdInput testId="stock-batch-customer" />

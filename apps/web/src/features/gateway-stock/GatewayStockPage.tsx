@@ -33,6 +33,7 @@ import {
 import { EditDialog, type EditKind, useDeleteGateway } from './EditDialogs.tsx';
 import { CustomerIdInput, ProtocolSelect } from './fields.tsx';
 import { ImportWizard } from './ImportWizard.tsx';
+import css from './stock.module.css';
 import { type StockRow, useStockList } from './stockQueries.ts';
 
 const { STOCK_SELECTION_MAX } = gatewayStockApi;
@@ -222,10 +223,10 @@ export default function GatewayStockPage() {
             if (v === '') update({ keyword: '' });
           }}
           onBlur={(e) => update({ keyword: e.target.value.trim() })}
-          style={{ width: 200 }}
+          className={css.keyword}
           data-testid="stock-filter-keyword"
         />
-        <div style={{ width: 150 }}>
+        <div className={css.customer}>
           <CustomerIdInput
             value={criteria.customerId ?? null}
             onChange={(v) => update({ customerId: v ?? undefined })}
@@ -233,7 +234,7 @@ export default function GatewayStockPage() {
             testId="stock-filter-customer"
           />
         </div>
-        <div style={{ width: 240 }}>
+        <div className={css.protocol}>
           <ProtocolSelect
             value={criteria.protocol ?? null}
             onChange={(v) => update({ protocol: v ?? undefined })}
@@ -248,7 +249,7 @@ export default function GatewayStockPage() {
           value={criteria.binding}
           onChange={(v) => update({ binding: v })}
           options={(['unbound', 'bound'] as const).map((b) => ({ value: b, label: t(`filters.${b}`) }))}
-          style={{ width: 200 }}
+          className={css.binding}
           data-testid="stock-filter-binding"
         />
         {isFiltered(criteria) && (

@@ -16,6 +16,7 @@ import { CustomerIdInput, type Mode, ModeChoice } from './fields.tsx';
 import { ProblemTable, type StockReport } from './ProblemTable.tsx';
 import { SecretsCard } from './SecretsCard.tsx';
 import type { MadeGateway } from './secrets.ts';
+import css from './stock.module.css';
 import { useInvalidateStock } from './stockQueries.ts';
 
 const { STOCK_IMPORT_MAX_ROWS, STOCK_IMPORT_MAX_BYTES } = gatewayStockApi;
@@ -152,7 +153,7 @@ export function ImportWizard({ open, onClose }: { open: boolean; onClose: () => 
         current={step}
         size="small"
         items={(['upload', 'check', 'write', 'result'] as const).map((s) => ({ title: t(`import.steps.${s}`) }))}
-        style={{ marginBottom: 16 }}
+        className={css.steps}
       />
       {step === 0 && (
         <Flex vertical gap={12} data-testid="stock-import-upload">
@@ -182,7 +183,7 @@ export function ImportWizard({ open, onClose }: { open: boolean; onClose: () => 
             </p>
           </Upload.Dragger>
           <Form layout="vertical">
-            <Form.Item label={t('import.defaultCustomer')} style={{ maxWidth: 320 }}>
+            <Form.Item label={t('import.defaultCustomer')} className={css.narrow}>
               <CustomerIdInput
                 value={customerId}
                 onChange={setCustomerId}

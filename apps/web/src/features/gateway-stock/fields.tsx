@@ -6,6 +6,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { NumberInput } from '../../components/NumberInput.tsx';
 import { isValidSn } from '../../lib/deviceSn.ts';
+import css from './stock.module.css';
 import { useProtocols } from './stockQueries.ts';
 
 export type Mode = 'valid' | 'all';
@@ -39,7 +40,7 @@ export function ProtocolSelect({
       options={(protocols.data ?? []).map((p) => ({ value: p.id, label: `${p.name} (${p.id})` }))}
       data-testid={testId}
       popupMatchSelectWidth={false}
-      style={{ width: '100%' }}
+      className={css.full}
     />
   );
 }
@@ -67,7 +68,7 @@ export function CustomerIdInput({
       placeholder={placeholder}
       aria-label={ariaLabel ?? placeholder}
       data-testid={testId}
-      style={{ width: '100%' }}
+      className={css.full}
     />
   );
 }
