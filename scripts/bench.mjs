@@ -19,6 +19,12 @@ if (process.argv[2] === 'commands') {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/commands.ts'], { cwd: root, stdio: 'inherit' });
   process.exit(r.status ?? 1);
 }
+// npm run bench -- gateway-import: a 10,000-row gateway stock import, checked and written
+// (bench/gateway-import.ts; PostgreSQL too with BENCH_DATABASE_URL).
+if (process.argv[2] === 'gateway-import') {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/gateway-import.ts'], { cwd: root, stdio: 'inherit' });
+  process.exit(r.status ?? 1);
+}
 if (process.argv[2] === 'web') {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/web.ts'], { cwd: root, stdio: 'inherit' });
   process.exit(r.status ?? 1);

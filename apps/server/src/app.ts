@@ -27,6 +27,7 @@ import { deviceRoutes } from './modules/devices/routes.ts';
 import { dictRoutes } from './modules/dicts/routes.ts';
 import { eventRoutes } from './modules/events/routes.ts';
 import { firmwareRoutes } from './modules/firmware/routes.ts';
+import { gatewayStockRoutes } from './modules/gateway-stock/routes.ts';
 import { loggerRoutes } from './modules/loggers/routes.ts';
 import { operationRoutes } from './modules/operations/routes.ts';
 import { permissionRoutes } from './modules/permissions/routes.ts';
@@ -114,6 +115,7 @@ export async function buildApp(
   firmwareRoutes(app);
   loggerRoutes(app);
   versionRoutes(app);
+  gatewayStockRoutes(app);
 
   if (deps.config.webDist) await registerWebApp(app, deps.config.webDist);
   return app;

@@ -7,6 +7,7 @@ export * as devicesApi from './api/devices.ts';
 export * as dictsApi from './api/dicts.ts';
 export * as eventsApi from './api/events.ts';
 export * as firmwareApi from './api/firmware.ts';
+export * as gatewayStockApi from './api/gatewayStock.ts';
 export type { MaintenanceKind, MaintenanceResult } from './api/loggers.ts';
 export * as loggersApi from './api/loggers.ts';
 export * as permissionsApi from './api/permissions.ts';

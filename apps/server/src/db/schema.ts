@@ -184,6 +184,8 @@ export interface GatewaysTable {
   created_at: number;
   updated_at: number;
   deleted_at: number | null;
+  /** 019: the protocol id it polls its devices with (null: none set; optional on insert). */
+  protocol_id: Generated<string | null>;
 }
 
 /** 009: a device's past time in a plant it has left: [bound_at, unbound_at). */

@@ -61,6 +61,8 @@ const postsThatDoNotWrite = new Map([
   ['POST /api/v1/gateways/check', 'checks a label key, stores nothing'],
   ['POST /oauth/revoke', 'signing out'],
   ['POST /api/v1/user/personalized', "the account's own display preferences"],
+  ['POST /api/v1/gateway/import/one/check', 'checks a gateway for import, stores nothing'],
+  ['POST /api/v1/gateway/import/check', 'checks an import file, stores nothing'],
 ]);
 /** GETs that change a device (the paths the portal's clients call): they declare writes like a POST. */
 const getsThatWrite = new Map([
@@ -71,6 +73,7 @@ const getsThatWrite = new Map([
   ['GET /api/v1/firmware/batchDelete', 'deletes firmware images'],
   ['GET /api/v1/firmware/inverterType/:id/delete', 'deletes an inverter type'],
   ['GET /api/v1/version/:id/delete', 'deletes a system version'],
+  ['GET /api/v1/gateway/:id/delete', 'deletes a gateway from stock'],
 ]);
 /** Answered to the loopback address without a token (monitoring on the same machine). */
 const scrapeRoutes = new Set(['GET /metrics']);

@@ -302,7 +302,12 @@ export const menuRoutes: PageRoute[] = [
     permission: 'system.management',
     icon: SettingOutlined,
     children: [
-      { path: '/management/gateway', titleKey: 'systemGateways', permission: 'sys.gateway.view', page: comingSoon },
+      {
+        path: '/management/gateway',
+        titleKey: 'systemGateways',
+        permission: 'sys.gateway.view',
+        page: lazyPage(() => import('../features/gateway-stock/GatewayStockPage.tsx')),
+      },
       {
         path: '/management/status',
         titleKey: 'systemStatus',

@@ -15,6 +15,7 @@ import * as m013 from './013_admin_audit.ts';
 import * as m015 from './015_firmware_library.ts';
 import * as m016 from './016_loggers_versions.ts';
 import * as m018 from './018_customers.ts';
+import * as m019 from './019_gateway_stock.ts';
 import * as m021 from './021_command_power_guard.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '013_admin_audit': m013,
   '015_firmware_library': m015,
   '016_loggers_versions': m016,
-  '021_command_power_guard': m021,
   '018_customers': m018,
+  '019_gateway_stock': m019,
+  '021_command_power_guard': m021,
 };

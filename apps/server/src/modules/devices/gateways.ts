@@ -17,7 +17,11 @@ import { cached, scopeFormFor } from './list.ts';
 import { readAll } from './offload.ts';
 
 type ListQuery = QueryOf<typeof devicesApi.listGateways>;
-type Filters = Pick<ListQuery, 'plantId' | 'status' | 'binding' | 'commType' | 'keyword'>;
+export type GatewayFilters = Pick<
+  ListQuery,
+  'plantId' | 'status' | 'binding' | 'commType' | 'keyword' | 'customerId' | 'protocol'
+>;
+type Filters = GatewayFilters;
 
 const { GATEWAY_HISTORY_DAYS, GATEWAY_HISTORY_MAX } = devicesApi;
 
@@ -30,13 +34,15 @@ const likePattern = (keyword: string) =>
 // biome-ignore lint/suspicious/noExplicitAny: the filters apply to any select over `gateways`
 type GatewaysQuery = SelectQueryBuilder<Database, 'gateways' | any, any>;
 
-function filtered<Q extends GatewaysQuery>(q: Q, caller: Caller, f: Filters, form: ScopeForm = 'exists'): Q {
+export function filtered<Q extends GatewaysQuery>(q: Q, caller: Caller, f: Filters, form: ScopeForm = 'exists'): Q {
   let out = q.where((eb) => gatewaysVisible(eb as never, caller, form)) as Q;
   if (f.plantId !== undefined) out = out.where('gateways.plant_id', '=', f.plantId) as Q;
   if (f.status) out = out.where('gateways.online', '=', f.status === 'online' ? 1 : 0) as Q;
   if (f.binding === 'bound') out = out.where('gateways.plant_id', 'is not', null) as Q;
   if (f.binding === 'unbound') out = out.where('gateways.plant_id', 'is', null) as Q;
   if (f.commType) out = out.where('gateways.comm_type', '=', f.commType) as Q;
+  if (f.customerId !== undefined) out = out.where('gateways.company_id', '=', f.customerId) as Q;
+  if (f.protocol) out = out.where('gateways.protocol_id', '=', f.protocol) as Q;
   if (f.keyword?.trim()) {
     const pattern = likePattern(f.keyword);
     out = out.where(
@@ -71,6 +77,8 @@ const filterKey = (caller: Caller, q: Filters) => [
   q.binding ?? null,
   q.commType ?? null,
   q.keyword?.trim().toLowerCase() ?? '',
+  q.customerId ?? null,
+  q.protocol ?? null,
 ];
 
 /** Every visible gateway that passes the filters, in order (cached 10 s, see list.ts). */
@@ -92,7 +100,7 @@ function orderedIds(db: Db, caller: Caller, q: ListQuery, sort: string, desc: bo
  * Gateways with everything a row shows, by id, WITHOUT the scope (ids come from a scoped query),
  * and whether the caller operates each.
  */
-function rowsByIds(db: Db, caller: Caller, ids: number[]) {
+export function rowsByIds(db: Db, caller: Caller, ids: number[]) {
   return db
     .selectFrom('gateways')
     .leftJoin('plants', 'plants.id', 'gateways.plant_id')
@@ -112,6 +120,7 @@ function rowsByIds(db: Db, caller: Caller, ids: number[]) {
       'gateways.sw_version',
       'gateways.hw_version',
       'gateways.comm_type',
+      'gateways.protocol_id',
       'gateways.rssi',
       'gateways.online',
       'gateways.last_online_at',
@@ -126,7 +135,7 @@ function rowsByIds(db: Db, caller: Caller, ids: number[]) {
 }
 type GatewayRow = Awaited<ReturnType<typeof rowsByIds>>[number];
 
-async function deviceSummary(db: Db, ids: number[]) {
+export async function deviceSummary(db: Db, ids: number[]) {
   const rows = await db
     .selectFrom('devices')
     .select((eb) => ['gateway_id', 'protocol_id', eb.fn.countAll<number>().as('n')])
@@ -145,7 +154,7 @@ async function deviceSummary(db: Db, ids: number[]) {
   return out;
 }
 
-function toItem(r: GatewayRow, summary: { protocols: string[]; devices: number } | undefined) {
+export function toItem(r: GatewayRow, summary: { protocols: string[]; devices: number } | undefined) {
   const rssi = r.rssi === null ? null : Number(r.rssi);
   return {
     id: r.id,
@@ -162,6 +171,7 @@ function toItem(r: GatewayRow, summary: { protocols: string[]; devices: number }
     lastOnlineAt: iso(r.last_online_at),
     lastSeenAt: iso(r.last_seen_at),
     uploadInterval: Number(r.upload_interval_s),
+    protocol: r.protocol_id,
     protocols: summary?.protocols ?? [],
     devices: summary?.devices ?? 0,
     createdAt: iso(r.created_at)!,

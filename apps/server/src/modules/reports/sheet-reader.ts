@@ -8,8 +8,8 @@
 import { Worker } from 'node:worker_threads';
 
 export type CellValue = string | number | boolean | Date | null | undefined;
-/** [sheet row number (1-based), column A, column B] of each non-empty row. */
-export type SheetRow = [number, CellValue, CellValue];
+/** [sheet row number (1-based), column A, column B, …] of each non-empty row (as many columns as asked). */
+export type SheetRow = [number, ...CellValue[]];
 
 const WORKER_URL = new URL('./sheet-reader.worker.mjs', import.meta.url);
 const TIME_LIMIT_MS = 60_000;
@@ -59,7 +59,7 @@ function spawn(): Worker {
   return w;
 }
 
-function run(bytes: Buffer, maxRows: number): Promise<SheetRow[] | null> {
+function run(bytes: Buffer, maxRows: number, columns: number): Promise<SheetRow[] | null> {
   if (idleTimer) clearTimeout(idleTimer);
   worker ??= spawn();
   const w = worker;
@@ -80,7 +80,7 @@ function run(bytes: Buffer, maxRows: number): Promise<SheetRow[] | null> {
       },
     };
     const copy = new Uint8Array(bytes);
-    w.postMessage({ id, bytes: copy, maxRows }, [copy.buffer]);
+    w.postMessage({ id, bytes: copy, maxRows, columns }, [copy.buffer]);
   }).finally(() => {
     idleTimer = setTimeout(() => {
       const idle = worker;
@@ -91,9 +91,12 @@ function run(bytes: Buffer, maxRows: number): Promise<SheetRow[] | null> {
   });
 }
 
-/** The non-empty rows of the first sheet (at most `maxRows`), or null when the workbook does not load. */
-export function readFirstSheet(bytes: Buffer, maxRows: number): Promise<SheetRow[] | null> {
-  const result = queue.then(() => run(bytes, maxRows));
+/**
+ * The first `columns` cells (A, B, …) of the first sheet's non-empty rows (at most `maxRows`), or
+ * null when the workbook does not load.
+ */
+export function readFirstSheet(bytes: Buffer, maxRows: number, columns = 2): Promise<SheetRow[] | null> {
+  const result = queue.then(() => run(bytes, maxRows, columns));
   queue = result.catch(() => undefined);
   return result;
 }

@@ -4,8 +4,9 @@
  * neither stall the server's event loop nor risk its heap. Plain JavaScript, so the worker
  * runs under any loader.
  *
- * Each message { id, bytes: Uint8Array, maxRows } is answered with { id, ok: true, rows } —
- * [rowNumber, a, b] for columns A and B of the non-empty rows (at most maxRows of them) as
+ * Each message { id, bytes: Uint8Array, maxRows, columns } is answered with { id, ok: true, rows } —
+ * [rowNumber, a, b, …] for the first `columns` columns (default 2: A and B) of the non-empty rows
+ * (at most maxRows of them) as
  * plain values: formula results, rich text and hyperlinks unwrapped, an error cell undefined —
  * or { id, ok: false } when the file does not load.
  */
@@ -24,7 +25,7 @@ function plain(v) {
 
 const blank = (v) => v === null || (typeof v === 'string' && v.trim() === '');
 
-async function read(bytes, maxRows) {
+async function read(bytes, maxRows, columns) {
   const wb = new ExcelJS.Workbook();
   try {
     await wb.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
@@ -38,16 +39,16 @@ async function read(bytes, maxRows) {
     for (let r = 1; r <= last && rows.length < maxRows; r++) {
       const row = ws.findRow(r);
       if (!row) continue;
-      const a = plain(row.getCell(1).value);
-      const b = plain(row.getCell(2).value);
-      if (blank(a) && blank(b)) continue;
-      rows.push([r, a, b]);
+      const cells = [];
+      for (let c = 1; c <= columns; c++) cells.push(plain(row.getCell(c).value));
+      if (cells.every(blank)) continue;
+      rows.push([r, ...cells]);
     }
   }
   return rows;
 }
 
-parentPort.on('message', async ({ id, bytes, maxRows }) => {
-  const rows = await read(bytes, maxRows);
+parentPort.on('message', async ({ id, bytes, maxRows, columns = 2 }) => {
+  const rows = await read(bytes, maxRows, columns);
   parentPort.postMessage(rows ? { id, ok: true, rows } : { id, ok: false });
 });

@@ -8,6 +8,7 @@ import devices from './devices.json';
 import enterprise from './enterprise.json';
 import events from './events.json';
 import firmware from './firmware.json';
+import gatewayStock from './gatewayStock.json';
 import maintenance from './maintenance.json';
 import menu from './menu.json';
 import overview from './overview.json';
@@ -37,4 +38,5 @@ export default {
   customers,
   enterprise,
   audit,
+  gatewayStock,
 };

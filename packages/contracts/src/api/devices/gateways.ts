@@ -35,6 +35,7 @@ export const GatewayListItem = Type.Object({
   lastOnlineAt: Nullable(Instant),
   lastSeenAt: Nullable(Instant),
   uploadInterval: Type.Integer({ description: 's' }),
+  protocol: Nullable(Type.String({ description: 'the protocol id it polls its devices with (set in stock), null: none set' })),
   protocols: Type.Array(Type.String(), { description: 'protocol ids of the devices behind it' }),
   devices: Type.Integer({ description: 'devices behind it' }),
   createdAt: Instant,
@@ -83,18 +84,26 @@ export const GatewayDetail = Type.Object({
   }),
 });
 
+/** The gateway list's filters (the list, and the system stock's download). */
+export const gatewayFilters = {
+  plantId: Type.Optional(Id),
+  status: Type.Optional(GatewayState),
+  binding: Type.Optional(Type.Union([Type.Literal('bound'), Type.Literal('unbound')])),
+  commType: Type.Optional(Type.String({ maxLength: 16 })),
+  keyword: deviceFilters.keyword,
+  customerId: Type.Optional(Type.Integer({ minimum: 1, description: 'the customer or agent company it is assigned to' })),
+  protocol: Type.Optional(Type.String({ maxLength: 64, description: 'its protocol id' })),
+};
+
 export const listGateways = endpoint({
   method: 'GET',
   path: '/api/v1/gateways',
-  access: 'gateway.view',
+  // The devices page's list, and the system administrators' stock list.
+  access: ['gateway.view', 'sys.gateway.view'],
   summary: 'The gateways the caller can see (of visible plants; unbound ones of the caller’s company): filtered, sorted, paged',
   query: Type.Object({
     ...PageQuery,
-    plantId: Type.Optional(Id),
-    status: Type.Optional(GatewayState),
-    binding: Type.Optional(Type.Union([Type.Literal('bound'), Type.Literal('unbound')])),
-    commType: Type.Optional(Type.String({ maxLength: 16 })),
-    keyword: deviceFilters.keyword,
+    ...gatewayFilters,
     sort: Type.Optional(Sort(gatewaySorts, 'sn')),
     order: Type.Optional(ListOrder),
   }),

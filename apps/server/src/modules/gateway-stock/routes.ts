@@ -1,0 +1,38 @@
+/** Routes of the gateway stock (system gateway management): thin. */
+import { gatewayStockApi as api } from '@sunfleet/contracts';
+import type { FastifyInstance } from 'fastify';
+import { fail } from '../../http/errors.ts';
+import { route } from '../../http/route.ts';
+import { readStockFile, readStockUpload, sendGatewayList, sendTemplate } from './sheet.ts';
+import * as stock from './stock.service.ts';
+import { texts } from './texts.ts';
+
+export function gatewayStockRoutes(app: FastifyInstance) {
+  const { db } = app.deps;
+  const effects = stock.processEffects(app.deps.ingest);
+
+  route(app, api.importOneCheck, ({ query, body }) => stock.checkOne(db, query.customerId, body));
+  route(app, api.importOne, ({ caller, query, body, lan }) =>
+    stock.createOne(db, caller, { ...body, customerId: query.customerId }, lan, effects, 'import'),
+  );
+  route(app, api.createGateway, ({ caller, body, lan }) => stock.createOne(db, caller, body, lan, effects));
+  route(app, api.batchCreate, ({ caller, body }) =>
+    stock.createMany(db, caller, stock.batchRows(body.items), body.customerId ?? null, body.mode, effects, 'batch'),
+  );
+  route(app, api.importCheck, async ({ req, lan }) => {
+    const upload = await readStockUpload(req, lan);
+    return stock.checkMany(db, await readStockFile(upload.bytes, lan), upload.customerId);
+  });
+  route(app, api.importBatch, async ({ caller, req, lan }) => {
+    const upload = await readStockUpload(req, lan);
+    const mode = upload.mode ?? fail(4, texts(lan).badMode);
+    return stock.createMany(db, caller, await readStockFile(upload.bytes, lan), upload.customerId, mode, effects, 'import');
+  });
+  route(app, api.importTemplate, ({ reply, lan }) => sendTemplate(reply, lan));
+  route(app, api.assignGateways, ({ caller, body }) => stock.assign(db, caller, body.ids, body.customerId, effects));
+  route(app, api.updateProtocol, ({ caller, body, lan }) =>
+    stock.updateProtocol(db, caller, body.ids, body.protocol, lan, effects),
+  );
+  route(app, api.deleteGateway, ({ caller, params }) => stock.deleteOne(db, caller, params.id, effects));
+  route(app, api.downloadGateways, ({ caller, query, reply, lan }) => sendGatewayList(db, caller, reply, query, lan));
+}

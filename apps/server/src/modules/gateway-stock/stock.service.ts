@@ -1,0 +1,261 @@
+/**
+ * Gateways in stock, the rules: create one (form, or "import one" for a customer), create a
+ * batch or import a file (checked row by row, written in one transaction: mode 'valid' the rows
+ * without a problem, mode 'all' every row or none), assign to a customer or agent, set the
+ * protocol, delete (refused with 301 while bound to a plant). Each change is recorded with
+ * `recordAdminChange` in its transaction (an import or batch as one record: the count and SNs).
+ *
+ * A gateway made here gets a new device secret (192 random bits) and claim key (128 random
+ * bits, `newClaimKey`); the answer carries both once, the store keeps their SHA-256 only, and the
+ * plant binding (`plants/gateway-binding.ts`) compares a typed key's hash in constant time.
+ */
+import type { gatewayStockApi, Language } from '@sunfleet/contracts';
+import type { Static } from 'typebox';
+import type { Caller } from '../../access/caller.ts';
+import { recordAdminChange } from '../../audit/admin.ts';
+import { type Db, now } from '../../db/index.ts';
+import { fail } from '../../http/errors.ts';
+import { newClaimKey, newGatewaySecret } from '../../telemetry/gateways.ts';
+import { devicesChanged } from '../devices/list.ts';
+import { type Checked, checkRows, type GoodRow, problemCode, protocolOf, type RawRow } from './rows.ts';
+import * as repo from './stock.repo.ts';
+import { texts } from './texts.ts';
+
+type StockItem = Static<typeof gatewayStockApi.StockItem>;
+type Created = Static<typeof gatewayStockApi.CreatedGateway>;
+type ImportResult = Static<typeof gatewayStockApi.StockImportResult>;
+export type ImportMode = Static<typeof gatewayStockApi.ImportMode>;
+
+/** What a change tells the rest of the process: the lists' caches and ingest's gateway cache. */
+export interface StockEffects {
+  forget(gatewaySns: readonly string[]): void;
+}
+
+const itemRow = (item: StockItem, row: number): RawRow => ({
+  row,
+  sn: item.sn,
+  customer: item.customerId == null ? '' : String(item.customerId),
+  protocol: item.protocol ?? '',
+  alias: item.alias ?? '',
+});
+
+/** A customer named by the call (not a row): 404 when there is no such company. */
+async function requireCustomer(db: Db, id: number | null | undefined): Promise<number | null> {
+  if (id == null) return null;
+  if (!(await repo.customerExists(db, id))) fail(404);
+  return id;
+}
+
+/** `import/one/check`: the one gateway's problems as row 1 of a file. */
+export async function checkOne(db: Db, customerId: number | undefined, item: Omit<StockItem, 'customerId'>) {
+  return (await checkRows(db, [itemRow({ ...item, customerId }, 1)], null)).report;
+}
+
+/** `gateway/import/check`: the file's rows checked (404 when the call's customer does not exist). */
+export async function checkMany(db: Db, rows: readonly RawRow[], customerId: number | null) {
+  return (await checkRows(db, rows, await requireCustomer(db, customerId))).report;
+}
+
+/** Create and audit the good rows inside `trx`; the created gateways with their secrets. */
+async function writeRows(trx: Db, caller: Caller, good: readonly GoodRow[], action: string, companyId: number | null) {
+  const t = now();
+  const made = good.map((g) => ({ ...g, secret: newGatewaySecret(), claimKey: newClaimKey() }));
+  const ids = await repo.insertGateways(trx, made, t);
+  const created: Created[] = made.map((m) => ({ id: ids.get(m.sn)!, sn: m.sn, claimKey: m.claimKey, secret: m.secret }));
+  if (created.length === 1) {
+    const g = made[0]!;
+    await recordAdminChange(
+      trx,
+      {
+        actorUserId: caller.user.id,
+        companyId: g.companyId,
+        entity: 'gateway_stock',
+        entityId: created[0]!.id,
+        action,
+        after: { sn: g.sn, customerId: g.companyId, protocol: g.protocol, alias: g.alias },
+      },
+      t,
+    );
+  } else if (created.length > 1) {
+    await recordAdminChange(
+      trx,
+      {
+        actorUserId: caller.user.id,
+        companyId,
+        entity: 'gateway_stock',
+        entityId: action,
+        action,
+        after: { count: created.length, sns: made.map((m) => m.sn) },
+      },
+      t,
+    );
+  }
+  return created;
+}
+
+/**
+ * Check and write in one transaction, so that what is written is what was checked (a row taken
+ * meanwhile by another import fails the unique SN: 301, nothing written).
+ */
+async function checkAndWrite(
+  db: Db,
+  caller: Caller,
+  rows: readonly RawRow[],
+  defaultCustomer: number | null,
+  mode: ImportMode,
+  action: string,
+): Promise<{ checked: Checked; created: Created[] }> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const checked = await checkRows(trx, rows, defaultCustomer);
+      const refused = mode === 'all' && checked.report.problems.length > 0;
+      const created = refused ? [] : await writeRows(trx, caller, checked.good, action, defaultCustomer);
+      return { checked, created };
+    });
+  } catch (err) {
+    if (repo.isUniqueViolation(err)) fail(301);
+    throw err;
+  }
+}
+
+/** `gateway/create` and `gateway/import/one`: one gateway; its first problem is the answer (4, 301, 404). */
+export async function createOne(
+  db: Db,
+  caller: Caller,
+  item: StockItem,
+  lan: Language,
+  effects: StockEffects,
+  action = 'create',
+): Promise<Created> {
+  await requireCustomer(db, item.customerId);
+  const { checked, created } = await checkAndWrite(db, caller, [itemRow(item, 1)], null, 'all', action);
+  const problem = checked.report.problems[0];
+  if (problem) fail(problemCode(problem), texts(lan).problems[problem.problem]);
+  effects.forget(created.map((c) => c.sn));
+  return created[0]!;
+}
+
+/** `gateway/batch`, `gateway/import/batch`: the rows checked, then written as the mode says. */
+export async function createMany(
+  db: Db,
+  caller: Caller,
+  rows: readonly RawRow[],
+  customerId: number | null,
+  mode: ImportMode,
+  effects: StockEffects,
+  action: 'batch' | 'import',
+): Promise<ImportResult> {
+  const defaultCustomer = await requireCustomer(db, customerId);
+  const { checked, created } = await checkAndWrite(db, caller, rows, defaultCustomer, mode, action);
+  effects.forget(created.map((c) => c.sn));
+  return { mode, written: created.length, report: checked.report, gateways: created };
+}
+
+export const batchRows = (items: readonly StockItem[]): RawRow[] => items.map((item, i) => itemRow(item, i + 1));
+
+/** Live gateways of `ids`; 305 when one of them is missing (or deleted). */
+async function requireGateways(db: Db, ids: readonly number[]) {
+  const rows = await repo.stockRows(db, ids);
+  if (rows.length !== new Set(ids).size) fail(305);
+  return rows;
+}
+
+/** `gateway/assign`: to a customer or agent company, or to none. */
+export async function assign(db: Db, caller: Caller, ids: number[], customerId: number | null, effects: StockEffects) {
+  await requireCustomer(db, customerId);
+  const rows = await db.transaction().execute(async (trx) => {
+    const found = await requireGateways(trx, ids);
+    const t = now();
+    await repo.setCompany(trx, ids, customerId, t);
+    for (const r of found) {
+      await recordAdminChange(
+        trx,
+        {
+          actorUserId: caller.user.id,
+          companyId: customerId ?? r.company_id,
+          entity: 'gateway_stock',
+          entityId: r.id,
+          action: 'assign',
+          before: { customerId: r.company_id },
+          after: { customerId },
+        },
+        t,
+      );
+    }
+    return found;
+  });
+  effects.forget(rows.map((r) => r.sn));
+  return { updated: rows.length };
+}
+
+/** `gateway/updateGatewayProtocol`: a known protocol id (4 otherwise) or null. */
+export async function updateProtocol(
+  db: Db,
+  caller: Caller,
+  ids: number[],
+  protocolText: string | null,
+  lan: Language,
+  effects: StockEffects,
+) {
+  const protocol = protocolText === null || protocolText.trim() === '' ? null : protocolOf(protocolText);
+  if (protocolText !== null && protocolText.trim() !== '' && protocol === null) fail(4, texts(lan).problems.protocolUnknown);
+  const rows = await db.transaction().execute(async (trx) => {
+    const found = await requireGateways(trx, ids);
+    const t = now();
+    await repo.setProtocol(trx, ids, protocol, t);
+    for (const r of found) {
+      await recordAdminChange(
+        trx,
+        {
+          actorUserId: caller.user.id,
+          companyId: r.company_id,
+          entity: 'gateway_stock',
+          entityId: r.id,
+          action: 'protocol',
+          before: { protocol: r.protocol_id },
+          after: { protocol },
+        },
+        t,
+      );
+    }
+    return found;
+  });
+  effects.forget(rows.map((r) => r.sn));
+  return { updated: rows.length };
+}
+
+/** `gateway/{id}/delete`: 305 no such gateway, 301 while it is bound to a plant. */
+export async function deleteOne(db: Db, caller: Caller, id: number, effects: StockEffects) {
+  const sn = await db.transaction().execute(async (trx) => {
+    const [row] = await requireGateways(trx, [id]);
+    if (row!.plant_id !== null) fail(301);
+    const t = now();
+    // The statement re-checks "not bound": a binding that came in between refuses the delete.
+    if (!(await repo.markDeleted(trx, id, t))) fail(301);
+    await recordAdminChange(
+      trx,
+      {
+        actorUserId: caller.user.id,
+        companyId: row!.company_id,
+        entity: 'gateway_stock',
+        entityId: id,
+        action: 'delete',
+        before: { sn: row!.sn, customerId: row!.company_id, protocol: row!.protocol_id },
+      },
+      t,
+    );
+    return row!.sn;
+  });
+  effects.forget([sn]);
+  return null;
+}
+
+/** The effects of a change in this process: list caches dropped, ingest told. */
+export const processEffects = (ingest?: { forget(opts?: { gatewaySn?: string }): void }): StockEffects => ({
+  forget(sns) {
+    devicesChanged();
+    if (!ingest) return;
+    if (sns.length > 100) ingest.forget();
+    else for (const sn of sns) ingest.forget({ gatewaySn: sn });
+  },
+});
