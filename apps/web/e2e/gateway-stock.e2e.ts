@@ -96,9 +96,10 @@ describe('system gateway stock', () => {
     // The key is shown nowhere any more.
     await expect.poll(() => page.content(), { timeout: 10_000 }).not.toContain(key);
 
-    // Assign to the demo's first company (id 1, the installer).
+    // Assign to a customer picked by name.
     await page.getByTestId(`stock-assign-${sns[0]}`).click();
-    await page.locator('input[data-testid="stock-assign-customer"], [data-testid="stock-assign-customer"] input').fill('1');
+    await page.getByTestId('stock-assign-customer').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
     await page.getByTestId('stock-edit-ok').click();
     await expect.poll(() => page.getByTestId(`stock-customer-${sns[0]}`).count(), { timeout: 10_000 }).toBe(1);
     // Both rows selected: the bar offers assign and protocol for the selection.

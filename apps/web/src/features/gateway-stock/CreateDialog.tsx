@@ -3,17 +3,20 @@
  * protocol, alias) with a customer for all and the write mode. The batch shows the per-row report;
  * what was made shows its claim keys and device secrets once, and closing asks first.
  */
+
 import { gatewayStockApi } from '@sunfleet/contracts';
 import { App, Button, Form, Input, Modal, Tabs } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, call } from '../../api/client.ts';
+import { CustomerSelect } from '../../components/CustomerSelect.tsx';
 import { SafeInput } from '../../components/SafeInput.tsx';
 import ui from '../../components/ui.module.css';
-import { aliasRules, CustomerIdInput, type Mode, ModeChoice, ProtocolSelect, snRules } from './fields.tsx';
+import { aliasRules, type Mode, ModeChoice, ProtocolSelect, snRules } from './fields.tsx';
 import { ProblemTable, type StockReport } from './ProblemTable.tsx';
 import { SecretsCard } from './SecretsCard.tsx';
 import { type MadeGateway, parseBatchLines } from './secrets.ts';
+import css from './stock.module.css';
 import { useInvalidateStock } from './stockQueries.ts';
 
 const { STOCK_BATCH_MAX } = gatewayStockApi;
@@ -159,7 +162,7 @@ export function CreateDialog({ open, onClose }: { open: boolean; onClose: () => 
                     <SafeInput maxLength={32} data-testid="stock-create-sn" />
                   </Form.Item>
                   <Form.Item name="customerId" label={t('create.customer')} extra={t('create.customerHint')}>
-                    <CustomerIdInput testId="stock-create-customer" />
+                    <CustomerSelect className={css.full} testId="stock-create-customer" />
                   </Form.Item>
                   <Form.Item name="protocol" label={t('create.protocol')}>
                     <ProtocolSelect testId="stock-create-protocol" />
@@ -199,7 +202,7 @@ export function CreateDialog({ open, onClose }: { open: boolean; onClose: () => 
                       <Input.TextArea rows={6} className={ui.mono} data-testid="stock-create-lines" />
                     </Form.Item>
                     <Form.Item name="customerId" label={t('create.customer')} extra={t('create.customerHint')}>
-                      <CustomerIdInput testId="stock-batch-customer" />
+                      <CustomerSelect className={css.full} testId="stock-batch-customer" />
                     </Form.Item>
                     <Form.Item name="mode" label={t('mode.label')}>
                       <ModeChoice />

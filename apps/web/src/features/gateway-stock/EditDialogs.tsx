@@ -3,13 +3,16 @@
  * protocol (empty clears it), delete one after a confirmation (refused while it is bound to a
  * plant: the server's 301, explained).
  */
+
 import { gatewayStockApi } from '@sunfleet/contracts';
 import { App, type ButtonProps, Form, Modal, Typography } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, call } from '../../api/client.ts';
+import { CustomerSelect } from '../../components/CustomerSelect.tsx';
 import ui from '../../components/ui.module.css';
-import { CustomerIdInput, ProtocolSelect } from './fields.tsx';
+import { ProtocolSelect } from './fields.tsx';
+import css from './stock.module.css';
 import { type StockRow, useInvalidateStock } from './stockQueries.ts';
 
 export type EditKind = 'assign' | 'protocol';
@@ -69,7 +72,8 @@ export function EditDialog({
       <Form layout="vertical">
         {kind === 'assign' && (
           <Form.Item label={t('assign.customer')} extra={t('assign.customerHint')}>
-            <CustomerIdInput
+            <CustomerSelect
+              className={css.full}
               value={customerId}
               onChange={setCustomerId}
               testId="stock-assign-customer"

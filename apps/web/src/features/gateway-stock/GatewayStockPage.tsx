@@ -5,6 +5,7 @@
  * (sys.gateway.edit): create one or a batch, the import wizard, assign and set the protocol of
  * one row or the selected rows, delete (confirmed); the filtered list as .xlsx.
  */
+
 import { ApiOutlined, DeleteOutlined, DownloadOutlined, PlusOutlined, TeamOutlined, UploadOutlined } from '@ant-design/icons';
 import { gatewayStockApi } from '@sunfleet/contracts';
 import { App, Button, Card, Flex, Select, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
@@ -12,6 +13,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useServerLanguage } from '../../api/hooks.ts';
+import { CustomerSelect } from '../../components/CustomerSelect.tsx';
 import { downloadFile } from '../../components/download.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { ListTable } from '../../components/ListTable.tsx';
@@ -31,7 +33,7 @@ import {
   serverFilters,
 } from './criteria.ts';
 import { EditDialog, type EditKind, useDeleteGateway } from './EditDialogs.tsx';
-import { CustomerIdInput, ProtocolSelect } from './fields.tsx';
+import { ProtocolSelect } from './fields.tsx';
 import { ImportWizard } from './ImportWizard.tsx';
 import css from './stock.module.css';
 import { type StockRow, useStockList } from './stockQueries.ts';
@@ -227,7 +229,8 @@ export default function GatewayStockPage() {
           data-testid="stock-filter-keyword"
         />
         <div className={css.customer}>
-          <CustomerIdInput
+          <CustomerSelect
+            className={css.full}
             value={criteria.customerId ?? null}
             onChange={(v) => update({ customerId: v ?? undefined })}
             placeholder={t('filters.customer')}

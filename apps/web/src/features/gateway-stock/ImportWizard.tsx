@@ -4,6 +4,7 @@
  * with the claim keys and device secrets of what was made, shown once. The file stays in the
  * browser between the steps and is sent again to write (the server checks it again then).
  */
+
 import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
 import { gatewayStockApi } from '@sunfleet/contracts';
 import { Alert, App, Button, Flex, Form, Modal, Steps, Typography, Upload } from 'antd';
@@ -11,8 +12,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, call } from '../../api/client.ts';
 import { useServerLanguage } from '../../api/hooks.ts';
+import { CustomerSelect } from '../../components/CustomerSelect.tsx';
 import { downloadFile } from '../../components/download.ts';
-import { CustomerIdInput, type Mode, ModeChoice } from './fields.tsx';
+import { type Mode, ModeChoice } from './fields.tsx';
 import { ProblemTable, type StockReport } from './ProblemTable.tsx';
 import { SecretsCard } from './SecretsCard.tsx';
 import type { MadeGateway } from './secrets.ts';
@@ -184,7 +186,8 @@ export function ImportWizard({ open, onClose }: { open: boolean; onClose: () => 
           </Upload.Dragger>
           <Form layout="vertical">
             <Form.Item label={t('import.defaultCustomer')} className={css.narrow}>
-              <CustomerIdInput
+              <CustomerSelect
+                className={css.full}
                 value={customerId}
                 onChange={setCustomerId}
                 testId="stock-import-customer"

@@ -1,10 +1,9 @@
-/** Form fields the stock's dialogs share: the protocol choice, a customer id and the import mode. */
+/** Form fields the stock's dialogs share: the protocol choice and the import mode. */
 import { isDeviceAlias } from '@sunfleet/contracts';
 import { Flex, Radio, Select, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { NumberInput } from '../../components/NumberInput.tsx';
 import { isValidSn } from '../../lib/deviceSn.ts';
 import css from './stock.module.css';
 import { useProtocols } from './stockQueries.ts';
@@ -40,34 +39,6 @@ export function ProtocolSelect({
       options={(protocols.data ?? []).map((p) => ({ value: p.id, label: `${p.name} (${p.id})` }))}
       data-testid={testId}
       popupMatchSelectWidth={false}
-      className={css.full}
-    />
-  );
-}
-
-export function CustomerIdInput({
-  value,
-  onChange,
-  testId,
-  placeholder,
-  ariaLabel,
-}: {
-  value?: number | null;
-  onChange?: (value: number | null) => void;
-  testId?: string;
-  placeholder?: string;
-  ariaLabel?: string;
-}) {
-  return (
-    <NumberInput
-      value={value ?? null}
-      onChange={(v) => onChange?.(typeof v === 'number' ? v : null)}
-      min={1}
-      max={2_147_483_647}
-      maxDecimals={0}
-      placeholder={placeholder}
-      aria-label={ariaLabel ?? placeholder}
-      data-testid={testId}
       className={css.full}
     />
   );
