@@ -29,6 +29,8 @@ function serve(): Sent[] {
     vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
       const url = String(input);
       const form = init?.body instanceof FormData ? init.body : null;
+      // The customer picker's list is not part of the import's conversation.
+      if (url.includes('/customers/list')) return envelope([{ id: 7, name: 'Solar Co', agentId: null }]);
       sent.push({ url, fields: form ? Object.fromEntries(form.entries()) : {} });
       if (url.includes('/gateway/import/check')) return envelope(report);
       if (url.includes('/gateway/import/batch'))
