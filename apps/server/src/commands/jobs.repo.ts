@@ -30,6 +30,8 @@ export function toJob(r: Row): CommandJob {
     reply: parseJson<ReplyMessage | null>(r.reply, null),
     error: r.error,
     requestedBy: r.requested_by,
+    progress: r.progress === null || r.progress === undefined ? null : Number(r.progress),
+    stage: r.stage ?? null,
     createdAt: Number(r.created_at),
     sentAt: r.sent_at === null ? null : Number(r.sent_at),
     finishedAt: r.finished_at === null ? null : Number(r.finished_at),

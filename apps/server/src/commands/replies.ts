@@ -2,7 +2,8 @@
  * Gateway replies to command jobs, committed in groups (group.ts): the replies that arrive
  * together are applied in arrival order in one transaction. A reply is taken only from the
  * gateway its job was sent to (the broker has authenticated the sender) and only while the job
- * is sent or acknowledged: `accepted` → acknowledged, `progress` keeps it, `ok` → succeeded,
+ * is sent or acknowledged: `accepted` → acknowledged, `progress` keeps it (its percent and stage
+ * are stored on the job), `ok` → succeeded,
  * `error` → failed with the device's reason. Anything else is refused with its reason and
  * changes nothing.
  */
@@ -41,9 +42,20 @@ async function applyReply(
       if (row.state === 'acknowledged') return null;
       changed = await applyTransition(trx, row.id, ['sent'], 'acknowledged', at, { acknowledged_at: at }, null, sn, events);
       break;
-    case 'progress':
-      // Progress keeps the job as it is (a sign that it is still alive).
+    case 'progress': {
+      // Progress keeps the job's state (a sign that it is still alive); its percent and stage are kept.
+      if (reply.progress === undefined && reply.stage === undefined) return null;
+      const set = { progress: reply.progress ?? row.progress, stage: reply.stage ?? row.stage };
+      const kept = await trx
+        .updateTable('command_jobs')
+        .set(set)
+        .where('id', '=', row.id)
+        .where('state', 'in', OPEN_SENT as JobState[])
+        .returningAll()
+        .executeTakeFirst();
+      if (kept) jobs.set(kept.id, kept);
       return null;
+    }
     case 'ok':
       changed = await applyTransition(
         trx,
@@ -65,7 +77,7 @@ async function applyReply(
         OPEN_SENT,
         'failed',
         at,
-        { finished_at: at, reply: JSON.stringify(reply), error: reason },
+        { finished_at: at, reply: JSON.stringify(reply), error: reason, ...(reply.stage ? { stage: reply.stage } : {}) },
         reason,
         sn,
         events,
