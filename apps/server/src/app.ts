@@ -30,6 +30,7 @@ import { plantRoutes } from './modules/plants/routes.ts';
 import { reportRoutes } from './modules/reports/routes.ts';
 import { settingRoutes } from './modules/settings/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
+import { upgradeRoutes } from './modules/upgrades/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 
 declare module 'fastify' {
@@ -102,6 +103,7 @@ export async function buildApp(
   dictRoutes(app);
   settingRoutes(app);
   operationRoutes(app);
+  upgradeRoutes(app);
 
   if (deps.config.webDist) await registerWebApp(app, deps.config.webDist);
   return app;
