@@ -10,6 +10,7 @@ import { createCommandChannel } from './commands/service.ts';
 import { startCommandSweeper } from './commands/sweeper.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createDb, migrate } from './db/index.ts';
+import { loadFirmwareSigner } from './firmware/signing.ts';
 import { startHousekeeping } from './jobs/housekeeping.ts';
 import { startOfflineJob } from './jobs/offline.ts';
 import { createMailer } from './mail/mailer.ts';
@@ -120,6 +121,7 @@ async function main() {
       credentialsFile: fleet.file,
       intervalS: config.simulatorInterval,
       backfillDays: fleet.created ? config.simulatorBackfillDays : 0,
+      firmwareKey: loadFirmwareSigner(config.dataDir).publicKey,
       log,
     });
     console.log(`  Demo fleet: ${config.simulatorGateways} simulated gateways upload every ${config.simulatorInterval} s\n`);
