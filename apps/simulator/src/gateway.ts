@@ -191,9 +191,9 @@ export class VirtualGateway {
           this.sw = version;
           this.reboot((options.upgrades?.rebootMs ?? 3000) / 1000);
         },
-        inverterFlashed: (sn, version) => {
-          this.plant.device(sn)?.setFirmwareVersion(version);
-          // The inverter is back with its new version: a reading now says so.
+        inverterFlashed: (sn, version) => this.plant.device(sn)?.setFirmwareVersion(version),
+        // The inverter is back with its new version: a reading now says so.
+        inverterBack: () => {
           if (this.connected) this.takeReading(Math.max(this.options.clock.now(), this.lastReadingT ?? 0), false);
         },
         hasDevice: (sn) => this.plant.device(sn) !== undefined,

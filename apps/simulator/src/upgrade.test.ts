@@ -65,6 +65,7 @@ function upgrader(options: UpgradeOptions = {}) {
       },
       rebootInto: (v) => reboots.push(v),
       inverterFlashed: () => {},
+      inverterBack: () => {},
       hasDevice: () => true,
       random: () => 0.5,
     },
@@ -108,6 +109,16 @@ describe('a gateway’s firmware upgrade', () => {
       expect(replies.some((r) => r.stage === 'flash')).toBe(false);
       expect(reboots).toEqual([]);
     }
+  });
+
+  it('upgrades different inverters side by side, one device at a time', async () => {
+    const { u, final } = upgrader();
+    expect(u.start(command('twoa-0000001', {}, 'INV000001'))).toMatchObject({ status: 'accepted' });
+    expect(u.start(command('twob-0000001', {}, 'INV000002'))).toMatchObject({ status: 'accepted' });
+    expect(u.start(command('twoc-0000001', {}, 'INV000001'))).toMatchObject({ status: 'error', error: 'an upgrade is running' });
+    expect(u.start(command('twod-0000001'))).toMatchObject({ status: 'error', error: 'an upgrade is running' });
+    expect(await final('twoa-0000001')).toMatchObject({ status: 'ok' });
+    expect(await final('twob-0000001')).toMatchObject({ status: 'ok' });
   });
 
   it('a link refused is a download failure', async () => {

@@ -29,8 +29,10 @@ export interface UpgradeHooks {
   reply(reply: Omit<ReplyMessage, 'ts'>): Promise<void>;
   /** The gateway's own image is flashed: reboot into `version`. */
   rebootInto(version: string): void;
-  /** An inverter's image is flashed: its registers say `version` from now on; report it. */
+  /** An inverter's image is flashed: its registers say `version` from now on. */
   inverterFlashed(sn: string, version: string): void;
+  /** The inverter is back after its `ok`: report it now. */
+  inverterBack(sn: string): void;
   /** Whether the gateway has this inverter on its bus. */
   hasDevice(sn: string): boolean;
   random(): number;
@@ -40,6 +42,8 @@ type Stage = 'download' | 'verify' | 'flash';
 interface Running {
   stage: Stage;
   abort: AbortController;
+  /** The device being upgraded ('' for the gateway itself). */
+  target: string;
 }
 
 /** Retries of a download that breaks off, each resuming where it stopped. */
@@ -77,8 +81,11 @@ export class Upgrader {
       return { ...base, status: 'error', error: 'no firmware in the command' };
     if (command.device !== undefined && !this.hooks.hasDevice(command.device))
       return { ...base, status: 'error', error: 'unknown device' };
-    if (this.#running.size > 0) return { ...base, status: 'error', error: 'an upgrade is running' };
-    const running: Running = { stage: 'download', abort: new AbortController() };
+    // One upgrade per device at a time (the gateway's own counts as one for every device).
+    const target = command.device ?? '';
+    const clash = [...this.#running.values()].some((r) => r.target === target || r.target === '' || target === '');
+    if (clash) return { ...base, status: 'error', error: 'an upgrade is running' };
+    const running: Running = { stage: 'download', abort: new AbortController(), target };
     this.#running.set(command.id, running);
     this.counts.started++;
     void this.#run(command.id, command.device, fw, running).finally(() => this.#running.delete(command.id));
@@ -125,10 +132,12 @@ export class Upgrader {
     }
     if (this.hooks.random() < (this.options.failureRate ?? 0)) return failed('flash', 'flash write error');
     this.counts.succeeded++;
-    // The reboot waits for the `ok` to be out.
+    // An inverter runs the new image once flashed (its registers say so from now on); the
+    // gateway reboots into its own once the `ok` is out.
+    if (device !== undefined) this.hooks.inverterFlashed(device, fw.version);
     await send({ status: 'ok' });
     if (device === undefined) this.hooks.rebootInto(fw.version);
-    else this.hooks.inverterFlashed(device, fw.version);
+    else this.hooks.inverterBack(device);
   }
 
   /** Size, hash and signature of the downloaded image; the reason when one is wrong. */

@@ -14,7 +14,7 @@
  *   any other `error`, time-out or expiry           → failed
  *
  * and an `upgrading` device that said `ok` is a success only once it reports the target version
- * after that; another version, or none within the confirmation time, is a failure.
+ * after that; still another version, or none, at the end of the confirmation time is a failure.
  */
 import type { CommandJob } from '../../commands/channel.ts';
 import type { UpgradeState } from './upgrades.repo.ts';
@@ -40,7 +40,8 @@ export function outcomeOfJob(job: CommandJob): JobOutcome {
       if (job.stage === 'verify') return { ...base, state: 'downloaded' };
       return { ...base, state: 'sending' };
     case 'succeeded':
-      return { ...base, state: 'upgrading', progress: 100, flashedAt: job.finishedAt ?? job.createdAt };
+      // The device's own time of its `ok`, on the clock its readings carry (else when it was taken).
+      return { ...base, state: 'upgrading', progress: 100, flashedAt: job.reply?.ts ?? job.finishedAt ?? job.createdAt };
     case 'cancelled':
       return { ...base, state: 'cancelled', error: CANCELLED_REASON };
     case 'expired':
@@ -77,7 +78,9 @@ export type Confirmation = { state: 'success' } | { state: 'failed'; error: stri
 
 /**
  * A flashed device's confirmation: the version it reported after `flashedAt` (null: none yet).
- * Success when it is the target, failure when it is another, or when none came by `deadline`.
+ * Success as soon as that is the target. A device may still say its old version for a moment
+ * (a reading taken while it reboots), so another version fails it only at `deadline`, as does
+ * no report at all.
  */
 export function confirmation(
   reported: { version: string | null; at: number | null },
@@ -86,10 +89,9 @@ export function confirmation(
   now: number,
   matches: (version: string | null) => boolean,
 ): Confirmation {
-  if (reported.at !== null && reported.at >= flashedAt) {
-    if (matches(reported.version)) return { state: 'success' };
-    return { state: 'failed', error: `the device reports version ${reported.version ?? 'none'} after the upgrade` };
-  }
-  if (now >= deadline) return { state: 'failed', error: 'the device did not report its version after the upgrade' };
-  return null;
+  const since = reported.at !== null && reported.at >= flashedAt;
+  if (since && matches(reported.version)) return { state: 'success' };
+  if (now < deadline) return null;
+  if (since) return { state: 'failed', error: `the device reports version ${reported.version ?? 'none'} after the upgrade` };
+  return { state: 'failed', error: 'the device did not report its version after the upgrade' };
 }
