@@ -22,7 +22,7 @@ import {
   TeamOutlined,
   ThunderboltOutlined,
 } from '@ant-design/icons';
-import { account, type Endpoint, type PermissionName, plantsApi } from '@sunfleet/contracts';
+import { account, type Endpoint, type PermissionName, plantsApi, upgradesApi } from '@sunfleet/contracts';
 import type { ComponentType } from 'react';
 import { type LazyPage, lazyPage } from './navigationActivity.ts';
 
@@ -203,6 +203,14 @@ export const menuRoutes: PageRoute[] = [
       { path: '/firmware/gate', titleKey: 'gatewayFirmware', permission: 'firmware.gateway.view', page: comingSoon },
       { path: '/firmware/inv', titleKey: 'inverterFirmware', permission: 'firmware.inverter.view', page: comingSoon },
     ],
+  },
+  {
+    // A rollout, opened from the upgrade action's result, a device's upgrade card or the firmware pages.
+    path: '/firmware/rollout/:id',
+    titleKey: 'upgradeRollout',
+    hidden: true,
+    action: upgradesApi.rollout,
+    page: lazyPage(() => import('../features/upgrades/RolloutPage.tsx')),
   },
   {
     path: '/workdata/list',
