@@ -7,12 +7,13 @@
  * (A shared piece, like the gateway restart: the device pages may not import a feature.)
  */
 import { type DataOf, upgradesApi } from '@sunfleet/contracts';
+import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Flex, Form, List, Modal, Select, Typography } from 'antd';
 import { type ReactNode, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiError, call } from '../api/client.ts';
-import { useApiQuery } from '../api/hooks.ts';
+import { endpointKey, useApiQuery } from '../api/hooks.ts';
 import { NumberInput } from './NumberInput.tsx';
 import parts from './parts.module.css';
 import ui from './ui.module.css';
@@ -211,6 +212,12 @@ export function useUpgrade(kind: Kind): { open: (targets: readonly UpgradeTarget
   const { t } = useTranslation('common');
   const [targets, setTargets] = useState<readonly UpgradeTarget[] | null>(null);
   const [started, setStarted] = useState<Started | null>(null);
+  const client = useQueryClient();
+  // The devices' upgrade cards read their new upgrade at once.
+  const onStarted = (s: Started) => {
+    setStarted(s);
+    void client.invalidateQueries({ queryKey: endpointKey(upgradesApi.inverterUpgradeProgress) });
+  };
   const open = useCallback((list: readonly UpgradeTarget[]) => {
     if (list.length === 0) return;
     setStarted(null);
@@ -240,7 +247,7 @@ export function useUpgrade(kind: Kind): { open: (targets: readonly UpgradeTarget
         (started ? (
           <UpgradeResult started={started} onClose={close} />
         ) : (
-          <UpgradeForm kind={kind} targets={targets} onStarted={setStarted} onCancel={close} />
+          <UpgradeForm kind={kind} targets={targets} onStarted={onStarted} onCancel={close} />
         ))}
     </Modal>
   );
