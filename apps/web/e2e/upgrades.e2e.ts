@@ -65,17 +65,20 @@ async function token(account: string) {
     .then((e: { data: { access_token: string } }) => e.data.access_token);
 }
 
-type Inverter = { sn: string; alias: string | null; status: string; gateway: { sn: string; status: string } };
+type Inverter = { sn: string; alias: string | null; status: string; gateway: { sn: string } };
 
 /** An inverter of the account that reports now, behind an online gateway. */
 async function onlineInverter(account: string): Promise<Inverter> {
   const bearer = await token(account);
+  const get = <T>(p: string): Promise<T> =>
+    fetch(`${portal.url}${p}`, { headers: { Authorization: `Bearer ${bearer}` } })
+      .then((r) => r.json())
+      .then((e: { data: T }) => e.data);
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const list = await fetch(`${portal.url}/api/v1/inverters?size=100`, { headers: { Authorization: `Bearer ${bearer}` } })
-      .then((r) => r.json())
-      .then((e: { data: { list: Inverter[] } }) => e.data?.list ?? []);
-    const found = list.find((i) => i.status !== 'offline' && i.gateway.status === 'online');
+    const gateways = (await get<{ list: { sn: string }[] }>('/api/v1/gateways?status=online&size=100'))?.list ?? [];
+    const inverters = (await get<{ list: Inverter[] }>('/api/v1/inverters?size=100'))?.list ?? [];
+    const found = inverters.find((i) => i.status !== 'offline' && gateways.some((g) => g.sn === i.gateway.sn));
     if (found) return found;
     if (Date.now() > deadline) throw new Error(`no online inverter for ${account} within 60 s`);
     await new Promise((r) => setTimeout(r, 1000));

@@ -77,7 +77,9 @@ export function InverterUpgradeCard({ sn, canOperate }: { sn: string; canOperate
             </Button>
           )}
         </Flex>
-        {open(u) && u.progress !== null && <Progress percent={u.progress} size="small" data-testid="upgrade-progress" />}
+        {open(u) && u.progress !== null && (
+          <Progress percent={u.progress} size="small" aria-label={t('upgrade.progressLabel')} data-testid="upgrade-progress" />
+        )}
         {u.error && u.state !== 'cancelled' && (
           <Typography.Text type="danger" className={ui.note} data-testid="upgrade-error">
             {u.error}

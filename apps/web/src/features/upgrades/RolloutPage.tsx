@@ -145,7 +145,11 @@ export default function RolloutPage() {
               data-testid="rollout-paused"
             />
           )}
-          <Progress percent={r.total ? Math.round((done * 100) / r.total) : 0} data-testid="rollout-progress" />
+          <Progress
+            percent={r.total ? Math.round((done * 100) / r.total) : 0}
+            aria-label={t('upgrade.rollout.progressLabel')}
+            data-testid="rollout-progress"
+          />
           <Descriptions
             size="small"
             bordered
