@@ -14,6 +14,7 @@ import { useApiQuery } from '../../api/hooks.ts';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { useMayCall } from '../../components/Permission.tsx';
 import { upgradeStateColour } from '../../components/UpgradeProgress.tsx';
+import ui from '../../components/ui.module.css';
 import { formatWhen, OPEN_STATES, rolloutColour, STATE_ORDER, waveLabel } from './rollout.ts';
 
 type Rollout = DataOf<typeof upgradesApi.rollout>;
@@ -125,7 +126,7 @@ export default function RolloutPage() {
       <Card
         title={
           <Flex gap={8} align="center" wrap>
-            <Typography.Title level={4} style={{ margin: 0 }} data-testid="rollout-title">
+            <Typography.Title level={4} className={ui.flush} data-testid="rollout-title">
               {t('upgrade.rollout.title', { product: r.productName, version: r.version })}
             </Typography.Title>
             <Tag color={rolloutColour[r.state]} data-testid="rollout-state">
