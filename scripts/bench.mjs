@@ -2,6 +2,7 @@
 // npm run bench: API latency under concurrent load against the real server process (as
 // `npm start` runs it) and the web bundle sizes. Writes bench/results/latest.json and .md.
 // npm run bench -- commands: the command channel only, bench/commands.ts.
+// npm run bench -- upgrades: a staged firmware rollout, bench/upgrades.ts.
 // npm run bench -- web: web delivery only (bytes per route, page timings, Lighthouse, the
 // budgets), bench/web.ts.
 import { spawn, spawnSync } from 'node:child_process';
@@ -23,6 +24,12 @@ if (process.argv[2] === 'commands') {
 // (bench/gateway-import.ts; PostgreSQL too with BENCH_DATABASE_URL).
 if (process.argv[2] === 'gateway-import') {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/gateway-import.ts'], { cwd: root, stdio: 'inherit' });
+  process.exit(r.status ?? 1);
+}
+
+// npm run bench -- upgrades: a staged firmware rollout to 1,000 simulated inverters (bench/upgrades.ts).
+if (process.argv[2] === 'upgrades') {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/upgrades.ts'], { cwd: root, stdio: 'inherit' });
   process.exit(r.status ?? 1);
 }
 if (process.argv[2] === 'web') {

@@ -26,6 +26,7 @@ import { customerRoutes } from './modules/customers/routes.ts';
 import { deviceRoutes } from './modules/devices/routes.ts';
 import { dictRoutes } from './modules/dicts/routes.ts';
 import { eventRoutes } from './modules/events/routes.ts';
+import { registerFirmwareUseCheck } from './modules/firmware/in-use.ts';
 import { firmwareRoutes } from './modules/firmware/routes.ts';
 import { gatewayStockRoutes } from './modules/gateway-stock/routes.ts';
 import { loggerRoutes } from './modules/loggers/routes.ts';
@@ -36,6 +37,8 @@ import { plantRoutes } from './modules/plants/routes.ts';
 import { reportRoutes } from './modules/reports/routes.ts';
 import { settingRoutes } from './modules/settings/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
+import { firmwareInUseByRollout } from './modules/upgrades/index.ts';
+import { upgradeRoutes } from './modules/upgrades/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { versionRoutes } from './modules/versions/routes.ts';
 
@@ -116,6 +119,9 @@ export async function buildApp(
   loggerRoutes(app);
   versionRoutes(app);
   gatewayStockRoutes(app);
+  upgradeRoutes(app);
+  // Deleting a firmware image that a rollout sends is refused (a Set: registering again is a no-op).
+  registerFirmwareUseCheck(firmwareInUseByRollout);
 
   if (deps.config.webDist) await registerWebApp(app, deps.config.webDist);
   return app;

@@ -54,6 +54,19 @@ export interface Config {
     /** Final jobs finished longer ago are deleted by housekeeping (commands/retention.ts). */
     retentionDays: number;
   };
+  /** Remote firmware upgrades (modules/upgrades). */
+  upgrades: {
+    /** Where devices fetch images: the server's address as they reach it (the signed links start with it). */
+    baseUrl: string;
+    /** Key of the download links' HMAC; null: a key made once in the data folder (`keys/upgrade-links.key`). */
+    linkSecret: string | null;
+    /** How long a download link works. */
+    linkTtlMs: number;
+    /** From sending an upgrade to the device's final reply (download, check, flash). */
+    timeoutMs: number;
+    /** After the device says it flashed: how long to wait for it to report the new version. */
+    confirmMs: number;
+  };
   /** Run the simulated demo fleet (default: on when DEMO is on). */
   simulator: boolean;
   /** Seconds between simulated uploads. */
@@ -200,8 +213,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (env.ADMIN_PASSWORD && !isPassword(env.ADMIN_PASSWORD)) {
     throw new ConfigError(`ADMIN_PASSWORD must be ${limits.password.min} to ${limits.password.max} characters without spaces`);
   }
+  const port = int(env, 'PORT', 8080, 0, 65535);
+  const firmwareBaseUrl = (env.FIRMWARE_BASE_URL || `http://127.0.0.1:${port}`).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(firmwareBaseUrl))
+    throw new ConfigError(`FIRMWARE_BASE_URL must be an http:// or https:// URL, got "${firmwareBaseUrl}"`);
+  const linkSecret = env.UPGRADE_LINK_SECRET || null;
+  if (linkSecret && linkSecret.length < 32) throw new ConfigError('UPGRADE_LINK_SECRET must be at least 32 characters');
   return {
-    port: int(env, 'PORT', 8080, 0, 65535),
+    port,
     host: env.HOST ?? '0.0.0.0',
     dataDir,
     databaseUrl,
@@ -237,6 +256,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       expiryMs: int(env, 'COMMAND_EXPIRY', 86_400, 10, 30 * 86_400) * 1000,
       resendMs: int(env, 'COMMAND_RESEND', 10, 1, 3600) * 1000,
       retentionDays: int(env, 'COMMAND_JOB_RETENTION_DAYS', 180, 1, 36_500),
+    },
+    upgrades: {
+      baseUrl: firmwareBaseUrl,
+      linkSecret,
+      linkTtlMs: int(env, 'UPGRADE_LINK_TTL', 3600, 60, 7 * 86_400) * 1000,
+      timeoutMs: int(env, 'UPGRADE_TIMEOUT', 1800, 10, 86_400) * 1000,
+      confirmMs: int(env, 'UPGRADE_CONFIRM', 600, 5, 86_400) * 1000,
     },
     simulator: flag(env, 'SIMULATOR', demoSetting(env).demo),
     simulatorInterval: int(env, 'SIMULATOR_INTERVAL', 60, 5, 3600),

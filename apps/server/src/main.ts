@@ -17,6 +17,7 @@ import { createMailer } from './mail/mailer.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { AccessTokens } from './modules/auth/tokens.ts';
 import { startEventNotifier } from './modules/events/notifier.ts';
+import { startUpgradeRunner, upgradeCtx } from './modules/upgrades/index.ts';
 import { startTelemetry, type Telemetry } from './telemetry/start.ts';
 
 async function main() {
@@ -104,6 +105,10 @@ async function main() {
         log: log.child({ part: 'housekeeping' }),
       })
     : null;
+  // Upgrade rollouts: waves, confirmation by reported version, pauses (claimed through the store).
+  const upgradeRunner = config.roles.has('jobs')
+    ? startUpgradeRunner(upgradeCtx({ db, dialect, commands, config }), log.child({ part: 'upgrades' }))
+    : null;
   // Fault e-mails to users who enabled them (one process: the jobs role).
   const eventNotifier = config.roles.has('jobs')
     ? startEventNotifier({ db, mailer, log: log.child({ part: 'notifier' }) })
@@ -123,6 +128,7 @@ async function main() {
       credentialsFile: fleet.file,
       intervalS: config.simulatorInterval,
       backfillDays: fleet.created ? config.simulatorBackfillDays : 0,
+      firmwareKey: loadFirmwareSigner(config.dataDir).publicKey,
       log,
     });
     console.log(`  Demo fleet: ${config.simulatorGateways} simulated gateways upload every ${config.simulatorInterval} s\n`);
@@ -139,6 +145,7 @@ async function main() {
     await commandSweeper?.stop();
     await offlineJob?.stop();
     await housekeeping?.stop();
+    await upgradeRunner?.stop();
     await eventNotifier?.stop();
     await telemetry?.close();
     await commands.close();

@@ -57,6 +57,8 @@ export class SimulatedChannel implements CommandChannel {
       reply: null,
       error: null,
       requestedBy: command.requestedBy,
+      progress: null,
+      stage: null,
       createdAt: Date.now(),
       sentAt: null,
       finishedAt: null,

@@ -24,6 +24,10 @@ Fleet mode (default):
   --silent-gateways N       the next N gateways never answer commands (tests)
   --drop-gateways N         the next N gateways go offline when their first command arrives (tests)
   --drop-s S                for how long, simulated seconds (default 60)
+  --firmware-key KEY        the server's firmware public key (base64), for gateways whose credentials lack one
+  --upgrade-failure-rate R  share of firmware flashes that fail, 0..1 (default 0)
+  --upgrade-bps N           firmware download speed, bytes per second (default: the link's)
+  --upgrade-reboot-s S      seconds a gateway stays away rebooting after its upgrade (default 3)
   --print-spec              print the fleet spec (SNs, plants, devices) as JSON and exit
 
 Load mode (benchmarks):
@@ -62,6 +66,8 @@ export interface CliOptions {
   window: number;
   relay: boolean;
   json: boolean;
+  firmwareKey: string | undefined;
+  upgrades: { failureRate: number; rebootMs: number; bytesPerSecond?: number };
 }
 
 export function parseCli(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): CliOptions {
@@ -84,6 +90,10 @@ export function parseCli(argv: readonly string[], env: Readonly<Record<string, s
       'offline-rate': { type: 'string' },
       'mqtt-version': { type: 'string' },
       'print-spec': { type: 'boolean' },
+      'firmware-key': { type: 'string' },
+      'upgrade-failure-rate': { type: 'string' },
+      'upgrade-bps': { type: 'string' },
+      'upgrade-reboot-s': { type: 'string' },
       'late-gateways': { type: 'string' },
       'late-ms': { type: 'string' },
       'silent-gateways': { type: 'string' },
@@ -129,6 +139,12 @@ export function parseCli(argv: readonly string[], env: Readonly<Record<string, s
     offlineRate: num('offline-rate', values['offline-rate'], 0.05, 0),
     mqttVersion: version,
     printSpec: values['print-spec'] ?? false,
+    firmwareKey: values['firmware-key'],
+    upgrades: {
+      failureRate: num('upgrade-failure-rate', values['upgrade-failure-rate'], 0, 0, 1),
+      rebootMs: num('upgrade-reboot-s', values['upgrade-reboot-s'], 3, 0, 3600) * 1000,
+      ...(values['upgrade-bps'] !== undefined ? { bytesPerSecond: num('upgrade-bps', values['upgrade-bps'], 0, 1) } : {}),
+    },
     commandQuirks: {
       late: Math.floor(num('late-gateways', values['late-gateways'], 0, 0, 100_000)),
       lateMs: num('late-ms', values['late-ms'], 5000, 0, 3_600_000),

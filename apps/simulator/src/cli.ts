@@ -30,7 +30,10 @@ async function main(): Promise<number> {
     process.stdout.write(usage);
     return 0;
   }
-  const credentials = options.credentials ? readCredentials(options.credentials) : undefined;
+  const given = options.credentials ? readCredentials(options.credentials) : undefined;
+  // Provisioning gives each gateway the server's firmware key; --firmware-key for those without one.
+  const key = options.firmwareKey;
+  const credentials = given && key ? given.map((c) => ({ firmwareKey: key, ...c })) : given;
   const log = (line: string) => process.stderr.write(`${line}\n`);
 
   if (options.load) {
@@ -81,6 +84,7 @@ async function main(): Promise<number> {
     protocolVersion: options.mqttVersion,
     log,
     commandQuirks: options.commandQuirks,
+    upgrades: options.upgrades,
     ...(options.start !== undefined ? { start: options.start } : {}),
     ...(options.backfillInterval !== undefined ? { backfillIntervalS: options.backfillInterval } : {}),
   });

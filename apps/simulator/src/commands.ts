@@ -72,6 +72,11 @@ export class ReplyMemory {
     return { outcome, repeated: false };
   }
 
+  /** Remember a later reply for `id` (a long command's final answer), for a repeated id. */
+  remember(id: string, reply: Omit<ReplyMessage, 'ts'>): void {
+    if (this.#replies.has(id)) this.#replies.set(id, { reply });
+  }
+
   has(id: string): boolean {
     return this.#replies.has(id);
   }

@@ -145,6 +145,8 @@ export interface GatewayCredentials {
   plant?: PlantSpec;
   devices?: DeviceSpec[];
   comm?: GatewaySpec['comm'];
+  /** The server's firmware public key (raw Ed25519, base64) the gateway checks images with. */
+  firmwareKey?: string;
 }
 
 export interface DemoFleetOptions {
@@ -328,6 +330,7 @@ export function makeDemoFleet(options: DemoFleetOptions = {}): GatewaySpec[] {
       plant: given?.plant ?? plant,
       devices: given?.devices ?? template.devices,
       comm: given?.comm ?? rng.pick(['4g', 'wifi', 'wifi', 'ethernet'] as const),
+      ...(given?.firmwareKey ? { firmwareKey: given.firmwareKey } : {}),
     });
   }
   return fleet;

@@ -33,6 +33,8 @@ export interface FleetOptions
   connectConcurrency?: number;
   /** Gateways that misbehave with commands, for tests (see `commandQuirksAt`). */
   commandQuirks?: FleetCommandQuirks;
+  /** How upgrades go on every gateway (failure share, link speed, flash and reboot times). */
+  upgrades?: GatewayOptions['upgrades'];
 }
 
 /**
@@ -105,6 +107,7 @@ export function createFleet(options: FleetOptions): Fleet {
       ...(options.reconnectPeriodMs !== undefined ? { reconnectPeriodMs: options.reconnectPeriodMs } : {}),
       ...(options.log ? { log: options.log } : {}),
       ...(quirks ? { commandQuirks: quirks } : {}),
+      ...(options.upgrades ? { upgrades: options.upgrades } : {}),
     });
   });
   const devices = options.gateways.reduce((n, g) => n + g.devices.length, 0);

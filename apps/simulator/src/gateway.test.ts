@@ -186,6 +186,10 @@ describe('a virtual gateway', () => {
     });
     expect(await command({ id: 'upgrade-00001', type: 'upgrade' })).toMatchObject({
       status: 'error',
+      error: 'no firmware in the command',
+    });
+    expect(await command({ id: 'unknown-0001', type: 'frobnicate' as CommandMessage['type'] })).toMatchObject({
+      status: 'error',
       error: expect.stringMatching(/unsupported/),
     });
   });

@@ -14,6 +14,7 @@ import {
   isGatewaySn,
   mqttLimits,
   PROTOCOL_VERSION,
+  type ReplyMessage,
   type StateMessage,
   topics,
 } from '@sunfleet/contracts';
@@ -23,6 +24,7 @@ import { type CommandOutcome, executeCommand, type GatewayControl, parseCommand,
 import { Episodes } from './devices/faults.ts';
 import { type DeviceSpec, Plant, type PlantSpec } from './plant.ts';
 import { hash32, Rng } from './random.ts';
+import { type UpgradeOptions, Upgrader } from './upgrade.ts';
 
 export interface GatewaySpec {
   /** Gateway serial number: MQTT client id and username. */
@@ -32,6 +34,10 @@ export interface GatewaySpec {
   plant: PlantSpec;
   devices: DeviceSpec[];
   comm?: NonNullable<StateMessage['comm']>;
+  /** The server's firmware public key (raw Ed25519, base64) it checks images with; from provisioning. */
+  firmwareKey?: string;
+  /** The software version it reports (default SFG-2.4.1). */
+  sw?: string;
 }
 
 export interface GatewayOptions {
@@ -65,6 +71,8 @@ export interface GatewayOptions {
   log?: (line: string) => void;
   /** How this gateway misbehaves with commands (tests); default: answers each at once. */
   commandQuirks?: CommandQuirks;
+  /** How upgrades go: failure share, link speed, a broken-off download, flash and reboot times. */
+  upgrades?: Omit<UpgradeOptions, 'firmwareKey'>;
 }
 
 /** Command misbehaviour for tests: late answers, no answers, or dropping off the network. */
@@ -120,6 +128,9 @@ export class VirtualGateway {
   /** Keep readings while offline (a `settings` command may switch it off). */
   private bufferOffline = true;
   private readonly memory = new ReplyMemory();
+  /** The software version it reports; an upgrade of the gateway changes it. */
+  private sw: string;
+  readonly upgrader: Upgrader;
   private quirkOfflineUsed = false;
   private commandsRun = 0;
   private ignoredCommands = 0;
@@ -170,6 +181,56 @@ export class VirtualGateway {
     const rng = new Rng(hash32(seed, 'gateway'));
     this.network = new Episodes(rng, options.offlineRate ?? 0, 5 * 60_000, 90 * 60_000);
     this.rssi = -Math.round(rng.range(48, 88));
+    this.sw = spec.sw ?? 'SFG-2.4.1';
+    const upgradeRng = new Rng(hash32(seed, 'upgrades'));
+    this.upgrader = new Upgrader(
+      { ...options.upgrades, ...(spec.firmwareKey ? { firmwareKey: spec.firmwareKey } : {}) },
+      {
+        reply: (reply) => this.sendLater(reply),
+        rebootInto: (version) => {
+          this.sw = version;
+          this.reboot((options.upgrades?.rebootMs ?? 3000) / 1000);
+        },
+        inverterFlashed: (sn, version) => this.plant.device(sn)?.setFirmwareVersion(version),
+        // The inverter is back with its new version: a reading now says so.
+        inverterBack: () => {
+          if (this.connected) this.takeReading(Math.max(this.options.clock.now(), this.lastReadingT ?? 0), false);
+        },
+        hasDevice: (sn) => this.plant.device(sn) !== undefined,
+        random: () => upgradeRng.next(),
+      },
+    );
+  }
+
+  /** The software version it reports. */
+  get softwareVersion(): string {
+    return this.sw;
+  }
+
+  /** A reply of a command that runs on (an upgrade's progress and end); kept for a repeated id once final. */
+  private sendLater(reply: Omit<ReplyMessage, 'ts'>): Promise<void> {
+    if (reply.status === 'ok' || reply.status === 'error') this.memory.remember(reply.id, reply);
+    const client = this.client;
+    if (!client || !this.connected) return Promise.resolve();
+    return new Promise((resolve) => {
+      client.publish(
+        topics.up(this.sn, 'reply'),
+        JSON.stringify({ ...reply, ts: Math.round(this.options.clock.now()) }),
+        { qos: 1 },
+        () => {
+          this.counts.replies++;
+          resolve();
+        },
+      );
+    });
+  }
+
+  /** Reboot: the connection drops, the sequence restarts, and it is back after `delayS` (simulated). */
+  private reboot(delayS: number): void {
+    this.rebootUntil = this.options.clock.now() + delayS * 1000;
+    this.seq = 0;
+    this.dropConnection();
+    this.nap?.abort();
   }
 
   /** Connect and start uploading (history first when backfilling). */
@@ -366,7 +427,7 @@ export class VirtualGateway {
       online: true,
       ts: Math.round(this.options.clock.now()),
       rssi: this.rssi,
-      sw: 'SFG-2.4.1',
+      sw: this.sw,
       hw: 'SFG-4G-B',
       comm: this.spec.comm ?? '4g',
       interval: Math.min(3600, Math.max(10, Math.round(this.intervalMs / 1000))),
@@ -448,6 +509,8 @@ export class VirtualGateway {
 
   private execute(command: CommandMessage): CommandOutcome {
     this.commandsRun++;
+    if (command.type === 'upgrade') return { reply: this.upgrader.start(command) };
+    if (command.type === 'abort') return { reply: this.upgrader.abort(command) };
     return executeCommand(this.plant, command, this.control);
   }
 
@@ -475,13 +538,8 @@ export class VirtualGateway {
     const reply = { ...outcome.reply, ts: Math.round(this.options.clock.now()) };
     client.publish(topics.up(this.sn, 'reply'), JSON.stringify(reply), { qos: 1 }, () => {
       this.counts.replies++;
-      if (outcome.restart && !repeated && client === this.client) {
-        // A reboot: the connection drops, the sequence restarts, and it is back after a while.
-        this.rebootUntil = this.options.clock.now() + (this.options.restartDelayS ?? 30) * 1000;
-        this.seq = 0;
-        this.dropConnection();
-        this.nap?.abort();
-      }
+      // A reboot: the connection drops, the sequence restarts, and it is back after a while.
+      if (outcome.restart && !repeated && client === this.client) this.reboot(this.options.restartDelayS ?? 30);
     });
   }
 

@@ -16,6 +16,7 @@ export * as plantEnergyApi from './api/plantEnergy.ts';
 export * as plantsApi from './api/plants.ts';
 export * as settingsApi from './api/settings.ts';
 export * as systemApi from './api/system.ts';
+export * as upgradesApi from './api/upgrades.ts';
 export * as versionsApi from './api/versions.ts';
 export * as workdataApi from './api/workdata.ts';
 export * from './endpoint.ts';

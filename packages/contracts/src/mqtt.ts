@@ -116,7 +116,7 @@ export const GatewayEventPayload = Type.Object({
 });
 
 /** What a command asks of the gateway (docs/protocol.md, "down/cmd and up/reply"). */
-export const COMMAND_TYPES = ['read', 'write', 'restart', 'upgrade', 'debug', 'boot', 'shutdown', 'settings'] as const;
+export const COMMAND_TYPES = ['read', 'write', 'restart', 'upgrade', 'abort', 'debug', 'boot', 'shutdown', 'settings'] as const;
 export type CommandType = (typeof COMMAND_TYPES)[number];
 
 /**
@@ -138,6 +138,19 @@ export const DEBUG_TEXT_MAX = 4096;
 /** A job id the gateway echoes: also the key of its memory of answered commands. */
 export const COMMAND_ID_PATTERN = '^[A-Za-z0-9-]{8,64}$';
 
+/** What an `upgrade` command carries. */
+export const UpgradeFirmware = Type.Object({
+  url: Type.String({ maxLength: 2048 }),
+  size: Type.Integer({ minimum: 1 }),
+  sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+  signature: Type.String({ maxLength: 128 }),
+  version: Type.String({ maxLength: 40 }),
+});
+
+/** The stage an upgrade's `progress` and `error` replies are about. */
+export const UPGRADE_STAGES = ['download', 'verify', 'flash'] as const;
+export type UpgradeStage = (typeof UPGRADE_STAGES)[number];
+
 export const CommandPayload = Type.Object({
   v: Type.Literal(PROTOCOL_VERSION),
   id: Type.String({ pattern: COMMAND_ID_PATTERN }),
@@ -151,8 +164,14 @@ export const CommandPayload = Type.Object({
     Type.Array(Type.Object({ fc: Type.Integer(), addr: Type.Integer(), count: Type.Integer({ minimum: 1, maximum: 125 }) })),
   ),
   writes: Type.Optional(Type.Array(Type.Object({ fc: Type.Integer(), addr: Type.Integer(), regs: Type.String() }))),
-  /** For upgrade: where to fetch the firmware, its size and SHA-256. */
-  firmware: Type.Optional(Type.Object({ url: Type.String(), size: Type.Integer(), sha256: Type.String() })),
+  /**
+   * For upgrade: where to fetch the image (a short-lived signed link that serves byte ranges), its
+   * size in bytes, its SHA-256 (hex), the server's Ed25519 signature of that digest (base64) and the
+   * version the device reports once it runs it.
+   */
+  firmware: Type.Optional(UpgradeFirmware),
+  /** For abort: the id of the upgrade command to stop (a download stops; a flash already under way finishes). */
+  target: Type.Optional(Type.String({ pattern: COMMAND_ID_PATTERN })),
   /** For debug: the debug code to run. */
   text: Type.Optional(Type.String({ maxLength: DEBUG_CODE_MAX })),
   /** For settings: which of the gateway's settings, and its new value. */
@@ -170,6 +189,8 @@ export const ReplyPayload = Type.Object({
   ts: Epoch,
   status: Type.Union([Type.Literal('accepted'), Type.Literal('progress'), Type.Literal('ok'), Type.Literal('error')]),
   progress: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+  /** For upgrade: the stage the progress or error is about (download, verify, flash). */
+  stage: Type.Optional(Type.Union([Type.Literal('download'), Type.Literal('verify'), Type.Literal('flash')])),
   /** For read: the blocks read. */
   blocks: Type.Optional(Type.Array(RegisterBlockPayload)),
   /** For error: the device's or gateway's reason (docs/protocol.md lists the usual ones). */
@@ -185,6 +206,7 @@ export type StateMessage = Static<typeof StatePayload>;
 export type GatewayEventMessage = Static<typeof GatewayEventPayload>;
 export type CommandMessage = Static<typeof CommandPayload>;
 export type ReplyMessage = Static<typeof ReplyPayload>;
+export type UpgradeFirmwareMessage = Static<typeof UpgradeFirmware>;
 
 /** Registers ↔ the hex text of a block. */
 export function registersToHex(registers: ArrayLike<number>): string {

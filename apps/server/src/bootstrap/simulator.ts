@@ -12,9 +12,20 @@ export function startSimulator(opts: {
   credentialsFile: string;
   intervalS: number;
   backfillDays: number;
+  /** The server's firmware public key: the simulated gateways check images with it. */
+  firmwareKey: string;
   log: Logger;
 }): SimulatorProcess {
-  const args = simulatorArgs(['--url', opts.url, '--credentials', opts.credentialsFile, '--interval', String(opts.intervalS)]);
+  const args = simulatorArgs([
+    '--url',
+    opts.url,
+    '--credentials',
+    opts.credentialsFile,
+    '--interval',
+    String(opts.intervalS),
+    '--firmware-key',
+    opts.firmwareKey,
+  ]);
   if (opts.backfillDays > 0) args.push('--backfill-days', String(opts.backfillDays), '--backfill-interval', '300');
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const forward = (level: 'info' | 'warn') => (chunk: Buffer) => {

@@ -44,6 +44,9 @@ export interface CommandJob {
   /** The device's reason for a failure, or the channel's (timed out, expired). */
   error: string | null;
   requestedBy: number;
+  /** The percent and stage the device last reported while it ran (long commands: an upgrade). */
+  progress: number | null;
+  stage: string | null;
   createdAt: number;
   sentAt: number | null;
   finishedAt: number | null;

@@ -30,6 +30,8 @@ export function toJob(r: Row): CommandJob {
     reply: parseJson<ReplyMessage | null>(r.reply, null),
     error: r.error,
     requestedBy: r.requested_by,
+    progress: r.progress === null || r.progress === undefined ? null : Number(r.progress),
+    stage: r.stage ?? null,
     createdAt: Number(r.created_at),
     sentAt: r.sent_at === null ? null : Number(r.sent_at),
     finishedAt: r.finished_at === null ? null : Number(r.finished_at),
@@ -207,6 +209,9 @@ export interface JobChange {
   finishedAt: number | null;
   reply: string | null;
   error: string | null;
+  /** The percent and stage a long command last reported. */
+  progress: number | null;
+  stage: string | null;
 }
 
 /**
@@ -221,13 +226,13 @@ export async function applyChanges(trx: Tx, changes: readonly JobChange[]): Prom
         .slice(i, i + 500)
         .map(
           (c) =>
-            sql`(${c.id}, ${c.gatewaySn}, ${c.expect}, ${c.state}, cast(${c.acknowledgedAt} as bigint), cast(${c.finishedAt} as bigint), cast(${c.reply} as text), cast(${c.error} as varchar(200)))`,
+            sql`(${c.id}, ${c.gatewaySn}, ${c.expect}, ${c.state}, cast(${c.acknowledgedAt} as bigint), cast(${c.finishedAt} as bigint), cast(${c.reply} as text), cast(${c.error} as varchar(200)), cast(${c.progress} as integer), cast(${c.stage} as varchar(16)))`,
         ),
     );
     const { rows } = await sql<{
       id: string;
-    }>`with v(id, gateway_sn, expect, state, acknowledged_at, finished_at, reply, error) as (values ${values})
-      update command_jobs set state = v.state, acknowledged_at = v.acknowledged_at, finished_at = v.finished_at, reply = v.reply, error = v.error
+    }>`with v(id, gateway_sn, expect, state, acknowledged_at, finished_at, reply, error, progress, stage) as (values ${values})
+      update command_jobs set state = v.state, acknowledged_at = v.acknowledged_at, finished_at = v.finished_at, reply = v.reply, error = v.error, progress = v.progress, stage = v.stage
       from v where command_jobs.id = v.id and command_jobs.gateway_sn = v.gateway_sn and command_jobs.state = v.expect
       returning command_jobs.id`.execute(trx);
     for (const r of rows) applied.add(r.id);

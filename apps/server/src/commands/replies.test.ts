@@ -104,6 +104,8 @@ describe('a group of replies', () => {
       finishedAt: 7,
       reply: '{}',
       error: null,
+      progress: null,
+      stage: null,
     };
     const applied = await applyChanges(s.db, [
       { id: a!, ...change },

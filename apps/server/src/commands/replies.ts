@@ -4,7 +4,8 @@
  * transaction, then stored with one update of every job they change and one insert of their
  * events. A reply is taken only from the gateway its job was sent to (the broker has
  * authenticated the sender) and only while the job is sent or acknowledged: `accepted` →
- * acknowledged, `progress` keeps it, `ok` → succeeded, `error` → failed with the device's reason.
+ * acknowledged, `progress` keeps it (its percent and stage are stored on the job), `ok` →
+ * succeeded, `error` → failed with the device's reason.
  * Anything else is refused with its reason and changes nothing. A job another process (or the
  * sweeper) moved between the read and the update keeps that change: its replies are `notOpen`.
  */
@@ -40,7 +41,9 @@ export function applyReply(
       changed = { ...row, state: 'acknowledged', acknowledged_at: at };
       break;
     case 'progress':
-      // Progress keeps the job as it is (a sign that it is still alive).
+      // Progress keeps the job's state (a sign that it is still alive); its percent and stage are kept.
+      if (reply.progress === undefined && reply.stage === undefined) return null;
+      jobs.set(row.id, { ...row, progress: reply.progress ?? row.progress, stage: reply.stage ?? row.stage });
       return null;
     case 'ok':
       changed = {
@@ -53,7 +56,14 @@ export function applyReply(
       break;
     case 'error':
       detail = (reply.error ?? 'failed').slice(0, 200);
-      changed = { ...row, state: 'failed', finished_at: at, reply: JSON.stringify(reply), error: detail };
+      changed = {
+        ...row,
+        state: 'failed',
+        finished_at: at,
+        reply: JSON.stringify(reply),
+        error: detail,
+        stage: reply.stage ?? row.stage,
+      };
       break;
   }
   jobs.set(changed.id, changed);
@@ -84,6 +94,8 @@ export function replyCommitter(db: Db, now: () => number) {
           finishedAt: r.finished_at === null ? null : Number(r.finished_at),
           reply: r.reply,
           error: r.error,
+          progress: r.progress,
+          stage: r.stage,
         });
       }
       const applied = await applyChanges(trx, changes);

@@ -238,6 +238,8 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
       sends: 0,
       acknowledged_at: null,
       finished_at: null,
+      progress: null,
+      stage: null,
     }));
     const ids = await db.transaction().execute((trx) => insertJobs(trx, rows));
     const kept = rows.filter((r) => ids.has(r.id));

@@ -392,6 +392,9 @@ export interface CommandJobsTable {
   sends: Generated<number>;
   acknowledged_at: number | null;
   finished_at: number | null;
+  /** 014: the percent a device last reported for a long command (an upgrade), and its stage. */
+  progress: number | null;
+  stage: string | null;
 }
 
 /** 010: each state change of a command job. */
@@ -546,7 +549,59 @@ export interface AdminAuditTable {
   created_at: number;
 }
 
+/** 014: a firmware upgrade of one or more devices, in waves (a canary first). */
+export interface UpgradeRolloutsTable {
+  id: string;
+  firmware_id: number;
+  device_kind: 'gateway' | 'inverter';
+  /** running, paused, completed, cancelled. */
+  state: string;
+  canary_size: number;
+  wave_size: number;
+  /** Percent of a wave's devices failing that pauses the rollout. */
+  failure_threshold: number;
+  waves: number;
+  /** The wave started last (-1: none yet; 0 is the canary). */
+  current_wave: Generated<number>;
+  pause_reason: string | null;
+  /** The wave whose failures paused it (a resume goes on past it). */
+  paused_wave: number | null;
+  requested_by: number;
+  /** The runner working on it holds it until then. */
+  lease_until: Generated<number>;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
+}
+
+/** 014: one device of an upgrade rollout. */
+export interface UpgradeDevicesTable {
+  id: Generated<number>;
+  rollout_id: string;
+  device_sn: string;
+  device_kind: 'gateway' | 'inverter';
+  gateway_sn: string;
+  plant_id: number | null;
+  wave: number;
+  /** pending, sending, downloaded, download_failed, upgrading, success, failed, cancelled. */
+  state: string;
+  progress: number | null;
+  from_version: string | null;
+  error: string | null;
+  job_id: string | null;
+  abort_job_id: string | null;
+  /** Its maintenance_log row. */
+  log_id: number | null;
+  started_at: number | null;
+  /** When the device said the image was flashed (then its reported version confirms it). */
+  flashed_at: number | null;
+  finished_at: number | null;
+  updated_at: number;
+}
+
 export interface Database {
+  upgrade_rollouts: UpgradeRolloutsTable;
+  upgrade_devices: UpgradeDevicesTable;
   command_jobs: CommandJobsTable;
   command_job_events: CommandJobEventsTable;
   setting_batches: SettingBatchesTable;

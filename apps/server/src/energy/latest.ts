@@ -142,3 +142,19 @@ export async function deviceLatest(db: Kysely<Database>, deviceId: number, now =
 
 /** A finite number of the latest values, else null. */
 export const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** Live devices' latest values by SN (a device without any is left out). */
+export async function latestBySn(
+  db: Kysely<Database>,
+  sns: readonly string[],
+): Promise<Map<string, { ts: number; values: Record<string, unknown> }>> {
+  const out = new Map<string, { ts: number; values: Record<string, unknown> }>();
+  for (let i = 0; i < sns.length; i += 500) {
+    const rows = await base(db)
+      .where('devices.sn', 'in', sns.slice(i, i + 500))
+      .where('device_latest.ts', 'is not', null)
+      .execute();
+    for (const r of rows) out.set(r.sn, { ts: Number(r.ts), values: parseJson<Record<string, unknown>>(r.values, {}) });
+  }
+  return out;
+}

@@ -27,6 +27,7 @@ const publicRoutes = new Set([
   'GET /anonymous/ip',
   'GET /anonymous/appStores',
   'GET /anonymous/firmware/changelog',
+  'GET /anonymous/firmware/:id',
 ]);
 /** Calls that change data: each must declare that it writes (a few, for the reader; the walk below covers all). */
 const mustWrite = [
@@ -63,6 +64,8 @@ const postsThatDoNotWrite = new Map([
   ['POST /api/v1/user/personalized', "the account's own display preferences"],
   ['POST /api/v1/gateway/import/one/check', 'checks a gateway for import, stores nothing'],
   ['POST /api/v1/gateway/import/check', 'checks an import file, stores nothing'],
+  ['POST /api/v1/gateway/:sn/check', 'checks whether a gateway may take a firmware image, stores nothing'],
+  ['POST /api/v1/gateways/batch/check', 'checks whether gateways may take a firmware image, stores nothing'],
 ]);
 /** GETs that change a device (the paths the portal's clients call): they declare writes like a POST. */
 const getsThatWrite = new Map([

@@ -64,6 +64,8 @@ export abstract class VirtualDevice {
   protected readonly seed: number;
   protected readonly rng: Rng;
   private info: RegisterBlock[] | undefined;
+  /** The firmware registers after an upgrade (its version as bytes), over the nameplate's. */
+  private firmware: Record<string, InputValue> = {};
   private lastEnv: Environment | undefined;
 
   constructor(
@@ -94,6 +96,35 @@ export abstract class VirtualDevice {
   /** Realtime fields from the device's physical state. */
   protected abstract readings(env: Environment): Record<string, InputValue>;
 
+  /** The field holding the device's firmware version (null: it has none). */
+  get firmwareField(): string | null {
+    return this.plan.field('controlFirmware') ? 'controlFirmware' : this.plan.field('firmware') ? 'firmware' : null;
+  }
+
+  /** The firmware version in its registers: one byte per number ("1.5.0.0" → 01 05 00 00). */
+  get firmwareVersion(): string | null {
+    const field = this.firmwareField;
+    if (!field) return null;
+    const hex = (this.firmware[field] ?? this.nameplate()[field]) as string | undefined;
+    return hex === undefined
+      ? null
+      : hex
+          .split(/\s+/)
+          .map((b) => String(Number.parseInt(b, 16)))
+          .join('.');
+  }
+
+  /** After an upgrade: the new version in its firmware registers from the next reading on. */
+  setFirmwareVersion(version: string): void {
+    const field = this.firmwareField;
+    if (!field) return;
+    const bytes = this.plan.field(field)!.count * 2;
+    const numbers = (version.match(/\d+/g) ?? []).map((n) => Math.min(255, Number(n)));
+    const hex = Array.from({ length: bytes }, (_, i) => (numbers[i] ?? 0).toString(16).padStart(2, '0')).join(' ');
+    this.firmware = { [field]: hex };
+    this.info = undefined;
+  }
+
   /** Settings changed by a remote write: take them into account. */
   applySettings(_values: Record<string, FieldValue>): void {}
 
@@ -101,7 +132,7 @@ export abstract class VirtualDevice {
   read(env: Environment): RegisterBlock[] {
     this.lastEnv = env;
     // The nameplate never changes: encode it once.
-    this.info ??= this.plan.encode(this.nameplate(), { groups: ['info'] });
+    this.info ??= this.plan.encode({ ...this.nameplate(), ...this.firmware }, { groups: ['info'] });
     const realtime = this.plan.encode(this.readings(env), { groups: ['realtime'], faults: this.faults.active });
     const blocks = [...this.info, ...realtime].sort((a, b) => a.functionCode - b.functionCode || a.address - b.address);
     const kept = this.keepBlock ? blocks.filter((b) => this.keepBlock!(b)) : blocks;

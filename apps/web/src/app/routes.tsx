@@ -22,7 +22,7 @@ import {
   TeamOutlined,
   ThunderboltOutlined,
 } from '@ant-design/icons';
-import { account, companyApi, type Endpoint, type PermissionName, plantsApi } from '@sunfleet/contracts';
+import { account, companyApi, type Endpoint, type PermissionName, plantsApi, upgradesApi } from '@sunfleet/contracts';
 import type { ComponentType } from 'react';
 import { type LazyPage, lazyPage } from './navigationActivity.ts';
 
@@ -213,6 +213,14 @@ export const menuRoutes: PageRoute[] = [
         page: lazyPage(() => import('../features/firmware/InverterFirmwarePage.tsx')),
       },
     ],
+  },
+  {
+    // A rollout, opened from the upgrade action's result, a device's upgrade card or the firmware pages.
+    path: '/firmware/rollout/:id',
+    titleKey: 'upgradeRollout',
+    hidden: true,
+    action: upgradesApi.rollout,
+    page: lazyPage(() => import('../features/upgrades/RolloutPage.tsx')),
   },
   {
     path: '/workdata/list',

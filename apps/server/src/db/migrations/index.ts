@@ -12,6 +12,7 @@ import * as m010 from './010_command_jobs.ts';
 import * as m011 from './011_setting_changes.ts';
 import * as m012 from './012_firmware.ts';
 import * as m013 from './013_admin_audit.ts';
+import * as m014 from './014_upgrades.ts';
 import * as m015 from './015_firmware_library.ts';
 import * as m016 from './016_loggers_versions.ts';
 import * as m018 from './018_customers.ts';
@@ -31,6 +32,7 @@ export const migrations: Record<string, Migration> = {
   '011_setting_changes': m011,
   '012_firmware': m012,
   '013_admin_audit': m013,
+  '014_upgrades': m014,
   '015_firmware_library': m015,
   '016_loggers_versions': m016,
   '018_customers': m018,

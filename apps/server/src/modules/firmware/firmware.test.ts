@@ -314,6 +314,29 @@ describe('firmware delete', () => {
     expect((await s.call(admin, 'GET', `/api/v1/firmware/${b.id}/delete`)).body.code).toBe(404);
   });
 
+  it("refuses (4003) an image a running upgrade rollout sends: the server registers the rollouts' check", async () => {
+    const a = (await inverterUpload({ productId: String(inverterProduct), version: '1' }, { bytes: image(), name: 'a.bin' })).body
+      .data!;
+    const t = Date.now();
+    const rollout = {
+      id: `rollout-${a.id}`,
+      firmware_id: a.id,
+      device_kind: 'inverter' as const,
+      state: 'running' as const,
+      canary_size: 1,
+      wave_size: 1,
+      failure_threshold: 10,
+      waves: 1,
+      requested_by: 1,
+      created_at: t,
+      updated_at: t,
+    };
+    await s.db.insertInto('upgrade_rollouts').values(rollout).execute();
+    expect((await s.call(admin, 'GET', `/api/v1/firmware/${a.id}/delete`)).body.code).toBe(4003);
+    await s.db.updateTable('upgrade_rollouts').set({ state: 'completed', finished_at: t }).where('id', '=', rollout.id).execute();
+    expect((await s.call(admin, 'GET', `/api/v1/firmware/${a.id}/delete`)).body.code).toBe(0);
+  });
+
   it('refuses (4003) while a registered use check says an upgrade uses the image, alone or in a batch', async () => {
     const a = (await inverterUpload({ productId: String(inverterProduct), version: '1' }, { bytes: image(), name: 'a.bin' })).body
       .data!;

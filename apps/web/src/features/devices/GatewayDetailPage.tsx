@@ -5,8 +5,8 @@
  * of online and offline periods and the list of periods). Refreshes every 10 s; a gateway the
  * caller cannot see (305) shows "not found".
  */
-import { ReloadOutlined } from '@ant-design/icons';
-import { commandsApi, devicesApi } from '@sunfleet/contracts';
+import { CloudUploadOutlined, ReloadOutlined } from '@ant-design/icons';
+import { commandsApi, devicesApi, upgradesApi } from '@sunfleet/contracts';
 import { Button, Card, Descriptions, Flex, Table, Tag, Tooltip, Typography, theme } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +16,7 @@ import { useApiQuery } from '../../api/hooks.ts';
 import { useGatewayRestart } from '../../components/GatewayRestart.tsx';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { useMayCall } from '../../components/Permission.tsx';
+import { useUpgrade } from '../../components/UpgradeAction.tsx';
 import { formatRate } from '../../lib/format.ts';
 import { gatewayStateStyle, palette } from '../../lib/palette.ts';
 import { formatZoned, withZone } from '../../lib/zonedTime.ts';
@@ -76,6 +77,7 @@ export default function GatewayDetailPage() {
   const segments = useMemo(() => timeline(history ?? []), [history]);
   const mayCall = useMayCall();
   const restart = useGatewayRestart();
+  const upgrade = useUpgrade('gateway');
 
   if (id === 0 || (detail.error instanceof ApiError && detail.error.code === 305))
     return <DeviceMissing text={t('missing.gateway')} back={BACK} backLabel={t('back.gateway')} />;
@@ -85,6 +87,7 @@ export default function GatewayDetailPage() {
   const timezone = g.plant?.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   const share = onlineShare(segments);
   const canRestart = mayCall(commandsApi.restartGateways, g.canEdit);
+  const canUpgrade = mayCall(upgradesApi.gatewayUpgrade, g.canEdit);
   const canDebug = mayCall(commandsApi.gatewayDebug, g.canEdit);
   const canSet = mayCall(commandsApi.gatewaySettingSwitch, g.canEdit);
 
@@ -114,15 +117,28 @@ export default function GatewayDetailPage() {
           { key: 'lastOnline', label: t('columns.lastOnline'), value: formatZoned(g.lastOnlineAt, timezone, i18n.language) },
         ]}
         actions={
-          canRestart ? (
-            <Button
-              danger
-              icon={<ReloadOutlined />}
-              onClick={() => restart.confirm([{ sn: g.sn, name: deviceName(g), plantName: g.plant?.name ?? null }])}
-              data-testid="gateway-restart"
-            >
-              {t('common:restart.button')}
-            </Button>
+          canRestart || canUpgrade ? (
+            <Flex gap={8} wrap>
+              {canUpgrade && (
+                <Button
+                  icon={<CloudUploadOutlined />}
+                  onClick={() => upgrade.open([{ sn: g.sn, id: g.id, name: deviceName(g), plantName: g.plant?.name ?? null }])}
+                  data-testid="gateway-upgrade"
+                >
+                  {t('common:upgrade.button')}
+                </Button>
+              )}
+              {canRestart && (
+                <Button
+                  danger
+                  icon={<ReloadOutlined />}
+                  onClick={() => restart.confirm([{ sn: g.sn, name: deviceName(g), plantName: g.plant?.name ?? null }])}
+                  data-testid="gateway-restart"
+                >
+                  {t('common:restart.button')}
+                </Button>
+              )}
+            </Flex>
           ) : undefined
         }
       />
@@ -242,6 +258,7 @@ export default function GatewayDetailPage() {
       {canDebug && <DebugPanel kind="gateway" sn={g.sn} />}
       <DeviceEventsCard sn={g.sn} timezone={timezone} />
       {restart.dialog}
+      {upgrade.dialog}
     </Flex>
   );
 }

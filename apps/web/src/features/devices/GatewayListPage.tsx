@@ -6,8 +6,8 @@
  * who may restart gateways select rows (the ones they may operate, across pages and filters:
  * "N selected (M hidden)") and restart them as one batch.
  */
-import { ReloadOutlined } from '@ant-design/icons';
-import { commandsApi, devicesApi, limits } from '@sunfleet/contracts';
+import { CloudUploadOutlined, ReloadOutlined } from '@ant-design/icons';
+import { commandsApi, devicesApi, limits, upgradesApi } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { Button, Flex, type TableColumnsType, Tooltip, Typography, theme } from 'antd';
 import { useMemo, useState } from 'react';
@@ -17,6 +17,7 @@ import { useApiQuery } from '../../api/hooks.ts';
 import { CountCard } from '../../components/CountCard.tsx';
 import { type RestartTarget, useGatewayRestart } from '../../components/GatewayRestart.tsx';
 import { useMayCall } from '../../components/Permission.tsx';
+import { useUpgrade } from '../../components/UpgradeAction.tsx';
 import { useSelectionView } from '../../components/useSelectionView.ts';
 import { gatewayStateStyle, palette } from '../../lib/palette.ts';
 import { DeviceListBody } from './DeviceTable.tsx';
@@ -87,11 +88,13 @@ function RestartBar({
   selected,
   shown,
   onRestart,
+  onUpgrade,
   onClear,
 }: {
   selected: readonly RestartTarget[];
   shown: readonly string[];
-  onRestart: () => void;
+  onRestart?: () => void;
+  onUpgrade?: () => void;
   onClear: () => void;
 }) {
   const { t } = useTranslation('devices');
@@ -109,9 +112,16 @@ function RestartBar({
           </Typography.Text>
         </Tooltip>
       )}
-      <Button danger icon={<ReloadOutlined />} onClick={onRestart} data-testid="gateway-restart-selected">
-        {t('restartSelected')}
-      </Button>
+      {onRestart && (
+        <Button danger icon={<ReloadOutlined />} onClick={onRestart} data-testid="gateway-restart-selected">
+          {t('restartSelected')}
+        </Button>
+      )}
+      {onUpgrade && (
+        <Button icon={<CloudUploadOutlined />} onClick={onUpgrade} data-testid="gateway-upgrade-selected">
+          {t('common:upgrade.upgradeSelected')}
+        </Button>
+      )}
       <Button onClick={onClear}>{t('clearSelection')}</Button>
     </Flex>
   );
@@ -124,8 +134,11 @@ export default function GatewayListPage() {
   // Restart of the selected gateways as one batch (gateway.restart, not read-only); each stays
   // selected, with its name and plant, while a filter or another page hides it.
   const canRestart = useMayCall()(commandsApi.batchRestartGateways);
+  // A firmware upgrade of the selected gateways as one staged rollout (gateway.upgrade, not read-only).
+  const canUpgrade = useMayCall()(upgradesApi.gatewaysBatchUpgrade);
   const [selected, setSelected] = useState<RestartTarget[]>([]);
   const restart = useGatewayRestart();
+  const upgrade = useUpgrade('gateway');
 
   const counts = useApiQuery(devicesApi.gatewayCount, { query: countQuery(state) }, { refetchInterval: LIST_MS });
   const list = useApiQuery(
@@ -237,11 +250,12 @@ export default function GatewayListPage() {
         bindings={(['bound', 'unbound'] as const).map((b) => ({ value: b, label: t(`gateway.binding.${b}`) }))}
         commTypes={commTypes.map((c) => ({ value: c, label: t(`comm.${c}`) }))}
       />
-      {canRestart && selected.length > 0 && (
+      {(canRestart || canUpgrade) && selected.length > 0 && (
         <RestartBar
           selected={selected}
           shown={shown}
-          onRestart={() => restart.confirm(selected)}
+          {...(canRestart ? { onRestart: () => restart.confirm(selected) } : {})}
+          {...(canUpgrade ? { onUpgrade: () => upgrade.open(selected) } : {})}
           onClear={() => setSelected([])}
         />
       )}
@@ -258,7 +272,7 @@ export default function GatewayListPage() {
         totalText={(n) => t('total.gateway', { count: n })}
         testId="gateway-table"
         rowSelection={
-          canRestart
+          canRestart || canUpgrade
             ? {
                 selectedRowKeys: selected.map((g) => g.sn),
                 preserveSelectedRowKeys: true,
@@ -271,6 +285,7 @@ export default function GatewayListPage() {
         }
       />
       {restart.dialog}
+      {upgrade.dialog}
     </ListFrame>
   );
 }

@@ -8,8 +8,8 @@
  * meter, battery, eps and load groups the inverter's protocol has. Realtime values refresh
  * every 10 s. An SN the caller cannot see (600) shows "not found".
  */
-import { ControlOutlined } from '@ant-design/icons';
-import { commandsApi, devicesApi } from '@sunfleet/contracts';
+import { CloudUploadOutlined, ControlOutlined } from '@ant-design/icons';
+import { commandsApi, devicesApi, upgradesApi } from '@sunfleet/contracts';
 import { Button, Flex, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,6 +18,8 @@ import { ApiError } from '../../api/client.ts';
 import { useApiQuery } from '../../api/hooks.ts';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { useMayCall, usePermission } from '../../components/Permission.tsx';
+import { useUpgrade } from '../../components/UpgradeAction.tsx';
+import { InverterUpgradeCard } from '../../components/UpgradeProgress.tsx';
 import { todayIn } from '../../lib/dateNav.ts';
 import { formatPower } from '../../lib/format.ts';
 import { formatZoned } from '../../lib/zonedTime.ts';
@@ -48,6 +50,7 @@ export default function InverterDetailPage() {
   const mayCall = useMayCall();
   const deleteAction = useDeleteAndLeave('inverter', BACK);
   const [renaming, setRenaming] = useState<AliasTarget | null>(null);
+  const upgrade = useUpgrade('inverter');
   const detail = useApiQuery(devicesApi.getInverter, { params: { sn } }, { ...live, enabled: valid });
 
   if (!valid || (detail.error instanceof ApiError && detail.error.code === 600))
@@ -91,6 +94,15 @@ export default function InverterDetailPage() {
             >
               {t('remoteSettings')}
             </Button>
+            {mayCall(upgradesApi.inverterUpgrade, inv.canEdit) && (
+              <Button
+                icon={<CloudUploadOutlined />}
+                onClick={() => upgrade.open([{ sn: inv.sn, name: deviceName(inv), plantName: inv.plant?.name ?? null }])}
+                data-testid="inverter-upgrade"
+              >
+                {t('common:upgrade.button')}
+              </Button>
+            )}
             <DetailActions
               onRename={canRename && inv.canEdit ? () => setRenaming({ sn: inv.sn, alias: inv.alias }) : undefined}
               onDelete={deleteAction(inv, canDelete && inv.canDelete)}
@@ -98,6 +110,7 @@ export default function InverterDetailPage() {
           </Flex>
         }
       />
+      <InverterUpgradeCard sn={inv.sn} canOperate={inv.canEdit} />
       <DetailTabs
         testId="inverter-tabs"
         items={[
@@ -132,6 +145,7 @@ export default function InverterDetailPage() {
         ]}
       />
       <AliasDialog kind="inverter" device={renaming} onClose={() => setRenaming(null)} />
+      {upgrade.dialog}
     </Flex>
   );
 }

@@ -3,8 +3,8 @@
  * alias), the server-sorted and paged list; a row opens the inverter. Rename and delete show
  * with the page's inverter.alias / inverter.delete buttons (the server still checks the plant).
  */
-import { ControlOutlined } from '@ant-design/icons';
-import { devicesApi, limits, settingsApi } from '@sunfleet/contracts';
+import { CloudUploadOutlined, ControlOutlined } from '@ant-design/icons';
+import { devicesApi, limits, settingsApi, upgradesApi } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { Button, Flex, type TableColumnsType, Typography } from 'antd';
 import { useState } from 'react';
@@ -13,6 +13,7 @@ import { useNavigate } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
 import { useMayCall, usePermission } from '../../components/Permission.tsx';
 import { StatusCards } from '../../components/StatusCards.tsx';
+import { useUpgrade } from '../../components/UpgradeAction.tsx';
 import { formatEnergy, formatPower } from '../../lib/format.ts';
 import { AliasDialog, type AliasTarget } from './AliasDialog.tsx';
 import { DeviceListBody } from './DeviceTable.tsx';
@@ -43,6 +44,9 @@ export default function InverterListPage() {
   const [renaming, setRenaming] = useState<AliasTarget | null>(null);
   // Remote settings of the selected inverters as one batch (with inverter.setting, not read-only).
   const canBatch = useMayCall()(settingsApi.settingBatch);
+  // A firmware upgrade of the selected inverters as one staged rollout (inverter.upgrade, not read-only).
+  const canUpgrade = useMayCall()(upgradesApi.inverterBatchUpgrade);
+  const upgrade = useUpgrade('inverter');
   const [selected, setSelected] = useState<string[]>([]);
 
   const filters = { ...countQuery(state), ...(state.type ? { type: state.type as InverterRow['typeKey'] } : {}) };
@@ -119,19 +123,38 @@ export default function InverterListPage() {
         types={devicesApi.inverterTypeKeys.map((k) => ({ value: k, label: t(`types.${k}`) }))}
         typeLabel={t('filters.inverterType')}
       />
-      {canBatch && selected.length > 0 && (
+      {(canBatch || canUpgrade) && selected.length > 0 && (
         <Flex align="center" gap={12} wrap data-testid="inverter-bulk-bar">
           <Typography.Text strong data-testid="inverter-selected">
             {t('selected', { count: selected.length })}
           </Typography.Text>
-          <Button
-            type="primary"
-            icon={<ControlOutlined />}
-            onClick={() => navigate(`/device/setting?sns=${selected.map(encodeURIComponent).join(',')}`)}
-            data-testid="inverter-remote-settings"
-          >
-            {t('remoteSettings')}
-          </Button>
+          {canBatch && (
+            <Button
+              type="primary"
+              icon={<ControlOutlined />}
+              onClick={() => navigate(`/device/setting?sns=${selected.map(encodeURIComponent).join(',')}`)}
+              data-testid="inverter-remote-settings"
+            >
+              {t('remoteSettings')}
+            </Button>
+          )}
+          {canUpgrade && (
+            <Button
+              icon={<CloudUploadOutlined />}
+              onClick={() => {
+                const rows = new Map((list.data?.list ?? []).map((r) => [r.sn, r]));
+                upgrade.open(
+                  selected.map((sn) => {
+                    const r = rows.get(sn);
+                    return { sn, name: r?.alias || sn, plantName: r?.plant?.name ?? null };
+                  }),
+                );
+              }}
+              data-testid="inverter-upgrade-selected"
+            >
+              {t('common:upgrade.upgradeSelected')}
+            </Button>
+          )}
           <Button onClick={() => setSelected([])}>{t('clearSelection')}</Button>
         </Flex>
       )}
@@ -148,7 +171,7 @@ export default function InverterListPage() {
         totalText={(n) => t('total.inverter', { count: n })}
         testId="inverter-table"
         rowSelection={
-          canBatch
+          canBatch || canUpgrade
             ? {
                 selectedRowKeys: selected,
                 preserveSelectedRowKeys: true,
@@ -161,6 +184,7 @@ export default function InverterListPage() {
         }
       />
       <AliasDialog kind="inverter" device={renaming} onClose={() => setRenaming(null)} />
+      {upgrade.dialog}
     </ListFrame>
   );
 }

@@ -1,0 +1,32 @@
+/**
+ * The version a device reports, and whether it is the version an upgrade installs.
+ * A gateway says its software version in `up/state` on every connect (ingest keeps it as the
+ * gateway's `sw_version`); an inverter has it in its nameplate registers, decoded by ingest into
+ * its latest values as hex bytes (`firmware`, or `controlFirmware` for storage inverters): bytes
+ * "0x03 0x02 0x00 0x05" are version 3.2.0.5.
+ */
+import { compareVersions } from '@sunfleet/contracts';
+
+/** The version in an inverter's latest values; null when it has none. */
+export function inverterVersion(values: Record<string, unknown>): string | null {
+  const raw = values.firmware ?? values.controlFirmware;
+  if (typeof raw !== 'string') return null;
+  const bytes = raw
+    .trim()
+    .split(/\s+/)
+    .map((b) => b.replace(/^0x/i, ''));
+  if (bytes.length === 0 || bytes.some((b) => !/^[0-9A-Fa-f]{1,2}$/.test(b))) return null;
+  return bytes.map((b) => String(Number.parseInt(b, 16))).join('.');
+}
+
+/**
+ * Whether a reported version is the target: the same in the version order (1.10 = 1.010); an
+ * inverter's register version has only numbers, so the target's letters ("V3.2.0.6") do not count.
+ */
+export function isVersion(kind: 'gateway' | 'inverter', reported: string | null, target: string): boolean {
+  if (reported === null) return false;
+  if (kind === 'inverter') return numbers(reported).join('.') === numbers(target).join('.');
+  return compareVersions(reported, target) === 0;
+}
+
+const numbers = (v: string) => (v.match(/\d+/g) ?? []).map((n) => String(Number(n)));
