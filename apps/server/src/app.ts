@@ -20,6 +20,7 @@ import { installHttpMetrics } from './metrics/http.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { companyRoutes } from './modules/companies/routes.ts';
+import { demandResponseRoutes } from './modules/demand-response/routes.ts';
 import { deviceRoutes } from './modules/devices/routes.ts';
 import { dictRoutes } from './modules/dicts/routes.ts';
 import { eventRoutes } from './modules/events/routes.ts';
@@ -94,6 +95,7 @@ export async function buildApp(
   userRoutes(app);
   permissionRoutes(app);
   companyRoutes(app);
+  demandResponseRoutes(app);
   plantRoutes(app);
   plantEnergyRoutes(app);
   reportRoutes(app);

@@ -1,6 +1,7 @@
 export * as account from './api/account.ts';
 export * as commandsApi from './api/commands.ts';
 export * as companyRolesApi from './api/companyRoles.ts';
+export * as demandResponseApi from './api/demandResponse.ts';
 export * as devicesApi from './api/devices.ts';
 export * as dictsApi from './api/dicts.ts';
 export * as eventsApi from './api/events.ts';

@@ -12,6 +12,7 @@ import * as m010 from './010_command_jobs.ts';
 import * as m011 from './011_setting_changes.ts';
 import * as m012 from './012_firmware.ts';
 import * as m013 from './013_admin_audit.ts';
+import * as m020 from './020_demand_response.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_foundation': m001,
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '011_setting_changes': m011,
   '012_firmware': m012,
   '013_admin_audit': m013,
+  '020_demand_response': m020,
 };
