@@ -161,6 +161,9 @@ export async function planEvent(db: Db, row: EventRow, now = Date.now()): Promis
     .where('event_id', '=', row.id)
     .where('action', '=', 'restore')
     .execute();
+  // A restore planned for a device the event no longer commands and never did is dropped.
+  const stale = restores.filter((r) => r.state === 'planned' && !devices.has(r.device_id)).map((r) => r.id);
+  if (stale.length > 0) await db.deleteFrom('dr_dispatches').where('id', 'in', stale).execute();
   for (const [deviceId, d] of devices) {
     const existing = restores.find((r) => r.device_id === deviceId);
     if (existing) {
@@ -351,6 +354,19 @@ async function sendOne(opts: RunOptions, id: number): Promise<void> {
   const row = await db.selectFrom('dr_dispatches').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const t = await targetOf(db, row.device_id);
   if (!t) return finish(db, id, { state: 'skipped', reason: 'the device no longer exists' });
+  if (row.action !== 'restore') {
+    // The event may have been cancelled, or the enrolment opted out, since the row was planned.
+    const event = await db.selectFrom('dr_events').select('cancelled_at').where('id', '=', row.event_id).executeTakeFirst();
+    if (!event || event.cancelled_at !== null) return finish(db, id, { state: 'skipped', reason: 'the event was cancelled' });
+    const opted = await db
+      .selectFrom('dr_optouts as o')
+      .innerJoin('dr_enrollment_devices as d', 'd.enrollment_id', 'o.enrollment_id')
+      .select('o.event_id')
+      .where('o.event_id', '=', row.event_id)
+      .where('d.id', '=', row.enrollment_device_id)
+      .executeTakeFirst();
+    if (opted) return finish(db, id, { state: 'skipped', reason: 'opted out' });
+  }
   const by = await opts.requestedBy(row.enrollment_device_id);
   const earlier = await db
     .selectFrom('dr_dispatches')

@@ -50,6 +50,7 @@ export class Ven {
   readonly holder: string;
   private timers: NodeJS.Timeout[] = [];
   private ticking: Promise<void> | null = null;
+  private inboxChain: Promise<void> = Promise.resolve();
 
   constructor(readonly opts: VenOptions) {
     this.client = new VtnClient(opts.config, opts.fetchImpl);
@@ -246,7 +247,17 @@ export class Ven {
       .catch((err: Error) => this.opts.log.error({ err: err.message }, 'demand response: notification processing failed'));
   }
 
-  async processInbox(ids?: number[], now = Date.now()): Promise<void> {
+  /**
+   * Process due inbox rows, one batch at a time in this process: an event's notifications are
+   * planned in the order they came (a CREATE's plan never lands after its DELETE's).
+   */
+  processInbox(ids?: number[], now = Date.now()): Promise<void> {
+    const run = this.inboxChain.then(() => this.processInboxNow(ids, now));
+    this.inboxChain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async processInboxNow(ids: number[] | undefined, now: number): Promise<void> {
     for (const row of await claimInbox(this.db, 100, now, ids)) {
       try {
         const n = JSON.parse(row.body) as { objectType: string; operation: string; object: unknown };
