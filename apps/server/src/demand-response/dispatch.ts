@@ -27,6 +27,9 @@ const RESTORE_INTERVAL = -1;
 const CLAIM_MS = 120_000;
 const COMMAND_WAIT_MS = 60_000;
 
+/** The state of charge (%) in a device's latest values, null when it has none. */
+const socOf = (latest: { values: Record<string, unknown> } | null) => num(latest?.values.batterySoc) ?? num(latest?.values.soc);
+
 export interface Participant {
   enrollmentDeviceId: number;
   deviceId: number;
@@ -103,6 +106,8 @@ export async function planEvent(db: Db, row: EventRow, now = Date.now()): Promis
     .where('action', '!=', 'restore')
     .execute();
   const people = await participants(db, row.id, row.program_id);
+  const socs: number[] = [];
+  for (const p of people) socs.push(socOf(await deviceLatest(db, p.deviceId)) ?? 50);
   const cancelled = row.cancelled_at !== null;
   const intervals = cancelled ? [] : absoluteIntervals(event, now).filter((i) => i.end > now && i.signal.action !== 'normal');
   const values: Array<{
@@ -121,7 +126,16 @@ export async function planEvent(db: Db, row: EventRow, now = Date.now()): Promis
   }> = [];
   for (const interval of intervals) {
     const { action, powerW, share } = interval.signal;
-    const caps = people.map((p) => (action === 'charge' ? p.chargeW : p.dischargeW));
+    // A battery at its reserve gets no discharge share, a full one no charge share: the others take it.
+    const caps = people.map((p, i) =>
+      action === 'charge'
+        ? socs[i]! >= FULL_SOC
+          ? 0
+          : p.chargeW
+        : action === 'discharge' && socs[i]! <= RESERVE_SOC
+          ? 0
+          : p.dischargeW,
+    );
     const targets =
       action === 'hold' ? caps.map(() => 0) : powerW !== null ? allocate(powerW, caps) : caps.map((c) => c * (share ?? 0));
     people.forEach((p, i) => {
@@ -389,8 +403,7 @@ async function sendOne(opts: RunOptions, id: number): Promise<void> {
     return write(opts, t, row.id, group, values, null, by);
   }
 
-  const latest = await deviceLatest(db, row.device_id);
-  const soc = num(latest?.values.batterySoc) ?? num(latest?.values.soc);
+  const soc = socOf(await deviceLatest(db, row.device_id));
   if (row.action === 'discharge' && soc !== null && soc <= RESERVE_SOC)
     return finish(db, id, { state: 'skipped', reason: `state of charge ${soc}% at or below the ${RESERVE_SOC}% reserve` });
   if (row.action === 'charge' && soc !== null && soc >= FULL_SOC)
