@@ -16,6 +16,19 @@ import Type from 'typebox';
 import { endpoint, Paged, PageQuery } from '../endpoint.ts';
 import { Day, Id, IdParams, Instant, Literals, Nullable, Sn } from '../schemas.ts';
 
+/**
+ * The programmes whose terms the portal ships: a programme the VTN offers under one of these
+ * names (programName, compared without case) has its terms at `/assets/vpp/<file>`
+ * (apps/web/public/assets/vpp, written by apps/web/build/vpp-terms.ts). Enrolment needs them.
+ */
+export const PROGRAMME_TERMS = [
+  { name: 'BESS-DR-2026', title: 'Battery Demand Response 2026', file: 'bess-dr-2026.pdf' },
+  { name: 'PEAK-RELIEF', title: 'Peak Relief', file: 'peak-relief.pdf' },
+  { name: 'SUMMER-SAVER', title: 'Summer Saver', file: 'summer-saver.pdf' },
+  { name: 'GRID-FLEX-CAPACITY', title: 'Grid Flex Capacity', file: 'grid-flex-capacity.pdf' },
+] as const;
+export const TERMS_PATH = '/assets/vpp/';
+
 export const ENROLLMENT_STATES = ['invited', 'pending', 'accepted', 'rejected', 'unenrolled'] as const;
 export const EVENT_STATES = ['active', 'completed', 'cancelled', 'pending'] as const;
 export const DISPATCH_ACTIONS = ['discharge', 'charge', 'hold', 'restore'] as const;
