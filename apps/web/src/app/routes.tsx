@@ -190,8 +190,18 @@ export const menuRoutes: PageRoute[] = [
     permission: 'application.center',
     icon: ThunderboltOutlined,
     children: [
-      { path: '/energyHub/enrollmentPlan', titleKey: 'enrollmentPlan', permission: 'energyhub.view', page: comingSoon },
-      { path: '/energyHub/event', titleKey: 'energyHubEvents', permission: 'energyhub.view', page: comingSoon },
+      {
+        path: '/energyHub/enrollmentPlan',
+        titleKey: 'enrollmentPlan',
+        permission: 'energyhub.view',
+        page: lazyPage(() => import('../features/energy-hub/EnrollmentPlanPage.tsx')),
+      },
+      {
+        path: '/energyHub/event',
+        titleKey: 'energyHubEvents',
+        permission: 'energyhub.view',
+        page: lazyPage(() => import('../features/energy-hub/EnergyEventsPage.tsx')),
+      },
     ],
   },
   {
