@@ -48,6 +48,8 @@ export class TestVtn {
   };
   /** Notifications delivered (callback status per POST). */
   readonly deliveries: { url: string; status: number; objectType: string; operation: string }[] = [];
+  /** Every request received: method, path and status, in order. */
+  readonly requests: { method: string; url: string; status: number }[] = [];
   /** Echo challenges sent and whether the answer matched. */
   readonly echoes: { url: string; ok: boolean }[] = [];
   private seq = 0;
@@ -62,6 +64,9 @@ export class TestVtn {
     this.quirks = opts.quirks ?? 'spec';
     this.app = Fastify({ logger: false });
     this.app.register(formbody);
+    this.app.addHook('onResponse', async (req, reply) => {
+      this.requests.push({ method: req.method, url: req.url, status: reply.statusCode });
+    });
     this.app.addHook('onRequest', async (req, reply) => {
       if (this.down) return reply.code(503).send({ title: 'Service Unavailable', status: 503 });
       if (req.url.startsWith('/auth/')) return;

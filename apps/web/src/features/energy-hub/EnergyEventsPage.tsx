@@ -59,7 +59,14 @@ function EventDrawer({ id, onClose }: { id: number | null; onClose: () => void }
       ),
     },
     { title: t('events.sent'), key: 'sent', width: 200, render: (_: unknown, d: Dispatch) => values(d.sent) },
-    { title: t('events.previous'), key: 'previous', width: 200, render: (_: unknown, d: Dispatch) => values(d.previous) },
+    {
+      title: t('events.previous'),
+      key: 'previous',
+      width: 200,
+      // The group was read whole; what matters is what the event changed.
+      render: (_: unknown, d: Dispatch) =>
+        values(d.previous && d.sent ? Object.fromEntries(Object.entries(d.previous).filter(([k]) => k in d.sent!)) : null),
+    },
     { title: t('events.delivered'), key: 'delivered', width: 100, render: (_: unknown, d: Dispatch) => num(d.deliveredPower) },
     { title: t('events.reason'), dataIndex: 'reason', key: 'reason', width: 200, render: (v: string | null) => v ?? '' },
   ];

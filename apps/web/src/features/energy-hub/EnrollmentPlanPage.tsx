@@ -210,7 +210,7 @@ export default function EnrollmentPlanPage() {
         <Programmes onEnrol={setEnrolIn} />
       </Card>
       <Card>
-        <Typography.Title level={4} className={ui.gapBelow}>
+        <Typography.Title level={4} className={ui.gapBelow} style={{ marginTop: 0 }}>
           {t('enrolments')}
         </Typography.Title>
         {list.isError && !list.data ? (

@@ -20,7 +20,17 @@ export const useStationDevices = (stationId: number | null) =>
   useApiQuery(api.stationMasterDevice, { params: { stationId: stationId ?? 0 } }, { enabled: stationId !== null });
 export const useEvents = (page: number, size: number, state: EventRow['state'] | undefined) =>
   useApiQuery(api.listEvents, { query: { page, size, ...(state ? { state } : {}) } });
-export const useEvent = (id: number | null) => useApiQuery(api.getEvent, { params: { id: id ?? 0 } }, { enabled: id !== null });
+/** An event that is pending or active is read again every 5 s: its commands and their answers come in. */
+export const useEvent = (id: number | null) =>
+  useApiQuery(
+    api.getEvent,
+    { params: { id: id ?? 0 } },
+    {
+      enabled: id !== null,
+      refetchInterval: (q) =>
+        q.state.data && (q.state.data.state === 'active' || q.state.data.state === 'pending') ? 5000 : false,
+    },
+  );
 
 /** After a change: the lists and details read again. */
 export function useRefresh() {
