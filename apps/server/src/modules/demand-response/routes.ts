@@ -65,12 +65,18 @@ export function demandResponseRoutes(app: FastifyInstance) {
   };
   route(app, api.callbackEcho, echo);
   route(app, api.callbackEchoPath, echo);
-  route(app, api.callbackNotify, async ({ req, reply }) => {
-    const ven = venOf(app);
-    if (!ven) return reply.code(404).send({ title: 'Not Found', status: 404 });
-    const ok = await ven.notify(req.body, req.headers.authorization);
-    return ok
-      ? reply.code(200).send({})
-      : reply.code(400).send({ title: 'Bad Request', status: 400, detail: 'not a notification' });
-  });
+  // Public and stored before it is answered: counted per address (a VTN sends far fewer).
+  route(
+    app,
+    api.callbackNotify,
+    async ({ req, reply }) => {
+      const ven = venOf(app);
+      if (!ven) return reply.code(404).send({ title: 'Not Found', status: 404 });
+      const ok = await ven.notify(req.body, req.headers.authorization);
+      return ok
+        ? reply.code(200).send({})
+        : reply.code(400).send({ title: 'Bad Request', status: 400, detail: 'not a notification' });
+    },
+    { limit: { max: 600, minutes: 1 } },
+  );
 }
