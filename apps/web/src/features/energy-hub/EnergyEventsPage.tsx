@@ -14,6 +14,7 @@ import { PageTitle } from '../../components/PageTitle.tsx';
 import { useMayCall } from '../../components/Permission.tsx';
 import ui from '../../components/ui.module.css';
 import { stateColour } from './EnrollmentPlanPage.tsx';
+import css from './energyHub.module.css';
 import { type EventDetail, type EventRow, useEvent, useEvents, useOptOut, useRefresh } from './queries.ts';
 
 const values = (v: Record<string, number> | null) =>
@@ -75,7 +76,7 @@ function EventDrawer({ id, onClose }: { id: number | null; onClose: () => void }
       {detail.isPending && id !== null && <PageLoading />}
       {detail.isError && <PageError error={detail.error} onRetry={() => void detail.refetch()} />}
       {e && (
-        <Space direction="vertical" size="large" style={{ width: '100%' }} data-testid="dr-event-detail">
+        <Space direction="vertical" size="large" className={css.fullWidth} data-testid="dr-event-detail">
           <Descriptions column={2} size="small" bordered>
             <Descriptions.Item label={t('events.programme')}>{e.programName ?? e.programId}</Descriptions.Item>
             <Descriptions.Item label={t('events.filterState')}>
@@ -169,7 +170,7 @@ export default function EnergyEventsPage() {
         <PageTitle>{t('events.title')}</PageTitle>
         <Select
           aria-label={t('events.filterState')}
-          style={{ width: 180 }}
+          className={css.stateFilter}
           value={state ?? 'all'}
           onChange={(v: string) => {
             setState(v === 'all' ? undefined : (v as EventRow['state']));

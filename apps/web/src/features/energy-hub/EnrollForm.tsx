@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { useProfile } from '../../api/hooks.ts';
 import { NumberInput } from '../../components/NumberInput.tsx';
+import css from './energyHub.module.css';
 import { type Programme, type StationDevice, useEnroll, useStationDevices, useStations } from './queries.ts';
 
 type Body = DataOf<typeof api.getEnrollment>;
@@ -276,7 +277,7 @@ export function EnrollForm({
             dataSource={devices}
           />
         )}
-        {error && <Alert type="error" showIcon message={error} data-testid="enrol-error" style={{ marginTop: 12 }} />}
+        {error && <Alert type="error" showIcon message={error} data-testid="enrol-error" className={css.gapAbove} />}
       </Form>
     </Modal>
   );

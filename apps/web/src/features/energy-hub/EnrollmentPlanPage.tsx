@@ -14,6 +14,7 @@ import { PageTitle } from '../../components/PageTitle.tsx';
 import { useMayCall } from '../../components/Permission.tsx';
 import ui from '../../components/ui.module.css';
 import { EnrollForm } from './EnrollForm.tsx';
+import css from './energyHub.module.css';
 import {
   type EnrollmentRow,
   type Programme,
@@ -98,7 +99,7 @@ function EnrollmentDrawer({ id, onClose }: { id: number | null; onClose: () => v
       {detail.isPending && id !== null && <PageLoading />}
       {detail.isError && <PageError error={detail.error} onRetry={() => void detail.refetch()} />}
       {e && (
-        <Space direction="vertical" size="large" style={{ width: '100%' }} data-testid="dr-enrollment-detail">
+        <Space direction="vertical" size="large" className={css.fullWidth} data-testid="dr-enrollment-detail">
           <Descriptions column={1} size="small" bordered>
             <Descriptions.Item label={t('columns.programme')}>{e.programName}</Descriptions.Item>
             <Descriptions.Item label={t('columns.state')}>
@@ -210,7 +211,7 @@ export default function EnrollmentPlanPage() {
         <Programmes onEnrol={setEnrolIn} />
       </Card>
       <Card>
-        <Typography.Title level={4} className={ui.gapBelow} style={{ marginTop: 0 }}>
+        <Typography.Title level={4} className={`${ui.gapBelow} ${css.sectionTitle}`}>
           {t('enrolments')}
         </Typography.Title>
         {list.isError && !list.data ? (
