@@ -32,6 +32,13 @@ if (process.argv[2] === 'upgrades') {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/upgrades.ts'], { cwd: root, stdio: 'inherit' });
   process.exit(r.status ?? 1);
 }
+
+// npm run bench -- demand-response: an event dispatched to 1,000 enrolled simulated batteries
+// (bench/demand-response.ts).
+if (process.argv[2] === 'demand-response') {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/demand-response.ts'], { cwd: root, stdio: 'inherit' });
+  process.exit(r.status ?? 1);
+}
 if (process.argv[2] === 'web') {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/web.ts'], { cwd: root, stdio: 'inherit' });
   process.exit(r.status ?? 1);

@@ -23,6 +23,7 @@ import { auditLogRoutes } from './modules/audit-log/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { companyRoutes } from './modules/companies/routes.ts';
 import { customerRoutes } from './modules/customers/routes.ts';
+import { demandResponseRoutes } from './modules/demand-response/routes.ts';
 import { deviceRoutes } from './modules/devices/routes.ts';
 import { dictRoutes } from './modules/dicts/routes.ts';
 import { eventRoutes } from './modules/events/routes.ts';
@@ -107,6 +108,7 @@ export async function buildApp(
   companyRoutes(app);
   customerRoutes(app);
   auditLogRoutes(app);
+  demandResponseRoutes(app);
   plantRoutes(app);
   plantEnergyRoutes(app);
   reportRoutes(app);

@@ -78,6 +78,21 @@ export interface Config {
   appStores: { ios: string | null; android: string | null };
   /** The plant map's tile server; null: the web's bundled country outlines, nothing fetched from outside. */
   mapTiles: MapTiles | null;
+  /** The OpenADR 3 VTN the demand-response area takes part in through; null: not connected. */
+  oadr: OadrConfig | null;
+}
+
+export interface OadrConfig {
+  /** The VTN's API base URL (its /programs, /events, … below it). */
+  vtnUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** The VEN's name at the VTN (unique there). */
+  venName: string;
+  /** The portal's public URL of the webhook (`…/api/v1/oadr/callback`); null: polling only. */
+  callbackUrl: string | null;
+  /** Seconds between polls of the VTN (programmes, events) and upkeep of the registration. */
+  pollSeconds: number;
 }
 
 export interface MapTiles {
@@ -123,6 +138,39 @@ export function demoSetting(env: NodeJS.ProcessEnv): { demo: boolean; demoReason
   return production
     ? { demo: false, demoReason: 'NODE_ENV=production turns the demo off unless DEMO=on' }
     : { demo: true, demoReason: 'default outside NODE_ENV=production' };
+}
+
+/**
+ * OADR_VTN_URL with OADR_CLIENT_ID and OADR_CLIENT_SECRET (the OAuth2 client credentials the
+ * VTN's operator provisions); all three or none. OADR_CALLBACK_URL: the webhook the VTN calls.
+ */
+export function oadrSetting(env: NodeJS.ProcessEnv): OadrConfig | null {
+  const vtnUrl = env.OADR_VTN_URL?.trim();
+  const clientId = env.OADR_CLIENT_ID?.trim();
+  const clientSecret = env.OADR_CLIENT_SECRET ?? '';
+  if (!vtnUrl && !clientId && !clientSecret) return null;
+  if (!vtnUrl || !clientId || !clientSecret)
+    throw new ConfigError('OADR_VTN_URL, OADR_CLIENT_ID and OADR_CLIENT_SECRET are set together or not at all');
+  const url = (name: string, raw: string) => {
+    try {
+      const u = new URL(raw);
+      if (!/^https?:$/.test(u.protocol)) throw new Error('scheme');
+    } catch {
+      throw new ConfigError(`${name} must be an http:// or https:// URL, got "${raw}"`);
+    }
+    return raw.replace(/\/+$/, '');
+  };
+  const venName = env.OADR_VEN_NAME?.trim() || 'sunfleet-ven';
+  if (venName.length > 128) throw new ConfigError('OADR_VEN_NAME must be at most 128 characters');
+  const callback = env.OADR_CALLBACK_URL?.trim();
+  return {
+    vtnUrl: url('OADR_VTN_URL', vtnUrl),
+    clientId,
+    clientSecret,
+    venName,
+    callbackUrl: callback ? url('OADR_CALLBACK_URL', callback) : null,
+    pollSeconds: int(env, 'OADR_POLL_SECONDS', 60, 5, 3600),
+  };
 }
 
 /** TRUST_PROXY: off (default), on (one proxy in front), or the number of proxy hops. */
@@ -270,5 +318,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatorBackfillDays: int(env, 'SIMULATOR_BACKFILL_DAYS', 7, 0, 366),
     appStores: { ios: storeUrl(env, 'APP_IOS_URL'), android: storeUrl(env, 'APP_ANDROID_URL') },
     mapTiles: mapTilesSetting(env),
+    oadr: oadrSetting(env),
   };
 }

@@ -10,6 +10,7 @@ import { createCommandChannel } from './commands/service.ts';
 import { startCommandSweeper } from './commands/sweeper.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createDb, migrate } from './db/index.ts';
+import { Ven } from './demand-response/ven.ts';
 import { loadFirmwareSigner } from './firmware/signing.ts';
 import { startHousekeeping } from './jobs/housekeeping.ts';
 import { startOfflineJob } from './jobs/offline.ts';
@@ -114,6 +115,13 @@ async function main() {
     ? startEventNotifier({ db, mailer, log: log.child({ part: 'notifier' }) })
     : null;
 
+  // The OpenADR VEN's upkeep (one process at a time, by a lease) and its due work.
+  const ven =
+    config.oadr && config.roles.has('jobs')
+      ? new Ven({ db, config: config.oadr, commands, log: log.child({ part: 'demand-response' }) })
+      : null;
+  ven?.start();
+
   const app = config.roles.has('api') ? await buildApp({ ...deps, ingest: telemetry?.ingest }, log) : null;
   if (app) {
     await app.listen({ port: config.port, host: config.host });
@@ -147,6 +155,7 @@ async function main() {
     await housekeeping?.stop();
     await upgradeRunner?.stop();
     await eventNotifier?.stop();
+    await ven?.stop();
     await telemetry?.close();
     await commands.close();
     mailer.close();

@@ -3,6 +3,7 @@ export * as commandsApi from './api/commands.ts';
 export * as companyApi from './api/company.ts';
 export * as companyRolesApi from './api/companyRoles.ts';
 export * as customersApi from './api/customers.ts';
+export * as demandResponseApi from './api/demandResponse.ts';
 export * as devicesApi from './api/devices.ts';
 export * as dictsApi from './api/dicts.ts';
 export * as eventsApi from './api/events.ts';

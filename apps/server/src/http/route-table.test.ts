@@ -28,6 +28,10 @@ const publicRoutes = new Set([
   'GET /anonymous/appStores',
   'GET /anonymous/firmware/changelog',
   'GET /anonymous/firmware/:id',
+  // The OpenADR VTN's webhook: the echo challenge and notifications (see modules/demand-response).
+  'GET /api/v1/oadr/callback',
+  'GET /api/v1/oadr/callback/echo',
+  'POST /api/v1/oadr/callback',
 ]);
 /** Calls that change data: each must declare that it writes (a few, for the reader; the walk below covers all). */
 const mustWrite = [
@@ -103,6 +107,9 @@ let readOnly: { id: number; access: string };
 /** A setting job and a batch the victim made on the victim's inverter. */
 const victimSettingJobId = '00000000-0000-4000-8000-000000000001';
 const victimSettingBatchId = '00000000-0000-4000-8000-000000000002';
+/** The victim's demand-response enrolment (with their inverter) and an event of its programme. */
+let victimEnrollmentId: number;
+let victimDrEventId: number;
 /** A gateway restart batch the victim asked for. */
 const victimRestartBatchId = '00000000-0000-4000-8000-000000000003';
 /** Platform records (a system version, a maintenance function): a company administrator reaches neither. */
@@ -128,6 +135,12 @@ const foreignIds: Array<{ match: RegExp; params: (url: string) => Record<string,
     match: /^\/api\/v1\/plant\/(energy|meteorological)\/:(id|stationId)\b/,
     params: () => ({ id: victimPlantId, stationId: victimPlantId }),
   },
+  {
+    match: /^\/api\/v1\/oadr\/station\w+\/:stationId\b/,
+    params: () => ({ stationId: victimPlantId }),
+  },
+  { match: /^\/api\/v1\/oadr\/enrollment\/:id\b/, params: () => ({ id: victimEnrollmentId, sn: victimDevices.inverter }) },
+  { match: /^\/api\/v1\/oadr\/event\/:id\b/, params: () => ({ id: victimDrEventId }) },
   { match: /^\/api\/v1\/setting\/job\/:id\b/, params: () => ({ id: victimSettingJobId }) },
   { match: /^\/api\/v1\/setting\/batch\/:id\b/, params: () => ({ id: victimSettingBatchId }) },
   { match: /^\/api\/v1\/gateways\/restart\/:batchId\b/, params: () => ({ batchId: victimRestartBatchId }) },
@@ -322,6 +335,75 @@ beforeAll(async () => {
     await s.db
       .insertInto('companies')
       .values({ name: 'Served Co', permissions: grantAll, agent_company_id: mine.id, created_at: t, updated_at: t })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  victimEnrollmentId = (
+    await s.db
+      .insertInto('dr_enrollments')
+      .values({
+        user_id: victim.id,
+        program_id: 'p0',
+        program_name: 'BESS-DR-2026',
+        email: 'victim@example.com',
+        first_name: 'V',
+        last_name: 'V',
+        service_country: 'ES',
+        service_region: null,
+        service_locality: null,
+        service_extended: null,
+        service_street: null,
+        service_postal: null,
+        mailing_country: 'ES',
+        mailing_region: null,
+        mailing_locality: null,
+        mailing_extended: null,
+        mailing_street: null,
+        mailing_postal: null,
+        source_account: '1',
+        utility_account: 'victim',
+        station_id: victimPlantId,
+        state: 'accepted',
+        terms_accepted_at: t,
+        created_at: t,
+        updated_at: t,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  await s.db
+    .insertInto('dr_enrollment_devices')
+    .values({
+      enrollment_id: victimEnrollmentId,
+      device_id: victimDeviceIds.inverter!,
+      sn: victimDevices.inverter,
+      manufacturer: 'Sunfleet',
+      model: 'Hybrid',
+      install_date: null,
+      charge_w: 5000,
+      discharge_w: 5000,
+      storage_wh: 10000,
+      resource_id: null,
+      added_at: t,
+      removed_at: null,
+    })
+    .execute();
+  victimDrEventId = (
+    await s.db
+      .insertInto('dr_events')
+      .values({
+        vtn_id: 'victim-event',
+        program_id: 'p0',
+        name: null,
+        body: JSON.stringify({ id: 'victim-event', programID: 'p0', intervals: [] }),
+        start_ms: t + 3_600_000,
+        end_ms: t + 7_200_000,
+        modified: null,
+        cancelled_at: null,
+        received_at: t,
+        updated_at: t,
+        reported_at: null,
+      })
       .returning('id')
       .executeTakeFirstOrThrow()
   ).id;

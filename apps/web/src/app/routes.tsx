@@ -43,7 +43,6 @@ export interface PageRoute {
   children?: PageRoute[];
 }
 
-const comingSoon = lazyPage(() => import('../components/ComingSoonPage.tsx'));
 const notFound = lazyPage(() => import('../features/static/NotFoundPage.tsx'));
 const forbidden = lazyPage(() => import('../features/static/ForbiddenPage.tsx'));
 const plantList = lazyPage(() => import('../features/plants/PlantListPage.tsx'));
@@ -190,8 +189,18 @@ export const menuRoutes: PageRoute[] = [
     permission: 'application.center',
     icon: ThunderboltOutlined,
     children: [
-      { path: '/energyHub/enrollmentPlan', titleKey: 'enrollmentPlan', permission: 'energyhub.view', page: comingSoon },
-      { path: '/energyHub/event', titleKey: 'energyHubEvents', permission: 'energyhub.view', page: comingSoon },
+      {
+        path: '/energyHub/enrollmentPlan',
+        titleKey: 'enrollmentPlan',
+        permission: 'energyhub.view',
+        page: lazyPage(() => import('../features/energy-hub/EnrollmentPlanPage.tsx')),
+      },
+      {
+        path: '/energyHub/event',
+        titleKey: 'energyHubEvents',
+        permission: 'energyhub.view',
+        page: lazyPage(() => import('../features/energy-hub/EnergyEventsPage.tsx')),
+      },
     ],
   },
   {

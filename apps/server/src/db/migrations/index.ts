@@ -17,6 +17,7 @@ import * as m015 from './015_firmware_library.ts';
 import * as m016 from './016_loggers_versions.ts';
 import * as m018 from './018_customers.ts';
 import * as m019 from './019_gateway_stock.ts';
+import * as m020 from './020_demand_response.ts';
 import * as m021 from './021_command_power_guard.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -37,5 +38,6 @@ export const migrations: Record<string, Migration> = {
   '016_loggers_versions': m016,
   '018_customers': m018,
   '019_gateway_stock': m019,
+  '020_demand_response': m020,
   '021_command_power_guard': m021,
 };

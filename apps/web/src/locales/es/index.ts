@@ -5,6 +5,7 @@ import auth from './auth.json';
 import common from './common.json';
 import customers from './customers.json';
 import devices from './devices.json';
+import energyHub from './energyHub.json';
 import enterprise from './enterprise.json';
 import events from './events.json';
 import firmware from './firmware.json';
@@ -39,4 +40,5 @@ export default {
   enterprise,
   audit,
   gatewayStock,
+  energyHub,
 };

@@ -1,0 +1,459 @@
+/**
+ * An event's intervals become battery commands. Planning (when an event arrives or changes)
+ * splits each interval's power across the enrolled devices of the programme's accepted
+ * enrolments that did not opt out, in proportion to their discharge (or charge) capacity and
+ * never above it, and stores one dispatch row per device and interval, plus one restore row per
+ * device at the event's end. Running claims the rows that are due (a conditional update, so one
+ * process sends each) and sends them through the command channel: the first write of an event
+ * to a device reads its setting group first and keeps those values, which the restore (at the
+ * end, on an opt-out or when the VTN cancels) writes back. A device whose state of charge is at
+ * or below its reserve is not discharged, one that is full is not charged (the row says why).
+ */
+import { hexToRegisters, registersToHex } from '@sunfleet/contracts';
+import { decodeSettingGroup, settingGroupReads, validateSettingValues } from '@sunfleet/protocols';
+import type { CommandChannel, CommandJob } from '../commands/channel.ts';
+import type { Db } from '../db/index.ts';
+import type { DrDispatchAction } from '../db/schema.ts';
+import { deviceLatest, num } from '../energy/latest.ts';
+import { type ControlAction, controlValues } from './controls.ts';
+import { absoluteIntervals } from './intervals.ts';
+import type { EventRow } from './store.ts';
+import type { OadrEvent } from './wire.ts';
+
+/** Below this state of charge (%) a battery is not discharged; at or above FULL_SOC not charged. */
+export const RESERVE_SOC = 20;
+export const FULL_SOC = 98;
+const RESTORE_INTERVAL = -1;
+const CLAIM_MS = 120_000;
+const COMMAND_WAIT_MS = 60_000;
+
+/** The state of charge (%) in a device's latest values, null when it has none. */
+const socOf = (latest: { values: Record<string, unknown> } | null) => num(latest?.values.batterySoc) ?? num(latest?.values.soc);
+
+export interface Participant {
+  enrollmentDeviceId: number;
+  deviceId: number;
+  sn: string;
+  chargeW: number;
+  dischargeW: number;
+}
+
+/** The devices taking part in an event: accepted enrolments of its programme, devices not removed, no opt-out. */
+export async function participants(db: Db, eventId: number, programId: string): Promise<Participant[]> {
+  const rows = await db
+    .selectFrom('dr_enrollment_devices as d')
+    .innerJoin('dr_enrollments as e', 'e.id', 'd.enrollment_id')
+    .innerJoin('devices', 'devices.id', 'd.device_id')
+    .select(['d.id', 'd.device_id', 'd.sn', 'd.charge_w', 'd.discharge_w'])
+    .where('e.program_id', '=', programId)
+    .where('e.state', '=', 'accepted')
+    .where('d.removed_at', 'is', null)
+    .where('devices.deleted_at', 'is', null)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('dr_optouts as o')
+            .select('o.event_id')
+            .whereRef('o.enrollment_id', '=', 'e.id')
+            .where('o.event_id', '=', eventId),
+        ),
+      ),
+    )
+    .orderBy('d.id')
+    .execute();
+  return rows.map((r) => ({
+    enrollmentDeviceId: r.id,
+    deviceId: r.device_id,
+    sn: r.sn,
+    chargeW: Number(r.charge_w),
+    dischargeW: Number(r.discharge_w),
+  }));
+}
+
+/** Split `totalW` over capacities, each share at most its capacity (water filling). */
+export function allocate(totalW: number, capacities: readonly number[]): number[] {
+  const out = capacities.map(() => 0);
+  let remaining = Math.max(0, totalW);
+  let open = capacities.map((c, i) => ({ i, room: Math.max(0, c) })).filter((x) => x.room > 0);
+  while (remaining > 1e-6 && open.length > 0) {
+    const sum = open.reduce((s, x) => s + x.room, 0);
+    const next: typeof open = [];
+    let used = 0;
+    for (const x of open) {
+      const give = Math.min(x.room, (remaining * x.room) / sum);
+      out[x.i]! += give;
+      used += give;
+      if (x.room - give > 1e-6) next.push({ i: x.i, room: x.room - give });
+    }
+    remaining -= used;
+    if (used < 1e-6) break;
+    open = next;
+  }
+  return out;
+}
+
+/**
+ * (Re)plan an event: rows not yet sent are replaced by the plan for the event as it is now; rows
+ * already sent stay as the record. A cancelled event plans nothing but the restores, due now.
+ */
+export async function planEvent(db: Db, row: EventRow, now = Date.now()): Promise<void> {
+  const event = JSON.parse(row.body) as OadrEvent;
+  await db
+    .deleteFrom('dr_dispatches')
+    .where('event_id', '=', row.id)
+    .where('state', '=', 'planned')
+    .where('action', '!=', 'restore')
+    .execute();
+  const people = await participants(db, row.id, row.program_id);
+  const socs: number[] = [];
+  for (const p of people) socs.push(socOf(await deviceLatest(db, p.deviceId)) ?? 50);
+  const cancelled = row.cancelled_at !== null;
+  const intervals = cancelled ? [] : absoluteIntervals(event, now).filter((i) => i.end > now && i.signal.action !== 'normal');
+  const values: Array<{
+    event_id: number;
+    enrollment_device_id: number;
+    device_id: number;
+    device_sn: string;
+    interval_id: number;
+    start_ms: number;
+    end_ms: number;
+    action: DrDispatchAction;
+    target_w: number;
+    state: 'planned';
+    created_at: number;
+    updated_at: number;
+  }> = [];
+  for (const interval of intervals) {
+    const { action, powerW, share } = interval.signal;
+    // A battery at its reserve gets no discharge share, a full one no charge share: the others take it.
+    const caps = people.map((p, i) =>
+      action === 'charge'
+        ? socs[i]! >= FULL_SOC
+          ? 0
+          : p.chargeW
+        : action === 'discharge' && socs[i]! <= RESERVE_SOC
+          ? 0
+          : p.dischargeW,
+    );
+    const targets =
+      action === 'hold' ? caps.map(() => 0) : powerW !== null ? allocate(powerW, caps) : caps.map((c) => c * (share ?? 0));
+    people.forEach((p, i) => {
+      if (action !== 'hold' && targets[i]! <= 0) return;
+      values.push({
+        event_id: row.id,
+        enrollment_device_id: p.enrollmentDeviceId,
+        device_id: p.deviceId,
+        device_sn: p.sn,
+        interval_id: interval.id,
+        start_ms: Math.max(interval.start, now),
+        end_ms: interval.end,
+        action: action as DrDispatchAction,
+        target_w: Math.round(targets[i]!),
+        state: 'planned',
+        created_at: now,
+        updated_at: now,
+      });
+    });
+  }
+  const end = intervals.length > 0 ? Math.max(...intervals.map((i) => i.end)) : now;
+  // One restore per device the event commands (or commanded): at the end, or now when cancelled.
+  const devices = new Map<number, { device_sn: string; enrollment_device_id: number }>(
+    values.map((v) => [v.device_id, { device_sn: v.device_sn, enrollment_device_id: v.enrollment_device_id }]),
+  );
+  const sent = await db
+    .selectFrom('dr_dispatches')
+    .select(['device_id', 'device_sn', 'enrollment_device_id'])
+    .where('event_id', '=', row.id)
+    .where('action', '!=', 'restore')
+    .where('state', 'in', ['sending', 'succeeded', 'failed'])
+    .execute();
+  for (const s of sent) if (!devices.has(s.device_id)) devices.set(s.device_id, s);
+  const restores = await db
+    .selectFrom('dr_dispatches')
+    .select(['id', 'device_id', 'state'])
+    .where('event_id', '=', row.id)
+    .where('action', '=', 'restore')
+    .execute();
+  // A restore planned for a device the event no longer commands and never did is dropped.
+  const stale = restores.filter((r) => r.state === 'planned' && !devices.has(r.device_id)).map((r) => r.id);
+  if (stale.length > 0) await db.deleteFrom('dr_dispatches').where('id', 'in', stale).execute();
+  for (const [deviceId, d] of devices) {
+    const existing = restores.find((r) => r.device_id === deviceId);
+    if (existing) {
+      if (existing.state === 'planned')
+        await db
+          .updateTable('dr_dispatches')
+          .set({ start_ms: end, end_ms: end, updated_at: now })
+          .where('id', '=', existing.id)
+          .execute();
+      continue;
+    }
+    values.push({
+      event_id: row.id,
+      enrollment_device_id: d.enrollment_device_id,
+      device_id: deviceId,
+      device_sn: d.device_sn,
+      interval_id: RESTORE_INTERVAL,
+      start_ms: end,
+      end_ms: end,
+      action: 'restore',
+      target_w: 0,
+      state: 'planned',
+      created_at: now,
+      updated_at: now,
+    });
+  }
+  for (let i = 0; i < values.length; i += 200)
+    await db
+      .insertInto('dr_dispatches')
+      .values(values.slice(i, i + 200))
+      .execute();
+}
+
+/** An enrolment opted out of the event: its devices' rows not sent are dropped and their restores made due now. */
+export async function optOut(db: Db, eventId: number, enrollmentId: number, now = Date.now()): Promise<void> {
+  const mine = db.selectFrom('dr_enrollment_devices').select('id').where('enrollment_id', '=', enrollmentId);
+  await db
+    .updateTable('dr_dispatches')
+    .set({ state: 'skipped', reason: 'opted out', updated_at: now })
+    .where('event_id', '=', eventId)
+    .where('enrollment_device_id', 'in', mine)
+    .where('state', '=', 'planned')
+    .where('action', '!=', 'restore')
+    .execute();
+  await db
+    .updateTable('dr_dispatches')
+    .set({ start_ms: now, end_ms: now, updated_at: now })
+    .where('event_id', '=', eventId)
+    .where('enrollment_device_id', 'in', mine)
+    .where('state', '=', 'planned')
+    .where('action', '=', 'restore')
+    .execute();
+}
+
+interface DeviceTarget {
+  sn: string;
+  unit: number | null;
+  gatewaySn: string;
+  protocolId: string;
+  ratedW: number | null;
+}
+
+async function targetOf(db: Db, deviceId: number): Promise<DeviceTarget | null> {
+  const r = await db
+    .selectFrom('devices')
+    .innerJoin('gateways', 'gateways.id', 'devices.gateway_id')
+    .select(['devices.sn', 'devices.unit', 'devices.protocol_id', 'devices.rated_power_w', 'gateways.sn as gatewaySn'])
+    .where('devices.id', '=', deviceId)
+    .where('devices.deleted_at', 'is', null)
+    .executeTakeFirst();
+  return r ? { sn: r.sn, unit: r.unit, gatewaySn: r.gatewaySn, protocolId: r.protocol_id, ratedW: r.rated_power_w } : null;
+}
+
+export interface RunOptions {
+  db: Db;
+  commands: CommandChannel;
+  /** The account recorded as the requester of the commands (the VEN acts for the enrolled user). */
+  requestedBy: (enrollmentDeviceId: number) => Promise<number>;
+  now?: number;
+  /** Rows sent at once. */
+  concurrency?: number;
+}
+
+/** Claim and send every due row; returns how many were handled. */
+export async function runDue(opts: RunOptions): Promise<number> {
+  const { db } = opts;
+  const now = opts.now ?? Date.now();
+  const due = await db
+    .selectFrom('dr_dispatches')
+    .select(['id'])
+    .where('state', '=', 'planned')
+    .where('start_ms', '<=', now)
+    .orderBy('start_ms')
+    .orderBy('id')
+    .limit(5000)
+    .execute();
+  if (due.length === 0) return 0;
+  const ids = due.map((d) => d.id);
+  const claimed: number[] = [];
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const rows = await db
+      .updateTable('dr_dispatches')
+      .set({ state: 'sending', claimed_until: now + CLAIM_MS, updated_at: now })
+      .where('id', 'in', chunk)
+      .where('state', '=', 'planned')
+      .returning('id')
+      .execute();
+    claimed.push(...rows.map((r) => r.id));
+  }
+  let next = 0;
+  const worker = async () => {
+    while (next < claimed.length) {
+      const id = claimed[next++]!;
+      await sendOne(opts, id).catch(async (err: Error) => {
+        await db
+          .updateTable('dr_dispatches')
+          .set({ state: 'failed', reason: err.message.slice(0, 255), updated_at: Date.now() })
+          .where('id', '=', id)
+          .execute();
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 200, claimed.length) }, worker));
+  return claimed.length;
+}
+
+const address = (t: DeviceTarget) => (t.unit !== null ? { device: t.sn, unit: t.unit } : { device: t.sn });
+
+async function command(
+  opts: RunOptions,
+  t: DeviceTarget,
+  requestedBy: number,
+  body: Parameters<CommandChannel['submit']>[0]['body'],
+): Promise<CommandJob> {
+  const job = await opts.commands.submit({ gatewaySn: t.gatewaySn, deviceSn: t.sn, body, requestedBy });
+  return opts.commands.settle(job.id, COMMAND_WAIT_MS);
+}
+
+async function readGroup(opts: RunOptions, t: DeviceTarget, group: string, by: number): Promise<Record<string, number> | string> {
+  const ranges = settingGroupReads(t.protocolId, group);
+  if (!ranges) return `no ${group} group`;
+  const job = await command(opts, t, by, {
+    type: 'read',
+    ...address(t),
+    reads: ranges.map((r) => ({ fc: r.functionCode, addr: r.address, count: r.count })),
+  });
+  if (job.state !== 'succeeded') return `read ${job.state}${job.error ? `: ${job.error}` : ''}`;
+  const blocks = (job.reply?.blocks ?? []).map((b) => ({
+    functionCode: b.fc,
+    address: b.addr,
+    registers: hexToRegisters(b.regs),
+  }));
+  const values = decodeSettingGroup(t.protocolId, group, blocks) ?? {};
+  return Object.fromEntries(Object.entries(values).filter((e): e is [string, number] => typeof e[1] === 'number'));
+}
+
+async function finish(
+  db: Db,
+  id: number,
+  patch: {
+    state: 'succeeded' | 'failed' | 'skipped';
+    reason?: string | null;
+    jobId?: string | null;
+    sent?: Record<string, number> | null;
+    previous?: Record<string, number> | null;
+    group?: string | null;
+  },
+) {
+  await db
+    .updateTable('dr_dispatches')
+    .set({
+      state: patch.state,
+      reason: patch.reason ?? null,
+      ...(patch.jobId !== undefined ? { job_id: patch.jobId } : {}),
+      ...(patch.sent !== undefined ? { sent_values: patch.sent ? JSON.stringify(patch.sent) : null } : {}),
+      ...(patch.previous !== undefined ? { previous_values: patch.previous ? JSON.stringify(patch.previous) : null } : {}),
+      ...(patch.group !== undefined ? { setting_group: patch.group } : {}),
+      claimed_until: null,
+      updated_at: Date.now(),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+async function sendOne(opts: RunOptions, id: number): Promise<void> {
+  const { db } = opts;
+  const row = await db.selectFrom('dr_dispatches').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const t = await targetOf(db, row.device_id);
+  if (!t) return finish(db, id, { state: 'skipped', reason: 'the device no longer exists' });
+  if (row.action !== 'restore') {
+    // The event may have been cancelled, or the enrolment opted out, since the row was planned.
+    const event = await db.selectFrom('dr_events').select('cancelled_at').where('id', '=', row.event_id).executeTakeFirst();
+    if (!event || event.cancelled_at !== null) return finish(db, id, { state: 'skipped', reason: 'the event was cancelled' });
+    const opted = await db
+      .selectFrom('dr_optouts as o')
+      .innerJoin('dr_enrollment_devices as d', 'd.enrollment_id', 'o.enrollment_id')
+      .select('o.event_id')
+      .where('o.event_id', '=', row.event_id)
+      .where('d.id', '=', row.enrollment_device_id)
+      .executeTakeFirst();
+    if (opted) return finish(db, id, { state: 'skipped', reason: 'opted out' });
+  }
+  const by = await opts.requestedBy(row.enrollment_device_id);
+  const earlier = await db
+    .selectFrom('dr_dispatches')
+    .select(['previous_values', 'sent_values', 'setting_group'])
+    .where('event_id', '=', row.event_id)
+    .where('device_id', '=', row.device_id)
+    .where('id', '!=', id)
+    .where('action', '!=', 'restore')
+    .orderBy('id')
+    .execute();
+  const previous = earlier.find((e) => e.previous_values)?.previous_values;
+
+  if (row.action === 'restore') {
+    if (!previous) return finish(db, id, { state: 'skipped', reason: 'nothing was changed' });
+    const before = JSON.parse(previous) as Record<string, number>;
+    const changed = new Set(earlier.flatMap((e) => (e.sent_values ? Object.keys(JSON.parse(e.sent_values) as object) : [])));
+    const values = Object.fromEntries(Object.entries(before).filter(([k]) => changed.has(k)));
+    const group = earlier.find((e) => e.setting_group)?.setting_group ?? null;
+    if (!group || Object.keys(values).length === 0) return finish(db, id, { state: 'skipped', reason: 'nothing was changed' });
+    return write(opts, t, row.id, group, values, null, by);
+  }
+
+  const soc = socOf(await deviceLatest(db, row.device_id));
+  if (row.action === 'discharge' && soc !== null && soc <= RESERVE_SOC)
+    return finish(db, id, { state: 'skipped', reason: `state of charge ${soc}% at or below the ${RESERVE_SOC}% reserve` });
+  if (row.action === 'charge' && soc !== null && soc >= FULL_SOC)
+    return finish(db, id, { state: 'skipped', reason: `state of charge ${soc}%: full` });
+
+  const control = controlValues(
+    t.protocolId,
+    row.action as ControlAction,
+    Number(row.target_w),
+    t.ratedW ?? Number(row.target_w),
+  );
+  if (!control) return finish(db, id, { state: 'skipped', reason: 'the device takes no dispatch' });
+  let before: Record<string, number> | null = null;
+  if (!previous) {
+    const read = await readGroup(opts, t, control.group, by);
+    if (typeof read === 'string') return finish(db, id, { state: 'failed', reason: read, group: control.group });
+    before = read;
+  }
+  return write(opts, t, row.id, control.group, control.values, before, by);
+}
+
+async function write(
+  opts: RunOptions,
+  t: DeviceTarget,
+  id: number,
+  group: string,
+  values: Record<string, number>,
+  before: Record<string, number> | null,
+  by: number,
+) {
+  const checked = validateSettingValues(t.protocolId, group, values);
+  if (!checked.ok)
+    return finish(opts.db, id, {
+      state: 'failed',
+      reason: checked.problems.map((p) => p.message).join('; '),
+      group,
+      previous: before,
+    });
+  const job = await command(opts, t, by, {
+    type: 'write',
+    ...address(t),
+    writes: checked.writes.map((w) => ({ fc: w.functionCode, addr: w.address, regs: registersToHex(w.registers) })),
+  });
+  const ok = job.state === 'succeeded';
+  return finish(opts.db, id, {
+    state: ok ? 'succeeded' : 'failed',
+    reason: ok ? null : `${job.state}${job.error ? `: ${job.error}` : ''}`,
+    jobId: job.id,
+    sent: checked.values,
+    previous: before,
+    group,
+  });
+}

@@ -1,0 +1,191 @@
+/**
+ * Enrolments: the rules. A user enrols in a programme the VTN offers and whose terms the portal
+ * serves, after accepting them; the devices are storage inverters on plants the user may operate
+ * (through `access/`); a device is in at most one active enrolment; a utility account number in at
+ * most one active enrolment of a programme. States: invited (no devices yet) → pending (devices
+ * given; the VEN registers them at the VTN) → accepted (all registered) or rejected (the VTN no
+ * longer offers the programme); unenrolled by the user. Refusals come before anything is written.
+ */
+import type { BodyOf, demandResponseApi } from '@sunfleet/contracts';
+import type { Static } from 'typebox';
+import type { Caller } from '../../access/caller.ts';
+import { deviceFor, plantFor } from '../../access/resolve.ts';
+import type { Db } from '../../db/index.ts';
+import { isStorageCapable } from '../../demand-response/controls.ts';
+import { termsUrl } from '../../demand-response/programmes.ts';
+import { BusinessError, fail } from '../../http/errors.ts';
+import { accountBound, activeEnrolmentsOf, ENDED_STATES, enrollmentView, findOwn, listOwn } from './enrollments.repo.ts';
+
+type Input = BodyOf<typeof demandResponseApi.enroll>;
+type DeviceInput = Static<typeof demandResponseApi.EnrolledDeviceInput>;
+
+interface CheckedDevice extends DeviceInput {
+  deviceId: number;
+}
+
+/** Each named device: seen (else 6002), operable (2), a storage inverter (601), no SN twice (6006). */
+async function checkDevices(db: Db, caller: Caller, devices: readonly DeviceInput[]): Promise<CheckedDevice[]> {
+  const seen = new Set<string>();
+  const out: CheckedDevice[] = [];
+  for (const d of devices) {
+    if (seen.has(d.sn)) fail(6006, `${d.sn} is named twice`);
+    seen.add(d.sn);
+    let device: Awaited<ReturnType<typeof deviceFor>>;
+    try {
+      device = await deviceFor(db, caller, { sn: d.sn }, { onPlant: true });
+    } catch (err) {
+      if (err instanceof BusinessError) return fail(6002, d.sn);
+      throw err;
+    }
+    if (!device.canOperate) fail(2);
+    if (device.kind !== 'inverter' || !isStorageCapable(device.protocolId)) fail(601, `${d.sn} is not a storage inverter`);
+    out.push({ ...d, deviceId: device.id });
+  }
+  return out;
+}
+
+/** None of the devices already in an active enrolment: this one (6001) or another (6004). */
+async function checkFree(db: Db, devices: readonly CheckedDevice[], enrollmentId: number | null) {
+  const used = await activeEnrolmentsOf(
+    db,
+    devices.map((d) => d.deviceId),
+  );
+  for (const u of used) {
+    const sn = devices.find((d) => d.deviceId === u.device_id)?.sn;
+    if (enrollmentId !== null && u.enrollment_id === enrollmentId) fail(6001, sn);
+    fail(6004, sn);
+  }
+}
+
+const deviceRows = (enrollmentId: number, devices: readonly CheckedDevice[], now: number) =>
+  devices.map((d) => ({
+    enrollment_id: enrollmentId,
+    device_id: d.deviceId,
+    sn: d.sn,
+    manufacturer: d.manufacturer,
+    model: d.model,
+    install_date: d.installDate ?? null,
+    charge_w: Math.round(d.chargeCapacity * 1000),
+    discharge_w: Math.round(d.dischargeCapacity * 1000),
+    storage_wh: Math.round(d.storageCapacity * 1000),
+    resource_id: null,
+    added_at: now,
+    removed_at: null,
+  }));
+
+export async function enroll(db: Db, caller: Caller, input: Input) {
+  const program = await db
+    .selectFrom('dr_programs')
+    .select(['id', 'name'])
+    .where('id', '=', input.programId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!program) fail(4, 'programId: the VTN offers no such programme');
+  if (!termsUrl(program!.name)) fail(4, 'programId: the programme has no terms to accept');
+  const devices = await checkDevices(db, caller, input.devices);
+  if (input.stationId !== undefined) await plantFor(db, caller, input.stationId, 'operate');
+  const now = Date.now();
+  const id = await db.transaction().execute(async (trx) => {
+    await checkFree(trx, devices, null);
+    if (await accountBound(trx, input.programId, input.utilityAccount)) fail(6005, input.utilityAccount);
+    const s = input.serviceAddress;
+    const m = input.mailingAddress;
+    const row = await trx
+      .insertInto('dr_enrollments')
+      .values({
+        user_id: caller.user.id,
+        program_id: program!.id,
+        program_name: program!.name,
+        email: input.email.toLowerCase(),
+        first_name: input.firstName,
+        last_name: input.lastName,
+        service_country: s.country,
+        service_region: s.region,
+        service_locality: s.locality,
+        service_extended: s.extendedAddress ?? null,
+        service_street: s.streetAddress,
+        service_postal: s.postalCode,
+        mailing_country: m.country,
+        mailing_region: m.region,
+        mailing_locality: m.locality,
+        mailing_extended: m.extendedAddress ?? null,
+        mailing_street: m.streetAddress,
+        mailing_postal: m.postalCode,
+        source_account: input.sourceAccount,
+        utility_account: input.utilityAccount,
+        station_id: input.stationId ?? null,
+        state: devices.length > 0 ? 'pending' : 'invited',
+        terms_accepted_at: now,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    if (devices.length > 0)
+      await trx
+        .insertInto('dr_enrollment_devices')
+        .values(deviceRows(row.id, devices, now))
+        .execute();
+    return row.id;
+  });
+  return getEnrollment(db, caller, id);
+}
+
+async function ownActive(db: Db, caller: Caller, id: number) {
+  const row = await findOwn(db, caller.user.id, id);
+  if (!row || (ENDED_STATES as readonly string[]).includes(row.state)) return fail(6003);
+  return row;
+}
+
+export async function addDevices(db: Db, caller: Caller, id: number, input: readonly DeviceInput[]) {
+  const enrollment = await ownActive(db, caller, id);
+  const devices = await checkDevices(db, caller, input);
+  const now = Date.now();
+  await db.transaction().execute(async (trx) => {
+    await checkFree(trx, devices, id);
+    await trx
+      .insertInto('dr_enrollment_devices')
+      .values(deviceRows(id, devices, now))
+      .execute();
+    // New devices wait for the VTN again: the enrolment is pending until they are registered.
+    await trx.updateTable('dr_enrollments').set({ state: 'pending', updated_at: now }).where('id', '=', enrollment.id).execute();
+  });
+  return getEnrollment(db, caller, id);
+}
+
+export async function removeDevice(db: Db, caller: Caller, id: number, sn: string) {
+  await ownActive(db, caller, id);
+  const now = Date.now();
+  const res = await db
+    .updateTable('dr_enrollment_devices')
+    .set({ removed_at: now })
+    .where('enrollment_id', '=', id)
+    .where('sn', '=', sn)
+    .where('removed_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) === 0) fail(6002, sn);
+  await db.updateTable('dr_enrollments').set({ updated_at: now }).where('id', '=', id).execute();
+  return getEnrollment(db, caller, id);
+}
+
+export async function unenroll(db: Db, caller: Caller, id: number) {
+  await ownActive(db, caller, id);
+  const now = Date.now();
+  await db.updateTable('dr_enrollments').set({ state: 'unenrolled', updated_at: now }).where('id', '=', id).execute();
+  return getEnrollment(db, caller, id);
+}
+
+export async function getEnrollment(db: Db, caller: Caller, id: number) {
+  const row = await findOwn(db, caller.user.id, id);
+  if (!row) return fail(6003);
+  return enrollmentView(db, row);
+}
+
+export async function enrollmentState(db: Db, caller: Caller, id: number) {
+  const row = await findOwn(db, caller.user.id, id);
+  if (!row) return fail(6003);
+  return { id: row.id, state: row.state, updatedAt: new Date(Number(row.updated_at)).toISOString() };
+}
+
+export const listEnrollments = (db: Db, caller: Caller, q: { page?: number; size?: number; state?: string }) =>
+  listOwn(db, caller.user.id, q.page ?? 1, q.size ?? 10, q.state);

@@ -1,0 +1,199 @@
+/**
+ * The caller's view of the VTN's events: those of programmes the caller has an accepted (or
+ * since ended) enrolment in. State now (pending, active, completed, cancelled: by the VTN or by
+ * the caller's opt-out) from the event's intervals and the clock; times also as wall-clock times
+ * in the zone of the caller's enrolled plant (the first one; UTC without one). The detail lists,
+ * per device of the caller, each command sent, the values before, what the device answered and
+ * the power it delivered.
+ */
+import type { demandResponseApi } from '@sunfleet/contracts';
+import type { Static } from 'typebox';
+import type { Caller } from '../../access/caller.ts';
+import type { Db } from '../../db/index.ts';
+import { optOut as dropRows } from '../../demand-response/dispatch.ts';
+import { absoluteIntervals, type EventState, eventState } from '../../demand-response/intervals.ts';
+import { deliveredW } from '../../demand-response/reports.ts';
+import type { Ven } from '../../demand-response/ven.ts';
+import type { OadrEvent } from '../../demand-response/wire.ts';
+import { fail } from '../../http/errors.ts';
+import { iso, localTimeFormatter } from '../../time/index.ts';
+
+type EventItem = Static<typeof demandResponseApi.EventItem>;
+type EventDetail = Static<typeof demandResponseApi.EventDetail>;
+
+async function myEnrolments(db: Db, userId: number) {
+  return db
+    .selectFrom('dr_enrollments')
+    .select(['id', 'program_id', 'program_name', 'station_id', 'state'])
+    .where('user_id', '=', userId)
+    .where('state', 'in', ['accepted', 'unenrolled'])
+    .execute();
+}
+
+async function zoneOf(db: Db, enrolmentIds: readonly number[]): Promise<string> {
+  if (enrolmentIds.length === 0) return 'UTC';
+  const r = await db
+    .selectFrom('dr_enrollment_devices as d')
+    .innerJoin('devices', 'devices.id', 'd.device_id')
+    .innerJoin('plants', 'plants.id', 'devices.plant_id')
+    .select('plants.timezone')
+    .where('d.enrollment_id', 'in', enrolmentIds)
+    .orderBy('d.id')
+    .executeTakeFirst();
+  return r?.timezone ?? 'UTC';
+}
+
+type EventRowFull = {
+  id: number;
+  vtn_id: string;
+  program_id: string;
+  name: string | null;
+  body: string;
+  start_ms: number | null;
+  end_ms: number | null;
+  cancelled_at: number | null;
+  received_at: number;
+};
+
+function toItem(r: EventRowFull, programName: string | null, optedOut: boolean, zone: string, now: number): EventItem {
+  const event = JSON.parse(r.body) as OadrEvent;
+  const intervals = absoluteIntervals(event, Number(r.received_at));
+  const start = r.start_ms === null ? null : Number(r.start_ms);
+  const end = r.end_ms === null ? null : Number(r.end_ms);
+  const state: EventState = eventState(
+    start === null || end === null ? null : { start, end },
+    now,
+    r.cancelled_at !== null || optedOut,
+  );
+  const first = intervals[0]?.signal;
+  const discharge = intervals.find((i) => i.signal.action === 'discharge' && i.signal.powerW !== null)?.signal.powerW ?? null;
+  const local = localTimeFormatter(zone);
+  return {
+    id: r.id,
+    vtnEventId: r.vtn_id,
+    programId: r.program_id,
+    programName,
+    name: r.name,
+    state,
+    optedOut,
+    participationLevel: first?.level ?? null,
+    powerDischarge: discharge === null ? null : Math.round(discharge / 10) / 100,
+    start: iso(start),
+    end: iso(end),
+    localStart: start === null ? null : local(start),
+    localEnd: end === null ? null : local(end),
+    timezone: zone,
+    durationMinutes: start === null || end === null ? null : Math.round((end - start) / 60_000),
+  };
+}
+
+export async function listEvents(db: Db, caller: Caller, q: { page?: number; size?: number; state?: string }, now = Date.now()) {
+  const mine = await myEnrolments(db, caller.user.id);
+  const programs = [...new Set(mine.map((e) => e.program_id))];
+  if (programs.length === 0) return { total: 0, list: [] };
+  const rows = (await db
+    .selectFrom('dr_events')
+    .selectAll()
+    .where('program_id', 'in', programs)
+    .orderBy('start_ms', 'desc')
+    .orderBy('id', 'desc')
+    .execute()) as EventRowFull[];
+  const optouts = new Set(
+    (await db.selectFrom('dr_optouts').select('event_id').where('user_id', '=', caller.user.id).execute()).map((o) => o.event_id),
+  );
+  const zone = await zoneOf(
+    db,
+    mine.map((e) => e.id),
+  );
+  const names = new Map(mine.map((e) => [e.program_id, e.program_name]));
+  let items = rows.map((r) => toItem(r, names.get(r.program_id) ?? null, optouts.has(r.id), zone, now));
+  if (q.state) items = items.filter((i) => i.state === q.state);
+  const page = q.page ?? 1;
+  const size = q.size ?? 10;
+  return { total: items.length, list: items.slice((page - 1) * size, page * size) };
+}
+
+export async function getEvent(db: Db, caller: Caller, id: number, now = Date.now()): Promise<EventDetail> {
+  const mine = await myEnrolments(db, caller.user.id);
+  const r = (await db.selectFrom('dr_events').selectAll().where('id', '=', id).executeTakeFirst()) as EventRowFull | undefined;
+  const ofProgram = mine.filter((e) => e.program_id === r?.program_id);
+  if (!r || ofProgram.length === 0) return fail(404);
+  const opted = await db
+    .selectFrom('dr_optouts')
+    .select('event_id')
+    .where('event_id', '=', id)
+    .where('user_id', '=', caller.user.id)
+    .executeTakeFirst();
+  const zone = await zoneOf(
+    db,
+    ofProgram.map((e) => e.id),
+  );
+  const item = toItem(r, ofProgram[0]!.program_name, !!opted, zone, now);
+  const event = JSON.parse(r.body) as OadrEvent;
+  const intervals = absoluteIntervals(event, Number(r.received_at));
+  const rows = await db
+    .selectFrom('dr_dispatches as x')
+    .innerJoin('dr_enrollment_devices as d', 'd.id', 'x.enrollment_device_id')
+    .selectAll('x')
+    .where('x.event_id', '=', id)
+    .where(
+      'd.enrollment_id',
+      'in',
+      ofProgram.map((e) => e.id),
+    )
+    .orderBy('x.device_sn')
+    .orderBy('x.start_ms')
+    .orderBy('x.id')
+    .execute();
+  const dispatches = [];
+  for (const x of rows) {
+    const ended = Number(x.end_ms) <= now && x.action !== 'restore' && x.state === 'succeeded';
+    const w = ended ? await deliveredW(db, x.device_id, Number(x.start_ms), Number(x.end_ms)) : null;
+    dispatches.push({
+      sn: x.device_sn,
+      intervalId: x.interval_id,
+      action: x.action,
+      targetPower: Math.round(Number(x.target_w) / 10) / 100,
+      start: iso(Number(x.start_ms))!,
+      end: iso(Number(x.end_ms))!,
+      state: x.state,
+      sent: x.sent_values ? (JSON.parse(x.sent_values) as Record<string, number>) : null,
+      previous: x.previous_values ? (JSON.parse(x.previous_values) as Record<string, number>) : null,
+      settingGroup: x.setting_group,
+      jobId: x.job_id,
+      reason: x.reason,
+      deliveredPower: w === null ? null : Math.round(w / 10) / 100,
+    });
+  }
+  return {
+    ...item,
+    intervals: intervals.map((i) => ({
+      id: i.id,
+      start: iso(i.start)!,
+      end: iso(i.end)!,
+      action: i.signal.action,
+      power: i.signal.powerW === null ? null : Math.round(i.signal.powerW / 10) / 100,
+      level: i.signal.level,
+    })),
+    dispatches,
+  };
+}
+
+/** Opt out: the caller's accepted enrolments of the event's programme leave it; their devices are restored. */
+export async function optOut(db: Db, ven: Ven | null, caller: Caller, id: number, now = Date.now()): Promise<EventDetail> {
+  const detail = await getEvent(db, caller, id, now);
+  if (detail.state === 'completed' || detail.state === 'cancelled') fail(1005, `the event is ${detail.state}`);
+  const mine = (await myEnrolments(db, caller.user.id)).filter(
+    (e) => e.program_id === detail.programId && e.state === 'accepted',
+  );
+  for (const e of mine) {
+    await db
+      .insertInto('dr_optouts')
+      .values({ event_id: id, enrollment_id: e.id, user_id: caller.user.id, at: now })
+      .onConflict((oc) => oc.columns(['event_id', 'enrollment_id']).doNothing())
+      .execute();
+    if (ven) await ven.optOut(id, e.id);
+    else await dropRows(db, id, e.id, now);
+  }
+  return getEvent(db, caller, id);
+}

@@ -1,0 +1,82 @@
+/** Demand-response routes: the enrolment area's calls and the VTN's webhook. */
+import { demandResponseApi as api } from '@sunfleet/contracts';
+import type { FastifyInstance } from 'fastify';
+import { termsUrl } from '../../demand-response/programmes.ts';
+import { Ven } from '../../demand-response/ven.ts';
+import { route } from '../../http/route.ts';
+import { silentLogger } from '../../log.ts';
+import * as enrollments from './enrollments.service.ts';
+import * as events from './events.service.ts';
+import * as stations from './stations.ts';
+
+const vens = new WeakMap<FastifyInstance, Ven | null>();
+
+/** This app's VEN (null when no VTN is configured): takes notifications and opt-outs; loops run in the jobs role. */
+export function venOf(app: FastifyInstance): Ven | null {
+  if (!vens.has(app)) {
+    const { config, db, commands } = app.deps;
+    vens.set(app, config.oadr ? new Ven({ db, config: config.oadr, commands, log: app.log ?? silentLogger }) : null);
+  }
+  return vens.get(app)!;
+}
+
+export function demandResponseRoutes(app: FastifyInstance) {
+  const { db } = app.deps;
+
+  route(app, api.listPrograms, async () => {
+    const ven = venOf(app);
+    if (!ven) return { connected: false, live: false, programs: [] };
+    const { programs, live } = await ven.programs();
+    return {
+      connected: true,
+      live,
+      programs: programs.map((p) => ({
+        id: p.id,
+        name: p.programName,
+        type: String(p.attributes?.find((a) => a.type === 'PROGRAM_TYPE')?.values?.[0] ?? '') || null,
+        termsUrl: termsUrl(p.programName),
+        descriptionUrls: (p.programDescriptions ?? []).map((d) => d.URL).filter((u): u is string => typeof u === 'string'),
+      })),
+    };
+  });
+  route(app, api.listEnrollments, ({ caller, query }) => enrollments.listEnrollments(db, caller, query));
+  route(app, api.getEnrollment, ({ caller, params }) => enrollments.getEnrollment(db, caller, params.id));
+  route(app, api.enrollmentState, ({ caller, params }) => enrollments.enrollmentState(db, caller, params.id));
+  route(app, api.enroll, ({ caller, body }) => enrollments.enroll(db, caller, body));
+  route(app, api.addDevices, ({ caller, params, body }) => enrollments.addDevices(db, caller, params.id, body.devices));
+  route(app, api.removeDevice, ({ caller, params }) => enrollments.removeDevice(db, caller, params.id, params.sn));
+  route(app, api.unenroll, ({ caller, params }) => enrollments.unenroll(db, caller, params.id));
+  route(app, api.timezones, () => stations.timezones());
+  route(app, api.userStations, ({ caller, params }) => stations.userStations(db, caller, params.id));
+  route(app, api.stationMasterDevice, ({ caller, params }) => stations.stationMasterDevices(db, caller, params.stationId));
+  route(app, api.stationTimezone, ({ caller, params }) => stations.stationTimezone(db, caller, params.stationId));
+  route(app, api.listEvents, ({ caller, query }) => events.listEvents(db, caller, query));
+  route(app, api.getEvent, ({ caller, params }) => events.getEvent(db, caller, params.id));
+  route(app, api.cancelEvent, ({ caller, params }) => events.optOut(db, venOf(app), caller, params.id));
+
+  // The webhook: the echo challenge answers its value as the body; a notification is stored
+  // before the VTN gets its 200, so an answer means it will be processed.
+  const echo = async ({ query, reply }: { query: { echo?: string }; reply: import('fastify').FastifyReply }) => {
+    if (!venOf(app)) return reply.code(404).type('text/plain').send('');
+    return reply
+      .code(200)
+      .type('text/plain; charset=utf-8')
+      .send(query.echo ?? '');
+  };
+  route(app, api.callbackEcho, echo);
+  route(app, api.callbackEchoPath, echo);
+  // Public and stored before it is answered: counted per address (a VTN sends far fewer).
+  route(
+    app,
+    api.callbackNotify,
+    async ({ req, reply }) => {
+      const ven = venOf(app);
+      if (!ven) return reply.code(404).send({ title: 'Not Found', status: 404 });
+      const ok = await ven.notify(req.body, req.headers.authorization);
+      return ok
+        ? reply.code(200).send({})
+        : reply.code(400).send({ title: 'Bad Request', status: 400, detail: 'not a notification' });
+    },
+    { limit: { max: 600, minutes: 1 } },
+  );
+}

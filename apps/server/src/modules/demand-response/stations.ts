@@ -1,0 +1,100 @@
+/**
+ * The enrolment form's lookups: the caller's plants they may operate (with how many storage
+ * inverters each has), a plant's storage inverters with what the portal knows of them (the
+ * master first), a plant's zone and the zone list. Plants and devices come through `access/`.
+ */
+import type { Caller } from '../../access/caller.ts';
+import { devicesOperable } from '../../access/devices.ts';
+import { plantFor } from '../../access/resolve.ts';
+import { plantsOperable } from '../../access/scopes.ts';
+import type { Db } from '../../db/index.ts';
+import { controlGroup, isStorageCapable, nameplate } from '../../demand-response/controls.ts';
+import { deviceLatest, num } from '../../energy/latest.ts';
+import { fail } from '../../http/errors.ts';
+import { offsetAt, offsetText, zonesWithOffsets } from '../../time/index.ts';
+import { activeEnrolmentsOf } from './enrollments.repo.ts';
+
+const STORAGE_PROTOCOLS = ['sunfleet-hybrid-1p', 'sunfleet-hybrid-3p', 'sunfleet-pcs-3p'].filter(isStorageCapable);
+
+export async function userStations(db: Db, caller: Caller, userId: number) {
+  // The list is the caller's own: another account's id shows nothing of it.
+  if (userId !== caller.user.id) fail(2);
+  const rows = await db
+    .selectFrom('plants')
+    .leftJoin('devices', (j) =>
+      j
+        .onRef('devices.plant_id', '=', 'plants.id')
+        .on('devices.deleted_at', 'is', null)
+        .on('devices.kind', '=', 'inverter')
+        .on('devices.protocol_id', 'in', STORAGE_PROTOCOLS),
+    )
+    .select(['plants.id', 'plants.name', 'plants.timezone', (eb) => eb.fn.count<number>('devices.id').as('n')])
+    .where((eb) => plantsOperable(eb, caller))
+    .groupBy(['plants.id', 'plants.name', 'plants.timezone'])
+    .orderBy('plants.name')
+    .execute();
+  return rows.map((r) => ({ id: r.id, name: r.name, timezone: r.timezone, storageDevices: Number(r.n) }));
+}
+
+const kw = (w: number | null) => (w === null ? null : Math.round(w / 10) / 100);
+
+export async function stationMasterDevices(db: Db, caller: Caller, stationId: number) {
+  await plantFor(db, caller, stationId, 'view');
+  const rows = await db
+    .selectFrom('devices')
+    .select([
+      'devices.id',
+      'devices.sn',
+      'devices.alias',
+      'devices.protocol_id',
+      'devices.rated_power_w',
+      'devices.master_device_id',
+      'devices.created_at',
+      'devices.bound_at',
+    ])
+    .where('devices.plant_id', '=', stationId)
+    .where('devices.deleted_at', 'is', null)
+    .where('devices.kind', '=', 'inverter')
+    .where('devices.protocol_id', 'in', STORAGE_PROTOCOLS)
+    .where((eb) => devicesOperable(eb, caller))
+    .orderBy('devices.id')
+    .execute();
+  const used = new Set(
+    (
+      await activeEnrolmentsOf(
+        db,
+        rows.map((r) => r.id),
+      )
+    ).map((u) => u.device_id),
+  );
+  const out = [];
+  for (const r of rows) {
+    const plate = nameplate(r.protocol_id)!;
+    const latest = await deviceLatest(db, r.id);
+    const rated = r.rated_power_w ?? num(latest?.values.ratedPower);
+    // Battery capacity in Ah at the nominal 51.2 V of the packs these inverters take, when the
+    // inverter reports it; otherwise the user types it.
+    const ah = num(latest?.values.batteryCapacity);
+    out.push({
+      sn: r.sn,
+      alias: r.alias,
+      manufacturer: plate.manufacturer,
+      model: plate.model,
+      installDate: new Date(Number(r.bound_at) || Number(r.created_at)).toISOString().slice(0, 10),
+      chargeCapacity: kw(rated),
+      dischargeCapacity: kw(rated),
+      storageCapacity: ah === null ? null : Math.round(ah * 51.2) / 1000,
+      enrolled: used.has(r.id),
+      group: controlGroup(r.protocol_id),
+    });
+  }
+  return out.map(({ group: _g, ...d }) => d);
+}
+
+export async function stationTimezone(db: Db, caller: Caller, stationId: number) {
+  const plant = await plantFor(db, caller, stationId, 'view', ['timezone']);
+  const tz = plant.row.timezone;
+  return { stationId, timezone: tz, offset: offsetText(Math.round(offsetAt(tz, Date.now()) / 60_000)) };
+}
+
+export const timezones = () => zonesWithOffsets().map((z) => ({ id: z.id, offset: z.offset }));

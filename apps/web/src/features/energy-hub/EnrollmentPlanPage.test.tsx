@@ -1,0 +1,66 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { renderPage, serve } from '../../test/pages.tsx';
+import EnrollmentPlanPage from './EnrollmentPlanPage.tsx';
+
+const enrolments = {
+  total: 1,
+  list: [
+    {
+      id: 3,
+      programId: 'p1',
+      programName: 'BESS-DR-2026',
+      state: 'pending',
+      email: 'a@b.c',
+      firstName: 'A',
+      lastName: 'B',
+      utilityAccount: 'acct-1',
+      devices: 2,
+      createdAt: '2026-01-02T10:00:00Z',
+      updatedAt: '2026-01-02T10:00:00Z',
+    },
+  ],
+};
+
+describe('EnrollmentPlanPage', () => {
+  it('without a VTN says the area is not connected, and still lists the enrolments', async () => {
+    serve([
+      ['GET', '/api/v1/oadr/listProgram', () => ({ connected: false, live: false, programs: [] })],
+      ['GET', '/api/v1/oadr/enrollments', () => enrolments],
+    ]);
+    renderPage(<EnrollmentPlanPage />, { path: '/energyHub/enrollmentPlan', pattern: '/energyHub/enrollmentPlan' });
+    expect((await screen.findByTestId('dr-not-connected')).textContent).toContain('Not connected to a utility programme server');
+    expect(await screen.findByText('acct-1')).toBeTruthy();
+    expect(screen.getByText('Pending')).toBeTruthy();
+  });
+
+  it('lists the programmes with their terms; one without terms cannot be enrolled in', async () => {
+    serve([
+      [
+        'GET',
+        '/api/v1/oadr/listProgram',
+        () => ({
+          connected: true,
+          live: false,
+          programs: [
+            {
+              id: 'p1',
+              name: 'BESS-DR-2026',
+              type: 'BATTERY_DISCHARGE',
+              termsUrl: '/assets/vpp/bess-dr-2026.pdf',
+              descriptionUrls: [],
+            },
+            { id: 'p2', name: 'Pilot', type: null, termsUrl: null, descriptionUrls: [] },
+          ],
+        }),
+      ],
+      ['GET', '/api/v1/oadr/enrollments', () => ({ total: 0, list: [] })],
+    ]);
+    renderPage(<EnrollmentPlanPage />, { path: '/energyHub/enrollmentPlan', pattern: '/energyHub/enrollmentPlan' });
+    const link = await screen.findByRole('link', { name: 'Terms (PDF)' });
+    expect(link.getAttribute('href')).toBe('/assets/vpp/bess-dr-2026.pdf');
+    expect(screen.getByText('No terms available: enrolment is not possible')).toBeTruthy();
+    expect(screen.getByText('The programme server did not answer: these are the programmes read last.')).toBeTruthy();
+    await waitFor(() => expect(screen.getAllByText('No enrolments yet').length).toBeGreaterThan(0));
+  });
+});
