@@ -42,6 +42,9 @@ async function signedInPaths(): Promise<string[]> {
     '/plants/overview/:id/:type': plant && `/plants/overview/${plant.id}/${plant.type}`,
     '/plants/edit/:id': plant && `/plants/edit/${plant.id}`,
     '/device/gateway/:id': gateway && `/device/gateway/${gateway.id}`,
+    // The demo has no firmware rollout: the page's not-found state is what is checked here (a
+    // running rollout's page is checked in upgrades.e2e.ts).
+    '/firmware/rollout/:id': '/firmware/rollout/00000000-0000-7000-8000-000000000000',
     ...Object.fromEntries(
       Object.entries(sn).map(([kind, value]) => [`/device/${kind}/:sn`, value && `/device/${kind}/${value}`]),
     ),

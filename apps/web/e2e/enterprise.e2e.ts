@@ -121,12 +121,12 @@ describe('company administration', () => {
   it('an uploaded logo becomes the menu logo, under a name made of its content', async () => {
     const { page, context } = await signIn(demo.companyAdmin);
     await page.goto('/enterprise/company');
-    await page.getByTestId('brand-logo').waitFor(WAIT);
+    await page.getByTestId('brand-field-logo').waitFor(WAIT);
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'logo-')), 'logo.png');
     fs.writeFileSync(file, PNG_1PX);
-    await page.getByTestId('brand-logo').locator('input[type=file]').setInputFiles(file);
+    await page.getByTestId('brand-field-logo').locator('input[type=file]').setInputFiles(file);
     await expect
-      .poll(() => page.getByTestId('brand-logo').first().getAttribute('src'), WAIT)
+      .poll(() => page.locator('img[data-testid="brand-logo"]').getAttribute('src'), WAIT)
       .toMatch(/^\/uploads\/logos\/[a-f0-9]{32}\.png$/);
     await context.close();
   });

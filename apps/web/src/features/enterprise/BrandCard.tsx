@@ -69,7 +69,7 @@ function LogoField({ company, which, disabled }: { company: CompanyInfo; which: 
   const [remove, removing] = useGuardedAction(() => put(null));
 
   return (
-    <Flex vertical gap={8} data-testid={`brand-${wide ? 'logo' : 'icon'}`}>
+    <Flex vertical gap={8} data-testid={`brand-field-${wide ? 'logo' : 'icon'}`}>
       <Typography.Text strong>{wide ? t('brand.logo') : t('brand.icon')}</Typography.Text>
       <div className={wide ? styles.logoBox : styles.iconBox}>
         {url ? (
