@@ -84,6 +84,10 @@ export const CreatedGateway = Type.Object({
   sn: Sn,
   claimKey: Type.String({ description: 'the label key users bind it with (shown only now)' }),
   secret: Type.String({ description: 'the device secret it connects with (shown only now)' }),
+  firmwareKey: Type.String({
+    description:
+      "the server's firmware signing public key (Ed25519, base64 of its raw 32 bytes): the gateway checks every firmware image's signature with it",
+  }),
 });
 
 export const StockImportResult = Type.Object({

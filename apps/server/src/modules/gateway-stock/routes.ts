@@ -10,14 +10,22 @@ import { texts } from './texts.ts';
 export function gatewayStockRoutes(app: FastifyInstance) {
   const { db } = app.deps;
   const effects = stock.processEffects(app.deps.ingest);
+  // Provisioning: a gateway made here is given the key it checks firmware signatures with.
+  const firmwareKey = app.deps.firmwareSigner.publicKey;
+  const provisioned = (g: stock.Created) => ({ ...g, firmwareKey });
+  const provisionedAll = (r: stock.ImportResult) => ({ ...r, gateways: r.gateways.map(provisioned) });
 
   route(app, api.importOneCheck, ({ query, body }) => stock.checkOne(db, query.customerId, body));
-  route(app, api.importOne, ({ caller, query, body, lan }) =>
-    stock.createOne(db, caller, { ...body, customerId: query.customerId }, lan, effects, 'import'),
+  route(app, api.importOne, async ({ caller, query, body, lan }) =>
+    provisioned(await stock.createOne(db, caller, { ...body, customerId: query.customerId }, lan, effects, 'import')),
   );
-  route(app, api.createGateway, ({ caller, body, lan }) => stock.createOne(db, caller, body, lan, effects));
-  route(app, api.batchCreate, ({ caller, body }) =>
-    stock.createMany(db, caller, stock.batchRows(body.items), body.customerId ?? null, body.mode, effects, 'batch'),
+  route(app, api.createGateway, async ({ caller, body, lan }) =>
+    provisioned(await stock.createOne(db, caller, body, lan, effects)),
+  );
+  route(app, api.batchCreate, async ({ caller, body }) =>
+    provisionedAll(
+      await stock.createMany(db, caller, stock.batchRows(body.items), body.customerId ?? null, body.mode, effects, 'batch'),
+    ),
   );
   route(app, api.importCheck, async ({ req, lan }) => {
     const upload = await readStockUpload(req, lan);
@@ -26,7 +34,9 @@ export function gatewayStockRoutes(app: FastifyInstance) {
   route(app, api.importBatch, async ({ caller, req, lan }) => {
     const upload = await readStockUpload(req, lan);
     const mode = upload.mode ?? fail(4, texts(lan).badMode);
-    return stock.createMany(db, caller, await readStockFile(upload.bytes, lan), upload.customerId, mode, effects, 'import');
+    return provisionedAll(
+      await stock.createMany(db, caller, await readStockFile(upload.bytes, lan), upload.customerId, mode, effects, 'import'),
+    );
   });
   route(app, api.importTemplate, ({ reply, lan }) => sendTemplate(reply, lan));
   route(app, api.assignGateways, ({ caller, body }) => stock.assign(db, caller, body.ids, body.customerId, effects));

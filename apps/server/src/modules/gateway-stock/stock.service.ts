@@ -22,8 +22,10 @@ import * as repo from './stock.repo.ts';
 import { texts } from './texts.ts';
 
 type StockItem = Static<typeof gatewayStockApi.StockItem>;
-type Created = Static<typeof gatewayStockApi.CreatedGateway>;
-type ImportResult = Static<typeof gatewayStockApi.StockImportResult>;
+/** A gateway just made; the route adds the firmware key every gateway is provisioned with. */
+export type Created = Omit<Static<typeof gatewayStockApi.CreatedGateway>, 'firmwareKey'>;
+/** An import's result; the route adds the firmware key to each gateway. */
+export type ImportResult = Omit<Static<typeof gatewayStockApi.StockImportResult>, 'gateways'> & { gateways: Created[] };
 export type ImportMode = Static<typeof gatewayStockApi.ImportMode>;
 
 /** What a change tells the rest of the process: the lists' caches and ingest's gateway cache. */

@@ -12,6 +12,7 @@ import { startServer, type TestServer } from '../../../test/harness.ts';
 import { type Account, account, company, createPlant, uniqueName, uniqueSn } from '../../../test/kits/plants.ts';
 import { multipartBody, workbookBytes } from '../../../test/kits/reports.ts';
 import { isPostgres } from '../../db/migrations/columns.ts';
+import { loadFirmwareSigner } from '../../firmware/signing.ts';
 
 let s: TestServer;
 let admin: Account;
@@ -85,8 +86,10 @@ describe('create one', () => {
       alias: 'Roof',
     });
     expect(res.code).toBe(0);
-    const made = res.data as { id: number; sn: string; claimKey: string; secret: string };
+    const made = res.data as { id: number; sn: string; claimKey: string; secret: string; firmwareKey: string };
     expect(made.sn).toBe(sn);
+    // Provisioned with the key it checks firmware images with: the server's signing key.
+    expect(made.firmwareKey).toBe(loadFirmwareSigner(s.config.dataDir).publicKey);
     expect(made.claimKey).toMatch(CLAIM_KEY);
     expect(made.secret.length).toBeGreaterThanOrEqual(32);
     const row = (await gatewayRow(sn))!;

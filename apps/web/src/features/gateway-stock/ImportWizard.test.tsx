@@ -39,8 +39,8 @@ function serve(): Sent[] {
           written: 2,
           report,
           gateways: [
-            { id: 1, sn: 'GW1', claimKey: 'K1K1K1K1K1K1K1K1K1K1K1K1K1', secret: 'secret-one' },
-            { id: 2, sn: 'GW3', claimKey: 'K3K3K3K3K3K3K3K3K3K3K3K3K3', secret: 'secret-three' },
+            { id: 1, sn: 'GW1', claimKey: 'K1K1K1K1K1K1K1K1K1K1K1K1K1', secret: 'secret-one', firmwareKey: 'FWKEY=' },
+            { id: 2, sn: 'GW3', claimKey: 'K3K3K3K3K3K3K3K3K3K3K3K3K3', secret: 'secret-three', firmwareKey: 'FWKEY=' },
           ],
         });
       return envelope([]);
@@ -80,5 +80,7 @@ describe('import wizard', () => {
     expect((write.fields.file as File).name).toBe('gateways.xlsx');
     await waitFor(() => expect(screen.getByTestId('claim-key-GW1').textContent).toBe('K1K1K1K1K1K1K1K1K1K1K1K1K1'));
     expect(screen.getByTestId('secret-GW3').textContent).toBe('secret-three');
+    // The key every gateway checks firmware signatures with, shown once above them.
+    expect(screen.getByTestId('firmware-key').textContent).toBe('FWKEY=');
   }, 30_000);
 });

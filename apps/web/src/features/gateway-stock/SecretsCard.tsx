@@ -37,7 +37,7 @@ export function SecretsCard({ made }: { made: readonly MadeGateway[] }) {
   const { t } = useTranslation('gatewayStock');
   if (made.length === 0) return null;
   const save = () => {
-    const csv = secretsCsv(made, [t('create.sn'), t('secrets.claimKey'), t('secrets.secret')]);
+    const csv = secretsCsv(made, [t('create.sn'), t('secrets.claimKey'), t('secrets.secret'), t('secrets.firmwareKey')]);
     saveFile(new Blob([csv], { type: 'text/csv;charset=utf-8' }), `gateway-keys-${new Date().toISOString().slice(0, 19)}.csv`);
   };
   const columns: TableColumnsType<MadeGateway> = [
@@ -58,6 +58,11 @@ export function SecretsCard({ made }: { made: readonly MadeGateway[] }) {
   return (
     <Flex vertical gap={8} data-testid="stock-secrets">
       <Alert type="warning" showIcon message={t('secrets.title')} description={t('secrets.warning')} />
+      <Flex vertical gap={2}>
+        <Typography.Text strong>{t('secrets.firmwareKey')}</Typography.Text>
+        <Typography.Text type="secondary">{t('secrets.firmwareKeyHint')}</Typography.Text>
+        <Copyable text={made[0]!.firmwareKey} label={t('secrets.firmwareKey')} testId="firmware-key" />
+      </Flex>
       <Flex justify="end">
         <Button icon={<DownloadOutlined />} onClick={save} data-testid="stock-secrets-save">
           {t('secrets.save')}

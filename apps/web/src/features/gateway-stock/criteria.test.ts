@@ -21,8 +21,11 @@ describe('stock criteria', () => {
 
 describe('secrets', () => {
   it('writes a CSV with the header and quotes what needs it', () => {
-    const csv = secretsCsv([{ id: 1, sn: 'GW1', claimKey: 'K', secret: 'a,b' }], ['SN', 'Claim key', 'Device secret']);
-    expect(csv).toBe('SN,Claim key,Device secret\r\nGW1,K,"a,b"\r\n');
+    const csv = secretsCsv(
+      [{ id: 1, sn: 'GW1', claimKey: 'K', secret: 'a,b', firmwareKey: 'F=' }],
+      ['SN', 'Claim key', 'Device secret', 'Firmware key'],
+    );
+    expect(csv).toBe('SN,Claim key,Device secret,Firmware key\r\nGW1,K,"a,b",F=\r\n');
   });
 
   it('reads a batch typed one per line', () => {

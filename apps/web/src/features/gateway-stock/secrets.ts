@@ -2,19 +2,16 @@
  * The secrets of gateways just made: shown once, so the page offers them as a .csv saved in the
  * browser (never sent anywhere). Pure: the file's text.
  */
-export interface MadeGateway {
-  id: number;
-  sn: string;
-  claimKey: string;
-  secret: string;
-}
+import type { DataOf, gatewayStockApi } from '@sunfleet/contracts';
+/** A gateway just made, with what it is provisioned with. */
+export type MadeGateway = DataOf<typeof gatewayStockApi.createGateway>;
 
 const field = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 
-/** CSV (RFC 4180, CRLF) with a header row: SN, claim key, device secret. */
-export function secretsCsv(made: readonly MadeGateway[], headers: readonly [string, string, string]): string {
+/** CSV (RFC 4180, CRLF) with a header row: SN, claim key, device secret, firmware key. */
+export function secretsCsv(made: readonly MadeGateway[], headers: readonly [string, string, string, string]): string {
   const lines = [headers.map(field).join(',')];
-  for (const g of made) lines.push([g.sn, g.claimKey, g.secret].map(field).join(','));
+  for (const g of made) lines.push([g.sn, g.claimKey, g.secret, g.firmwareKey].map(field).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
 
