@@ -99,7 +99,12 @@ describe('system gateway stock', () => {
     // Assign to a customer picked by name.
     await page.getByTestId(`stock-assign-${sns[0]}`).click();
     await page.getByTestId('stock-assign-customer').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
+    const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option').first();
+    await option.waitFor();
+    const customer = (await option.getAttribute('title')) ?? '';
+    await option.click();
+    // The picker shows the chosen customer before the dialog is confirmed.
+    await expect.poll(() => page.getByTestId('stock-assign-customer').innerText(), { timeout: 10_000 }).toContain(customer);
     await page.getByTestId('stock-edit-ok').click();
     await expect.poll(() => page.getByTestId(`stock-customer-${sns[0]}`).count(), { timeout: 10_000 }).toBe(1);
     // Both rows selected: the bar offers assign and protocol for the selection.
