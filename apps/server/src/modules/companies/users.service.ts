@@ -154,13 +154,7 @@ export async function editUser(db: Db, caller: Caller, id: number, body: BodyOf<
   if (changesRole) await roleOfCompany(db, companyId, body.roleId);
   const t = now();
   await db.transaction().execute(async (trx) => {
-    const before = await trx
-      .selectFrom('users')
-      .selectAll()
-      .where('id', '=', id)
-      .where('company_id', '=', companyId)
-      .executeTakeFirst();
-    if (!before) fail(404);
+    const before = (await companyUserRow(trx, companyId, id)) ?? fail(404);
     const after = await trx
       .updateTable('users')
       .set({
@@ -200,13 +194,7 @@ export async function deleteUser(db: Db, caller: Caller, id: number) {
   if (target.kind === 'company_admin') fail(2, 'the company administrator stays in the company');
   const t = now();
   await db.transaction().execute(async (trx) => {
-    const before = await trx
-      .selectFrom('users')
-      .selectAll()
-      .where('id', '=', id)
-      .where('company_id', '=', companyId)
-      .executeTakeFirst();
-    if (!before) fail(404);
+    const before = (await companyUserRow(trx, companyId, id)) ?? fail(404);
     const after = await trx
       .updateTable('users')
       .set({ company_id: null, role_id: null, kind: 'end_user', updated_at: t })
@@ -229,4 +217,9 @@ export async function deleteUser(db: Db, caller: Caller, id: number) {
     await revokeUserSessions(trx, id);
   });
   return null;
+}
+
+/** The company's account row as it stands inside the changing transaction (the audit's "before"). */
+function companyUserRow(trx: Db, companyId: number, id: number) {
+  return trx.selectFrom('users').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
 }
