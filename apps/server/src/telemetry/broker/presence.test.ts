@@ -31,7 +31,7 @@ const presence = () => new Presence({ db: store.db, log, flushMs: 60_000, seenEv
 
 beforeAll(async () => {
   store = await openTestStore();
-  await addGateways([...stormSns, 'P-0001', 'P-0002', 'P-0003', 'P-0004', 'P-0005', 'P-0006', 'P-0007']);
+  await addGateways([...stormSns, 'P-0001', 'P-0002', 'P-0003', 'P-0004', 'P-0005', 'P-0006', 'P-0007', 'P-0008']);
 });
 afterAll(async () => {
   await store?.close();
@@ -90,6 +90,25 @@ describe('presence', () => {
     await p.flush();
     expect(await row('P-0002')).toMatchObject({ online: 1, last_online_at: 1_700_000_200_000 });
     await p.close();
+  });
+
+  it("does not mark offline a gateway that came online through another process after this one's disconnect", async () => {
+    const a = presence();
+    const b = presence();
+    a.connected('P-0008', 1_700_000_500_000);
+    await a.flush();
+    // It leaves A's broker and connects to B's; B's write lands first, A's late offline after it.
+    a.disconnected('P-0008', 1_700_000_600_000);
+    b.connected('P-0008', 1_700_000_600_005);
+    await b.flush();
+    await a.flush();
+    expect(await row('P-0008')).toMatchObject({ online: 1, last_online_at: 1_700_000_600_005 });
+    // Its session at B ends: that offline applies.
+    b.disconnected('P-0008', 1_700_000_700_000);
+    await b.flush();
+    expect((await row('P-0008')).online).toBe(0);
+    await a.close();
+    await b.close();
   });
 
   it('records a session that came and went within one window', async () => {

@@ -16,7 +16,7 @@
  * the next window, and its connection-history changes are kept in order, until a write succeeds.
  */
 import { type StateMessage, StatePayload } from '@sunfleet/contracts';
-import { sql, type Updateable, type UpdateObject } from 'kysely';
+import { type Expression, type SqlBool, sql, type Updateable, type UpdateObject } from 'kysely';
 import type { Logger } from 'pino';
 import { Compile } from 'typebox/compile';
 import type { Db } from '../../db/index.ts';
@@ -261,7 +261,14 @@ export class Presence {
       for (let i = 0; i < g.sns.length; i += this.#chunk) {
         const sns = g.sns.slice(i, i + this.#chunk);
         const set = this.#columns(g.p, g.onlineAt, g.seenAt);
-        statements.push({ sns, run: (trx) => trx.updateTable('gateways').set(set).where('sn', 'in', sns).execute() });
+        const ended = g.p.online ? null : sessionEnds(sns, batch);
+        statements.push({
+          sns,
+          run: (trx) => {
+            const update = trx.updateTable('gateways').set(set).where('sn', 'in', sns);
+            return (ended ? update.where(ended) : update).execute();
+          },
+        });
       }
     }
     for (const [sn, p] of detailed) {
@@ -300,6 +307,21 @@ export class Presence {
     if (p.seenAt !== undefined) set.last_seen_at = seenAt;
     return set;
   }
+}
+
+/**
+ * An offline write applies only to the session that ended: where the row's `last_online_at` is
+ * not later than the gateway's disconnect. A gateway that left this process's broker and came
+ * online through another process (another broker, or another member of a shared subscription)
+ * is not marked offline by this process's late write.
+ */
+function sessionEnds(sns: readonly string[], batch: Map<string, Pending>): Expression<SqlBool> | null {
+  const arms = sns.flatMap((sn) => {
+    const at = batch.get(sn)?.offlineAt;
+    return at === undefined ? [] : [sql`when ${sn} then ${at}`];
+  });
+  if (arms.length === 0) return null;
+  return sql<SqlBool>`(last_online_at is null or last_online_at <= case sn ${sql.join(arms, sql` `)} else last_online_at end)`;
 }
 
 /** Retry interval of a write the store refused. */
