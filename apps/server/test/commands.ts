@@ -42,7 +42,10 @@ export async function commandProcess(s: TestServer, commands?: CommandService): 
     rateLimit: false,
     presence: { flushMs: 20, ...commandPresence(channel, log) },
   });
-  channel.attach((topic, payload, o) => broker.publish(topic, payload, o));
+  channel.attach(
+    (topic, payload, o) => broker.publish(topic, payload, o),
+    (sn) => broker.isConnected(sn),
+  );
   return {
     commands: channel,
     broker,

@@ -358,6 +358,26 @@ describe('several server processes, and a restart', () => {
     await slow.close();
   });
 
+  it('with a broker each, a process sends only to the gateways with a session on its broker', async () => {
+    const b = await commandProcess(rig.s);
+    extra.push(b);
+    const g = await onlineGateway(b.broker.port);
+    // The store does not have it online yet (B's presence write still to come): B sends at once all the same.
+    await rig.s.db.updateTable('gateways').set({ online: 0 }).where('sn', '=', g.sn).execute();
+    const viaB = await b.commands.submit({ gatewaySn: g.sn, body: { type: 'restart' }, requestedBy: 1 });
+    expect(viaB.state).toBe('sent');
+    expect((await b.commands.settle(viaB.id, 3000)).state).toBe('succeeded');
+    // A job A takes in is left for B: A's broker does not have the gateway.
+    await rig.s.db.updateTable('gateways').set({ online: 1 }).where('sn', '=', g.sn).execute();
+    const viaA = await submit(g);
+    expect(viaA.state).toBe('queued');
+    expect((await commands.sweep()).dispatched).toBe(0);
+    expect((await commands.get(viaA.id))?.state).toBe('queued');
+    expect((await b.commands.sweep()).dispatched).toBe(1);
+    expect((await commands.settle(viaA.id, 3000)).state).toBe('succeeded');
+    expect(g.received.map((c) => c.id)).toEqual([viaB.id, viaA.id]);
+  });
+
   it('two processes dispatching one gateway’s queued jobs at once send each job once', async () => {
     const g = await onlineGateway();
     const apiOnly = createCommandChannel({

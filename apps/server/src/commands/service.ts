@@ -5,7 +5,8 @@
  * sees a reply another process took (it is woken in-process, and polls the store otherwise).
  *
  * - submit: the job is stored `queued`; this process sends it at once when it can publish and
- *   the store has the gateway online. Submits and replies that arrive together are committed
+ *   reaches the gateway (a session on its embedded broker; with a shared broker, the store has
+ *   the gateway online). Each process sends only to the gateways it reaches. Submits and replies that arrive together are committed
  *   together (group.ts): a burst of a thousand is a few transactions.
  * - dispatch: a gateway's queued jobs are claimed (`sent`) and published in order when it says it
  *   is online (`up/state`), and by the sweeper for every online gateway with queued jobs (jobs
@@ -70,8 +71,14 @@ export interface CommandChannelOptions {
 }
 
 export interface CommandService extends CommandChannel {
-  /** The process can publish from now on (its MQTT side is up). */
-  attach(publish: Publish): void;
+  /**
+   * The process can publish from now on (its MQTT side is up). `reaches`: the gateways its
+   * publishes get to. An embedded broker reaches only the gateways with a session on it: the
+   * process sends to those alone and leaves the others to the process that holds their session
+   * (a publish into a broker the gateway is not on is lost, and the job waits for a resend).
+   * Without it (one broker shared by every process) it sends to every gateway the store has online.
+   */
+  attach(publish: Publish, reaches?: (sn: string) => boolean): void;
   /** A reply from gateway `sn` (already authenticated): `ack` once it is settled. */
   reply(sn: string, payload: Buffer, ack?: () => void): void;
   /** Gateway `sn` said it is online: send again what it has not answered, then its queued jobs. */
@@ -93,6 +100,7 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
   const now = opts.now ?? Date.now;
   const pollMs = opts.pollMs ?? 250;
   let publish: Publish | null = null;
+  let reaches: ((sn: string) => boolean) | null = null;
   let closed = false;
   const waiters = new SettleWaiters(db, pollMs, log);
   /** Replies being committed (close waits for them). */
@@ -247,8 +255,8 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
     let sent: Promise<void> = Promise.resolve();
     const current = new Map<string, JobRow>();
     if (publish && kept.length > 0) {
-      const online = await onlineGateways(db, [...new Set(kept.map((r) => r.gateway_sn))]);
-      const claim = await claimAndSend([...online]);
+      const sns = [...new Set(kept.map((r) => r.gateway_sn))];
+      const claim = await claimAndSend(reaches ? sns.filter(reaches) : [...(await onlineGateways(db, sns))]);
       sent = claim.sent;
       for (const r of claim.rows) current.set(r.id, r);
     }
@@ -292,6 +300,12 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
 
   const replies = replyCommitter(db, now);
 
+  /** Those this process's publishes get to. */
+  function reachable<T>(items: T[], sn: (item: T) => string): T[] {
+    const r = reaches;
+    return r ? items.filter((item) => r(sn(item))) : items;
+  }
+
   async function handleReply(sn: string, reply: ReplyMessage): Promise<void> {
     const result = await replies.add(sn, reply);
     if (typeof result === 'string') {
@@ -304,8 +318,9 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
   }
 
   const channel: CommandService = {
-    attach(p) {
+    attach(p, r) {
       publish = p;
+      reaches = r ?? null;
     },
 
     async submit(command: SubmitCommand): Promise<CommandJob> {
@@ -426,7 +441,7 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
       let resent = 0;
       let dispatched = 0;
       if (publish) {
-        const unanswered = await unansweredJobs(db, at - defaults.resendMs);
+        const unanswered = reachable(await unansweredJobs(db, at - defaults.resendMs), (r) => r.gateway_sn);
         await markResent(
           db,
           unanswered.map((r) => r.id),
@@ -434,7 +449,7 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
         );
         await publishInOrder(unanswered, true);
         resent = unanswered.length;
-        dispatched = await dispatch(await gatewaysWithQueuedJobs(db, at));
+        dispatched = await dispatch(reachable(await gatewaysWithQueuedJobs(db, at), (sn) => sn));
       }
       return { expired: expired.length, timedOut: timedOut.length, resent, dispatched };
     },

@@ -110,7 +110,10 @@ export async function startTelemetry(config: Config, store: Store, log: Logger, 
     host: config.mqtt.host,
     serverCredentials: { username: config.mqtt.serverUsername, password: config.mqtt.serverPassword },
   });
-  commands?.attach((topic, payload, o) => broker.publish(topic, payload, o));
+  commands?.attach(
+    (topic, payload, o) => broker.publish(topic, payload, o),
+    (sn) => broker.isConnected(sn),
+  );
   return {
     ingest,
     localUrl: `mqtt://127.0.0.1:${broker.port}`,
