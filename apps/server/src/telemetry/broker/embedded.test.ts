@@ -371,7 +371,12 @@ describe('acknowledgement after the store', () => {
       const c = await connect('b');
       const tag = `window-${Math.random()}`;
       const count = MAX_UNACKED * 3;
-      const pubs = Array.from({ length: count }, (_, i) => c.publishAsync(topics.up(gw.b.sn, 'data'), `${tag}-${i}`, { qos: 1 }));
+      // 300 bytes each, over 100 KiB in all: they cannot all come in one socket read (at most 64 KiB),
+      // and a read already taken is parsed whole whatever the window says.
+      const pad = 'x'.repeat(300);
+      const pubs = Array.from({ length: count }, (_, i) =>
+        c.publishAsync(topics.up(gw.b.sn, 'data'), `${tag}-${i}-${pad}`, { qos: 1 }),
+      );
       const mine = () => handler.got.filter((m) => m.payload.startsWith(tag)).length;
       await waitFor(() => mine() > MAX_UNACKED, 5000, 'the first window handed over');
       await sleep(300);
