@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BlobTooLarge, deleteBlob, openBlob, stageBlob } from './blobs.ts';
+import { BlobTooLarge, deleteBlob, openBlob, STALE_PART_MS, stageBlob, sweepStaleParts } from './blobs.ts';
 import { firmwareBlobPath, firmwareDir } from './signing.ts';
 
 let dataDir: string;
@@ -87,5 +87,23 @@ describe('firmware blob store', () => {
     await staged.discard();
     // Held whole, the image would be 64 MiB ahead of the disk; streamed, a few chunks are in flight.
     expect(ahead).toBeLessThan(1024 * 1024);
+  });
+
+  it('sweeps temporary files a crash left behind after a day, and leaves younger ones and blobs', async () => {
+    const tmp = path.join(firmwareDir(dataDir), 'tmp');
+    fs.mkdirSync(tmp, { recursive: true });
+    const now = Date.now();
+    const old = path.join(tmp, 'old.part');
+    const young = path.join(tmp, 'young.part');
+    fs.writeFileSync(old, 'x');
+    fs.writeFileSync(young, 'x');
+    fs.utimesSync(old, new Date(now - STALE_PART_MS - 60_000), new Date(now - STALE_PART_MS - 60_000));
+    const kept = await stageBlob(dataDir, Readable.from([Buffer.from('image')]), 100);
+    await kept.keep();
+    expect(await sweepStaleParts(dataDir, now)).toBe(1);
+    expect(fs.existsSync(old)).toBe(false);
+    expect(fs.existsSync(young)).toBe(true);
+    expect(fs.existsSync(firmwareBlobPath(dataDir, kept.sha256))).toBe(true);
+    expect(await sweepStaleParts(fs.mkdtempSync(path.join(os.tmpdir(), 'fwlib-none-')), now)).toBe(0);
   });
 });

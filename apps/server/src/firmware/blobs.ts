@@ -3,7 +3,7 @@
  * signing.ts). An upload is streamed to a temporary file in `<data>/firmware/tmp/` while its
  * SHA-256 is computed and its size counted (never held whole in memory); the caller checks the
  * rest and then keeps it (renamed to its blob path) or discards it, so a refused upload leaves
- * nothing behind.
+ * nothing behind; what a crash leaves there is removed by housekeeping after a day.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -71,6 +71,29 @@ export async function stageBlob(dataDir: string, source: Readable, maxBytes: num
       await fs.promises.rm(tmp, { force: true });
     },
   };
+}
+
+/** A temporary file this old is a copy a crash or a stop left behind (an upload takes minutes). */
+export const STALE_PART_MS = 24 * 60 * 60_000;
+
+/** Removes temporary upload files last written more than `olderThanMs` ago; how many. */
+export async function sweepStaleParts(dataDir: string, at: number, olderThanMs = STALE_PART_MS): Promise<number> {
+  let names: string[];
+  try {
+    names = await fs.promises.readdir(tmpDir(dataDir));
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    if (!name.endsWith('.part')) continue;
+    const file = path.join(tmpDir(dataDir), name);
+    const stat = await fs.promises.stat(file).catch(() => null);
+    if (!stat || at - stat.mtimeMs <= olderThanMs) continue;
+    await fs.promises.rm(file, { force: true });
+    removed++;
+  }
+  return removed;
 }
 
 /** A read stream of a stored image (errors with ENOENT when there is none). */

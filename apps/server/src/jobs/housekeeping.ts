@@ -3,10 +3,12 @@
  * than an hour (modules/plants/pictures.ts) and throttle counters idle for a day (longer than
  * any limit's window), fails remote-setting jobs a server stop interrupted
  * (modules/settings/sweep.ts), and deletes command jobs finished longer ago than their retention
- * (commands/retention.ts). All are idempotent: several processes may run it at once.
+ * (commands/retention.ts), and removes firmware upload files a crash left behind
+ * (firmware/blobs.ts). All are idempotent: several processes may run it at once.
  */
 import { DEFAULT_RETENTION_DAYS, pruneCommandJobs } from '../commands/retention.ts';
 import type { Db } from '../db/index.ts';
+import { sweepStaleParts } from '../firmware/blobs.ts';
 import { pruneThrottles } from '../http/throttle.ts';
 import { type Logger, silentLogger } from '../log.ts';
 import { sweepPictures } from '../modules/plants/pictures.ts';
@@ -20,6 +22,8 @@ export interface Housekeeping {
   settings: number;
   /** Command jobs deleted past their retention. */
   commandJobs: number;
+  /** Firmware upload files left behind. */
+  firmwareParts: number;
 }
 
 export interface HousekeepingOptions {
@@ -40,7 +44,8 @@ export async function housekeep(opts: HousekeepingOptions): Promise<Housekeeping
   const throttles = await pruneThrottles(opts.db, throttleIdleMs, at);
   const settings = await sweepInterruptedSettings(opts.db, at);
   const commandJobs = await pruneCommandJobs(opts.db, at, (opts.commandJobRetentionDays ?? DEFAULT_RETENTION_DAYS) * DAY_MS);
-  return { pictures, throttles, settings, commandJobs };
+  const firmwareParts = await sweepStaleParts(opts.dataDir, at);
+  return { pictures, throttles, settings, commandJobs, firmwareParts };
 }
 
 export type HousekeepingJob = PeriodicJob<Housekeeping>;
@@ -55,6 +60,7 @@ export function startHousekeeping(opts: HousekeepingOptions & { intervalMs?: num
       if (done.pictures > 0) log.info(done, 'deleted pictures nothing refers to');
       if (done.settings > 0) log.warn(done, 'failed setting jobs a server stop interrupted');
       if (done.commandJobs > 0) log.info(done, 'deleted command jobs past their retention');
+      if (done.firmwareParts > 0) log.info(done, 'deleted firmware upload files a stop left behind');
     },
     (error) => log.error({ err: error }, 'housekeeping failed'),
   );
