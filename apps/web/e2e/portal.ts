@@ -58,12 +58,11 @@ export interface Portal {
   close(): Promise<void>;
 }
 
-export async function startPortal(env: Record<string, string> = {}, options: PortalOptions = {}): Promise<Portal> {
-  const smtp = await startSmtp();
+async function startServer(smtp: TestSmtp, env: Record<string, string>, options: PortalOptions) {
   const port = await freePort();
   const mqttPort = options.mqtt ? await freePort() : null;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sunfleet-e2e-'));
-  const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const server: ChildProcess = spawn(process.execPath, ['apps/server/dist/main.js'], {
     cwd: root,
     env: {
       ...process.env,
@@ -103,6 +102,23 @@ export async function startPortal(env: Record<string, string> = {}, options: Por
     if (Date.now() > deadline) throw new Error(`server did not start: ${output}`);
     await new Promise((r) => setTimeout(r, 250));
   }
+  return { server, port, mqttPort, dataDir };
+}
+
+export async function startPortal(env: Record<string, string> = {}, options: PortalOptions = {}): Promise<Portal> {
+  const smtp = await startSmtp();
+  // Ports are free when picked, but another test file running alongside may take one before the
+  // server binds it: that start is tried again on other ports.
+  let started: Awaited<ReturnType<typeof startServer>> | null = null;
+  for (let attempt = 1; !started; attempt++) {
+    try {
+      started = await startServer(smtp, env, options);
+    } catch (err) {
+      if (attempt >= 3 || !String(err).includes('EADDRINUSE')) throw err;
+    }
+  }
+  const { server, port, mqttPort, dataDir } = started;
+  const url = `http://127.0.0.1:${port}`;
   const browser = await chromium.launch({
     executablePath: chromiumPath,
     args: [
