@@ -21,7 +21,6 @@ import ui from '../../components/ui.module.css';
 import { BulkBar, energyAggregate } from './BulkBar.tsx';
 import { OpenAlarms } from './OpenAlarms.tsx';
 import type { PlantRef } from './PlantDialog.tsx';
-import { PlantTable } from './PlantTable.tsx';
 import { usePlantTypes, useSelectionCheck } from './plantQueries.ts';
 import styles from './plants.module.css';
 import { ShareDialog } from './ShareDialog.tsx';
@@ -29,7 +28,9 @@ import { defaultCriteria, type PlantRow, plantSelection, toSelected, usePlantSel
 import { TransferDialog } from './TransferDialog.tsx';
 import { useDeletePlants } from './useDeletePlants.tsx';
 
+// Each view is its own chunk: the map view does not load the table, nor the list view the map.
 const PlantMap = lazy(() => import('./PlantMap.tsx'));
+const PlantTable = lazy(() => import('./PlantTable.tsx').then((m) => ({ default: m.PlantTable })));
 const NAME_DEBOUNCE_MS = 300;
 const REFRESH_MS = 60_000;
 
@@ -140,16 +141,18 @@ export default function PlantListPage() {
           ) : list.isError && !list.data ? (
             <PageError error={list.error} onRetry={() => void list.refetch()} />
           ) : (
-            <PlantTable
-              selectable={selectable}
-              rows={rows}
-              total={total}
-              loading={list.isPending || list.isFetching}
-              selection={selection}
-              onShare={(row) => setSharing({ id: row.id, name: row.name, timezone: row.timezone })}
-              onTransfer={(row) => setTransferring({ id: row.id, name: row.name, timezone: row.timezone })}
-              onDelete={(row) => void deleteOne(row)}
-            />
+            <Suspense fallback={<PageLoading />}>
+              <PlantTable
+                selectable={selectable}
+                rows={rows}
+                total={total}
+                loading={list.isPending || list.isFetching}
+                selection={selection}
+                onShare={(row) => setSharing({ id: row.id, name: row.name, timezone: row.timezone })}
+                onTransfer={(row) => setTransferring({ id: row.id, name: row.name, timezone: row.timezone })}
+                onDelete={(row) => void deleteOne(row)}
+              />
+            </Suspense>
           )}
         </>
       )}
