@@ -127,7 +127,11 @@ interface LighthouseResult {
   metrics: Record<string, string | undefined>;
   /** Audits that lost points, with their score. */
   failing: { id: string; score: number | null; title: string }[];
+  /** Where the main thread went: the scripts that ran longest (ms) and the work by kind (ms). */
+  mainThread: { scripts: { url: string; scripting: number; total: number }[]; byKind: Record<string, number> };
 }
+
+type AuditItems = { details?: { items?: Record<string, unknown>[] } } | undefined;
 
 /** Lighthouse (desktop) in its own Chromium; `storage` (localStorage items) signs it in first. */
 async function runLighthouse(
@@ -174,6 +178,19 @@ async function runLighthouse(
             (a) => a.score !== null && a.score < 1 && !['informative', 'manual', 'notApplicable'].includes(a.scoreDisplayMode),
           )
           .map((a) => ({ id: a.id, score: a.score, title: a.title })),
+        mainThread: {
+          scripts: ((lhr.audits['bootup-time'] as AuditItems)?.details?.items ?? []).slice(0, 8).map((i) => ({
+            url: String(i.url).replace(base, ''),
+            scripting: Math.round(Number(i.scripting)),
+            total: Math.round(Number(i.total)),
+          })),
+          byKind: Object.fromEntries(
+            ((lhr.audits['mainthread-work-breakdown'] as AuditItems)?.details?.items ?? []).map((i) => [
+              String(i.group),
+              Math.round(Number(i.duration)),
+            ]),
+          ),
+        },
       });
     }
   } finally {
