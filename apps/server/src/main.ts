@@ -7,6 +7,7 @@ import { DEMO_PASSWORD, demoAccounts, ensureDemo } from './bootstrap/demo.ts';
 import { ensureDemoFleet } from './bootstrap/demo-fleet.ts';
 import { type SimulatorProcess, startSimulator } from './bootstrap/simulator.ts';
 import { startLeader } from './cluster/leader.ts';
+import { clusterEffects, createClusterBus, telemetryHandler } from './cluster/notify.ts';
 import { createCommandChannel } from './commands/service.ts';
 import { startCommandSweeper } from './commands/sweeper.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -91,6 +92,9 @@ async function main() {
   telemetry = config.roles.has('ingest')
     ? await startTelemetry(config, store, log, { onCommit: metrics.onCommit, commands })
     : null;
+  // Changes made through the API that every process's ingest and broker must hear of at once.
+  const cluster = createClusterBus({ db, databaseUrl: config.databaseUrl, log: log.child({ part: 'cluster' }) });
+  if (telemetry) cluster.subscribe(telemetryHandler(telemetry));
   // Expiry, timeouts, resends (also of jobs sent before a restart) and sending what waits.
   const commandSweeper =
     config.roles.has('ingest') || config.roles.has('jobs')
@@ -130,7 +134,15 @@ async function main() {
       : null;
   ven?.start();
 
-  const app = config.roles.has('api') ? await buildApp({ ...deps, ingest: telemetry?.ingest }, log) : null;
+  const app = config.roles.has('api')
+    ? await buildApp(
+        {
+          ...deps,
+          ...clusterEffects(cluster),
+        },
+        log,
+      )
+    : null;
   if (app) {
     await app.listen({ port: config.port, host: config.host });
     console.log(`  Sunfleet is running on http://localhost:${config.port}\n`);
@@ -165,6 +177,7 @@ async function main() {
     await eventNotifier?.stop();
     await leader?.stop();
     await ven?.stop();
+    await cluster.close();
     await telemetry?.close();
     await commands.close();
     mailer.close();
