@@ -42,6 +42,7 @@ import { firmwareInUseByRollout } from './modules/upgrades/index.ts';
 import { upgradeRoutes } from './modules/upgrades/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { versionRoutes } from './modules/versions/routes.ts';
+import { brokerHookRoutes } from './telemetry/broker/http-auth.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -51,7 +52,7 @@ declare module 'fastify' {
 
 /** Paths served by plugins, not by endpoint contracts: the API docs. Public by design. */
 export const pluginPublicPrefixes = ['/api/docs'];
-const apiPrefixes = ['/api/', '/oauth/', '/anonymous/', '/uploads/', '/healthz'];
+const apiPrefixes = ['/api/', '/oauth/', '/anonymous/', '/uploads/', '/healthz', '/internal/'];
 
 export async function buildApp(
   given: Omit<Deps, 'commands' | 'firmwareSigner'> & Partial<Pick<Deps, 'commands' | 'firmwareSigner'>>,
@@ -122,6 +123,8 @@ export async function buildApp(
   versionRoutes(app);
   gatewayStockRoutes(app);
   upgradeRoutes(app);
+  // The external broker's authentication and authorization hooks (internal: the hook secret).
+  brokerHookRoutes(app);
   // Deleting a firmware image that a rollout sends is refused (a Set: registering again is a no-op).
   registerFirmwareUseCheck(firmwareInUseByRollout);
 

@@ -137,6 +137,8 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: 'everyone' }, /TRUST_PROXY must be on or off/],
     [{ TRUST_PROXY: '11' }, /TRUST_PROXY must be an integer from 0 to 10/],
     [{ METRICS_TOKEN: 'short' }, /METRICS_TOKEN must be at least 16 characters/],
+    [{ MQTT_HOOK_SECRET: 'short', MQTT_SERVER_PASSWORD: 'p' }, /MQTT_HOOK_SECRET must be at least 32 characters/],
+    [{ MQTT_HOOK_SECRET: 'h'.repeat(32) }, /MQTT_HOOK_SECRET needs MQTT_SERVER_PASSWORD/],
     [{ ACCESS_TOKEN_TTL: '5' }, /ACCESS_TOKEN_TTL must be an integer from 10/],
     [{ ADMIN_PASSWORD: 'short' }, /ADMIN_PASSWORD must be 6 to 16 characters without spaces/],
     [{ ADMIN_PASSWORD: 'seventeen-chars-x' }, /ADMIN_PASSWORD must be 6 to 16 characters/],

@@ -42,6 +42,11 @@ export interface Config {
     clientId: string;
     /** Per-gateway messages per second and burst; false: off. */
     rateLimit: { perSecond: number; burst: number } | false;
+    /**
+     * Secret the external broker presents to the authentication and authorization hooks
+     * (`/internal/mqtt/*`, EMQX's HTTP auth); null: the hooks refuse every call.
+     */
+    hookSecret: string | null;
   };
   /** The command channel's defaults (commands/). */
   commands: {
@@ -256,6 +261,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (env.MQTT_SERVER_USERNAME && isGatewaySn(env.MQTT_SERVER_USERNAME)) {
     throw new ConfigError('MQTT_SERVER_USERNAME must not look like a gateway SN (use a dot, e.g. sunfleet.server)');
   }
+  const hookSecret = env.MQTT_HOOK_SECRET || null;
+  if (hookSecret && (hookSecret.length < 32 || /\s/.test(hookSecret)))
+    throw new ConfigError('MQTT_HOOK_SECRET must be at least 32 characters, without spaces');
+  // The hook lets the server's own MQTT clients in by this password, so every process must share it.
+  if (hookSecret && !env.MQTT_SERVER_PASSWORD)
+    throw new ConfigError(
+      "MQTT_HOOK_SECRET needs MQTT_SERVER_PASSWORD: the password of the server user in the ingest processes' MQTT_URL",
+    );
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
   // The first administrator's password follows the same rules as every other password.
   if (env.ADMIN_PASSWORD && !isPassword(env.ADMIN_PASSWORD)) {
@@ -298,6 +311,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       shareGroup: env.MQTT_SHARE_GROUP ?? 'sunfleet-ingest',
       clientId: env.MQTT_CLIENT_ID ?? `sunfleet.${os.hostname().replace(/[^A-Za-z0-9-]/g, '-')}.${process.pid}`,
       rateLimit: rateLimit(env.MQTT_RATE_LIMIT),
+      hookSecret,
     },
     commands: {
       timeoutMs: int(env, 'COMMAND_TIMEOUT', 30, 1, 3600) * 1000,

@@ -20,11 +20,16 @@ export interface Deps {
    */
   commands: CommandChannel;
   /**
-   * Ingest in this process (roles api and ingest together, as `npm start`): drop its cached
-   * gateways, devices and plant facts after a change made through the API. Absent when ingest
-   * runs elsewhere; its caches then reload within their time to live (5 min).
+   * Ingest's caches: drop its cached gateways, devices and plant facts after a change made
+   * through the API. main.ts sends this to every process's ingest (cluster/notify.ts); a test may
+   * pass its own. Absent: ingest's caches reload within their time to live (5 min).
    */
   ingest?: { forget(opts?: { gatewaySn?: string; deviceSn?: string }): void };
+  /**
+   * Gateways deleted: every process's embedded broker drops their cached secret and ends their
+   * live session at once (cluster/notify.ts). Absent: the cached secret expires within 60 s.
+   */
+  revokeGateways?: (sns: readonly string[]) => void;
   /**
    * This process's counters (`/metrics`, the system status page). main.ts builds them with the
    * store and the ingest role; without them the app makes its own (HTTP and store figures only).

@@ -6,6 +6,8 @@ import { ensureAdmin } from './bootstrap/admin.ts';
 import { DEMO_PASSWORD, demoAccounts, ensureDemo } from './bootstrap/demo.ts';
 import { ensureDemoFleet } from './bootstrap/demo-fleet.ts';
 import { type SimulatorProcess, startSimulator } from './bootstrap/simulator.ts';
+import { startLeader } from './cluster/leader.ts';
+import { clusterEffects, createClusterBus, telemetryHandler } from './cluster/notify.ts';
 import { createCommandChannel } from './commands/service.ts';
 import { startCommandSweeper } from './commands/sweeper.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -90,13 +92,22 @@ async function main() {
   telemetry = config.roles.has('ingest')
     ? await startTelemetry(config, store, log, { onCommit: metrics.onCommit, commands })
     : null;
+  // Changes made through the API that every process's ingest and broker must hear of at once.
+  const cluster = createClusterBus({ db, databaseUrl: config.databaseUrl, log: log.child({ part: 'cluster' }) });
+  if (telemetry) cluster.subscribe(telemetryHandler(telemetry));
   // Expiry, timeouts, resends (also of jobs sent before a restart) and sending what waits.
   const commandSweeper =
     config.roles.has('ingest') || config.roles.has('jobs')
       ? startCommandSweeper(commands, log.child({ part: 'commands' }))
       : null;
   if (telemetry?.localUrl) log.info({ url: telemetry.localUrl }, 'MQTT broker listening');
-  const offlineJob = config.roles.has('jobs') ? startOfflineJob({ db, log: log.child({ part: 'jobs' }) }) : null;
+  // Work that must run once however many jobs processes run: in the one that leads (a PostgreSQL
+  // advisory lock; SQLite's one process always leads).
+  const leader = config.roles.has('jobs')
+    ? startLeader({ databaseUrl: config.databaseUrl, name: 'jobs', log: log.child({ part: 'leader' }) })
+    : null;
+  const whenLeader = { when: () => leader?.isLeader() ?? false };
+  const offlineJob = config.roles.has('jobs') ? startOfflineJob({ db, log: log.child({ part: 'jobs' }), ...whenLeader }) : null;
   // Pending pictures past their hour, idle throttle counters.
   const housekeeping = config.roles.has('jobs')
     ? startHousekeeping({
@@ -104,15 +115,16 @@ async function main() {
         dataDir: config.dataDir,
         commandJobRetentionDays: config.commands.retentionDays,
         log: log.child({ part: 'housekeeping' }),
+        ...whenLeader,
       })
     : null;
   // Upgrade rollouts: waves, confirmation by reported version, pauses (claimed through the store).
   const upgradeRunner = config.roles.has('jobs')
     ? startUpgradeRunner(upgradeCtx({ db, dialect, commands, config }), log.child({ part: 'upgrades' }))
     : null;
-  // Fault e-mails to users who enabled them (one process: the jobs role).
+  // Fault e-mails to users who enabled them (one process: the leader).
   const eventNotifier = config.roles.has('jobs')
-    ? startEventNotifier({ db, mailer, log: log.child({ part: 'notifier' }) })
+    ? startEventNotifier({ db, mailer, log: log.child({ part: 'notifier' }), ...whenLeader })
     : null;
 
   // The OpenADR VEN's upkeep (one process at a time, by a lease) and its due work.
@@ -122,7 +134,15 @@ async function main() {
       : null;
   ven?.start();
 
-  const app = config.roles.has('api') ? await buildApp({ ...deps, ingest: telemetry?.ingest }, log) : null;
+  const app = config.roles.has('api')
+    ? await buildApp(
+        {
+          ...deps,
+          ...clusterEffects(cluster),
+        },
+        log,
+      )
+    : null;
   if (app) {
     await app.listen({ port: config.port, host: config.host });
     console.log(`  Sunfleet is running on http://localhost:${config.port}\n`);
@@ -155,7 +175,9 @@ async function main() {
     await housekeeping?.stop();
     await upgradeRunner?.stop();
     await eventNotifier?.stop();
+    await leader?.stop();
     await ven?.stop();
+    await cluster.close();
     await telemetry?.close();
     await commands.close();
     mailer.close();

@@ -10,10 +10,11 @@ import type { PermissionName } from './permissions.ts';
 /**
  * 'public': no token; 'user': any signed-in account; 'scrape': a monitoring scraper (from the
  * loopback address without a token, from elsewhere only with the configured metrics token);
- * otherwise a permission name, or a list of names of which the caller needs any one (an upload
- * both the create and the edit form use: `['station.create', 'station.edit']`).
+ * 'broker': the external MQTT broker's hooks (with the configured hook secret; internal, left out
+ * of the API description); otherwise a permission name, or a list of names of which the caller
+ * needs any one (an upload both the create and the edit form use: `['station.create', 'station.edit']`).
  */
-export type Access = 'public' | 'user' | 'scrape' | PermissionName | readonly PermissionName[];
+export type Access = 'public' | 'user' | 'scrape' | 'broker' | PermissionName | readonly PermissionName[];
 export type Encoding = 'form' | 'json' | 'multipart';
 export type Method = 'GET' | 'POST' | 'DELETE';
 
@@ -38,8 +39,8 @@ export interface Endpoint {
    * notifications, an acknowledgement, a saved profile): a read-only account is refused with
    * code 2 before anything runs, whatever permissions it holds. Set it on every call that
    * changes data, and only there: a POST that only reads (a check, a query with a body), signing
-   * out, and the account's own display preferences leave it out. Never on a 'public' or 'scrape'
-   * call (there is no account to refuse). Whether the caller may change a given plant (a visitor
+   * out, and the account's own display preferences leave it out. Never on a 'public', 'scrape' or
+   * 'broker' call (there is no account to refuse). Whether the caller may change a given plant (a visitor
    * of that plant may not) is the plant's rule, checked where the plant is loaded.
    */
   writes?: true;
@@ -47,14 +48,14 @@ export interface Endpoint {
 
 /** The permission names an access rule accepts (any one of them), or null when it names none. */
 export function accessPermissions(access: Access): readonly PermissionName[] | null {
-  if (access === 'public' || access === 'user' || access === 'scrape') return null;
+  if (access === 'public' || access === 'user' || access === 'scrape' || access === 'broker') return null;
   return typeof access === 'string' ? [access] : access;
 }
 
 /** Whether an account holding `granted` passes the rule: 'user' and 'public' any account, a permission rule one of its names. */
 export function permits(access: Access, granted: ReadonlySet<PermissionName>): boolean {
   const names = accessPermissions(access);
-  return names === null ? access !== 'scrape' : names.some((name) => granted.has(name));
+  return names === null ? access === 'user' || access === 'public' : names.some((name) => granted.has(name));
 }
 
 export function endpoint<const E extends Endpoint>(e: E): E {

@@ -1,4 +1,5 @@
 export * as account from './api/account.ts';
+export * as brokerHookApi from './api/brokerHook.ts';
 export * as commandsApi from './api/commands.ts';
 export * as companyApi from './api/company.ts';
 export * as companyRolesApi from './api/companyRoles.ts';

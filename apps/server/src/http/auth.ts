@@ -1,4 +1,4 @@
-/** Bearer-token authentication: JWT → live session → enabled user → granted permissions; scrapers. */
+/** Bearer-token authentication: JWT → live session → enabled user → granted permissions; scrapers; the broker's hooks. */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Caller } from '../access/caller.ts';
@@ -33,8 +33,20 @@ export function isLoopback(address: string | undefined): boolean {
 export function authorizeScrape(req: FastifyRequest, token: string | null): void {
   if (isLoopback(req.ip)) return;
   const given = req.headers.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
-  if (!token || !given) throw new AuthError();
-  // Compare digests: equal lengths for timingSafeEqual, and no early exit on the first difference.
+  if (!token || !given || !sameSecret(given, token)) throw new AuthError();
+}
+
+/** Compare digests: equal lengths for timingSafeEqual, and no early exit on the first difference. */
+function sameSecret(given: string, expected: string): boolean {
   const digest = (s: string) => createHash('sha256').update(s).digest();
-  if (!timingSafeEqual(digest(given), digest(token))) throw new AuthError();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+/**
+ * The external broker's hooks: `Authorization: Bearer <MQTT_HOOK_SECRET>` from any address (the
+ * broker runs elsewhere); without a configured secret nobody passes.
+ */
+export function authorizeBrokerHook(req: FastifyRequest, secret: string | null): void {
+  const given = req.headers.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  if (!secret || !given || !sameSecret(given, secret)) throw new AuthError();
 }

@@ -22,7 +22,7 @@ let doc: Document;
 let admin: string;
 
 /** Every contract route with what its declaration says: the endpoint and whether it is rate-limited. */
-const contractRoutes = () =>
+const allContractRoutes = () =>
   s.app.routeTable
     .filter((r) => r.method !== 'HEAD' && !pluginPublicPrefixes.some((p) => r.url.startsWith(p)) && r.config?.endpoint)
     .map((r) => ({
@@ -30,6 +30,8 @@ const contractRoutes = () =>
       rateLimited: !!r.config?.rateLimited,
       docPath: r.url.replace(/:([A-Za-z]+)/g, '{$1}'),
     }));
+/** The documented ones: all but the internal calls (the broker's hooks). */
+const contractRoutes = () => allContractRoutes().filter((r) => r.ep.access !== 'broker');
 
 beforeAll(async () => {
   // Rate limits on, as in production, so the rate-limited routes document their 429.
@@ -48,6 +50,12 @@ describe('API description', () => {
     // OpenAPI 3.0 has no null type: "only null" is written as a nullable enum of null.
     expect(envelope.properties.data).toMatchObject({ nullable: true, enum: [null] });
     expect(envelope.properties.code).toMatchObject({ type: 'integer' });
+  });
+
+  it('leaves the internal broker hooks out', () => {
+    const internal = allContractRoutes().filter((r) => r.ep.access === 'broker');
+    expect(internal.length).toBe(2);
+    for (const r of internal) expect(doc.paths[r.docPath], r.docPath).toBeUndefined();
   });
 
   it('documents every route, each with the error replies its declaration implies', () => {

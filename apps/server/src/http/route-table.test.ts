@@ -84,6 +84,8 @@ const getsThatWrite = new Map([
 ]);
 /** Answered to the loopback address without a token (monitoring on the same machine). */
 const scrapeRoutes = new Set(['GET /metrics']);
+/** The external broker's hooks: only with the hook secret, whatever the address; not in the API description. */
+const brokerRoutes = new Set(['POST /internal/mqtt/authn', 'POST /internal/mqtt/authz']);
 /** Requests in this test come from outside the machine. */
 const REMOTE = '203.0.113.9';
 
@@ -427,7 +429,7 @@ describe('route table', () => {
       const names = accessPermissions(access);
       expect(
         names === null
-          ? ['public', 'user', 'scrape'].includes(access as string)
+          ? ['public', 'user', 'scrape', 'broker'].includes(access as string)
           : names.length > 0 && names.every((n) => permissionNames.has(n)),
         `${r.method} ${r.url}: unknown access "${String(access)}"`,
       ).toBe(true);
@@ -448,6 +450,14 @@ describe('route table', () => {
       .map((r) => `${r.method} ${r.url}`)
       .sort();
     expect(scrape).toEqual([...scrapeRoutes].sort());
+  });
+
+  it('broker hook routes are exactly the listed ones', () => {
+    const hooks = contractRoutes()
+      .filter((r) => r.endpoint?.access === 'broker')
+      .map((r) => `${r.method} ${r.url}`)
+      .sort();
+    expect(hooks).toEqual([...brokerRoutes].sort());
   });
 
   it('every other route answers HTTP 401 without a token, and with a garbage token', async () => {
@@ -513,7 +523,7 @@ describe('route table', () => {
         expect(r.endpoint?.writes, `${key(r)} must declare writes`).toBe(true);
         continue;
       }
-      if (r.method === 'GET' || access === 'public' || access === 'scrape') {
+      if (r.method === 'GET' || access === 'public' || access === 'scrape' || access === 'broker') {
         expect(r.endpoint?.writes, `${key(r)} declares writes`).toBeUndefined();
         continue;
       }

@@ -18,7 +18,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { Caller } from '../access/caller.ts';
 import type { Db } from '../db/index.ts';
-import { authenticate, authorizeScrape } from './auth.ts';
+import { authenticate, authorizeBrokerHook, authorizeScrape } from './auth.ts';
 import { BusinessError, requestLanguage, TooManyRequests } from './errors.ts';
 import { hit, throttleKey } from './throttle.ts';
 
@@ -44,7 +44,7 @@ export interface RouteContext<E extends Endpoint, C = Caller> {
 }
 
 type Handler<E extends Endpoint> = (
-  ctx: RouteContext<E, E['access'] extends 'public' | 'scrape' ? Caller | undefined : Caller>,
+  ctx: RouteContext<E, E['access'] extends 'public' | 'scrape' | 'broker' ? Caller | undefined : Caller>,
 ) => Promise<DataOf<E>> | DataOf<E>;
 
 /** At most `max` calls in `minutes`, counted in the throttle store (so across server processes). */
@@ -109,6 +109,8 @@ export function route<E extends Endpoint>(app: FastifyInstance, ep: E, handler: 
   if (ep.query) schema.querystring = ep.query;
   if (ep.body && ep.encoding !== 'multipart') schema.body = ep.body;
   if (ep.access !== 'public') schema.security = [{ bearer: [] }];
+  // Internal calls (the broker's hooks) are not part of the API description.
+  if (ep.access === 'broker') schema.hide = true;
   if (!ep.file) schema.response = { 200: Type.Object({ code: Type.Integer(), msg: Type.String(), data: ep.data }) };
 
   app.route({
@@ -121,6 +123,7 @@ export function route<E extends Endpoint>(app: FastifyInstance, ep: E, handler: 
     onRequest: async (req) => {
       if (ep.access === 'public') return;
       if (ep.access === 'scrape') return authorizeScrape(req, app.deps.config.metricsToken);
+      if (ep.access === 'broker') return authorizeBrokerHook(req, app.deps.config.mqtt.hookSecret);
       const caller = await authenticate(app, req);
       req.caller = caller;
       if (!permits(ep.access, caller.grants)) throw new BusinessError(2);

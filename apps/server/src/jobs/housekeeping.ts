@@ -4,7 +4,8 @@
  * any limit's window), fails remote-setting jobs a server stop interrupted
  * (modules/settings/sweep.ts), and deletes command jobs finished longer ago than their retention
  * (commands/retention.ts), and removes firmware upload files a crash left behind
- * (firmware/blobs.ts). All are idempotent: several processes may run it at once.
+ * (firmware/blobs.ts). All are idempotent: several processes may run it at once; main.ts runs it
+ * in the leader only (cluster/leader.ts), so that the work is done once.
  */
 import { DEFAULT_RETENTION_DAYS, pruneCommandJobs } from '../commands/retention.ts';
 import type { Db } from '../db/index.ts';
@@ -13,7 +14,7 @@ import { pruneThrottles } from '../http/throttle.ts';
 import { type Logger, silentLogger } from '../log.ts';
 import { sweepPictures } from '../modules/plants/pictures.ts';
 import { sweepInterruptedSettings } from '../modules/settings/sweep.ts';
-import { type PeriodicJob, startPeriodic } from './periodic.ts';
+import { type PeriodicJob, type PeriodicOptions, startPeriodic } from './periodic.ts';
 
 export interface Housekeeping {
   pictures: number;
@@ -50,8 +51,8 @@ export async function housekeep(opts: HousekeepingOptions): Promise<Housekeeping
 
 export type HousekeepingJob = PeriodicJob<Housekeeping>;
 
-/** Run every `intervalMs` (default 5 minutes); a run never overlaps the previous one. */
-export function startHousekeeping(opts: HousekeepingOptions & { intervalMs?: number }): HousekeepingJob {
+/** Run every `intervalMs` (default 5 minutes); a run never overlaps the previous one; `when`: only in the leader. */
+export function startHousekeeping(opts: HousekeepingOptions & PeriodicOptions & { intervalMs?: number }): HousekeepingJob {
   const log = opts.log ?? silentLogger;
   return startPeriodic(
     () => housekeep(opts),
@@ -63,5 +64,6 @@ export function startHousekeeping(opts: HousekeepingOptions & { intervalMs?: num
       if (done.firmwareParts > 0) log.info(done, 'deleted firmware upload files a stop left behind');
     },
     (error) => log.error({ err: error }, 'housekeeping failed'),
+    { when: opts.when },
   );
 }

@@ -10,7 +10,7 @@ import { refreshPlantStatus } from '../energy/plant-status.ts';
 import { type Logger, silentLogger } from '../log.ts';
 import { recordGatewaySessions } from '../telemetry/gateway-sessions.ts';
 import { applyEventChanges, type EventChange, ruleEvents } from '../telemetry/ingest/index.ts';
-import { type PeriodicJob, startPeriodic } from './periodic.ts';
+import { type PeriodicJob, type PeriodicOptions, startPeriodic } from './periodic.ts';
 
 export interface OfflineSweep {
   devices: number;
@@ -105,8 +105,8 @@ export async function sweepOffline(opts: OfflineOptions): Promise<OfflineSweep> 
 
 export type OfflineJob = PeriodicJob<OfflineSweep>;
 
-/** Sweep every `intervalMs` (default 30 s); a sweep never overlaps the previous one. */
-export function startOfflineJob(opts: OfflineOptions & { intervalMs?: number }): OfflineJob {
+/** Sweep every `intervalMs` (default 30 s); a sweep never overlaps the previous one; `when`: only in the leader. */
+export function startOfflineJob(opts: OfflineOptions & PeriodicOptions & { intervalMs?: number }): OfflineJob {
   const log = opts.log ?? silentLogger;
   return startPeriodic(
     () => sweepOffline(opts),
@@ -115,5 +115,6 @@ export function startOfflineJob(opts: OfflineOptions & { intervalMs?: number }):
       if (s.devices + s.gateways > 0) log.info(s, 'marked silent devices and gateways offline');
     },
     (error) => log.error({ err: error }, 'offline sweep failed'),
+    { when: opts.when },
   );
 }

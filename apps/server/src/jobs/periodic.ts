@@ -6,12 +6,21 @@ export interface PeriodicJob<R> {
   stop(): Promise<void>;
 }
 
+export interface PeriodicOptions {
+  /**
+   * Whether this process runs the job at this tick (e.g. `leader.isLeader`: work that must run in
+   * one process only); a tick it declines does nothing. Absent: every tick runs.
+   */
+  when?: () => boolean;
+}
+
 /** Every `intervalMs`, `run`; its result goes to `done`, its failure to `failed` (the next tick tries again). */
 export function startPeriodic<R>(
   run: () => Promise<R>,
   intervalMs: number,
   done: (result: R) => void,
   failed: (error: unknown) => void,
+  options: PeriodicOptions = {},
 ): PeriodicJob<R> {
   let running: Promise<R> | null = null;
   const runOnce = () => {
@@ -20,7 +29,10 @@ export function startPeriodic<R>(
     });
     return running;
   };
-  const timer = setInterval(() => runOnce().then(done, failed), intervalMs);
+  const timer = setInterval(() => {
+    if (options.when && !options.when()) return;
+    runOnce().then(done, failed);
+  }, intervalMs);
   timer.unref();
   return {
     runOnce,

@@ -22,6 +22,11 @@ export interface Telemetry {
   publish(topic: string, payload: Buffer | string, opts: { qos: 0 | 1 | 2 }): Promise<void>;
   /** Ingest's and the MQTT side's counters, for the metrics. */
   stats(): TelemetrySnapshot;
+  /**
+   * A gateway deleted: the embedded broker forgets its cached secret and ends its session. An
+   * external broker asks the authentication hook on every connect, which reads the store.
+   */
+  revoke(sn: string): void;
   close(): Promise<void>;
 }
 
@@ -98,6 +103,7 @@ export async function startTelemetry(config: Config, store: Store, log: Logger, 
       localUrl: null,
       publish: (topic, payload, opts) => bridge.publish(topic, payload, opts),
       stats: () => ({ ingest: ingest.stats(), broker: { kind: 'bridge', ...bridge.stats() }, commands: commands?.stats() }),
+      revoke: () => {},
       async close() {
         await bridge.close();
         await stopAll();
@@ -119,6 +125,7 @@ export async function startTelemetry(config: Config, store: Store, log: Logger, 
     localUrl: `mqtt://127.0.0.1:${broker.port}`,
     publish: (topic, payload, opts) => broker.publish(topic, payload, opts),
     stats: () => ({ ingest: ingest.stats(), broker: { kind: 'embedded', ...broker.stats() }, commands: commands?.stats() }),
+    revoke: (sn) => broker.revoke(sn),
     async close() {
       await broker.close();
       await stopAll();

@@ -14,7 +14,8 @@
  *   it is sent (at most once); a failed one is retried twice within the hour.
  *
  * Events raised before the notifier first ran are not mailed (the cursor starts at the newest).
- * One notifier per deployment: two would each mail (run it in one jobs process).
+ * One notifier per deployment: two would each mail. main.ts runs it in the leader only
+ * (cluster/leader.ts: one process of all, by a PostgreSQL advisory lock).
  */
 import { type Language, toLanguage } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
@@ -22,7 +23,7 @@ import { grantsFor } from '../../access/grants.ts';
 import { plantsVisible } from '../../access/scopes.ts';
 import type { Db } from '../../db/index.ts';
 import type { EventLevel } from '../../db/schema.ts';
-import { type PeriodicJob, startPeriodic } from '../../jobs/periodic.ts';
+import { type PeriodicJob, type PeriodicOptions, startPeriodic } from '../../jobs/periodic.ts';
 import { type Logger, silentLogger } from '../../log.ts';
 import { type FaultMailEvent, faultDigestMail, faultMail } from '../../mail/fault-mail.ts';
 import type { Mailer } from '../../mail/mailer.ts';
@@ -403,8 +404,8 @@ export function createEventNotifier(opts: NotifierOptions) {
   return { runOnce };
 }
 
-/** Poll every `intervalMs` (default 30 s); polls never overlap. */
-export function startEventNotifier(opts: NotifierOptions & { intervalMs?: number }): EventNotifier {
+/** Poll every `intervalMs` (default 30 s); polls never overlap; `when`: only in the leader. */
+export function startEventNotifier(opts: NotifierOptions & PeriodicOptions & { intervalMs?: number }): EventNotifier {
   const log = opts.log ?? silentLogger;
   const notifier = createEventNotifier(opts);
   return startPeriodic(
@@ -414,5 +415,6 @@ export function startEventNotifier(opts: NotifierOptions & { intervalMs?: number
       if (r.mailed + r.digests + r.held + r.failed > 0) log.info({ ...r }, 'fault notifications');
     },
     (err) => log.error({ err }, 'fault notifier failed'),
+    { when: opts.when },
   );
 }

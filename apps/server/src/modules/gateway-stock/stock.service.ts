@@ -28,9 +28,11 @@ export type Created = Omit<Static<typeof gatewayStockApi.CreatedGateway>, 'firmw
 export type ImportResult = Omit<Static<typeof gatewayStockApi.StockImportResult>, 'gateways'> & { gateways: Created[] };
 export type ImportMode = Static<typeof gatewayStockApi.ImportMode>;
 
-/** What a change tells the rest of the process: the lists' caches and ingest's gateway cache. */
+/** What a change tells the rest of the system: the lists' caches, ingest's gateway cache, the brokers. */
 export interface StockEffects {
   forget(gatewaySns: readonly string[]): void;
+  /** Deleted: their secrets no longer let them in, and their live sessions end. */
+  revoke(gatewaySns: readonly string[]): void;
 }
 
 const itemRow = (item: StockItem, row: number): RawRow => ({
@@ -249,11 +251,18 @@ export async function deleteOne(db: Db, caller: Caller, id: number, effects: Sto
     return row!.sn;
   });
   effects.forget([sn]);
+  effects.revoke([sn]);
   return null;
 }
 
-/** The effects of a change in this process: list caches dropped, ingest told. */
-export const processEffects = (ingest?: { forget(opts?: { gatewaySn?: string }): void }): StockEffects => ({
+/** The effects of a change: this process's list caches dropped, ingest and the brokers told (every process's, through main.ts). */
+export const processEffects = (
+  ingest?: { forget(opts?: { gatewaySn?: string }): void },
+  revokeGateways?: (sns: readonly string[]) => void,
+): StockEffects => ({
+  revoke(sns) {
+    revokeGateways?.(sns);
+  },
   forget(sns) {
     devicesChanged();
     if (!ingest) return;
