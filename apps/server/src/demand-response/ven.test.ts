@@ -337,4 +337,13 @@ describe.each(['spec', 'reference'] as const)('the VEN against a VTN (%s)', (qui
     const bad = await s.app.inject({ method: 'POST', url: '/api/v1/oadr/callback', payload: { hello: 'world' } });
     expect(bad.statusCode).toBe(400);
   });
+
+  // Last: what every test above made the VEN send, and what it was given, against the OpenAPI file.
+  it('every request the VEN sent conforms to openadr3-3.1.0.yaml (path, query, body); so does every object it was given', async () => {
+    const kinds = new Set(vtn.requests.map((r) => `${r.method} ${r.url.split('?')[0]!.replace(/\/\d+$/, '/{id}')}`));
+    // The whole path was exercised: registration, resources, subscription, events, reports.
+    for (const k of ['POST /vens', 'GET /vens', 'POST /resources', 'POST /subscriptions', 'GET /events', 'POST /reports'])
+      expect(kinds).toContain(k);
+    expect(vtn.violations).toEqual([]);
+  });
 });
