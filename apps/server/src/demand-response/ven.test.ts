@@ -258,6 +258,57 @@ describe.each(['spec', 'reference'] as const)('the VEN against a VTN (%s)', (qui
     });
   });
 
+  it('the VTN ends an event early by an update: nothing is sent again, the settings come back at the new end', async () => {
+    const before = await deviceGroup();
+    const start = Date.now() - 1000;
+    const event = await vtn.bl.event(discharge(2, start, 'PT1H'));
+    const sent = async () => {
+      const r = await eventRow(event.id);
+      return !!r && (await rows(r.id)).some((x) => x.action === 'discharge' && x.state === 'succeeded');
+    };
+    await until('the dispatch', sent);
+    expect(await deviceGroup()).toMatchObject({ workMode: 0, maxSellPower: 2000 });
+    const id = (await eventRow(event.id))!.id;
+    const writes = channel.sentTo(a.inverter.sn, 'write').length;
+    // The utility shortens the event to end a second from now.
+    const seconds = Math.ceil((Date.now() - start) / 1000) + 1;
+    await vtn.bl.updateEvent(event.id, { intervalPeriod: { start: new Date(start).toISOString(), duration: `PT${seconds}S` } });
+    const end = start + seconds * 1000;
+    await until('the re-plan', async () => (await rows(id)).find((r) => r.action === 'restore')?.start_ms === end);
+    // The battery is not sent its command again for the interval it is already in.
+    expect(channel.sentTo(a.inverter.sn, 'write')).toHaveLength(writes);
+    await new Promise((r) => setTimeout(r, Math.max(0, end + 50 - Date.now())));
+    await venOf(s.app)!.tick();
+    expect((await rows(id)).map((r) => [r.action, r.state, Number(r.end_ms)])).toEqual([
+      ['discharge', 'succeeded', end],
+      ['restore', 'succeeded', end],
+    ]);
+    expect(channel.sentTo(a.inverter.sn, 'write')).toHaveLength(writes + 1);
+    expect(await deviceGroup()).toMatchObject({ workMode: before.workMode, maxSellPower: before.maxSellPower });
+  });
+
+  it('the VTN cancels an event mid-event (deletes it): the settings come back at once', async () => {
+    const before = await deviceGroup();
+    const event = await vtn.bl.event(discharge(2.5, Date.now() - 1000, 'PT1H'));
+    await until('the dispatch', async () => {
+      const r = await eventRow(event.id);
+      return !!r && (await rows(r.id)).some((x) => x.action === 'discharge' && x.state === 'succeeded');
+    });
+    expect(await deviceGroup()).toMatchObject({ workMode: 0, maxSellPower: 2500 });
+    const id = (await eventRow(event.id))!.id;
+    await vtn.bl.deleteEvent(event.id);
+    await until('the restore', async () => (await rows(id)).some((r) => r.action === 'restore' && r.state === 'succeeded'));
+    expect(await deviceGroup()).toMatchObject({ workMode: before.workMode, maxSellPower: before.maxSellPower });
+    expect((await s.call(a.owner.token, 'GET', `/api/v1/oadr/event/${id}`)).body.data).toMatchObject({
+      state: 'cancelled',
+      optedOut: false,
+      dispatches: [
+        { action: 'discharge', state: 'succeeded' },
+        { action: 'restore', state: 'succeeded', sent: { workMode: before.workMode, maxSellPower: before.maxSellPower } },
+      ],
+    });
+  });
+
   it('the VTN down: the report and a notification stay in the store and are retried with back-off by another process', async () => {
     const event = await vtn.bl.event(discharge(1, Date.now() + 3_600_000, 'PT1H'));
     vtn.down = true;
