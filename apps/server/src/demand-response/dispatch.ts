@@ -277,6 +277,32 @@ export async function optOut(db: Db, eventId: number, enrollmentId: number, now 
     .execute();
 }
 
+/**
+ * Devices that left their programme (removed from the enrolment, or the enrolment ended): in
+ * every event, their rows not sent are dropped and their restores made due now, so a battery
+ * does not stay commanded for a programme it is no longer in.
+ */
+export async function devicesLeft(db: Db, enrollmentDeviceIds: readonly number[], now = Date.now()): Promise<void> {
+  for (let i = 0; i < enrollmentDeviceIds.length; i += 500) {
+    const ids = enrollmentDeviceIds.slice(i, i + 500);
+    await db
+      .updateTable('dr_dispatches')
+      .set({ state: 'skipped', reason: 'left the programme', updated_at: now })
+      .where('enrollment_device_id', 'in', ids)
+      .where('state', '=', 'planned')
+      .where('action', '!=', 'restore')
+      .execute();
+    await db
+      .updateTable('dr_dispatches')
+      .set({ start_ms: now, end_ms: now, updated_at: now })
+      .where('enrollment_device_id', 'in', ids)
+      .where('state', '=', 'planned')
+      .where('action', '=', 'restore')
+      .where('start_ms', '>', now)
+      .execute();
+  }
+}
+
 interface DeviceTarget {
   sn: string;
   unit: number | null;
@@ -299,8 +325,8 @@ async function targetOf(db: Db, deviceId: number): Promise<DeviceTarget | null> 
 export interface RunOptions {
   db: Db;
   commands: CommandChannel;
-  /** The account recorded as the requester of the commands (the VEN acts for the enrolled user). */
-  requestedBy: (enrollmentDeviceId: number) => Promise<number>;
+  /** The account recorded as the requester of the commands; by default the enrolled user (the VEN acts for them). */
+  requestedBy?: (enrollmentDeviceId: number) => Promise<number>;
   now?: number;
   /** Rows sent at once. */
   concurrency?: number;
@@ -410,23 +436,41 @@ async function finish(
 
 async function sendOne(opts: RunOptions, id: number): Promise<void> {
   const { db } = opts;
-  const row = await db.selectFrom('dr_dispatches').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  // The row with what decides whether it is still wanted, in one read: the event cancelled, the
+  // enrolment's state and user, the device removed, an opt-out of the event.
+  const row = await db
+    .selectFrom('dr_dispatches as x')
+    .innerJoin('dr_enrollment_devices as d', 'd.id', 'x.enrollment_device_id')
+    .innerJoin('dr_enrollments as e', 'e.id', 'd.enrollment_id')
+    .leftJoin('dr_events as ev', 'ev.id', 'x.event_id')
+    .selectAll('x')
+    .select((eb) => [
+      'ev.cancelled_at',
+      'd.removed_at',
+      'e.state as enrollment_state',
+      'e.user_id',
+      eb
+        .exists(
+          eb
+            .selectFrom('dr_optouts as o')
+            .select('o.event_id')
+            .whereRef('o.event_id', '=', 'x.event_id')
+            .whereRef('o.enrollment_id', '=', 'd.enrollment_id'),
+        )
+        .as('opted'),
+    ])
+    .where('x.id', '=', id)
+    .executeTakeFirstOrThrow();
   const t = await targetOf(db, row.device_id);
   if (!t) return finish(db, id, { state: 'skipped', reason: 'the device no longer exists' });
   if (row.action !== 'restore') {
-    // The event may have been cancelled, or the enrolment opted out, since the row was planned.
-    const event = await db.selectFrom('dr_events').select('cancelled_at').where('id', '=', row.event_id).executeTakeFirst();
-    if (!event || event.cancelled_at !== null) return finish(db, id, { state: 'skipped', reason: 'the event was cancelled' });
-    const opted = await db
-      .selectFrom('dr_optouts as o')
-      .innerJoin('dr_enrollment_devices as d', 'd.enrollment_id', 'o.enrollment_id')
-      .select('o.event_id')
-      .where('o.event_id', '=', row.event_id)
-      .where('d.id', '=', row.enrollment_device_id)
-      .executeTakeFirst();
-    if (opted) return finish(db, id, { state: 'skipped', reason: 'opted out' });
+    // The event may have been cancelled, the enrolment opted out or ended, or the device removed since the row was planned.
+    if (row.cancelled_at !== null) return finish(db, id, { state: 'skipped', reason: 'the event was cancelled' });
+    if (row.opted && Number(row.opted) !== 0) return finish(db, id, { state: 'skipped', reason: 'opted out' });
+    if (row.removed_at !== null || row.enrollment_state !== 'accepted')
+      return finish(db, id, { state: 'skipped', reason: 'left the programme' });
   }
-  const by = await opts.requestedBy(row.enrollment_device_id);
+  const by = opts.requestedBy ? await opts.requestedBy(row.enrollment_device_id) : row.user_id;
   const earlier = await db
     .selectFrom('dr_dispatches')
     .select(['previous_values', 'sent_values', 'setting_group'])
