@@ -20,26 +20,18 @@
  *   same length of window in the same load just before the burst.
  */
 
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { registersToHex } from '@sunfleet/contracts';
 import { protocolPlan } from '@sunfleet/protocols';
-import { sql } from 'kysely';
-import pino from 'pino';
-import { createCommandChannel } from '../apps/server/src/commands/service.ts';
-import { startCommandSweeper } from '../apps/server/src/commands/sweeper.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
-import { createDb, migrate } from '../apps/server/src/db/index.ts';
 import { provisionGateway } from '../apps/server/src/telemetry/gateways.ts';
-import { startTelemetry } from '../apps/server/src/telemetry/start.ts';
 import { unownedPlant } from '../apps/server/test/telemetry.ts';
 import { deviceSn } from '../apps/simulator/src/demo.ts';
-import { freePort, pct, runJson } from './ingest-probes.ts';
+import { type FleetGateway, openStore, root, sleep, startFleet, startIngestRole } from './fleet.ts';
+import { pct, runJson } from './ingest-probes.ts';
 
-const root = path.resolve(import.meta.dirname, '..');
 const GATEWAYS = Number(process.env.BENCH_COMMANDS_GATEWAYS ?? 250);
 const PER_GATEWAY = 4;
 const LOAD_GATEWAYS = 100;
@@ -48,27 +40,14 @@ const LOAD_S = Number(process.env.BENCH_COMMANDS_LOAD_S ?? 20);
 const LOAD_RATE = process.env.BENCH_COMMANDS_RATE ? Number(process.env.BENCH_COMMANDS_RATE) : null;
 const pgUrl = process.env.BENCH_DATABASE_URL || null;
 const store = process.env.BENCH_COMMANDS_STORE === 'postgres' && pgUrl ? 'postgres' : 'sqlite';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sunfleet-commands-'));
-  const schema = store === 'postgres' ? `bench_cmd_${Date.now().toString(36)}` : undefined;
-  if (schema) {
-    const admin = createDb({ databaseUrl: pgUrl, poolSize: 1 });
-    await sql`create schema ${sql.id(schema)}`.execute(admin.db);
-    await admin.db.destroy();
-  }
-  const s = createDb({
-    databaseUrl: store === 'postgres' ? pgUrl : null,
-    pgSchema: schema,
-    sqliteFile: path.join(dataDir, 'sunfleet.db'),
-    poolSize: 10,
-  });
-  await migrate(s.db);
+  const s = await openStore(store, 'bench_cmd', pgUrl);
+  const dataDir = s.dataDir;
 
   // Gateways: the fleet's (4 string inverters each) and the load's.
   const t = Date.now();
-  const fleet: { sn: string; secret: string; plant: object; devices: object[] }[] = [];
+  const fleet: FleetGateway[] = [];
   const load: { sn: string; secret: string }[] = [];
   for (let i = 0; i < GATEWAYS + LOAD_GATEWAYS; i++) {
     const p = await s.db
@@ -97,59 +76,10 @@ async function main() {
     });
   }
 
-  // The server's ingest role, as main.ts runs it.
-  const mqttPort = await freePort();
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    MQTT_PORT: String(mqttPort),
-    MQTT_HOST: '127.0.0.1',
-    MQTT_RATE_LIMIT: 'off',
-    DEMO: 'off',
-    WEB_DIST: '',
-  });
-  const log = pino({ level: 'warn' });
-  const commands = createCommandChannel({ db: s.db, dialect: s.dialect, log, defaults: config.commands });
-  const telemetry = await startTelemetry(config, s, log, { commands });
-  const sweeper = startCommandSweeper(commands, log);
-  const url = `mqtt://127.0.0.1:${mqttPort}`;
-
-  // The fleet: a reading every 5 minutes (the load is the other child).
-  const fleetFile = path.join(dataDir, 'fleet.json');
-  fs.writeFileSync(fleetFile, JSON.stringify(fleet));
-  const sim = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'apps/simulator/src/cli.ts',
-      '--url',
-      url,
-      '--credentials',
-      fleetFile,
-      '--interval',
-      '300',
-      '--fault-rate',
-      '0',
-      '--offline-rate',
-      '0',
-    ],
-    { cwd: root, stdio: ['ignore', 'ignore', 'ignore'] },
-  );
-  for (let i = 0; ; i++) {
-    const online = Number(
-      (
-        await s.db
-          .selectFrom('gateways')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('online', '=', 1)
-          .where('sn', 'like', 'CMDGW%')
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-    if (online === GATEWAYS) break;
-    if (i > 600) throw new Error(`only ${online} of ${GATEWAYS} fleet gateways online`);
-    await sleep(100);
-  }
+  // The server's ingest role, as main.ts runs it, and the fleet (a reading every 5 minutes; the load is the other child).
+  const ingest = await startIngestRole(s);
+  const { commands, telemetry, url } = ingest;
+  const sim = await startFleet(s, url, fleet, { timeoutMs: 60_000 });
   await sleep(2000);
 
   // Ingest's stored-frames counter, every 100 ms.
@@ -262,18 +192,9 @@ async function main() {
   const name = `commands-${store}${LOAD_RATE ? `-${LOAD_RATE}mps` : ''}`;
   fs.writeFileSync(path.join(root, `bench/results/${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
 
-  sim.kill('SIGINT');
-  await new Promise((r) => sim.once('exit', r));
-  await sweeper.stop();
-  await telemetry.close();
-  await commands.close();
-  await s.db.destroy();
-  if (schema) {
-    const admin = createDb({ databaseUrl: pgUrl, poolSize: 1 });
-    await sql`drop schema ${sql.id(schema)} cascade`.execute(admin.db);
-    await admin.db.destroy();
-  }
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await sim.stop();
+  await ingest.close();
+  await s.drop();
 }
 
 main().catch((e) => {

@@ -2,7 +2,8 @@
  * The energy-programme area in the real portal, with a test OpenADR VTN (apps/server/test/vtn)
  * as the utility and the demo fleet's simulated storage inverters: the owner reads a programme's
  * terms (the PDF is served), enrols a plant's storage inverter after accepting them; the VEN
- * registers it and the enrolment is accepted; the utility's event appears with what was sent to
+ * registers it and the enrolment is accepted; the device is removed and added back ("Add
+ * devices"), pending until the VEN registers it again; the utility's event appears with what was sent to
  * the device and what it did; the owner opts out after a confirmation and the event is cancelled
  * for them. Screenshots to SHOTS_DIR when set.
  */
@@ -108,6 +109,12 @@ describe('energy programmes', () => {
     await page.getByTestId('enrol-plant').click();
     await page.locator('.ant-select-item-option').filter({ hasText: plant!.name }).click();
     await form.locator('tbody input[type=checkbox]').first().waitFor(WAIT);
+    // The portal does not know this battery's storage: without it the form says so and sends nothing.
+    const storage = form.locator('input[aria-label$="Storage (kWh)"]').first();
+    await storage.fill('');
+    await page.getByTestId('enrol-submit').click();
+    await page.getByTestId('enrol-error').getByText('Enter the charge, discharge and storage capacity of').waitFor(WAIT);
+    await storage.fill('10');
     await shot(page, 'enrol-form');
     await page.getByTestId('enrol-submit').click();
 
@@ -128,6 +135,31 @@ describe('energy programmes', () => {
     await page.getByTestId('dr-enrollment-detail').getByText('Registered with the utility', { exact: false }).waitFor(WAIT);
     await page.waitForTimeout(500);
     await shot(page, 'enrollment-detail');
+
+    // Remove the device (after a confirmation), then add it back through "Add devices": pending
+    // again until the VEN registers it, then accepted.
+    const enrolled = page.getByTestId('dr-enrollment-detail');
+    const sn = ((await enrolled.locator('.ant-list-item-meta-title').first().textContent()) ?? '').split(' · ')[0]!;
+    await enrolled.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('button', { name: 'OK' }).click();
+    await enrolled.getByText('No devices: add one to take part in events').waitFor(WAIT);
+    await page.getByTestId('dr-add-devices-open').click();
+    const adding = page.getByTestId('dr-add-devices');
+    await adding.waitFor(WAIT);
+    await page.getByTestId('dr-add-devices-plant').click();
+    await page.locator('.ant-select-item-option').filter({ hasText: plant!.name }).last().click();
+    await adding.getByRole('checkbox', { name: sn }).waitFor(WAIT);
+    await adding.locator('input[aria-label$="Storage (kWh)"]').first().fill('10');
+    await shot(page, 'add-devices');
+    await page.getByTestId('dr-add-devices-submit').click();
+    await adding.waitFor({ state: 'detached', ...WAIT });
+    await enrolled.getByText(sn, { exact: false }).waitFor(WAIT);
+    await enrolled.getByText('Pending').waitFor(WAIT);
+    await expect
+      .poll(async () => (await get<{ state: string }>(`/api/v1/oadr/enrollment/${list[0]!.id}/state`)).data.state, {
+        timeout: 30_000,
+      })
+      .toBe('accepted');
     await page.keyboard.press('Escape');
 
     // The utility's event: discharge 2 kW for an hour from a minute ago.

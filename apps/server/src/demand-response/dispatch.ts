@@ -14,7 +14,7 @@ import { decodeSettingGroup, settingGroupReads, validateSettingValues } from '@s
 import type { CommandChannel, CommandJob } from '../commands/channel.ts';
 import type { Db } from '../db/index.ts';
 import type { DrDispatchAction } from '../db/schema.ts';
-import { deviceLatest, num } from '../energy/latest.ts';
+import { deviceLatest, latestBySn, num } from '../energy/latest.ts';
 import { type ControlAction, controlValues } from './controls.ts';
 import { absoluteIntervals } from './intervals.ts';
 import type { EventRow } from './store.ts';
@@ -106,10 +106,37 @@ export async function planEvent(db: Db, row: EventRow, now = Date.now()): Promis
     .where('action', '!=', 'restore')
     .execute();
   const people = await participants(db, row.id, row.program_id);
-  const socs: number[] = [];
-  for (const p of people) socs.push(socOf(await deviceLatest(db, p.deviceId)) ?? 50);
+  // States of charge in one read per 500 devices (a battery without any counts as half full).
+  const latest = await latestBySn(
+    db,
+    people.map((p) => p.sn),
+  );
+  const socs = people.map((p) => socOf(latest.get(p.sn) ?? null) ?? 50);
   const cancelled = row.cancelled_at !== null;
   const intervals = cancelled ? [] : absoluteIntervals(event, now).filter((i) => i.end > now && i.signal.action !== 'normal');
+  // What the devices were already sent (an update of the event re-plans it): the same command for
+  // the same interval is not sent again; the record keeps the interval's end as it now is.
+  const already = new Map(
+    (
+      await db
+        .selectFrom('dr_dispatches')
+        .select(['device_id', 'interval_id', 'action', 'target_w'])
+        .where('event_id', '=', row.id)
+        .where('action', '!=', 'restore')
+        .where('state', 'in', ['sending', 'succeeded'])
+        .execute()
+    ).map((r) => [`${r.device_id}:${r.interval_id}`, `${r.action}:${Number(r.target_w)}`]),
+  );
+  for (const i of intervals)
+    await db
+      .updateTable('dr_dispatches')
+      .set({ end_ms: i.end, updated_at: now })
+      .where('event_id', '=', row.id)
+      .where('interval_id', '=', i.id)
+      .where('action', '!=', 'restore')
+      .where('state', 'in', ['sending', 'succeeded'])
+      .where('end_ms', '!=', i.end)
+      .execute();
   const values: Array<{
     event_id: number;
     enrollment_device_id: number;
@@ -140,6 +167,7 @@ export async function planEvent(db: Db, row: EventRow, now = Date.now()): Promis
       action === 'hold' ? caps.map(() => 0) : powerW !== null ? allocate(powerW, caps) : caps.map((c) => c * (share ?? 0));
     people.forEach((p, i) => {
       if (action !== 'hold' && targets[i]! <= 0) return;
+      if (already.get(`${p.deviceId}:${interval.id}`) === `${action}:${Math.round(targets[i]!)}`) return;
       values.push({
         event_id: row.id,
         enrollment_device_id: p.enrollmentDeviceId,
@@ -158,9 +186,14 @@ export async function planEvent(db: Db, row: EventRow, now = Date.now()): Promis
   }
   const end = intervals.length > 0 ? Math.max(...intervals.map((i) => i.end)) : now;
   // One restore per device the event commands (or commanded): at the end, or now when cancelled.
+  const commanded = new Set(already.keys());
   const devices = new Map<number, { device_sn: string; enrollment_device_id: number }>(
     values.map((v) => [v.device_id, { device_sn: v.device_sn, enrollment_device_id: v.enrollment_device_id }]),
   );
+  for (const interval of intervals)
+    for (const p of people)
+      if (commanded.has(`${p.deviceId}:${interval.id}`) && !devices.has(p.deviceId))
+        devices.set(p.deviceId, { device_sn: p.sn, enrollment_device_id: p.enrollmentDeviceId });
   const sent = await db
     .selectFrom('dr_dispatches')
     .select(['device_id', 'device_sn', 'enrollment_device_id'])
@@ -177,18 +210,30 @@ export async function planEvent(db: Db, row: EventRow, now = Date.now()): Promis
     .execute();
   // A restore planned for a device the event no longer commands and never did is dropped.
   const stale = restores.filter((r) => r.state === 'planned' && !devices.has(r.device_id)).map((r) => r.id);
-  if (stale.length > 0) await db.deleteFrom('dr_dispatches').where('id', 'in', stale).execute();
+  for (let i = 0; i < stale.length; i += 500)
+    await db
+      .deleteFrom('dr_dispatches')
+      .where('id', 'in', stale.slice(i, i + 500))
+      .execute();
+  // The planned restores move to the (new) end in one statement; an opted-out enrolment's stay due now.
+  await db
+    .updateTable('dr_dispatches')
+    .set({ start_ms: end, end_ms: end, updated_at: now })
+    .where('event_id', '=', row.id)
+    .where('action', '=', 'restore')
+    .where('state', '=', 'planned')
+    .where('start_ms', '!=', end)
+    .where('enrollment_device_id', 'not in', (eb) =>
+      eb
+        .selectFrom('dr_enrollment_devices as od')
+        .innerJoin('dr_optouts as o', 'o.enrollment_id', 'od.enrollment_id')
+        .select('od.id')
+        .where('o.event_id', '=', row.id),
+    )
+    .execute();
+  const hasRestore = new Set(restores.map((r) => r.device_id));
   for (const [deviceId, d] of devices) {
-    const existing = restores.find((r) => r.device_id === deviceId);
-    if (existing) {
-      if (existing.state === 'planned')
-        await db
-          .updateTable('dr_dispatches')
-          .set({ start_ms: end, end_ms: end, updated_at: now })
-          .where('id', '=', existing.id)
-          .execute();
-      continue;
-    }
+    if (hasRestore.has(deviceId)) continue;
     values.push({
       event_id: row.id,
       enrollment_device_id: d.enrollment_device_id,
@@ -232,6 +277,32 @@ export async function optOut(db: Db, eventId: number, enrollmentId: number, now 
     .execute();
 }
 
+/**
+ * Devices that left their programme (removed from the enrolment, or the enrolment ended): in
+ * every event, their rows not sent are dropped and their restores made due now, so a battery
+ * does not stay commanded for a programme it is no longer in.
+ */
+export async function devicesLeft(db: Db, enrollmentDeviceIds: readonly number[], now = Date.now()): Promise<void> {
+  for (let i = 0; i < enrollmentDeviceIds.length; i += 500) {
+    const ids = enrollmentDeviceIds.slice(i, i + 500);
+    await db
+      .updateTable('dr_dispatches')
+      .set({ state: 'skipped', reason: 'left the programme', updated_at: now })
+      .where('enrollment_device_id', 'in', ids)
+      .where('state', '=', 'planned')
+      .where('action', '!=', 'restore')
+      .execute();
+    await db
+      .updateTable('dr_dispatches')
+      .set({ start_ms: now, end_ms: now, updated_at: now })
+      .where('enrollment_device_id', 'in', ids)
+      .where('state', '=', 'planned')
+      .where('action', '=', 'restore')
+      .where('start_ms', '>', now)
+      .execute();
+  }
+}
+
 interface DeviceTarget {
   sn: string;
   unit: number | null;
@@ -254,8 +325,8 @@ async function targetOf(db: Db, deviceId: number): Promise<DeviceTarget | null> 
 export interface RunOptions {
   db: Db;
   commands: CommandChannel;
-  /** The account recorded as the requester of the commands (the VEN acts for the enrolled user). */
-  requestedBy: (enrollmentDeviceId: number) => Promise<number>;
+  /** The account recorded as the requester of the commands; by default the enrolled user (the VEN acts for them). */
+  requestedBy?: (enrollmentDeviceId: number) => Promise<number>;
   now?: number;
   /** Rows sent at once. */
   concurrency?: number;
@@ -365,23 +436,41 @@ async function finish(
 
 async function sendOne(opts: RunOptions, id: number): Promise<void> {
   const { db } = opts;
-  const row = await db.selectFrom('dr_dispatches').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  // The row with what decides whether it is still wanted, in one read: the event cancelled, the
+  // enrolment's state and user, the device removed, an opt-out of the event.
+  const row = await db
+    .selectFrom('dr_dispatches as x')
+    .innerJoin('dr_enrollment_devices as d', 'd.id', 'x.enrollment_device_id')
+    .innerJoin('dr_enrollments as e', 'e.id', 'd.enrollment_id')
+    .leftJoin('dr_events as ev', 'ev.id', 'x.event_id')
+    .selectAll('x')
+    .select((eb) => [
+      'ev.cancelled_at',
+      'd.removed_at',
+      'e.state as enrollment_state',
+      'e.user_id',
+      eb
+        .exists(
+          eb
+            .selectFrom('dr_optouts as o')
+            .select('o.event_id')
+            .whereRef('o.event_id', '=', 'x.event_id')
+            .whereRef('o.enrollment_id', '=', 'd.enrollment_id'),
+        )
+        .as('opted'),
+    ])
+    .where('x.id', '=', id)
+    .executeTakeFirstOrThrow();
   const t = await targetOf(db, row.device_id);
   if (!t) return finish(db, id, { state: 'skipped', reason: 'the device no longer exists' });
   if (row.action !== 'restore') {
-    // The event may have been cancelled, or the enrolment opted out, since the row was planned.
-    const event = await db.selectFrom('dr_events').select('cancelled_at').where('id', '=', row.event_id).executeTakeFirst();
-    if (!event || event.cancelled_at !== null) return finish(db, id, { state: 'skipped', reason: 'the event was cancelled' });
-    const opted = await db
-      .selectFrom('dr_optouts as o')
-      .innerJoin('dr_enrollment_devices as d', 'd.enrollment_id', 'o.enrollment_id')
-      .select('o.event_id')
-      .where('o.event_id', '=', row.event_id)
-      .where('d.id', '=', row.enrollment_device_id)
-      .executeTakeFirst();
-    if (opted) return finish(db, id, { state: 'skipped', reason: 'opted out' });
+    // The event may have been cancelled, the enrolment opted out or ended, or the device removed since the row was planned.
+    if (row.cancelled_at !== null) return finish(db, id, { state: 'skipped', reason: 'the event was cancelled' });
+    if (row.opted && Number(row.opted) !== 0) return finish(db, id, { state: 'skipped', reason: 'opted out' });
+    if (row.removed_at !== null || row.enrollment_state !== 'accepted')
+      return finish(db, id, { state: 'skipped', reason: 'left the programme' });
   }
-  const by = await opts.requestedBy(row.enrollment_device_id);
+  const by = opts.requestedBy ? await opts.requestedBy(row.enrollment_device_id) : row.user_id;
   const earlier = await db
     .selectFrom('dr_dispatches')
     .select(['previous_values', 'sent_values', 'setting_group'])

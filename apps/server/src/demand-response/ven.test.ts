@@ -258,6 +258,57 @@ describe.each(['spec', 'reference'] as const)('the VEN against a VTN (%s)', (qui
     });
   });
 
+  it('the VTN ends an event early by an update: nothing is sent again, the settings come back at the new end', async () => {
+    const before = await deviceGroup();
+    const start = Date.now() - 1000;
+    const event = await vtn.bl.event(discharge(2, start, 'PT1H'));
+    const sent = async () => {
+      const r = await eventRow(event.id);
+      return !!r && (await rows(r.id)).some((x) => x.action === 'discharge' && x.state === 'succeeded');
+    };
+    await until('the dispatch', sent);
+    expect(await deviceGroup()).toMatchObject({ workMode: 0, maxSellPower: 2000 });
+    const id = (await eventRow(event.id))!.id;
+    const writes = channel.sentTo(a.inverter.sn, 'write').length;
+    // The utility shortens the event to end a second from now.
+    const seconds = Math.ceil((Date.now() - start) / 1000) + 1;
+    await vtn.bl.updateEvent(event.id, { intervalPeriod: { start: new Date(start).toISOString(), duration: `PT${seconds}S` } });
+    const end = start + seconds * 1000;
+    await until('the re-plan', async () => (await rows(id)).find((r) => r.action === 'restore')?.start_ms === end);
+    // The battery is not sent its command again for the interval it is already in.
+    expect(channel.sentTo(a.inverter.sn, 'write')).toHaveLength(writes);
+    await new Promise((r) => setTimeout(r, Math.max(0, end + 50 - Date.now())));
+    await venOf(s.app)!.tick();
+    expect((await rows(id)).map((r) => [r.action, r.state, Number(r.end_ms)])).toEqual([
+      ['discharge', 'succeeded', end],
+      ['restore', 'succeeded', end],
+    ]);
+    expect(channel.sentTo(a.inverter.sn, 'write')).toHaveLength(writes + 1);
+    expect(await deviceGroup()).toMatchObject({ workMode: before.workMode, maxSellPower: before.maxSellPower });
+  });
+
+  it('the VTN cancels an event mid-event (deletes it): the settings come back at once', async () => {
+    const before = await deviceGroup();
+    const event = await vtn.bl.event(discharge(2.5, Date.now() - 1000, 'PT1H'));
+    await until('the dispatch', async () => {
+      const r = await eventRow(event.id);
+      return !!r && (await rows(r.id)).some((x) => x.action === 'discharge' && x.state === 'succeeded');
+    });
+    expect(await deviceGroup()).toMatchObject({ workMode: 0, maxSellPower: 2500 });
+    const id = (await eventRow(event.id))!.id;
+    await vtn.bl.deleteEvent(event.id);
+    await until('the restore', async () => (await rows(id)).some((r) => r.action === 'restore' && r.state === 'succeeded'));
+    expect(await deviceGroup()).toMatchObject({ workMode: before.workMode, maxSellPower: before.maxSellPower });
+    expect((await s.call(a.owner.token, 'GET', `/api/v1/oadr/event/${id}`)).body.data).toMatchObject({
+      state: 'cancelled',
+      optedOut: false,
+      dispatches: [
+        { action: 'discharge', state: 'succeeded' },
+        { action: 'restore', state: 'succeeded', sent: { workMode: before.workMode, maxSellPower: before.maxSellPower } },
+      ],
+    });
+  });
+
   it('the VTN down: the report and a notification stay in the store and are retried with back-off by another process', async () => {
     const event = await vtn.bl.event(discharge(1, Date.now() + 3_600_000, 'PT1H'));
     vtn.down = true;
@@ -336,5 +387,110 @@ describe.each(['spec', 'reference'] as const)('the VEN against a VTN (%s)', (qui
     expect([p.statusCode, p.body]).toEqual([200, 'xyz']);
     const bad = await s.app.inject({ method: 'POST', url: '/api/v1/oadr/callback', payload: { hello: 'world' } });
     expect(bad.statusCode).toBe(400);
+  });
+
+  it('a device removed, or its enrolment ended, during an event goes back to its settings at once', async () => {
+    const before = await deviceGroup();
+    const enrolment = await s.db
+      .selectFrom('dr_enrollments')
+      .select('id')
+      .where('user_id', '=', a.owner.id)
+      .where('state', '=', 'accepted')
+      .executeTakeFirstOrThrow();
+    const active = async (kw: number) => {
+      const event = await vtn.bl.event(discharge(kw, Date.now() - 1000, 'PT1H'));
+      await until('the dispatch', async () => {
+        const r = await eventRow(event.id);
+        return !!r && (await rows(r.id)).some((x) => x.action === 'discharge' && x.state === 'succeeded');
+      });
+      expect(await deviceGroup()).toMatchObject({ workMode: 0, maxSellPower: kw * 1000 });
+      return (await eventRow(event.id))!.id;
+    };
+    const restored = async (id: number) => {
+      await venOf(s.app)!.tick();
+      expect((await rows(id)).find((r) => r.action === 'restore')).toMatchObject({ state: 'succeeded' });
+      expect(await deviceGroup()).toMatchObject({ workMode: before.workMode, maxSellPower: before.maxSellPower });
+    };
+    const first = await active(1.5);
+    const removed = await s.call(
+      a.owner.token,
+      'POST',
+      `/api/v1/oadr/enrollment/${enrolment.id}/devices/${a.inverter.sn}/remove`,
+    );
+    expect(removed.body.code).toBe(0);
+    await restored(first);
+
+    // Back in (registered again), then the user unenrols during the next event.
+    const device = {
+      sn: a.inverter.sn,
+      manufacturer: 'Sunfleet',
+      model: 'Hybrid',
+      chargeCapacity: 5,
+      dischargeCapacity: 5,
+      storageCapacity: 10,
+    };
+    expect(
+      (await s.call(a.owner.token, 'POST', `/api/v1/oadr/enrollment/${enrolment.id}/devices`, { devices: [device] })).body.code,
+    ).toBe(0);
+    await venOf(s.app)!.upkeep();
+    const second = await active(1.2);
+    expect((await s.call(a.owner.token, 'POST', `/api/v1/oadr/enrollment/${enrolment.id}/unenroll`)).body.data).toMatchObject({
+      state: 'unenrolled',
+    });
+    await restored(second);
+  });
+
+  it('a pending enrolment in a programme the VTN no longer offers is rejected', async () => {
+    const other = vtn.bl.program({ programName: 'PEAK-RELIEF' });
+    await s.call(a.owner.token, 'GET', '/api/v1/oadr/listProgram');
+    const res = await s.call(a.owner.token, 'POST', '/api/v1/oadr/enrollment', {
+      programId: other.id,
+      email: 'ana@example.com',
+      firstName: 'Ana',
+      lastName: 'García',
+      serviceAddress: {
+        country: 'ES',
+        region: 'Madrid',
+        locality: 'Madrid',
+        streetAddress: 'Calle Mayor 1',
+        postalCode: '28013',
+      },
+      mailingAddress: {
+        country: 'ES',
+        region: 'Madrid',
+        locality: 'Madrid',
+        streetAddress: 'Calle Mayor 1',
+        postalCode: '28013',
+      },
+      sourceAccount: '123',
+      utilityAccount: `peak-${quirks}`,
+      termsAccepted: true,
+      devices: [
+        {
+          sn: a.inverter.sn,
+          manufacturer: 'Sunfleet',
+          model: 'Hybrid',
+          chargeCapacity: 5,
+          dischargeCapacity: 5,
+          storageCapacity: 10,
+        },
+      ],
+    });
+    expect(res.body).toMatchObject({ code: 0, data: { state: 'pending' } });
+    vtn.store.programs.delete(other.id);
+    await venOf(s.app)!.upkeep();
+    const id = (res.body.data as { id: number }).id;
+    expect((await s.call(a.owner.token, 'GET', `/api/v1/oadr/enrollment/${id}/state`)).body.data).toMatchObject({
+      state: 'rejected',
+    });
+  });
+
+  // Last: what every test above made the VEN send, and what it was given, against the OpenAPI file.
+  it('every request the VEN sent conforms to openadr3-3.1.0.yaml (path, query, body); so does every object it was given', async () => {
+    const kinds = new Set(vtn.requests.map((r) => `${r.method} ${r.url.split('?')[0]!.replace(/\/\d+$/, '/{id}')}`));
+    // The whole path was exercised: registration, resources, subscription, events, reports.
+    for (const k of ['POST /vens', 'GET /vens', 'POST /resources', 'POST /subscriptions', 'GET /events', 'POST /reports'])
+      expect(kinds).toContain(k);
+    expect(vtn.violations).toEqual([]);
   });
 });

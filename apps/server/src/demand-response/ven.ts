@@ -288,17 +288,7 @@ export class Ven {
   }
 
   async dispatchDue(now = Date.now()): Promise<number> {
-    return runDue({ db: this.db, commands: this.opts.commands, requestedBy: (id) => this.requesterOf(id), now });
-  }
-
-  private async requesterOf(enrollmentDeviceId: number): Promise<number> {
-    const r = await this.db
-      .selectFrom('dr_enrollment_devices as d')
-      .innerJoin('dr_enrollments as e', 'e.id', 'd.enrollment_id')
-      .select('e.user_id')
-      .where('d.id', '=', enrollmentDeviceId)
-      .executeTakeFirstOrThrow();
-    return r.user_id;
+    return runDue({ db: this.db, commands: this.opts.commands, now });
   }
 
   /** Reports of events that ended (and that the batteries took part in) go to the outbox. */

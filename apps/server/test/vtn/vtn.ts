@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { OpenAdrSpec } from './openapi.ts';
 
 export interface TestVtnOptions {
   clientId?: string;
@@ -33,6 +34,12 @@ function snakeKeys(v: unknown): unknown {
   );
 }
 
+let loaded: OpenAdrSpec | null = null;
+const spec = () => {
+  loaded ??= new OpenAdrSpec();
+  return loaded;
+};
+
 export class TestVtn {
   readonly app: FastifyInstance;
   url = '';
@@ -52,6 +59,11 @@ export class TestVtn {
   readonly requests: { method: string; url: string; status: number }[] = [];
   /** Echo challenges sent and whether the answer matched. */
   readonly echoes: { url: string; ok: boolean }[] = [];
+  /**
+   * What did not conform to the OpenAPI file: every request received (path, query, body), and, as
+   * the specification describes the VTN (quirks 'spec'), every answer and notification sent.
+   */
+  readonly violations: string[] = [];
   private seq = 0;
   private readonly tokens = new Set<string>();
   readonly clientId: string;
@@ -64,6 +76,16 @@ export class TestVtn {
     this.quirks = opts.quirks ?? 'spec';
     this.app = Fastify({ logger: false });
     this.app.register(formbody);
+    this.app.addHook('preHandler', async (req) => {
+      if (req.url.startsWith('/auth/')) return;
+      this.violations.push(...spec().checkRequest(req.method, req.url, req.body));
+    });
+    this.app.addHook('onSend', async (req, reply, payload) => {
+      if (this.quirks !== 'spec' || req.url.startsWith('/auth/') || reply.statusCode >= 300 || typeof payload !== 'string')
+        return payload;
+      this.violations.push(...spec().checkResponse(req.method, req.url, reply.statusCode, JSON.parse(payload)));
+      return payload;
+    });
     this.app.addHook('onResponse', async (req, reply) => {
       this.requests.push({ method: req.method, url: req.url, status: reply.statusCode });
     });
@@ -213,6 +235,7 @@ export class TestVtn {
       for (const op of ops) {
         if (!op.objects.includes(objectType) || !op.operations.includes(operation)) continue;
         const n = { objectType, operation, object, targets: null };
+        if (this.quirks === 'spec') this.violations.push(...spec().check('notification', n));
         const body = this.quirks === 'reference' ? JSON.stringify(JSON.stringify(snakeKeys(n))) : JSON.stringify(n);
         let status = 0;
         try {

@@ -12,6 +12,7 @@ import type { Caller } from '../../access/caller.ts';
 import { deviceFor, plantFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
 import { isStorageCapable } from '../../demand-response/controls.ts';
+import { devicesLeft } from '../../demand-response/dispatch.ts';
 import { termsUrl } from '../../demand-response/programmes.ts';
 import { BusinessError, fail } from '../../http/errors.ts';
 import { accountBound, activeEnrolmentsOf, ENDED_STATES, enrollmentView, findOwn, listOwn } from './enrollments.repo.ts';
@@ -165,6 +166,19 @@ export async function removeDevice(db: Db, caller: Caller, id: number, sn: strin
     .executeTakeFirst();
   if (Number(res.numUpdatedRows) === 0) fail(6002, sn);
   await db.updateTable('dr_enrollments').set({ updated_at: now }).where('id', '=', id).execute();
+  // A device removed during an event goes back to its settings now.
+  const removed = await db
+    .selectFrom('dr_enrollment_devices')
+    .select('id')
+    .where('enrollment_id', '=', id)
+    .where('sn', '=', sn)
+    .where('removed_at', '=', now)
+    .execute();
+  await devicesLeft(
+    db,
+    removed.map((r) => r.id),
+    now,
+  );
   return getEnrollment(db, caller, id);
 }
 
@@ -172,6 +186,13 @@ export async function unenroll(db: Db, caller: Caller, id: number) {
   await ownActive(db, caller, id);
   const now = Date.now();
   await db.updateTable('dr_enrollments').set({ state: 'unenrolled', updated_at: now }).where('id', '=', id).execute();
+  // Its devices leave the events they are in: their settings come back now.
+  const devices = await db.selectFrom('dr_enrollment_devices').select('id').where('enrollment_id', '=', id).execute();
+  await devicesLeft(
+    db,
+    devices.map((d) => d.id),
+    now,
+  );
   return getEnrollment(db, caller, id);
 }
 

@@ -36,21 +36,27 @@ function EventDrawer({ id, onClose }: { id: number | null; onClose: () => void }
   const columns = [
     { title: t('events.device'), dataIndex: 'sn', key: 'sn', width: 130 },
     {
-      title: t('events.intervals'),
+      title: t('events.interval'),
       dataIndex: 'intervalId',
       key: 'interval',
       width: 70,
       render: (v: number) => (v < 0 ? '—' : v),
     },
     {
-      title: t('events.filterState'),
+      title: t('events.actionColumn'),
       key: 'action',
       width: 100,
       render: (_: unknown, d: Dispatch) => t(`events.action.${d.action}`),
     },
-    { title: t('events.target'), dataIndex: 'targetPower', key: 'target', width: 90 },
     {
-      title: t('events.filterState'),
+      title: t('events.target'),
+      key: 'target',
+      width: 90,
+      // A restore writes back the settings read before: it has no power of its own.
+      render: (_: unknown, d: Dispatch) => (d.action === 'restore' ? '—' : d.targetPower),
+    },
+    {
+      title: t('events.result'),
       key: 'state',
       width: 100,
       render: (_: unknown, d: Dispatch) => (

@@ -6,14 +6,14 @@
  * already used, an account already bound, …) show as its message.
  */
 import { demandResponseApi as api, type DataOf } from '@sunfleet/contracts';
-import { Alert, Checkbox, Col, Form, Input, Modal, Row, Select, Table, Typography } from 'antd';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Alert, Checkbox, Col, Form, Input, Modal, Row, Typography } from 'antd';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { useProfile } from '../../api/hooks.ts';
-import { NumberInput } from '../../components/NumberInput.tsx';
+import { DevicePicker, useDeviceChoices } from './DevicePicker.tsx';
 import css from './energyHub.module.css';
-import { type Programme, type StationDevice, useEnroll, useStationDevices, useStations } from './queries.ts';
+import { type Programme, useEnroll } from './queries.ts';
 
 type Body = DataOf<typeof api.getEnrollment>;
 interface AddressFields {
@@ -35,7 +35,6 @@ interface Fields {
   utilityAccount: string;
   termsAccepted: boolean;
 }
-type DeviceChoice = StationDevice & { chosen: boolean };
 
 const trimmed = (a: AddressFields) => ({
   country: a.country.trim(),
@@ -80,75 +79,21 @@ export function EnrollForm({
   const { t } = useTranslation('energyHub');
   const [form] = Form.useForm<Fields>();
   const profile = useProfile();
-  const stations = useStations(profile.data?.id ?? null);
-  const [stationId, setStationId] = useState<number | null>(null);
-  const stationDevices = useStationDevices(stationId);
-  const [devices, setDevices] = useState<DeviceChoice[]>([]);
+  const picker = useDeviceChoices();
   const enroll = useEnroll();
   const [error, setError] = useState<string | null>(null);
   const termsAccepted = Form.useWatch('termsAccepted', form);
   const sameAddress = Form.useWatch('sameAddress', form);
 
   useEffect(() => {
-    if (stations.data?.length && stationId === null) setStationId(stations.data[0]!.id);
-  }, [stations.data, stationId]);
-  useEffect(() => {
-    setDevices((stationDevices.data ?? []).map((d) => ({ ...d, chosen: !d.enrolled })));
-  }, [stationDevices.data]);
-  useEffect(() => {
     if (profile.data && !form.getFieldValue('email')) form.setFieldValue('email', profile.data.account);
   }, [profile.data, form]);
-
-  const update = useCallback(
-    (sn: string, change: Partial<DeviceChoice>) => setDevices((all) => all.map((d) => (d.sn === sn ? { ...d, ...change } : d))),
-    [],
-  );
-  const columns = useMemo(
-    () => [
-      {
-        title: '',
-        key: 'chosen',
-        width: 40,
-        render: (_: unknown, d: DeviceChoice) => (
-          <Checkbox
-            aria-label={d.sn}
-            checked={d.chosen}
-            disabled={d.enrolled}
-            onChange={(e) => update(d.sn, { chosen: e.target.checked })}
-          />
-        ),
-      },
-      {
-        title: 'SN',
-        dataIndex: 'sn',
-        key: 'sn',
-        render: (sn: string, d: DeviceChoice) => (d.enrolled ? `${sn} (${t('form.enrolled')})` : sn),
-      },
-      { title: t('form.model'), dataIndex: 'model', key: 'model' },
-      ...(['chargeCapacity', 'dischargeCapacity', 'storageCapacity'] as const).map((k) => ({
-        title: t(`form.${k}`),
-        key: k,
-        width: 120,
-        render: (_: unknown, d: DeviceChoice) => (
-          <NumberInput
-            aria-label={`${d.sn} ${t(`form.${k}`)}`}
-            min={0}
-            max={10000}
-            maxDecimals={2}
-            value={d[k] ?? undefined}
-            disabled={!d.chosen}
-            onChange={(v) => update(d.sn, { [k]: typeof v === 'number' ? v : null })}
-          />
-        ),
-      })),
-    ],
-    [t, update],
-  );
 
   const submit = async () => {
     setError(null);
     const v = await form.validateFields();
-    const chosen = devices.filter((d) => d.chosen && !d.enrolled);
+    const incomplete = picker.incomplete();
+    if (incomplete) return setError(t('form.capacityMissing', { sn: incomplete }));
     try {
       const done = await enroll.mutateAsync({
         body: {
@@ -161,16 +106,8 @@ export function EnrollForm({
           sourceAccount: v.sourceAccount.trim(),
           utilityAccount: v.utilityAccount.trim(),
           termsAccepted: true,
-          ...(stationId !== null ? { stationId } : {}),
-          devices: chosen.map((d) => ({
-            sn: d.sn,
-            manufacturer: d.manufacturer,
-            model: d.model,
-            ...(d.installDate ? { installDate: d.installDate } : {}),
-            chargeCapacity: d.chargeCapacity ?? 0,
-            dischargeCapacity: d.dischargeCapacity ?? 0,
-            storageCapacity: d.storageCapacity ?? 0,
-          })),
+          ...(picker.stationId !== null ? { stationId: picker.stationId } : {}),
+          devices: picker.chosen(),
         },
       });
       onDone(done);
@@ -256,27 +193,7 @@ export function EnrollForm({
           </Col>
         </Row>
         <Typography.Title level={5}>{t('form.devices')}</Typography.Title>
-        <Form.Item label={t('form.plant')}>
-          <Select
-            data-testid="enrol-plant"
-            value={stationId ?? undefined}
-            loading={stations.isPending}
-            onChange={(v: number) => setStationId(v)}
-            options={(stations.data ?? []).map((s) => ({ value: s.id, label: `${s.name} (${s.storageDevices})` }))}
-          />
-        </Form.Item>
-        {stationId !== null && !stationDevices.isPending && devices.length === 0 ? (
-          <Alert type="info" showIcon message={t('form.noStorage')} />
-        ) : (
-          <Table<DeviceChoice>
-            size="small"
-            rowKey="sn"
-            pagination={false}
-            loading={stationDevices.isFetching}
-            columns={columns}
-            dataSource={devices}
-          />
-        )}
+        <DevicePicker picker={picker} testId="enrol-plant" />
         {error && <Alert type="error" showIcon message={error} data-testid="enrol-error" className={css.gapAbove} />}
       </Form>
     </Modal>

@@ -2,7 +2,7 @@
  * /energyHub/enrollmentPlan (energyhub.view): the programmes the connected VTN offers, each with
  * its terms PDF and, for a caller who may enrol, the enrolment form; the caller's enrolments with
  * their state and devices (a drawer with addresses and devices, removing a device and unenrolling
- * after a confirmation). Without a VTN the page says it is not connected.
+ * after a confirmation, adding devices). Without a VTN the page says it is not connected.
  */
 import { demandResponseApi as api } from '@sunfleet/contracts';
 import { Button, Card, Descriptions, Drawer, Flex, List, message, Popconfirm, Space, Tag, Typography } from 'antd';
@@ -13,6 +13,7 @@ import { PageError, PageLoading, StateMessage } from '../../components/PageState
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { useMayCall } from '../../components/Permission.tsx';
 import ui from '../../components/ui.module.css';
+import { AddDevices } from './AddDevices.tsx';
 import { EnrollForm } from './EnrollForm.tsx';
 import css from './energyHub.module.css';
 import {
@@ -90,6 +91,7 @@ function EnrollmentDrawer({ id, onClose }: { id: number | null; onClose: () => v
   const unenroll = useUnenroll();
   const refresh = useRefresh();
   const may = useMayCall();
+  const [adding, setAdding] = useState(false);
   const e = detail.data;
   const active = e && e.state !== 'unenrolled' && e.state !== 'rejected';
   const address = (a: NonNullable<typeof e>['serviceAddress']) =>
@@ -106,7 +108,7 @@ function EnrollmentDrawer({ id, onClose }: { id: number | null; onClose: () => v
               <Tag color={stateColour[e.state]}>{t(`state.${e.state}`)}</Tag>
             </Descriptions.Item>
             <Descriptions.Item label={t('form.email')}>{e.email}</Descriptions.Item>
-            <Descriptions.Item label={t('form.firstName')}>{`${e.firstName} ${e.lastName}`}</Descriptions.Item>
+            <Descriptions.Item label={t('detail.name')}>{`${e.firstName} ${e.lastName}`}</Descriptions.Item>
             <Descriptions.Item label={t('detail.serviceAddress')}>{address(e.serviceAddress)}</Descriptions.Item>
             <Descriptions.Item label={t('detail.mailingAddress')}>{address(e.mailingAddress)}</Descriptions.Item>
             <Descriptions.Item label={t('form.sourceAccount')}>{e.sourceAccount}</Descriptions.Item>
@@ -115,6 +117,7 @@ function EnrollmentDrawer({ id, onClose }: { id: number | null; onClose: () => v
           <List
             header={t('form.devices')}
             bordered
+            locale={{ emptyText: t('detail.noDevices') }}
             dataSource={e.deviceList}
             renderItem={(d) => (
               <List.Item
@@ -144,6 +147,12 @@ function EnrollmentDrawer({ id, onClose }: { id: number | null; onClose: () => v
               </List.Item>
             )}
           />
+          {active && may(api.addDevices) && (
+            <Button onClick={() => setAdding(true)} data-testid="dr-add-devices-open">
+              {t('addDevices')}
+            </Button>
+          )}
+          {adding && <AddDevices enrollment={e} onClose={() => setAdding(false)} />}
           {active && may(api.unenroll) && (
             <Popconfirm
               title={t('unenrolConfirm', { programme: e.programName })}

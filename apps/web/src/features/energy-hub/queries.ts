@@ -45,5 +45,6 @@ export function useRefresh() {
 
 export const useEnroll = () => useApiMutation(api.enroll);
 export const useUnenroll = () => useApiMutation(api.unenroll);
+export const useAddDevices = () => useApiMutation(api.addDevices);
 export const useRemoveDevice = () => useApiMutation(api.removeDevice);
 export const useOptOut = () => useApiMutation(api.cancelEvent);
