@@ -201,6 +201,44 @@ describe.skipIf(!MOSQUITTO_BIN)('with Mosquitto', () => {
     await waitFor(async () => (await row(gw.b.sn)).online === 0, 5000, 'offline from the will');
     expect(await closed(c)).toBe(true);
   });
+
+  it('hands ingest every message its session kept while it was down, also those the broker sends with its CONNACK', async () => {
+    // A member of group `early` that dies (no DISCONNECT) leaves its session on the broker.
+    const clientId = 'sunfleet.ingest.early';
+    const dead = track(
+      await connectOrThrow(mosquitto.serverPort, {
+        clientId,
+        ...ingest,
+        clean: false,
+        protocolVersion: 5,
+        properties: { sessionExpiryInterval: 600 },
+      }),
+    );
+    await dead.subscribeAsync(topics.allUp('+', 'early'), { qos: 1 });
+    dead.stream.destroy();
+    await closed(dead);
+    const c = track(await connectGateway(gatewayPort, gw.a.sn, gw.a.secret));
+    const n = 50;
+    for (let i = 0; i < n; i++) await c.publishAsync(topics.up(gw.a.sn, 'data'), `early-${i}`, { qos: 1 });
+    // The process starts again under the same id: Mosquitto delivers the session's messages at once.
+    const h = recordingHandler();
+    const bridge = await startBrokerBridge({
+      db: store.db,
+      log,
+      url: mosquitto.serverUrl(ingest),
+      handler: h,
+      group: 'early',
+      clientId,
+    });
+    try {
+      await waitFor(() => bridge.stats().acknowledged >= n, 5000, 'the kept messages acknowledged');
+      expect(h.got.map((m) => m.payload).sort()).toEqual(Array.from({ length: n }, (_, i) => `early-${i}`).sort());
+      expect(bridge.stats().acknowledged).toBe(n);
+    } finally {
+      await bridge.close();
+      c.end(true);
+    }
+  });
 });
 
 describe('against the embedded broker', () => {

@@ -141,30 +141,35 @@ export async function startBrokerBridge(opts: BrokerBridgeOptions): Promise<Brok
     held: 0,
   };
 
+  // The message handler and the held PUBACKs are put on the client before it connects: a broker
+  // that keeps this client id's session delivers what waits there right after its CONNACK, and a
+  // message handled before them would be acknowledged by mqtt.js's default handler, unstored.
+  const attach = (c: MqttClient) => {
+    const pubacks = deferPubacks(c, () => stats.acknowledged++);
+    // Back-pressure: while ingest is over its high-water mark, the next message from the broker
+    // waits (mqtt.js handles one message at a time, and goes on when this callback is called).
+    c.handleMessage = (packet, callback) => {
+      receive(packet.topic, packet.payload as Buffer, packet.dup, pubacks.defer(packet));
+      const wait = handler.ready?.();
+      if (!wait) return callback();
+      stats.held++;
+      wait.then(() => callback());
+    };
+  };
   let client: MqttClient;
   let protocolVersion: 4 | 5 = 5;
   try {
-    client = await connect(opts, 5);
+    client = await connect(opts, 5, attach);
   } catch (e) {
     if (!UNSUPPORTED_VERSION.has((e as { code?: unknown }).code as number)) throw e;
     protocolVersion = 4;
-    client = await connect(opts, 4);
+    client = await connect(opts, 4, attach);
   }
   log.info({ protocolVersion, clientId: opts.clientId }, 'connected to the external MQTT broker');
 
   client.on('reconnect', () => stats.reconnects++);
   client.on('error', (err) => log.warn({ err: err.message }, 'MQTT broker connection error'));
   client.on('offline', () => log.warn('MQTT broker connection lost; reconnecting'));
-  const pubacks = deferPubacks(client, () => stats.acknowledged++);
-  // Back-pressure: while ingest is over its high-water mark, the next message from the broker
-  // waits (mqtt.js handles one message at a time, and goes on when this callback is called).
-  client.handleMessage = (packet, callback) => {
-    receive(packet.topic, packet.payload as Buffer, packet.dup, pubacks.defer(packet));
-    const wait = handler.ready?.();
-    if (!wait) return callback();
-    stats.held++;
-    wait.then(() => callback());
-  };
 
   function receive(topic: string, payload: Buffer, dup: boolean, ack: () => void): void {
     const t = parseTopic(topic);
@@ -231,8 +236,11 @@ export async function startBrokerBridge(opts: BrokerBridgeOptions): Promise<Brok
   };
 }
 
-/** First connection: waits through network errors until the deadline, fails at once on a CONNACK refusal. */
-function connect(opts: BrokerBridgeOptions, protocolVersion: 4 | 5): Promise<MqttClient> {
+/**
+ * First connection: waits through network errors until the deadline, fails at once on a CONNACK
+ * refusal. `attach` is given the client before any packet is read.
+ */
+function connect(opts: BrokerBridgeOptions, protocolVersion: 4 | 5, attach: (client: MqttClient) => void): Promise<MqttClient> {
   const options: IClientOptions = {
     clientId: opts.clientId,
     protocolVersion,
@@ -247,6 +255,7 @@ function connect(opts: BrokerBridgeOptions, protocolVersion: 4 | 5): Promise<Mqt
     ...(opts.password !== undefined ? { password: opts.password } : {}),
   };
   const client = mqtt.connect(opts.url, options);
+  attach(client);
   return new Promise((resolve, reject) => {
     const fail = (err: Error) => {
       clearTimeout(deadline);
