@@ -76,7 +76,10 @@ describe('loadConfig', () => {
 
   it('an external broker with the ingest role takes the stable client id it is given; without ingest none is needed', () => {
     const c = loadConfig({ MQTT_URL: 'mqtt://broker:1883', ROLES: 'ingest', MQTT_CLIENT_ID: 'sunfleet.ingest.2' });
-    expect(c.mqtt).toMatchObject({ url: 'mqtt://broker:1883', clientId: 'sunfleet.ingest.2' });
+    expect(c.mqtt).toMatchObject({ url: 'mqtt://broker:1883', clientId: 'sunfleet.ingest.2', leaveOnStop: false });
+    expect(loadConfig({ MQTT_URL: 'mqtt://b:1883', MQTT_CLIENT_ID: 'x.1', MQTT_LEAVE_ON_STOP: 'on' }).mqtt.leaveOnStop).toBe(
+      true,
+    );
     expect(loadConfig({ MQTT_URL: 'mqtt://broker:1883', ROLES: 'api,jobs' }).mqtt.url).toBe('mqtt://broker:1883');
   });
 

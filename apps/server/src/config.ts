@@ -40,6 +40,8 @@ export interface Config {
     serverPassword: string;
     shareGroup: string;
     clientId: string;
+    /** On a graceful stop, leave the share group before disconnecting (a process removed for good). */
+    leaveOnStop: boolean;
     /** Per-gateway messages per second and burst; false: off. */
     rateLimit: { perSecond: number; burst: number } | false;
   };
@@ -310,6 +312,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       shareGroup: env.MQTT_SHARE_GROUP ?? 'sunfleet-ingest',
       clientId: env.MQTT_CLIENT_ID ?? `sunfleet.${os.hostname().replace(/[^A-Za-z0-9-]/g, '-')}.${process.pid}`,
       rateLimit: rateLimit(env.MQTT_RATE_LIMIT),
+      leaveOnStop: flag(env, 'MQTT_LEAVE_ON_STOP', false),
     },
     commands: {
       timeoutMs: int(env, 'COMMAND_TIMEOUT', 30, 1, 3600) * 1000,

@@ -239,6 +239,33 @@ describe.skipIf(!MOSQUITTO_BIN)('with Mosquitto', () => {
       c.end(true);
     }
   });
+
+  it('leaves the share group when it closes with leaveOnClose: what gateways publish then goes to the members still there', async () => {
+    const common = { db: store.db, log, url: mosquitto.serverUrl(ingest), group: 'leave' };
+    const staying = recordingHandler();
+    const leaving = recordingHandler();
+    const a = await startBrokerBridge({ ...common, handler: staying, clientId: 'sunfleet.ingest.stay' });
+    const b = await startBrokerBridge({ ...common, handler: leaving, clientId: 'sunfleet.ingest.leave', leaveOnClose: true });
+    const c = track(await connectGateway(gatewayPort, gw.b.sn, gw.b.secret));
+    try {
+      await c.publishAsync(topics.up(gw.b.sn, 'data'), 'leave-before-1', { qos: 1 });
+      await c.publishAsync(topics.up(gw.b.sn, 'data'), 'leave-before-2', { qos: 1 });
+      await waitFor(() => staying.got.length + leaving.got.length >= 2, 5000, 'both delivered');
+      expect(leaving.got).toHaveLength(1);
+      await b.close(); // a process stopped for good (scaled down), its session kept by the broker
+      const n = 20;
+      for (let i = 0; i < n; i++) await c.publishAsync(topics.up(gw.b.sn, 'data'), `leave-after-${i}`, { qos: 1 });
+      await waitFor(
+        () => staying.got.filter((m) => m.payload.startsWith('leave-after')).length >= n,
+        5000,
+        'all to the member left',
+      );
+      expect(leaving.got).toHaveLength(1);
+    } finally {
+      await a.close();
+      c.end(true);
+    }
+  });
 });
 
 describe('against the embedded broker', () => {
