@@ -3,6 +3,7 @@
 // `npm start` runs it) and the web bundle sizes. Writes bench/results/latest.json and .md.
 // npm run bench -- commands: the command channel only, bench/commands.ts.
 // npm run bench -- upgrades: a staged firmware rollout, bench/upgrades.ts.
+// npm run bench -- ingest-scale: ingest over 1, 2 and 4 processes behind Mosquitto, bench/ingest-scale.ts.
 // npm run bench -- web: web delivery only (bytes per route, page timings, Lighthouse, the
 // budgets), bench/web.ts.
 import { spawn, spawnSync } from 'node:child_process';
@@ -24,6 +25,13 @@ if (process.argv[2] === 'commands') {
 // (bench/gateway-import.ts; PostgreSQL too with BENCH_DATABASE_URL).
 if (process.argv[2] === 'gateway-import') {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/gateway-import.ts'], { cwd: root, stdio: 'inherit' });
+  process.exit(r.status ?? 1);
+}
+
+// npm run bench -- ingest-scale: 1, 2 and 4 ingest processes behind Mosquitto over PostgreSQL
+// (BENCH_DATABASE_URL), a kill -9 of one of 2, bytes per stored row (bench/ingest-scale.ts).
+if (process.argv[2] === 'ingest-scale') {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/ingest-scale.ts'], { cwd: root, stdio: 'inherit' });
   process.exit(r.status ?? 1);
 }
 

@@ -74,6 +74,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ INIT_CWD: '/srv/sunfleet', DATA_DIR: '/var/lib/sunfleet' }).dataDir).toBe('/var/lib/sunfleet');
   });
 
+  it('an external broker with the ingest role takes the stable client id it is given; without ingest none is needed', () => {
+    const c = loadConfig({ MQTT_URL: 'mqtt://broker:1883', ROLES: 'ingest', MQTT_CLIENT_ID: 'sunfleet.ingest.2' });
+    expect(c.mqtt).toMatchObject({ url: 'mqtt://broker:1883', clientId: 'sunfleet.ingest.2', leaveOnStop: false });
+    expect(loadConfig({ MQTT_URL: 'mqtt://b:1883', MQTT_CLIENT_ID: 'x.1', MQTT_LEAVE_ON_STOP: 'on' }).mqtt.leaveOnStop).toBe(
+      true,
+    );
+    expect(loadConfig({ MQTT_URL: 'mqtt://broker:1883', ROLES: 'api,jobs' }).mqtt.url).toBe('mqtt://broker:1883');
+  });
+
   it('reads the values it is given', () => {
     const c = loadConfig({
       PORT: '9000',
@@ -134,6 +143,9 @@ describe('loadConfig', () => {
     [{ SMTP_URL: 'http://mail.example.com' }, /SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/],
     [{ ROLES: 'api,web' }, /ROLES: unknown role "web"/],
     [{ RATE_LIMITS: 'maybe' }, /RATE_LIMITS must be on or off/],
+    [{ MQTT_URL: 'mqtt://broker:1883' }, /MQTT_CLIENT_ID is required with MQTT_URL and the ingest role/],
+    [{ MQTT_URL: 'mqtt://broker:1883', ROLES: 'ingest' }, /MQTT_CLIENT_ID is required/],
+    [{ MQTT_URL: 'mqtt://broker:1883', MQTT_CLIENT_ID: 'sunfleet/ingest#1' }, /MQTT_CLIENT_ID must be 1 to 64/],
     [{ TRUST_PROXY: 'everyone' }, /TRUST_PROXY must be on or off/],
     [{ TRUST_PROXY: '11' }, /TRUST_PROXY must be an integer from 0 to 10/],
     [{ METRICS_TOKEN: 'short' }, /METRICS_TOKEN must be at least 16 characters/],

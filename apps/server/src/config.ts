@@ -40,6 +40,8 @@ export interface Config {
     serverPassword: string;
     shareGroup: string;
     clientId: string;
+    /** On a graceful stop, leave the share group before disconnecting (a process removed for good). */
+    leaveOnStop: boolean;
     /** Per-gateway messages per second and burst; false: off. */
     rateLimit: { perSecond: number; burst: number } | false;
     /**
@@ -258,6 +260,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const smtpUrl = env.SMTP_URL || null;
   const mqttUrl = env.MQTT_URL || null;
   if (mqttUrl && !/^mqtts?:\/\//.test(mqttUrl)) throw new ConfigError('MQTT_URL must be an mqtt:// or mqtts:// URL');
+  // An ingest process's unacknowledged messages, and its share of the group's messages while it is
+  // down, wait in its persistent session on the broker: only a process that connects again under
+  // the same client id gets them (Mosquitto keeps handing a disconnected member its share). An id
+  // made per process start (host and pid) would strand them, so the supervisor names each slot.
+  if (mqttUrl && roles.has('ingest') && !env.MQTT_CLIENT_ID) {
+    throw new ConfigError(
+      'MQTT_CLIENT_ID is required with MQTT_URL and the ingest role: a stable id per ingest process (e.g. sunfleet.ingest.1), the same after a restart',
+    );
+  }
+  if (env.MQTT_CLIENT_ID && !/^[A-Za-z0-9._-]{1,64}$/.test(env.MQTT_CLIENT_ID)) {
+    throw new ConfigError('MQTT_CLIENT_ID must be 1 to 64 letters, digits, dots, dashes or underscores');
+  }
   if (env.MQTT_SERVER_USERNAME && isGatewaySn(env.MQTT_SERVER_USERNAME)) {
     throw new ConfigError('MQTT_SERVER_USERNAME must not look like a gateway SN (use a dot, e.g. sunfleet.server)');
   }
@@ -312,6 +326,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       clientId: env.MQTT_CLIENT_ID ?? `sunfleet.${os.hostname().replace(/[^A-Za-z0-9-]/g, '-')}.${process.pid}`,
       rateLimit: rateLimit(env.MQTT_RATE_LIMIT),
       hookSecret,
+      leaveOnStop: flag(env, 'MQTT_LEAVE_ON_STOP', false),
     },
     commands: {
       timeoutMs: int(env, 'COMMAND_TIMEOUT', 30, 1, 3600) * 1000,

@@ -4,7 +4,6 @@
  * file or a PostgreSQL schema; the publishers behave as the protocol asks of gateways (persistent
  * session, keep what is not acknowledged, send it again after a reconnect).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,53 +12,17 @@ import { sql } from 'kysely';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, sleep, waitFor } from '../../test/mqtt.ts';
+import { exited, type ServerProcess, startServerProcess } from '../../test/server-process.ts';
 import { openTestStore, type TestStore } from '../../test/store.ts';
 import { deviceFrame, HYBRID, uniqueSn } from '../../test/telemetry.ts';
 import { createDb, type Db } from '../db/index.ts';
 import { provisionGateway } from './gateways.ts';
 
-const root = path.resolve(import.meta.dirname, '../../../..');
 const GATEWAYS = 5;
 const DEVICES = 10;
 /** Messages per second per gateway: 5 × 10 × 100 = 5,000 frames/s. */
 const RATE = 100;
 const MESSAGES = 700;
-
-interface Server {
-  child: ChildProcess;
-  output(): string;
-}
-
-async function startServer(env: Record<string, string>, httpPort: number): Promise<Server> {
-  let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (d) => {
-    output += d;
-  });
-  child.stderr?.on('data', (d) => {
-    output += d;
-  });
-  await waitFor(
-    async () => {
-      if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-      return fetch(`http://127.0.0.1:${httpPort}/healthz`)
-        .then((r) => r.ok)
-        .catch(() => false);
-    },
-    60_000,
-    'the server to answer /healthz',
-  );
-  return { child, output: () => output };
-}
-
-const exited = (child: ChildProcess) =>
-  child.exitCode !== null || child.signalCode !== null
-    ? Promise.resolve()
-    : new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
 interface Publisher {
   sn: string;
@@ -74,7 +37,7 @@ describe('a server killed while gateways publish', () => {
   let store: TestStore;
   let db: Db;
   let dataDir: string;
-  let server: Server | null = null;
+  let server: ServerProcess | null = null;
   const publishers: Publisher[] = [];
 
   beforeAll(async () => {
@@ -108,7 +71,7 @@ describe('a server killed while gateways publish', () => {
       JWT_SECRET: 'crash-test-secret-crash-test-secret-0123',
       ...(store.databaseUrl ? { DATABASE_URL: store.databaseUrl } : {}),
     };
-    server = await startServer(env, httpPort);
+    server = await startServerProcess(env, httpPort);
     // SQLite: the server's own file, read and written beside it (WAL); PostgreSQL: the test's schema.
     db = store.databaseUrl ? store.db : createDb({ databaseUrl: null, sqliteFile: path.join(dataDir, 'sunfleet.db') }).db;
 
@@ -152,7 +115,7 @@ describe('a server killed while gateways publish', () => {
     const ackedCount = ackedAtKill.reduce((n, s) => n + s.size, 0);
     expect(ackedCount).toBeGreaterThan(0);
 
-    server = await startServer(env, httpPort);
+    server = await startServerProcess(env, httpPort);
     await waitFor(() => publishers.every((p) => p.sent === MESSAGES), 30_000, 'every message published');
     clearInterval(pacer);
     await waitFor(() => publishers.every((p) => p.acked.size === MESSAGES), 60_000, 'every message acknowledged');

@@ -96,6 +96,7 @@ export async function startTelemetry(config: Config, store: Store, log: Logger, 
       url: config.mqtt.url,
       clientId: config.mqtt.clientId,
       group: config.mqtt.shareGroup,
+      leaveOnClose: config.mqtt.leaveOnStop,
     });
     commands?.attach((topic, payload, o) => bridge.publish(topic, payload, o));
     return {

@@ -2,7 +2,7 @@
  * External broker mode against a private Mosquitto (Debian's `mosquitto`, CI installs it), and
  * against the embedded broker (MQTT 3.1.1 fallback, no shared subscription).
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,17 +10,27 @@ import { topics } from '@sunfleet/contracts';
 import type { MqttClient } from 'mqtt';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closed, connectGateway, connectOrThrow, freePort, sleep, subackCodes, tryConnect, waitFor } from '../../../test/mqtt.ts';
+import {
+  closed,
+  connectGateway,
+  connectOrThrow,
+  MOSQUITTO_BIN,
+  type Mosquitto,
+  sleep,
+  startMosquitto,
+  subackCodes,
+  tryConnect,
+  waitFor,
+} from '../../../test/mqtt.ts';
 import { openTestStore, type TestStore } from '../../../test/store.ts';
 import { provisionGateway } from '../gateways.ts';
 import type { TelemetryHandler } from '../types.ts';
 import { type BrokerBridge, startBrokerBridge } from './bridge.ts';
 import { startEmbeddedBroker } from './embedded.ts';
-import { mosquittoConfig, mosquittoPasswordHash, writeMosquittoAuth } from './mosquitto.ts';
+import { mosquittoPasswordHash } from './mosquitto.ts';
 
 const log = pino({ level: 'silent' });
-const MOSQUITTO = ['/usr/sbin/mosquitto', '/usr/bin/mosquitto'].find((p) => fs.existsSync(p));
-if (!MOSQUITTO) console.warn('SKIPPED: Mosquitto tests — no mosquitto binary (apt-get install mosquitto)');
+if (!MOSQUITTO_BIN) console.warn('SKIPPED: Mosquitto tests — no mosquitto binary (apt-get install mosquitto)');
 
 interface Received {
   sn: string;
@@ -61,18 +71,14 @@ afterAll(async () => {
   await store?.close();
 });
 
-describe.skipIf(!MOSQUITTO)('with Mosquitto', () => {
+describe.skipIf(!MOSQUITTO_BIN)('with Mosquitto', () => {
   const ingest = { username: 'sunfleet.ingest', password: 'ingest-secret-for-tests' };
-  let dir: string;
-  let mosquitto: ChildProcess;
-  let output = '';
+  let mosquitto: Mosquitto;
   let gatewayPort: number;
-  let serverPort: number;
   const h1 = recordingHandler();
   const h2 = recordingHandler();
   let bridge1: BrokerBridge;
   let bridge2: BrokerBridge;
-  const url = () => `mqtt://${ingest.username}:${ingest.password}@127.0.0.1:${serverPort}`;
   const all = () => [...h1.got, ...h2.got];
   const row = async (sn: string) => {
     await Promise.all([bridge1.flushPresence(), bridge2.flushPresence()]);
@@ -80,55 +86,33 @@ describe.skipIf(!MOSQUITTO)('with Mosquitto', () => {
   };
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sunfleet-mosquitto-'));
-    gatewayPort = await freePort();
-    serverPort = await freePort();
-    const passwordFile = path.join(dir, 'passwd');
-    const aclFile = path.join(dir, 'acl');
-    writeMosquittoAuth({
-      passwordFile,
-      aclFile,
-      users: [{ username: gw.a.sn, password: gw.a.secret }, { username: gw.b.sn, password: gw.b.secret }, ingest],
-      serverUsers: [ingest.username],
+    mosquitto = await startMosquitto({
+      users: [
+        { username: gw.a.sn, password: gw.a.secret },
+        { username: gw.b.sn, password: gw.b.secret },
+      ],
+      serverUsers: [ingest],
     });
-    const conf = path.join(dir, 'mosquitto.conf');
-    fs.writeFileSync(
-      conf,
-      mosquittoConfig({
-        passwordFile,
-        aclFile,
-        gatewayListener: { port: gatewayPort, host: '127.0.0.1' },
-        serverListener: { port: serverPort, host: '127.0.0.1' },
-        ...(process.getuid?.() === 0 ? { user: os.userInfo().username } : {}),
-      }),
-    );
-    mosquitto = spawn(MOSQUITTO!, ['-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] });
-    mosquitto.stdout?.on('data', (d) => (output += d));
-    mosquitto.stderr?.on('data', (d) => (output += d));
-    await waitFor(
-      async () => {
-        if (mosquitto.exitCode !== null) throw new Error(`mosquitto exited: ${output}`);
-        const r = await tryConnect(serverPort, { clientId: 'probe.1', ...ingest });
-        if (r.ok) r.client.end(true);
-        return r.ok;
-      },
-      10_000,
-      'mosquitto to accept connections',
-    );
+    gatewayPort = mosquitto.gatewayPort;
     const common = { db: store.db, log, group: 'sunfleet-ingest', presence: { flushMs: 20 } };
-    bridge1 = await startBrokerBridge({ ...common, url: url(), handler: h1, clientId: 'sunfleet.ingest.1' });
-    bridge2 = await startBrokerBridge({ ...common, url: url(), handler: h2, clientId: 'sunfleet.ingest.2' });
+    bridge1 = await startBrokerBridge({
+      ...common,
+      url: mosquitto.serverUrl(ingest),
+      handler: h1,
+      clientId: 'sunfleet.ingest.1',
+    });
+    bridge2 = await startBrokerBridge({
+      ...common,
+      url: mosquitto.serverUrl(ingest),
+      handler: h2,
+      clientId: 'sunfleet.ingest.2',
+    });
   }, 20_000);
 
   afterAll(async () => {
     await bridge1?.close();
     await bridge2?.close();
-    if (mosquitto && mosquitto.exitCode === null) {
-      const exited = new Promise((r) => mosquitto.once('exit', r));
-      mosquitto.kill('SIGTERM');
-      await exited;
-    }
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    await mosquitto?.stop();
   });
 
   it('speaks MQTT 5 to Mosquitto', () => {
@@ -216,6 +200,71 @@ describe.skipIf(!MOSQUITTO)('with Mosquitto', () => {
     c.stream.destroy();
     await waitFor(async () => (await row(gw.b.sn)).online === 0, 5000, 'offline from the will');
     expect(await closed(c)).toBe(true);
+  });
+
+  it('hands ingest every message its session kept while it was down, also those the broker sends with its CONNACK', async () => {
+    // A member of group `early` that dies (no DISCONNECT) leaves its session on the broker.
+    const clientId = 'sunfleet.ingest.early';
+    const dead = track(
+      await connectOrThrow(mosquitto.serverPort, {
+        clientId,
+        ...ingest,
+        clean: false,
+        protocolVersion: 5,
+        properties: { sessionExpiryInterval: 600 },
+      }),
+    );
+    await dead.subscribeAsync(topics.allUp('+', 'early'), { qos: 1 });
+    dead.stream.destroy();
+    await closed(dead);
+    const c = track(await connectGateway(gatewayPort, gw.a.sn, gw.a.secret));
+    const n = 50;
+    for (let i = 0; i < n; i++) await c.publishAsync(topics.up(gw.a.sn, 'data'), `early-${i}`, { qos: 1 });
+    // The process starts again under the same id: Mosquitto delivers the session's messages at once.
+    const h = recordingHandler();
+    const bridge = await startBrokerBridge({
+      db: store.db,
+      log,
+      url: mosquitto.serverUrl(ingest),
+      handler: h,
+      group: 'early',
+      clientId,
+    });
+    try {
+      await waitFor(() => bridge.stats().acknowledged >= n, 5000, 'the kept messages acknowledged');
+      expect(h.got.map((m) => m.payload).sort()).toEqual(Array.from({ length: n }, (_, i) => `early-${i}`).sort());
+      expect(bridge.stats().acknowledged).toBe(n);
+    } finally {
+      await bridge.close();
+      c.end(true);
+    }
+  });
+
+  it('leaves the share group when it closes with leaveOnClose: what gateways publish then goes to the members still there', async () => {
+    const common = { db: store.db, log, url: mosquitto.serverUrl(ingest), group: 'leave' };
+    const staying = recordingHandler();
+    const leaving = recordingHandler();
+    const a = await startBrokerBridge({ ...common, handler: staying, clientId: 'sunfleet.ingest.stay' });
+    const b = await startBrokerBridge({ ...common, handler: leaving, clientId: 'sunfleet.ingest.leave', leaveOnClose: true });
+    const c = track(await connectGateway(gatewayPort, gw.b.sn, gw.b.secret));
+    try {
+      await c.publishAsync(topics.up(gw.b.sn, 'data'), 'leave-before-1', { qos: 1 });
+      await c.publishAsync(topics.up(gw.b.sn, 'data'), 'leave-before-2', { qos: 1 });
+      await waitFor(() => staying.got.length + leaving.got.length >= 2, 5000, 'both delivered');
+      expect(leaving.got).toHaveLength(1);
+      await b.close(); // a process stopped for good (scaled down), its session kept by the broker
+      const n = 20;
+      for (let i = 0; i < n; i++) await c.publishAsync(topics.up(gw.b.sn, 'data'), `leave-after-${i}`, { qos: 1 });
+      await waitFor(
+        () => staying.got.filter((m) => m.payload.startsWith('leave-after')).length >= n,
+        5000,
+        'all to the member left',
+      );
+      expect(leaving.got).toHaveLength(1);
+    } finally {
+      await a.close();
+      c.end(true);
+    }
   });
 });
 

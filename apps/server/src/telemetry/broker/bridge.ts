@@ -38,6 +38,13 @@ export interface BrokerBridgeOptions {
   password?: string;
   /** False for a process that only publishes commands (ROLES without ingest). */
   subscribe?: boolean;
+  /**
+   * On close, unsubscribe and let ingest settle what it was handed before disconnecting: for a
+   * process removed for good. Off (the default), the subscription stays in the persistent
+   * session and the broker keeps this member's share there until the same client id returns (a
+   * restart); with it on, messages published while no member is subscribed are not kept.
+   */
+  leaveOnClose?: boolean;
   rateLimit?: RateLimitOptions | false;
   maxPayloadBytes?: number;
   /** How long start waits for the broker (refused credentials fail at once). */
@@ -71,6 +78,9 @@ export interface BrokerBridge {
   close(): Promise<void>;
 }
 
+/** How long a closing bridge waits for ingest to settle what it was handed after leaving the group. */
+const LEAVE_SETTLE_MS = 5000;
+
 /** How long the broker keeps this client's session (and its unacknowledged messages) after a disconnect (MQTT 5). */
 const SESSION_EXPIRY_S = 24 * 3600;
 
@@ -101,6 +111,12 @@ function deferPubacks(client: MqttClient, onAck: () => void) {
     waiting = new Map();
   });
   return {
+    /** Messages of this connection handed over and not yet acknowledged. */
+    pending(): number {
+      let n = 0;
+      for (const e of waiting.values()) if (!e.due) n++;
+      return n;
+    },
     /** The function that lets the message's PUBACK go. */
     defer(packet: IPublishPacket): () => void {
       const id = packet.messageId;
@@ -141,30 +157,38 @@ export async function startBrokerBridge(opts: BrokerBridgeOptions): Promise<Brok
     held: 0,
   };
 
+  // The message handler and the held PUBACKs are put on the client before it connects: a broker
+  // that keeps this client id's session delivers what waits there right after its CONNACK, and a
+  // message handled before them would be acknowledged by mqtt.js's default handler, unstored.
+  let pubacks: ReturnType<typeof deferPubacks>;
+  let lastReceived = 0;
+  const attach = (c: MqttClient) => {
+    pubacks = deferPubacks(c, () => stats.acknowledged++);
+    // Back-pressure: while ingest is over its high-water mark, the next message from the broker
+    // waits (mqtt.js handles one message at a time, and goes on when this callback is called).
+    c.handleMessage = (packet, callback) => {
+      lastReceived = Date.now();
+      receive(packet.topic, packet.payload as Buffer, packet.dup, pubacks.defer(packet));
+      const wait = handler.ready?.();
+      if (!wait) return callback();
+      stats.held++;
+      wait.then(() => callback());
+    };
+  };
   let client: MqttClient;
   let protocolVersion: 4 | 5 = 5;
   try {
-    client = await connect(opts, 5);
+    client = await connect(opts, 5, attach);
   } catch (e) {
     if (!UNSUPPORTED_VERSION.has((e as { code?: unknown }).code as number)) throw e;
     protocolVersion = 4;
-    client = await connect(opts, 4);
+    client = await connect(opts, 4, attach);
   }
   log.info({ protocolVersion, clientId: opts.clientId }, 'connected to the external MQTT broker');
 
   client.on('reconnect', () => stats.reconnects++);
   client.on('error', (err) => log.warn({ err: err.message }, 'MQTT broker connection error'));
   client.on('offline', () => log.warn('MQTT broker connection lost; reconnecting'));
-  const pubacks = deferPubacks(client, () => stats.acknowledged++);
-  // Back-pressure: while ingest is over its high-water mark, the next message from the broker
-  // waits (mqtt.js handles one message at a time, and goes on when this callback is called).
-  client.handleMessage = (packet, callback) => {
-    receive(packet.topic, packet.payload as Buffer, packet.dup, pubacks.defer(packet));
-    const wait = handler.ready?.();
-    if (!wait) return callback();
-    stats.held++;
-    wait.then(() => callback());
-  };
 
   function receive(topic: string, payload: Buffer, dup: boolean, ack: () => void): void {
     const t = parseTopic(topic);
@@ -202,8 +226,8 @@ export async function startBrokerBridge(opts: BrokerBridgeOptions): Promise<Brok
     }
   }
 
+  const filter = topics.allUp('+', group ?? undefined);
   if (opts.subscribe !== false) {
-    const filter = topics.allUp('+', group ?? undefined);
     const codes = await subscribe(client, filter);
     if (codes.some((c) => c >= 0x80)) {
       await client.endAsync(true);
@@ -212,6 +236,24 @@ export async function startBrokerBridge(opts: BrokerBridgeOptions): Promise<Brok
       );
     }
   }
+  /**
+   * Leaving for good: unsubscribe first, so that the broker hands this member no more of the
+   * group's messages (Mosquitto keeps handing a disconnected member of a persistent session its
+   * share, to wait there until the same client id returns: a process stopped for good would
+   * strand them), then let ingest settle what it was handed. What is still unacknowledged after
+   * that waits in the session for this client id, as after a crash.
+   */
+  async function leave(): Promise<void> {
+    try {
+      await client.unsubscribeAsync(filter);
+    } catch (err) {
+      log.warn({ err: (err as Error).message }, 'leaving the share group failed; this session keeps its share until it returns');
+      return;
+    }
+    const until = Date.now() + LEAVE_SETTLE_MS;
+    while (Date.now() < until && (pubacks.pending() > 0 || Date.now() - lastReceived < 100)) await sleep(20);
+  }
+
   const housekeeping = setInterval(() => limiter?.prune(), 60_000).unref();
 
   return {
@@ -225,14 +267,18 @@ export async function startBrokerBridge(opts: BrokerBridgeOptions): Promise<Brok
     flushPresence: () => presence.flush(),
     async close() {
       clearInterval(housekeeping);
+      if (opts.leaveOnClose && opts.subscribe !== false && client.connected) await leave();
       await presence.close();
       await client.endAsync();
     },
   };
 }
 
-/** First connection: waits through network errors until the deadline, fails at once on a CONNACK refusal. */
-function connect(opts: BrokerBridgeOptions, protocolVersion: 4 | 5): Promise<MqttClient> {
+/**
+ * First connection: waits through network errors until the deadline, fails at once on a CONNACK
+ * refusal. `attach` is given the client before any packet is read.
+ */
+function connect(opts: BrokerBridgeOptions, protocolVersion: 4 | 5, attach: (client: MqttClient) => void): Promise<MqttClient> {
   const options: IClientOptions = {
     clientId: opts.clientId,
     protocolVersion,
@@ -247,6 +293,7 @@ function connect(opts: BrokerBridgeOptions, protocolVersion: 4 | 5): Promise<Mqt
     ...(opts.password !== undefined ? { password: opts.password } : {}),
   };
   const client = mqtt.connect(opts.url, options);
+  attach(client);
   return new Promise((resolve, reject) => {
     const fail = (err: Error) => {
       clearTimeout(deadline);
@@ -284,4 +331,5 @@ async function subscribe(client: MqttClient, filter: string): Promise<number[]> 
   }
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const redact = (url: string) => url.replace(/\/\/[^@/]*@/, '//');
