@@ -74,6 +74,9 @@ export async function startTelemetry(config: Config, store: Store, log: Logger, 
     log: log.child({ part: 'ingest' }),
     onBatch: (plants) => summaries.touch(plants),
     onCommit: opts.onCommit,
+    // Through an external broker's shared subscription, other ingest processes take this
+    // process's gateways' messages too.
+    sharedDevices: Boolean(config.mqtt.url && config.mqtt.shareGroup),
   };
   const ingest = createIngest(ingestOptions);
   const stopAll = async () => {

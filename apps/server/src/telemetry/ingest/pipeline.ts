@@ -34,6 +34,12 @@ export interface IngestOptions {
   offlineFactor?: number;
   /** Reload cached gateways and devices after this long (picks up bindings and time zones). */
   cacheTtlMs?: number;
+  /**
+   * Other ingest processes take frames of the same devices (a shared subscription spreads a
+   * gateway's messages over the group): each batch reads its device days from the store under a
+   * per-device lock instead of keeping them in memory (PostgreSQL).
+   */
+  sharedDevices?: boolean;
   /** Warn (at most every 10 s) while more than this many device frames wait. */
   queueWarnAt?: number;
   /**
@@ -111,7 +117,7 @@ export function createIngest(opts: IngestOptions): Ingest {
   const bad = new BadFrames(log, now);
   const registry = new Registry({ offlineFactor: opts.offlineFactor ?? 3, ttlMs });
   const raw = dialect === 'sqlite' ? (opts.sqlite ?? null) : null;
-  const rollups = new RollupWriter(dialect, ttlMs, raw);
+  const rollups = new RollupWriter(dialect, ttlMs, raw, opts.sharedDevices === true && dialect === 'postgres');
   const writer = new BatchWriter(dialect, registry, rollups, raw);
   let edge: EdgeWorker | null = null;
   if (opts.decodeInWorker) {

@@ -2,7 +2,10 @@
  * Day rollups, store part: fold the batch's newly stored samples into device_day and carry the
  * change of each device day into its plant's day (plant-days.ts), in the batch's transaction.
  * The device's current day is kept in memory between batches (reloaded after `ttlMs`, dropped
- * when a batch fails), so the usual batch reads no device_day rows.
+ * when a batch fails), so the usual batch reads no device_day rows. When other processes ingest
+ * the same devices (`shared`), a batch instead locks its devices (a transaction-scoped advisory
+ * lock per device, taken in id order) and reads their days from the store: two processes folding
+ * one device's day take turns, and neither overwrites the other's samples.
  */
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../../db/index.ts';
@@ -70,6 +73,8 @@ const dayUpsert = {
 };
 
 const CHUNK = 500;
+/** The advisory-lock class of device days (the key's first half; the device id is the second). */
+const DEVICE_DAY_LOCK = 0x5d0d;
 
 const dayTotals = (state: DayState): DeviceDayTotals => ({ ...dayEnergy(state), peakPowerW: state.peakPowerW });
 
@@ -83,6 +88,7 @@ export class RollupWriter {
     dialect: Dialect,
     private readonly ttlMs: number,
     raw: RawSqlite | null = null,
+    private readonly shared = false,
   ) {
     this.dayUpsert = new RowStatement(dialect, dayUpsert, raw);
     this.plantDays = new PlantDayWriter(dialect, ttlMs, raw);
@@ -184,11 +190,19 @@ export class RollupWriter {
   ): Promise<Map<string, DayState>> {
     const out = new Map<string, DayState>();
     const missing: { deviceId: number; day: string; kind: DeviceKind }[] = [];
-    for (const g of groups) {
-      const cached = this.recent.get(g.deviceId);
-      if (cached && cached.state.day === g.day && now - cached.loadedAt <= this.ttlMs)
-        out.set(`${g.deviceId}|${g.day}`, cached.state);
-      else missing.push(g);
+    if (this.shared) {
+      const ids = [...new Set(groups.map((g) => g.deviceId))].sort((a, b) => a - b);
+      await sql`select pg_advisory_xact_lock(${DEVICE_DAY_LOCK}, d.id) from (select unnest(${ids}::int[]) as id order by 1) d`.execute(
+        db,
+      );
+      missing.push(...groups);
+    } else {
+      for (const g of groups) {
+        const cached = this.recent.get(g.deviceId);
+        if (cached && cached.state.day === g.day && now - cached.loadedAt <= this.ttlMs)
+          out.set(`${g.deviceId}|${g.day}`, cached.state);
+        else missing.push(g);
+      }
     }
     for (let i = 0; i < missing.length; i += CHUNK) {
       const chunk = missing.slice(i, i + CHUNK);

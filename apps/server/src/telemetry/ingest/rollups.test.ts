@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type IngestStore, openIngestStore } from '../../../test/ingest.ts';
+import { type Ingest, type IngestStore, openIngestStore } from '../../../test/ingest.ts';
 import { dataMessage, HYBRID, METER, makeGateway, makePlant, uniqueSn, WEATHER } from '../../../test/telemetry.ts';
+import { silentLogger } from '../../log.ts';
+import { createIngest } from './index.ts';
 import { counterCeilingW, counterLimits } from './kinds.ts';
 import { counterEnergy, counterProblem, dayEnergy, emptyDay, foldCounter, foldSample, plantDay } from './rollups.ts';
 
@@ -214,6 +216,40 @@ describe('day rollups in the store', () => {
       [t + 3 * HOUR, 1.5],
     ]);
     expect(await days(sn)).toMatchObject([{ pv_wh: 2000 + 1500 }]);
+  });
+
+  it("two ingest processes taking one device's frames in turn and at once count its day once (shared devices, PostgreSQL)", async (ctx) => {
+    if (store.dialect !== 'postgres') ctx.skip(); // several ingest processes share PostgreSQL only
+    const plantId = await makePlant(store.db);
+    const gw = await makeGateway(store.db, plantId);
+    const sn = uniqueSn('INV');
+    const [a, b] = [1, 2].map(() =>
+      createIngest({ db: store.db, dialect: store.dialect, log: silentLogger, flushMs: 20, sharedDevices: true }),
+    );
+    try {
+      const t = Date.UTC(2025, 4, 2, 8);
+      const send = (ingest: Ingest, i: number) =>
+        ingest.message(
+          gw.sn,
+          'data',
+          dataMessage(t + i * 5 * MIN, [{ sn, protocol: HYBRID, values: { pvEnergyTotal: 100 + i } }]),
+          t + i * 5 * MIN,
+        );
+      // In turn: one frame each, every frame on top of what the other stored.
+      for (let i = 0; i < 10; i++) {
+        const ingest = i % 2 ? b : a;
+        send(ingest, i);
+        await ingest.flush();
+      }
+      // At once: both write the same device day in the same moment.
+      for (let i = 10; i < 40; i++) send(i % 2 ? b : a, i);
+      await Promise.all([a.flush(), b.flush()]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+    expect(await days(sn)).toMatchObject([{ pv_wh: 39_000, samples: 40 }]);
+    expect(await plantDays(plantId)).toMatchObject([{ pv_wh: 39_000 }]);
   });
 
   const events = (sn: string) =>
