@@ -11,7 +11,7 @@ export async function ensureAdmin(db: Db, config: Config): Promise<{ account: st
   const account = (config.adminEmail ?? 'admin@sunfleet.local').toLowerCase();
   const password = config.adminPassword ?? randomBytes(9).toString('base64url').slice(0, 12);
   const t = now();
-  await db
+  const made = await db
     .insertInto('users')
     .values({
       account,
@@ -21,6 +21,10 @@ export async function ensureAdmin(db: Db, config: Config): Promise<{ account: st
       created_at: t,
       updated_at: t,
     })
-    .execute();
+    // Two processes starting together on an empty store: one makes the administrator.
+    .onConflict((oc) => oc.column('account').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!made) return null;
   return { account, password: config.adminPassword ? null : password };
 }

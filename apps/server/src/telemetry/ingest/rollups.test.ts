@@ -223,9 +223,10 @@ describe('day rollups in the store', () => {
     const plantId = await makePlant(store.db);
     const gw = await makeGateway(store.db, plantId);
     const sn = uniqueSn('INV');
-    const [a, b] = [1, 2].map(() =>
-      createIngest({ db: store.db, dialect: store.dialect, log: silentLogger, flushMs: 20, sharedDevices: true }),
-    );
+    const process = () =>
+      createIngest({ db: store.db, dialect: store.dialect, log: silentLogger, flushMs: 20, sharedDevices: true });
+    const a = process();
+    const b = process();
     try {
       const t = Date.UTC(2025, 4, 2, 8);
       const send = (ingest: Ingest, i: number) =>
