@@ -83,7 +83,7 @@ export async function startServer(
   const smtp = await startSmtp();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sunfleet-test-'));
   const config: Config = {
-    ...loadConfig({ DATA_DIR: dataDir, WEB_DIST: '', PASSWORD_COST: 'test', RATE_LIMITS: 'off', DEMO: 'off' }),
+    ...loadConfig({ DATA_DIR: dataDir, WEB_DIST: '', PASSWORD_COST: 'test', RATE_LIMITS: 'off', DEMO: 'off', PRESSURE: 'off' }),
     smtpUrl: smtp.url,
     ...overrides,
   };
