@@ -175,14 +175,19 @@ async function ready(port: number) {
   }
 }
 
-async function token(port: number, account: string) {
-  const res = (await fetch(`http://127.0.0.1:${port}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'password', username: account, password: PASSWORD }),
-  }).then((r) => r.json())) as { code: number; data: { access_token: string } };
-  if (res.code !== 0) throw new Error(`login ${account}: ${JSON.stringify(res)}`);
-  return res.data.access_token;
+/** An access token of `account`; a 503 (a process just started still lags) is tried again after its Retry-After. */
+async function token(port: number, account: string): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(`http://127.0.0.1:${port}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'password', username: account, password: PASSWORD }),
+    });
+    const body = (await res.json()) as { code: number; data: { access_token: string } };
+    if (body.code === 0) return body.data.access_token;
+    if (res.status !== 503 || attempt >= 10) throw new Error(`login ${account}: ${JSON.stringify(body)}`);
+    await sleep(Number(res.headers.get('retry-after') ?? 1) * 1000);
+  }
 }
 
 function runInWorker(run: Record<string, unknown>): Promise<Record<string, number>> {
@@ -225,12 +230,13 @@ async function runSetup(store: 'sqlite' | 'postgres', processes: number): Promis
   const children: ChildProcess[] = [];
   const rows: Row[] = [];
   try {
+    // One after the other: the first start makes the first administrator.
     for (let i = 0; i < processes; i++) {
       const port = await freePort();
       ports.push(port);
       children.push(startServer(port, { DATA_DIR: dataDir, DATABASE_URL: databaseUrl }));
+      await ready(port);
     }
-    for (const port of ports) await ready(port);
     const installer = await token(ports[0]!, 'installer@demo.sunfleet.local');
     const owner = await token(ports[0]!, 'owner@demo.sunfleet.local');
     const scenarios: [string, string, string][] = [
