@@ -288,7 +288,7 @@ const load = os.loadavg().map((l) => l.toFixed(2));
 const rows: Row[] = [];
 for (const { store, processes } of setups) rows.push(...(await runSetup(store, processes)));
 
-const pressure = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('PRESSURE_')));
+const pressure = Object.fromEntries(Object.entries(process.env).filter(([k]) => k === 'PRESSURE' || k.startsWith('PRESSURE_')));
 const results = {
   date: started,
   machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, load average ${load.join(' ')} at the start`,
