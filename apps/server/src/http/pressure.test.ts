@@ -86,4 +86,22 @@ describe('overload', () => {
     expect(after.statusCode).toBe(200);
     expect(after.json().code).toBe(0);
   }, 30_000);
+
+  it('takes requests in the first samples after start-up, which still hold the work of starting', async () => {
+    const busy = (ms: number) => {
+      const end = Date.now() + ms;
+      while (Date.now() < end) {}
+    };
+    // Start-up work after the sampling began: a second of blocked loop before the server is ready.
+    const fresh = await startServer(
+      { pressure: { maxEventLoopDelayMs: 80, maxEventLoopUtilization: 0, sampleIntervalMs: 1000, retryAfterSec: 3 } },
+      () => busy(1200),
+    );
+    try {
+      await until(() => fresh.app.isUnderPressure(), 1000);
+      expect((await fresh.app.inject({ method: 'GET', url: '/anonymous/appStores' })).statusCode).toBe(200);
+    } finally {
+      await fresh.close();
+    }
+  });
 });
