@@ -10,6 +10,8 @@ beforeAll(async () => {
     pressure: { maxEventLoopDelayMs: 80, maxEventLoopUtilization: 0, sampleIntervalMs: 50, retryAfterSec: 3 },
   });
   token = await answered(async () => (await s.login((await s.user()).account)).access);
+  // Past the first two samples after start-up, in which nothing is refused.
+  await sleep(150);
 });
 afterAll(() => s.close());
 
@@ -92,13 +94,14 @@ describe('overload', () => {
       const end = Date.now() + ms;
       while (Date.now() < end) {}
     };
-    // Start-up work after the sampling began: a second of blocked loop before the server is ready.
+    // Start-up work after the sampling began: more than a sample of blocked loop before the server is
+    // ready. Samples of 2 s: nothing is refused for 4 s after it.
     const fresh = await startServer(
-      { pressure: { maxEventLoopDelayMs: 80, maxEventLoopUtilization: 0, sampleIntervalMs: 1000, retryAfterSec: 3 } },
-      () => busy(1200),
+      { pressure: { maxEventLoopDelayMs: 80, maxEventLoopUtilization: 0, sampleIntervalMs: 2000, retryAfterSec: 3 } },
+      () => busy(2200),
     );
     try {
-      await until(() => fresh.app.isUnderPressure(), 1000);
+      await until(() => fresh.app.isUnderPressure(), 2000);
       expect((await fresh.app.inject({ method: 'GET', url: '/anonymous/appStores' })).statusCode).toBe(200);
     } finally {
       await fresh.close();
