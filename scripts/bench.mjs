@@ -4,6 +4,7 @@
 // npm run bench -- commands: the command channel only, bench/commands.ts.
 // npm run bench -- upgrades: a staged firmware rollout, bench/upgrades.ts.
 // npm run bench -- ingest-scale: ingest over 1, 2 and 4 processes behind Mosquitto, bench/ingest-scale.ts.
+// npm run bench -- api: the API at saturation, 1 and 2 processes, bench/api-scale.ts.
 // npm run bench -- web: web delivery only (bytes per route, page timings, Lighthouse, the
 // budgets), bench/web.ts.
 import { spawn, spawnSync } from 'node:child_process';
@@ -45,6 +46,13 @@ if (process.argv[2] === 'upgrades') {
 // (bench/demand-response.ts).
 if (process.argv[2] === 'demand-response') {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/demand-response.ts'], { cwd: root, stdio: 'inherit' });
+  process.exit(r.status ?? 1);
+}
+// npm run bench -- api: the plant list and a plant overview at 200 and 400 connections without
+// think time, one API process over SQLite and one and two over PostgreSQL (BENCH_DATABASE_URL),
+// with each server's event-loop delay and GC (bench/api-scale.ts).
+if (process.argv[2] === 'api') {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/api-scale.ts'], { cwd: root, stdio: 'inherit' });
   process.exit(r.status ?? 1);
 }
 if (process.argv[2] === 'web') {

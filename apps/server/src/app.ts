@@ -14,6 +14,7 @@ import { installBodyDepthLimit } from './http/body-depth.ts';
 import { installCompression } from './http/compression.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { openapiOptions } from './http/openapi.ts';
+import { installPressure } from './http/pressure.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { silentLogger } from './log.ts';
@@ -90,6 +91,8 @@ export async function buildApp(
   installSecurityHeaders(app);
   installBodyDepthLimit(app);
   installHttpMetrics(app);
+  // Overload refusals come before any other work, and are still counted by route.
+  await installPressure(app);
   await installCompression(app);
   await app.register(formbody);
   await app.register(multipart, { limits: { fileSize: limits.plantPictureBytes, files: 1, fields: 20 } });

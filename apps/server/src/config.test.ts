@@ -41,6 +41,27 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ COMMAND_EXPIRY: 'soon' })).toThrow(/COMMAND_EXPIRY/);
   });
 
+  it('overload: on by default (250 ms mean loop delay, 500 ms samples, Retry-After 2 s, utilisation not checked); off, set, or refused', () => {
+    expect(loadConfig({}).pressure).toEqual({
+      maxEventLoopDelayMs: 250,
+      maxEventLoopUtilization: 0,
+      sampleIntervalMs: 500,
+      retryAfterSec: 2,
+    });
+    expect(loadConfig({ PRESSURE: 'off' }).pressure).toBeNull();
+    expect(
+      loadConfig({
+        PRESSURE_LOOP_DELAY_MS: '100',
+        PRESSURE_LOOP_UTILIZATION: '0.95',
+        PRESSURE_SAMPLE_MS: '200',
+        PRESSURE_RETRY_AFTER: '5',
+      }).pressure,
+    ).toEqual({ maxEventLoopDelayMs: 100, maxEventLoopUtilization: 0.95, sampleIntervalMs: 200, retryAfterSec: 5 });
+    expect(() => loadConfig({ PRESSURE_LOOP_UTILIZATION: '1.5' })).toThrow(/PRESSURE_LOOP_UTILIZATION/);
+    expect(() => loadConfig({ PRESSURE_LOOP_DELAY_MS: '0' })).toThrow(/PRESSURE_LOOP_DELAY_MS/);
+    expect(() => loadConfig({ PRESSURE: 'maybe' })).toThrow(/PRESSURE/);
+  });
+
   it('the app store pages: none by default, http(s) URLs when given, anything else refused', () => {
     expect(loadConfig({}).appStores).toEqual({ ios: null, android: null });
     const ios = 'https://apps.apple.com/app/sunfleet/id123456789';

@@ -24,6 +24,8 @@ export interface Config {
   adminPassword: string | null;
   logLevel: string;
   rateLimits: boolean;
+  /** Overload (http/pressure.ts): past either limit a new request is refused at once with 503; null: off. */
+  pressure: PressureConfig | null;
   /** Reverse-proxy hops in front of the server whose X-Forwarded-For is trusted; 0: none. */
   trustProxy: number;
   /** Bearer token a scraper outside the loopback address presents for /metrics; null: loopback only. */
@@ -87,6 +89,17 @@ export interface Config {
   mapTiles: MapTiles | null;
   /** The OpenADR 3 VTN the demand-response area takes part in through; null: not connected. */
   oadr: OadrConfig | null;
+}
+
+export interface PressureConfig {
+  /** Mean event-loop delay (ms) over the last sample. */
+  maxEventLoopDelayMs: number;
+  /** Share of the last sample the event loop was busy (0–1); 0: not checked. */
+  maxEventLoopUtilization: number;
+  /** How often the event loop is sampled (ms). */
+  sampleIntervalMs: number;
+  /** Seconds a refused client is asked to wait (Retry-After). */
+  retryAfterSec: number;
 }
 
 export interface OadrConfig {
@@ -177,6 +190,24 @@ export function oadrSetting(env: NodeJS.ProcessEnv): OadrConfig | null {
     venName,
     callbackUrl: callback ? url('OADR_CALLBACK_URL', callback) : null,
     pollSeconds: int(env, 'OADR_POLL_SECONDS', 60, 5, 3600),
+  };
+}
+
+/**
+ * PRESSURE (on by default) with PRESSURE_LOOP_DELAY_MS, PRESSURE_LOOP_UTILIZATION (0–1; 0 or unset:
+ * not checked), PRESSURE_SAMPLE_MS and PRESSURE_RETRY_AFTER (seconds).
+ */
+export function pressureSetting(env: NodeJS.ProcessEnv): PressureConfig | null {
+  if (!flag(env, 'PRESSURE', true)) return null;
+  const raw = env.PRESSURE_LOOP_UTILIZATION;
+  const utilization = raw === undefined || raw === '' ? 0 : Number(raw);
+  if (!Number.isFinite(utilization) || utilization < 0 || utilization > 1)
+    throw new ConfigError(`PRESSURE_LOOP_UTILIZATION must be a number from 0 to 1, got "${raw}"`);
+  return {
+    maxEventLoopDelayMs: int(env, 'PRESSURE_LOOP_DELAY_MS', 250, 1, 60_000),
+    maxEventLoopUtilization: utilization,
+    sampleIntervalMs: int(env, 'PRESSURE_SAMPLE_MS', 500, 10, 60_000),
+    retryAfterSec: int(env, 'PRESSURE_RETRY_AFTER', 2, 1, 3600),
   };
 }
 
@@ -312,6 +343,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.ADMIN_PASSWORD || null,
     logLevel: env.LOG_LEVEL ?? 'info',
     rateLimits: flag(env, 'RATE_LIMITS', true),
+    pressure: pressureSetting(env),
     trustProxy: proxyHops(env),
     metricsToken,
     passwordCost: env.PASSWORD_COST === 'test' ? 'test' : 'owasp',

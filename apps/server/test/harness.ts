@@ -28,6 +28,8 @@ export interface TestServer {
   store: Store;
   config: Config;
   smtp: TestSmtp;
+  /** The PostgreSQL schema of its store (undefined on SQLite). */
+  pgSchema: string | undefined;
   close(): Promise<void>;
   /** Make an account directly in the store. */
   user(
@@ -65,16 +67,23 @@ export async function startServer(
   /**
    * How the app reaches its store: PostgreSQL through another address (a proxy in front of
    * TEST_DATABASE_URL) with its own application_name; SQLite in a file instead of in memory.
+   * `sameStoreAs`: the store of that server (its PostgreSQL schema or its SQLite file), opened
+   * anew with connections of its own, as a second server process would; left to that server to drop.
    */
-  storeOptions: Pick<DbOptions, 'databaseUrl' | 'applicationName' | 'sqliteFile' | 'onConnectionError'> = {
+  storeOptions: Pick<DbOptions, 'databaseUrl' | 'applicationName' | 'sqliteFile' | 'onConnectionError'> & {
+    sameStoreAs?: TestServer;
+  } = {
     databaseUrl: null,
   },
 ): Promise<TestServer> {
   const pgUrl = process.env.TEST_DATABASE_URL || null;
-  const schema = pgUrl ? await createSchema(pgUrl) : undefined;
+  const { sameStoreAs, ...dbOptions } = storeOptions;
+  const schema = pgUrl ? (sameStoreAs?.pgSchema ?? (await createSchema(pgUrl))) : undefined;
+  if (sameStoreAs && !pgUrl && !sameStoreAs.store.sqliteFile) throw new Error('sameStoreAs: that server keeps SQLite in memory');
   const store = createDb({
-    ...storeOptions,
-    databaseUrl: pgUrl ? storeOptions.databaseUrl || pgUrl : null,
+    ...dbOptions,
+    ...(sameStoreAs?.store.sqliteFile ? { sqliteFile: sameStoreAs.store.sqliteFile } : {}),
+    databaseUrl: pgUrl ? dbOptions.databaseUrl || pgUrl : null,
     pgSchema: schema,
     poolSize: 4,
   });
@@ -83,7 +92,7 @@ export async function startServer(
   const smtp = await startSmtp();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sunfleet-test-'));
   const config: Config = {
-    ...loadConfig({ DATA_DIR: dataDir, WEB_DIST: '', PASSWORD_COST: 'test', RATE_LIMITS: 'off', DEMO: 'off' }),
+    ...loadConfig({ DATA_DIR: dataDir, WEB_DIST: '', PASSWORD_COST: 'test', RATE_LIMITS: 'off', DEMO: 'off', PRESSURE: 'off' }),
     smtpUrl: smtp.url,
     ...overrides,
   };
@@ -106,12 +115,13 @@ export async function startServer(
     store,
     config,
     smtp,
+    pgSchema: schema,
     async close() {
       await app.close();
       mailer.close();
       await smtp.close();
       await db.destroy();
-      if (pgUrl && schema) await dropSchema(pgUrl, schema);
+      if (pgUrl && schema && !sameStoreAs) await dropSchema(pgUrl, schema);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
     async user(opts = {}) {

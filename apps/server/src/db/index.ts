@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
+  type DatabaseConnection,
+  type Driver,
   Kysely,
   type MigrationProvider,
   Migrator,
@@ -15,6 +17,7 @@ import {
 import pg from 'pg';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
+import { Turns } from './turns.ts';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -84,12 +87,31 @@ export function createDb(opts: DbOptions): Store {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   return {
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: keepStatements(sqlite) }) }),
+    db: new Kysely<Database>({ dialect: new FairSqliteDialect({ database: keepStatements(sqlite) }) }),
     dialect: 'sqlite',
     sqlite,
     sqliteFile: file === ':memory:' ? null : file,
     pool: null,
   };
+}
+
+/** better-sqlite3 under Kysely, each query on its turn (db/turns.ts). */
+class FairSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const turns = new Turns();
+    const acquire = driver.acquireConnection.bind(driver);
+    const release = driver.releaseConnection.bind(driver);
+    driver.acquireConnection = async (): Promise<DatabaseConnection> => {
+      await turns.acquire();
+      return acquire();
+    };
+    driver.releaseConnection = async (connection: DatabaseConnection): Promise<void> => {
+      await release(connection);
+      turns.release();
+    };
+    return driver;
+  }
 }
 
 /**

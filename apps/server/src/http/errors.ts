@@ -2,8 +2,8 @@
  * The one error vocabulary: a BusinessError carries a catalogue code (HTTP 200), bad input is
  * code 4 (HTTP 400, whether a schema, a handler or the body parser found it), an AuthError
  * means the access token is missing, invalid or expired (HTTP 401), a store that is
- * unreachable or locked for now is HTTP 503 (code 503, with Retry-After). Anything else is a
- * server fault whose message never reaches the client.
+ * unreachable or locked for now, or a process too busy to take a request now, is HTTP 503 (code
+ * 503, with Retry-After). Anything else is a server fault whose message never reaches the client.
  */
 import { type ErrorCode, errorText, type Language, toLanguage } from '@sunfleet/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -23,6 +23,12 @@ export class AuthError extends Error {}
 export class TooManyRequests extends Error {
   constructor(readonly retryAfterSec: number) {
     super('too many requests');
+  }
+}
+/** This process is overloaded (http/pressure.ts): HTTP 503 with code 503, and when to try again (whole seconds). */
+export class Overloaded extends Error {
+  constructor(readonly retryAfterSec: number) {
+    super('overloaded');
   }
 }
 /** A request the server will not read (HTTP `status`, code 4); `detail` says why. */
@@ -84,6 +90,10 @@ export function installErrorHandler(app: FastifyInstance, isSpaPath: (url: strin
     if (error instanceof TooManyRequests) {
       reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterSec))));
       return send(reply, 429, 3, errorText(3, lan));
+    }
+    if (error instanceof Overloaded) {
+      reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterSec))));
+      return send(reply, 503, 503, errorText(503, lan));
     }
     if (error instanceof RequestError) return send(reply, error.status, 4, `${errorText(4, lan)}: ${error.detail}`);
     const err = error as FastifyError;

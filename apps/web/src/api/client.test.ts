@@ -1,6 +1,15 @@
 import { account, type Endpoint, errorText } from '@sunfleet/contracts';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, buildRequest, type ClientEnvironment, call, configureClient, encodeForm, resetClientState } from './client.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  ApiError,
+  buildRequest,
+  type ClientEnvironment,
+  call,
+  configureClient,
+  encodeForm,
+  MAX_RETRY_WAIT_S,
+  resetClientState,
+} from './client.ts';
 import { getStoredUser, storeTokens } from './session.ts';
 
 type Handler = (url: string, init: RequestInit) => Response | Promise<Response>;
@@ -194,6 +203,70 @@ describe('server down', () => {
     await Promise.resolve();
     await expect(call(account.getPersonalized)).rejects.toMatchObject({ code: 500 });
     expect(env.confirmServerDown).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('briefly unavailable (503 with Retry-After)', () => {
+  const unavailable = (retryAfter: string) =>
+    new Response(JSON.stringify({ code: 503, msg: 'busy', data: null }), {
+      status: 503,
+      headers: { 'content-type': 'application/json', 'retry-after': retryAfter },
+    });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('a GET waits the Retry-After and is sent once more', async () => {
+    vi.useFakeTimers();
+    signIn();
+    let calls = 0;
+    const fetchMock = mockFetch(() => (++calls === 1 ? unavailable('2') : ok({ id: 7 })));
+    const result = call(account.getUser, { query: {} });
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await expect(result).resolves.toEqual({ id: 7 });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(env.toast).not.toHaveBeenCalled();
+    expect(env.confirmServerDown).not.toHaveBeenCalled();
+  });
+
+  it('a GET refused twice shows the message of code 503, not the server-down dialog', async () => {
+    vi.useFakeTimers();
+    signIn();
+    const fetchMock = mockFetch(() => unavailable('1'));
+    const result = call(account.getUser, { query: {} }).catch((e) => e);
+    await vi.advanceTimersByTimeAsync(1000);
+    const err = await result;
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ code: 503, message: errorText(503, 'en') });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(env.toast).toHaveBeenCalledExactlyOnceWith(errorText(503, 'en'), 'error');
+    expect(env.confirmServerDown).not.toHaveBeenCalled();
+  });
+
+  it('a call that writes is not sent again: its error is shown at once', async () => {
+    signIn();
+    const fetchMock = mockFetch(() => unavailable('1'));
+    const err = await call(account.updateUser, { params: { id: 7 }, body: { nickname: 'Ana' } }).catch((e) => e);
+    expect(err).toMatchObject({ code: 503 });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(env.toast).toHaveBeenCalledExactlyOnceWith(errorText(503, 'en'), 'error');
+  });
+
+  it(`a wait over ${MAX_RETRY_WAIT_S} s is not waited out; a cancelled wait sends nothing more`, async () => {
+    signIn();
+    const fetchMock = mockFetch(() => unavailable(String(MAX_RETRY_WAIT_S + 1)));
+    await expect(call(account.getUser, { query: {} })).rejects.toMatchObject({ code: 503 });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+
+    const controller = new AbortController();
+    const again = mockFetch(() => unavailable('5'));
+    const pending = call(account.getUser, { query: {}, signal: controller.signal }).catch((e) => e);
+    await Promise.resolve();
+    controller.abort();
+    expect((await pending).name).toBe('AbortError');
+    expect(again).toHaveBeenCalledTimes(1);
   });
 });
 

@@ -11,7 +11,10 @@
  * - HTTP 401: no stored user → /login; otherwise ONE refresh (`grant_type=refresh_token`) is
  *   shared by every request that hit 401 meanwhile; they replay with the new access token.
  *   A failed refresh rejects them all, clears storage and goes to /login.
- * - Network error or HTTP ≥ 500: one "server did not respond" confirm dialog at a time.
+ * - HTTP 503 with Retry-After (the server briefly unavailable: overloaded, or its store down for
+ *   a moment): a GET waits that long (at most 10 s) and is sent once more; a call that writes, a
+ *   second 503 or a longer wait shows the envelope's message like any other code.
+ * - Network error or another HTTP ≥ 500: one "server did not respond" confirm dialog at a time.
  */
 import {
   account,
@@ -148,6 +151,34 @@ export function codeText(code: number, serverMsg?: string, language = env.langua
   return serverMsg || errorText(500, toLanguage(language));
 }
 
+/** The longest Retry-After a GET waits out before its one more try; a longer one is shown at once. */
+export const MAX_RETRY_WAIT_S = 10;
+
+/** Retry-After in seconds (delta or HTTP date); null when absent or unreadable. */
+function retryAfterSeconds(res: Response): number | null {
+  const raw = res.headers.get('retry-after');
+  if (!raw) return null;
+  if (/^\d+$/.test(raw.trim())) return Number(raw);
+  const at = Date.parse(raw);
+  return Number.isNaN(at) ? null : Math.max(0, (at - Date.now()) / 1000);
+}
+
+/** Resolves after `ms`; rejects with the signal's reason if it aborts first. */
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 let refreshing: Promise<string> | null = null;
 let serverDownOpen = false;
 
@@ -203,7 +234,12 @@ function refreshAccessToken(): Promise<string> {
   return refreshing;
 }
 
-async function send<E extends Endpoint>(ep: E, input: RawInput & CallOptions, replay: boolean): Promise<DataOf<E>> {
+async function send<E extends Endpoint>(
+  ep: E,
+  input: RawInput & CallOptions,
+  replay: boolean,
+  retried = false,
+): Promise<DataOf<E>> {
   const token = getStoredUser()?.access_token ?? null;
   const [url, init] = buildRequest(ep, input, token, env.language());
   if (input.signal) init.signal = input.signal;
@@ -224,9 +260,15 @@ async function send<E extends Endpoint>(ep: E, input: RawInput & CallOptions, re
     if (replay) signedOut();
     // Another request already refreshed since this one was sent: just replay.
     if (stored.access_token === token) await refreshAccessToken();
-    return send(ep, input, true);
+    return send(ep, input, true, retried);
   }
-  if (res.status >= 500) return serverDown(input);
+  const retryAfter = res.status === 503 ? retryAfterSeconds(res) : null;
+  if (retryAfter !== null && ep.method === 'GET' && !retried && retryAfter <= MAX_RETRY_WAIT_S) {
+    await pause(retryAfter * 1000, input.signal);
+    return send(ep, input, replay, true);
+  }
+  // A 503 with Retry-After carries the envelope (code 503), shown below like any other code.
+  if (res.status >= 500 && retryAfter === null) return serverDown(input);
   if (ep.file && res.ok) return (await res.blob()) as DataOf<E>;
 
   let envelope: Envelope<DataOf<E>>;
