@@ -22,7 +22,7 @@ export const ACHROMATIC = 0.04;
 export const GREY_LIGHTNESS_GUARD = 0.12;
 
 /**
- * The meaning colours for the default company colour (antd's status colours, in OKLCH) and the hue
+ * The meaning colours for the default company colour (antd's status colours) and the OKLCH hue
  * range that keeps each one's meaning: good green, warning amber, bad red, info blue, a lost
  * connection red-orange (a softer fault), unbound purple; idle is grey.
  */
