@@ -1,22 +1,55 @@
-import { render } from '@testing-library/react';
+import { act, render } from '@testing-library/react';
 import { theme } from 'antd';
 import { describe, expect, it } from 'vitest';
-import { contrastRatio, flatten, palette, TEXT_CONTRAST } from '../lib/palette.ts';
-import { brands, defaultBrand } from './brands.ts';
-import { brandTheme, ThemeProvider } from './theme.tsx';
+import { type Palettes, usePalette, usePrintPalette } from '../components/palette.ts';
+import { confusable, contrastRatio, derivePalette, flatten, TEXT_CONTRAST } from '../lib/palette.ts';
+import { brands, currentBrand, defaultBrand } from './brands.ts';
+import { brandPalettes, brandTheme, ThemeProvider, useThemeColor } from './theme.tsx';
 
 describe('ThemeProvider', () => {
-  it('puts the palette on the document as CSS variables, for the CSS modules', () => {
+  it('gives charts and CSS modules the palette of the company colour, and follows a new colour at once', () => {
     document.documentElement.removeAttribute('style');
+    const seen: { palettes?: Palettes; setColor?: (c: string) => void } = {};
+    function Probe() {
+      seen.palettes = { screen: usePalette(), print: usePrintPalette() };
+      seen.setColor = useThemeColor().setColor;
+      return null;
+    }
     render(
       <ThemeProvider language="en">
-        <span />
+        <Probe />
       </ThemeProvider>,
     );
     const root = document.documentElement.style;
-    expect(root.getPropertyValue('--sf-good')).toBe(palette.good);
-    expect(root.getPropertyValue('--sf-good-strong')).toBe(palette.goodStrong);
-    expect(root.getPropertyValue('--sf-bad')).toBe(palette.bad);
+    const first = brandPalettes(currentBrand, currentBrand.primaryColor);
+    expect(seen.palettes).toEqual(first);
+    expect(root.getPropertyValue('--sf-good')).toBe(first.screen.meaning.good);
+    expect(root.getPropertyValue('--sf-good-strong')).toBe(first.screen.meaning.goodStrong);
+
+    act(() => seen.setColor?.('#ff0000'));
+    const red = brandPalettes(currentBrand, '#ff0000');
+    expect(seen.palettes?.screen.power.pv).toBe(red.screen.power.pv);
+    expect(seen.palettes?.print).toEqual(derivePalette('#ff0000', '#ffffff'));
+    expect(root.getPropertyValue('--sf-bad')).toBe(red.screen.meaning.bad);
+    expect(red.screen.meaning.bad).not.toBe(first.screen.meaning.bad);
+  });
+});
+
+describe("brandTheme: antd's status colours come from the palette", () => {
+  const light = brands.find((b) => b.id === 'sunfleet')!;
+
+  it.each([
+    ['light', light],
+    ['dark', defaultBrand],
+  ] as const)('%s brand: a red company colour moves the error colour of tags and badges off its red', (_kind, brand) => {
+    const standard = theme.getDesignToken(brandTheme(brand, '#00cc00'));
+    const red = theme.getDesignToken(brandTheme(brand, '#ff0000'));
+    expect(red.colorError).not.toBe(standard.colorError);
+    // The palette's colour, shaded by the theme until it reads as text on its tag.
+    expect(confusable(red.colorError, '#ff0000')).toBe(false);
+    expect(confusable(standard.colorError, '#ff0000')).toBe(true);
+    // …and the default colour's green "normal" is off #00cc00 too.
+    expect(confusable(standard.colorSuccess, '#00cc00')).toBe(false);
   });
 });
 

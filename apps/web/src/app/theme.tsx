@@ -1,7 +1,9 @@
 /**
  * Theme: the host's brand (light or dark algorithm, brand colour) and, once signed in, the
  * company's theme colour (default #00cc00). Ant Design reads both through one
- * ConfigProvider; `useThemeColor().setColor` lets the shell apply the company colour.
+ * ConfigProvider; `useThemeColor().setColor` lets the shell apply the company colour. The palette
+ * derived from the colour (chart series, status colours) reaches charts through `usePalette`,
+ * antd's status tags and badges through the status tokens it seeds, and CSS modules as variables.
  */
 import { App as AntApp, ConfigProvider, type ThemeConfig, theme } from 'antd';
 import enUS from 'antd/locale/en_US';
@@ -10,7 +12,16 @@ import dayjs from 'dayjs';
 import 'dayjs/locale/es';
 import { createContext, type ReactNode, useContext, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { getStoredThemeColor, getStoredUser, storeThemeColor } from '../api/session.ts';
-import { contrastRatio, flatten, paletteCssVariables, readableShade, TEXT_CONTRAST, textOn } from '../lib/palette.ts';
+import { PaletteContext, type Palettes } from '../components/palette.ts';
+import {
+  contrastRatio,
+  derivePalette,
+  flatten,
+  paletteCssVariables,
+  readableShade,
+  TEXT_CONTRAST,
+  textOn,
+} from '../lib/palette.ts';
 import { type Brand, currentBrand } from './brands.ts';
 
 interface ThemeColor {
@@ -33,31 +44,56 @@ const darkChrome = {
   Menu: { darkItemBg: '#141414', darkSubMenuItemBg: '#0c0c0c', darkPopupBg: '#1f1f1f' },
 };
 
-const themes = new WeakMap<Brand, Map<string, ThemeConfig>>();
+interface BrandLook {
+  config: ThemeConfig;
+  palettes: Palettes;
+}
+const looks = new WeakMap<Brand, Map<string, BrandLook>>();
 
 /**
- * The theme of a brand with a primary colour, worked out once per brand and colour for the page's
- * life (the contrast search derives antd's tokens several times: a noticeable part of the first
- * render), so the shell, the sign-in pages and every re-render share one object.
+ * The theme and palettes of a brand with a primary colour, worked out once per brand and colour for
+ * the page's life (the contrast search derives antd's tokens several times: a noticeable part of
+ * the first render), so the shell, the sign-in pages and every re-render share one object.
  */
-export function brandTheme(brand: Brand, color: string): ThemeConfig {
-  const primary = HEX.test(color) ? color : brand.primaryColor;
-  let byColour = themes.get(brand);
+function brandLook(brand: Brand, color: string): BrandLook {
+  const primary = HEX.test(color) ? color.toLowerCase() : brand.primaryColor;
+  let byColour = looks.get(brand);
   if (!byColour) {
     byColour = new Map();
-    themes.set(brand, byColour);
+    looks.set(brand, byColour);
   }
-  let config = byColour.get(primary);
-  if (!config) {
-    config = deriveBrandTheme(brand, primary);
-    byColour.set(primary, config);
+  let look = byColour.get(primary);
+  if (!look) {
+    look = deriveBrandLook(brand, primary);
+    byColour.set(primary, look);
   }
-  return config;
+  return look;
 }
 
-function deriveBrandTheme(brand: Brand, primary: string): ThemeConfig {
+/** The antd theme of a brand with a primary colour (status tokens seeded from its palette). */
+export const brandTheme = (brand: Brand, color: string): ThemeConfig => brandLook(brand, color).config;
+/** The palettes of a brand with a primary colour: series shaded for its chart background, and for white. */
+export const brandPalettes = (brand: Brand, color: string): Palettes => brandLook(brand, color).palettes;
+
+function deriveBrandLook(brand: Brand, primary: string): BrandLook {
   const algorithm = brand.dark ? theme.darkAlgorithm : theme.defaultAlgorithm;
-  const readable = readableColours(algorithm, { colorPrimary: primary, colorLink: primary, borderRadius: 6 });
+  // Charts are drawn on cards: the container background.
+  const chartBackground = theme.getDesignToken({ algorithm }).colorBgContainer;
+  const palettes = { screen: derivePalette(primary, chartBackground), print: derivePalette(primary, '#ffffff') };
+  const { good, warning, bad, info } = palettes.screen.meaning;
+  const readable = readableColours(algorithm, {
+    colorPrimary: primary,
+    colorLink: primary,
+    borderRadius: 6,
+    colorSuccess: good,
+    colorWarning: warning,
+    colorError: bad,
+    colorInfo: info,
+  });
+  return { palettes, config: deriveConfig(brand, algorithm, readable) };
+}
+
+function deriveConfig(brand: Brand, algorithm: Algorithm, readable: ReturnType<typeof readableColours>): ThemeConfig {
   return {
     algorithm,
     token: readable.token,
@@ -162,7 +198,7 @@ export function readableColours(algorithm: Algorithm, seed: Seed) {
  * The page behind every screen takes the theme's layout colour (dark brands have dark pages); the
  * palette's meaning colours become CSS variables for the CSS modules.
  */
-function BodyColours({ dark }: { dark: boolean }) {
+function BodyColours({ dark, meaning }: { dark: boolean; meaning: Record<string, string> }) {
   const { token } = theme.useToken();
   useEffect(() => {
     document.body.style.background = token.colorBgLayout;
@@ -170,8 +206,8 @@ function BodyColours({ dark }: { dark: boolean }) {
     document.documentElement.style.colorScheme = dark ? 'dark' : 'light';
   }, [token.colorBgLayout, token.colorText, dark]);
   useLayoutEffect(() => {
-    for (const [name, colour] of Object.entries(paletteCssVariables)) document.documentElement.style.setProperty(name, colour);
-  }, []);
+    for (const [name, colour] of Object.entries(meaning)) document.documentElement.style.setProperty(name, colour);
+  }, [meaning]);
   return null;
 }
 
@@ -189,13 +225,16 @@ export function ThemeProvider({ language, children }: { language: string; childr
     }),
     [color],
   );
-  const themeConfig = useMemo(() => brandTheme(brand, color), [color]);
+  const look = useMemo(() => brandLook(brand, color), [color]);
+  const cssVariables = useMemo(() => paletteCssVariables(look.palettes.screen), [look]);
   return (
     <ThemeColorContext.Provider value={value}>
-      <ConfigProvider theme={themeConfig} locale={dayjsLocale(language) === 'es' ? esES : enUS}>
-        <BodyColours dark={brand.dark} />
-        <AntApp>{children}</AntApp>
-      </ConfigProvider>
+      <PaletteContext.Provider value={look.palettes}>
+        <ConfigProvider theme={look.config} locale={dayjsLocale(language) === 'es' ? esES : enUS}>
+          <BodyColours dark={brand.dark} meaning={cssVariables} />
+          <AntApp>{children}</AntApp>
+        </ConfigProvider>
+      </PaletteContext.Provider>
     </ThemeColorContext.Provider>
   );
 }

@@ -4,7 +4,7 @@
  * chart whose period has nothing to draw says so instead of showing empty axes.
  */
 import { useEffect, useRef } from 'react';
-import { type ChartColors, type ChartOption, hasChartData, printColors, themedOption } from '../lib/chart.ts';
+import { type ChartColors, type ChartOption, hasChartData, themedOption } from '../lib/chart.ts';
 import { ChartEmpty } from './ChartEmpty.tsx';
 import { useChartColors } from './chartColors.ts';
 import { type EChartsType, init } from './echarts.ts';
@@ -52,11 +52,12 @@ function Canvas({ option, height = 320, testId, ariaLabel, colors }: ChartProps 
 
 /**
  * A chart drawn off screen, without animation, as a PNG data URL (for the PDF): the same
- * option on a white background at twice the pixels, then the instance is thrown away. 840 px
+ * option in the print colours on a white background at twice the pixels, then the instance is thrown away. 840 px
  * drawn 560 pt wide keeps the chart's 12 px labels at a readable 8 pt.
  */
 export function renderChartImage(
   option: ChartOption,
+  colors: ChartColors,
   width = 1120,
   height = 480,
 ): { url: string; width: number; height: number } {
@@ -65,7 +66,7 @@ export function renderChartImage(
   document.body.appendChild(el);
   const instance = init(el, undefined, { renderer: 'canvas', width, height });
   try {
-    instance.setOption({ ...themedOption(option, printColors), animation: false });
+    instance.setOption({ ...themedOption(option, colors), animation: false });
     const url = instance.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: '#ffffff' });
     return { url, width, height };
   } finally {

@@ -9,10 +9,10 @@ import { useTranslation } from 'react-i18next';
 import type { ApiError } from '../api/client.ts';
 import { type EnergyFlow, type FlowLink, type FlowNode, flowLinks } from '../lib/energyFlow.ts';
 import { formatMeasure, formatWatts } from '../lib/format.ts';
-import { powerPalette } from '../lib/palette.ts';
 import { formatZoned } from '../lib/zonedTime.ts';
 import { LiveCard } from './CardState.tsx';
 import styles from './EnergyFlow.module.css';
+import { usePalette } from './palette.ts';
 
 const W = 480;
 const H = 320;
@@ -23,12 +23,6 @@ const place: Record<FlowNode, { x: number; y: number }> = {
   grid: { x: 72, y: 150 },
   load: { x: 408, y: 150 },
   battery: { x: 240, y: 276 },
-};
-const colour: Record<FlowNode, string> = {
-  pv: powerPalette.pv,
-  grid: powerPalette.grid,
-  load: powerPalette.load,
-  battery: powerPalette.battery,
 };
 
 /** The line between a node and the hub, from edge to edge, drawn in the direction of flow. */
@@ -100,6 +94,7 @@ export function EnergyFlowCard({
 }) {
   const { t, i18n } = useTranslation('overview');
   const { token } = theme.useToken();
+  const colour: Record<FlowNode, string> = usePalette().power;
   const uid = useId().replace(/[^A-Za-z0-9_-]/g, '');
   const links = data ? flowLinks(data, plantType) : [];
 

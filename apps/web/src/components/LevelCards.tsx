@@ -5,6 +5,7 @@ import type { LevelCounts } from '../lib/events.ts';
 import { type Level, levels } from '../lib/events.ts';
 import { levelStyle } from '../lib/palette.ts';
 import { CountCard } from './CountCard.tsx';
+import { usePalette } from './palette.ts';
 import ui from './ui.module.css';
 
 export function LevelCards({
@@ -20,9 +21,10 @@ export function LevelCards({
 }) {
   const { t } = useTranslation('events');
   const { token } = theme.useToken();
+  const palette = usePalette();
   const cards: Array<{ key: Level | 'total'; color: string }> = [
     { key: 'total', color: token.colorPrimary },
-    ...levels.map((l) => ({ key: l, color: levelStyle[l].color })),
+    ...levels.map((l) => ({ key: l, color: palette.meaning[levelStyle[l].meaning] })),
   ];
   return (
     <Flex gap={12} wrap className={ui.gapBelow} role="group" aria-label={t('columns.level')}>

@@ -4,6 +4,7 @@ import { Flex, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { statusStyle } from '../lib/palette.ts';
 import { CountCard } from './CountCard.tsx';
+import { usePalette } from './palette.ts';
 import ui from './ui.module.css';
 
 type PlantStatusName = plantsApi.PlantStatusName;
@@ -29,9 +30,10 @@ export function StatusCards({
 }) {
   const { t } = useTranslation('plants');
   const { token } = theme.useToken();
+  const palette = usePalette();
   const cards: Array<{ key: PlantStatusName | 'total'; color: string }> = [
     { key: 'total', color: token.colorPrimary },
-    ...plantsApi.plantStatuses.map((s) => ({ key: s, color: statusStyle[s].color })),
+    ...plantsApi.plantStatuses.map((s) => ({ key: s, color: palette.meaning[statusStyle[s].meaning] })),
   ];
   return (
     <Flex gap={12} wrap className={ui.gapBelow} role="group" aria-label={t('filters.status')}>

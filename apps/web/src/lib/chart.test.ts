@@ -4,12 +4,15 @@ import {
   curveTooltip,
   dayAxis,
   hasChartData,
-  printColors,
+  printColors as printColorsOf,
   splitSigned,
   splitSignedBand,
   themedOption,
   withLegendColors,
 } from './chart.ts';
+import { derivePalette } from './palette.ts';
+
+const printColors = printColorsOf(derivePalette('#00cc00', '#ffffff'));
 
 describe('day curves', () => {
   it('write the tooltip as the time, then each series with a value, formatted by the caller', () => {

@@ -8,13 +8,16 @@ import type { BarSeriesOption, LineSeriesOption } from 'echarts/charts';
 import type { GridComponentOption, LegendComponentOption, TooltipComponentOption } from 'echarts/components';
 import type { ComposeOption } from 'echarts/core';
 import { formatNumber } from './format.ts';
+import type { SeriesPalette } from './palette.ts';
 
 export type ChartOption = ComposeOption<
   LineSeriesOption | BarSeriesOption | GridComponentOption | LegendComponentOption | TooltipComponentOption
 >;
 
-/** Text and line colours: the page's theme, or a fixed light set for the PDF. */
+/** Text, line and series colours: the page's theme, or a fixed light set for the PDF. */
 export interface ChartColors {
+  /** The series colours of the company colour's palette, for the background the chart is drawn on. */
+  series: SeriesPalette;
   text: string;
   muted: string;
   axis: string;
@@ -23,14 +26,16 @@ export interface ChartColors {
   /** A legend entry switched off: its marker and its text. */
   inactive: string;
 }
-export const printColors: ChartColors = {
+/** The PDF's colours: dark text on white, the series of the palette derived for white. */
+export const printColors = (series: SeriesPalette): ChartColors => ({
+  series,
   text: '#262626',
   muted: '#595959',
   axis: '#bfbfbf',
   split: '#f0f0f0',
   tooltipBg: '#ffffff',
   inactive: '#bfbfbf',
-};
+});
 
 /** Bar labels: the day of the month, the month's short name, or the year. */
 export function barLabel(label: string, period: 'month' | 'year' | 'total', language: string): string {

@@ -25,6 +25,9 @@ describe('my plants', () => {
     );
     expect((await screen.findByTestId('my-plants')).textContent).toContain('Plants (own and shared)5');
     expect(screen.getByTestId('my-plants-fault').textContent).toBe('Fault: 1');
+    // Event levels in antd's status colours, which the theme seeds from the company colour's palette.
+    expect(screen.getByTestId('my-plants-faults').className).toContain('ant-tag-error');
+    expect(screen.getByTestId('my-plants-warnings').className).toContain('ant-tag-warning');
     expect(calls.some((u) => u.startsWith('/api/v1/user/17/plantCount'))).toBe(true);
     expect(calls.some((u) => u.startsWith('/api/v1/user/17/eventCount'))).toBe(true);
   });

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
 import { formatNumber } from '../../lib/format.ts';
-import { statusStyle } from '../../lib/palette.ts';
+import { levelStyle, statusStyle } from '../../lib/palette.ts';
 
 export function MyPlants({ userId }: { userId: number }) {
   const { t } = useTranslation('account');
@@ -30,10 +30,10 @@ export function MyPlants({ userId }: { userId: number }) {
         ))}
       </Flex>
       <Flex gap={6} wrap>
-        <Tag color="red">
+        <Tag color={levelStyle.fault.tag} data-testid="my-plants-faults">
           {t('myPlants.faults')}: {formatNumber(events.data.fault)}
         </Tag>
-        <Tag color="orange">
+        <Tag color={levelStyle.warning.tag} data-testid="my-plants-warnings">
           {t('myPlants.warnings')}: {formatNumber(events.data.warning)}
         </Tag>
         <Link to="/plants">{t('myPlants.open')}</Link>

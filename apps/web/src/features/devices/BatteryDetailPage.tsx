@@ -17,6 +17,7 @@ import { CardError } from '../../components/CardState.tsx';
 import { ListTable } from '../../components/ListTable.tsx';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { usePermission } from '../../components/Permission.tsx';
+import { usePalette } from '../../components/palette.ts';
 import { todayIn } from '../../lib/dateNav.ts';
 import { chargeColour } from '../../lib/palette.ts';
 import { formatZoned } from '../../lib/zonedTime.ts';
@@ -111,6 +112,7 @@ function PacksTable({ packs }: { packs: readonly BatteryPack[] }) {
 
 function BatteryOverview({ info, now, timezone }: { info: BatteryInfo; now: BatteryRealtime; timezone: string }) {
   const { t } = useTranslation('devices');
+  const palette = usePalette();
   const direction = now.power === null || Math.abs(now.power) < 1 ? 'idle' : now.power > 0 ? 'discharging' : 'charging';
   return (
     <Flex vertical gap={16}>
@@ -126,7 +128,7 @@ function BatteryOverview({ info, now, timezone }: { info: BatteryInfo; now: Batt
             type="circle"
             size={120}
             percent={Math.max(0, Math.min(100, now.soc ?? 0))}
-            strokeColor={chargeColour(now.soc ?? 0, false)}
+            strokeColor={chargeColour(palette, now.soc ?? 0, false)}
             aria-label={t('battery.soc')}
             format={() => (
               <Flex vertical align="center">

@@ -25,6 +25,7 @@ import { countQuery, type ListSpec, listQuery, useListState } from './listState.
 import { type BatteryPack, type BatteryRow, detailPath } from './types.ts';
 import { useDeleteDevice } from './useDeleteDevice.tsx';
 import './devices.css';
+import { usePalette } from '../../components/palette.ts';
 import { chargeColour } from '../../lib/palette.ts';
 import styles from './devices.module.css';
 
@@ -37,8 +38,9 @@ const spec: ListSpec<(typeof devicesApi.batterySorts)[number]> = {
 /** SOC as a small bar with the value. */
 export function SocBar({ value, testId }: { value: number | null; testId?: string }) {
   const { t } = useTranslation('devices');
+  const palette = usePalette();
   if (value === null) return <span data-testid={testId}>--</span>;
-  const color = chargeColour(value);
+  const color = chargeColour(palette, value);
   return (
     <Progress
       percent={Math.max(0, Math.min(100, value))}

@@ -9,11 +9,12 @@ import { CardError } from '../../components/CardState.tsx';
 import { EventText } from '../../components/EventText.tsx';
 import { ListTable } from '../../components/ListTable.tsx';
 import { useGranted } from '../../components/Permission.tsx';
+import { usePalette } from '../../components/palette.ts';
 import { RangeField, RangeProblem } from '../../components/RangeField.tsx';
 import ui from '../../components/ui.module.css';
 import { type DateRange, quickRange, rangeProblem } from '../../lib/dateRange.ts';
 import { type EventStateName, type Level, levels } from '../../lib/events.ts';
-import { levelStyle, palette } from '../../lib/palette.ts';
+import { levelStyle } from '../../lib/palette.ts';
 import { formatZoned, withZone } from '../../lib/zonedTime.ts';
 import styles from './devices.module.css';
 
@@ -88,6 +89,7 @@ function useColumns(timezone: string, withEnd: boolean): TableColumnsType<Device
 function DeviceEvents({ sn, timezone }: { sn: string; timezone: string }) {
   const { t } = useTranslation('devices');
   const [level, setLevel] = useState<Level | undefined>();
+  const { meaning } = usePalette();
   const [state, setState] = useState<EventStateName | undefined>();
   const [range, setRange] = useState<DateRange>(() => quickRange('last7'));
   const [page, setPage] = useState(1);
@@ -143,7 +145,7 @@ function DeviceEvents({ sn, timezone }: { sn: string; timezone: string }) {
               <Badge
                 count={openCount}
                 showZero
-                color={openCount ? palette.bad : palette.good}
+                color={openCount ? meaning.bad : meaning.good}
                 data-testid="device-events-open-count"
               />
             )}

@@ -16,9 +16,10 @@ import { useApiQuery } from '../../api/hooks.ts';
 import { useGatewayRestart } from '../../components/GatewayRestart.tsx';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { useMayCall } from '../../components/Permission.tsx';
+import { usePalette } from '../../components/palette.ts';
 import { useUpgrade } from '../../components/UpgradeAction.tsx';
 import { formatRate } from '../../lib/format.ts';
-import { gatewayStateStyle, palette } from '../../lib/palette.ts';
+import { gatewayStateStyle } from '../../lib/palette.ts';
 import { formatZoned, withZone } from '../../lib/zonedTime.ts';
 import { DebugPanel } from './DebugPanel.tsx';
 import { DetailHeader, DeviceMissing } from './DetailParts.tsx';
@@ -40,7 +41,12 @@ type Period = GatewayDetail['history'][number];
 function HistoryBar({ segments, timezone }: { segments: Segment[]; timezone: string }) {
   const { t, i18n } = useTranslation('devices');
   const { token } = theme.useToken();
-  const colour = { online: gatewayStateStyle.online.color, offline: palette.disconnected, unknown: token.colorFillSecondary };
+  const { meaning } = usePalette();
+  const colour = {
+    online: meaning[gatewayStateStyle.online.meaning],
+    offline: meaning.disconnected,
+    unknown: token.colorFillSecondary,
+  };
   return (
     <Flex vertical gap={4}>
       <div className="sf-history-bar" role="img" aria-label={t('gateway.historyBar')} data-testid="history-bar">

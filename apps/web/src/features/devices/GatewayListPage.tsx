@@ -17,9 +17,10 @@ import { useApiQuery } from '../../api/hooks.ts';
 import { CountCard } from '../../components/CountCard.tsx';
 import { type RestartTarget, useGatewayRestart } from '../../components/GatewayRestart.tsx';
 import { useMayCall } from '../../components/Permission.tsx';
+import { usePalette } from '../../components/palette.ts';
 import { useUpgrade } from '../../components/UpgradeAction.tsx';
 import { useSelectionView } from '../../components/useSelectionView.ts';
-import { gatewayStateStyle, palette } from '../../lib/palette.ts';
+import { gatewayStateStyle } from '../../lib/palette.ts';
 import { DeviceListBody } from './DeviceTable.tsx';
 import { LIST_MS } from './deviceQueries.ts';
 import { deviceName } from './format.ts';
@@ -54,11 +55,12 @@ function GatewayCards({
 }) {
   const { t } = useTranslation('devices');
   const { token } = theme.useToken();
+  const { meaning } = usePalette();
   const cards = [
     { key: 'total', color: token.colorPrimary, active: !state.status && !state.binding },
-    { key: 'online', color: gatewayStateStyle.online.color, active: state.status === 'online' },
-    { key: 'offline', color: palette.disconnected, active: state.status === 'offline' },
-    { key: 'unbound', color: palette.unbound, active: state.binding === 'unbound' },
+    { key: 'online', color: meaning[gatewayStateStyle.online.meaning], active: state.status === 'online' },
+    { key: 'offline', color: meaning.disconnected, active: state.status === 'offline' },
+    { key: 'unbound', color: meaning.unbound, active: state.binding === 'unbound' },
   ] as const;
   const pick = (key: (typeof cards)[number]['key'], active: boolean) => {
     if (key === 'total' || active) onChange({ status: undefined, binding: undefined });

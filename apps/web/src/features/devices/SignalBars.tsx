@@ -5,11 +5,9 @@
 import { devicesApi } from '@sunfleet/contracts';
 import { Flex, Tooltip, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { usePalette } from '../../components/palette.ts';
 import ui from '../../components/ui.module.css';
-import { palette } from '../../lib/palette.ts';
 import { signalQuality } from './format.ts';
-
-const barColor = [palette.bad, palette.bad, palette.warning, palette.good, palette.good] as const;
 
 export function SignalBars({
   rssi,
@@ -25,6 +23,8 @@ export function SignalBars({
 }) {
   const { t } = useTranslation('devices');
   const { token } = theme.useToken();
+  const { meaning } = usePalette();
+  const barColor = [meaning.bad, meaning.bad, meaning.warning, meaning.good, meaning.good] as const;
   const n = bars ?? devicesApi.signalBars(rssi);
   if (n === null || rssi === null) return <span data-testid={testId}>--</span>;
   const quality = t(`signal.${signalQuality[Math.max(0, Math.min(4, n))]}`);

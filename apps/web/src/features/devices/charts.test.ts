@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { type ChartColors, withGaps } from '../../lib/chart.ts';
 import { setTemperatureUnit } from '../../lib/format.ts';
-import { flowPalette } from '../../lib/palette.ts';
+import { derivePalette } from '../../lib/palette.ts';
 import { dayCurveOption, energyBarsOption, energyKeysWithData, generationEnergyBars, pvIvOption, unitAxes } from './charts.ts';
 import type { EnergyBars } from './types.ts';
 
-const colors: ChartColors = { text: '#000', muted: '#666', axis: '#ccc', split: '#eee', tooltipBg: '#fff', inactive: '#bbb' };
+const colors: ChartColors = {
+  series: derivePalette('#00cc00', '#ffffff'),
+  text: '#000',
+  muted: '#666',
+  axis: '#ccc',
+  split: '#eee',
+  tooltipBg: '#fff',
+  inactive: '#bbb',
+};
 const labels = { pv: 'PV', load: 'Load', gridImport: 'Import', gridExport: 'Export', charge: 'Charge', discharge: 'Discharge' };
 const directions = { gridImport: 'Import', gridExport: 'Export', charge: 'Charge', discharge: 'Discharge' };
 type Axis = { name: string; show: boolean };
@@ -69,8 +77,8 @@ describe('device chart options', () => {
     // The directions have their own colours; no other curve takes one of them.
     const colour = (id: string) =>
       (series.find((s) => s.id === id) as unknown as { itemStyle: { color: string } }).itemStyle.color;
-    expect(colour('batteryPower.discharge')).toBe(flowPalette.discharge);
-    expect(colour('batteryPower.charge')).toBe(flowPalette.charge);
+    expect(colour('batteryPower.discharge')).toBe(colors.series.flow.discharge);
+    expect(colour('batteryPower.charge')).toBe(colors.series.flow.charge);
     expect(new Set(series.map((s) => colour(s.id))).size).toBe(series.length);
     // 10:00, 10:05, a break after 10:05 (55 minutes without samples), 11:00.
     expect(series[0]?.data).toEqual([
@@ -129,8 +137,8 @@ describe('device chart options', () => {
     const colour = new Map(
       (option.series as Array<{ id: string; itemStyle: { color: string } }>).map((s) => [s.id, s.itemStyle.color]),
     );
-    expect(colour.get('batteryPower.discharge')).toBe(flowPalette.discharge);
-    expect(colour.get('batteryPower.charge')).toBe(flowPalette.charge);
+    expect(colour.get('batteryPower.discharge')).toBe(colors.series.flow.discharge);
+    expect(colour.get('batteryPower.charge')).toBe(colors.series.flow.charge);
     expect(new Set(colour.values()).size).toBe(colour.size);
   });
 

@@ -29,17 +29,17 @@ import {
 } from '../../lib/chart.ts';
 import { minuteOfDay } from '../../lib/dateNav.ts';
 import { axisUnit, displayed, displayUnit } from '../../lib/format.ts';
-import { flowPalette, measurementSeries, powerPalette } from '../../lib/palette.ts';
+import type { SeriesPalette } from '../../lib/palette.ts';
 import { checkedZone } from '../../lib/zonedTime.ts';
 import { formatValue } from './format.ts';
 import type { DayChart, EnergyBars, EnergyKey, GenerationBars, PvIv, WeatherDay } from './types.ts';
 
 /** Energy bars by what they count. */
-export const energyPalette: Record<EnergyKey, string> = {
-  pv: powerPalette.pv,
-  load: powerPalette.load,
-  ...flowPalette,
-};
+export const energyPalette = (series: SeriesPalette): Record<EnergyKey, string> => ({
+  pv: series.power.pv,
+  load: series.power.load,
+  ...series.flow,
+});
 
 /** At most this many y axes are drawn (left, right, then a second pair further out). */
 export const MAX_AXES = 4;
@@ -98,6 +98,7 @@ type DaySeries = DayChart['series'][number];
 export function curveSeries(
   series: readonly DaySeries[],
   directions: Record<FlowDirection, string>,
+  flowPalette: Record<FlowDirection, string>,
 ): Array<DaySeries & { param: string; color?: string }> {
   return series.flatMap((s) =>
     s.flow
@@ -128,14 +129,14 @@ export function dayCurveOption(
     palette?: Record<string, string>;
   },
 ): ChartOption {
-  const shown = curveSeries(chart.series, opts.directions).filter((s) => hasValues(s.values));
+  const shown = curveSeries(chart.series, opts.directions, colors.series.flow).filter((s) => hasValues(s.values));
   const hiddenKeys = shown.filter((s) => opts.hidden?.includes(s.param)).map((s) => s.key);
   const axes = unitAxes(shown, hiddenKeys);
   const minutes = dayMinutes(chart.times, chart.timezone);
   const label = (s: DaySeries) => (s.unit ? `${s.name} (${displayUnit(s.unit)})` : s.name);
   // The other curves take the measurement colours the directions' colours leave free.
   const taken = new Set(shown.flatMap((s) => (s.color ? [s.color] : [])));
-  const free = measurementSeries.filter((c) => !taken.has(c));
+  const free = colors.series.measurement.filter((c) => !taken.has(c));
   let next = 0;
   const colour = (s: (typeof shown)[number]) => opts.palette?.[s.key] ?? s.color ?? free[next++ % free.length];
   const series: LineSeriesOption[] = shown.map((s) => {
@@ -223,7 +224,7 @@ export function energyBarsOption(
     name: labels[k],
     type: 'bar',
     barMaxWidth: 22,
-    itemStyle: { color: energyPalette[k], borderRadius: [3, 3, 0, 0] },
+    itemStyle: { color: energyPalette(colors.series)[k], borderRadius: [3, 3, 0, 0] },
     data: bars.bars.map((b) => ({ value: (b[k] ?? 0) / unit.divisor, raw: b[k] ?? 0 }) as { value: number }),
   }));
   return {
@@ -263,7 +264,7 @@ export function pvIvOption(
 ): ChartOption {
   const inputs = data.inputs.filter((i) => i.points.length > 0 || i.voltage !== null);
   const series: LineSeriesOption[] = inputs.map((input, n) => {
-    const color = measurementSeries[n % measurementSeries.length];
+    const color = colors.series.measurement[n % colors.series.measurement.length];
     const points = input.points.map((p) => ({ value: [p.voltage, p.current], time: p.time, symbolSize: 4 }));
     const last = points.at(-1);
     if (last) last.symbolSize = 11;

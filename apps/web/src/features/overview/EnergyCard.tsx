@@ -8,11 +8,11 @@ import { Card, Col, Flex, Progress, Row, Skeleton, Tooltip, Typography, theme } 
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CardError } from '../../components/CardState.tsx';
+import { usePalette } from '../../components/palette.ts';
 import ui from '../../components/ui.module.css';
 import { type ChartPeriod, periodKey } from '../../lib/dateNav.ts';
 import { isStoragePlant } from '../../lib/energyFlow.ts';
 import { formatEnergy, formatRate } from '../../lib/format.ts';
-import { powerPalette } from '../../lib/palette.ts';
 import styles from './overview.module.css';
 import { useBreakdown, useGenerationUse } from './overviewQueries.ts';
 
@@ -79,6 +79,7 @@ export const EnergyCard = memo(function EnergyCard({
   plantType: number | null | undefined;
 }) {
   const { t } = useTranslation('overview');
+  const { power, flow } = usePalette();
   const breakdown = useBreakdown(plantId, period, date);
   const use = useGenerationUse(plantId, period, date);
   const storage = isStoragePlant(plantType);
@@ -162,8 +163,8 @@ export const EnergyCard = memo(function EnergyCard({
                 <SplitBar
                   testId="energy-generation-split"
                   parts={[
-                    { key: 'selfUse', label: t('energy.selfUse'), value: use.data.selfUse, color: powerPalette.pv },
-                    { key: 'export', label: t('energy.export'), value: use.data.export, color: powerPalette.grid },
+                    { key: 'selfUse', label: t('energy.selfUse'), value: use.data.selfUse, color: power.pv },
+                    { key: 'export', label: t('energy.export'), value: use.data.export, color: flow.gridExport },
                   ]}
                 />
               </Flex>
@@ -172,15 +173,15 @@ export const EnergyCard = memo(function EnergyCard({
                 <SplitBar
                   testId="energy-consumption-split"
                   parts={[
-                    { key: 'fromPv', label: t('energy.fromPv'), value: use.data.fromPv, color: powerPalette.pv },
-                    { key: 'fromGrid', label: t('energy.fromGrid'), value: use.data.fromGrid, color: powerPalette.grid },
+                    { key: 'fromPv', label: t('energy.fromPv'), value: use.data.fromPv, color: power.pv },
+                    { key: 'fromGrid', label: t('energy.fromGrid'), value: use.data.fromGrid, color: flow.gridImport },
                     ...(storage
                       ? [
                           {
                             key: 'fromBattery',
                             label: t('energy.fromBattery'),
                             value: use.data.fromBattery,
-                            color: powerPalette.battery,
+                            color: flow.discharge,
                           },
                         ]
                       : []),

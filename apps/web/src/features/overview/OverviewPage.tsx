@@ -19,6 +19,7 @@ import { ApiError } from '../../api/client.ts';
 import { EnergyFlowCard } from '../../components/EnergyFlow.tsx';
 import { PageError, PageLoading, StateMessage } from '../../components/PageState.tsx';
 import { useMayCall } from '../../components/Permission.tsx';
+import { usePrintPalette } from '../../components/palette.ts';
 import { RenderLater } from '../../components/RenderLater.tsx';
 import { WhenNear } from '../../components/WhenNear.tsx';
 import { type ChartPeriod, chartPeriods, clampToToday, isDay, todayIn } from '../../lib/dateNav.ts';
@@ -43,6 +44,7 @@ export default function OverviewPage() {
   const navigate = useNavigate();
   const { message } = App.useApp();
   const client = useQueryClient();
+  const printPalette = usePrintPalette();
   const may = useMayCall();
   const labels = usePowerLabels();
   const id = Number(useParams().id);
@@ -113,6 +115,7 @@ export default function OverviewPage() {
         labels,
         currency: realtimeData?.currency ?? p.currency,
         language: i18n.language,
+        series: printPalette,
         snapshot: {
           plant: {
             name: p.name,

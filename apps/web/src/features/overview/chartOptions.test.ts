@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { barLabel, printColors } from '../../lib/chart.ts';
+import { barLabel, printColors as printColorsOf } from '../../lib/chart.ts';
+import { derivePalette } from '../../lib/palette.ts';
 import { completeBars, curve, generationOption, type PowerDay, powerDayOption } from './chartOptions.ts';
+
+const printColors = printColorsOf(derivePalette('#00cc00', '#ffffff'));
 
 const labels = {
   pv: 'PV',
@@ -13,6 +16,44 @@ const labels = {
   forecast: 'Forecast',
 };
 const at = (hhmm: string) => `2026-07-01T${hhmm}:00.000Z`;
+
+describe('chart colours', () => {
+  it('every series takes its colour from the palette it is given: the company colour draws generation', () => {
+    const day: PowerDay = {
+      date: '2026-07-01',
+      timezone: 'UTC',
+      points: [{ time: at('10:00'), pv: 4200, load: 800, grid: -3400, battery: 500, soc: 50 }],
+      forecast: [{ time: at('10:00'), power: 5000 }],
+      peakPower: 4200,
+      energy: 12_000,
+    };
+    const bars = {
+      date: '2026-07',
+      bars: [{ label: '2026-07-01', energy: 5000, income: 2, peakPower: null }],
+    } as Parameters<typeof generationOption>[0];
+    for (const company of ['#00cc00', '#ff0000', '#1677ff']) {
+      const palette = derivePalette(company, '#ffffff');
+      const colors = printColorsOf(palette);
+      const colour = (o: { series?: unknown }) =>
+        Object.fromEntries(
+          (o.series as Array<{ id: string; itemStyle: { color: string } }>).map((s) => [s.id, s.itemStyle.color]),
+        );
+      expect(colour(powerDayOption(day, labels, colors))).toEqual({
+        pv: palette.power.pv,
+        load: palette.power.load,
+        gridExport: palette.flow.gridExport,
+        discharge: palette.flow.discharge,
+        forecast: palette.power.forecast,
+        soc: palette.power.soc,
+      });
+      expect(colour(generationOption(bars, 'month', { energy: 'E', income: 'I' }, 'EUR', 'en', colors))).toEqual({
+        energy: palette.generation.energy,
+        income: palette.generation.income,
+      });
+    }
+    expect(derivePalette('#ff0000', '#ffffff').power.pv).toBe('#ff0000');
+  });
+});
 
 describe('day curve option', () => {
   it('x is minutes after plant-local midnight; a gap over 15 minutes breaks the line', () => {

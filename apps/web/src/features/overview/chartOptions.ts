@@ -23,7 +23,7 @@ import {
 } from '../../lib/chart.ts';
 import { minuteOfDay } from '../../lib/dateNav.ts';
 import { axisUnit, formatEnergy, formatMoney, formatRate, formatWatts } from '../../lib/format.ts';
-import { flowPalette, generationPalette, type PowerLabels, powerPalette } from '../../lib/palette.ts';
+import type { PowerLabels } from '../../lib/palette.ts';
 import { checkedZone } from '../../lib/zonedTime.ts';
 
 export type PowerDay = DataOf<typeof plantEnergyApi.plantPowerDay>;
@@ -52,6 +52,7 @@ export function powerDayOption(
   opts: { animation?: boolean } = {},
 ): ChartOption {
   const tz = day.timezone;
+  const { power: powerPalette, flow: flowPalette } = colors.series;
   const column = (f: 'pv' | 'load' | 'grid' | 'battery') => day.points.map((p) => p[f]);
   const curves = [
     ...(['pv', 'load'] as const).map((f) => ({ id: f, color: powerPalette[f], values: column(f) })),
@@ -166,6 +167,7 @@ export function generationOption(
   opts: { animation?: boolean } = {},
 ): ChartOption {
   const bars = completeBars(data.bars, period, data.date);
+  const generationPalette = colors.series.generation;
   const unit = axisUnit(Math.max(0, ...bars.map((b) => b.energy)), 'Wh');
   const withIncome = bars.some((b) => b.income !== null);
   const series: BarSeriesOption[] = [

@@ -12,7 +12,7 @@ import { saveFile } from '../../components/download.ts';
 import { preloadEChart } from '../../components/LazyEChart.tsx';
 import { printColors } from '../../lib/chart.ts';
 import { type ChartPeriod, periodKey } from '../../lib/dateNav.ts';
-import type { PowerLabels } from '../../lib/palette.ts';
+import type { PowerLabels, SeriesPalette } from '../../lib/palette.ts';
 import { generationOption, powerDayOption } from './chartOptions.ts';
 import { generationEndpoint } from './overviewQueries.ts';
 import { fileSafe, type OverviewSnapshot, type PdfImage, pdfContent, renderPdf, type Translate } from './pdf.ts';
@@ -36,6 +36,8 @@ export interface ExportInput {
   labels: PowerLabels;
   currency: string | null;
   language: string;
+  /** The series colours derived for white paper. */
+  series: SeriesPalette;
 }
 
 /** Assemble and save the PDF; resolves with the file name. */
@@ -60,12 +62,13 @@ export async function exportOverviewPdf(input: ExportInput): Promise<string> {
     settle(cached(client, plantEnergyApi.plantGenerationUse, { params: { id }, query: { period, date }, quiet })),
   ]);
 
+  const print = printColors(input.series);
   const content = pdfContent({ ...input.snapshot, energy: { period, date, breakdown, use } }, t);
   const images: PdfImage[] = [];
   if (day && (day.points.length > 0 || day.forecast.length > 0))
     images.push({
       title: t('chart.dayTitle', { date }),
-      ...renderChartImage(powerDayOption(day, input.labels, printColors, { animation: false })),
+      ...renderChartImage(powerDayOption(day, input.labels, print, { animation: false }), print),
     });
   if (bars && bars.bars.length > 0)
     images.push({
@@ -77,9 +80,10 @@ export async function exportOverviewPdf(input: ExportInput): Promise<string> {
           { energy: t('chart.series.energy'), income: t('chart.series.income') },
           input.currency,
           input.language,
-          printColors,
+          print,
           { animation: false },
         ),
+        print,
       ),
     });
   const doc = renderPdf(jsPDF, content, images);

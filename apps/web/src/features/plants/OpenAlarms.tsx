@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
 import ui from '../../components/ui.module.css';
 import { formatNumber } from '../../lib/format.ts';
+import { levelStyle } from '../../lib/palette.ts';
 
 export function OpenAlarms({ refreshMs }: { refreshMs: number }) {
   const { t } = useTranslation('plants');
@@ -18,13 +19,13 @@ export function OpenAlarms({ refreshMs }: { refreshMs: number }) {
       <Typography.Text type="secondary">
         <AlertOutlined /> {t('alarms.open', { count: total })}
       </Typography.Text>
-      <Tag color="red" data-testid="open-alarms-fault">
+      <Tag color={levelStyle.fault.tag} data-testid="open-alarms-fault">
         {t('alarms.fault')}: {formatNumber(fault)}
       </Tag>
-      <Tag color="orange" data-testid="open-alarms-warning">
+      <Tag color={levelStyle.warning.tag} data-testid="open-alarms-warning">
         {t('alarms.warning')}: {formatNumber(warning)}
       </Tag>
-      <Tag color="blue">
+      <Tag color={levelStyle.info.tag} data-testid="open-alarms-info">
         {t('alarms.info')}: {formatNumber(info)}
       </Tag>
       {total > 0 && <Link to="/device/event?state=open">{t('alarms.show')}</Link>}

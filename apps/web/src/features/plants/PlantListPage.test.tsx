@@ -91,6 +91,10 @@ describe('plant list page', () => {
     // Open events of the visible plants by level (overview/eventCount).
     expect((await screen.findByTestId('open-alarms')).textContent).toContain('4 open events');
     expect(screen.getByTestId('open-alarms-fault').textContent).toBe('Faults: 3');
+    // Event levels in antd's status colours, which the theme seeds from the company colour's palette.
+    expect(screen.getByTestId('open-alarms-fault').className).toContain('ant-tag-error');
+    expect(screen.getByTestId('open-alarms-warning').className).toContain('ant-tag-warning');
+    expect(screen.getByTestId('open-alarms-info').className).toContain('ant-tag-processing');
   }, 20_000);
 
   it('selecting rows shows the bulk bar with the count; a status card filters on the server', async () => {

@@ -20,7 +20,7 @@ import { useApiQuery } from '../../api/hooks.ts';
 import { PageEmpty, PageError } from '../../components/PageState.tsx';
 import ui from '../../components/ui.module.css';
 import { formatCapacity, formatEnergy, formatMeasure, formatPower } from '../../lib/format.ts';
-import { statusStyle } from '../../lib/palette.ts';
+import { meaningVariable, statusStyle } from '../../lib/palette.ts';
 import { loadCountries } from './countries.ts';
 import {
   clusterPlants,
@@ -40,10 +40,10 @@ const FIT_MAX_ZOOM = { outlines: 7, tiles: 12 };
 /** The whole world in Web Mercator (Leaflet's projection stops at ±85.05°). */
 const WORLD = latLngBounds([-85.05, -180], [85.05, 180]);
 const plantPath = (p: MapPlant) => `/plants/overview/${p.id}/${p.type}`;
-const statusColours = Object.fromEntries(plantsApi.plantStatuses.map((s) => [s, statusStyle[s].color])) as Record<
-  PlantStatusName,
-  string
->;
+/** Status colours as the theme's CSS variables: markers are markup outside React and follow the company colour too. */
+const statusColours = Object.fromEntries(
+  plantsApi.plantStatuses.map((s) => [s, `var(${meaningVariable(statusStyle[s].meaning)})`]),
+) as Record<PlantStatusName, string>;
 
 export default function PlantMap({ filters }: { filters: QueryOf<typeof plantsApi.plantsMap> }) {
   const { t } = useTranslation('plants');
@@ -98,7 +98,7 @@ export default function PlantMap({ filters }: { filters: QueryOf<typeof plantsAp
         {plantsApi.plantStatuses.map((s) => (
           <Flex key={s} align="center" gap={6}>
             {/* The status's own colour. */}
-            <span className={styles.legendDot} style={{ background: statusStyle[s].color }} />
+            <span className={styles.legendDot} style={{ background: statusColours[s] }} />
             <Typography.Text className={ui.note}>
               {t(`status.${s}`)} {counts.get(s) ?? 0}
             </Typography.Text>
@@ -296,7 +296,7 @@ function plantIcon(plant: MapPlant, label: string): DivIcon {
   return new LabelledIcon(
     {
       className: `${styles.plantMarker} sf-plant-marker`,
-      html: `<span class="${styles.dot}" data-plant="${plant.id}" data-status="${plant.status}" style="--sf-status: ${statusStyle[plant.status].color}"></span>`,
+      html: `<span class="${styles.dot}" data-plant="${plant.id}" data-status="${plant.status}" style="--sf-status: ${statusColours[plant.status]}"></span>`,
       iconSize: [18, 18],
       iconAnchor: [9, 9],
       tooltipAnchor: [0, 0],

@@ -11,6 +11,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EChart } from '../../components/EChart.tsx';
 import { PageEmpty, PageError } from '../../components/PageState.tsx';
+import { usePalette } from '../../components/palette.ts';
 import ui from '../../components/ui.module.css';
 import type { DateRange } from '../../lib/dateRange.ts';
 import { workdataChartOption } from './chartOption.ts';
@@ -38,6 +39,7 @@ export function WorkdataChart({
   const { t, i18n } = useTranslation('workdata');
   const flowLabels = useFlowLabels();
   const { token } = theme.useToken();
+  const palette = usePalette();
   const chart = useChart({ sn, range, params: chosen });
   const data = chart.data;
   const hasPoints = Boolean(data && data.ts.length > 0);
@@ -47,10 +49,10 @@ export function WorkdataChart({
         ? workdataChartOption(
             data,
             { min: t('chart.min'), max: t('chart.max'), locale: i18n.language, ...flowLabels },
-            { text: token.colorTextSecondary, grid: token.colorBorderSecondary },
+            { text: token.colorTextSecondary, grid: token.colorBorderSecondary, series: palette },
           )
         : null,
-    [data, t, i18n.language, flowLabels, token.colorTextSecondary, token.colorBorderSecondary],
+    [data, t, i18n.language, flowLabels, token.colorTextSecondary, token.colorBorderSecondary, palette],
   );
 
   return (

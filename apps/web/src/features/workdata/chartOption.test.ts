@@ -1,8 +1,11 @@
 import type { LineSeriesOption } from 'echarts/charts';
 import { describe, expect, it } from 'vitest';
 import { setTemperatureUnit } from '../../lib/format.ts';
-import { flowPalette } from '../../lib/palette.ts';
-import { chartPalette, unitAxes, type WorkdataChartData, workdataChartOption } from './chartOption.ts';
+import { derivePalette } from '../../lib/palette.ts';
+import { unitAxes, type WorkdataChartData, workdataChartOption } from './chartOption.ts';
+
+const palette = derivePalette('#00cc00', '#ffffff');
+const colors = { text: '#595959', grid: '#f0f0f0', series: palette };
 
 const param = (key: string, name: string, unit: string | null, flow: 'grid' | 'battery' | null = null) => ({
   key,
@@ -48,7 +51,7 @@ describe('operation-data chart', () => {
       params: [param('temperature_c', 'Inverter temperature', '°C')],
       series: [{ key: 'temperature_c', avg: [25, null], min: [20, null], max: [30, null] }],
     };
-    const o = workdataChartOption(d, labels);
+    const o = workdataChartOption(d, labels, colors);
     expect((o.yAxis as Array<{ name: string }>).map((a) => a.name)).toEqual(['°F']);
     expect((o.legend as { data: string[] }).data).toEqual(['Inverter temperature (°F)']);
     const [low, spread, line] = series(o);
@@ -63,11 +66,11 @@ describe('operation-data chart', () => {
   it('every sample: one line per parameter, one axis per unit, plant wall-clock times', () => {
     const d = data(0);
     expect(unitAxes(d)).toEqual(['W', '%']);
-    const o = workdataChartOption(d, labels);
+    const o = workdataChartOption(d, labels, colors);
     const s = series(o);
     expect(s.map((x) => x.id)).toEqual(['line-power_w', 'line-soc', 'line-pv_power_w']);
     expect(s.map((x) => x.yAxisIndex)).toEqual([0, 1, 0]);
-    expect(s.map((x) => x.color)).toEqual(chartPalette.slice(0, 3));
+    expect(s.map((x) => x.color)).toEqual(palette.workdata.slice(0, 3));
     // 10:00Z is 12:00 in Madrid; the axis is drawn in UTC.
     expect(o.useUTC).toBe(true);
     expect(s[0]!.data).toEqual([
@@ -83,7 +86,7 @@ describe('operation-data chart', () => {
   });
 
   it('buckets: a min–max band under each average line, named as the line (the legend hides both)', () => {
-    const o = workdataChartOption(data(300), labels);
+    const o = workdataChartOption(data(300), labels, colors);
     const s = series(o);
     expect(s).toHaveLength(9);
     const [lo, spread, line] = s;
@@ -100,7 +103,7 @@ describe('operation-data chart', () => {
   });
 
   it('the tooltip lists every parameter at the pointer, with the spread when bucketed', () => {
-    const o = workdataChartOption(data(300), labels);
+    const o = workdataChartOption(data(300), labels, colors);
     const formatter = (o.tooltip as { formatter: (p: unknown) => string }).formatter;
     const html = formatter([{ dataIndex: 0 }]);
     expect(html).toContain('2026-05-20 12:00:00 (Europe/Madrid)');
@@ -121,13 +124,13 @@ describe('operation-data chart', () => {
         { key: 'battery_power_w', avg: [800, -200], min: [800, -200], max: [800, -200] },
       ],
     };
-    const o = workdataChartOption(d, labels);
+    const o = workdataChartOption(d, labels, colors);
     const s = series(o);
     expect(s.map((x) => [x.id, x.name, x.color])).toEqual([
-      ['line-grid_power_w.gridImport', 'Grid power: Import (W)', flowPalette.gridImport],
-      ['line-grid_power_w.gridExport', 'Grid power: Export (W)', flowPalette.gridExport],
-      ['line-battery_power_w.discharge', 'Battery power: Discharge (W)', flowPalette.discharge],
-      ['line-battery_power_w.charge', 'Battery power: Charge (W)', flowPalette.charge],
+      ['line-grid_power_w.gridImport', 'Grid power: Import (W)', palette.flow.gridImport],
+      ['line-grid_power_w.gridExport', 'Grid power: Export (W)', palette.flow.gridExport],
+      ['line-battery_power_w.discharge', 'Battery power: Discharge (W)', palette.flow.discharge],
+      ['line-battery_power_w.charge', 'Battery power: Charge (W)', palette.flow.charge],
     ]);
     // Magnitudes: each direction carries its own part, 0 in the other.
     expect(s.map((x) => (x.data as Array<[number, number | null]>).map((p) => p[1]))).toEqual([
@@ -156,7 +159,7 @@ describe('operation-data chart', () => {
       // A bucket from 500 W export to 300 W import, 100 W export on average.
       series: [{ key: 'gridActivePower', avg: [-100, null], min: [-500, null], max: [300, null] }],
     };
-    const o = workdataChartOption(d, labels);
+    const o = workdataChartOption(d, labels, colors);
     const s = series(o);
     const at0 = (i: number) => (s[i]!.data as Array<[number, number | null]>)[0]![1];
     // Import: band 0–300 (low, spread), line 0; export: band 0–500, line 100.
@@ -175,6 +178,6 @@ describe('operation-data chart', () => {
       params: [param('battery_power_w', 'Battery power', 'W', 'battery')],
       series: [{ key: 'battery_power_w', avg: [0, 0], min: [0, 0], max: [0, 0] }],
     };
-    expect(series(workdataChartOption(d, labels)).map((x) => x.name)).toEqual(['Battery power: Discharge (W)']);
+    expect(series(workdataChartOption(d, labels, colors)).map((x) => x.name)).toEqual(['Battery power: Discharge (W)']);
   });
 });

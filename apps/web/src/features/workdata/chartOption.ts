@@ -14,8 +14,8 @@ import type {
   TooltipComponentOption,
 } from 'echarts/components';
 import type { ComposeOption } from 'echarts/core';
-import { flowDirections, printColors, splitSignedBand } from '../../lib/chart.ts';
-import { flowPalette, workdataSeries } from '../../lib/palette.ts';
+import { flowDirections, splitSignedBand } from '../../lib/chart.ts';
+import type { SeriesPalette } from '../../lib/palette.ts';
 import { formatZoned } from '../../lib/zonedTime.ts';
 import type { FlowLabels } from './flowLabels.ts';
 import { chartInDisplayUnits, formatValue, paramTitle, type WorkdataParam, wallClockMs } from './format.ts';
@@ -25,7 +25,6 @@ export type WorkdataChartOption = ComposeOption<
   LineSeriesOption | GridComponentOption | LegendComponentOption | TooltipComponentOption | DataZoomComponentOption
 >;
 
-export const chartPalette = workdataSeries;
 const AXIS_GAP = 58;
 
 export interface ChartLabels extends FlowLabels {
@@ -69,7 +68,7 @@ interface Drawn {
  * direction never taken left out (a parameter that is 0 throughout stays, as its first direction);
  * the others as they are, in the colours the directions leave free.
  */
-function drawnLines(data: WorkdataChartData, labels: ChartLabels): Drawn[] {
+function drawnLines(data: WorkdataChartData, labels: ChartLabels, palette: SeriesPalette): Drawn[] {
   const paramOf = (key: string) => data.params.find((p) => p.key === key);
   const lines: Array<Omit<Drawn, 'color'> & { color?: string }> = data.series.flatMap((s) => {
     const param = paramOf(s.key);
@@ -89,7 +88,7 @@ function drawnLines(data: WorkdataChartData, labels: ChartLabels): Drawn[] {
         legend: paramTitle({ name: named, unit: param.unit, flow: null }, labels.signs),
         name: named,
         unit,
-        color: flowPalette[part.direction],
+        color: palette.flow[part.direction],
         avg: part.avg,
         min: part.min,
         max: part.max,
@@ -97,7 +96,7 @@ function drawnLines(data: WorkdataChartData, labels: ChartLabels): Drawn[] {
     });
   });
   const taken = new Set(lines.flatMap((l) => (l.color ? [l.color] : [])));
-  const free = chartPalette.filter((c) => !taken.has(c));
+  const free = palette.workdata.filter((c) => !taken.has(c));
   let next = 0;
   return lines.map((l) => ({ ...l, color: l.color ?? free[next++ % free.length]! }));
 }
@@ -105,7 +104,7 @@ function drawnLines(data: WorkdataChartData, labels: ChartLabels): Drawn[] {
 export function workdataChartOption(
   measured: WorkdataChartData,
   labels: ChartLabels,
-  colors: { text: string; grid: string } = { text: printColors.muted, grid: printColors.split },
+  colors: { text: string; grid: string; series: SeriesPalette },
 ): WorkdataChartOption {
   const data = chartInDisplayUnits(measured);
   const x = data.ts.map((ts) => wallClockMs(ts, data.timezone));
@@ -113,7 +112,7 @@ export function workdataChartOption(
   const units = unitAxes(data);
   const left = Math.ceil(units.length / 2);
   const right = Math.floor(units.length / 2);
-  const lines = drawnLines(data, labels);
+  const lines = drawnLines(data, labels, colors.series);
 
   const series: LineSeriesOption[] = [];
   for (const line of lines) {
@@ -205,7 +204,7 @@ export function workdataChartOption(
       splitLine: { show: false },
     },
     yAxis: units.map((unit, i) => {
-      const color = lines.find((l) => l.unit === unit)?.color ?? chartPalette[i % chartPalette.length];
+      const color = lines.find((l) => l.unit === unit)?.color ?? colors.series.workdata[i % colors.series.workdata.length];
       return {
         type: 'value' as const,
         name: unit,
