@@ -11,9 +11,10 @@
  */
 import { hexToRegisters, registersToHex } from '@sunfleet/contracts';
 import { decodeSettingGroup, settingGroupReads, validateSettingValues } from '@sunfleet/protocols';
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { CommandChannel, CommandJob } from '../commands/channel.ts';
 import type { Db } from '../db/index.ts';
-import type { DrDispatchAction } from '../db/schema.ts';
+import type { Database, DrDispatchAction } from '../db/schema.ts';
 import { deviceLatest, latestBySn, num } from '../energy/latest.ts';
 import { type ControlAction, controlValues } from './controls.ts';
 import { absoluteIntervals } from './intervals.ts';
@@ -259,22 +260,7 @@ export async function planEvent(db: Db, row: EventRow, now = Date.now()): Promis
 /** An enrolment opted out of the event: its devices' rows not sent are dropped and their restores made due now. */
 export async function optOut(db: Db, eventId: number, enrollmentId: number, now = Date.now()): Promise<void> {
   const mine = db.selectFrom('dr_enrollment_devices').select('id').where('enrollment_id', '=', enrollmentId);
-  await db
-    .updateTable('dr_dispatches')
-    .set({ state: 'skipped', reason: 'opted out', updated_at: now })
-    .where('event_id', '=', eventId)
-    .where('enrollment_device_id', 'in', mine)
-    .where('state', '=', 'planned')
-    .where('action', '!=', 'restore')
-    .execute();
-  await db
-    .updateTable('dr_dispatches')
-    .set({ start_ms: now, end_ms: now, updated_at: now })
-    .where('event_id', '=', eventId)
-    .where('enrollment_device_id', 'in', mine)
-    .where('state', '=', 'planned')
-    .where('action', '=', 'restore')
-    .execute();
+  await releaseRows(db, (eb) => eb.and([eb('event_id', '=', eventId), eb('enrollment_device_id', 'in', mine)]), 'opted out', now);
 }
 
 /**
@@ -285,22 +271,35 @@ export async function optOut(db: Db, eventId: number, enrollmentId: number, now 
 export async function devicesLeft(db: Db, enrollmentDeviceIds: readonly number[], now = Date.now()): Promise<void> {
   for (let i = 0; i < enrollmentDeviceIds.length; i += 500) {
     const ids = enrollmentDeviceIds.slice(i, i + 500);
-    await db
-      .updateTable('dr_dispatches')
-      .set({ state: 'skipped', reason: 'left the programme', updated_at: now })
-      .where('enrollment_device_id', 'in', ids)
-      .where('state', '=', 'planned')
-      .where('action', '!=', 'restore')
-      .execute();
-    await db
-      .updateTable('dr_dispatches')
-      .set({ start_ms: now, end_ms: now, updated_at: now })
-      .where('enrollment_device_id', 'in', ids)
-      .where('state', '=', 'planned')
-      .where('action', '=', 'restore')
-      .where('start_ms', '>', now)
-      .execute();
+    await releaseRows(db, (eb) => eb('enrollment_device_id', 'in', ids), 'left the programme', now);
   }
+}
+
+/**
+ * The planned rows of `scope`: commands not sent are dropped (`reason`), restores not yet due are
+ * made due now (a restore's start and end are one instant).
+ */
+async function releaseRows(
+  db: Db,
+  scope: (eb: ExpressionBuilder<Database, 'dr_dispatches'>) => Expression<SqlBool>,
+  reason: string,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('dr_dispatches')
+    .set({ state: 'skipped', reason, updated_at: now })
+    .where(scope)
+    .where('state', '=', 'planned')
+    .where('action', '!=', 'restore')
+    .execute();
+  await db
+    .updateTable('dr_dispatches')
+    .set({ start_ms: now, end_ms: now, updated_at: now })
+    .where(scope)
+    .where('state', '=', 'planned')
+    .where('action', '=', 'restore')
+    .where('start_ms', '>', now)
+    .execute();
 }
 
 interface DeviceTarget {
