@@ -33,6 +33,14 @@ export function EditDialog({
   const [customerId, setCustomerId] = useState<number | null>(null);
   const [protocol, setProtocol] = useState<string | null>(null);
   const one = rows.length === 1 ? rows[0]! : null;
+  // The fields start from the row's values as the dialog opens, not once its opening animation
+  // ends: a choice made during the animation is kept.
+  const [openedAs, setOpenedAs] = useState<EditKind | null>(null);
+  if (kind !== openedAs) {
+    setOpenedAs(kind);
+    setCustomerId(one?.company?.id ?? null);
+    setProtocol(one?.protocol ?? null);
+  }
   const names = { sn: one?.sn ?? '', count: rows.length };
 
   const save = async () => {
@@ -62,11 +70,6 @@ export function EditDialog({
       okButtonProps={{ loading: busy, 'data-testid': 'stock-edit-ok' } as ButtonProps}
       onOk={save}
       onCancel={() => onClose(false)}
-      afterOpenChange={(open) => {
-        if (!open) return;
-        setCustomerId(one?.company?.id ?? null);
-        setProtocol(one?.protocol ?? null);
-      }}
       destroyOnHidden
     >
       <Form layout="vertical">
