@@ -1,22 +1,28 @@
 #!/usr/bin/env node
-// Runs every suite in order and ends with one line "N passed, N failed".
-//   node scripts/test.mjs          type check + lint, contracts, server, web, browser (e2e)
+// Runs every suite and ends with one line "N passed, N failed".
+//   node scripts/test.mjs          type check + lint, contracts, protocols, server, web, simulator,
+//                                  and alongside them the browser tests (e2e)
 //   node scripts/test.mjs server   the server suite only (CI runs it again on PostgreSQL)
-import { spawnSync } from 'node:child_process';
+//
+// The browser tests spend most of their time waiting on pages (a third of a core on average), so
+// they run in a second lane beside the others instead of after them; their output is printed as
+// a whole when they end, so the two lanes do not interleave.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const only = process.argv[2];
-const suites = [
+const all = [
   { name: 'contracts', dir: 'packages/contracts' },
   { name: 'protocols', dir: 'packages/protocols' },
   { name: 'server', dir: 'apps/server' },
   { name: 'web', dir: 'apps/web' },
   { name: 'simulator', dir: 'apps/simulator' },
-  { name: 'e2e', dir: 'apps/web', config: 'vitest.e2e.config.ts' },
-].filter((s) => !only || s.name === only);
+  { name: 'e2e', dir: 'apps/web', config: 'vitest.e2e.config.ts', lane: 'browser' },
+];
+const suites = all.filter((s) => !only || s.name === only);
 if (suites.length === 0) {
   console.error(`unknown suite "${only}"`);
   process.exit(2);
@@ -27,25 +33,33 @@ let failed = 0;
 let skipped = 0;
 const failures = [];
 
-if (!only) {
-  console.log('\n== check (types + lint)');
-  const check = spawnSync('npm', ['run', '--silent', 'check'], { cwd: root, stdio: 'inherit' });
-  if (check.status === 0) passed++;
-  else {
-    failed++;
-    failures.push('check');
-  }
+/** Run a command; its output goes to ours, or is collected and returned when `buffered`. */
+function run(cmd, args, cwd, buffered) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd, env: process.env, stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    let output = '';
+    child.stdout?.on('data', (d) => {
+      output += d;
+    });
+    child.stderr?.on('data', (d) => {
+      output += d;
+    });
+    child.on('error', (err) => resolve({ status: -1, output: `${output}\n${err.message}` }));
+    child.on('close', (status) => resolve({ status, output }));
+  });
 }
 
 const vitest = path.join(root, 'node_modules/.bin/vitest');
-for (const suite of suites) {
+async function runSuite(suite, buffered) {
   const cwd = path.join(root, suite.dir);
-  if (suite.config && !fs.existsSync(path.join(cwd, suite.config))) continue;
-  console.log(`\n== ${suite.name}`);
+  if (suite.config && !fs.existsSync(path.join(cwd, suite.config))) return;
+  const header = `\n== ${suite.name}`;
+  if (!buffered) console.log(header);
   const out = path.join(os.tmpdir(), `sunfleet-${suite.name}-${process.pid}.json`);
   const args = ['run', '--passWithNoTests', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`];
   if (suite.config) args.push('--config', suite.config);
-  const run = spawnSync(vitest, args, { cwd, stdio: 'inherit', env: process.env });
+  const result = await run(vitest, args, cwd, buffered);
+  if (buffered) console.log(`${header}\n${result.output}`);
   let report = null;
   try {
     report = JSON.parse(fs.readFileSync(out, 'utf8'));
@@ -56,15 +70,36 @@ for (const suite of suites) {
     failed += report.numFailedTests;
     skipped += report.numPendingTests + report.numTodoTests;
     // A suite that could not even load its files fails without failed tests.
-    if (run.status !== 0 && report.numFailedTests === 0) {
+    if (result.status !== 0 && report.numFailedTests === 0) {
       failed++;
-      failures.push(`${suite.name} (exit ${run.status})`);
+      failures.push(`${suite.name} (exit ${result.status})`);
     } else if (report.numFailedTests > 0) failures.push(suite.name);
-  } else if (run.status !== 0) {
+  } else if (result.status !== 0) {
     failed++;
-    failures.push(`${suite.name} (no report, exit ${run.status})`);
+    failures.push(`${suite.name} (no report, exit ${result.status})`);
   }
 }
+
+async function mainLane() {
+  if (!only) {
+    console.log('\n== check (types + lint)');
+    const check = await run('npm', ['run', '--silent', 'check'], root, false);
+    if (check.status === 0) passed++;
+    else {
+      failed++;
+      failures.push('check');
+    }
+  }
+  for (const suite of suites.filter((s) => !s.lane)) await runSuite(suite, false);
+}
+
+async function browserLane() {
+  const browser = suites.filter((s) => s.lane === 'browser');
+  // Alone (`test.mjs e2e`), its output streams as usual.
+  for (const suite of browser) await runSuite(suite, suites.length > browser.length);
+}
+
+await Promise.all([mainLane(), browserLane()]);
 
 if (failures.length) console.log(`\nfailed: ${failures.join(', ')}`);
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);

@@ -5,13 +5,17 @@
 // external and loads from node_modules (native addons, and packages that read their own files).
 // dist/ sits beside src/ at the same depth, so paths built from import.meta.url (the web app's
 // dist, workers) resolve alike from the sources and from the bundle.
+//   node build.mjs [folder]   another folder beside src/ instead of dist/ (the bundle's own test
+//                             builds there, so it never replaces the dist/ a running server uses)
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
 const here = import.meta.dirname;
 const root = path.resolve(here, '../..');
-const outdir = path.join(here, 'dist');
+const folder = process.argv[2] ?? 'dist';
+if (!/^[\w-]+$/.test(folder)) throw new Error(`the output folder is a name beside src/, got "${folder}"`);
+const outdir = path.join(here, folder);
 const pkg = (dir) => JSON.parse(fs.readFileSync(path.join(root, dir, 'package.json'), 'utf8'));
 const external = [
   ...new Set(

@@ -11,7 +11,9 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const serverDir = path.resolve(import.meta.dirname, '..');
-const outdir = path.join(serverDir, 'dist');
+// Its own folder beside src/ (the depth the bundle's paths expect), not the dist/ that `npm start`
+// and the browser tests run from.
+const outdir = path.join(serverDir, `dist-test-${process.pid}`);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sunfleet-bundle-'));
 let server: ChildProcess | null = null;
 let output = '';
@@ -19,6 +21,7 @@ let output = '';
 afterAll(() => {
   server?.kill('SIGKILL');
   fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.rmSync(outdir, { recursive: true, force: true });
 });
 
 async function until<T>(what: string, probe: () => T | Promise<T>, ms: number): Promise<NonNullable<T>> {
@@ -33,7 +36,10 @@ async function until<T>(what: string, probe: () => T | Promise<T>, ms: number): 
 
 describe('production bundle', () => {
   it('builds, serves, runs its workers and the demo simulator, and stops on SIGTERM', { timeout: 90_000 }, async () => {
-    execFileSync(process.execPath, [path.join(serverDir, 'build.mjs')], { stdio: 'pipe', timeout: 60_000 });
+    execFileSync(process.execPath, [path.join(serverDir, 'build.mjs'), path.basename(outdir)], {
+      stdio: 'pipe',
+      timeout: 60_000,
+    });
     for (const file of ['main.js', 'edge-worker.js', 'simulator.js', 'sheet-reader.worker.mjs']) {
       expect(fs.existsSync(path.join(outdir, file)), file).toBe(true);
     }

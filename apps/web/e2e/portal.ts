@@ -9,6 +9,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { onTestFailed } from 'vitest';
 import { startSmtp, type TestSmtp } from '../../server/test/smtp.ts';
 
 export const ADMIN = { account: 'admin@e2e.sunfleet.local', password: 'AdminPass1' };
@@ -56,6 +57,42 @@ export interface Portal {
   /** Sign in through the login form. */
   login(page: Page, account: string, password: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * When the test that opened `page` fails, print what the page went through: its API calls (time,
+ * HTTP status, the envelope's code), failed loads, console errors and uncaught errors. A browser
+ * test's log is all a CI run keeps.
+ */
+function printTrailIfFailed(page: Page) {
+  const trail: string[] = [];
+  const started = Date.now();
+  const note = (line: string) => trail.push(`+${((Date.now() - started) / 1000).toFixed(1)}s ${line}`);
+  page.on('response', (r) => {
+    const u = new URL(r.url());
+    const api = /^\/(api|oauth|anonymous)\//.test(u.pathname);
+    if (!api && r.status() < 400) return;
+    const line = `${r.status()} ${r.request().method()} ${u.pathname}${u.search}`;
+    if (!api || !(r.headers()['content-type'] ?? '').includes('json')) return note(line);
+    r.json()
+      .then((body: { code?: number }) => note(`${line} code ${body.code}`))
+      .catch(() => note(line));
+  });
+  page.on('requestfailed', (r) => {
+    // Loads a navigation cut short are not failures.
+    if (r.failure()?.errorText !== 'net::ERR_ABORTED') note(`failed ${r.method()} ${r.url()}: ${r.failure()?.errorText}`);
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error') note(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => note(`page error: ${e.message}`));
+  try {
+    onTestFailed(() => {
+      console.log(`what the page went through (${page.url()}):\n${trail.slice(-60).join('\n')}`);
+    });
+  } catch {
+    // Opened outside a test (a hook): nothing to attach to.
+  }
 }
 
 async function startServer(smtp: TestSmtp, env: Record<string, string>, options: PortalOptions) {
@@ -146,6 +183,7 @@ export async function startPortal(env: Record<string, string> = {}, options: Por
         viewport: { width: 1366, height: 860 },
       });
       const page = await context.newPage();
+      printTrailIfFailed(page);
       return { context, page };
     },
     async login(page, account, password) {
