@@ -80,6 +80,17 @@ async function audit(context: BrowserContext, paths: string[], tabs = 3): Promis
         .first()
         .waitFor({ state: 'detached', timeout: 10_000 })
         .catch(() => {});
+      // A background tab may hold a colour transition half way (the company colour arriving):
+      // the audit reads the page as it ends up, every transition and animation at its end.
+      await page.evaluate(() => {
+        for (const a of document.getAnimations()) {
+          try {
+            a.finish();
+          } catch {
+            // An endless animation (a spinner, a skeleton's shimmer) has no end to jump to.
+          }
+        }
+      });
       const problems = await seriousViolations(page);
       if (problems.length) found[path] = problems;
     }
