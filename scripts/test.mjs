@@ -2,7 +2,10 @@
 // Runs every suite and ends with one line "N passed, N failed".
 //   node scripts/test.mjs          type check + lint, contracts, protocols, server, web, simulator,
 //                                  and alongside them the browser tests (e2e)
-//   node scripts/test.mjs server   the server suite only (CI runs it again on PostgreSQL)
+//   node scripts/test.mjs server   the server suite only
+//
+// TEST_POSTGRES_URL (CI sets it): the server suite runs a second time, on that PostgreSQL
+// database, right after its run on the embedded SQLite store.
 //
 // The browser tests spend most of their time waiting on pages (a third of a core on average), so
 // they run in a second lane beside the others instead of after them; their output is printed as
@@ -14,15 +17,17 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const only = process.argv[2];
+const postgres = process.env.TEST_POSTGRES_URL;
 const all = [
   { name: 'contracts', dir: 'packages/contracts' },
   { name: 'protocols', dir: 'packages/protocols' },
   { name: 'server', dir: 'apps/server' },
+  ...(postgres ? [{ name: 'server on PostgreSQL', dir: 'apps/server', env: { TEST_DATABASE_URL: postgres } }] : []),
   { name: 'web', dir: 'apps/web' },
   { name: 'simulator', dir: 'apps/simulator' },
   { name: 'e2e', dir: 'apps/web', config: 'vitest.e2e.config.ts', lane: 'browser' },
 ];
-const suites = all.filter((s) => !only || s.name === only);
+const suites = all.filter((s) => !only || s.name === only || s.name.startsWith(`${only} `));
 if (suites.length === 0) {
   console.error(`unknown suite "${only}"`);
   process.exit(2);
@@ -34,9 +39,13 @@ let skipped = 0;
 const failures = [];
 
 /** Run a command; its output goes to ours, or is collected and returned when `buffered`. */
-function run(cmd, args, cwd, buffered) {
+function run(cmd, args, cwd, buffered, env = {}) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd, env: process.env, stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    const child = spawn(cmd, args, {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    });
     let output = '';
     child.stdout?.on('data', (d) => {
       output += d;
@@ -55,10 +64,10 @@ async function runSuite(suite, buffered) {
   if (suite.config && !fs.existsSync(path.join(cwd, suite.config))) return;
   const header = `\n== ${suite.name}`;
   if (!buffered) console.log(header);
-  const out = path.join(os.tmpdir(), `sunfleet-${suite.name}-${process.pid}.json`);
+  const out = path.join(os.tmpdir(), `sunfleet-${suite.name.replace(/\W+/g, '-')}-${process.pid}.json`);
   const args = ['run', '--passWithNoTests', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`];
   if (suite.config) args.push('--config', suite.config);
-  const result = await run(vitest, args, cwd, buffered);
+  const result = await run(vitest, args, cwd, buffered, suite.env);
   if (buffered) console.log(`${header}\n${result.output}`);
   let report = null;
   try {
