@@ -11,6 +11,7 @@ describe('loadConfig', () => {
       host: '0.0.0.0',
       dataDir: path.resolve('./data'),
       databaseUrl: null,
+      databasePoolSize: 10,
       smtpUrl: null,
       accessTokenTtlSec: 900,
       refreshTokenTtlSec: 30 * 86400,
@@ -108,6 +109,7 @@ describe('loadConfig', () => {
     const c = loadConfig({
       PORT: '9000',
       DATABASE_URL: 'postgres://u:p@db:5432/sunfleet',
+      DATABASE_POOL_SIZE: '25',
       JWT_SECRET: 'x'.repeat(32),
       SMTP_URL: 'smtps://user:pw@mail.example.com:465',
       ROLES: 'api, jobs',
@@ -120,6 +122,7 @@ describe('loadConfig', () => {
     expect(c).toMatchObject({
       port: 9000,
       databaseUrl: 'postgres://u:p@db:5432/sunfleet',
+      databasePoolSize: 25,
       jwtSecret: 'x'.repeat(32),
       smtpUrl: 'smtps://user:pw@mail.example.com:465',
       rateLimits: false,
@@ -160,6 +163,7 @@ describe('loadConfig', () => {
     [{ PORT: '80.5' }, /PORT must be an integer/],
     [{ DATABASE_URL: 'mysql://root@db/sunfleet' }, /DATABASE_URL must be a postgres:\/\/ URL/],
     [{ DATABASE_URL: 'sunfleet.db' }, /DATABASE_URL/],
+    [{ DATABASE_POOL_SIZE: '0' }, /DATABASE_POOL_SIZE/],
     [{ JWT_SECRET: 'too-short' }, /JWT_SECRET must be at least 32 characters/],
     [{ SMTP_URL: 'http://mail.example.com' }, /SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/],
     [{ ROLES: 'api,web' }, /ROLES: unknown role "web"/],

@@ -9,6 +9,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** PostgreSQL connections this process may hold at once (DATABASE_POOL_SIZE). */
+  databasePoolSize: number;
   jwtSecret: string;
   accessTokenTtlSec: number;
   refreshTokenTtlSec: number;
@@ -330,6 +332,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST ?? '0.0.0.0',
     dataDir,
     databaseUrl,
+    // Several processes share the server's max_connections: processes × pool ≤ it, with room left.
+    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     // Without JWT_SECRET a random one is made per process: tokens do not survive a restart.
     jwtSecret: jwtSecret || randomBytes(32).toString('hex'),
     accessTokenTtlSec: int(env, 'ACCESS_TOKEN_TTL', 900, 10, 86400),

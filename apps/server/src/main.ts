@@ -37,6 +37,7 @@ async function main() {
   const log = pino({ level: config.logLevel, redact: ['req.headers.authorization', '*.password', '*.refresh_token'] });
   const store = createDb({
     databaseUrl: config.databaseUrl,
+    poolSize: config.databasePoolSize,
     sqliteFile: path.join(config.dataDir, 'sunfleet.db'),
     applicationName: 'sunfleet',
     onConnectionError: (err) => log.warn({ err }, 'store connection lost; the next query connects anew'),
