@@ -111,11 +111,11 @@ export class UpgradeGateway extends TestGateway {
     return this.received.filter((c) => c.type === 'upgrade');
   }
 
-  /** Send an inverter's data frame with its firmware registers (its version as ingest stores it). */
-  async report(inverterSn: string, firmwareHex: string): Promise<void> {
+  /** Send an inverter's data frame (taken at `ts`) with its firmware registers (its version as ingest stores it). */
+  async report(inverterSn: string, firmwareHex: string, ts = Date.now()): Promise<void> {
     await this.client!.publishAsync(
       topics.up(this.sn, 'data'),
-      dataMessage(Date.now(), [{ sn: inverterSn, protocol: HYBRID, values: { controlFirmware: firmwareHex } }]),
+      dataMessage(ts, [{ sn: inverterSn, protocol: HYBRID, values: { controlFirmware: firmwareHex } }]),
       { qos: 1 },
     );
   }

@@ -2,14 +2,16 @@
  * What happens to the devices of an upgrade: a wave is started (each device sent `upgrade` with a
  * fresh signed link), each device follows its command job (machine.ts), a flashed device is
  * confirmed by the version it reports, and a device is cut (cancelled before it starts, told to
- * abort a download, left to finish a flash). Every change is a conditional update of the store, and
- * the device's maintenance log row is closed with its result when it ends.
+ * abort a download, left to finish a flash). Every change is a conditional update of the store, the
+ * device's status follows it (device-status.ts), and the device's maintenance log row is closed
+ * with its result when it ends.
  */
 import type { CommandBody, CommandChannel } from '../../commands/channel.ts';
 import type { Config } from '../../config.ts';
 import type { Db, Dialect } from '../../db/index.ts';
 import type { FirmwareTable } from '../../db/schema.ts';
 import { latestBySn } from '../../energy/latest.ts';
+import { followUpgrade } from './device-status.ts';
 import { type LinkSigner, linkKey, linkSigner } from './links.ts';
 import { confirmation, isForward, outcomeOfJob } from './machine.ts';
 import {
@@ -74,6 +76,7 @@ async function move(ctx: UpgradeCtx, row: DeviceRow, from: readonly UpgradeState
   const to = (set.state ?? row.state) as UpgradeState;
   const final = to in FINAL_RESULT;
   const changed = await moveDevice(ctx.db, row.id, from, { ...set, updated_at: at, ...(final ? { finished_at: at } : {}) });
+  if (changed) await followUpgrade(ctx.db, changed);
   if (changed && final && !(row.state in FINAL_RESULT))
     await closeLog(ctx.db, changed, FINAL_RESULT[to as keyof typeof FINAL_RESULT], at, {
       state: to,

@@ -52,6 +52,8 @@ type Reply = { code: number; msg: string; data: any };
 const call = (who: Account, method: 'GET' | 'POST', url: string, payload?: unknown): Promise<Reply> =>
   rig.s.call(who.token, method, url, payload).then((r) => r.body as Reply);
 const progress = (sn: string) => call(owner, 'GET', `/api/v1/inverter/${sn}/upgrade/progress`);
+const statusOf = async (sn: string) =>
+  (await rig.s.db.selectFrom('devices').select('status').where('sn', '=', sn).executeTakeFirstOrThrow()).status;
 const logOf = (sn: string) =>
   rig.s.db.selectFrom('maintenance_log').selectAll().where('device_sn', '=', sn).orderBy('id', 'desc').executeTakeFirstOrThrow();
 
@@ -83,6 +85,8 @@ describe('an inverter upgrade', () => {
     expect(verifyFirmwareSignature(key, command!.firmware!.sha256, command!.firmware!.signature)).toBe(true);
     expect(await logOf(p.inverterSn)).toMatchObject({ kind: 'upgrade', result: 'running', user_id: owner.id });
 
+    const before = await statusOf(p.inverterSn);
+    expect(before).not.toBe('upgrading');
     const id = command!.id;
     const step = async (body: Parameters<typeof p.gateway.reply>[1], state: string, percent: number | null) => {
       await p.gateway.reply(id, body);
@@ -91,7 +95,12 @@ describe('an inverter upgrade', () => {
     };
     await step({ status: 'accepted' }, 'sending', null);
     await waitFor(async () => (await rig.commands.get(id))?.state === 'acknowledged', 3000, 'acknowledged');
+    // Accepted, not yet under way on the device: a power command still goes through.
+    expect(await statusOf(p.inverterSn)).toBe(before);
     await step({ status: 'progress', stage: 'download', progress: 40 }, 'sending', 40);
+    // Under way: the device's status says so, and power on/off is refused.
+    expect(await statusOf(p.inverterSn)).toBe('upgrading');
+    expect(await call(owner, 'GET', `/api/v1/inverter/${p.inverterSn}/boot`)).toMatchObject({ code: 1005 });
     await step({ status: 'progress', stage: 'verify', progress: 100 }, 'downloaded', 100);
     await step({ status: 'progress', stage: 'flash', progress: 30 }, 'upgrading', 30);
     // The device's ok alone is not success: the version it reports next is.
@@ -109,6 +118,26 @@ describe('an inverter upgrade', () => {
     );
     expect(await logOf(p.inverterSn)).toMatchObject({ result: 'succeeded' });
     expect((await logOf(p.inverterSn)).finished_at).not.toBeNull();
+    // Ended: the status is what the device's open events say again, and ingest keeps it so.
+    expect(await statusOf(p.inverterSn)).toBe('normal');
+    await p.gateway.report(p.inverterSn, '01 05 00 00');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await statusOf(p.inverterSn)).toBe('normal');
+  });
+
+  it('ingest keeps an "upgrading" status while it lasts, and does not bring it back once it is cleared', async () => {
+    const q = await plant();
+    await rig.s.db.updateTable('devices').set({ status: 'upgrading' }).where('sn', '=', q.inverterSn).execute();
+    // The first frame loads the device as it is in the store now: upgrading. The next one comes
+    // 20 minutes of device time later, so that ingest writes the device's row again.
+    await q.gateway.report(q.inverterSn, '01 04 00 00', Date.now() - 20 * 60_000);
+    await waitFor(async () => (await call(owner, 'GET', `/api/v1/inverter/${q.inverterSn}/firmware`)).data.version === '1.4.0.0');
+    expect(await statusOf(q.inverterSn)).toBe('upgrading');
+    // The upgrade ends (its status is cleared in the store): the next frames leave it cleared.
+    await rig.s.db.updateTable('devices').set({ status: 'normal' }).where('sn', '=', q.inverterSn).execute();
+    await q.gateway.report(q.inverterSn, '01 05 00 00');
+    await waitFor(async () => (await call(owner, 'GET', `/api/v1/inverter/${q.inverterSn}/firmware`)).data.version === '1.5.0.0');
+    expect(await statusOf(q.inverterSn)).toBe('normal');
   });
 
   it('download failed, failed with the device’s reason, and failed when another version comes back', async () => {
@@ -143,8 +172,10 @@ describe('an inverter upgrade', () => {
       upgradeCtx({ ...rig.s.app.deps, config: rig.s.config, now: () => Date.now() + rig.s.config.upgrades.confirmMs }),
       silentLogger,
     );
+    expect(await statusOf(c.inverterSn)).toBe('upgrading');
     await later.tick();
     expect((await progress(c.inverterSn)).data.state).toBe('failed');
+    expect(await statusOf(c.inverterSn)).not.toBe('upgrading');
     expect((await progress(c.inverterSn)).data.error).toBe('the device reports version 1.4.2.17 after the upgrade');
   });
 

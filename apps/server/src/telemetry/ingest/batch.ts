@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/index.ts';
 import type { Database, DeviceKind, DeviceStatus } from '../../db/schema.ts';
+import { deviceStatus } from '../../energy/device-status.ts';
 import { refreshPlantStatus } from '../../energy/plant-status.ts';
 import type { SampleTable } from '../../energy/samples.ts';
 import { recordGatewaySessions } from '../gateway-sessions.ts';
@@ -19,7 +20,6 @@ import { getOrAdd } from './maps.ts';
 import type { DeviceEntry, GatewayEntry, Registry } from './registry.ts';
 import type { RollupWriter } from './rollup-store.ts';
 import { KeyedUpdate, type RawSqlite, RowStatement } from './sql-batch.ts';
-import { deviceStatus } from './status.ts';
 
 export interface Batch {
   readings: DeviceReading[];
@@ -349,7 +349,9 @@ export class BatchWriter {
     const plants = new Set<number>();
     const params: unknown[] = [];
     for (const [device, t] of touched) {
-      const status = device.status === 'upgrading' ? 'upgrading' : deviceStatus(device.conditions);
+      // From the conditions only: the store keeps an "upgrading" the upgrade set (the update's
+      // guard), and a cached "upgrading" would write it back once the upgrade has cleared it.
+      const status = deviceStatus(device.conditions);
       const changed = status !== t.before || t.forced;
       device.status = status;
       const dataMoved = device.latestTs - device.lastTsWritten >= LAST_TS_STEP_MS;

@@ -11,8 +11,8 @@ import {
   STRING,
   uniqueSn,
 } from '../../../test/telemetry.ts';
+import { deviceStatus } from '../../energy/device-status.ts';
 import { plantStatus } from '../../energy/plant-status.ts';
-import { deviceStatus } from './status.ts';
 
 const MIN = 60_000;
 const T0 = Date.UTC(2025, 5, 10, 12, 0); // midday in Madrid

@@ -10,7 +10,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database, DeviceKind, DeviceStatus, EventLevel } from '../../db/schema.ts';
-import type { Condition } from './status.ts';
+import type { Condition } from '../../energy/device-status.ts';
 
 export interface GatewayEntry {
   id: number;

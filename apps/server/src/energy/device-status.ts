@@ -1,10 +1,10 @@
 /**
  * Device status (normal, offline, warning, fault, upgrading) from ingest's open conditions: any
  * fault → fault, else any warning → warning, else normal; offline when silent. 'upgrading' is set
- * and cleared by the command side; ingest keeps it. A plant's status follows its devices'
- * (energy/plant-status.ts).
+ * and cleared by the upgrades module; ingest keeps it. A plant's status follows its devices'
+ * (plant-status.ts).
  */
-import type { DeviceStatus, EventLevel } from '../../db/schema.ts';
+import type { DeviceStatus, EventLevel } from '../db/schema.ts';
 
 export interface Condition {
   level: EventLevel;
