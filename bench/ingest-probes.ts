@@ -31,6 +31,14 @@ export function procSample(pid: number): { t: number; ticks: number; rssMB: numb
   }
 }
 
+/** The machine's busy and total CPU ticks since boot (all cores, from /proc/stat). */
+export function machineTicks(): { busy: number; total: number } {
+  const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const idle = (f[3] ?? 0) + (f[4] ?? 0);
+  const total = f.reduce((a, b) => a + b, 0);
+  return { busy: total - idle, total };
+}
+
 /** The server's ingest counters from /metrics: refusals by reason, duplicates, messages acknowledged. */
 export async function ingestCounters(httpPort: number): Promise<Record<string, number>> {
   const text = await fetch(`http://127.0.0.1:${httpPort}/metrics`).then((r) => r.text());
@@ -46,9 +54,10 @@ export async function ingestCounters(httpPort: number): Promise<Record<string, n
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the simulator's JSON report
-export function runJson(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<any> {
+export function runJson(args: string[], env: NodeJS.ProcessEnv = process.env, onPid?: (pid: number) => void): Promise<any> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    if (child.pid !== undefined) onPid?.(child.pid);
     let out = '';
     child.stdout.on('data', (c) => {
       out += c;

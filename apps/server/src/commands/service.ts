@@ -317,6 +317,11 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
     if (result) finished([result]);
   }
 
+  /** Reads of single jobs that come together (the settles of a burst) are one query. */
+  const reads = new GroupCommit<string, JobRow | undefined>(async (ids) => {
+    const found = new Map((await jobsByIds(db, [...new Set(ids)])).map((r) => [r.id, r]));
+    return ids.map((id) => found.get(id));
+  });
   const channel: CommandService = {
     attach(p, r) {
       publish = p;
@@ -331,7 +336,7 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
     },
 
     async settle(jobId, maxWaitMs) {
-      let row = await jobById(db, jobId);
+      let row = await reads.add(jobId);
       if (!row) throw new Error(`no command job ${jobId}`);
       const wait = maxWaitMs ?? row.timeout_ms + pollMs;
       const deadline = now() + wait;
@@ -342,7 +347,7 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
         const left = deadline - now();
         if (left <= 0 || closed) return toJob(row);
         const woken = await waiters.wait(jobId, row.state, Math.max(1, Math.min(left, untilDeadline(row))));
-        row = woken ?? (await jobById(db, jobId))!;
+        row = woken ?? (await reads.add(jobId))!;
       }
     },
 
@@ -374,7 +379,7 @@ export function createCommandChannel(opts: CommandChannelOptions): CommandServic
     isOnline: (gatewaySn) => gatewayOnline(db, gatewaySn),
 
     async get(jobId) {
-      const row = await jobById(db, jobId);
+      const row = await reads.add(jobId);
       return row ? toJob(row) : undefined;
     },
 
