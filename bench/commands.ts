@@ -30,10 +30,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { registersToHex } from '@sunfleet/contracts';
 import { protocolPlan } from '@sunfleet/protocols';
-import { provisionGateway } from '../apps/server/src/telemetry/gateways.ts';
-import { unownedPlant } from '../apps/server/test/telemetry.ts';
-import { deviceSn } from '../apps/simulator/src/demo.ts';
-import { type FleetGateway, openStore, root, sleep, startFleet, startIngestRole } from './fleet.ts';
+import { type FleetGateway, openStore, root, sleep, startFleet, startIngestRole, stringInverterGateway } from './fleet.ts';
 import { machineTicks, pct, procSample, runJson } from './ingest-probes.ts';
 
 const GATEWAYS = Number(process.env.BENCH_COMMANDS_GATEWAYS ?? 250);
@@ -63,30 +60,10 @@ async function main() {
   const fleet: FleetGateway[] = [];
   const load: { sn: string; secret: string }[] = [];
   for (let i = 0; i < GATEWAYS + LOAD_GATEWAYS; i++) {
-    const p = await s.db
-      .insertInto('plants')
-      .values(unownedPlant(`Bench plant ${i}`, { timezone: 'Europe/Madrid', latitude: 40.42, longitude: -3.7 }, t))
-      .returning('id')
-      .executeTakeFirstOrThrow();
     const sn = i < GATEWAYS ? `CMDGW${String(i).padStart(6, '0')}` : `CMDLD${String(i).padStart(6, '0')}`;
-    const gw = await provisionGateway(s.db, { sn, plantId: p.id });
-    if (i >= GATEWAYS) {
-      load.push({ sn, secret: gw.secret });
-      continue;
-    }
-    fleet.push({
-      sn,
-      secret: gw.secret,
-      plant: { lat: 40.42, lon: -3.7, timezone: 'Europe/Madrid', capacityKw: 40, type: 'grid' },
-      devices: Array.from({ length: PER_GATEWAY }, (_, k) => ({
-        kind: 'string',
-        sn: deviceSn(sn, 'ST', k),
-        unit: k + 1,
-        ratedW: 10_000,
-        pvKwp: 10,
-        mppts: 2,
-      })),
-    });
+    const { gateway } = await stringInverterGateway(s.db, sn, PER_GATEWAY, t);
+    if (i < GATEWAYS) fleet.push(gateway);
+    else load.push({ sn, secret: gateway.secret });
   }
 
   // The server's ingest role, as main.ts runs it, and the fleet (a reading every 5 minutes; the load is the other child).

@@ -3,7 +3,8 @@
  * fresh schema in the PostgreSQL database of BENCH_DATABASE_URL), the server's ingest role wired
  * as main.ts wires it (the embedded broker, startTelemetry with the command channel, the command
  * sweeper), and the simulator's fleet in a child process connected to it over MQTT, waited for
- * until every gateway is online. Used by bench/commands.ts and bench/demand-response.ts.
+ * until every gateway is online, and its gateways of string inverters. Used by bench/commands.ts,
+ * bench/demand-response.ts and bench/upgrades.ts.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,8 +16,11 @@ import type { CommandChannel } from '../apps/server/src/commands/channel.ts';
 import { createCommandChannel } from '../apps/server/src/commands/service.ts';
 import { startCommandSweeper } from '../apps/server/src/commands/sweeper.ts';
 import { type Config, loadConfig } from '../apps/server/src/config.ts';
-import { createDb, migrate, type Store } from '../apps/server/src/db/index.ts';
+import { createDb, type Db, migrate, type Store } from '../apps/server/src/db/index.ts';
+import { provisionGateway } from '../apps/server/src/telemetry/gateways.ts';
 import { startTelemetry } from '../apps/server/src/telemetry/start.ts';
+import { unownedPlant } from '../apps/server/test/telemetry.ts';
+import { deviceSn } from '../apps/simulator/src/demo.ts';
 import { freePort } from './ingest-probes.ts';
 
 export const root = path.resolve(import.meta.dirname, '..');
@@ -112,6 +116,41 @@ export interface FleetGateway {
   secret: string;
   plant: object;
   devices: object[];
+}
+
+/**
+ * A plant (Madrid, unowned) with a provisioned gateway of `inverters` simulated 10 kW string
+ * inverters, and the gateway as the fleet lists it.
+ */
+export async function stringInverterGateway(
+  db: Db,
+  sn: string,
+  inverters: number,
+  at: number = Date.now(),
+): Promise<{ plantId: number; gatewayId: number; gateway: FleetGateway }> {
+  const p = await db
+    .insertInto('plants')
+    .values(unownedPlant(`Bench plant ${sn}`, { timezone: 'Europe/Madrid', latitude: 40.42, longitude: -3.7 }, at))
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const gw = await provisionGateway(db, { sn, plantId: p.id });
+  return {
+    plantId: p.id,
+    gatewayId: gw.id,
+    gateway: {
+      sn,
+      secret: gw.secret,
+      plant: { lat: 40.42, lon: -3.7, timezone: 'Europe/Madrid', capacityKw: 10 * inverters, type: 'grid' },
+      devices: Array.from({ length: inverters }, (_, k) => ({
+        kind: 'string',
+        sn: deviceSn(sn, 'ST', k),
+        unit: k + 1,
+        ratedW: 10_000,
+        pvKwp: 10,
+        mppts: 2,
+      })),
+    },
+  };
 }
 
 export interface Fleet {

@@ -32,10 +32,9 @@ import { createMailer } from '../apps/server/src/mail/mailer.ts';
 import { hashPassword } from '../apps/server/src/modules/auth/passwords.ts';
 import { AccessTokens } from '../apps/server/src/modules/auth/tokens.ts';
 import { startUpgradeRunner, upgradeCtx } from '../apps/server/src/modules/upgrades/index.ts';
-import { provisionGateway } from '../apps/server/src/telemetry/gateways.ts';
 import { startTelemetry } from '../apps/server/src/telemetry/start.ts';
-import { unownedPlant } from '../apps/server/test/telemetry.ts';
 import { deviceSn } from '../apps/simulator/src/demo.ts';
+import { type FleetGateway, stringInverterGateway } from './fleet.ts';
 import { freePort } from './ingest-probes.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -79,23 +78,18 @@ async function run(failureRate: number): Promise<RunResult> {
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const fleet: { sn: string; secret: string; plant: object; devices: object[] }[] = [];
+  const fleet: FleetGateway[] = [];
   for (let i = 0; i < GATEWAYS; i++) {
-    const p = await s.db
-      .insertInto('plants')
-      .values(unownedPlant(`Bench plant ${i}`, { timezone: 'Europe/Madrid', latitude: 40.42, longitude: -3.7 }, t))
-      .returning('id')
-      .executeTakeFirstOrThrow();
     const sn = `UPGGW${String(i).padStart(6, '0')}`;
-    const gw = await provisionGateway(s.db, { sn, plantId: p.id });
+    const { plantId, gatewayId, gateway } = await stringInverterGateway(s.db, sn, PER_GATEWAY, t);
     // The inverters as ingest registers them on their first reading (known before the rollout).
     await s.db
       .insertInto('devices')
       .values(
         Array.from({ length: PER_GATEWAY }, (_, k) => ({
           sn: deviceSn(sn, 'ST', k),
-          gateway_id: gw.id,
-          plant_id: p.id,
+          gateway_id: gatewayId,
+          plant_id: plantId,
           kind: 'inverter' as const,
           protocol_id: 'sunfleet-string-3p',
           unit: k + 1,
@@ -105,19 +99,7 @@ async function run(failureRate: number): Promise<RunResult> {
         })),
       )
       .execute();
-    fleet.push({
-      sn,
-      secret: gw.secret,
-      plant: { lat: 40.42, lon: -3.7, timezone: 'Europe/Madrid', capacityKw: 40, type: 'grid' },
-      devices: Array.from({ length: PER_GATEWAY }, (_, k) => ({
-        kind: 'string',
-        sn: deviceSn(sn, 'ST', k),
-        unit: k + 1,
-        ratedW: 10_000,
-        pvKwp: 10,
-        mppts: 2,
-      })),
-    });
+    fleet.push(gateway);
   }
 
   // The image as the firmware library stores it.
