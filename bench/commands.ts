@@ -31,7 +31,7 @@ import { performance } from 'node:perf_hooks';
 import { registersToHex } from '@sunfleet/contracts';
 import { protocolPlan } from '@sunfleet/protocols';
 import { type FleetGateway, openStore, root, sleep, startFleet, startIngestRole, stringInverterGateway } from './fleet.ts';
-import { machineTicks, pct, procSample, runJson } from './ingest-probes.ts';
+import { machineTicks, pct, procSample, runLoad } from './ingest-probes.ts';
 
 const GATEWAYS = Number(process.env.BENCH_COMMANDS_GATEWAYS ?? 250);
 const PER_GATEWAY = 4;
@@ -100,27 +100,10 @@ async function main() {
 
   const loadFile = path.join(dataDir, 'load.json');
   fs.writeFileSync(loadFile, JSON.stringify(load));
-  const loadRun = runJson(
-    [
-      'apps/simulator/src/cli.ts',
-      '--load',
-      '--json',
-      '--url',
-      url,
-      '--credentials',
-      loadFile,
-      '--devices-per-gateway',
-      '4',
-      '--duration',
-      String(LOAD_S),
-      ...(LOAD_RATE ? ['--rate', String(LOAD_RATE)] : []),
-    ],
-    process.env,
-    (pid) => {
-      pids.load = pid;
-      pin(pid, 1);
-    },
-  );
+  const loadRun = runLoad({ url, credentials: loadFile, devicesPerGateway: 4, seconds: LOAD_S, rate: LOAD_RATE }, (pid) => {
+    pids.load = pid;
+    pin(pid, 1);
+  });
 
   // Half way through the load: one write job per device, all at once.
   await sleep((LOAD_S * 1000) / 2);

@@ -72,6 +72,36 @@ export function runJson(args: string[], env: NodeJS.ProcessEnv = process.env, on
   });
 }
 
+/**
+ * The simulator's load mode over the gateways of a credentials file: as fast as acknowledgements
+ * allow, or `rate` messages a second; its JSON report.
+ */
+export function runLoad(
+  o: { url: string; credentials: string; devicesPerGateway: number; seconds: number; rate?: number | null; mqttVersion?: 5 },
+  onPid?: (pid: number) => void,
+  // biome-ignore lint/suspicious/noExplicitAny: the simulator's JSON report
+): Promise<any> {
+  return runJson(
+    [
+      'apps/simulator/src/cli.ts',
+      '--load',
+      '--json',
+      '--url',
+      o.url,
+      '--credentials',
+      o.credentials,
+      '--devices-per-gateway',
+      String(o.devicesPerGateway),
+      '--duration',
+      String(o.seconds),
+      ...(o.mqttVersion ? ['--mqtt-version', String(o.mqttVersion)] : []),
+      ...(o.rate ? ['--rate', String(o.rate)] : []),
+    ],
+    process.env,
+    onPid,
+  );
+}
+
 /** The probe's one-device message, ts = now (same plant model as the load's templates). */
 export function probeMessage(sn: string): (seq: number, ts: number) => Buffer {
   const HOUR = 3_600_000;

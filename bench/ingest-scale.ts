@@ -46,7 +46,7 @@ import { provisionGateway } from '../apps/server/src/telemetry/gateways.ts';
 import { type Mosquitto, startMosquitto } from '../apps/server/test/mqtt.ts';
 import { unownedPlant } from '../apps/server/test/telemetry.ts';
 import { loadDevices } from '../apps/simulator/src/load-generator.ts';
-import { freePort, ingestCounters, pct, probeMessage, procSample, runJson } from './ingest-probes.ts';
+import { freePort, ingestCounters, pct, probeMessage, procSample, runLoad } from './ingest-probes.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const pgUrl = process.env.BENCH_DATABASE_URL || null;
@@ -262,22 +262,14 @@ async function phase(name: string, procs: Ingest[], rateFrames: number | null) {
     mosquittoRssMB = Math.max(mosquittoRssMB, procSample(mosquitto.pid)?.rssMB ?? 0);
   }, 500);
   const start = performance.now();
-  const report = await runJson([
-    'apps/simulator/src/cli.ts',
-    '--load',
-    '--json',
-    '--url',
-    brokerUrl,
-    '--credentials',
-    credFile,
-    '--devices-per-gateway',
-    String(DEVICES),
-    '--duration',
-    String(SECONDS),
-    '--mqtt-version',
-    '5',
-    ...(rateFrames ? ['--rate', String(rateFrames / DEVICES)] : []),
-  ]);
+  const report = await runLoad({
+    url: brokerUrl,
+    credentials: credFile,
+    devicesPerGateway: DEVICES,
+    seconds: SECONDS,
+    mqttVersion: 5,
+    rate: rateFrames ? rateFrames / DEVICES : null,
+  });
   const cpu1 = procs.map((p) => procSample(p.child.pid!));
   const mq1 = procSample(mosquitto.pid);
   await drain(before + report.acked * DEVICES);

@@ -43,7 +43,7 @@ import { createDb, migrate } from '../apps/server/src/db/index.ts';
 import { provisionGateway } from '../apps/server/src/telemetry/gateways.ts';
 import { unownedPlant } from '../apps/server/test/telemetry.ts';
 import { loadDevices } from '../apps/simulator/src/load-generator.ts';
-import { freePort, ingestCounters, pct, probeMessage, procSample, runJson } from './ingest-probes.ts';
+import { freePort, ingestCounters, pct, probeMessage, procSample, runJson, runLoad } from './ingest-probes.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_INGEST_SECONDS ?? 12);
@@ -233,20 +233,7 @@ async function ingestBench(store: 'sqlite' | 'postgres', relay: Awaited<ReturnTy
     fs.writeFileSync(credFile, JSON.stringify(gws));
     const before = series.at(-1)!.n;
     const phaseStart = performance.now();
-    const report = await runJson([
-      'apps/simulator/src/cli.ts',
-      '--load',
-      '--json',
-      '--url',
-      url,
-      '--credentials',
-      credFile,
-      '--devices-per-gateway',
-      String(DEVICES),
-      '--duration',
-      String(SECONDS),
-      ...(rate ? ['--rate', String(rate)] : []),
-    ]);
+    const report = await runLoad({ url, credentials: credFile, devicesPerGateway: DEVICES, seconds: SECONDS, rate });
     // Drain: until the committed count is still for 2 s (at most 120 s).
     const loadEnded = performance.now();
     for (let last = -1, stillSince = performance.now(); performance.now() - loadEnded < 120_000; await sleep(250)) {
