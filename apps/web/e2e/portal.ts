@@ -61,24 +61,36 @@ export interface Portal {
 
 /**
  * When the test that opened `page` fails, print what the page went through: its API calls (time,
- * HTTP status, the envelope's code), failed loads, console errors and uncaught errors. A browser
- * test's log is all a CI run keeps.
+ * HTTP status, the envelope's code), the ones still waiting for an answer, failed loads, console
+ * errors and uncaught errors; then the state of its dialogs (classes, running animations, buttons)
+ * and the server's log of the last requests. A browser test's log is all a CI run keeps.
  */
-function printTrailIfFailed(page: Page) {
+function printTrailIfFailed(page: Page, serverLog: () => string[]) {
   const trail: string[] = [];
   const started = Date.now();
-  const note = (line: string) => trail.push(`+${((Date.now() - started) / 1000).toFixed(1)}s ${line}`);
-  page.on('response', (r) => {
+  const pending = new Map<unknown, string>();
+  const at = () => `+${((Date.now() - started) / 1000).toFixed(1)}s`;
+  const note = (line: string) => trail.push(`${at()} ${line}`);
+  const isApi = (url: string) => /^\/(api|oauth|anonymous)\//.test(new URL(url).pathname);
+  const label = (r: { method(): string; url(): string }) => {
     const u = new URL(r.url());
-    const api = /^\/(api|oauth|anonymous)\//.test(u.pathname);
+    return `${r.method()} ${u.pathname}${u.search}`;
+  };
+  page.on('request', (r) => {
+    if (isApi(r.url())) pending.set(r, `${at()} ${label(r)}`);
+  });
+  page.on('response', (r) => {
+    pending.delete(r.request());
+    const api = isApi(r.url());
     if (!api && r.status() < 400) return;
-    const line = `${r.status()} ${r.request().method()} ${u.pathname}${u.search}`;
+    const line = `${r.status()} ${label(r.request())}`;
     if (!api || !(r.headers()['content-type'] ?? '').includes('json')) return note(line);
     r.json()
       .then((body: { code?: number }) => note(`${line} code ${body.code}`))
       .catch(() => note(line));
   });
   page.on('requestfailed', (r) => {
+    pending.delete(r);
     // Loads a navigation cut short are not failures.
     if (r.failure()?.errorText !== 'net::ERR_ABORTED') note(`failed ${r.method()} ${r.url()}: ${r.failure()?.errorText}`);
   });
@@ -87,12 +99,80 @@ function printTrailIfFailed(page: Page) {
   });
   page.on('pageerror', (e) => note(`page error: ${e.message}`));
   try {
-    onTestFailed(() => {
-      console.log(`what the page went through (${page.url()}):\n${trail.slice(-60).join('\n')}`);
+    onTestFailed(async () => {
+      const waiting = [...pending.values()].map((line) => `  sent ${line}, no answer`);
+      const dialogs = await describeDialogs(page).catch((err) => `  (could not read the page: ${err})`);
+      // E2E_FAILURE_DIR: a folder to keep a screenshot of the page as the test failed.
+      const dir = process.env.E2E_FAILURE_DIR;
+      if (dir) await page.screenshot({ path: path.join(dir, `failed-${Date.now()}.png`) }).catch(() => {});
+      console.log(
+        [
+          `what the page went through (${page.url()}):`,
+          ...trail.slice(-60),
+          ...(waiting.length ? ['still waiting:', ...waiting] : []),
+          'its dialogs:',
+          dialogs,
+          "the server's last requests:",
+          ...serverLog().slice(-30),
+        ].join('\n'),
+      );
     });
   } catch {
     // Opened outside a test (a hook): nothing to attach to.
   }
+}
+
+/** The open dialogs of a page as text: classes, display, animations under way and the buttons. */
+async function describeDialogs(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const lines = [
+      `  visibility ${document.visibilityState}, focus ${document.hasFocus()}, active ${document.activeElement?.outerHTML.slice(0, 120)}`,
+    ];
+    for (const wrap of document.querySelectorAll<HTMLElement>('.ant-modal-wrap')) {
+      const modal = wrap.querySelector<HTMLElement>('.ant-modal');
+      const style = modal ? getComputedStyle(modal) : null;
+      lines.push(
+        `  wrap display=${getComputedStyle(wrap).display} modal class="${modal?.className}" opacity=${style?.opacity} transform=${style?.transform}`,
+      );
+      for (const b of wrap.querySelectorAll<HTMLButtonElement>('button'))
+        lines.push(`    button "${b.textContent}" class="${b.className}" disabled=${b.disabled} testid=${b.dataset.testid}`);
+    }
+    for (const a of document.getAnimations())
+      lines.push(
+        `  animation ${(a as CSSAnimation).animationName ?? a.id} ${a.playState} t=${a.currentTime} on ${(a.effect as KeyframeEffect | null)?.target?.className}`,
+      );
+    return lines.join('\n');
+  });
+}
+
+/** The request lines of the server's log (method, path, status, time taken), oldest first. */
+function requestLines(output: string): string[] {
+  const lines: string[] = [];
+  const asked = new Set<string | undefined>();
+  for (const raw of output.split('\n')) {
+    if (!raw.includes('"req') && !raw.includes('"res')) continue;
+    try {
+      const e = JSON.parse(raw) as {
+        time?: number;
+        reqId?: string;
+        req?: { method?: string; url?: string };
+        res?: { statusCode?: number };
+        responseTime?: number;
+        msg?: string;
+      };
+      const time = e.time ? new Date(e.time).toISOString().slice(11, 23) : '';
+      if (e.req) {
+        // The app's files are not what a test waits on.
+        if (!/^\/(api|oauth|anonymous)\//.test(e.req.url ?? '')) continue;
+        asked.add(e.reqId);
+        lines.push(`  ${time} ${e.reqId} in ${e.req.method} ${e.req.url}`);
+      } else if (e.res && asked.has(e.reqId))
+        lines.push(`  ${time} ${e.reqId} out ${e.res.statusCode} ${Math.round(e.responseTime ?? 0)} ms`);
+    } catch {
+      // Not a JSON log line.
+    }
+  }
+  return lines;
 }
 
 async function startServer(smtp: TestSmtp, env: Record<string, string>, options: PortalOptions) {
@@ -115,7 +195,8 @@ async function startServer(smtp: TestSmtp, env: Record<string, string>, options:
       MQTT_PORT: '0',
       ...(mqttPort !== null ? { MQTT_PORT: String(mqttPort), MQTT_HOST: '127.0.0.1' } : {}),
       RATE_LIMITS: 'off',
-      LOG_LEVEL: 'warn',
+      // Request lines: printed with the page's trail when a test fails.
+      LOG_LEVEL: 'info',
       JWT_SECRET: 'e2e-secret-e2e-secret-e2e-secret-0123',
       ...env,
     },
@@ -139,7 +220,7 @@ async function startServer(smtp: TestSmtp, env: Record<string, string>, options:
     if (Date.now() > deadline) throw new Error(`server did not start: ${output}`);
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { server, port, mqttPort, dataDir };
+  return { server, port, mqttPort, dataDir, log: () => output };
 }
 
 export async function startPortal(env: Record<string, string> = {}, options: PortalOptions = {}): Promise<Portal> {
@@ -154,7 +235,7 @@ export async function startPortal(env: Record<string, string> = {}, options: Por
       if (attempt >= 3 || !String(err).includes('EADDRINUSE')) throw err;
     }
   }
-  const { server, port, mqttPort, dataDir } = started;
+  const { server, port, mqttPort, dataDir, log } = started;
   const url = `http://127.0.0.1:${port}`;
   const browser = await chromium.launch({
     executablePath: chromiumPath,
@@ -183,7 +264,7 @@ export async function startPortal(env: Record<string, string> = {}, options: Por
         viewport: { width: 1366, height: 860 },
       });
       const page = await context.newPage();
-      printTrailIfFailed(page);
+      printTrailIfFailed(page, () => requestLines(log()));
       return { context, page };
     },
     async login(page, account, password) {
