@@ -91,7 +91,9 @@ export function EnrollForm({
 
   const submit = async () => {
     setError(null);
-    const v = await form.validateFields();
+    // The fields show what is wrong; nothing is sent.
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
     const incomplete = picker.incomplete();
     if (incomplete) return setError(t('form.capacityMissing', { sn: incomplete }));
     try {

@@ -1,5 +1,6 @@
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { ShellContext, type ShellInfo } from '../../app/shell/shellContext.ts';
 import { renderPage, serve } from '../../test/pages.tsx';
 import EnrollmentPlanPage from './EnrollmentPlanPage.tsx';
 
@@ -62,5 +63,34 @@ describe('EnrollmentPlanPage', () => {
     expect(screen.getByText('No terms available: enrolment is not possible')).toBeTruthy();
     expect(screen.getByText('The programme server did not answer: these are the programmes read last.')).toBeTruthy();
     await waitFor(() => expect(screen.getAllByText('No enrolments yet').length).toBeGreaterThan(0));
+  });
+
+  it('an enrolment with fields missing shows what is wrong and sends nothing', async () => {
+    const calls = serve([
+      [
+        'GET',
+        '/api/v1/oadr/listProgram',
+        () => ({
+          connected: true,
+          live: true,
+          programs: [{ id: 'p1', name: 'BESS-DR-2026', type: 'BATTERY_DISCHARGE', termsUrl: '/t.pdf', descriptionUrls: [] }],
+        }),
+      ],
+      ['GET', '/api/v1/oadr/enrollments', () => ({ total: 0, list: [] })],
+      ['GET', /^\/api\/v1\/oadr\/userStationList/, () => []],
+    ]);
+    const shell = { profile: {}, routes: [], buttons: {}, rights: { granted: new Set(['energyhub.enroll']), readOnly: false } };
+    renderPage(
+      <ShellContext.Provider value={shell as unknown as ShellInfo}>
+        <EnrollmentPlanPage />
+      </ShellContext.Provider>,
+      { path: '/energyHub/enrollmentPlan', pattern: '/energyHub/enrollmentPlan' },
+    );
+    fireEvent.click(await screen.findByTestId('enrol-p1'));
+    fireEvent.click(await screen.findByTestId('accept-terms'));
+    await waitFor(() => expect((screen.getByTestId('enrol-submit') as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(screen.getByTestId('enrol-submit'));
+    await waitFor(() => expect(document.querySelectorAll('.ant-form-item-explain-error').length).toBeGreaterThan(3));
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
   });
 });
