@@ -10,10 +10,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     fileParallelism: false,
-    // A failed browser test runs once more before it counts as failed, and its page trail is
-    // printed either way. Known open flake: now and then the OK of a confirmation dialog that has
-    // just opened takes no effect (the trail shows no request after the click): plant delete and
-    // transfer, gateway replacement, settings write.
+    // A failed browser test runs once more before it counts as failed; its page trail is printed
+    // either way, and the log says "retry x1" for a test that passed only the second time.
     retry: 1,
     pool: 'forks',
   },

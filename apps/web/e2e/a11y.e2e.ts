@@ -213,3 +213,31 @@ describe('keyboard', () => {
     await context.close();
   }, 120_000);
 });
+
+describe('motion', () => {
+  /** The CSS animations that start as the plant list's delete confirmation opens. */
+  async function confirmationAnimations(reducedMotion: 'reduce' | 'no-preference') {
+    const { context, page } = await portal.page({ reducedMotion });
+    await portal.login(page, demo.owner, DEMO_PASSWORD);
+    await page.waitForURL('**/plants');
+    const row = page.locator('.ant-table-row').first();
+    await row.waitFor();
+    await page.evaluate(() => {
+      const started: string[] = [];
+      (window as unknown as { started: string[] }).started = started;
+      document.addEventListener('animationstart', (e) => started.push(e.animationName), true);
+    });
+    await page.getByTestId(`plant-delete-${await row.getAttribute('data-row-key')}`).click();
+    await page.getByTestId('delete-confirm-ok').waitFor();
+    // The zoom takes 0.3 s.
+    await page.waitForTimeout(1000);
+    const started = await page.evaluate(() => (window as unknown as { started: string[] }).started);
+    await context.close();
+    return started.filter((name) => /Zoom|Fade/.test(name));
+  }
+
+  it('a user who asks the system for reduced motion gets dialogs without their zoom; others see it', async () => {
+    expect(await confirmationAnimations('reduce')).toEqual([]);
+    expect((await confirmationAnimations('no-preference')).some((name) => name.endsWith('antZoomIn'))).toBe(true);
+  });
+});

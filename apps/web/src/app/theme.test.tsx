@@ -1,6 +1,6 @@
 import { act, render } from '@testing-library/react';
 import { theme } from 'antd';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Palettes, usePalette, usePrintPalette } from '../components/palette.ts';
 import { confusable, contrastRatio, derivePalette, flatten, TEXT_CONTRAST } from '../lib/palette.ts';
 import { brands, currentBrand, defaultBrand } from './brands.ts';
@@ -32,6 +32,55 @@ describe('ThemeProvider', () => {
     expect(seen.palettes?.print).toEqual(derivePalette('#ff0000', '#ffffff'));
     expect(root.getPropertyValue('--sf-bad')).toBe(red.screen.meaning.bad);
     expect(red.screen.meaning.bad).not.toBe(first.screen.meaning.bad);
+  });
+
+  describe('motion', () => {
+    const matchMedia = window.matchMedia;
+    afterEach(() => {
+      window.matchMedia = matchMedia;
+    });
+    /** The system's reduced-motion setting, which `change` events then turn on or off. */
+    function systemMotion(reduce: boolean) {
+      const listeners = new Set<() => void>();
+      const list = {
+        matches: reduce,
+        addEventListener: (_: string, l: () => void) => listeners.add(l),
+        removeEventListener: (_: string, l: () => void) => listeners.delete(l),
+      };
+      window.matchMedia = vi.fn((query: string) =>
+        query === '(prefers-reduced-motion: reduce)' ? list : matchMedia(query),
+      ) as unknown as typeof window.matchMedia;
+      return (next: boolean) => {
+        list.matches = next;
+        for (const l of listeners) l();
+      };
+    }
+    function motionSeen() {
+      const seen: { motion?: boolean } = {};
+      function Probe() {
+        seen.motion = theme.useToken().token.motion;
+        return null;
+      }
+      render(
+        <ThemeProvider language="en">
+          <Probe />
+        </ThemeProvider>,
+      );
+      return seen;
+    }
+
+    it('animates dialogs and popups for a user who did not ask for less motion', () => {
+      systemMotion(false);
+      expect(motionSeen().motion).toBe(true);
+    });
+
+    it('turns the animations off when the system asks for reduced motion, and follows a change of the setting', () => {
+      const change = systemMotion(true);
+      const seen = motionSeen();
+      expect(seen.motion).toBe(false);
+      act(() => change(false));
+      expect(seen.motion).toBe(true);
+    });
   });
 });
 

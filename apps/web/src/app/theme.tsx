@@ -4,6 +4,8 @@
  * ConfigProvider; `useThemeColor().setColor` lets the shell apply the company colour. The palette
  * derived from the colour (chart series, status colours) reaches charts through `usePalette`,
  * antd's status tags and badges through the status tokens it seeds, and CSS modules as variables.
+ * A user who asks the system for reduced motion gets dialogs, menus and popups without their
+ * opening and closing animations.
  */
 import { App as AntApp, ConfigProvider, type ThemeConfig, theme } from 'antd';
 import enUS from 'antd/locale/en_US';
@@ -22,6 +24,7 @@ import {
   TEXT_CONTRAST,
   textOn,
 } from '../lib/palette.ts';
+import { useReducedMotion } from '../lib/reducedMotion.ts';
 import { type Brand, currentBrand } from './brands.ts';
 
 interface ThemeColor {
@@ -226,11 +229,16 @@ export function ThemeProvider({ language, children }: { language: string; childr
     [color],
   );
   const look = useMemo(() => brandLook(brand, color), [color]);
+  const reducedMotion = useReducedMotion();
+  const config = useMemo<ThemeConfig>(
+    () => (reducedMotion ? { ...look.config, token: { ...look.config.token, motion: false } } : look.config),
+    [look, reducedMotion],
+  );
   const cssVariables = useMemo(() => paletteCssVariables(look.palettes.screen), [look]);
   return (
     <ThemeColorContext.Provider value={value}>
       <PaletteContext.Provider value={look.palettes}>
-        <ConfigProvider theme={look.config} locale={dayjsLocale(language) === 'es' ? esES : enUS}>
+        <ConfigProvider theme={config} locale={dayjsLocale(language) === 'es' ? esES : enUS}>
           <BodyColours dark={brand.dark} meaning={cssVariables} />
           <AntApp>{children}</AntApp>
         </ConfigProvider>
