@@ -270,6 +270,36 @@ describe('briefly unavailable (503 with Retry-After)', () => {
   });
 });
 
+describe('cancelled requests', () => {
+  it('a query cancelled while its answer is read ends in the abort, with no "server unreachable" dialog', async () => {
+    signIn();
+    const controller = new AbortController();
+    // The headers are in and the body is on its way when the caller cancels (as fetch does, the
+    // body then fails with the abort).
+    mockFetch((_url, init) => {
+      const body = new ReadableStream<Uint8Array>({
+        start(c) {
+          c.enqueue(new TextEncoder().encode('{"code":0,'));
+          init.signal?.addEventListener('abort', () => c.error(new DOMException('The operation was aborted.', 'AbortError')));
+        },
+      });
+      return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
+    });
+    const pending = call(account.getUser, { query: {}, signal: controller.signal }).catch((e) => e);
+    await new Promise((r) => setTimeout(r, 0));
+    controller.abort();
+    expect((await pending).name).toBe('AbortError');
+    expect(env.confirmServerDown).not.toHaveBeenCalled();
+  });
+
+  it('an answer that is not JSON still says the server is down', async () => {
+    signIn();
+    mockFetch(() => new Response('<html>proxy error</html>', { status: 200 }));
+    await expect(call(account.getUser, { query: {} })).rejects.toMatchObject({ code: 500 });
+    expect(env.confirmServerDown).toHaveBeenCalledOnce();
+  });
+});
+
 describe('encodings', () => {
   it('form-encodes by default', async () => {
     signIn();

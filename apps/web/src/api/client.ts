@@ -234,6 +234,14 @@ function refreshAccessToken(): Promise<string> {
   return refreshing;
 }
 
+/**
+ * A request its caller cancelled (a list query the user has typed past): it ends in the abort,
+ * with no "server unreachable" dialog, whether the answer had not come or its body was being read.
+ */
+function cancelled(err: unknown, options: CallOptions): boolean {
+  return (err as Error | null)?.name === 'AbortError' || options.signal?.aborted === true;
+}
+
 async function send<E extends Endpoint>(
   ep: E,
   input: RawInput & CallOptions,
@@ -247,7 +255,7 @@ async function send<E extends Endpoint>(
   try {
     res = await fetch(url, init);
   } catch (err) {
-    if ((err as Error).name === 'AbortError') throw err;
+    if (cancelled(err, input)) throw err;
     return serverDown(input);
   }
 
@@ -274,7 +282,8 @@ async function send<E extends Endpoint>(
   let envelope: Envelope<DataOf<E>>;
   try {
     envelope = (await res.json()) as Envelope<DataOf<E>>;
-  } catch {
+  } catch (err) {
+    if (cancelled(err, input)) throw err;
     return serverDown(input);
   }
   if (envelope.code === 0) return envelope.data;
