@@ -7,7 +7,8 @@
  * still on screen (a table starting in the window's lower half fills the window under the
  * shell's header once scrolled to); other tables grow with their rows (or up to `height`).
  */
-import { Table, type TableColumnsType, type TableProps } from 'antd';
+import { RightOutlined } from '@ant-design/icons';
+import { Button, Table, type TableColumnsType, type TablePaginationConfig, type TableProps, Tooltip } from 'antd';
 import { type RefCallback, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import parts from './parts.module.css';
@@ -39,6 +40,81 @@ export function listColumns<Row>(columns: Columns<Row>): Columns<Row> {
 /** The table's width: the sum of its columns' widths (a column without one counts 120 px), plus `extra`. */
 export function tableWidth<Row>(columns: Columns<Row>, extra = 0): number {
   return columns.reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : DEFAULT_WIDTH), extra);
+}
+
+/**
+ * The last column of a list whose rows open their details: a button per row (reached by the
+ * keyboard; a click anywhere on the row opens the details as well), fixed at the right.
+ */
+export function openColumn<Row>({
+  title,
+  label,
+  onOpen,
+  testId,
+}: {
+  title: string;
+  /** The button's tooltip and accessible name. */
+  label: string;
+  onOpen: (row: Row) => void;
+  testId: (row: Row) => string;
+}): Columns<Row>[number] {
+  return {
+    key: 'actions',
+    title,
+    width: 64,
+    fixed: 'right',
+    align: 'center',
+    render: (_: unknown, row: Row) => (
+      <Tooltip title={label}>
+        <Button
+          type="text"
+          size="small"
+          icon={<RightOutlined />}
+          aria-label={label}
+          onClick={(ev) => {
+            ev.stopPropagation();
+            onOpen(row);
+          }}
+          data-testid={testId(row)}
+        />
+      </Tooltip>
+    ),
+  };
+}
+
+/**
+ * A list's pagination: the page, its size (one of `sizes`) and the total the criteria find, with
+ * `totalText` beside it. A new page size starts again at page 1: `onPage` gets the page and size
+ * to show.
+ */
+export function listPagination({
+  page,
+  size,
+  total,
+  sizes,
+  onPage,
+  totalText,
+  small = false,
+}: {
+  page: number;
+  size: number;
+  total: number;
+  sizes: readonly number[];
+  onPage: (page: number, size: number) => void;
+  totalText?: (total: number) => string;
+  /** The small pagination of a card's table. */
+  small?: boolean;
+}): TablePaginationConfig {
+  return {
+    current: page,
+    pageSize: size,
+    total,
+    showSizeChanger: true,
+    pageSizeOptions: sizes.map(String),
+    ...(totalText ? { showTotal: totalText } : {}),
+    ...(small ? { size: 'small' as const } : {}),
+    onChange: (next, nextSize) => onPage(nextSize !== size ? 1 : next, nextSize),
+  };
 }
 
 export interface FillMetrics {

@@ -7,17 +7,17 @@
 import { companyApi, type DataOf } from '@sunfleet/contracts';
 import { Button, Card, DatePicker, Flex, Input, InputNumber, Select, type TableColumnsType, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
-import { useCallback, useMemo } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
 import { useShell } from '../../app/shell/shellContext.ts';
-import { ListTable } from '../../components/ListTable.tsx';
+import { ListTable, listPagination } from '../../components/ListTable.tsx';
 import { PageError } from '../../components/PageState.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import ui from '../../components/ui.module.css';
+import { useAddressCriteria } from '../../components/useAddressCriteria.ts';
 import styles from './audit.module.css';
-import { type AuditCriteria, auditQuery, changedFields, criteriaSearch, pageSizes, parseCriteria } from './criteria.ts';
+import { auditQuery, changedFields, criteriaSearch, pageSizes, parseCriteria } from './criteria.ts';
 
 type Entry = DataOf<typeof companyApi.adminAudit>['list'][number];
 
@@ -33,26 +33,12 @@ const cut = (text: string) => (text.length > MAX_SHOWN ? `${text.slice(0, MAX_SH
 export default function AuditPage() {
   const { t, i18n } = useTranslation('audit');
   const { profile } = useShell();
-  const [params, setParams] = useSearchParams();
-  const criteria = useMemo(() => parseCriteria(params), [params]);
+  const { criteria, update, onPage, reset } = useAddressCriteria(parseCriteria, criteriaSearch);
   const list = useApiQuery(companyApi.adminAudit, { query: auditQuery(criteria) });
   const operator = profile.kind === 'sysadmin';
   const time = useMemo(
     () => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'medium' }),
     [i18n.language],
-  );
-
-  const update = useCallback(
-    (change: Partial<AuditCriteria>, keepPage = false) =>
-      setParams(
-        (current) => {
-          const c = { ...parseCriteria(current), ...change };
-          if (!keepPage) c.page = 1;
-          return criteriaSearch(c);
-        },
-        { replace: true },
-      ),
-    [setParams],
   );
 
   const columns: TableColumnsType<Entry> = [
@@ -148,7 +134,7 @@ export default function AuditPage() {
             )
           }
         />
-        <Button onClick={() => setParams(new URLSearchParams(), { replace: true })}>{t('filters.reset')}</Button>
+        <Button onClick={reset}>{t('filters.reset')}</Button>
       </Flex>
       {list.isError && !list.data ? (
         <PageError error={list.error} onRetry={() => void list.refetch()} />
@@ -160,14 +146,7 @@ export default function AuditPage() {
           columns={columns}
           dataSource={list.data?.list ?? []}
           loading={list.isPending || list.isFetching}
-          pagination={{
-            current: criteria.page,
-            pageSize: criteria.size,
-            total: list.data?.total ?? 0,
-            pageSizeOptions: [...pageSizes],
-            showSizeChanger: true,
-            onChange: (page, size) => update(size !== criteria.size ? { size, page: 1 } : { page }, true),
-          }}
+          pagination={listPagination({ ...criteria, total: list.data?.total ?? 0, sizes: pageSizes, onPage })}
         />
       )}
     </Card>

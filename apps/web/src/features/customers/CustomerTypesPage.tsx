@@ -11,7 +11,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, call } from '../../api/client.ts';
 import { useApiQuery } from '../../api/hooks.ts';
-import { ListTable } from '../../components/ListTable.tsx';
+import { ListTable, listPagination } from '../../components/ListTable.tsx';
 import { PageError } from '../../components/PageState.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { Can } from '../../components/Permission.tsx';
@@ -169,15 +169,13 @@ export default function CustomerTypesPage() {
           expandable={{ expandedRowKeys: expanded, onExpand }}
           locale={{ emptyText: name ? t('emptyFiltered') : t('types.empty') }}
           data-testid="type-table"
-          pagination={{
-            current: page.page,
-            pageSize: page.size,
+          pagination={listPagination({
+            ...page,
             total: list.data?.total ?? 0,
-            showSizeChanger: true,
-            pageSizeOptions: [...PAGE_SIZES],
-            showTotal: (n) => t('types.total', { count: n }),
-            onChange: (p, size) => setPage({ page: size !== page.size ? 1 : p, size }),
-          }}
+            sizes: PAGE_SIZES,
+            totalText: (n) => t('types.total', { count: n }),
+            onPage: (p, size) => setPage({ page: p, size }),
+          })}
         />
       )}
       {dialog && <TypeDialog type={dialog.type} parentId={dialog.parentId} onClose={() => setDialog(null)} />}

@@ -10,16 +10,16 @@ import { customersApi as api } from '@sunfleet/contracts';
 import { App, Button, Card, Flex, Input, Select, Space, Typography } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { ApiError, call } from '../../api/client.ts';
-import { ListTable, Titled } from '../../components/ListTable.tsx';
+import { ListTable, listPagination, Titled } from '../../components/ListTable.tsx';
 import { PageError } from '../../components/PageState.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { Can } from '../../components/Permission.tsx';
 import ui from '../../components/ui.module.css';
+import { useAddressCriteria } from '../../components/useAddressCriteria.ts';
 import { browserZone, formatZoned } from '../../lib/zonedTime.ts';
 import { CustomerDialog } from './CustomerDialog.tsx';
-import { type CustomerCriteria, criteriaSearch, isFiltered, PAGE_SIZES, parseCriteria } from './criteria.ts';
+import { criteriaSearch, isFiltered, PAGE_SIZES, parseCriteria } from './criteria.ts';
 import {
   type CustomerRow,
   typeLabel,
@@ -33,8 +33,7 @@ import styles from './customers.module.css';
 export default function CustomersPage() {
   const { t, i18n } = useTranslation('customers');
   const { modal, message } = App.useApp();
-  const [params, setParams] = useSearchParams();
-  const criteria = useMemo(() => parseCriteria(params), [params]);
+  const { criteria, update, onPage, reset } = useAddressCriteria(parseCriteria, criteriaSearch);
   const list = useCustomerList(criteria);
   const types = useTypePicks();
   const agents = useCustomerPicks();
@@ -43,19 +42,6 @@ export default function CustomersPage() {
   const [name, setName] = useState(criteria.name);
   const [account, setAccount] = useState(criteria.account);
   const [zone] = useState(browserZone);
-
-  const update = useCallback(
-    (change: Partial<CustomerCriteria>, keepPage = false) =>
-      setParams(
-        (current) => {
-          const c = { ...parseCriteria(current), ...change };
-          if (!keepPage) c.page = 1;
-          return criteriaSearch(c);
-        },
-        { replace: true },
-      ),
-    [setParams],
-  );
 
   const confirmDelete = useCallback(
     (c: CustomerRow) =>
@@ -200,7 +186,7 @@ export default function CustomersPage() {
             onClick={() => {
               setName('');
               setAccount('');
-              setParams(new URLSearchParams(), { replace: true });
+              reset();
             }}
             data-testid="filter-reset"
           >
@@ -222,15 +208,13 @@ export default function CustomersPage() {
           loading={list.isPending || list.isFetching}
           locale={{ emptyText: isFiltered(criteria) ? t('emptyFiltered') : t('empty') }}
           data-testid="customer-table"
-          pagination={{
-            current: criteria.page,
-            pageSize: criteria.size,
+          pagination={listPagination({
+            ...criteria,
             total: list.data?.total ?? 0,
-            showSizeChanger: true,
-            pageSizeOptions: [...PAGE_SIZES],
-            showTotal: (n) => t('total', { count: n }),
-            onChange: (page, size) => update(size !== criteria.size ? { size, page: 1 } : { page }, true),
-          }}
+            sizes: PAGE_SIZES,
+            onPage,
+            totalText: (n) => t('total', { count: n }),
+          })}
         />
       )}
 

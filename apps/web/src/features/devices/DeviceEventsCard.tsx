@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
 import { CardError } from '../../components/CardState.tsx';
 import { EventText } from '../../components/EventText.tsx';
-import { ListTable } from '../../components/ListTable.tsx';
+import { ListTable, listPagination } from '../../components/ListTable.tsx';
 import { useGranted } from '../../components/Permission.tsx';
 import { usePalette } from '../../components/palette.ts';
 import { RangeField, RangeProblem } from '../../components/RangeField.tsx';
@@ -212,21 +212,18 @@ function DeviceEvents({ sn, timezone }: { sn: string; timezone: string }) {
               loading={!blocked && (history.isPending || history.isFetching)}
               locale={{ emptyText: t('events.noHistory') }}
               data-testid="device-events-table"
-              pagination={{
-                current: page,
-                pageSize: size,
+              pagination={listPagination({
+                page,
+                size,
                 total: blocked ? 0 : (history.data?.total ?? 0),
-                size: 'small',
-                showSizeChanger: true,
-                pageSizeOptions: [...PAGE_SIZES],
-                showTotal: (n) => t('events.total', { count: n }),
-                onChange: (p, s) => {
-                  if (s !== size) {
-                    setSize(s);
-                    setPage(1);
-                  } else setPage(p);
+                sizes: PAGE_SIZES,
+                small: true,
+                totalText: (n) => t('events.total', { count: n }),
+                onPage: (p, s) => {
+                  setSize(s);
+                  setPage(p);
                 },
-              }}
+              })}
             />
           )}
         </Flex>

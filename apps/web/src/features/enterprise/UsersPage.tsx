@@ -10,7 +10,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation, useApiQuery } from '../../api/hooks.ts';
 import { useShell } from '../../app/shell/shellContext.ts';
-import { ListTable } from '../../components/ListTable.tsx';
+import { ListTable, listPagination } from '../../components/ListTable.tsx';
 import { PageError } from '../../components/PageState.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { Can } from '../../components/Permission.tsx';
@@ -146,14 +146,12 @@ export default function UsersPage() {
           columns={columns}
           dataSource={list.data?.list ?? []}
           loading={list.isPending || list.isFetching}
-          pagination={{
-            current: page.page,
-            pageSize: page.size,
+          pagination={listPagination({
+            ...page,
             total: list.data?.total ?? 0,
-            pageSizeOptions: pageSizes,
-            showSizeChanger: true,
-            onChange: (p, size) => setPage(size !== page.size ? { page: 1, size } : { page: p, size }),
-          }}
+            sizes: pageSizes,
+            onPage: (p, size) => setPage({ page: p, size }),
+          })}
         />
       )}
       {dialog && (

@@ -4,12 +4,12 @@
  * with the suggested action in its tooltip) over its code; times are read in `timezone`, which
  * the column header names. A row (or its details button) opens the detail drawer.
  */
-import { CheckCircleFilled, RightOutlined } from '@ant-design/icons';
-import { Button, Flex, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
+import { CheckCircleFilled } from '@ant-design/icons';
+import { Flex, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
 import type { HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EventText } from '../../components/EventText.tsx';
-import { ListTable } from '../../components/ListTable.tsx';
+import { ListTable, listPagination, openColumn } from '../../components/ListTable.tsx';
 import ui from '../../components/ui.module.css';
 import { levelStyle } from '../../lib/palette.ts';
 import { describeZone, formatZoned, withZone } from '../../lib/zonedTime.ts';
@@ -124,28 +124,7 @@ export function EventTable({
           <Typography.Text type="secondary">{t('ackPending')}</Typography.Text>
         ),
     },
-    {
-      key: 'actions',
-      title: t('columns.actions'),
-      width: 64,
-      fixed: 'right',
-      align: 'center',
-      render: (_, e) => (
-        <Tooltip title={t('details')}>
-          <Button
-            type="text"
-            size="small"
-            icon={<RightOutlined />}
-            aria-label={t('details')}
-            onClick={(ev) => {
-              ev.stopPropagation();
-              onOpen(e);
-            }}
-            data-testid={`event-detail-${e.id}`}
-          />
-        </Tooltip>
-      ),
-    },
+    openColumn({ title: t('columns.actions'), label: t('details'), onOpen, testId: (e) => `event-detail-${e.id}` }),
   ];
 
   return (
@@ -159,15 +138,7 @@ export function EventTable({
       locale={{ emptyText: t('empty') }}
       onRow={(row) => ({ onClick: () => onOpen(row), style: { cursor: 'pointer' } })}
       data-testid="event-table"
-      pagination={{
-        current: page,
-        pageSize: size,
-        total,
-        showSizeChanger: true,
-        pageSizeOptions: [...pageSizes],
-        showTotal: (n) => t('total', { count: n }),
-        onChange: onPage,
-      }}
+      pagination={listPagination({ page, size, total, sizes: pageSizes, onPage, totalText: (n) => t('total', { count: n }) })}
     />
   );
 }

@@ -7,19 +7,19 @@
  * address; a refused period, SN or too short a search is explained and not sent.
  */
 import { Card, Flex } from 'antd';
-import { useCallback, useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { LevelCards } from '../../components/LevelCards.tsx';
 import { PageError } from '../../components/PageState.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { RangeProblem } from '../../components/RangeField.tsx';
 import ui from '../../components/ui.module.css';
+import { useAddressCriteria } from '../../components/useAddressCriteria.ts';
 import { rangeProblem } from '../../lib/dateRange.ts';
 import { isValidSn } from '../../lib/deviceSn.ts';
 import { browserZone } from '../../lib/zonedTime.ts';
-import { criteriaSearch, type EventCriteria, isFiltered, parseCriteria } from './criteria.ts';
+import { criteriaSearch, isFiltered, parseCriteria } from './criteria.ts';
 import { EventDownloads } from './EventDownloads.tsx';
 import { EventDrawer } from './EventDrawer.tsx';
 import { EventFilters } from './EventFilters.tsx';
@@ -28,8 +28,7 @@ import { type EventRow, useEventList, useLevelCounts } from './eventQueries.ts';
 
 export default function EventsPage() {
   const { t } = useTranslation('events');
-  const [params, setParams] = useSearchParams();
-  const criteria = useMemo(() => parseCriteria(params), [params]);
+  const { criteria, update, onPage, reset } = useAddressCriteria(parseCriteria, criteriaSearch);
   const [timezone] = useState(browserZone);
   const [open, setOpen] = useState<EventRow | null>(null);
 
@@ -38,20 +37,6 @@ export default function EventsPage() {
   const list = useEventList(criteria, timezone, !blocked);
   const { counts, loading: countsLoading } = useLevelCounts(criteria, timezone, !blocked);
   const snUnknown = list.error instanceof ApiError && list.error.code === 404 && criteria.sn !== '';
-
-  const update = useCallback(
-    (change: Partial<EventCriteria>, keepPage = false) => {
-      setParams(
-        (current) => {
-          const c = { ...parseCriteria(current), ...change };
-          if (!keepPage) c.page = 1;
-          return criteriaSearch(c);
-        },
-        { replace: true },
-      );
-    },
-    [setParams],
-  );
 
   const rows = blocked || snUnknown ? [] : (list.data?.list ?? []);
   const total = blocked || snUnknown ? 0 : (list.data?.total ?? 0);
@@ -70,13 +55,7 @@ export default function EventsPage() {
         onLevel={(level) => update({ level })}
       />
 
-      <EventFilters
-        criteria={criteria}
-        snUnknown={snUnknown}
-        filtered={isFiltered(criteria)}
-        onChange={update}
-        onReset={() => setParams(new URLSearchParams(), { replace: true })}
-      />
+      <EventFilters criteria={criteria} snUnknown={snUnknown} filtered={isFiltered(criteria)} onChange={update} onReset={reset} />
       <RangeProblem range={criteria.range} ns="events" testId="event-range-problem" />
 
       {list.isError && !snUnknown && !list.data ? (
@@ -88,7 +67,7 @@ export default function EventsPage() {
           loading={!blocked && (list.isPending || list.isFetching)}
           page={criteria.page}
           size={criteria.size}
-          onPage={(page, size) => update(size !== criteria.size ? { size, page: 1 } : { page }, true)}
+          onPage={onPage}
           onOpen={setOpen}
           timezone={timezone}
         />

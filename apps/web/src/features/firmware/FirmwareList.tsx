@@ -7,25 +7,17 @@ import { CloudUploadOutlined, DeleteOutlined, ReloadOutlined } from '@ant-design
 import { firmwareApi as api } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { App, Button, Flex, Input, Select, Space, Switch, type TableColumnsType, Tag, Tooltip } from 'antd';
-import { useCallback, useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { ApiError, call } from '../../api/client.ts';
 import { useApiQuery } from '../../api/hooks.ts';
-import { ListTable } from '../../components/ListTable.tsx';
+import { ListTable, listPagination } from '../../components/ListTable.tsx';
 import { PageError } from '../../components/PageState.tsx';
 import { Can, useMayCall } from '../../components/Permission.tsx';
 import ui from '../../components/ui.module.css';
+import { useAddressCriteria } from '../../components/useAddressCriteria.ts';
 import { formatDateTime } from '../../lib/format.ts';
-import {
-  criteriaSearch,
-  type FirmwareCriteria,
-  formatKib,
-  isFiltered,
-  pageSizes,
-  parseCriteria,
-  serverQuery,
-} from './criteria.ts';
+import { criteriaSearch, formatKib, isFiltered, pageSizes, parseCriteria, serverQuery } from './criteria.ts';
 import { FirmwareDrawer } from './FirmwareDrawer.tsx';
 import css from './firmware.module.css';
 import { type FirmwareRow, type FirmwareType, firmwareCalls, useFirmwareRefresh } from './firmwareQueries.ts';
@@ -38,27 +30,13 @@ export function FirmwareList({ type }: { type: FirmwareType }) {
   const mayCall = useMayCall();
   const mayEdit = mayCall(calls.edit);
   const refresh = useFirmwareRefresh();
-  const [params, setParams] = useSearchParams();
-  const criteria = useMemo(() => parseCriteria(params), [params]);
+  const { criteria, update, onPage, reset } = useAddressCriteria(parseCriteria, criteriaSearch);
   const [selected, setSelected] = useState<number[]>([]);
   const [uploading, setUploading] = useState(false);
   const [open, setOpen] = useState<FirmwareRow | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
 
   const list = useApiQuery(calls.list, { query: serverQuery(criteria) }, { placeholderData: keepPreviousData });
-
-  const update = useCallback(
-    (change: Partial<FirmwareCriteria>, keepPage = false) =>
-      setParams(
-        (current) => {
-          const c = { ...parseCriteria(current), ...change };
-          if (!keepPage) c.page = 1;
-          return criteriaSearch(c);
-        },
-        { replace: true },
-      ),
-    [setParams],
-  );
 
   const setEnabled = async (row: FirmwareRow, enabled: boolean) => {
     setBusy(row.id);
@@ -174,7 +152,7 @@ export function FirmwareList({ type }: { type: FirmwareType }) {
             ]}
           />
           {isFiltered(criteria) && (
-            <Button icon={<ReloadOutlined />} onClick={() => setParams(new URLSearchParams(), { replace: true })}>
+            <Button icon={<ReloadOutlined />} onClick={reset}>
               {t('filter.reset')}
             </Button>
           )}
@@ -223,15 +201,13 @@ export function FirmwareList({ type }: { type: FirmwareType }) {
               ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]), columnWidth: 40 }
               : undefined
           }
-          pagination={{
-            current: criteria.page,
-            pageSize: criteria.size,
+          pagination={listPagination({
+            ...criteria,
             total: list.data?.total ?? 0,
-            showSizeChanger: true,
-            pageSizeOptions: pageSizes.map(String),
-            showTotal: (total) => t('total', { count: total }),
-            onChange: (page, size) => update(size !== criteria.size ? { size, page: 1 } : { page }, true),
-          }}
+            sizes: pageSizes,
+            onPage,
+            totalText: (total) => t('total', { count: total }),
+          })}
           data-testid="firmware-table"
         />
       )}

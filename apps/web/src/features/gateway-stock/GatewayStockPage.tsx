@@ -9,29 +9,21 @@
 import { ApiOutlined, DeleteOutlined, DownloadOutlined, PlusOutlined, TeamOutlined, UploadOutlined } from '@ant-design/icons';
 import { gatewayStockApi } from '@sunfleet/contracts';
 import { App, Button, Card, Flex, Select, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { useServerLanguage } from '../../api/hooks.ts';
 import { CustomerSelect } from '../../components/CustomerSelect.tsx';
 import { downloadFile } from '../../components/download.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
-import { ListTable } from '../../components/ListTable.tsx';
+import { ListTable, listPagination } from '../../components/ListTable.tsx';
 import { PageError } from '../../components/PageState.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { useMayCall } from '../../components/Permission.tsx';
 import { SafeInput } from '../../components/SafeInput.tsx';
 import ui from '../../components/ui.module.css';
+import { useAddressCriteria } from '../../components/useAddressCriteria.ts';
 import { CreateDialog } from './CreateDialog.tsx';
-import {
-  criteriaSearch,
-  isFiltered,
-  KEYWORD_MAX,
-  pageSizes,
-  parseCriteria,
-  type StockCriteria,
-  serverFilters,
-} from './criteria.ts';
+import { criteriaSearch, isFiltered, KEYWORD_MAX, pageSizes, parseCriteria, serverFilters } from './criteria.ts';
 import { EditDialog, type EditKind, useDeleteGateway } from './EditDialogs.tsx';
 import { ProtocolSelect } from './fields.tsx';
 import { ImportWizard } from './ImportWizard.tsx';
@@ -44,8 +36,7 @@ export default function GatewayStockPage() {
   const { t, i18n } = useTranslation('gatewayStock');
   const { message } = App.useApp();
   const lan = useServerLanguage();
-  const [params, setParams] = useSearchParams();
-  const criteria = useMemo(() => parseCriteria(params), [params]);
+  const { criteria, update, onPage, reset } = useAddressCriteria(parseCriteria, criteriaSearch);
   const list = useStockList(criteria);
   const mayCall = useMayCall();
   const canEdit = mayCall(gatewayStockApi.createGateway);
@@ -54,19 +45,6 @@ export default function GatewayStockPage() {
   const [editing, setEditing] = useState<{ kind: EditKind; rows: StockRow[] } | null>(null);
   const [selected, setSelected] = useState<StockRow[]>([]);
   const confirmDelete = useDeleteGateway();
-
-  const update = useCallback(
-    (change: Partial<StockCriteria>, keepPage = false) =>
-      setParams(
-        (current) => {
-          const c = { ...parseCriteria(current), ...change };
-          if (!keepPage) c.page = 1;
-          return criteriaSearch(c);
-        },
-        { replace: true },
-      ),
-    [setParams],
-  );
 
   const download = async () => {
     try {
@@ -256,7 +234,7 @@ export default function GatewayStockPage() {
           data-testid="stock-filter-binding"
         />
         {isFiltered(criteria) && (
-          <Button type="link" onClick={() => setParams(new URLSearchParams(), { replace: true })}>
+          <Button type="link" onClick={reset}>
             {t('filters.reset')}
           </Button>
         )}
@@ -316,15 +294,13 @@ export default function GatewayStockPage() {
                 }
               : undefined
           }
-          pagination={{
-            current: criteria.page,
-            pageSize: criteria.size,
+          pagination={listPagination({
+            ...criteria,
             total,
-            showSizeChanger: true,
-            pageSizeOptions: [...pageSizes],
-            showTotal: (n) => t('total', { count: n }),
-            onChange: (page, size) => update(size !== criteria.size ? { size, page: 1 } : { page }, true),
-          }}
+            sizes: pageSizes,
+            onPage,
+            totalText: (n) => t('total', { count: n }),
+          })}
         />
       )}
 

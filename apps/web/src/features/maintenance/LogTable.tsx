@@ -1,13 +1,7 @@
-/**
- * The maintenance log as a list table, newest first, one server page at a time: when, what
- * (kind), the device and its gateway, the plant, who asked, the result. Times are read in
- * `timezone`, which the header names. A row (or its details button) opens the entry.
- */
-import { RightOutlined } from '@ant-design/icons';
 import type { DataOf, loggersApi } from '@sunfleet/contracts';
-import { Button, Flex, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
+import { Flex, type TableColumnsType, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ListTable } from '../../components/ListTable.tsx';
+import { ListTable, listPagination, openColumn } from '../../components/ListTable.tsx';
 import ui from '../../components/ui.module.css';
 import { formatZoned, withZone } from '../../lib/zonedTime.ts';
 import { pageSizes } from './criteria.ts';
@@ -72,28 +66,7 @@ export function LogTable({
         </Tag>
       ),
     },
-    {
-      key: 'actions',
-      title: t('columns.actions'),
-      width: 64,
-      fixed: 'right',
-      align: 'center',
-      render: (_, e) => (
-        <Tooltip title={t('details')}>
-          <Button
-            type="text"
-            size="small"
-            icon={<RightOutlined />}
-            aria-label={t('details')}
-            onClick={(ev) => {
-              ev.stopPropagation();
-              onOpen(e);
-            }}
-            data-testid={`log-detail-${e.id}`}
-          />
-        </Tooltip>
-      ),
-    },
+    openColumn({ title: t('columns.actions'), label: t('details'), onOpen, testId: (e) => `log-detail-${e.id}` }),
   ];
 
   return (
@@ -108,15 +81,7 @@ export function LogTable({
       onRow={(row) => ({ onClick: () => onOpen(row), style: { cursor: 'pointer' } })}
       aria-label={t('tableLabel')}
       data-testid="log-table"
-      pagination={{
-        current: page,
-        pageSize: size,
-        total,
-        showSizeChanger: true,
-        pageSizeOptions: [...pageSizes],
-        showTotal: (n) => t('total', { count: n }),
-        onChange: onPage,
-      }}
+      pagination={listPagination({ page, size, total, sizes: pageSizes, onPage, totalText: (n) => t('total', { count: n }) })}
     />
   );
 }

@@ -11,9 +11,8 @@ import { loggersApi } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Flex, Form, Select } from 'antd';
 import dayjs from 'dayjs';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { useApiQuery } from '../../api/hooks.ts';
 import { PageError } from '../../components/PageState.tsx';
@@ -21,6 +20,7 @@ import { PageTitle } from '../../components/PageTitle.tsx';
 import { PlantSelect } from '../../components/PlantSelect.tsx';
 import { SafeInput } from '../../components/SafeInput.tsx';
 import ui from '../../components/ui.module.css';
+import { useAddressCriteria } from '../../components/useAddressCriteria.ts';
 import { dayString } from '../../lib/dateRange.ts';
 import { isValidSn } from '../../lib/deviceSn.ts';
 import { browserZone } from '../../lib/zonedTime.ts';
@@ -123,8 +123,7 @@ function LogFilters({
 
 export default function MaintenanceLogPage() {
   const { t } = useTranslation('maintenance');
-  const [params, setParams] = useSearchParams();
-  const criteria = useMemo(() => parseCriteria(params), [params]);
+  const { criteria, update, onPage, reset } = useAddressCriteria(parseCriteria, criteriaSearch);
   const [timezone] = useState(browserZone);
   const [open, setOpen] = useState<LogEntry | null>(null);
 
@@ -137,20 +136,6 @@ export default function MaintenanceLogPage() {
   const snUnknown = list.error instanceof ApiError && list.error.code === 404 && criteria.sn !== '';
   const plantGone = list.error instanceof ApiError && list.error.code === 700;
 
-  const update = useCallback(
-    (change: Partial<LogCriteria>, keepPage = false) => {
-      setParams(
-        (current) => {
-          const c = { ...parseCriteria(current), ...change };
-          if (!keepPage) c.page = 1;
-          return criteriaSearch(c);
-        },
-        { replace: true },
-      );
-    },
-    [setParams],
-  );
-
   const hidden = badSn || snUnknown || plantGone;
   const rows = hidden ? [] : (list.data?.list ?? []);
   const total = hidden ? 0 : (list.data?.total ?? 0);
@@ -160,12 +145,7 @@ export default function MaintenanceLogPage() {
       <Flex className={ui.gapBelow}>
         <PageTitle>{t('menu:maintenanceLog')}</PageTitle>
       </Flex>
-      <LogFilters
-        criteria={criteria}
-        snUnknown={snUnknown}
-        onChange={update}
-        onReset={() => setParams(new URLSearchParams(), { replace: true })}
-      />
+      <LogFilters criteria={criteria} snUnknown={snUnknown} onChange={update} onReset={reset} />
       {list.isError && !snUnknown && !plantGone && !list.data ? (
         <PageError error={list.error} onRetry={() => void list.refetch()} />
       ) : (
@@ -176,7 +156,7 @@ export default function MaintenanceLogPage() {
           page={criteria.page}
           size={criteria.size}
           timezone={timezone}
-          onPage={(page, size) => update(size !== criteria.size ? { size, page: 1 } : { page }, true)}
+          onPage={onPage}
           onOpen={setOpen}
         />
       )}

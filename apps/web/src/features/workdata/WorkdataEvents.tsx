@@ -7,7 +7,7 @@ import type { DataOf, workdataApi } from '@sunfleet/contracts';
 import { Card, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ListTable } from '../../components/ListTable.tsx';
+import { ListTable, listPagination } from '../../components/ListTable.tsx';
 import { PageError } from '../../components/PageState.tsx';
 import ui from '../../components/ui.module.css';
 import type { DateRange } from '../../lib/dateRange.ts';
@@ -144,20 +144,17 @@ export function WorkdataEvents({
           loading={events.isPending || events.isFetching}
           locale={{ emptyText: t('events.empty') }}
           data-testid="workdata-events-table"
-          pagination={{
-            current: page,
-            pageSize: size,
+          pagination={listPagination({
+            page,
+            size,
             total: data?.total ?? 0,
-            size: 'small',
-            showSizeChanger: true,
-            pageSizeOptions: [...PAGE_SIZES],
-            onChange: (p, s) => {
-              if (s !== size) {
-                setSize(s);
-                setPage(1);
-              } else setPage(p);
+            sizes: PAGE_SIZES,
+            small: true,
+            onPage: (p, s) => {
+              setSize(s);
+              setPage(p);
             },
-          }}
+          })}
         />
       )}
     </Card>
