@@ -288,6 +288,9 @@ export async function startPortal(env: Record<string, string> = {}, options: Por
       await page.getByTestId('login-password').fill(password);
       await page.getByTestId('login-submit').click();
       await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+      // The router draws the next page in a transition: until it is drawn, the sign-in page (its
+      // language switch too) stays on screen with the new address, and a click there is lost.
+      await page.getByTestId('login-submit').waitFor({ state: 'detached' });
     },
     async close() {
       await browser.close();
