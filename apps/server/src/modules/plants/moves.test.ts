@@ -28,6 +28,14 @@ const get = async (who: Account, url: string) => {
   return res.body.data as Record<string, unknown>;
 };
 const post = (who: Account, url: string, body?: unknown) => s.call(who.token, 'POST', url, body);
+/**
+ * `ago` before now, or the start of today when the `span` after it would cross midnight: a day's
+ * energy and curve are that day's readings, so readings either side of midnight share no day.
+ */
+function sameDay(ago: number, span: number): number {
+  const now = Date.now();
+  return day(now - ago) === day(now - ago + span) ? now - ago : Date.parse(day(now));
+}
 
 /** One inverter frame at `ts` with its lifetime PV counter at `kwh`. */
 async function frame(gatewaySn: string, sn: string, ts: number, kwh: number) {
@@ -53,7 +61,7 @@ async function earlierOwner() {
     .execute();
   ingest.forget();
   const inv = uniqueSn('INV');
-  const t1 = Date.now() - 30 * MIN;
+  const t1 = sameDay(30 * MIN, 10 * MIN);
   await frame(gw.sn, inv, t1, 1000);
   await frame(gw.sn, inv, t1 + 10 * MIN, 1002);
   await fault(gw.sn, inv, t1 + 10 * MIN);
@@ -128,7 +136,7 @@ describe('a gateway claimed for the first time', () => {
     const key = 'KEY-FIRST';
     const gw = await gateway(s, null, key);
     const inv = uniqueSn('INV');
-    const t1 = Date.now() - 40 * MIN;
+    const t1 = sameDay(40 * MIN, 10 * MIN);
     await frame(gw.sn, inv, t1, 1000); // commissioning, before anyone claimed the gateway
     const owner = await account(s);
     const plant = await createPlant(s, owner, { timezone: 'UTC', gateway: { sn: gw.sn, key } });
