@@ -66,6 +66,9 @@ export interface Portal {
   close(): Promise<void>;
 }
 
+/** The portal's API calls, as opposed to the app's own files. */
+const API_PATH = /^\/(api|oauth|anonymous)\//;
+
 /**
  * When the test that opened `page` fails, print what the page went through: its API calls (time,
  * HTTP status, the envelope's code), the ones still waiting for an answer, failed loads, console
@@ -78,7 +81,7 @@ function printTrailIfFailed(page: Page, serverLog: () => string[]) {
   const pending = new Map<unknown, string>();
   const at = () => `+${((Date.now() - started) / 1000).toFixed(1)}s`;
   const note = (line: string) => trail.push(`${at()} ${line}`);
-  const isApi = (url: string) => /^\/(api|oauth|anonymous)\//.test(new URL(url).pathname);
+  const isApi = (url: string) => API_PATH.test(new URL(url).pathname);
   const label = (r: { method(): string; url(): string }) => {
     const u = new URL(r.url());
     return `${r.method()} ${u.pathname}${u.search}`;
@@ -168,12 +171,11 @@ function requestLines(output: string): string[] {
         req?: { method?: string; url?: string };
         res?: { statusCode?: number };
         responseTime?: number;
-        msg?: string;
       };
       const time = e.time ? new Date(e.time).toISOString().slice(11, 23) : '';
       if (e.req) {
         // The app's files are not what a test waits on.
-        if (!/^\/(api|oauth|anonymous)\//.test(e.req.url ?? '')) continue;
+        if (!API_PATH.test(e.req.url ?? '')) continue;
         asked.add(e.reqId);
         lines.push(`  ${time} ${e.reqId} in ${e.req.method} ${e.req.url}`);
       } else if (e.res && asked.has(e.reqId))
@@ -275,7 +277,7 @@ export async function startPortal(env: Record<string, string> = {}, options: Por
         // The portal then opens dialogs and popups without their animation. A click that starts
         // while a dialog zooms in is lost: the mouse goes down on the button at its place in the
         // first frame and comes up outside it once the zoom has shrunk the dialog, so no click
-        // reaches the button. Under load that happened to one click in a few hundred.
+        // reaches the button.
         reducedMotion: opts.reducedMotion ?? 'reduce',
       });
       const page = await context.newPage();
