@@ -1,5 +1,6 @@
 /**
- * A date range with the quick ranges (today … last 90 days), never after today. A
+ * A date range with the quick ranges (today … last 90 days), never after today (`today`: the
+ * plant's on a plant's page, the browser's unless told). A
  * range over 90 days (or ending before it starts) is shown in error, and `RangeProblem` tells
  * why: the pages do not ask the server for it.
  */
@@ -7,7 +8,7 @@ import { limits } from '@sunfleet/contracts';
 import { Alert, DatePicker } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { allQuickRanges, type DateRange, dayString, quickRange, rangeProblem } from '../lib/dateRange.ts';
+import { allQuickRanges, type DateRange, dayDate, dayString, quickRange, rangeProblem } from '../lib/dateRange.ts';
 import parts from './parts.module.css';
 import ui from './ui.module.css';
 
@@ -16,11 +17,14 @@ export function RangeField({
   onChange,
   label,
   testId,
+  today = dayString(new Date()),
 }: {
   range: DateRange;
   onChange: (range: DateRange) => void;
   label: string;
   testId?: string;
+  /** YYYY-MM-DD. */
+  today?: string;
 }) {
   const { t } = useTranslation('plants');
   const problem = rangeProblem(range);
@@ -29,10 +33,10 @@ export function RangeField({
       allowClear={false}
       value={[dayjs(range.start), dayjs(range.end)]}
       presets={allQuickRanges.map((kind) => {
-        const r = quickRange(kind);
+        const r = quickRange(kind, dayDate(today));
         return { label: t(`ranges.${kind}`), value: [dayjs(r.start), dayjs(r.end)] as [Dayjs, Dayjs] };
       })}
-      disabledDate={(day) => day.isAfter(dayjs(), 'day')}
+      disabledDate={(day) => day.format('YYYY-MM-DD') > today}
       onChange={(values) => {
         const [a, b] = values ?? [];
         if (a && b) onChange({ start: dayString(a.toDate()), end: dayString(b.toDate()) });

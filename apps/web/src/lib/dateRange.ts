@@ -13,6 +13,8 @@ export interface DateRange {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 export const dayString = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+/** A YYYY-MM-DD day (a plant's today, say) as a local Date, what the quick ranges count from. */
+export const dayDate = (day: string) => new Date(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
 
 function addDays(d: Date, days: number): Date {
   const out = new Date(d.getFullYear(), d.getMonth(), d.getDate());

@@ -1,7 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ShellContext, type ShellInfo } from '../../app/shell/shellContext.ts';
-import { quickRange } from '../../lib/dateRange.ts';
+import { todayIn } from '../../lib/dateNav.ts';
+import { dayDate, quickRange } from '../../lib/dateRange.ts';
 import { eventRow } from '../../test/events.ts';
 import { type Call, callsTo, renderPage, serve } from '../../test/pages.tsx';
 import { DeviceEventsCard } from './DeviceEventsCard.tsx';
@@ -20,10 +21,10 @@ const event = (id: number, extra: Record<string, unknown> = {}) => eventRow(id, 
 
 const shell = (buttons: Record<string, string[]>) => ({ profile: {}, routes: [], buttons }) as unknown as ShellInfo;
 
-function render(buttons: Record<string, string[]> = { 'event.view': [] }) {
+function render(buttons: Record<string, string[]> = { 'event.view': [] }, timezone = 'Europe/Madrid') {
   return renderPage(
     <ShellContext.Provider value={shell(buttons)}>
-      <DeviceEventsCard sn={SN} timezone="Europe/Madrid" />
+      <DeviceEventsCard sn={SN} timezone={timezone} />
     </ShellContext.Provider>,
     { path: `/device/inverter/${SN}`, pattern: '/device/inverter/:sn' },
   );
@@ -32,6 +33,24 @@ function render(buttons: Record<string, string[]> = { 'event.view': [] }) {
 const history = (calls: Call[]) => callsTo(calls, `/api/v1/event/${SN}`);
 
 describe('device events card', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("counts the last 7 days to the plant's today, which the server reads the dates in, not the browser's", async () => {
+    // 05:00 UTC: 18:00 the day before in Pago Pago (UTC−11).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-26T05:00:00Z'));
+    const calls = serve([
+      ['GET', `/api/v1/event/${SN}/realtime`, () => []],
+      ['GET', `/api/v1/event/${SN}`, () => ({ total: 0, list: [] })],
+    ]);
+    render(undefined, 'Pacific/Pago_Pago');
+    await waitFor(() => expect(history(calls)).toHaveLength(1));
+    const q = history(calls)[0]!.url.searchParams;
+    expect([q.get('startDate'), q.get('endDate')]).toEqual(['2026-11-19', '2026-11-25']);
+  });
+
   it('shows the open events and the history of the last 7 days, paged by the server', async () => {
     const calls = serve([
       ['GET', `/api/v1/event/${SN}/realtime`, () => [event(9, { endedAt: null, level: 'warning', text: 'Fan speed low' })]],
@@ -51,7 +70,7 @@ describe('device events card', () => {
     expect(screen.getByText('25 events')).toBeTruthy();
     expect(callsTo(calls, `/api/v1/event/${SN}/realtime`)).toHaveLength(1);
     const q = history(calls)[0]!.url.searchParams;
-    const week = quickRange('last7');
+    const week = quickRange('last7', dayDate(todayIn('Europe/Madrid')));
     expect([q.get('page'), q.get('size'), q.get('startDate'), q.get('endDate'), q.get('level'), q.get('state')]).toEqual([
       '1',
       '10',

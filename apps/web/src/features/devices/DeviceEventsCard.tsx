@@ -12,7 +12,8 @@ import { useGranted } from '../../components/Permission.tsx';
 import { usePalette } from '../../components/palette.ts';
 import { RangeField, RangeProblem } from '../../components/RangeField.tsx';
 import ui from '../../components/ui.module.css';
-import { type DateRange, quickRange, rangeProblem } from '../../lib/dateRange.ts';
+import { todayIn } from '../../lib/dateNav.ts';
+import { type DateRange, dayDate, quickRange, rangeProblem } from '../../lib/dateRange.ts';
 import { type EventStateName, type Level, levels } from '../../lib/events.ts';
 import { levelStyle } from '../../lib/palette.ts';
 import { formatZoned, withZone } from '../../lib/zonedTime.ts';
@@ -91,7 +92,9 @@ function DeviceEvents({ sn, timezone }: { sn: string; timezone: string }) {
   const [level, setLevel] = useState<Level | undefined>();
   const { meaning } = usePalette();
   const [state, setState] = useState<EventStateName | undefined>();
-  const [range, setRange] = useState<DateRange>(() => quickRange('last7'));
+  // The quick ranges end on the plant's today, the day the server reads the dates in.
+  const [today] = useState(() => todayIn(timezone));
+  const [range, setRange] = useState<DateRange>(() => quickRange('last7', dayDate(today)));
   const [page, setPage] = useState(1);
   const [size, setSize] = useState<number>(PAGE_SIZES[0]);
   const blocked = rangeProblem(range) !== null;
@@ -197,6 +200,7 @@ function DeviceEvents({ sn, timezone }: { sn: string; timezone: string }) {
               range={range}
               onChange={(r) => filter(() => setRange(r))}
               label={t('events.range')}
+              today={today}
               testId="device-events-range"
             />
           </Flex>

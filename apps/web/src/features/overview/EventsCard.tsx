@@ -11,20 +11,17 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CardError } from '../../components/CardState.tsx';
 import { ListTable } from '../../components/ListTable.tsx';
-import { allQuickRanges, type DateRange, dayString, quickRange, rangeProblem } from '../../lib/dateRange.ts';
+import { allQuickRanges, type DateRange, dayDate, dayString, quickRange, rangeProblem } from '../../lib/dateRange.ts';
 import { formatZoned, withZone } from '../../lib/zonedTime.ts';
 import { levelColor } from './DevicesCard.tsx';
 import { useEvents, useOneHourEvents } from './overviewQueries.ts';
 
 type PlantEvent = DataOf<typeof plantsApi.plantEvents>['list'][number];
 
-/** A plant-local YYYY-MM-DD as a local Date (what the quick ranges count from). */
-const localDate = (day: string) => new Date(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
-
 export function EventsCard({ plantId, timezone, today }: { plantId: number; timezone: string; today: string }) {
   const { t, i18n } = useTranslation('overview');
   const [mode, setMode] = useState<'open' | 'all'>('open');
-  const [range, setRange] = useState<DateRange>(() => quickRange('last7', localDate(today)));
+  const [range, setRange] = useState<DateRange>(() => quickRange('last7', dayDate(today)));
   const [page, setPage] = useState(1);
   const problem = mode === 'all' ? rangeProblem(range) : null;
   const events = useEvents(
@@ -86,7 +83,7 @@ export function EventsCard({ plantId, timezone, today }: { plantId: number; time
               allowClear={false}
               value={[dayjs(range.start), dayjs(range.end)]}
               presets={allQuickRanges.map((kind) => {
-                const r = quickRange(kind, localDate(today));
+                const r = quickRange(kind, dayDate(today));
                 return { label: t(`plants:ranges.${kind}`), value: [dayjs(r.start), dayjs(r.end)] as [Dayjs, Dayjs] };
               })}
               disabledDate={(day) => day.format('YYYY-MM-DD') > today}
