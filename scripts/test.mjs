@@ -37,6 +37,27 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const failures = [];
+/** The errors of every test that failed, or passed only on its retry, briefly: the end of a long log shows them all. */
+const attempts = [];
+
+/** An error's message and the first place in the project's own code, from a stack. */
+function briefly(stack) {
+  const lines = stack.split('\n');
+  const message = lines.filter((l) => !/^\s+at /.test(l)).slice(0, 3);
+  const place = lines.find((l) => /^\s+at /.test(l) && !l.includes('node_modules') && !l.includes('node:'));
+  return [...message, ...(place ? [place] : [])].map((l) => `    ${l.trim().slice(0, 240)}`).join('\n');
+}
+
+function noteAttempts(suite, report) {
+  for (const file of report.testResults ?? [])
+    for (const test of file.assertionResults ?? []) {
+      const messages = test.failureMessages ?? [];
+      if (messages.length === 0) continue;
+      const outcome = test.status === 'passed' ? 'passed on retry' : test.status;
+      attempts.push(`  ${suite.name} · ${path.relative(root, file.name)} · ${test.fullName} (${outcome})`);
+      attempts.push(...messages.map((m, i) => `   error ${i + 1}:\n${briefly(m)}`));
+    }
+}
 
 /** Run a command; its output goes to ours, or is collected and returned when `buffered`. */
 function run(cmd, args, cwd, buffered, env = {}) {
@@ -78,6 +99,7 @@ async function runSuite(suite, buffered) {
     passed += report.numPassedTests;
     failed += report.numFailedTests;
     skipped += report.numPendingTests + report.numTodoTests;
+    noteAttempts(suite, report);
     // A suite that could not even load its files fails without failed tests.
     if (result.status !== 0 && report.numFailedTests === 0) {
       failed++;
@@ -110,6 +132,7 @@ async function browserLane() {
 
 await Promise.all([mainLane(), browserLane()]);
 
+if (attempts.length) console.log(`\n== failed attempts\n${attempts.join('\n')}`);
 if (failures.length) console.log(`\nfailed: ${failures.join(', ')}`);
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 ? 1 : 0);
