@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TestVtn } from '../../server/test/vtn/vtn.ts';
 import { seriousViolations } from './axe.ts';
 import { DEMO_PASSWORD, demo, type Portal, startPortal } from './portal.ts';
@@ -36,7 +36,9 @@ async function api(account: string) {
     fetch(`${portal.url}${p}`, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.json());
 }
 
-beforeAll(async () => {
+// A utility and a portal of their own for each attempt: a retry after a failure does not find the
+// first attempt's enrolment (its device would no longer be offered).
+beforeEach(async () => {
   vtn = await new TestVtn().start();
   programId = vtn.bl.program({
     programName: 'BESS-DR-2026',
@@ -53,7 +55,7 @@ beforeAll(async () => {
     OADR_POLL_SECONDS: '5',
   });
 });
-afterAll(async () => {
+afterEach(async () => {
   await portal?.close();
   await vtn?.close();
 });
