@@ -118,11 +118,15 @@ describe('energy programmes', () => {
     await page.getByTestId('enrol-error').getByText('Enter the charge, discharge and storage capacity of').waitFor(WAIT);
     await storage.fill('10');
     await shot(page, 'enrol-form');
+    // The utility does not answer until the page has shown the enrolment pending: the VEN's next
+    // poll (every 5 s) could otherwise register the device before the page reads it.
+    vtn.down = true;
     await page.getByTestId('enrol-submit').click();
 
     const detail = page.getByTestId('dr-enrollment-detail');
     await detail.waitFor(WAIT);
     await detail.getByText('Pending').waitFor(WAIT);
+    vtn.down = false;
     // The VEN registers the device at the VTN (its poll every 5 s): accepted.
     await expect.poll(async () => vtn.store.resources.size, { timeout: 30_000 }).toBeGreaterThan(0);
     const list = (await get<{ list: { id: number; state: string }[] }>('/api/v1/oadr/enrollments')).data.list;
@@ -153,10 +157,12 @@ describe('energy programmes', () => {
     await adding.getByRole('checkbox', { name: sn }).waitFor(WAIT);
     await adding.locator('input[aria-label$="Storage (kWh)"]').first().fill('10');
     await shot(page, 'add-devices');
+    vtn.down = true;
     await page.getByTestId('dr-add-devices-submit').click();
     await adding.waitFor({ state: 'detached', ...WAIT });
     await enrolled.getByText(sn, { exact: false }).waitFor(WAIT);
     await enrolled.getByText('Pending').waitFor(WAIT);
+    vtn.down = false;
     await expect
       .poll(async () => (await get<{ state: string }>(`/api/v1/oadr/enrollment/${list[0]!.id}/state`)).data.state, {
         timeout: 30_000,
