@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { TestVtn } from '../../server/test/vtn/vtn.ts';
 import { seriousViolations } from './axe.ts';
 import { DEMO_PASSWORD, demo, type Portal, startPortal } from './portal.ts';
@@ -36,10 +36,19 @@ async function api(account: string) {
     fetch(`${portal.url}${p}`, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.json());
 }
 
+/** What the current attempt started, closed last first. */
+const started: { close(): Promise<unknown> }[] = [];
+async function stop() {
+  for (const x of started.splice(0).reverse()) await x.close();
+}
+
 // A utility and a portal of their own for each attempt: a retry after a failure does not find the
-// first attempt's enrolment (its device would no longer be offered).
+// first attempt's enrolment (its device would no longer be offered). The last attempt's are
+// closed after the failure's trail is printed, which needs the page.
 beforeEach(async () => {
+  await stop();
   vtn = await new TestVtn().start();
+  started.push(vtn);
   programId = vtn.bl.program({
     programName: 'BESS-DR-2026',
     attributes: [{ type: 'PROGRAM_TYPE', values: ['BATTERY_DISCHARGE'] }],
@@ -54,11 +63,9 @@ beforeEach(async () => {
     OADR_CLIENT_SECRET: 'ven_secret',
     OADR_POLL_SECONDS: '5',
   });
+  started.push(portal);
 });
-afterEach(async () => {
-  await portal?.close();
-  await vtn?.close();
-});
+afterAll(stop);
 
 describe('energy programmes', () => {
   it('enrol a storage inverter, see the event and what each device did, opt out', { timeout: 300_000 }, async () => {
