@@ -23,6 +23,14 @@ beforeAll(async () => {
 });
 afterAll(() => portal?.close());
 
+/**
+ * The customer type and subtype the first test adds, named anew for each attempt (within the 32
+ * characters of a type name): a retry does not meet the first attempt's types.
+ */
+let distributor = 'Distributor';
+let reseller = 'Reseller';
+const CUSTOMER = 'Valley Resellers';
+
 async function shoot(page: Page, name: string) {
   if (!SHOTS) return;
   fs.mkdirSync(SHOTS, { recursive: true });
@@ -54,37 +62,52 @@ async function choose(page: Page, testId: string, label: string) {
 
 describe('customer administration', () => {
   it('customer types: adds a type and a subtype, shows them as a tree, refuses to delete a type with a subtype', async () => {
+    const tag = Date.now().toString(36);
+    distributor = `Distributor ${tag}`;
+    reseller = `Reseller ${tag}`;
+    const remark = `Sells to installers, ${tag}`;
     const page = await signIn();
     await page.goto('/customer/type');
     const table = page.getByTestId('type-table');
-    await table.getByText('Installer').waitFor(WAIT);
+    // The type's own name: an earlier attempt's remark says "installers" too.
+    await table.getByText('Installer', { exact: true }).waitFor(WAIT);
 
     await page.getByTestId('type-add').click();
-    await page.getByTestId('type-name').fill('Distributor');
-    await page.getByTestId('type-remark').fill('Sells to installers');
+    await page.getByTestId('type-name').fill(distributor);
+    await page.getByTestId('type-remark').fill(remark);
     await page.getByTestId('type-save').click();
-    await table.getByText('Sells to installers').waitFor(WAIT);
+    await table.getByText(remark).waitFor(WAIT);
 
-    const distributorRow = table.locator('.ant-table-row', { hasText: 'Distributor' });
+    const distributorRow = table.locator('.ant-table-row', { hasText: distributor });
     await distributorRow.getByRole('button', { name: 'Add subtype' }).click();
-    await page.getByTestId('type-name').fill('Reseller');
+    await page.getByTestId('type-name').fill(reseller);
     await page.getByTestId('permissions-all').click();
     await page.getByTestId('type-save').click();
     // The subtype shows under its type, one level in.
-    const sub = table.locator('.ant-table-row-level-1', { hasText: 'Reseller' });
+    const sub = table.locator('.ant-table-row-level-1', { hasText: reseller });
     await sub.waitFor(WAIT);
     await shoot(page, 'customer-types-en');
 
     await distributorRow.getByRole('button', { name: 'Delete' }).click();
     await page.getByTestId('delete-confirm-ok').click();
     await page.locator('.ant-message').getByText('This type has a subtype').waitFor(WAIT);
-    expect(await table.locator('.ant-table-row', { hasText: 'Distributor' }).count()).toBe(1);
+    expect(await table.locator('.ant-table-row', { hasText: distributor }).count()).toBe(1);
     await settled(page);
     expect(JSON.stringify(await seriousViolations(page), null, 1)).toBe('[]');
     await page.context().close();
   });
 
   it('customers: adds one with an agent through the dialog, finds it by agent, deletes it after the confirmation', async () => {
+    // A customer an earlier attempt left is deleted first (the agent filter counts the agent's
+    // customers), and the administrator's account is new for each attempt: a deleted customer's
+    // accounts stay, disabled.
+    const admin = await portal.api(ADMIN.account, ADMIN.password);
+    const left = await admin<{ list: { id: number; name: string }[] }>(
+      `/api/v1/customers?size=100&name=${encodeURIComponent(CUSTOMER)}`,
+    );
+    for (const c of left.data.list.filter((c) => c.name === CUSTOMER))
+      expect((await admin(`/api/v1/customers/delete/${c.id}`, { method: 'DELETE' })).code).toBe(0);
+    const account = `valley.${Date.now().toString(36)}@e2e.sunfleet.local`;
     const page = await signIn();
     await page.goto('/customer/list');
     const table = page.getByTestId('customer-table');
@@ -96,9 +119,9 @@ describe('customer administration', () => {
     await page.getByTestId('customer-save').click();
     await form.getByText('Please enter a name').waitFor(WAIT);
 
-    await page.getByTestId('customer-name').fill('Valley Resellers');
-    await choose(page, 'customer-type', 'Distributor / Reseller');
-    await page.getByTestId('customer-account').fill('valley@e2e.sunfleet.local');
+    await page.getByTestId('customer-name').fill(CUSTOMER);
+    await choose(page, 'customer-type', `${distributor} / ${reseller}`);
+    await page.getByTestId('customer-account').fill(account);
     await page.getByTestId('customer-password').fill('Valley123');
     await page.getByTestId('customer-contact').fill('Rosa Díaz');
     // A company user's account is not an agent (901): said under the agent field.
@@ -112,10 +135,10 @@ describe('customer administration', () => {
     await page.getByTestId('customer-agent').fill(demo.companyAdmin);
     await page.getByTestId('customer-save').click();
     await page.getByTestId('customer-form').waitFor({ state: 'detached', ...WAIT });
-    const row = table.locator('.ant-table-row', { hasText: 'Valley Resellers' });
+    const row = table.locator('.ant-table-row', { hasText: CUSTOMER });
     await row.waitFor(WAIT);
     await expect.poll(() => row.textContent(), WAIT).toContain('Demo Solar Installers');
-    expect(await row.textContent()).toContain('valley@e2e.sunfleet.local');
+    expect(await row.textContent()).toContain(account);
 
     // Edit: the dialog opens with what is stored (the agent's account, the permissions) and saves a change.
     await row.getByRole('button', { name: 'Edit' }).click();
@@ -138,8 +161,8 @@ describe('customer administration', () => {
     await row.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('accounts are disabled').waitFor(WAIT);
     await page.getByTestId('delete-confirm-ok').click();
-    await page.getByText('Valley Resellers was deleted').waitFor(WAIT);
-    await expect.poll(() => table.locator('.ant-table-row', { hasText: 'Valley Resellers' }).count(), WAIT).toBe(0);
+    await page.getByText(`${CUSTOMER} was deleted`).waitFor(WAIT);
+    await expect.poll(() => table.locator('.ant-table-row', { hasText: CUSTOMER }).count(), WAIT).toBe(0);
     await page.context().close();
   });
 

@@ -24,18 +24,6 @@ let portal: Portal;
 let vtn: TestVtn;
 let programId: string;
 
-async function api(account: string) {
-  const token = await fetch(`${portal.url}/oauth/token`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'password', username: account, password: DEMO_PASSWORD }),
-  })
-    .then((r) => r.json())
-    .then((e: { data: { access_token: string } }) => e.data.access_token);
-  return async <T>(p: string): Promise<{ code: number; data: T }> =>
-    fetch(`${portal.url}${p}`, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.json());
-}
-
 /** What the current attempt started, closed last first. */
 const started: { close(): Promise<unknown> }[] = [];
 async function stop() {
@@ -69,7 +57,7 @@ afterAll(stop);
 
 describe('energy programmes', () => {
   it('enrol a storage inverter, see the event and what each device did, opt out', { timeout: 300_000 }, async () => {
-    const get = await api(demo.owner);
+    const get = await portal.api(demo.owner);
     const me = (await get<{ id: number }>('/api/v1/user')).data;
     // The demo fleet's devices exist once their gateways have uploaded.
     let plant: { id: number; name: string } | undefined;

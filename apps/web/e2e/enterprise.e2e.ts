@@ -15,7 +15,7 @@ import { theme } from 'antd';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PNG_1PX } from '../../server/test/account.ts';
-import { DEMO_PASSWORD, demo, type Portal, startPortal } from './portal.ts';
+import { DEMO_PASSWORD, demo, type Portal, resetCompanyColour, startPortal } from './portal.ts';
 
 const WAIT = { timeout: 15_000 };
 const SHOTS = process.env.SHOTS_DIR;
@@ -37,6 +37,15 @@ beforeAll(async () => {
   portal = await startPortal();
 });
 afterAll(() => portal?.close());
+
+/** The company's accounts whose account contains `keyword`. */
+async function companyUsers(keyword: string) {
+  const admin = await portal.api(demo.companyAdmin);
+  const users = await admin<{ list: { id: number; account: string; roleName: string | null }[] }>(
+    `/api/v1/company/user/list?size=100&keyword=${encodeURIComponent(keyword)}`,
+  );
+  return users.data.list;
+}
 
 async function signIn(account: string) {
   const { page, context } = await portal.page();
@@ -80,6 +89,7 @@ async function shoot(page: Page, name: string) {
 
 describe('company administration', () => {
   it('the theme colour applies to the whole shell, at once, after a reload and for the other accounts of the company', async () => {
+    await resetCompanyColour(portal);
     const { page, context } = await signIn(demo.companyAdmin);
     await page.goto('/enterprise/company');
     await page.getByTestId('company-details').waitFor(WAIT);
@@ -132,19 +142,25 @@ describe('company administration', () => {
   });
 
   it('adds an account with a role, refuses one already in a company (106), and takes one out after a confirmation', async () => {
+    // The account is new for each attempt (one taken out keeps its sign-in), and one an earlier
+    // attempt added is taken out first: the next test counts the Technician role's accounts.
+    const admin = await portal.api(demo.companyAdmin);
+    for (const left of await companyUsers('new.tech.'))
+      expect((await admin(`/api/v1/company/user/delete/${left.id}`, { method: 'POST' })).code).toBe(0);
+    const account = `new.tech.${Date.now().toString(36)}@demo.sunfleet.local`;
     const { page, context } = await signIn(demo.companyAdmin);
     await page.goto('/enterprise/user');
     await page.getByTestId('users-page').waitFor(WAIT);
     await expect.poll(() => page.locator('.ant-table-row').count(), WAIT).toBeGreaterThanOrEqual(2);
 
     await page.getByTestId('user-add').click();
-    await page.getByTestId('user-account').fill('new.tech@demo.sunfleet.local');
+    await page.getByTestId('user-account').fill(account);
     await page.getByTestId('user-password').fill('secret12');
     await page.getByTestId('user-name').fill('Nuria Tech');
     await page.getByTestId('user-role').click();
     await page.locator('.ant-select-item-option[title="Technician"]').click();
     await page.getByTestId('user-save').click();
-    await page.getByText('new.tech@demo.sunfleet.local').waitFor(WAIT);
+    await page.getByText(account).waitFor(WAIT);
     await shoot(page, 'users');
 
     // The demo technician is in the company already: the form says so on leaving the field.
@@ -154,20 +170,26 @@ describe('company administration', () => {
     await page.getByText('This account already belongs to a company').waitFor(WAIT);
     await page.keyboard.press('Escape');
 
-    const row = page.locator('.ant-table-row', { hasText: 'new.tech@demo.sunfleet.local' });
+    const row = page.locator('.ant-table-row', { hasText: account });
     const id = await row.getAttribute('data-row-key');
     await page.getByTestId(`user-remove-${id}`).click();
     await page.getByTestId('remove-confirm-ok').click();
-    await expect.poll(() => page.getByText('new.tech@demo.sunfleet.local').count(), WAIT).toBe(0);
+    await expect.poll(() => page.getByText(account).count(), WAIT).toBe(0);
     await context.close();
   });
 
   it('adds a role from the permission tree and deletes a role in use, moving its accounts', async () => {
+    // The new role is named anew for each attempt, and the role deleted is the demo technician's
+    // now (Technician, or the role an earlier attempt moved it to): a retry does not meet the
+    // first attempt's role under the same name, nor look for a role it deleted.
+    const viewersName = `Viewers ${Date.now().toString(36)}`;
+    const [technicianAccount] = (await companyUsers(demo.companyUser)).filter((u) => u.account === demo.companyUser);
+    const inUse = technicianAccount!.roleName!;
     const { page, context } = await signIn(demo.companyAdmin);
     await page.goto('/enterprise/roles');
     await page.getByTestId('roles-page').waitFor(WAIT);
     await page.getByTestId('role-add').click();
-    await page.getByTestId('role-name').fill('Viewers');
+    await page.getByTestId('role-name').fill(viewersName);
     const tree = page.getByTestId('role-tree');
     await tree.waitFor(WAIT);
     // Checking a button checks its page.
@@ -184,20 +206,21 @@ describe('company administration', () => {
       .toBeGreaterThan(0);
     await shoot(page, 'role-dialog');
     await page.getByTestId('role-save').click();
-    const viewers = page.locator('.ant-table-row', { hasText: 'Viewers' });
+    const viewers = page.locator('.ant-table-row', { hasText: viewersName });
     await viewers.waitFor(WAIT);
-    expect(await viewers.textContent()).toContain('2');
+    // Read beside the role's name, whose mark may hold digits of its own.
+    expect((await viewers.textContent())?.replace(viewersName, '')).toContain('2');
 
-    const technician = page.locator('.ant-table-row', { hasText: 'Technician' });
+    const technician = page.locator('.ant-table-row', { hasText: inUse });
     const id = await technician.getAttribute('data-row-key');
     await page.getByTestId(`role-delete-${id}`).click();
     const ok = page.getByTestId('role-delete-ok');
     expect(await ok.isDisabled()).toBe(true);
     await page.getByTestId('role-move-to').click();
-    await page.locator('.ant-select-item-option[title="Viewers"]').click();
+    await page.locator(`.ant-select-item-option[title="${viewersName}"]`).click();
     await ok.click();
-    await expect.poll(() => page.locator('.ant-table-row', { hasText: 'Technician' }).count(), WAIT).toBe(0);
-    await expect.poll(() => viewers.textContent(), WAIT).toMatch(/Viewers\s*2\s*1/);
+    await expect.poll(() => page.locator('.ant-table-row', { hasText: inUse }).count(), WAIT).toBe(0);
+    await expect.poll(() => viewers.textContent(), WAIT).toMatch(new RegExp(`${viewersName}\\s*2\\s*1`));
     await shoot(page, 'roles');
     await context.close();
   });

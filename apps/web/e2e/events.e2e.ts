@@ -159,6 +159,8 @@ async function choose(page: Page, testId: string, search: string, option: string
 
 describe('events and operation data', () => {
   it('filters the events, acknowledges one and downloads inverter and battery events', async () => {
+    // The seeded fault is open and unacknowledged for each attempt: a retry can acknowledge it again.
+    db.prepare('update events set acked_at = null, acked_by = null, ack_note = null where text_en = ?').run(INVERTER_TEXT);
     const { page, context } = await signIn();
     await page.goto('/device/event');
     await page.getByTestId('event-table').waitFor();

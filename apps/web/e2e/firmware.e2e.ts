@@ -39,6 +39,14 @@ const blobs = () => {
 
 describe('firmware library', () => {
   it('adds a type and a product, uploads, lists, refuses a lower version, disables and deletes an image', async () => {
+    // The library starts empty for each attempt (an image an earlier attempt left is deleted), and
+    // the type and product are named anew: a retry does not meet the first attempt's.
+    const admin = await portal.api(ADMIN.account, ADMIN.password);
+    const left = await admin<{ list: { id: number }[] }>('/api/v1/firmware/page?size=100');
+    for (const { id } of left.data.list) expect((await admin(`/api/v1/firmware/${id}/delete`)).code).toBe(0);
+    const tag = Date.now().toString(36).toUpperCase();
+    const type = `Hybrid ${tag}`;
+    const product = `HY-5K-${tag}`;
     const { context, page } = await portal.page();
     await portal.login(page, ADMIN.account, ADMIN.password);
     await page.goto('/firmware/inv');
@@ -46,23 +54,23 @@ describe('firmware library', () => {
 
     await page.getByRole('tab', { name: 'Inverter types' }).click();
     await page.getByTestId('type-add').click();
-    await page.getByTestId('type-name').fill('Hybrid');
+    await page.getByTestId('type-name').fill(type);
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByTestId('types-table').getByText('Hybrid').waitFor();
+    await page.getByTestId('types-table').getByText(type).waitFor();
 
     await page.getByRole('tab', { name: 'Products' }).click();
     await page.getByTestId('product-add').click();
-    await page.getByTestId('product-name').fill('HY-5K');
-    await choose(page, 'product-type', 'Hybrid');
+    await page.getByTestId('product-name').fill(product);
+    await choose(page, 'product-type', type);
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByTestId('products-table').getByText('HY-5K').waitFor();
+    await page.getByTestId('products-table').getByText(product).waitFor();
 
     await page.getByRole('tab', { name: 'Firmware' }).click();
     const bytes = randomBytes(300_000);
     const file = path.join(tmp, 'HY5K-V1_2.bin');
     fs.writeFileSync(file, bytes);
     await page.getByTestId('firmware-upload').click();
-    await choose(page, 'firmware-upload-product', 'HY-5K');
+    await choose(page, 'firmware-upload-product', product);
     await page.getByTestId('firmware-upload-version').fill('V1_2');
     await page.getByTestId('firmware-upload-form').locator('input[type=file]').setInputFiles(file);
     await page.getByTestId('firmware-upload-send').click();
@@ -72,7 +80,7 @@ describe('firmware library', () => {
 
     // A lower version is refused in the dialog, before anything is sent.
     await page.getByTestId('firmware-upload').click();
-    await choose(page, 'firmware-upload-product', 'HY-5K');
+    await choose(page, 'firmware-upload-product', product);
     await page.getByText('Latest version of this product: V1_2').waitFor();
     await page.getByTestId('firmware-upload-version').fill('V1_10');
     await page.getByTestId('firmware-upload-version').fill('V1_1');

@@ -14,8 +14,8 @@ import { ADMIN, DEMO_PASSWORD, demo, type Portal, startPortal } from './portal.t
 
 let portal: Portal;
 const shots = process.env.GWSTOCK_SHOTS ?? null;
-const stamp = Date.now().toString(36).toUpperCase();
-const sns = [`E2E${stamp}A`, `E2E${stamp}B`, `E2E${stamp}C`];
+/** A mark of this attempt for the SNs it writes: a retry does not meet the first attempt's gateways. */
+const newStamp = () => Date.now().toString(36).toUpperCase();
 
 beforeAll(async () => {
   portal = await startPortal();
@@ -46,6 +46,8 @@ async function openStock(page: Page) {
 
 describe('system gateway stock', () => {
   it('imports a file through the wizard: the bad rows are named, the valid ones written, the keys shown once', async () => {
+    const stamp = newStamp();
+    const sns = [`E2E${stamp}A`, `E2E${stamp}B`, `E2E${stamp}C`];
     const { page, context } = await portal.page();
     await openStock(page);
     await shot(page, 'list');
@@ -119,7 +121,7 @@ describe('system gateway stock', () => {
   it('creates one gateway by hand and deletes it after confirming', async () => {
     const { page, context } = await portal.page({ locale: 'es-ES' });
     await openStockEs(page);
-    const sn = `E2E${stamp}H`;
+    const sn = `E2E${newStamp()}H`;
     await page.getByTestId('stock-create').click();
     await page.getByTestId('stock-create-sn').fill(sn);
     await page.getByTestId('stock-create-submit').click();

@@ -114,6 +114,8 @@ describe('maintenance log', () => {
 
 describe('system update log', () => {
   it('the administrator publishes, edits and deletes versions; the owner reads them', async () => {
+    // No version published yet, for each attempt: a retry does not meet the first attempt's.
+    db.prepare('delete from system_versions').run();
     const { page, context } = await portal.page();
     await portal.login(page, ADMIN.account, ADMIN.password);
     await page.goto('/systemupdate');
@@ -166,8 +168,9 @@ describe('system update log', () => {
 
 describe('firmware release notes', () => {
   it('are public and show enabled firmware only', async () => {
+    // A retry finds the rows the first attempt wrote (file names are unique) and keeps them.
     const insert = db.prepare(
-      `insert into firmware (type, product_name, epn, brand, hardware_version, compatible_software, upgrade_mode, file_name,
+      `insert or ignore into firmware (type, product_name, epn, brand, hardware_version, compatible_software, upgrade_mode, file_name,
         version, size, sha256, signature, change_log, enabled, created_by, created_at, updated_at)
        values (?, ?, null, null, null, null, 'IAP', ?, ?, 1000, ?, 'sig', ?, ?, 1, ?, ?)`,
     );

@@ -50,6 +50,21 @@ async function search(page: Page, text: string) {
   await page.getByTestId('plant-search').fill(text);
 }
 
+/**
+ * The demo owner has a plant named `name`, created through the API when an earlier attempt of the
+ * test deleted it or transferred it away: a retry starts from the plants the first attempt had.
+ */
+async function ensureOwnPlant(name: string) {
+  const owner = await portal.api(demo.owner);
+  const list = await owner<{ list: { name: string }[] }>('/api/v1/plants?page=1&size=100');
+  if (list.data.list.some((p) => p.name === name)) return;
+  const created = await owner('/api/v1/plant', {
+    method: 'POST',
+    body: { name, capacity: 10, type: 1, timezone: 'Europe/Madrid', latitude: 37.4, longitude: -6 },
+  });
+  expect(created.code).toBe(0);
+}
+
 describe('plants', () => {
   let plantId = '';
 
@@ -147,6 +162,7 @@ describe('plants', () => {
   });
 
   it('selection: the bulk bar shows the count, survives filtering, drops a deleted plant', async () => {
+    await ensureOwnPlant('Finca Olivar Storage');
     const { page, context } = await signIn(demo.owner);
     const a = await rowId(page, 'Casa Marta Rooftop');
     const b = await rowId(page, 'Finca Olivar Storage');
@@ -173,6 +189,7 @@ describe('plants', () => {
   });
 
   it('an owner transfers a plant: not to themselves (207); afterwards it leaves the list', async () => {
+    await ensureOwnPlant('Workshop AC-coupled');
     const { page, context } = await signIn(demo.owner);
     const id = await rowId(page, 'Workshop AC-coupled');
     await page.getByTestId(`plant-transfer-${id}`).click();
@@ -198,19 +215,26 @@ describe('plants', () => {
 /** With the simulated demo fleet: the demo owner's plants have gateways whose label keys we know. */
 describe('gateway replacement', () => {
   let fleet: Portal;
+  /** Attempts of the test so far: each takes a pair of gateways (and their plants) of its own. */
+  let attempts = 0;
   beforeAll(async () => {
-    fleet = await startPortal({ SIMULATOR: 'on', SIMULATOR_GATEWAYS: '2', SIMULATOR_BACKFILL_DAYS: '0' });
+    // Two gateways for each attempt: a retry does not meet the plant the first attempt deleted or
+    // the gateway it replaced.
+    fleet = await startPortal({ SIMULATOR: 'on', SIMULATOR_GATEWAYS: '4', SIMULATOR_BACKFILL_DAYS: '0' });
   });
   afterAll(() => fleet?.close());
 
   it('replaces a plant gateway: a wrong key is refused (1006), then bind the new one and unbind the old', async () => {
     const file = path.join(fleet.dataDir, 'demo-fleet.json');
     await expect.poll(() => fs.existsSync(file), { timeout: 30_000 }).toBe(true);
-    const [one, two] = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{
-      sn: string;
-      claimKey: string;
-      plant: { name: string };
-    }>;
+    const pair = 2 * attempts++;
+    const [one, two] = (
+      JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{
+        sn: string;
+        claimKey: string;
+        plant: { name: string };
+      }>
+    ).slice(pair, pair + 2);
     const { page, context } = await signIn(demo.owner, fleet);
 
     // Free the second gateway: deleting its plant unbinds it.

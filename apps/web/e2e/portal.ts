@@ -63,8 +63,15 @@ export interface Portal {
   }): Promise<{ context: BrowserContext; page: Page }>;
   /** Sign in through the login form. */
   login(page: Page, account: string, password: string): Promise<void>;
+  /** The portal's API as `account` (the demo password unless told): a call returns the envelope. */
+  api(account: string, password?: string): Promise<ApiCall>;
   close(): Promise<void>;
 }
+
+export type ApiCall = <T = unknown>(
+  path: string,
+  init?: { method?: 'GET' | 'POST' | 'PUT' | 'DELETE'; body?: unknown },
+) => Promise<{ code: number; msg?: string; data: T }>;
 
 /** The portal's API calls, as opposed to the app's own files. */
 const API_PATH = /^\/(api|oauth|anonymous)\//;
@@ -235,6 +242,17 @@ async function startServer(smtp: TestSmtp, env: Record<string, string>, options:
   return { server, port, mqttPort, dataDir, log: () => output };
 }
 
+/**
+ * The demo company back at the default colour through the API: a test that sets a colour starts
+ * from the default, its retry too.
+ */
+export async function resetCompanyColour(portal: Portal) {
+  const admin = await portal.api(demo.companyAdmin);
+  const { id } = (await admin<{ id: number }>('/api/v1/company/info')).data;
+  const reset = await admin(`/api/v1/company/${id}/themeColor`, { method: 'POST', body: { themeColor: null } });
+  if (reset.code !== 0) throw new Error(`company colour not reset: ${JSON.stringify(reset)}`);
+}
+
 export async function startPortal(env: Record<string, string> = {}, options: PortalOptions = {}): Promise<Portal> {
   const smtp = await startSmtp();
   // Ports are free when picked, but another test file running alongside may take one before the
@@ -293,6 +311,21 @@ export async function startPortal(env: Record<string, string> = {}, options: Por
       // The router draws the next page in a transition: until it is drawn, the sign-in page (its
       // language switch too) stays on screen with the new address, and a click there is lost.
       await page.getByTestId('login-submit').waitFor({ state: 'detached' });
+    },
+    async api(account, password = DEMO_PASSWORD) {
+      const signIn = await fetch(`${url}/oauth/token`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ grant_type: 'password', username: account, password }),
+      }).then((r) => r.json() as Promise<{ code: number; data: { access_token: string } }>);
+      if (signIn.code !== 0) throw new Error(`${account} could not sign in: ${JSON.stringify(signIn)}`);
+      const auth = { Authorization: `Bearer ${signIn.data.access_token}` };
+      return (path, init = {}) =>
+        fetch(`${url}${path}`, {
+          method: init.method ?? 'GET',
+          headers: init.body === undefined ? auth : { ...auth, 'Content-Type': 'application/json' },
+          ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+        }).then((r) => r.json());
     },
     async close() {
       await browser.close();

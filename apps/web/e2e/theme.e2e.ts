@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultBrand } from '../src/app/brands.ts';
 import { brandPalettes, brandTheme } from '../src/app/theme.tsx';
 import { readableShade } from '../src/lib/palette.ts';
-import { DEMO_PASSWORD, demo, type Portal, startPortal } from './portal.ts';
+import { DEMO_PASSWORD, demo, type Portal, resetCompanyColour, startPortal } from './portal.ts';
 
 const WAIT = { timeout: 20_000 };
 const SHOTS = process.env.SHOTS_DIR;
@@ -147,6 +147,7 @@ const statusToken = { normal: 'colorSuccess', warning: 'colorWarning', fault: 'c
 
 describe('the company colour drives chart and status colours', () => {
   it('chart series, status tag, status cards and the shell follow the company colour', async () => {
+    await resetCompanyColour(portal);
     const { page, context } = await portal.page();
     await page.setViewportSize({ width: 1366, height: 768 });
     await portal.login(page, demo.companyAdmin, DEMO_PASSWORD);

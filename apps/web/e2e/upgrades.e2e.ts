@@ -67,19 +67,24 @@ async function token(account: string) {
 
 type Inverter = { sn: string; alias: string | null; status: string; gateway: { sn: string } };
 
-/** An inverter of the account that reports now, behind an online gateway. */
-async function onlineInverter(account: string): Promise<Inverter> {
+/**
+ * An inverter of the account that reports now, behind an online gateway; with `neverUpgraded`, one
+ * that has had no upgrade, so a retry does not pick the inverter an earlier attempt upgraded (its
+ * upgrade running, or already on the version).
+ */
+async function onlineInverter(account: string, neverUpgraded = false): Promise<Inverter> {
   const bearer = await token(account);
-  const get = <T>(p: string): Promise<T> =>
-    fetch(`${portal.url}${p}`, { headers: { Authorization: `Bearer ${bearer}` } })
-      .then((r) => r.json())
-      .then((e: { data: T }) => e.data);
+  const call = <T>(p: string): Promise<{ code: number; data: T }> =>
+    fetch(`${portal.url}${p}`, { headers: { Authorization: `Bearer ${bearer}` } }).then((r) => r.json());
+  const get = async <T>(p: string): Promise<T> => (await call<T>(p)).data;
   const deadline = Date.now() + 60_000;
   for (;;) {
     const gateways = (await get<{ list: { sn: string }[] }>('/api/v1/gateways?status=online&size=100'))?.list ?? [];
     const inverters = (await get<{ list: Inverter[] }>('/api/v1/inverters?size=100'))?.list ?? [];
-    const found = inverters.find((i) => i.status !== 'offline' && gateways.some((g) => g.sn === i.gateway.sn));
-    if (found) return found;
+    for (const found of inverters.filter((i) => i.status !== 'offline' && gateways.some((g) => g.sn === i.gateway.sn))) {
+      if (!neverUpgraded || (await call(`/api/v1/inverter/${encodeURIComponent(found.sn)}/upgrade/progress`)).code === 404)
+        return found;
+    }
     if (Date.now() > deadline) throw new Error(`no online inverter for ${account} within 60 s`);
     await new Promise((r) => setTimeout(r, 1000));
   }
@@ -87,7 +92,7 @@ async function onlineInverter(account: string): Promise<Inverter> {
 
 describe('firmware upgrade', () => {
   it('upgrades an inverter from its page and follows the rollout to completed', async () => {
-    const inverter = await onlineInverter(demo.owner);
+    const inverter = await onlineInverter(demo.owner, true);
     const { page, context } = await portal.page();
     await portal.login(page, demo.owner, DEMO_PASSWORD);
     await page.goto(`/device/inverter/${inverter.sn}`);
