@@ -11,14 +11,14 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { menuRoutes, type PageRoute, publicRoutes } from '../src/app/routes.tsx';
 import { type AxeProblem, seriousViolations } from './axe.ts';
-import { DEMO_PASSWORD, demo, type Portal, startPortal } from './portal.ts';
+import { type ApiCall, DEMO_PASSWORD, demo, type Portal, startPortal } from './portal.ts';
 
 let portal: Portal;
-let token = '';
+/** The API as the demo installer. */
+let call: ApiCall;
 
 async function api<T>(path: string): Promise<T> {
-  const res = await fetch(`${portal.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
-  const body = (await res.json()) as { code: number; data: T };
+  const body = await call<T>(path);
   if (body.code !== 0) throw new Error(`${path}: ${JSON.stringify(body)}`);
   return body.data;
 }
@@ -143,12 +143,7 @@ async function tabThrough(page: Page): Promise<{ reached: string[]; missed: stri
 beforeAll(async () => {
   // Two simulated gateways (inverters, a battery, meters, a weather station) for the device pages.
   portal = await startPortal({ SIMULATOR: 'on', SIMULATOR_GATEWAYS: '2', SIMULATOR_BACKFILL_DAYS: '1', SIMULATOR_INTERVAL: '5' });
-  const res = await fetch(`${portal.url}/oauth/token`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'password', username: demo.companyAdmin, password: DEMO_PASSWORD }),
-  });
-  token = ((await res.json()) as { data: { access_token: string } }).data.access_token;
+  call = await portal.api(demo.companyAdmin);
   const deadline = Date.now() + 60_000;
   while (!(await first('/api/v1/inverters')) || !(await first('/api/v1/meteorological'))) {
     if (Date.now() > deadline) throw new Error('the simulated gateway brought no devices');

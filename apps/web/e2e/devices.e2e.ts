@@ -16,22 +16,13 @@ let portal: Portal;
 let get: (path: string) => Promise<unknown>;
 beforeAll(async () => {
   portal = await startPortal({ SIMULATOR: 'on', SIMULATOR_INTERVAL: '5', SIMULATOR_BACKFILL_DAYS: '1' });
-  get = await fleetReporting(portal.url);
+  get = await fleetReporting();
 });
 
 /** Wait until the demo fleet's inverters are listed with fresh power values (first uploads after the start). */
-async function fleetReporting(url: string): Promise<(path: string) => Promise<unknown>> {
-  const token = await fetch(`${url}/oauth/token`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'password', username: demo.companyAdmin, password: DEMO_PASSWORD }),
-  })
-    .then((r) => r.json())
-    .then((e: { data: { access_token: string } }) => e.data.access_token);
-  const get = (path: string) =>
-    fetch(`${url}${path}`, { headers: { Authorization: `Bearer ${token}` } })
-      .then((r) => r.json())
-      .then((e: { data: unknown }) => e.data);
+async function fleetReporting(): Promise<(path: string) => Promise<unknown>> {
+  const call = await portal.api(demo.companyAdmin);
+  const get = async (path: string) => (await call(path)).data;
   const deadline = Date.now() + 60_000;
   for (;;) {
     const list = (await get('/api/v1/inverters?size=1')) as { list: Array<{ sn: string }> } | null;
@@ -212,20 +203,11 @@ describe('device list rights', () => {
     expect(signup.code).toBe(0);
   }
 
-  async function tokenOf(account: string, password: string) {
-    return fetch(`${portal.url}/oauth/token`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ grant_type: 'password', username: account, password }),
-    })
-      .then((r) => r.json())
-      .then((e: { data: { access_token: string } }) => e.data.access_token);
-  }
-
   it('a visitor of a plant (not read-only) sees its inverters without delete or rename; the owner sees both', async () => {
     const visitor = `visitor.${Date.now()}@e2e.sunfleet.local`;
     await newEndUser(visitor, 'VisitPass1');
-    const owner = await tokenOf(demo.owner, DEMO_PASSWORD);
+    // The share takes a form, not JSON: the bearer token itself.
+    const owner = await portal.token(demo.owner);
     const auth = { Authorization: `Bearer ${owner}` };
     const plants = (await fetch(`${portal.url}/api/v1/plants?page=1&pageSize=10`, { headers: auth }).then((r) => r.json())) as {
       data: { list: { id: number }[] };

@@ -9,33 +9,24 @@
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, demo, type Portal, startPortal } from './portal.ts';
+import { type ApiCall, DEMO_PASSWORD, demo, type Portal, startPortal } from './portal.ts';
 
 let portal: Portal;
-let token = '';
+/** The API as the demo installer. */
+let call: ApiCall;
 const WAIT = { timeout: 15_000 };
 const SHOTS = '/tmp/shots';
 
 type WeatherRow = { sn: string; ambientTemperature: number | null };
 
-async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
-  const res = await fetch(`${portal.url}${path}`, {
-    ...init,
-    headers: { Authorization: `Bearer ${token}`, ...(init.headers ?? {}) },
-  });
-  return ((await res.json()) as { data: T }).data;
+async function api<T>(path: string): Promise<T> {
+  return (await call<T>(path)).data;
 }
 
 beforeAll(async () => {
   // Uploads every 60 s: a value read from the API stays what the page shows for a while.
   portal = await startPortal({ SIMULATOR: 'on', SIMULATOR_INTERVAL: '60', SIMULATOR_BACKFILL_DAYS: '1' });
-  token = await fetch(`${portal.url}/oauth/token`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'password', username: demo.companyAdmin, password: DEMO_PASSWORD }),
-  })
-    .then((r) => r.json())
-    .then((e: { data: { access_token: string } }) => e.data.access_token);
+  call = await portal.api(demo.companyAdmin);
   const deadline = Date.now() + 60_000;
   for (;;) {
     const list = await api<{ list: WeatherRow[] } | null>('/api/v1/meteorological?size=10');

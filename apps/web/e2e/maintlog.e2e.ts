@@ -34,18 +34,6 @@ afterAll(async () => {
   await portal?.close();
 });
 
-async function api(account: string, password = DEMO_PASSWORD) {
-  const token = await fetch(`${portal.url}/oauth/token`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'password', username: account, password }),
-  })
-    .then((r) => r.json())
-    .then((e: { data: { access_token: string } }) => e.data.access_token);
-  return async <T>(method: 'GET' | 'POST', url: string): Promise<{ code: number; data: T }> =>
-    fetch(`${portal.url}${url}`, { method, headers: { Authorization: `Bearer ${token}` } }).then((r) => r.json());
-}
-
 const shot = async (page: Page, name: string) => {
   if (!SHOTS) return;
   await page.waitForTimeout(400);
@@ -59,15 +47,15 @@ async function choose(page: Page, testId: string, option: string) {
 
 describe('maintenance log', () => {
   it('a restart made through the API is in Logs › Maintenance log, filtered and opened', async () => {
-    const call = await api(demo.companyAdmin);
+    const call = await portal.api(demo.companyAdmin);
     let sn = '';
     await expect
       .poll(async () => {
-        sn = (await call<{ list: { sn: string }[] }>('GET', '/api/v1/gateways?size=10')).data?.list[0]?.sn ?? '';
+        sn = (await call<{ list: { sn: string }[] }>('/api/v1/gateways?size=10')).data?.list[0]?.sn ?? '';
         return sn;
       }, WAIT)
       .not.toBe('');
-    expect((await call('POST', `/api/v1/gateway/${sn}/restart`)).code).toBe(0);
+    expect((await call(`/api/v1/gateway/${sn}/restart`, { method: 'POST' })).code).toBe(0);
 
     const { page, context } = await portal.page();
     await portal.login(page, demo.companyAdmin, DEMO_PASSWORD);

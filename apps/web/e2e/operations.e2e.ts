@@ -15,24 +15,12 @@ beforeAll(async () => {
 });
 afterAll(() => portal?.close());
 
-async function api(account: string) {
-  const token = await fetch(`${portal.url}/oauth/token`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'password', username: account, password: DEMO_PASSWORD }),
-  })
-    .then((r) => r.json())
-    .then((e: { data: { access_token: string } }) => e.data.access_token);
-  return async <T>(path: string): Promise<{ code: number; data: T }> =>
-    fetch(`${portal.url}${path}`, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.json());
-}
-
 type Gateway = { id: number; sn: string; alias: string | null; plant: { name: string } | null };
 type Inverter = { sn: string; status: string; gateway: { sn: string } };
 
 /** Two online gateways the account sees, and an inverter reporting through the second. */
 async function fleet(account: string): Promise<{ restart: Gateway; inverter: Inverter }> {
-  const get = await api(account);
+  const get = await portal.api(account);
   const deadline = Date.now() + 60_000;
   for (;;) {
     const gateways = (await get<{ list: Gateway[] }>('/api/v1/gateways?status=online&size=100')).data?.list ?? [];
@@ -77,7 +65,7 @@ describe('gateway restart and debug', () => {
   }, 120_000);
 
   it('the demo visitor sees no restart on a gateway and no debug on an inverter', async () => {
-    const get = await api(demo.visitor);
+    const get = await portal.api(demo.visitor);
     const gateways = (await get<{ list: Gateway[] }>('/api/v1/gateways?size=5')).data?.list ?? [];
     const inverters = (await get<{ list: Inverter[] }>('/api/v1/inverters?size=5')).data?.list ?? [];
     expect(gateways.length).toBeGreaterThan(0);

@@ -55,17 +55,6 @@ function daylightPlace(now = new Date()) {
   return { lat: 15, lon: Math.round(lon * 100) / 100, timezone: best.timezone };
 }
 
-async function apiToken(url: string, account: string): Promise<string> {
-  const res = await fetch(`${url}/oauth/token`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'password', username: account, password: DEMO_PASSWORD }),
-  });
-  const body = (await res.json()) as { code: number; data: { access_token: string } };
-  if (body.code !== 0) throw new Error(`sign-in failed: ${JSON.stringify(body)}`);
-  return body.data.access_token;
-}
-
 /** Displayed power ("3.2 kW") → W; 0 for "--" or anything unreadable. */
 function watts(text: string): number {
   const m = text.trim().match(/^(-?[\d,]+(?:\.\d+)?) (W|kW|MW)$/);
@@ -96,14 +85,10 @@ beforeAll(async () => {
 async function newPlantAndGateway() {
   await fleet?.stop();
   fleet = null;
-  const token = await apiToken(portal.url, demo.owner);
+  const owner = await portal.api(demo.owner);
   if (plantId) {
-    const res = await fetch(`${portal.url}/api/v1/plant/${plantId}/delete`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}` },
-    });
-    const body = (await res.json()) as { code: number };
-    if (body.code !== 0) throw new Error(`plant not deleted: ${JSON.stringify(body)}`);
+    const deleted = await owner(`/api/v1/plant/${plantId}/delete`, { method: 'POST' });
+    if (deleted.code !== 0) throw new Error(`plant not deleted: ${JSON.stringify(deleted)}`);
   }
   // A gateway "from the factory": provisioned in the portal's store, its label key for the binding.
   const store = createDb({ databaseUrl: null, sqliteFile: path.join(portal.dataDir, 'sunfleet.db') });
@@ -113,10 +98,9 @@ async function newPlantAndGateway() {
     await store.db.destroy();
   }
   // The demo owner's storage plant with a constant price, where the sun is up.
-  const res = await fetch(`${portal.url}/api/v1/plant`, {
+  const created = await owner<{ id: number }>('/api/v1/plant', {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-    body: JSON.stringify({
+    body: {
       name: PLANT,
       capacity: 8,
       type: 2,
@@ -127,11 +111,10 @@ async function newPlantAndGateway() {
       currency: 'EUR',
       valuationMethod: 'constant',
       price: 0.2,
-    }),
+    },
   });
-  const body = (await res.json()) as { code: number; data: { id: number } };
-  if (body.code !== 0) throw new Error(`plant not created: ${JSON.stringify(body)}`);
-  plantId = body.data.id;
+  if (created.code !== 0) throw new Error(`plant not created: ${JSON.stringify(created)}`);
+  plantId = created.data.id;
 }
 
 afterAll(async () => {
@@ -204,7 +187,8 @@ async function waitForLivePower(page: Page, timeout: number) {
       .poll(async () => watts(await page.getByTestId('realtime-power').innerText()), { timeout, interval: 500 })
       .toBeGreaterThan(0);
   } catch (err) {
-    const token = await apiToken(portal.url, demo.owner);
+    // The answer as it came, JSON or not.
+    const token = await portal.token(demo.owner);
     const realtime = await fetch(`${portal.url}/api/v1/plant/${plantId}/realtime`, {
       headers: { Authorization: `Bearer ${token}` },
     }).then((r) => r.text());

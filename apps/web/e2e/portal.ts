@@ -63,6 +63,8 @@ export interface Portal {
   }): Promise<{ context: BrowserContext; page: Page }>;
   /** Sign in through the login form. */
   login(page: Page, account: string, password: string): Promise<void>;
+  /** The access token of `account` (the demo password unless told), signed in through the API. */
+  token(account: string, password?: string): Promise<string>;
   /** The portal's API as `account` (the demo password unless told): a call returns the envelope. */
   api(account: string, password?: string): Promise<ApiCall>;
   close(): Promise<void>;
@@ -280,6 +282,15 @@ export async function startPortal(env: Record<string, string> = {}, options: Por
       '--disable-quic',
     ],
   });
+  const token: Portal['token'] = async (account, password = DEMO_PASSWORD) => {
+    const signIn = await fetch(`${url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'password', username: account, password }),
+    }).then((r) => r.json() as Promise<{ code: number; data: { access_token: string } }>);
+    if (signIn.code !== 0) throw new Error(`${account} could not sign in: ${JSON.stringify(signIn)}`);
+    return signIn.data.access_token;
+  };
   return {
     url,
     mqttUrl: mqttPort !== null ? `mqtt://127.0.0.1:${mqttPort}` : null,
@@ -312,14 +323,9 @@ export async function startPortal(env: Record<string, string> = {}, options: Por
       // language switch too) stays on screen with the new address, and a click there is lost.
       await page.getByTestId('login-submit').waitFor({ state: 'detached' });
     },
+    token,
     async api(account, password = DEMO_PASSWORD) {
-      const signIn = await fetch(`${url}/oauth/token`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ grant_type: 'password', username: account, password }),
-      }).then((r) => r.json() as Promise<{ code: number; data: { access_token: string } }>);
-      if (signIn.code !== 0) throw new Error(`${account} could not sign in: ${JSON.stringify(signIn)}`);
-      const auth = { Authorization: `Bearer ${signIn.data.access_token}` };
+      const auth = { Authorization: `Bearer ${await token(account, password)}` };
       return (path, init = {}) =>
         fetch(`${url}${path}`, {
           method: init.method ?? 'GET',

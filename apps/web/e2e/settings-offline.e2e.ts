@@ -19,15 +19,7 @@ afterAll(() => portal?.close());
 
 /** A demo inverter the account sees whose protocol has setting groups, with its first group. */
 async function settingsInverter(account: string) {
-  const token = await fetch(`${portal.url}/oauth/token`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'password', username: account, password: DEMO_PASSWORD }),
-  })
-    .then((r) => r.json())
-    .then((e: { data: { access_token: string } }) => e.data.access_token);
-  const get = async <T>(path: string): Promise<{ code: number; data: T }> =>
-    fetch(`${portal.url}${path}`, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.json());
+  const get = await portal.api(account);
   // The demo fleet's devices appear with their gateways' first uploads.
   const deadline = Date.now() + 60_000;
   for (;;) {

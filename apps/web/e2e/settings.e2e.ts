@@ -29,21 +29,9 @@ interface Field {
   value: number | string | null;
 }
 
-async function api(account: string) {
-  const token = await fetch(`${portal.url}/oauth/token`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'password', username: account, password: DEMO_PASSWORD }),
-  })
-    .then((r) => r.json())
-    .then((e: { data: { access_token: string } }) => e.data.access_token);
-  return async <T>(path: string): Promise<{ code: number; data: T }> =>
-    fetch(`${portal.url}${path}`, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.json());
-}
-
 /** A hybrid inverter the account sees whose gateway is online, with its setting family and first group. */
 async function settingsInverter(account: string) {
-  const get = await api(account);
+  const get = await portal.api(account);
   const deadline = Date.now() + 60_000;
   for (;;) {
     const list = await get<{ list: Array<{ sn: string; status: string }> }>('/api/v1/inverters?size=100');
@@ -81,7 +69,8 @@ describe('remote settings', () => {
     await page.getByTestId('setting-form').waitFor(WAIT);
 
     // A writable number field of the group (as the API reads it) and a value one step away.
-    const { data: groupRead } = await (await api(demo.companyAdmin))<{ groups: Array<{ group: string; fields: Field[] }> }>(
+    const admin = await portal.api(demo.companyAdmin);
+    const { data: groupRead } = await admin<{ groups: Array<{ group: string; fields: Field[] }> }>(
       `/api/v1/${await supportPath(sn)}/${group}/read`,
     );
     const change = oneStep(groupRead.groups.find((g) => g.group === group)!.fields);
@@ -129,7 +118,7 @@ describe('remote settings', () => {
 });
 
 async function supportPath(sn: string): Promise<string> {
-  const get = await api(demo.companyAdmin);
+  const get = await portal.api(demo.companyAdmin);
   const { data } = await get<{ path: string }>(`/api/v1/inverter/setting/${sn}/support`);
   return data.path.replace(/^\/api\/v1\//, '');
 }

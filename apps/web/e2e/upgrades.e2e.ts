@@ -55,16 +55,6 @@ beforeAll(async () => {
 }, 90_000);
 afterAll(() => portal?.close());
 
-async function token(account: string) {
-  return fetch(`${portal.url}/oauth/token`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'password', username: account, password: DEMO_PASSWORD }),
-  })
-    .then((r) => r.json())
-    .then((e: { data: { access_token: string } }) => e.data.access_token);
-}
-
 type Inverter = { sn: string; alias: string | null; status: string; gateway: { sn: string } };
 
 /**
@@ -73,9 +63,7 @@ type Inverter = { sn: string; alias: string | null; status: string; gateway: { s
  * upgrade running, or already on the version).
  */
 async function onlineInverter(account: string, neverUpgraded = false): Promise<Inverter> {
-  const bearer = await token(account);
-  const call = <T>(p: string): Promise<{ code: number; data: T }> =>
-    fetch(`${portal.url}${p}`, { headers: { Authorization: `Bearer ${bearer}` } }).then((r) => r.json());
+  const call = await portal.api(account);
   const get = async <T>(p: string): Promise<T> => (await call<T>(p)).data;
   const deadline = Date.now() + 60_000;
   for (;;) {
