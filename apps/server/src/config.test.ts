@@ -1,7 +1,9 @@
 /** Environment → configuration: defaults, and a bad value stops the start with a ConfigError naming it. */
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, dataFolderKey, loadConfig } from './config.ts';
 
 describe('loadConfig', () => {
   it('has working defaults on a bare machine', () => {
@@ -22,9 +24,27 @@ describe('loadConfig', () => {
       passwordCost: 'owasp',
     });
     expect([...c.roles].sort()).toEqual(['api', 'ingest', 'jobs']);
-    // No JWT_SECRET: a random one per process, long enough.
-    expect(c.jwtSecret.length).toBeGreaterThanOrEqual(32);
-    expect(loadConfig({}).jwtSecret).not.toBe(c.jwtSecret);
+  });
+
+  it('without JWT_SECRET the signing key is made once in the data folder: a restart keeps sessions', () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sunfleet-jwt-'));
+    try {
+      const first = loadConfig({ DATA_DIR: dataDir });
+      const file = path.join(dataDir, 'keys', 'jwt.key');
+      expect(fs.existsSync(file)).toBe(false); // loading the configuration writes nothing
+      expect(first.jwtSecret.length).toBeGreaterThanOrEqual(32);
+      expect(first.jwtSecret).toBe(first.jwtSecret);
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      // The next start (and every process sharing the folder) signs with the same key.
+      expect(loadConfig({ DATA_DIR: dataDir }).jwtSecret).toBe(first.jwtSecret);
+      expect(dataFolderKey(dataDir, 'jwt.key')).toBe(first.jwtSecret);
+      expect(fs.readdirSync(path.dirname(file))).toEqual(['jwt.key']); // no drafts left
+      // Another data folder, another key; JWT_SECRET wins over the folder's key.
+      expect(loadConfig({ DATA_DIR: `${dataDir}/other` }).jwtSecret).not.toBe(first.jwtSecret);
+      expect(loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'y'.repeat(32) }).jwtSecret).toBe('y'.repeat(32));
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('commands: timeout, expiry and resend in seconds, defaults 30 s, a day and 10 s; job retention in days, default 180; out of range refused', () => {

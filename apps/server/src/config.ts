@@ -1,5 +1,6 @@
 /** Environment → typed configuration, validated once at start. A bad value stops the process. */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isGatewaySn, isPassword, limits } from '@sunfleet/contracts';
@@ -11,6 +12,10 @@ export interface Config {
   databaseUrl: string | null;
   /** PostgreSQL connections this process may hold at once (DATABASE_POOL_SIZE). */
   databasePoolSize: number;
+  /**
+   * Access-token signing key: JWT_SECRET, or a key made once in the data folder
+   * (`keys/jwt.key`), read when first used, so sessions outlive a restart.
+   */
   jwtSecret: string;
   accessTokenTtlSec: number;
   refreshTokenTtlSec: number;
@@ -277,6 +282,29 @@ export function mapTilesSetting(env: NodeJS.ProcessEnv): MapTiles | null {
   };
 }
 
+/**
+ * A secret kept in the data folder (`<dataDir>/keys/<name>`, mode 0600): read if it is there,
+ * else made. It is written whole to a file of its own and linked into place; the link fails if
+ * the name exists, so processes starting together all end up with the first one's key, and none
+ * reads a half-written file.
+ */
+export function dataFolderKey(dataDir: string, name: string): string {
+  const file = path.join(dataDir, 'keys', name);
+  const read = () => fs.readFileSync(file, 'utf8').trim();
+  if (fs.existsSync(file)) return read();
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
+  fs.writeFileSync(draft, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
+  try {
+    fs.linkSync(draft, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    fs.rmSync(draft, { force: true });
+  }
+  return read();
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Relative paths are relative to where the user ran npm (INIT_CWD), not the workspace npm
   // switched into: `npm start` at the repository root keeps its store in ./data.
@@ -326,6 +354,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(firmwareBaseUrl))
     throw new ConfigError(`FIRMWARE_BASE_URL must be an http:// or https:// URL, got "${firmwareBaseUrl}"`);
   const linkSecret = env.UPGRADE_LINK_SECRET || null;
+  let dataFolderJwtKey: string | null = null;
   if (linkSecret && linkSecret.length < 32) throw new ConfigError('UPGRADE_LINK_SECRET must be at least 32 characters');
   return {
     port,
@@ -334,8 +363,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     // Several processes share the server's max_connections: processes × pool ≤ it, with room left.
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
-    // Without JWT_SECRET a random one is made per process: tokens do not survive a restart.
-    jwtSecret: jwtSecret || randomBytes(32).toString('hex'),
+    // Without JWT_SECRET: the data folder's key, the same after a restart and in every process
+    // sharing the folder; read on first use, so loading the configuration writes nothing.
+    get jwtSecret() {
+      if (jwtSecret) return jwtSecret;
+      dataFolderJwtKey ??= dataFolderKey(dataDir, 'jwt.key');
+      return dataFolderJwtKey;
+    },
     accessTokenTtlSec: int(env, 'ACCESS_TOKEN_TTL', 900, 10, 86400),
     refreshTokenTtlSec: int(env, 'REFRESH_TOKEN_TTL', 30 * 86400, 60, 365 * 86400),
     smtpUrl,
