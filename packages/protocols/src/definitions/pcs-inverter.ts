@@ -4,7 +4,8 @@
 //   input registers (4):   0.. info, 100.. realtime, 150.. energy (as the hybrid inverters, without
 //                          their PV inputs at 101..112)
 //   holding registers (3): 0 basicSetting, 10 pcsWorkModel, 30 gridProtect, 40 gridProtectTime,
-//                          50 freqParam, 60 powerFactor, 70 sysMeter, 80 setBattery, 90 sysTime
+//                          50 freqParam, 60 powerFactor, 70 sysMeter, 80 setBattery, 90 sysTime,
+//                          100 storCtl (SunSpec model 124's storage controls: StorCtl_Mod, rates)
 import type { ProtocolDefinition } from '../definition.ts';
 import { disabledEnabled, offOn, options, systemTime } from './build.ts';
 import { frequencyWatt, hertz, percentOfRated, powerFactorControls, tripTime, volts } from './family-settings.ts';
@@ -90,6 +91,39 @@ map
   .setting('batteryLowSoc', ['Minimum reserve', 'Reserva mínima'], 'u16', { unit: '%', min: 0, max: 100 })
   .setting('batteryMaxSoc', ['Charge up to', 'Cargar hasta'], 'u16', { unit: '%', min: 50, max: 100 });
 systemTime(map.at(3, 90, 'setting:sysTime'));
+// Remote power control, SunSpec model 124's points in its order (WChaMax, StorCtl_Mod, OutWRte,
+// InWRte, InOutWRte_RvrtTms, ChaGriSet). StorCtl_Mod bit 0 puts charging under InWRte, bit 1
+// discharging under OutWRte; a rate is a share of WChaMax, and a controlled direction runs at
+// its rate (0 %: not at all). InOutWRte_RvrtTms > 0: the rates lapse that many seconds after
+// they were written (0: until written again).
+const rate = { unit: '%', scale: 0.1, min: -100, max: 100, step: 0.1 } as const;
+map
+  .at(3, 100, 'setting:storCtl')
+  .setting('storageMaxPower', ['Rate base (WChaMax)', 'Base de las tasas (WChaMax)'], 'u16', {
+    unit: 'W',
+    scale: 10,
+    min: 0,
+    max: 100000,
+    step: 10,
+  })
+  .setting('storageControl', ['Storage control (StorCtl_Mod)', 'Control del almacenamiento (StorCtl_Mod)'], 'enum', {
+    enum: options(
+      ['Off', 'Desactivado'],
+      ['Charge rate', 'Tasa de carga'],
+      ['Discharge rate', 'Tasa de descarga'],
+      ['Charge and discharge rates', 'Tasas de carga y descarga'],
+    ),
+  })
+  .setting('dischargeRate', ['Discharge rate (OutWRte)', 'Tasa de descarga (OutWRte)'], 's16', rate)
+  .setting('chargeRate', ['Charge rate (InWRte)', 'Tasa de carga (InWRte)'], 's16', rate)
+  .setting('rateRevertTime', ['Rates lapse after (InOutWRte_RvrtTms)', 'Las tasas caducan tras (InOutWRte_RvrtTms)'], 'u16', {
+    unit: 's',
+    min: 0,
+    max: 65535,
+  })
+  .setting('chargeFromGrid', ['Charge from (ChaGriSet)', 'Cargar desde (ChaGriSet)'], 'enum', {
+    enum: options(['PV', 'FV'], ['Grid', 'Red']),
+  });
 
 export const pcsInverter: ProtocolDefinition = {
   id: 'sunfleet-pcs-3p',
