@@ -102,11 +102,11 @@ describe('plants', () => {
       .poll(() => page.getByTestId('plant-picture-preview').locator('img').first().getAttribute('src'))
       .toMatch(/^\/uploads\/plants\/[a-f0-9]{32}\.jpg$/); // the canvas thumbnail (the picture itself is the PNG)
 
-    // A wrong gateway key is refused by the check, under the SN (unknown gateway: 305).
+    // An unknown gateway is refused by the check like a wrong key (1006): which SNs exist is not told.
     await page.getByTestId('gateway-sn').fill('NO-SUCH-GW');
     await page.getByTestId('gateway-key').fill('wrong');
     await page.getByTestId('gateway-check').click();
-    await expect.poll(() => page.getByTestId('plant-form').innerText(), WAIT).toContain('The gateway does not exist');
+    await expect.poll(() => page.getByTestId('plant-form').innerText(), WAIT).toContain('The gateway SN or key is incorrect');
     await page.getByTestId('gateway-sn').fill('');
     await page.getByTestId('gateway-key').fill('');
 

@@ -1,27 +1,32 @@
 /**
  * Binding a gateway to a plant with the SN and the claim key printed on its label (stored as
- * a SHA-256, compared in constant time). Answers: 305 no such gateway, 1006 the key is wrong,
- * 301 the gateway is bound to another plant. The key is checked before 301, so only someone
- * holding the label learns that a gateway is in use. A gateway's first plant gets its whole
+ * a SHA-256, compared in constant time). Answers: 1006 no such gateway or the key is wrong (the
+ * same answer, after the same work, so nobody learns which SNs exist), 301 the gateway is bound
+ * to another plant. The key is checked before 301, so only someone holding the label learns
+ * that a gateway is in use. A gateway's first plant gets its whole
  * history (what it sent before anyone claimed it, e.g. while it was commissioned, belongs to no
  * one else). A gateway that has been in a plant before moves its devices into the new plant from
  * that instant on (`bound_at`: the plant sees their data from the binding, never an earlier
  * owner's). Unbinding takes them out (their history stays with the plant's day rollups and
  * events) and marks the gateway as having had a plant (`bound_at` = the unbinding time).
  */
+import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Caller } from '../../access/caller.ts';
 import { gatewayFor, plantFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
 import { now } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
-import { secretMatches } from '../../telemetry/gateways.ts';
+import { secretHash, secretMatches } from '../../telemetry/gateways.ts';
 import { refreshPlantSummary } from './summary.ts';
 
 export interface Claim {
   sn: string;
   key: string;
 }
+
+/** Compared against when the SN is unknown, so an unknown SN costs what a wrong key costs. */
+const NO_GATEWAY_HASH = secretHash(randomBytes(24).toString('base64url'));
 
 async function claimed(db: Db, claim: Claim) {
   const gateway = await db
@@ -30,8 +35,8 @@ async function claimed(db: Db, claim: Claim) {
     .where('sn', '=', claim.sn.trim())
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
-  if (!gateway) return fail(305);
-  if (!secretMatches(gateway.claim_key_hash, claim.key.trim())) return fail(1006);
+  const matches = secretMatches(gateway?.claim_key_hash ?? NO_GATEWAY_HASH, claim.key.trim());
+  if (!gateway || !matches) return fail(1006);
   return gateway;
 }
 

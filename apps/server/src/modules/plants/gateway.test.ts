@@ -25,11 +25,15 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 describe('gateways/check', () => {
-  it('answers 0 for a free gateway with the right key, 305 unknown, 1006 wrong key, 301 bound', async () => {
+  it('answers 0 for a free gateway with the right key, 1006 unknown SN or wrong key, 301 bound', async () => {
     const free = await gateway(s, null, 'KEY-FREE');
     expect((await check(owner, free.sn, 'KEY-FREE')).body).toMatchObject({ code: 0, data: { sn: free.sn } });
-    expect((await check(owner, 'NOSUCHGW', 'KEY-FREE')).body).toMatchObject({ code: 305, data: null });
-    expect((await check(owner, free.sn, 'WRONG')).body).toMatchObject({ code: 1006, data: null });
+    // An unknown SN and a wrong key answer alike: which SNs exist is not told.
+    const unknown = await check(owner, 'NOSUCHGW', 'KEY-FREE');
+    const wrong = await check(owner, free.sn, 'WRONG');
+    expect(unknown.body).toMatchObject({ code: 1006, data: null });
+    expect(unknown.status).toBe(wrong.status);
+    expect(unknown.body).toEqual(wrong.body);
     const bound = await gateway(s, await createPlant(s, stranger), 'KEY-BOUND');
     expect((await check(owner, bound.sn, 'KEY-BOUND')).body).toMatchObject({ code: 301, data: null });
     // Without the key nobody learns that a gateway is in use.
@@ -74,7 +78,7 @@ describe('binding', () => {
     for (const [claim, code] of [
       [{ sn: taken.sn, key: 'KEY-T' }, 301],
       [{ sn: taken.sn, key: 'NOPE' }, 1006],
-      [{ sn: 'NOSUCH', key: 'KEY-T' }, 305],
+      [{ sn: 'NOSUCH', key: 'KEY-T' }, 1006],
     ] as const) {
       const res = await post(owner, '/api/v1/plant', {
         name: 'Never made',
@@ -115,12 +119,12 @@ describe('binding', () => {
     expect((await check(owner, old.sn, 'KEY-OLD')).body.code).toBe(0);
   });
 
-  it('refuses: 301 another plant’s gateway, 1006 wrong key, 305 unknown, 700 foreign plant', async () => {
+  it('refuses: 301 another plant’s gateway, 1006 wrong key or unknown SN, 700 foreign plant', async () => {
     const id = await createPlant(s, owner);
     const theirs = await gateway(s, await createPlant(s, stranger), 'KEY-X');
     expect((await post(owner, `/api/v1/plant/${id}/gateway`, { sn: theirs.sn, key: 'KEY-X' })).body.code).toBe(301);
     expect((await post(owner, `/api/v1/plant/${id}/gateway`, { sn: theirs.sn, key: 'BAD' })).body.code).toBe(1006);
-    expect((await post(owner, `/api/v1/plant/${id}/gateway`, { sn: 'NOSUCH', key: 'BAD' })).body.code).toBe(305);
+    expect((await post(owner, `/api/v1/plant/${id}/gateway`, { sn: 'NOSUCH', key: 'BAD' })).body.code).toBe(1006);
     const free = await gateway(s, null, 'KEY-F');
     const strangersPlant = await createPlant(s, stranger);
     expect((await post(owner, `/api/v1/plant/${strangersPlant}/gateway`, { sn: free.sn, key: 'KEY-F' })).body).toMatchObject({

@@ -19,7 +19,7 @@ export const checkGateway = endpoint({
   method: 'POST',
   path: '/api/v1/gateways/check',
   access: 'station.view',
-  summary: 'Check a gateway SN and label key before binding: 305 unknown SN, 1006 wrong key, 301 bound to a plant',
+  summary: 'Check a gateway SN and label key before binding: 1006 unknown SN or wrong key (alike), 301 bound to a plant',
   body: GatewayClaim,
   data: Type.Object({ sn: Type.String() }),
   tolerate: [301, 305, 1006],
