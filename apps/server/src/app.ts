@@ -12,7 +12,7 @@ import type { Deps } from './deps.ts';
 import { loadFirmwareSigner } from './firmware/signing.ts';
 import { installBodyDepthLimit } from './http/body-depth.ts';
 import { installCompression } from './http/compression.ts';
-import { installErrorHandler } from './http/errors.ts';
+import { clientErrorHandler, frameworkErrors, installErrorHandler } from './http/errors.ts';
 import { openapiOptions } from './http/openapi.ts';
 import { installPressure } from './http/pressure.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
@@ -73,6 +73,9 @@ export async function buildApp(
     // name any address in X-Forwarded-For and step around the per-address rate limits.
     trustProxy: deps.config.trustProxy > 0 ? (_addr: string, hop: number) => hop < deps.config.trustProxy : false,
     bodyLimit: 1024 * 1024,
+    // Requests refused before a route or before a request (414, 431): in the envelope too.
+    frameworkErrors,
+    clientErrorHandler,
     ajv: {
       // verbose: errors carry the failing schema and data, so a union's error names the right branch.
       customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false, verbose: true },

@@ -5,6 +5,9 @@
  * unreachable or locked for now, or a process too busy to take a request now, is HTTP 503 (code
  * 503, with Retry-After). Anything else is a server fault whose message never reaches the client.
  */
+
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { type ErrorCode, errorText, type Language, toLanguage } from '@sunfleet/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isStoreUnavailable } from '../db/faults.ts';
@@ -45,10 +48,16 @@ export const fail = (code: ErrorCode, detail?: string): never => {
   throw new BusinessError(code, detail);
 };
 
-/** The language of a response: `lan` query, then Accept-Language. */
+/** A repeated parameter or header counts by its first value; anything but text counts as absent. */
+const firstText = (value: unknown): string | undefined => {
+  const first = Array.isArray(value) ? value[0] : value;
+  return typeof first === 'string' ? first : undefined;
+};
+
+/** The language of a response: `lan` query (its first value), then Accept-Language (its first language). */
 export function requestLanguage(req: FastifyRequest): Language {
-  const q = (req.query as { lan?: string } | undefined)?.lan;
-  return toLanguage(q ?? req.headers['accept-language']?.split(',')[0]);
+  const q = firstText((req.query as { lan?: unknown } | undefined)?.lan);
+  return toLanguage(q ?? firstText(req.headers['accept-language'])?.split(',')[0]);
 }
 
 /** Bad input (code 4) is HTTP 400 wherever it is found; every other business code is HTTP 200. */
@@ -62,6 +71,12 @@ const detailed: ReadonlySet<number> = new Set([4, 1008, 4003, 4004]);
 
 /** Body parser failures that mean "the body is not JSON": bad input like any other. */
 const malformedJson = new Set(['FST_ERR_CTP_INVALID_JSON_BODY', 'FST_ERR_CTP_EMPTY_JSON_BODY']);
+
+/**
+ * The multipart parser's own failures carry no status: a body without a boundary, cut off
+ * mid-part, or not multipart at all. Bad input, like a malformed JSON body.
+ */
+const malformedMultipart = /boundary|multipart data|part header|end of form/i;
 
 /** Seconds a client is asked to wait after a 503 (a reconnect or a released lock takes about that). */
 const RETRY_AFTER_S = 2;
@@ -101,6 +116,9 @@ export function installErrorHandler(app: FastifyInstance, isSpaPath: (url: strin
     if (err.code && malformedJson.has(err.code)) {
       return send(reply, statusOfCode(4), 4, `${errorText(4, lan)}: the body is not valid JSON`);
     }
+    if (!err.statusCode && malformedMultipart.test(err.message ?? '') && req.isMultipart?.()) {
+      return send(reply, statusOfCode(4), 4, `${errorText(4, lan)}: the multipart body is malformed`);
+    }
     if (err.statusCode === 429) return send(reply, 429, 3, errorText(3, lan));
     if (err.statusCode === 413 || err.code === 'FST_REQ_FILE_TOO_LARGE' || err.code === 'FST_FILES_LIMIT') {
       return send(reply, 413, 4, `${errorText(4, lan)}: the upload is too large`);
@@ -126,4 +144,37 @@ export function installErrorHandler(app: FastifyInstance, isSpaPath: (url: strin
     if (app.sendSpaIndex && req.method === 'GET' && isSpaPath(req.url)) return app.sendSpaIndex(reply);
     return send(reply, 404, 404, errorText(404, requestLanguage(req)));
   });
+}
+
+/**
+ * Requests refused before they reach a route: a path parameter over the router's length (414)
+ * or a path that is not a valid URL component (400). In the envelope, code 4.
+ */
+export function frameworkErrors(error: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  const status = error.statusCode === 414 ? 414 : 400;
+  const why = status === 414 ? 'the address is too long' : 'the address is malformed';
+  return send(reply, status, 4, `${errorText(4, requestLanguage(req))}: ${why}`);
+}
+
+/**
+ * Requests Node's HTTP parser refuses before there is a request (headers or address over the
+ * header size: 431; a request read too slowly: 408; anything else: 400), answered on the
+ * socket in the envelope. There is no request to read a language from: English.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, msg] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 4, `${errorText(4)}: the request's address or headers are too large`]
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 1, errorText(1)]
+        : [400, 4, `${errorText(4)}: malformed request`];
+  const body = JSON.stringify({ code, msg, data: null });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
 }

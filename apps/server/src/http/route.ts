@@ -21,6 +21,7 @@ import type { Db } from '../db/index.ts';
 import { authenticate, authorizeBrokerHook, authorizeScrape } from './auth.ts';
 import { BusinessError, requestLanguage, TooManyRequests } from './errors.ts';
 import { hit, throttleKey } from './throttle.ts';
+import type { SchemaError } from './validation.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -74,6 +75,40 @@ function rateLimitOf(req: FastifyRequest, limit: Limit) {
   >;
   const account = input.account ?? input.email ?? input.username;
   return `${req.ip}|${typeof account === 'string' ? account.toLowerCase() : ''}`;
+}
+
+/** `lan` given more than once counts by its first value, before validation, on every route. */
+function firstLan(req: FastifyRequest) {
+  const query = req.query as Record<string, unknown> | undefined;
+  if (query && Array.isArray(query.lan)) query.lan = query.lan[0];
+}
+
+/** The first number in `value` that is not finite (Infinity, or 1e309 read as it), with its path. */
+function nonFinite(value: unknown, at: string, depth = 0): string | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : at;
+  if (depth > 32 || value === null || typeof value !== 'object') return null;
+  for (const [key, v] of Object.entries(value)) {
+    const found = nonFinite(v, `${at}/${key}`, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/**
+ * A number of the input is finite: a numeric field given as `Infinity` or `1e309` passes the
+ * schema's type (its coercion keeps the value) but is no count, page or size; bad input, code 4.
+ */
+function refuseNonFinite(req: FastifyRequest) {
+  for (const [context, value] of [
+    ['querystring', req.query],
+    ['params', req.params],
+    ['body', req.body],
+  ] as const) {
+    const at = nonFinite(value, '');
+    if (at === null) continue;
+    const validation: SchemaError[] = [{ instancePath: at, schemaPath: '#/finite', keyword: 'finite', params: {} }];
+    throw Object.assign(new Error(`${context}${at} is not finite`), { validation, validationContext: context });
+  }
 }
 
 /** Count this call against each limit; over any of them: 429 (code 3) with the wait until its window ends. */
@@ -130,8 +165,12 @@ export function route<E extends Endpoint>(app: FastifyInstance, ep: E, handler: 
       // A read-only account reads only: a call that writes refuses it, whatever it holds.
       if (ep.writes && caller.user.read_only) throw new BusinessError(2);
     },
+    preValidation: async (req) => firstLan(req),
     // After authentication and validation: a call is counted as the caller it is, with its input.
-    ...(limits.length > 0 ? { preHandler: (req: FastifyRequest) => enforceLimits(app.deps.db, req, limits) } : {}),
+    preHandler: async (req) => {
+      refuseNonFinite(req);
+      if (limits.length > 0) await enforceLimits(app.deps.db, req, limits);
+    },
     handler: async (req, reply) => {
       const data = await handler({
         params: req.params as ParamsOf<E>,

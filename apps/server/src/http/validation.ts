@@ -86,6 +86,8 @@ function rule(e: SchemaError, lan: Language): string {
       const values = (p.allowedValues as unknown[]).map(show).join(', ');
       return es ? `debe ser uno de: ${values}` : `must be one of: ${values}`;
     }
+    case 'finite':
+      return es ? 'debe ser un número finito' : 'must be a finite number';
     case 'format':
       return es ? `debe ser un ${p.format} válido` : `must be a valid ${p.format}`;
     default:
