@@ -3,7 +3,7 @@
  * 32 hex digits of their SHA-256 digest, so one image has one URL and the URL changes when the
  * image does: `/uploads/logos/<digest>.<ext>` is served cached for a year and immutable.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { sniffImage } from '@sunfleet/contracts';
@@ -26,9 +26,15 @@ export async function storeLogo(dataDir: string, bytes: Buffer): Promise<string 
     () => false,
   );
   if (!exists) {
-    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-    await fs.writeFile(tmp, bytes);
-    await fs.rename(tmp, file);
+    // A random temporary name per upload: two uploads of the same image at once never share one.
+    // Renaming over a file the other upload just made is safe: it holds the same bytes.
+    const tmp = `${file}.${randomBytes(8).toString('hex')}.tmp`;
+    try {
+      await fs.writeFile(tmp, bytes, { flag: 'wx' });
+      await fs.rename(tmp, file);
+    } finally {
+      await fs.rm(tmp, { force: true });
+    }
   }
   return `/uploads/${FOLDER}/${name}`;
 }
