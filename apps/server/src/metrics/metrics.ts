@@ -250,6 +250,13 @@ export function createMetrics(sources: MetricSources): Metrics {
     registers: [],
   });
   families.push({ name: 'sunfleet_http_request_duration_seconds', metric: httpSeconds, present: always });
+  const rateLimited = new Counter({
+    name: 'sunfleet_http_rate_limited_total',
+    help: 'Requests refused by a rate limit (HTTP 429), by route pattern and method',
+    labelNames: ['method', 'route'],
+    registers: [],
+  });
+  families.push({ name: 'sunfleet_http_rate_limited_total', metric: rateLimited, present: always });
   const routes = new Map<string, { method: string; route: string; count: number; serverErrors: number; totalMs: number }>();
   let requests = 0;
 
@@ -338,6 +345,7 @@ export function createMetrics(sources: MetricSources): Metrics {
     },
     observeHttp(method, route, statusCode, ms) {
       httpSeconds.observe({ method, route, status: `${Math.floor(statusCode / 100)}xx` }, ms / 1000);
+      if (statusCode === 429) rateLimited.inc({ method, route });
       requests++;
       const key = `${method} ${route}`;
       let r = routes.get(key);

@@ -2,8 +2,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getCode } from '../../../test/account.ts';
 import { startServer, type TestServer, uniqueAccount } from '../../../test/harness.ts';
+import { parsePrometheus } from '../../../test/prometheus.ts';
 import { buildApp } from '../../app.ts';
 import { countedAddress } from './code-limits.ts';
+import { accountChecksOverall, accountChecksPerClient } from './routes.ts';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -96,7 +98,7 @@ describe('rate limits', () => {
       const probe = (app: typeof second, i: number) =>
         app.inject({ method: 'GET', url, remoteAddress: '198.51.100.40' }).then((r) => [i, r.statusCode]);
       const answers = [];
-      for (let i = 0; i < 30; i++) answers.push(await probe(i % 2 ? second : s.app, i));
+      for (let i = 0; i < accountChecksPerClient.max; i++) answers.push(await probe(i % 2 ? second : s.app, i));
       expect(answers.every(([, status]) => status === 200)).toBe(true);
       expect((await probe(second, 30))[1]).toBe(429);
       expect((await probe(s.app, 31))[1]).toBe(429);
@@ -105,11 +107,38 @@ describe('rate limits', () => {
     }
   });
 
-  it('limits checkAccount, the one call that tells whether an account exists', async () => {
-    const url = `/anonymous/checkAccount?account=${uniqueAccount('probe')}`;
-    const probe = () => s.app.inject({ method: 'GET', url, remoteAddress: '198.51.100.30' });
-    for (let i = 0; i < 30; i++) expect((await probe()).statusCode).toBe(200);
-    expect((await probe()).statusCode).toBe(429);
+  it('limits checkAccount, the one call that tells whether an account exists: 10 per client address in 10 minutes, counted in /metrics', async () => {
+    const probe = (remoteAddress = '198.51.100.30') =>
+      s.app.inject({ method: 'GET', url: `/anonymous/checkAccount?account=${uniqueAccount('probe')}`, remoteAddress });
+    const refused = async () => {
+      const scrape = await s.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' });
+      const family = parsePrometheus(scrape.body).get('sunfleet_http_rate_limited_total');
+      return family?.samples.find((x) => x.labels.route === '/anonymous/checkAccount')?.value ?? 0;
+    };
+    const before = await refused();
+    for (let i = 0; i < 10; i++) expect((await probe()).statusCode, `look-up ${i + 1}`).toBe(200);
+    for (let i = 0; i < 30; i++) expect((await probe()).statusCode).toBe(429);
+    expect(await refused()).toBe(before + 30);
+    // Another client address has its own count.
+    expect((await probe('198.51.100.31')).statusCode).toBe(200);
+  });
+
+  it('limits checkAccount from all addresses together; a refused client does not use up the others’ look-ups', async () => {
+    const fresh = await startServer({ rateLimits: true });
+    try {
+      const probe = (remoteAddress: string) =>
+        fresh.app.inject({ method: 'GET', url: `/anonymous/checkAccount?account=${uniqueAccount('many')}`, remoteAddress });
+      // One client refused over and over counts only its allowed look-ups overall.
+      for (let i = 0; i < 50; i++) await probe('203.0.113.250');
+      // The rest of the overall allowance, each look-up from an address of its own.
+      for (let n = accountChecksPerClient.max; n < accountChecksOverall.max; n++)
+        expect((await probe(`10.0.${n >> 8}.${n & 255}`)).statusCode, `look-up ${n + 1}`).toBe(200);
+      const over = await probe('192.0.2.1');
+      expect(over.statusCode).toBe(429);
+      expect(Number(over.headers['retry-after'])).toBeGreaterThan(500);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('limits password changes per account: guessing the old password with a stolen token stops at 10', async () => {

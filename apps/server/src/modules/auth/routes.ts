@@ -1,10 +1,20 @@
 /** Sign-in, token refresh, sign-out, and the anonymous account calls. */
 import { account as api } from '@sunfleet/contracts';
 import type { FastifyInstance } from 'fastify';
+import { TooManyRequests } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
+import { hit, throttleKey } from '../../http/throttle.ts';
 import * as accounts from './accounts.service.ts';
 import { codeLimits } from './code-limits.ts';
 import { revokeSession } from './sessions.ts';
+
+/**
+ * checkAccount tells whether an account exists: at most 10 look-ups from one client address in
+ * 10 minutes (a sign-up or reset checks once or twice), and 300 from all addresses together, so
+ * many addresses cannot enumerate accounts either.
+ */
+export const accountChecksPerClient = { max: 10, minutes: 10 };
+export const accountChecksOverall = { max: 300, minutes: 10 };
 
 export function authRoutes(app: FastifyInstance) {
   const { db, config, tokens, mailer } = app.deps;
@@ -38,9 +48,22 @@ export function authRoutes(app: FastifyInstance) {
     limit: { max: 30, minutes: 10 },
   });
 
-  route(app, api.checkAccount, async ({ query }) => accounts.checkAccount(db, query.account, query.type), {
-    limit: { max: 30, minutes: 10 },
-  });
+  // The overall count takes only the look-ups a client's own limit let through: one client
+  // refused over and over does not use up everyone's.
+  const overall = throttleKey('account checks overall');
+  route(
+    app,
+    api.checkAccount,
+    async ({ query }) => {
+      if (config.rateLimits) {
+        const windowMs = accountChecksOverall.minutes * 60_000;
+        const hits = await hit(db, overall, windowMs);
+        if (hits.count > accountChecksOverall.max) throw new TooManyRequests((hits.windowStart + windowMs - Date.now()) / 1000);
+      }
+      return accounts.checkAccount(db, query.account, query.type);
+    },
+    { limit: { ...accountChecksPerClient, name: 'account checks by client' } },
+  );
 
   route(app, api.signup, async ({ body, lan }) => accounts.signup(db, config, body, lan), { limit: { max: 10, minutes: 10 } });
 
