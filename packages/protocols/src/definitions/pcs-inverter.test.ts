@@ -1,4 +1,4 @@
-// The PCS's remote power control against SunSpec model 124 (the shared model file): the points
+// The PCS's remote power control (in its battery settings) against SunSpec model 124 (the shared model file): the points
 // it carries, their access, signedness and units, and their writes.
 import { describe, expect, it } from 'vitest';
 import { readSharedJson } from '../fixtures/shared-data.ts';
@@ -28,7 +28,7 @@ const mapped: Record<string, string> = {
 };
 
 describe('PCS storage control (SunSpec model 124)', () => {
-  const fields = settingGroupFields('sunfleet-pcs-3p', 'storCtl')!;
+  const fields = settingGroupFields('sunfleet-pcs-3p', 'setBattery')!.filter((f) => f.address >= 100);
 
   it('has the model’s writable control points, in its order, with its units and signedness', () => {
     expect(fields.map((f) => f.key)).toEqual(Object.keys(mapped));
@@ -55,7 +55,7 @@ describe('PCS storage control (SunSpec model 124)', () => {
   });
 
   it('writes a discharge at 40 % of 10 kW as the registers 100.. hold them, a negative rate in two’s complement', () => {
-    const checked = validateSettingValues('sunfleet-pcs-3p', 'storCtl', {
+    const checked = validateSettingValues('sunfleet-pcs-3p', 'setBattery', {
       storageMaxPower: 10_000,
       storageControl: 2,
       dischargeRate: 40,

@@ -5,7 +5,8 @@
 //                          their PV inputs at 101..112)
 //   holding registers (3): 0 basicSetting, 10 pcsWorkModel, 30 gridProtect, 40 gridProtectTime,
 //                          50 freqParam, 60 powerFactor, 70 sysMeter, 80 setBattery, 90 sysTime,
-//                          100 storCtl (SunSpec model 124's storage controls: StorCtl_Mod, rates)
+//                          100 setBattery: remote power control (SunSpec model 124's storage
+//                          controls: StorCtl_Mod, rates), with the battery settings
 import type { ProtocolDefinition } from '../definition.ts';
 import { disabledEnabled, offOn, options, systemTime } from './build.ts';
 import { frequencyWatt, hertz, percentOfRated, powerFactorControls, tripTime, volts } from './family-settings.ts';
@@ -91,14 +92,14 @@ map
   .setting('batteryLowSoc', ['Minimum reserve', 'Reserva mínima'], 'u16', { unit: '%', min: 0, max: 100 })
   .setting('batteryMaxSoc', ['Charge up to', 'Cargar hasta'], 'u16', { unit: '%', min: 50, max: 100 });
 systemTime(map.at(3, 90, 'setting:sysTime'));
-// Remote power control, SunSpec model 124's points in its order (WChaMax, StorCtl_Mod, OutWRte,
+// Remote power control with the battery settings, SunSpec model 124's points in its order (WChaMax, StorCtl_Mod, OutWRte,
 // InWRte, InOutWRte_RvrtTms, ChaGriSet). StorCtl_Mod bit 0 puts charging under InWRte, bit 1
 // discharging under OutWRte; a rate is a share of WChaMax, and a controlled direction runs at
 // its rate (0 %: not at all). InOutWRte_RvrtTms > 0: the rates lapse that many seconds after
 // they were written (0: until written again).
 const rate = { unit: '%', scale: 0.1, min: -100, max: 100, step: 0.1 } as const;
 map
-  .at(3, 100, 'setting:storCtl')
+  .at(3, 100, 'setting:setBattery')
   .setting('storageMaxPower', ['Rate base (WChaMax)', 'Base de las tasas (WChaMax)'], 'u16', {
     unit: 'W',
     scale: 10,
