@@ -6,11 +6,15 @@ import type { FieldValue, InputValue } from '@sunfleet/protocols';
 import {
   Battery,
   batteryRequest,
+  type ForcedPower,
+  hhmmMinutes,
   lfpCellVoltage,
   nominalVoltage,
   type PackLayout,
   systemAh,
   systemKwh,
+  type TouSlot,
+  touSlotAt,
   WorkMode,
 } from '../physics/battery.ts';
 import { EnergyCounter } from '../physics/energy.ts';
@@ -28,15 +32,47 @@ import { type DeviceContext, type Environment, round, VirtualDevice } from './de
 import { powerLimitFraction, switchedOn } from './settings.ts';
 
 /**
- * The simulator's work mode from a Deye hybrid's settings: time of use when any day is on,
- * the zero-export modes as such, and "export first" as self-consumption (cover the load,
- * charge from the surplus, export the rest up to the sell limit).
+ * The simulator's work mode from a Deye hybrid's settings: time of use when it is on (bit 0;
+ * bits 1..7 the days Monday..Sunday it applies on), the zero-export modes as such, and "export
+ * first" as self-consumption (cover the load, charge from the surplus, export the rest up to
+ * the sell limit).
  */
 function deyeMode(values: Record<string, FieldValue>): number {
-  if (typeof values.timeOfUse === 'number' && values.timeOfUse !== 0) return WorkMode.timeOfUse;
+  if (typeof values.timeOfUse === 'number' && (values.timeOfUse & 1) !== 0) return WorkMode.timeOfUse;
   if (values.workMode === 1) return WorkMode.zeroExportToLoad;
   if (values.workMode === 2) return WorkMode.zeroExportToCt;
   return WorkMode.selfConsumption;
+}
+
+/** A Deye hybrid's six time-of-use program slots (a slot whose start is no time is left out). */
+function deyeSlots(values: Record<string, FieldValue>): TouSlot[] {
+  const slots: TouSlot[] = [];
+  for (let i = 1; i <= 6; i++) {
+    const start = hhmmMinutes(Number(values[`program${i}Time`]));
+    if (start === null) continue;
+    const charging = Number(values[`program${i}Charging`]);
+    slots.push({
+      start,
+      powerW: Number(values[`program${i}Power`]) || 0,
+      soc: (Number(values[`program${i}Soc`]) || 0) / 100,
+      gridCharge: (charging & 1) === 1,
+    });
+  }
+  return slots;
+}
+
+/** The PCS's remote power control (StorCtl_Mod bit 0 charge, bit 1 discharge, rates in % of WChaMax); null when off. */
+function storageControl(values: Record<string, FieldValue>): (ForcedPower & { revertS: number }) | null {
+  const mode = Number(values.storageControl) || 0;
+  if (mode === 0) return null;
+  const base = Number(values.storageMaxPower) || 0;
+  const rate = (key: string) => (Math.max(0, Number(values[key]) || 0) / 100) * base;
+  return {
+    chargeW: mode & 1 ? rate('chargeRate') : null,
+    dischargeW: mode & 2 ? rate('dischargeRate') : null,
+    fromGrid: values.chargeFromGrid === 1,
+    revertS: Number(values.rateRevertTime) || 0,
+  };
 }
 
 export interface HybridSpec {
@@ -78,6 +114,12 @@ export class HybridInverter extends VirtualDevice {
   private exportLimitW: number;
   private gridChargeW = 0;
   private gridCharge = false;
+  private touDays = 0;
+  private slots: TouSlot[] = [];
+  private forced: (ForcedPower & { revertS: number }) | null = null;
+  private forcedKey = '';
+  /** When the remote power control in force was written (set at the first step after). */
+  private forcedSince: number | null = null;
   private powerOn = true;
   /** The most the inverter may put out (or take in), W: rated power under the active power limit. */
   private outputCapW: number;
@@ -121,6 +163,9 @@ export class HybridInverter extends VirtualDevice {
       powerFactorSetpoint: 1,
       arcDetection: 1,
       arcSensitivity: 5,
+      // The PCS's remote power control: off, its rates a share of the rated power.
+      storageMaxPower: spec.ratedW,
+      storageControl: 0,
     });
     this.losses = inverterLosses(spec.ratedW);
     this.array = spec.pvKwp > 0 ? pvArray(spec.pvKwp) : null;
@@ -164,14 +209,35 @@ export class HybridInverter extends VirtualDevice {
     const selling = n('solarSell', 1) !== 0;
     const zeroExport = this.mode === WorkMode.zeroExportToLoad || this.mode === WorkMode.zeroExportToCt;
     this.exportLimitW = zeroExport || !selling ? 0 : n('maxSellPower', this.spec.ratedW);
-    this.gridCharge = n('gridCharge', 0) !== 0 || n('timeOfUse', 0) !== 0;
+    this.gridCharge = n('gridCharge', 0) !== 0;
     this.gridChargeW = n('gridChargeCurrent', 0) * this.batteryVoltage;
+    this.touDays = n('timeOfUse', 0);
+    this.slots = this.spec.pcs ? [] : deyeSlots(values);
+    const forced = this.spec.pcs ? storageControl(values) : null;
+    const key = JSON.stringify(forced);
+    if (key !== this.forcedKey) this.forcedSince = null;
+    this.forcedKey = key;
+    this.forced = forced;
     if (this.battery) {
       this.battery.floor = Math.min(0.9, n('batteryLowSoc', 10) / 100);
       const hardware = Math.min(this.spec.ratedW, this.battery.spec.capacityKwh * 700);
       this.battery.spec.maxChargeW = Math.min(hardware, n('maxChargeCurrent', 0) * this.batteryVoltage);
       this.battery.spec.maxDischargeW = Math.min(hardware, n('maxDischargeCurrent', 0) * this.batteryVoltage);
     }
+  }
+
+  /** The time-of-use slot in force at this local time, null on a day time of use is off. */
+  private slotAt(env: Environment): TouSlot | null {
+    const weekday = (env.localDay + 4) % 7; // 0 = Sunday; the days are bits 1 (Monday) .. 7 (Sunday)
+    if ((this.touDays & (1 << (weekday === 0 ? 7 : weekday))) === 0) return null;
+    return touSlotAt(this.slots, Math.floor(env.hour * 60));
+  }
+
+  /** The remote power control in force at `t`: lapsed once its revert time has passed since it was written. */
+  private forcedAt(t: number): ForcedPower | null {
+    if (!this.forced) return null;
+    this.forcedSince ??= t;
+    return this.forced.revertS > 0 && t - this.forcedSince >= this.forced.revertS * 1000 ? null : this.forced;
   }
 
   /** The output cap in force, W (tests). */
@@ -203,18 +269,20 @@ export class HybridInverter extends VirtualDevice {
       const usable = this.battery && this.batteryAvailable ? this.battery : null;
       pvDc = mpp;
       if (usable) {
+        const slot = this.mode === WorkMode.timeOfUse ? this.slotAt(env) : null;
         const request = batteryRequest({
           mode: this.mode,
           pvDcW: pvDc,
           netLoadW,
-          hour: env.hour,
           soc: usable.soc,
           exportLimitW: this.exportLimitW,
-          gridCharge: this.mode === WorkMode.timeOfUse && this.gridCharge,
+          slot,
+          gridCharge: this.gridCharge,
           gridChargeW: this.gridChargeW,
+          forced: this.forcedAt(env.t),
           dcForAc: toDc,
         });
-        battery = usable.limit(request, dtMs);
+        battery = usable.limit(request, dtMs, slot ? slot.soc : usable.floor);
       }
       const rated = Math.min(inv.ratedW, this.outputCapW);
       // The inverter's rating caps the AC side: stop discharging first, then curtail PV.

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { Battery, batteryRequest, lfpCellVoltage, WorkMode } from './battery.ts';
+import { Battery, batteryRequest, hhmmMinutes, lfpCellVoltage, touSlotAt, WorkMode } from './battery.ts';
 import { dcForAc, inverterLosses } from './pv.ts';
 
 const spec = { capacityKwh: 10, maxChargeW: 5000, maxDischargeW: 5000, chargeEfficiency: 0.97, dischargeEfficiency: 0.97 };
 const toDc = (ac: number) => dcForAc(inverterLosses(5000), ac);
-const input = { hour: 12, soc: 0.5, exportLimitW: 5000, gridCharge: false, gridChargeW: 0, dcForAc: toDc };
+const input = { soc: 0.5, exportLimitW: 5000, dcForAc: toDc };
 
 describe('battery', () => {
   it('respects power limits and never leaves its SOC bounds', () => {
@@ -38,10 +38,23 @@ describe('battery', () => {
     expect(batteryRequest({ ...sell, pvDcW: 0, netLoadW: 500 })).toBeGreaterThan(500);
   });
 
-  it('time of use charges from the grid in the night window when allowed', () => {
-    const tou = { ...input, mode: WorkMode.timeOfUse, gridCharge: true, gridChargeW: 2000, pvDcW: 0, netLoadW: 300 };
-    expect(batteryRequest({ ...tou, hour: 3 })).toBe(-2000);
-    expect(batteryRequest({ ...tou, hour: 20 })).toBeGreaterThan(0);
+  it('time of use: the slot in force charges from the grid at its power up to its SOC, discharges above it, holds at power 0', () => {
+    const slots = [
+      { start: hhmmMinutes(200)!, powerW: 2000, soc: 0.95, gridCharge: true },
+      { start: hhmmMinutes(500)!, powerW: 3000, soc: 0.2, gridCharge: false },
+      { start: hhmmMinutes(2330)!, powerW: 0, soc: 0.2, gridCharge: false },
+    ];
+    expect(touSlotAt(slots, 3 * 60)).toBe(slots[0]);
+    expect(touSlotAt(slots, 20 * 60)).toBe(slots[1]);
+    expect(touSlotAt(slots, 60)).toBe(slots[2]); // before the first start: the last slot of the day before
+    const tou = { ...input, mode: WorkMode.timeOfUse, gridCharge: true, gridChargeW: 5000, pvDcW: 0, netLoadW: 300 };
+    expect(batteryRequest({ ...tou, slot: slots[0] })).toBe(-2000);
+    expect(batteryRequest({ ...tou, slot: slots[0], gridCharge: false })).toBe(0); // below its SOC: no discharge
+    expect(batteryRequest({ ...tou, slot: slots[1] })).toBe(3000);
+    expect(batteryRequest({ ...tou, slot: slots[1], exportLimitW: 0 })).toBeCloseTo(toDc(300), 6);
+    expect(batteryRequest({ ...tou, slot: slots[1], soc: 0.2 })).toBe(0);
+    expect(batteryRequest({ ...tou, slot: slots[2], pvDcW: 4000 })).toBe(0);
+    expect(hhmmMinutes(2460)).toBeNull();
   });
 
   it('has an LFP voltage curve: steep at the ends, flat in the middle', () => {
