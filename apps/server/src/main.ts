@@ -150,8 +150,11 @@ async function main() {
   }
 
   let simulator: SimulatorProcess | null = null;
-  if (config.demo && config.simulator && telemetry?.localUrl) {
-    const fleet = await ensureDemoFleet(db, config);
+  const fleet = config.demo && config.simulator && telemetry?.localUrl ? await ensureDemoFleet(db, config) : null;
+  if (config.demo && config.simulator && telemetry?.localUrl && !fleet) {
+    log.warn('the demo owner account is gone: no demo fleet is simulated');
+  }
+  if (fleet && telemetry?.localUrl) {
     simulator = startSimulator({
       url: telemetry.localUrl,
       credentialsFile: fleet.file,

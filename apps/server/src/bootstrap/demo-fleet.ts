@@ -12,7 +12,8 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { now } from '../db/index.ts';
 import { provisionGateway } from '../telemetry/gateways.ts';
-import { demoAccounts } from './demo.ts';
+import { DEMO_STEP, type DemoMade } from './demo.ts';
+import { stepDone } from './steps.ts';
 
 const run = promisify(execFile);
 /**
@@ -37,8 +38,11 @@ interface FleetGateway {
 
 export const demoFleetFile = (config: Config) => path.join(config.dataDir, 'demo-fleet.json');
 
-/** Provision the demo fleet once; returns the credentials file for the simulator, and whether it is new. */
-export async function ensureDemoFleet(db: Db, config: Config): Promise<{ file: string; created: boolean }> {
+/**
+ * Provision the demo fleet once; returns the credentials file for the simulator, and whether it
+ * is new; null when the demo's owner is gone (no fleet to play).
+ */
+export async function ensureDemoFleet(db: Db, config: Config): Promise<{ file: string; created: boolean } | null> {
   const file = demoFleetFile(config);
   if (fs.existsSync(file)) return { file, created: false };
   const { stdout } = await run(
@@ -49,12 +53,16 @@ export async function ensureDemoFleet(db: Db, config: Config): Promise<{ file: s
     },
   );
   const spec = JSON.parse(stdout) as FleetGateway[];
-  const owner = await db
-    .selectFrom('users')
-    .select(['id', 'agent_company_id'])
-    .where('account', '=', demoAccounts.owner)
-    .executeTakeFirstOrThrow();
-  const visitor = await db.selectFrom('users').select('id').where('account', '=', demoAccounts.visitor).executeTakeFirst();
+  // The demo's owner and visitor by the ids its set-up recorded: an administrator may have
+  // changed or deleted them since. Without its owner, there is no demo fleet to make.
+  const made = await stepDone<DemoMade>(db, DEMO_STEP);
+  const byId = (id: number | undefined) =>
+    id === undefined
+      ? undefined
+      : db.selectFrom('users').select(['id', 'agent_company_id']).where('id', '=', id).executeTakeFirst();
+  const owner = await byId(made?.ownerId);
+  if (!owner) return null;
+  const visitor = await byId(made?.visitorId);
   const credentials: FleetGateway[] = [];
   for (const [i, gw] of spec.entries()) {
     const t = now();

@@ -2,7 +2,8 @@
  * The demo tenants (DEMO=on, the default for `npm start`): an installer company with an
  * administrator and a technician, an owner with plants the company is agent for, and a
  * read-only visitor the plants are shared with — so that every menu can be seen.
- * Idempotent: a second start finds the demo company and does nothing.
+ * Made once: the step is recorded (bootstrap_steps, with the ids it made), and a later start finds
+ * that record, whatever an administrator renamed or deleted since.
  */
 import { companyGrantable } from '@sunfleet/contracts';
 import type { Config } from '../config.ts';
@@ -10,6 +11,7 @@ import type { Db } from '../db/index.ts';
 import { now } from '../db/index.ts';
 import type { AccountKind } from '../db/schema.ts';
 import { hashPassword } from '../modules/auth/passwords.ts';
+import { claimStep, recordStep, stepDone } from './steps.ts';
 
 export const DEMO_PASSWORD = 'Demo2026!';
 export const demoAccounts = {
@@ -19,6 +21,15 @@ export const demoAccounts = {
   visitor: 'visitor@demo.sunfleet.local',
 } as const;
 const DEMO_COMPANY = 'Demo Solar Installers';
+export const DEMO_STEP = 'demo';
+
+/** The ids the demo set-up made (its record). */
+export interface DemoMade {
+  companyId?: number;
+  customerTypeId?: number;
+  ownerId?: number;
+  visitorId?: number;
+}
 
 const technicianPermissions = [
   'station.view',
@@ -38,11 +49,23 @@ const technicianPermissions = [
 ];
 
 export async function ensureDemo(db: Db, config: Config): Promise<boolean> {
-  const existing = await db.selectFrom('companies').select('id').where('name', '=', DEMO_COMPANY).executeTakeFirst();
-  if (existing) return false;
+  if (await stepDone(db, DEMO_STEP)) return false;
+  // A store whose demo was made before steps were recorded: its demo accounts say so.
+  const earlier = await db
+    .selectFrom('users')
+    .select(['id', 'account'])
+    .where('account', 'in', Object.values(demoAccounts))
+    .execute();
+  if (earlier.length > 0) {
+    const id = (account: string) => earlier.find((u) => u.account === account)?.id;
+    await claimStep(db, DEMO_STEP, { ownerId: id(demoAccounts.owner), visitorId: id(demoAccounts.visitor) } satisfies DemoMade);
+    return false;
+  }
   const t = now();
   const passwordHash = await hashPassword(DEMO_PASSWORD, config.passwordCost);
-  await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
+    // Another start at the same moment that claimed it first makes it; this one makes nothing.
+    if (!(await claimStep(trx, DEMO_STEP))) return false;
     const type = await trx
       .insertInto('customer_types')
       .values({
@@ -101,6 +124,8 @@ export async function ensureDemo(db: Db, config: Config): Promise<boolean> {
         .values({ plant_id: plant.id, user_id: visitor, role: 'visitor', created_at: t })
         .execute();
     }
+    const made: DemoMade = { companyId: company.id, customerTypeId: type.id, ownerId: owner, visitorId: visitor };
+    await recordStep(trx, DEMO_STEP, made as Record<string, unknown>);
+    return true;
   });
-  return true;
 }

@@ -734,8 +734,15 @@ export interface DrStateTable {
   expires_at: number | null;
   updated_at: number;
 }
+/** 023: a first-start or demo step done, by its fixed name; `value` is JSON of the ids it made. */
+export interface BootstrapStepsTable {
+  name: string;
+  value: string;
+  created_at: number;
+}
 
 export interface Database {
+  bootstrap_steps: BootstrapStepsTable;
   upgrade_rollouts: UpgradeRolloutsTable;
   upgrade_devices: UpgradeDevicesTable;
   command_jobs: CommandJobsTable;
