@@ -21,6 +21,7 @@ import { createMetrics } from './metrics/metrics.ts';
 import { AccessTokens } from './modules/auth/tokens.ts';
 import { startEventNotifier } from './modules/events/notifier.ts';
 import { startUpgradeRunner, upgradeCtx } from './modules/upgrades/index.ts';
+import { SHUTDOWN_LIMIT_MS, shutDown } from './shutdown.ts';
 import { startTelemetry, type Telemetry } from './telemetry/start.ts';
 
 async function main() {
@@ -170,24 +171,25 @@ async function main() {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000).unref();
-    await simulator?.stop();
-    await app?.close();
-    await commandSweeper?.stop();
-    await offlineJob?.stop();
-    await housekeeping?.stop();
-    await upgradeRunner?.stop();
-    await eventNotifier?.stop();
-    await leader?.stop();
-    await ven?.stop();
-    await cluster.close();
-    await telemetry?.close();
-    await commands.close();
-    mailer.close();
-    await db.destroy();
-    clearTimeout(force);
-    process.exit(0);
+    log.info({ signal, limitMs: SHUTDOWN_LIMIT_MS }, 'shutting down');
+    await shutDown(log, {
+      // Both ports stop listening at once, whatever the other still waits for.
+      listeners: [() => simulator?.stop(), () => app?.close(), () => telemetry?.close()],
+      cutConnections: () => app?.server.closeAllConnections(),
+      rest: [
+        [
+          () => commandSweeper?.stop(),
+          () => offlineJob?.stop(),
+          () => housekeeping?.stop(),
+          () => upgradeRunner?.stop(),
+          () => eventNotifier?.stop(),
+          () => ven?.stop(),
+        ],
+        [() => leader?.stop(), () => cluster.close(), () => commands.close(), () => mailer.close()],
+        [() => db.destroy()],
+      ],
+      exit: (code) => process.exit(code),
+    });
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -1,6 +1,7 @@
 /** Run the simulator as a child process against this server's broker (demo mode). */
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Logger } from 'pino';
+import { SHUTDOWN_DRAIN_MS } from '../shutdown.ts';
 import { simulatorArgs } from './demo-fleet.ts';
 
 export interface SimulatorProcess {
@@ -43,7 +44,8 @@ export function startSimulator(opts: {
         if (child.exitCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGINT');
-        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+        // Killed at the end of the drain, so that it never outlives the server's own shutdown limit.
+        setTimeout(() => child.kill('SIGKILL'), SHUTDOWN_DRAIN_MS).unref();
       }),
   };
 }
