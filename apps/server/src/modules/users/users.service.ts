@@ -87,7 +87,11 @@ export async function savePersonalized(db: Db, user: User, body: { key: string; 
 export async function sendNotifyCode(db: Db, mailer: Mailer, user: User, email: string | undefined, lan: Language) {
   const to = (email ?? user.account).trim().toLowerCase();
   const code = await issueCode(db, `${user.id}:${to}`, 'notify');
-  await mailer.send(codeMail(to, code, 'notify', lan));
+  await mailer.send(codeMail(to, code, 'notify', lan)).catch((err: { code?: string; permanent?: boolean }) => {
+    // The mail server refusing the address for good (a 5xx reply to RCPT TO) is bad input, not a fault.
+    if (err?.code === 'EENVELOPE' && err.permanent) fail(4, 'the mail server refuses this e-mail address');
+    throw err;
+  });
   return null;
 }
 
