@@ -91,6 +91,14 @@ function validationMessage(err: FastifyError, lan: Language): string {
   return `${errorText(4, lan)}: ${describeValidation(err.validation as SchemaError[], err.validationContext, lan)}`;
 }
 
+/**
+ * An error answered by a route that answers for itself (a file download, a webhook): the
+ * envelope like any other error, with the catalogue text of `code` in the request's language.
+ */
+export function replyError(req: FastifyRequest, reply: FastifyReply, status: number, code: ErrorCode) {
+  return send(reply, status, code, errorText(code, requestLanguage(req)));
+}
+
 /** `isSpaPath`: a GET for a page of the web app, answered with index.html (client-side routes). */
 export function installErrorHandler(app: FastifyInstance, isSpaPath: (url: string) => boolean) {
   app.setErrorHandler((error: unknown, req, reply) => {

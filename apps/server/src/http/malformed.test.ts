@@ -108,3 +108,16 @@ describe('oversized requests', () => {
     expect(envelope(res.body)).toMatchObject({ code: 4, data: null });
   });
 });
+
+describe('the OpenADR callback without a VTN', () => {
+  it.each([
+    ['GET', '/api/v1/oadr/callback?echo=abc'],
+    ['GET', '/api/v1/oadr/callback/echo?echo=abc'],
+    ['POST', '/api/v1/oadr/callback'],
+  ] as const)('%s %s is 404 in the envelope', async (method, url) => {
+    const res = await s.app.inject({ method, url, ...(method === 'POST' ? { payload: {} } : {}) });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(envelope(res.body)).toEqual({ code: 404, msg: 'Not found', data: null });
+  });
+});

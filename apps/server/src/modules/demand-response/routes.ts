@@ -3,6 +3,7 @@ import { demandResponseApi as api } from '@sunfleet/contracts';
 import type { FastifyInstance } from 'fastify';
 import { termsUrl } from '../../demand-response/programmes.ts';
 import { Ven } from '../../demand-response/ven.ts';
+import { replyError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { silentLogger } from '../../log.ts';
 import * as enrollments from './enrollments.service.ts';
@@ -56,8 +57,17 @@ export function demandResponseRoutes(app: FastifyInstance) {
 
   // The webhook: the echo challenge answers its value as the body; a notification is stored
   // before the VTN gets its 200, so an answer means it will be processed.
-  const echo = async ({ query, reply }: { query: { echo?: string }; reply: import('fastify').FastifyReply }) => {
-    if (!venOf(app)) return reply.code(404).type('text/plain').send('');
+  const echo = async ({
+    query,
+    req,
+    reply,
+  }: {
+    query: { echo?: string };
+    req: import('fastify').FastifyRequest;
+    reply: import('fastify').FastifyReply;
+  }) => {
+    // Without a VTN there is no webhook: 404 in the envelope, like any unknown address.
+    if (!venOf(app)) return replyError(req, reply, 404, 404);
     return reply
       .code(200)
       .type('text/plain; charset=utf-8')
@@ -71,7 +81,7 @@ export function demandResponseRoutes(app: FastifyInstance) {
     api.callbackNotify,
     async ({ req, reply }) => {
       const ven = venOf(app);
-      if (!ven) return reply.code(404).send({ title: 'Not Found', status: 404 });
+      if (!ven) return replyError(req, reply, 404, 404);
       const ok = await ven.notify(req.body, req.headers.authorization);
       return ok
         ? reply.code(200).send({})

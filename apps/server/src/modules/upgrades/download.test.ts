@@ -62,7 +62,10 @@ describe('the signed firmware download', () => {
       'sig',
       `${good.searchParams.get('sig')!.slice(0, -1)}${good.searchParams.get('sig')!.endsWith('A') ? 'B' : 'A'}`,
     );
-    expect((await get(forged.toString())).statusCode).toBe(403);
+    const refused = await get(forged.toString());
+    expect(refused.statusCode).toBe(403);
+    expect(refused.headers['content-type']).toMatch(/^application\/json/);
+    expect(JSON.parse(refused.body)).toMatchObject({ code: 2, data: null });
     // A later expiry with the old signature.
     const stretched = new URL(good);
     stretched.searchParams.set('exp', String(Number(good.searchParams.get('exp')) + 3600));
@@ -73,7 +76,9 @@ describe('the signed firmware download', () => {
     // Signed by another key (another server's data folder).
     const stranger = linkSigner(s.config.upgrades.baseUrl, Buffer.alloc(32, 7)).url(fw.id, Date.now() + 60_000);
     expect((await get(stranger)).statusCode).toBe(403);
-    expect((await get(signer().url(999_999, Date.now() + 60_000))).statusCode).toBe(404);
+    const gone = await get(signer().url(999_999, Date.now() + 60_000));
+    expect(gone.statusCode).toBe(404);
+    expect(JSON.parse(gone.body)).toMatchObject({ code: 404, data: null });
     // The same key every time for the data folder: a second process signs links the first accepts.
     expect(linkKey(s.config.dataDir, null).equals(linkKey(s.config.dataDir, null))).toBe(true);
   });

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/index.ts';
 import { firmwareBlobPath } from '../../firmware/signing.ts';
+import { replyError } from '../../http/errors.ts';
 import type { LinkSigner } from './links.ts';
 
 /** The byte range asked for, within `size`: null for none (or one we do not serve: several ranges), 'bad' when unsatisfiable. */
@@ -37,13 +38,14 @@ export async function serveFirmware(
   reply: FastifyReply,
   p: { id: number; exp: number; sig: string },
 ): Promise<FastifyReply> {
-  const plain = (code: number, text: string) =>
-    reply.code(code).header('content-type', 'text/plain; charset=utf-8').header('cache-control', 'no-store').send(text);
-  if (!links.verify(p.id, p.exp, p.sig)) return plain(403, 'Forbidden');
+  // Refusals in the envelope: 403 (code 2) for a link that does not verify, 404 for a gone image.
+  const refuse = (status: 403 | 404) =>
+    replyError(req, reply.header('cache-control', 'no-store'), status, status === 403 ? 2 : 404);
+  if (!links.verify(p.id, p.exp, p.sig)) return refuse(403);
   const fw = await db.selectFrom('firmware').select(['sha256', 'size']).where('id', '=', p.id).executeTakeFirst();
   const file = fw ? firmwareBlobPath(dataDir, fw.sha256) : null;
   const stat = file ? await fs.promises.stat(file).catch(() => null) : null;
-  if (!file || !stat?.isFile()) return plain(404, 'Not Found');
+  if (!file || !stat?.isFile()) return refuse(404);
   const size = stat.size;
   reply
     .header('accept-ranges', 'bytes')
