@@ -17,6 +17,11 @@ export const errorCatalogue = {
   5: { key: 'codeWrong', en: 'The verification code is wrong', es: 'El código de verificación es incorrecto' },
   6: { key: 'codeExpired', en: 'The verification code has expired', es: 'El código de verificación ha caducado' },
   10: { key: 'coordinates', en: 'Longitude or latitude is wrong', es: 'La longitud o la latitud es incorrecta' },
+  11: {
+    key: 'imageTooLarge',
+    en: 'The image is too large: at most 25 megapixels and 4096 pixels wide or high (an icon 1024, a plant picture 8192)',
+    es: 'La imagen es demasiado grande: como máximo 25 megapíxeles y 4096 píxeles de ancho o de alto (un icono 1024, una imagen de planta 8192)',
+  },
   101: { key: 'accountDisabled', en: 'This account is disabled', es: 'Esta cuenta está deshabilitada' },
   102: { key: 'wrongCredentials', en: 'Wrong account or password', es: 'Cuenta o contraseña incorrecta' },
   103: { key: 'accountRegistered', en: 'This account is already registered', es: 'Esta cuenta ya está registrada' },

@@ -11,8 +11,9 @@ import type { Db } from '../../db/index.ts';
 import { now } from '../../db/index.ts';
 import type { CompaniesTable, Company } from '../../db/schema.ts';
 import { fail } from '../../http/errors.ts';
+import { refuseOversizedImage } from '../../http/image-size.ts';
 import { auditedCompany, companyNamed, companyRow, toCompanyInfo } from './company.repo.ts';
-import { logoStored } from './logo.ts';
+import { logoStored, readLogo } from './logo.ts';
 
 const isOperator = (caller: Caller) => caller.user.kind === 'sysadmin';
 
@@ -122,5 +123,7 @@ export async function setLogo(
   await companyFor(db, caller, id);
   for (const [field, url] of Object.entries(body))
     if (url !== null && !(await logoStored(dataDir, url))) fail(4, `${field}: not an uploaded logo; upload it again`);
+  // Logos and icons are uploaded alike; an icon shows smaller and may be smaller still.
+  if (body.iconUrl !== null) refuseOversizedImage(await readLogo(dataDir, body.iconUrl), 'icon');
   return changeCompany(db, caller, id, 'logo', { logo_url: body.logoUrl, icon_url: body.iconUrl });
 }

@@ -1,8 +1,9 @@
 /** Company details, name checks, theme colour and logo: codes, limits, other companies' ids, the audit record. */
-import { companyGrantable } from '@sunfleet/contracts';
+import { companyGrantable, errorText } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipart, PNG_1PX } from '../../../test/account.ts';
 import { startServer, type TestServer } from '../../../test/harness.ts';
+import { pngOf } from '../../../test/images.ts';
 import { now } from '../../db/index.ts';
 
 let s: TestServer;
@@ -205,6 +206,20 @@ describe('logo', () => {
     const res = await uploadLogo(adminA, over);
     expect(res.status).toBe(413);
     expect(res.body.code).toBe(4);
+  });
+
+  it('refuses an image of too many pixels (11): a small file declaring 14,000 × 14,000; an icon over 1024 on a side', async () => {
+    const huge = Buffer.concat([pngOf(14_000, 14_000), Buffer.alloc(571 * 1024)]);
+    expect((await uploadLogo(adminA, huge)).body).toEqual({ code: 11, msg: errorText(11), data: null });
+    const wide = await uploadLogo(adminA, pngOf(2000, 600));
+    expect(wide.body.code).toBe(0);
+    const url = wide.body.data!.url;
+    const set = (body: { logoUrl: string | null; iconUrl: string | null }) =>
+      s.call(adminA, 'POST', `/api/v1/company/${companyA}/logo`, body);
+    expect((await set({ logoUrl: url, iconUrl: null })).body.code).toBe(0);
+    expect((await set({ logoUrl: null, iconUrl: url })).body).toMatchObject({ code: 11, data: null });
+    const icon = (await uploadLogo(adminA, pngOf(1024, 1024))).body.data!.url;
+    expect((await set({ logoUrl: url, iconUrl: icon })).body).toMatchObject({ code: 0, data: { logoUrl: url, iconUrl: icon } });
   });
 
   it('refuses a URL that is not an uploaded logo (4) and another account without the permission (2)', async () => {

@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { sniffImage } from '@sunfleet/contracts';
+import { refuseOversizedImage } from '../../http/image-size.ts';
 import { uploadsDir } from '../users/avatar.ts';
 
 const FOLDER = 'logos';
@@ -16,6 +17,7 @@ const extension = { png: 'png', jpeg: 'jpg', gif: 'gif' } as const;
 export async function storeLogo(dataDir: string, bytes: Buffer): Promise<string | null> {
   const kind = sniffImage(bytes.subarray(0, 16));
   if (!kind) return null;
+  refuseOversizedImage(bytes, 'logo');
   const name = `${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}.${extension[kind]}`;
   const dir = path.join(uploadsDir(dataDir), FOLDER);
   await fs.mkdir(dir, { recursive: true });
@@ -48,3 +50,6 @@ export async function logoStored(dataDir: string, url: string): Promise<boolean>
     () => false,
   );
 }
+
+/** The bytes of a stored logo (its URL checked with logoStored). */
+export const readLogo = (dataDir: string, url: string) => fs.readFile(path.join(uploadsDir(dataDir), FOLDER, path.basename(url)));

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
+import { pngOf } from '../../../test/images.ts';
 import { type Account, account, company, createPlant, multipart, PNG } from '../../../test/kits/plants.ts';
 import { housekeep } from '../../jobs/housekeeping.ts';
 import { uploadsDir } from '../users/avatar.ts';
@@ -47,6 +48,27 @@ describe('pictures', () => {
     await post(owner, `/api/v1/plant/${id}/info`, { thumbnail: second.data.url });
     expect(fs.existsSync(file(first.data.url))).toBe(false);
     expect((await s.app.inject({ method: 'GET', url: second.data.url })).statusCode).toBe(200);
+  });
+
+  it('refuses a picture of too many pixels (11): over 25 MP, or over 8192 on a side', async () => {
+    const send = async (bytes: Buffer) => {
+      const body = multipart(bytes);
+      const res = await s.app.inject({
+        method: 'POST',
+        url: '/api/v1/plant/thumbnail',
+        headers: { authorization: `Bearer ${owner.token}`, ...body.headers },
+        payload: body.payload,
+      });
+      return res.json() as { code: number; data: unknown };
+    };
+    const pending = async () =>
+      (await s.db.selectFrom('pending_uploads').select('url').where('user_id', '=', owner.id).execute()).length;
+    const before = await pending();
+    expect(await send(pngOf(14_000, 14_000))).toMatchObject({ code: 11, data: null });
+    expect(await send(pngOf(8193, 1000))).toMatchObject({ code: 11, data: null });
+    // A refused picture reserves nothing against the account's pending pictures.
+    expect(await pending()).toBe(before);
+    expect(await send(pngOf(6000, 4000))).toMatchObject({ code: 0 });
   });
 
   it('refuses a file that is not a JPG or PNG whatever its name, and a file over 10 MB', async () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JPEG_MIN, multipart, PNG_1PX, signedIn, userRow } from '../../../test/account.ts';
 import { startServer, type TestServer } from '../../../test/harness.ts';
+import { pngOf } from '../../../test/images.ts';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -69,6 +70,21 @@ describe('POST /api/v1/user/:id/avatar', () => {
     expect(res.body).toEqual({ code: 4, msg: 'Invalid input: file must be a JPG or PNG image', data: null });
     expect(storedFiles()).toEqual(before);
     expect((await userRow(s, me.id)).avatar).toBeNull();
+  });
+
+  it('refuses an image of too many pixels (11), over 25 MP or over 4096 on a side, and stores nothing', async () => {
+    const me = await signIn();
+    const before = storedFiles();
+    for (const [width, height] of [
+      [14_000, 14_000],
+      [4097, 100],
+    ] as const) {
+      const res = await upload(me.access, me.id, 'huge.png', 'image/png', pngOf(width, height));
+      expect(res.body, `${width} × ${height}`).toMatchObject({ code: 11, data: null });
+    }
+    expect(storedFiles()).toEqual(before);
+    expect((await userRow(s, me.id)).avatar).toBeNull();
+    expect((await upload(me.access, me.id, 'ok.png', 'image/png', pngOf(4096, 4096))).body.code).toBe(0);
   });
 
   it('refuses a file over 6 MB with HTTP 413 and code 4, and stores nothing', async () => {

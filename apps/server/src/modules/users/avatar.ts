@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { sniffImage } from '@sunfleet/contracts';
+import { imageUseOfFolder, refuseOversizedImage } from '../../http/image-size.ts';
 
 export const uploadsDir = (dataDir: string) => path.join(dataDir, 'uploads');
 
@@ -19,6 +20,7 @@ export async function storeImage(
 ): Promise<string | null> {
   const kind = sniffImage(bytes.subarray(0, 16));
   if (!kind || !allowed.includes(kind)) return null;
+  refuseOversizedImage(bytes, imageUseOfFolder(folder));
   const name = `${randomBytes(16).toString('hex')}.${kind === 'jpeg' ? 'jpg' : kind}`;
   await beforeWrite?.(`/uploads/${folder}/${name}`);
   const dir = path.join(uploadsDir(dataDir), folder);
