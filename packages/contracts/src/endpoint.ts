@@ -34,6 +34,8 @@ export interface Endpoint {
   tolerate?: readonly number[];
   /** The response is a file, not an envelope. */
   file?: boolean;
+  /** The media type of that file, as the server sends it (default application/octet-stream). */
+  fileType?: string;
   /**
    * The call changes what the portal stores (a plant, a device, an account's profile, password or
    * notifications, an acknowledgement, a saved profile): a read-only account is refused with
@@ -73,6 +75,9 @@ export interface Envelope<T> {
   msg: string;
   data: T;
 }
+
+/** The media type of an .xlsx download. */
+export const XLSX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** List input: `page` from 1, `size` up to 100. */
 export const PageQuery = {

@@ -73,8 +73,12 @@ describe('API description', () => {
         200,
         ...(takesInput ? [400] : []),
         ...(ep.access !== 'public' ? [401] : []),
-        ...(ep.method !== 'GET' ? [413, 415] : []),
+        ...(ep.encoding === 'multipart' ? [406] : []),
+        ...(ep.method !== 'GET' ? [413] : []),
+        ...(ep.path.includes('/:') ? [414] : []),
+        ...(ep.method !== 'GET' ? [415] : []),
         ...(rateLimited ? [429] : []),
+        431,
         500,
         503,
       ];
@@ -93,6 +97,23 @@ describe('API description', () => {
       }
       if (ep.writes) expect(op!.responses[200]!.description, where).toContain('read-only account');
     }
+  });
+
+  it('a file download names the media type it sends: an .xlsx its spreadsheet type, and really sends it', async () => {
+    const xlsx = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+    const files = contractRoutes().filter((r) => r.ep.file && r.ep.summary.includes('.xlsx'));
+    expect(files.length).toBeGreaterThanOrEqual(8);
+    for (const { ep, docPath } of files) {
+      const content = doc.paths[docPath]![ep.method.toLowerCase()]!.responses[200]!.content!;
+      expect(Object.keys(content), `${ep.method} ${ep.path}`).toEqual([xlsx, 'application/json']);
+    }
+    const template = await s.app.inject({
+      method: 'GET',
+      url: '/api/v1/gateway/import/template',
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(template.statusCode).toBe(200);
+    expect(template.headers['content-type']).toBe(xlsx);
   });
 
   it('rate-limited routes are documented with 429 and the others are not', () => {

@@ -7,9 +7,14 @@
  *   declared and missing, "does not exist" codes for foreign or unknown ids, the route's own).
  * - 400: bad input (code 4), on routes that take params, a query or a body.
  * - 401: the access token is missing, invalid or expired, on every non-public route.
+ * - 406: an upload that is not multipart/form-data, on upload routes.
  * - 413 / 415: a body too large / of a content type the route does not parse, where a body is taken.
+ * - 414: a path parameter longer than the router takes, on routes with path parameters.
  * - 429: too many calls, on rate-limited routes (while rate limits are on).
- * - 500 and 503: a server fault, the store unreachable; on every route.
+ * - 431: the address or the headers over the server's header size; on every route.
+ * - 500 and 503: a server fault, the store unreachable or the process overloaded; on every route.
+ *
+ * A file download names the media type it really sends (an .xlsx its spreadsheet type).
  */
 
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
@@ -45,13 +50,16 @@ export function errorResponses(ep: Endpoint, rateLimited: boolean): Record<strin
     out[statusOfCode(4)] = errorReply(`Bad input: code 4, "${errorText(4, 'en')}: …" naming the field and the rule`);
   }
   if (ep.access !== 'public') out[401] = errorReply('The access token is missing, invalid or expired: code 401');
+  if (ep.encoding === 'multipart') out[406] = errorReply('The upload is not multipart/form-data: code 4');
   if (takesBody(ep)) {
     out[413] = errorReply('The body or the upload is too large: code 4');
     out[415] = errorReply('The content type is not one the route parses: code 4');
   }
+  if (ep.path.includes('/:')) out[414] = errorReply('A path parameter is too long: code 4');
   if (rateLimited) out[429] = errorReply('Too many calls: code 3; retry after the Retry-After header');
+  out[431] = errorReply('The address or the headers are too large: code 4');
   out[500] = errorReply('A server fault: code 500 (the cause is logged, never sent)');
-  out[503] = errorReply('The store is unreachable: try again later');
+  out[503] = errorReply('The store is unreachable or the server is overloaded: code 503; retry after the Retry-After header');
   return out;
 }
 
@@ -75,7 +83,7 @@ function okResponse(ep: Endpoint, success: unknown) {
     return {
       description: `The file; ${businessErrors(ep)}`,
       content: {
-        'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
+        [ep.fileType ?? 'application/octet-stream']: { schema: { type: 'string', format: 'binary' } },
         'application/json': { schema: envelopeRef },
       },
     };

@@ -14,7 +14,7 @@
  * answers 404.
  */
 import Type from 'typebox';
-import { endpoint, Paged, PageQuery } from '../endpoint.ts';
+import { endpoint, Paged, PageQuery, XLSX_MEDIA_TYPE } from '../endpoint.ts';
 import { limits } from '../limits.ts';
 import { Day, Id, Instant, Nothing, Nullable, Sn } from '../schemas.ts';
 import { safeTextPattern } from '../validation.ts';
@@ -169,6 +169,7 @@ const kindEventsDownload = <const Path extends string, const Access extends 'inv
     query: downloadQuery,
     data: Nothing,
     file: true,
+    fileType: XLSX_MEDIA_TYPE,
     tolerate: [4],
   });
 export const inverterEventsDownload = kindEventsDownload('/api/v1/inverter/events/download', 'inverter.export', 'Inverter');
@@ -182,5 +183,6 @@ export const eventsDownload = endpoint({
   query: Type.Object({ ...downloadQuery.properties, kind: Type.Optional(EventSubjectKind) }),
   data: Nothing,
   file: true,
+  fileType: XLSX_MEDIA_TYPE,
   tolerate: [4],
 });

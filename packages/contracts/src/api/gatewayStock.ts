@@ -18,7 +18,7 @@
  * transaction: all of them or (on a failure) none.
  */
 import Type from 'typebox';
-import { endpoint } from '../endpoint.ts';
+import { endpoint, XLSX_MEDIA_TYPE } from '../endpoint.ts';
 import { limits } from '../limits.ts';
 import { Id, IdParams, LanQuery, Literals, Nothing, Nullable, Sn } from '../schemas.ts';
 import { gatewayFilters } from './devices/gateways.ts';
@@ -185,6 +185,7 @@ export const importTemplate = endpoint({
   query: LanQuery,
   data: Nothing,
   file: true,
+  fileType: XLSX_MEDIA_TYPE,
 });
 
 const Selection = Type.Array(Id, { minItems: 1, maxItems: STOCK_SELECTION_MAX, uniqueItems: true });
@@ -232,4 +233,5 @@ export const downloadGateways = endpoint({
   query: Type.Object({ ...gatewayFilters, ...LanQuery.properties }),
   data: Nothing,
   file: true,
+  fileType: XLSX_MEDIA_TYPE,
 });

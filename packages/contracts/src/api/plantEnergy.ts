@@ -9,7 +9,7 @@
  * rollups, latest values and per-day caches, never by scanning history.
  */
 import Type from 'typebox';
-import { endpoint } from '../endpoint.ts';
+import { endpoint, XLSX_MEDIA_TYPE } from '../endpoint.ts';
 import { limits } from '../limits.ts';
 import { Day, IdParams, Instant, Nothing, Nullable, Sn } from '../schemas.ts';
 import { EventLevel, PlantStatus } from './plants.ts';
@@ -358,6 +358,7 @@ export const energyAggregate = endpoint({
   query: Type.Object({ plantIds: PlantIdList, startDate: Day, endDate: Day }),
   data: Nothing,
   file: true,
+  fileType: XLSX_MEDIA_TYPE,
   tolerate: [4, 700],
 });
 
@@ -369,6 +370,7 @@ export const generationDownload = endpoint({
   query: Type.Object({ plantId: Type.Integer({ minimum: 1 }), period: EnergyPeriod, date: Type.Optional(Day) }),
   data: Nothing,
   file: true,
+  fileType: XLSX_MEDIA_TYPE,
   tolerate: [700],
 });
 

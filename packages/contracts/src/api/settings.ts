@@ -17,7 +17,7 @@
  * time, so each job's "before" is the device's own). Reading needs `inverter.view`, changing needs `inverter.setting`.
  */
 import Type, { type Static } from 'typebox';
-import { endpoint, Paged, PageQuery } from '../endpoint.ts';
+import { endpoint, Paged, PageQuery, XLSX_MEDIA_TYPE } from '../endpoint.ts';
 import { limits } from '../limits.ts';
 import { Instant, Literals, Nullable, Sn, SnParams } from '../schemas.ts';
 import { type SettingFamily, type SettingFamilyId, settingFamilies } from '../settingFamilies.ts';
@@ -245,6 +245,7 @@ export const settingJobsDownload = endpoint({
   query: Type.Object({ lan: Type.Optional(Type.String({ maxLength: 8 })) }),
   data: Type.Null(),
   file: true,
+  fileType: XLSX_MEDIA_TYPE,
 });
 
 const JobParams = Type.Object({ id: Type.String({ pattern: '^[0-9a-f-]{36}$' }) });

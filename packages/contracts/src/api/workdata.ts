@@ -11,7 +11,7 @@
  * signed power (`flow`) is in the one convention whatever its register says.
  */
 import Type from 'typebox';
-import { endpoint } from '../endpoint.ts';
+import { endpoint, XLSX_MEDIA_TYPE } from '../endpoint.ts';
 import { limits } from '../limits.ts';
 import { Day, Instant, Nothing, Nullable, Sn } from '../schemas.ts';
 import { PowerFlow } from './devices/common.ts';
@@ -168,5 +168,6 @@ export const workdataDownload = endpoint({
   }),
   data: Nothing,
   file: true,
+  fileType: XLSX_MEDIA_TYPE,
   tolerate: [4],
 });
