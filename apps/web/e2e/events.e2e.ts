@@ -1,7 +1,9 @@
 /**
  * Events and operation data in the real portal, with the demo fleet uploading: the demo installer
  * filters the events down to one inverter (two events of known content are written into the
- * portal's database first, so the test does not hang on the simulator's random faults), opens
+ * portal's database first, on an inverter and a battery added beside the fleet's that the
+ * simulator does not play: their events are the seeded ones and no others, whatever faults the
+ * simulator raises and clears meanwhile), opens
  * one, acknowledges it, and downloads the inverter and battery events (.xlsx, opened and read);
  * then picks plant → inverter on the operation-data page, sees its samples and chart, and
  * exports them (.xlsx with the time and parameter columns and at least one sample row).
@@ -27,6 +29,8 @@ let portal: Portal;
 let db: Database.Database;
 /** A plant of the demo fleet with an inverter and a battery that have uploaded samples. */
 let fleet: { plantId: number; plantName: string; timezone: string; inverter: string; battery: string; today: string };
+/** An inverter and a battery of that plant that the simulator does not play: only the seeded events are theirs. */
+let quiet: { inverter: string; battery: string };
 
 beforeAll(async () => {
   portal = await startPortal({
@@ -38,6 +42,7 @@ beforeAll(async () => {
   db = new Database(path.join(portal.dataDir, 'sunfleet.db'));
   db.pragma('busy_timeout = 10000');
   fleet = await waitForFleet();
+  quiet = seedDevices();
   seedEvents();
   fs.mkdirSync(SHOTS, { recursive: true });
 });
@@ -92,6 +97,22 @@ async function waitForFleet() {
   }
 }
 
+/**
+ * Copies of the fleet's inverter and battery rows under new SNs (same plant, gateway, protocol):
+ * devices no gateway reports, so no event of the simulator's opens or closes on them.
+ */
+function seedDevices() {
+  const suffix = Date.now().toString(36).toUpperCase();
+  const copy = db.prepare(`insert into devices
+    (sn, gateway_id, plant_id, kind, protocol_id, unit, alias, device_type, rated_power_w, created_at, updated_at)
+    select @sn, gateway_id, plant_id, kind, protocol_id, unit, null, device_type, rated_power_w, @now, @now
+    from devices where sn = @from`);
+  const made = { inverter: `E2EINV${suffix}`, battery: `E2EBAT${suffix}` };
+  copy.run({ sn: made.inverter, from: fleet.inverter, now: Date.now() });
+  copy.run({ sn: made.battery, from: fleet.battery, now: Date.now() });
+  return made;
+}
+
 /** Two events of known content: an open inverter fault and a closed battery pack warning. */
 function seedEvents() {
   const device = db.prepare('select id, gateway_id from devices where sn = ?');
@@ -103,9 +124,9 @@ function seedEvents() {
     const d = device.get(sn) as { id: number; gateway_id: number };
     insert.run({ plant: fleet.plantId, gateway: d.gateway_id, device: d.id, sn, code, level, en, es, start, end, now });
   };
-  add(fleet.inverter, 'pvInsulation', 'fault', INVERTER_TEXT, 'Fallo de aislamiento E2E', now - 2 * 3600_000, null);
+  add(quiet.inverter, 'pvInsulation', 'fault', INVERTER_TEXT, 'Fallo de aislamiento E2E', now - 2 * 3600_000, null);
   add(
-    fleet.battery,
+    quiet.battery,
     'pack2.cellOvervoltage',
     'warning',
     BATTERY_TEXT,
@@ -166,7 +187,7 @@ describe('events and operation data', () => {
     await page.getByTestId('event-table').waitFor();
 
     // One inverter: its open fault is the only event; the level counts follow the filter.
-    await search(page, fleet.inverter);
+    await search(page, quiet.inverter);
     const rows = page.locator('[data-testid="event-table"] .ant-table-row');
     await expect.poll(() => onlyRow(rows), WAIT).toContain(INVERTER_TEXT);
     await expect.poll(() => page.getByTestId('level-count-fault').innerText(), WAIT).toBe('1');
@@ -196,19 +217,19 @@ describe('events and operation data', () => {
     const [header, ...data] = inverterFile.rows;
     expect(header!.slice(0, 7)).toEqual(['Plant', 'SN', 'Device', 'Alias', 'Code', 'Level', 'Event']);
     expect(data).toHaveLength(1);
-    expect(data[0]!.slice(0, 2)).toEqual([fleet.plantName, fleet.inverter]);
+    expect(data[0]!.slice(0, 2)).toEqual([fleet.plantName, quiet.inverter]);
     expect(data[0]![4]).toBe('pvInsulation');
     expect(data[0]![6]).toBe(INVERTER_TEXT);
     expect(data[0]![13]).toBe('Installer called');
 
     // The battery: its closed pack warning, and its file.
-    await search(page, fleet.battery);
+    await search(page, quiet.battery);
     await expect.poll(() => onlyRow(rows), WAIT).toContain(BATTERY_TEXT);
     await expect.poll(() => page.getByTestId('level-count-warning').innerText(), WAIT).toBe('1');
     const batteryFile = await downloadSheet(page, 'event-download-battery');
     const batteryRows = batteryFile.rows.slice(1);
     expect(batteryRows).toHaveLength(1);
-    expect(batteryRows[0]!.slice(1, 2)).toEqual([fleet.battery]);
+    expect(batteryRows[0]!.slice(1, 2)).toEqual([quiet.battery]);
     expect(batteryRows[0]![4]).toBe('pack2.cellOvervoltage');
     expect(batteryRows[0]![10]).toBe('Closed');
 
@@ -235,7 +256,7 @@ describe('events and operation data', () => {
       const rows = page.locator('[data-testid="event-table"] .ant-table-row');
 
       // Part of the inverter's SN, in lower case: its seeded fault, text over code.
-      await search(page, fleet.inverter.slice(2, -1).toLowerCase());
+      await search(page, quiet.inverter.slice(2, -1).toLowerCase());
       await expect
         .poll(() => rows.allInnerTexts(), WAIT)
         .toEqual([expect.stringContaining(locale === 'en' ? INVERTER_TEXT : 'Fallo de aislamiento E2E')]);
@@ -281,7 +302,7 @@ describe('events and operation data', () => {
         .toContain(locale === 'en' ? 'Type at least 2 characters' : 'Escriba al menos 2 caracteres');
 
       // The inverter's page: its events under headers naming the plant's zone.
-      await page.goto(`/device/inverter/${fleet.inverter}?tab=events`);
+      await page.goto(`/device/inverter/${quiet.inverter}?tab=events`);
       const card = page.getByTestId('device-events-table');
       await card.locator('.ant-table-row').first().waitFor({ timeout: 15_000 });
       expect(await card.locator('th').allInnerTexts()).toEqual(

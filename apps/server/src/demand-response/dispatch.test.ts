@@ -1,13 +1,12 @@
 /**
  * Dispatch rules: power split over devices by capacity and never above it; a battery at its
- * reserve is not discharged; the PCS family's charge and hold values; values snapped to the
- * fields' steps and limits; the upkeep lease held by one process at a time (a claimed row).
+ * reserve is not discharged; the upkeep lease held by one process at a time (a claimed row).
+ * The physical effect on the simulator's storage inverters: `send.test.ts`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.ts';
 import { site } from '../../test/kits/events.ts';
 import { hybridPlant, SimulatedChannel } from '../../test/sim-channel.ts';
-import { controlValues, isStorageCapable } from './controls.ts';
 import { allocate, planEvent, RESERVE_SOC, runDue } from './dispatch.ts';
 import { releaseLease, takeLease, upsertEvent } from './store.ts';
 import { asEvent } from './wire.ts';
@@ -21,40 +20,6 @@ describe('allocation', () => {
     expect(allocate(99_000, [5000, 3000]).map(Math.round)).toEqual([5000, 3000]);
     expect(allocate(1000, [0, 4000])).toEqual([0, 1000]);
     expect(allocate(-5, [1000])).toEqual([0]);
-  });
-});
-
-describe('controls', () => {
-  it('only storage inverters take part', () => {
-    expect(isStorageCapable('sunfleet-hybrid-1p')).toBe(true);
-    expect(isStorageCapable('sunfleet-pcs-3p')).toBe(true);
-    expect(isStorageCapable('sunfleet-string-3p')).toBe(false);
-    expect(isStorageCapable('sunfleet-battery')).toBe(false);
-  });
-
-  it('the PCS discharges by its active power limit (% of rated), charges by its max charge power, holds at zero', () => {
-    expect(controlValues('sunfleet-pcs-3p', 'discharge', 2500, 10_000)).toEqual({
-      group: 'pcsWorkModel',
-      values: { workMode: 0, activePowerLimit: 25 },
-    });
-    expect(controlValues('sunfleet-pcs-3p', 'charge', 3333, 10_000)).toEqual({
-      group: 'pcsWorkModel',
-      values: { maxChargePower: 3330, chargeSource: 1 },
-    });
-    expect(controlValues('sunfleet-pcs-3p', 'hold', 0, 10_000)).toEqual({
-      group: 'pcsWorkModel',
-      values: { activePowerLimit: 0, maxChargePower: 0 },
-    });
-    // Above what the field takes: its maximum.
-    expect(controlValues('sunfleet-pcs-3p', 'discharge', 50_000, 10_000)?.values.activePowerLimit).toBe(100);
-  });
-
-  it('the hybrid exports up to the target', () => {
-    expect(controlValues('sunfleet-hybrid-3p', 'discharge', 3000, 5000)).toEqual({
-      group: 'workMode',
-      values: { workMode: 0, maxSellPower: 3000 },
-    });
-    expect(controlValues('sunfleet-string-3p', 'discharge', 3000, 5000)).toBeNull();
   });
 });
 

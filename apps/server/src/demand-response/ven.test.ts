@@ -179,10 +179,10 @@ describe.each(['spec', 'reference'] as const)('the VEN against a VTN (%s)', (qui
     const stored = (await eventRow(event.id))!;
     const [write, restore] = await rows(stored.id);
     expect(write).toMatchObject({ action: 'discharge', target_w: 3000, state: 'succeeded', setting_group: 'workMode' });
-    expect(JSON.parse(write!.sent_values!)).toEqual({ workMode: 0, maxSellPower: 3000 });
+    expect(JSON.parse(write!.sent_values!)).toMatchObject({ timeOfUse: 255, workMode: 0, program1Power: 3000 });
     expect(JSON.parse(write!.previous_values!)).toMatchObject({ workMode: before.workMode, maxSellPower: before.maxSellPower });
     expect(restore).toMatchObject({ action: 'restore', state: 'planned' });
-    expect(await deviceGroup()).toMatchObject({ workMode: 0, maxSellPower: 3000 });
+    expect(await deviceGroup()).toMatchObject({ timeOfUse: 255, workMode: 0, program1Power: 3000 });
     expect(channel.sentTo(a.inverter.sn, 'read').length).toBeGreaterThanOrEqual(1);
 
     const detail = await s.call(a.owner.token, 'GET', `/api/v1/oadr/event/${stored.id}`);
@@ -194,7 +194,7 @@ describe.each(['spec', 'reference'] as const)('the VEN against a VTN (%s)', (qui
       durationMinutes: 60,
       intervals: [{ id: 0, action: 'discharge', power: 3 }],
       dispatches: [
-        { sn: a.inverter.sn, action: 'discharge', targetPower: 3, state: 'succeeded', sent: { workMode: 0, maxSellPower: 3000 } },
+        { sn: a.inverter.sn, action: 'discharge', targetPower: 3, state: 'succeeded', sent: { workMode: 0, program1Power: 3000 } },
         { sn: a.inverter.sn, action: 'restore', state: 'planned' },
       ],
     });
@@ -267,7 +267,7 @@ describe.each(['spec', 'reference'] as const)('the VEN against a VTN (%s)', (qui
       return !!r && (await rows(r.id)).some((x) => x.action === 'discharge' && x.state === 'succeeded');
     };
     await until('the dispatch', sent);
-    expect(await deviceGroup()).toMatchObject({ workMode: 0, maxSellPower: 2000 });
+    expect(await deviceGroup()).toMatchObject({ workMode: 0, program1Power: 2000 });
     const id = (await eventRow(event.id))!.id;
     const writes = channel.sentTo(a.inverter.sn, 'write').length;
     // The utility shortens the event to end a second from now.
@@ -294,7 +294,7 @@ describe.each(['spec', 'reference'] as const)('the VEN against a VTN (%s)', (qui
       const r = await eventRow(event.id);
       return !!r && (await rows(r.id)).some((x) => x.action === 'discharge' && x.state === 'succeeded');
     });
-    expect(await deviceGroup()).toMatchObject({ workMode: 0, maxSellPower: 2500 });
+    expect(await deviceGroup()).toMatchObject({ workMode: 0, program1Power: 2500 });
     const id = (await eventRow(event.id))!.id;
     await vtn.bl.deleteEvent(event.id);
     await until('the restore', async () => (await rows(id)).some((r) => r.action === 'restore' && r.state === 'succeeded'));
@@ -403,7 +403,7 @@ describe.each(['spec', 'reference'] as const)('the VEN against a VTN (%s)', (qui
         const r = await eventRow(event.id);
         return !!r && (await rows(r.id)).some((x) => x.action === 'discharge' && x.state === 'succeeded');
       });
-      expect(await deviceGroup()).toMatchObject({ workMode: 0, maxSellPower: kw * 1000 });
+      expect(await deviceGroup()).toMatchObject({ workMode: 0, program1Power: kw * 1000 });
       return (await eventRow(event.id))!.id;
     };
     const restored = async (id: number) => {

@@ -252,6 +252,9 @@ export const userStations = endpoint({
   data: Type.Array(StationItem),
 });
 
+/** Why a device with a battery cannot take part in demand response. */
+export const DR_EXCLUSIONS = ['noPowerControl'] as const;
+
 export const MasterDevice = Type.Object({
   sn: Type.String(),
   alias: Nullable(Type.String()),
@@ -262,13 +265,17 @@ export const MasterDevice = Type.Object({
   dischargeCapacity: Nullable(Type.Number({ description: 'kW' })),
   storageCapacity: Nullable(Type.Number({ description: 'kWh' })),
   enrolled: Type.Boolean({ description: 'already in an active enrolment' }),
+  cannotTakePart: Type.Union([Type.Literal(DR_EXCLUSIONS[0]), Type.Null()], {
+    description: 'why the device cannot take part (noPowerControl: its registers cannot force its battery); null when it can',
+  }),
 });
 
 export const stationMasterDevice = endpoint({
   method: 'GET',
   path: '/api/v1/oadr/stationMasterDevice/:stationId',
   access: 'energyhub.view',
-  summary: 'The plant’s storage inverters the caller may enrol, first the master, with what the portal knows of them',
+  summary:
+    'The plant’s devices with a battery the caller may enrol, first the master, with what the portal knows of them and why one cannot take part',
   params: Type.Object({ stationId: Id }),
   data: Type.Array(MasterDevice),
   tolerate: [700],

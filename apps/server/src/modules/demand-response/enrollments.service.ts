@@ -11,7 +11,7 @@ import type { Static } from 'typebox';
 import type { Caller } from '../../access/caller.ts';
 import { deviceFor, plantFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
-import { isStorageCapable } from '../../demand-response/controls.ts';
+import { cannotTakePart } from '../../demand-response/controls.ts';
 import { devicesLeft } from '../../demand-response/dispatch.ts';
 import { termsUrl } from '../../demand-response/programmes.ts';
 import { BusinessError, fail } from '../../http/errors.ts';
@@ -24,7 +24,7 @@ interface CheckedDevice extends DeviceInput {
   deviceId: number;
 }
 
-/** Each named device: seen (else 6002), operable (2), a storage inverter (601), no SN twice (6006). */
+/** Each named device: seen (else 6002), operable (2), a storage device the VEN can force (601), no SN twice (6006). */
 async function checkDevices(db: Db, caller: Caller, devices: readonly DeviceInput[]): Promise<CheckedDevice[]> {
   const seen = new Set<string>();
   const out: CheckedDevice[] = [];
@@ -39,7 +39,9 @@ async function checkDevices(db: Db, caller: Caller, devices: readonly DeviceInpu
       throw err;
     }
     if (!device.canOperate) fail(2);
-    if (device.kind !== 'inverter' || !isStorageCapable(device.protocolId)) fail(601, `${d.sn} is not a storage inverter`);
+    const reason = cannotTakePart(device.protocolId);
+    if (reason === 'noPowerControl') fail(601, `${d.sn} cannot take part: its registers cannot force its battery to discharge`);
+    if (reason !== null) fail(601, `${d.sn} is not a storage device`);
     out.push({ ...d, deviceId: device.id });
   }
   return out;

@@ -139,7 +139,7 @@ describe('enrolment', () => {
     // 6002: another tenant's device answers as missing.
     const foreign = await post(a.owner.token, '/api/v1/oadr/enrollment', body({ devices: [dev(b.inverter.sn)] }));
     expect(foreign.body).toMatchObject({ code: 6002, data: null });
-    // 601: a battery pack is no storage inverter the VEN commands.
+    // 601: a battery pack cannot take part (its registers cannot force its battery; the plant's list says why).
     expect((await post(a.owner.token, '/api/v1/oadr/enrollment', body({ devices: [dev(a.battery.sn)] }))).body.code).toBe(601);
     // 6005: the utility account is already in an active enrolment of the programme.
     const first = await post(a.owner.token, '/api/v1/oadr/enrollment', body({ utilityAccount: 'acct_bound-1' }));
@@ -207,7 +207,8 @@ describe('plant lookups', () => {
     expect((await get(a.owner.token, `/api/v1/oadr/userStationList/${b.owner.id}`)).body).toMatchObject({ code: 2, data: null });
   });
 
-  it('a plant’s storage inverters with what the portal knows, and its zone; 700 for another tenant’s plant', async () => {
+  it('a plant’s devices with a battery with what the portal knows, one that cannot take part with why; its zone; 700 for another tenant’s plant', async () => {
+    const pcs = await addDevice(s, b.gatewayId, b.plantId, 'inverter', 'sunfleet-pcs-3p');
     const res = await get(b.owner.token, `/api/v1/oadr/stationMasterDevice/${b.plantId}`);
     expect(res.body.data).toEqual([
       expect.objectContaining({
@@ -215,8 +216,14 @@ describe('plant lookups', () => {
         manufacturer: 'Sunfleet',
         model: expect.stringContaining('hybrid'),
         enrolled: false,
+        cannotTakePart: null,
       }),
+      // The battery pack's registers have no power control: shown, and why it cannot take part.
+      expect.objectContaining({ sn: b.battery.sn, enrolled: false, cannotTakePart: 'noPowerControl' }),
+      // The PCS takes part through its storage control.
+      expect.objectContaining({ sn: pcs.sn, model: expect.stringContaining('PCS'), cannotTakePart: null }),
     ]);
+    await s.db.updateTable('devices').set({ deleted_at: Date.now() }).where('id', '=', pcs.id).execute();
     const tz = await get(b.owner.token, `/api/v1/oadr/stationTimezoneId/${b.plantId}`);
     expect(tz.body.data).toMatchObject({
       stationId: b.plantId,

@@ -1,20 +1,23 @@
 /**
  * The enrolment form's lookups: the caller's plants they may operate (with how many storage
- * inverters each has), a plant's storage inverters with what the portal knows of them (the
- * master first), a plant's zone and the zone list. Plants and devices come through `access/`.
+ * inverters each has), a plant's devices with a battery with what the portal knows of them (the
+ * master first) and, for one whose registers cannot force its battery, why it cannot take part;
+ * a plant's zone and the zone list. Plants and devices come through `access/`.
  */
 import type { Caller } from '../../access/caller.ts';
 import { devicesOperable } from '../../access/devices.ts';
 import { plantFor } from '../../access/resolve.ts';
 import { plantsOperable } from '../../access/scopes.ts';
 import type { Db } from '../../db/index.ts';
-import { controlGroup, isStorageCapable, nameplate } from '../../demand-response/controls.ts';
+import { batteryProtocols, cannotTakePart, isStorageCapable, nameplate } from '../../demand-response/controls.ts';
 import { deviceLatest, num } from '../../energy/latest.ts';
 import { fail } from '../../http/errors.ts';
 import { offsetAt, offsetText, zonesWithOffsets } from '../../time/index.ts';
 import { activeEnrolmentsOf } from './enrollments.repo.ts';
 
-const STORAGE_PROTOCOLS = ['sunfleet-hybrid-1p', 'sunfleet-hybrid-3p', 'sunfleet-pcs-3p'].filter(isStorageCapable);
+/** The protocols of devices that can take part, and of every device with a battery (offered, or shown as unable to). */
+const STORAGE_PROTOCOLS = batteryProtocols().filter(isStorageCapable);
+const BATTERY_PROTOCOLS = batteryProtocols();
 
 export async function userStations(db: Db, caller: Caller, userId: number) {
   // The list is the caller's own: another account's id shows nothing of it.
@@ -54,8 +57,7 @@ export async function stationMasterDevices(db: Db, caller: Caller, stationId: nu
     ])
     .where('devices.plant_id', '=', stationId)
     .where('devices.deleted_at', 'is', null)
-    .where('devices.kind', '=', 'inverter')
-    .where('devices.protocol_id', 'in', STORAGE_PROTOCOLS)
+    .where('devices.protocol_id', 'in', BATTERY_PROTOCOLS)
     .where((eb) => devicesOperable(eb, caller))
     .orderBy('devices.id')
     .execute();
@@ -85,10 +87,10 @@ export async function stationMasterDevices(db: Db, caller: Caller, stationId: nu
       dischargeCapacity: kw(rated),
       storageCapacity: ah === null ? null : Math.round(ah * 51.2) / 1000,
       enrolled: used.has(r.id),
-      group: controlGroup(r.protocol_id),
+      cannotTakePart: cannotTakePart(r.protocol_id) === null ? null : ('noPowerControl' as const),
     });
   }
-  return out.map(({ group: _g, ...d }) => d);
+  return out;
 }
 
 export async function stationTimezone(db: Db, caller: Caller, stationId: number) {
