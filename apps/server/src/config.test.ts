@@ -14,6 +14,8 @@ describe('loadConfig', () => {
       dataDir: path.resolve('./data'),
       databaseUrl: null,
       databasePoolSize: 10,
+      databaseStatementTimeoutMs: 30_000,
+      databaseLongStatementTimeoutMs: 600_000,
       smtpUrl: null,
       accessTokenTtlSec: 900,
       refreshTokenTtlSec: 30 * 86400,
@@ -24,6 +26,15 @@ describe('loadConfig', () => {
       passwordCost: 'owasp',
     });
     expect([...c.roles].sort()).toEqual(['api', 'ingest', 'jobs']);
+  });
+
+  it('PostgreSQL statement limits in seconds: 30 for API queries, 600 for reports and imports; 0 turns one off', () => {
+    expect(loadConfig({ DATABASE_STATEMENT_TIMEOUT: '5', DATABASE_LONG_STATEMENT_TIMEOUT: '0' })).toMatchObject({
+      databaseStatementTimeoutMs: 5000,
+      databaseLongStatementTimeoutMs: 0,
+    });
+    expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT: '-1' })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATABASE_LONG_STATEMENT_TIMEOUT: '1.5' })).toThrow(ConfigError);
   });
 
   it('without JWT_SECRET the signing key is made once in the data folder: a restart keeps sessions', () => {

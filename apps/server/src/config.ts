@@ -12,6 +12,9 @@ export interface Config {
   databaseUrl: string | null;
   /** PostgreSQL connections this process may hold at once (DATABASE_POOL_SIZE). */
   databasePoolSize: number;
+  /** PostgreSQL: a statement running longer is cancelled (ms; 0: no limit); reports and imports have the long one. */
+  databaseStatementTimeoutMs: number;
+  databaseLongStatementTimeoutMs: number;
   /**
    * Access-token signing key: JWT_SECRET, or a key made once in the data folder
    * (`keys/jwt.key`), read when first used, so sessions outlive a restart.
@@ -363,6 +366,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     // Several processes share the server's max_connections: processes × pool ≤ it, with room left.
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    // A query on a hung server fails (503) instead of holding its request and connection for ever.
+    databaseStatementTimeoutMs: int(env, 'DATABASE_STATEMENT_TIMEOUT', 30, 0, 3600) * 1000,
+    databaseLongStatementTimeoutMs: int(env, 'DATABASE_LONG_STATEMENT_TIMEOUT', 600, 0, 86_400) * 1000,
     // Without JWT_SECRET: the data folder's key, the same after a restart and in every process
     // sharing the folder; read on first use, so loading the configuration writes nothing.
     get jwtSecret() {

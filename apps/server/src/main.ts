@@ -39,6 +39,8 @@ async function main() {
   const store = createDb({
     databaseUrl: config.databaseUrl,
     poolSize: config.databasePoolSize,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+    longStatementTimeoutMs: config.databaseLongStatementTimeoutMs,
     sqliteFile: path.join(config.dataDir, 'sunfleet.db'),
     applicationName: 'sunfleet',
     onConnectionError: (err) => log.warn({ err }, 'store connection lost; the next query connects anew'),

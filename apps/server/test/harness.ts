@@ -70,7 +70,10 @@ export async function startServer(
    * `sameStoreAs`: the store of that server (its PostgreSQL schema or its SQLite file), opened
    * anew with connections of its own, as a second server process would; left to that server to drop.
    */
-  storeOptions: Pick<DbOptions, 'databaseUrl' | 'applicationName' | 'sqliteFile' | 'onConnectionError'> & {
+  storeOptions: Pick<
+    DbOptions,
+    'databaseUrl' | 'applicationName' | 'sqliteFile' | 'onConnectionError' | 'statementTimeoutMs' | 'longStatementTimeoutMs'
+  > & {
     sameStoreAs?: TestServer;
   } = {
     databaseUrl: null,

@@ -40,6 +40,7 @@ describe('isStoreUnavailable', () => {
       withCode('the database system is shutting down', '57P03'),
       withCode('connection failure', '08006'),
       withCode('sorry, too many clients already', '53300'),
+      withCode('canceling statement due to statement timeout', '57014'),
       withCode('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'),
       withCode('read ECONNRESET', 'ECONNRESET'),
       new Error('Connection terminated unexpectedly'),

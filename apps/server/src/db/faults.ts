@@ -18,9 +18,10 @@ export class StoreUnavailableError extends Error {
 /**
  * PostgreSQL SQLSTATEs of a lost or refused connection: class 08 (connection exception),
  * 57P01-57P03 (terminated by an administrator, a crash or a shutdown; the server is starting),
- * 53300 (too many connections).
+ * 53300 (too many connections); and 57014, a statement cancelled past its time limit
+ * (db/timeouts.ts) or by an administrator: the server did not answer in time.
  */
-const pgUnavailable = (code: string) => code.startsWith('08') || /^57P0[1-3]$/.test(code) || code === '53300';
+const pgUnavailable = (code: string) => code.startsWith('08') || /^57P0[1-3]$/.test(code) || code === '53300' || code === '57014';
 
 /** Socket errors of a connection that could not be made or was cut. */
 const socketCodes = new Set([

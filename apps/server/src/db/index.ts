@@ -17,6 +17,7 @@ import {
 import pg from 'pg';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
+import { setLongStatementLimit, withLongStatements } from './timeouts.ts';
 import { Turns } from './turns.ts';
 
 export type Db = Kysely<Database>;
@@ -38,6 +39,10 @@ export interface DbOptions {
   applicationName?: string;
   /** A connection failed outside a query (terminated while idle, the server restarting). */
   onConnectionError?: (error: Error) => void;
+  /** PostgreSQL: a statement running longer is cancelled (ms; 0 or absent: no limit). */
+  statementTimeoutMs?: number;
+  /** PostgreSQL: the limit of reports and imports (db/timeouts.ts `withLongStatements`; 0: none). */
+  longStatementTimeoutMs?: number;
 }
 
 /**
@@ -69,10 +74,13 @@ export function createDb(opts: DbOptions): Store {
       keepAlive: true,
       ...(opts.applicationName ? { application_name: opts.applicationName } : {}),
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
+      ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),
     });
     handleConnectionErrors(pool, opts.onConnectionError ?? (() => {}));
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    if (opts.longStatementTimeoutMs !== undefined) setLongStatementLimit(db, opts.longStatementTimeoutMs);
     return {
-      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+      db,
       dialect: 'postgres',
       sqlite: null,
       sqliteFile: null,
@@ -160,8 +168,12 @@ export async function migrate(db: Db): Promise<void> {
     db.getExecutor().adapter instanceof PostgresAdapter
       ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s
       : undefined;
-  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
+  // A migration may rewrite a large table: no statement limit.
+  const { error, results } = await withLongStatements(
+    db,
+    (conn) => new Migrator({ db: conn, provider, ...(schema ? { migrationTableSchema: schema } : {}) }).migrateToLatest(),
+    0,
+  );
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
 }

@@ -1,6 +1,7 @@
 /** Routes of the gateway stock (system gateway management): thin. */
 import { gatewayStockApi as api } from '@sunfleet/contracts';
 import type { FastifyInstance } from 'fastify';
+import { withLongStatements } from '../../db/timeouts.ts';
 import { fail } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { readStockFile, readStockUpload, sendGatewayList, sendTemplate } from './sheet.ts';
@@ -29,13 +30,15 @@ export function gatewayStockRoutes(app: FastifyInstance) {
   );
   route(app, api.importCheck, async ({ req, lan }) => {
     const upload = await readStockUpload(req, lan);
-    return stock.checkMany(db, await readStockFile(upload.bytes, lan), upload.customerId);
+    const rows = await readStockFile(upload.bytes, lan);
+    return withLongStatements(db, (conn) => stock.checkMany(conn, rows, upload.customerId));
   });
   route(app, api.importBatch, async ({ caller, req, lan }) => {
     const upload = await readStockUpload(req, lan);
     const mode = upload.mode ?? fail(4, texts(lan).badMode);
+    const rows = await readStockFile(upload.bytes, lan);
     return provisionedAll(
-      await stock.createMany(db, caller, await readStockFile(upload.bytes, lan), upload.customerId, mode, effects, 'import'),
+      await withLongStatements(db, (conn) => stock.createMany(conn, caller, rows, upload.customerId, mode, effects, 'import')),
     );
   });
   route(app, api.importTemplate, ({ reply, lan }) => sendTemplate(reply, lan));

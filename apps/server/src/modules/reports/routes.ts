@@ -1,6 +1,7 @@
-/** Reports: the energy report and generation downloads (.xlsx), the forecast upload. */
+/** Reports: the energy report and generation downloads (.xlsx), the forecast upload; under the long statement limit. */
 import { plantEnergyApi as api } from '@sunfleet/contracts';
 import type { FastifyInstance } from 'fastify';
+import { withLongStatements } from '../../db/timeouts.ts';
 import { route } from '../../http/route.ts';
 import { energyReport } from './aggregate.ts';
 import { importForecast, readForecastUpload } from './forecast.ts';
@@ -11,16 +12,17 @@ export function reportRoutes(app: FastifyInstance) {
   const { db } = app.deps;
 
   route(app, api.energyAggregate, async ({ caller, query, lan, reply }) => {
-    const { bytes, filename } = await energyReport(db, caller, query, lan);
+    const { bytes, filename } = await withLongStatements(db, (conn) => energyReport(conn, caller, query, lan));
     return sendXlsx(reply, bytes, filename);
   });
 
   route(app, api.generationDownload, async ({ caller, query, lan, reply }) => {
-    const { bytes, filename } = await generationReport(db, caller, query, lan);
+    const { bytes, filename } = await withLongStatements(db, (conn) => generationReport(conn, caller, query, lan));
     return sendXlsx(reply, bytes, filename);
   });
 
-  route(app, api.importForecast, async ({ caller, req, lan }) =>
-    importForecast(db, caller, await readForecastUpload(req, lan), lan),
-  );
+  route(app, api.importForecast, async ({ caller, req, lan }) => {
+    const upload = await readForecastUpload(req, lan);
+    return withLongStatements(db, (conn) => importForecast(conn, caller, upload, lan));
+  });
 }
