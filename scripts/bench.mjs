@@ -5,6 +5,7 @@
 // npm run bench -- upgrades: a staged firmware rollout, bench/upgrades.ts.
 // npm run bench -- ingest-scale: ingest over 1, 2 and 4 processes behind Mosquitto, bench/ingest-scale.ts.
 // npm run bench -- api: the API at saturation, 1 and 2 processes, bench/api-scale.ts.
+// npm run bench -- fuzz: the API fuzzed from its contracts, over 30,000 requests, bench/fuzz.ts.
 // npm run bench -- web: web delivery only (bytes per route, page timings, Lighthouse, the
 // budgets), bench/web.ts.
 import { spawn, spawnSync } from 'node:child_process';
@@ -53,6 +54,12 @@ if (process.argv[2] === 'demand-response') {
 // with each server's event-loop delay and GC (bench/api-scale.ts).
 if (process.argv[2] === 'api') {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/api-scale.ts'], { cwd: root, stdio: 'inherit' });
+  process.exit(r.status ?? 1);
+}
+// npm run bench -- fuzz: the API fuzzed from its contracts at length, over 30,000 requests
+// (bench/fuzz.ts; PostgreSQL with BENCH_DATABASE_URL).
+if (process.argv[2] === 'fuzz') {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/fuzz.ts'], { cwd: root, stdio: 'inherit' });
   process.exit(r.status ?? 1);
 }
 if (process.argv[2] === 'web') {
