@@ -1,9 +1,10 @@
 /**
  * A plant of the caller's and its storage inverters, to enrol: the plant picked from the ones the
- * caller may operate, each of its storage inverters with what the portal knows of it (manufacturer,
- * model, the capacities, editable and required above zero), chosen by default unless already in
- * an enrolment; only plants with a storage inverter are offered. Used by the
- * enrolment form and by "Add devices" of an enrolment.
+ * caller may operate, each of its devices with a battery with what the portal knows of it
+ * (manufacturer, model, the capacities, editable and required above zero), chosen by default
+ * unless already in an enrolment; a device that cannot take part (its registers cannot force its
+ * battery) is shown with the reason and cannot be chosen; only plants with a storage inverter are
+ * offered. Used by the enrolment form and by "Add devices" of an enrolment.
  */
 import { Alert, Checkbox, Form, Select, Table } from 'antd';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -27,7 +28,7 @@ export function useDeviceChoices() {
     if (plants.length > 0 && stationId === null) setStationId(plants[0]!.id);
   }, [plants, stationId]);
   useEffect(() => {
-    setDevices((stationDevices.data ?? []).map((d) => ({ ...d, chosen: !d.enrolled })));
+    setDevices((stationDevices.data ?? []).map((d) => ({ ...d, chosen: !d.enrolled && !d.cannotTakePart })));
   }, [stationDevices.data]);
   const update = useCallback(
     (sn: string, change: Partial<DeviceChoice>) => setDevices((all) => all.map((d) => (d.sn === sn ? { ...d, ...change } : d))),
@@ -36,7 +37,7 @@ export function useDeviceChoices() {
   /** The chosen devices as the enrolment calls take them. */
   const chosen = () =>
     devices
-      .filter((d) => d.chosen && !d.enrolled)
+      .filter((d) => d.chosen && !d.enrolled && !d.cannotTakePart)
       .map((d) => ({
         sn: d.sn,
         manufacturer: d.manufacturer,
@@ -70,7 +71,7 @@ export function DevicePicker({ picker, testId }: { picker: ReturnType<typeof use
           <Checkbox
             aria-label={d.sn}
             checked={d.chosen}
-            disabled={d.enrolled}
+            disabled={d.enrolled || !!d.cannotTakePart}
             onChange={(e) => update(d.sn, { chosen: e.target.checked })}
           />
         ),
@@ -79,7 +80,16 @@ export function DevicePicker({ picker, testId }: { picker: ReturnType<typeof use
         title: 'SN',
         dataIndex: 'sn',
         key: 'sn',
-        render: (sn: string, d: DeviceChoice) => (d.enrolled ? `${sn} (${t('form.enrolled')})` : sn),
+        render: (sn: string, d: DeviceChoice) =>
+          d.cannotTakePart ? (
+            <span data-testid={`cannot-${sn}`}>
+              {sn} ({t(`form.cannotTakePart.${d.cannotTakePart}`)})
+            </span>
+          ) : d.enrolled ? (
+            `${sn} (${t('form.enrolled')})`
+          ) : (
+            sn
+          ),
       },
       { title: t('form.model'), dataIndex: 'model', key: 'model' },
       ...(['chargeCapacity', 'dischargeCapacity', 'storageCapacity'] as const).map((k) => ({
