@@ -36,6 +36,8 @@ export interface Endpoint {
   file?: boolean;
   /** The media type of that file, as the server sends it (default application/octet-stream). */
   fileType?: string;
+  /** Error replies (the error envelope) this call gives besides the shared ones: HTTP status → when. */
+  errors?: Readonly<Record<number, string>>;
   /**
    * The call changes what the portal stores (a plant, a device, an account's profile, password or
    * notifications, an acknowledgement, a saved profile): a read-only account is refused with

@@ -14,6 +14,8 @@
  * - 431: the address or the headers over the server's header size; on every route.
  * - 500 and 503: a server fault, the store unreachable or the process overloaded; on every route.
  *
+ * - Any other status a call gives for itself, as its contract declares (`errors`).
+ *
  * A file download names the media type it really sends (an .xlsx its spreadsheet type).
  */
 
@@ -58,6 +60,7 @@ export function errorResponses(ep: Endpoint, rateLimited: boolean): Record<strin
   if (ep.path.includes('/:')) out[414] = errorReply('A path parameter is too long: code 4');
   if (rateLimited) out[429] = errorReply('Too many calls: code 3; retry after the Retry-After header');
   out[431] = errorReply('The address or the headers are too large: code 4');
+  for (const [status, when] of Object.entries(ep.errors ?? {})) out[status] = errorReply(when);
   out[500] = errorReply('A server fault: code 500 (the cause is logged, never sent)');
   out[503] = errorReply('The store is unreachable or the server is overloaded: code 503; retry after the Retry-After header');
   return out;

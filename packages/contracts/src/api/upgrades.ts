@@ -339,4 +339,9 @@ export const firmwareDownload = endpoint({
   }),
   data: Type.Null(),
   file: true,
+  errors: {
+    403: 'The link is expired or its signature does not verify: code 2',
+    404: 'The image is gone: code 404',
+    416: 'The range asked for is past the end of the image: code 4',
+  },
 });

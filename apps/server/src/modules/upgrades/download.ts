@@ -56,7 +56,7 @@ export async function serveFirmware(
   // A range applies only to the same image (If-Range with its ETag, or none).
   const ifRange = req.headers['if-range'];
   const range = ifRange && ifRange !== `"${fw!.sha256}"` ? null : parseRange(req.headers.range, size);
-  if (range === 'bad') return reply.code(416).header('content-range', `bytes */${size}`).send();
+  if (range === 'bad') return replyError(req, reply.header('content-range', `bytes */${size}`), 416, 4);
   if (range === null) return reply.code(200).header('content-length', size).send(fs.createReadStream(file));
   return reply
     .code(206)
