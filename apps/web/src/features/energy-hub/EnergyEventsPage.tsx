@@ -2,7 +2,9 @@
  * /energyHub/event (energyhub.view): the events of the caller's programmes with their state now
  * (filter by state), times in the zone of the caller's enrolled plant (named); a drawer with the
  * intervals and, per device, each command sent (values, the values before, the device's answer,
- * the power delivered); opting out of an event that has not ended, after a confirmation.
+ * the power delivered) and the report owed to the utility; opting out of an event that has not
+ * ended, after a confirmation. An event the portal does not act on says so ("Not for this
+ * portal", with the reason) and cannot be opted out of; one that ended early says why.
  */
 import { demandResponseApi as api } from '@sunfleet/contracts';
 import { Button, Card, Descriptions, Drawer, Empty, Flex, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
@@ -13,7 +15,7 @@ import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { useMayCall } from '../../components/Permission.tsx';
 import ui from '../../components/ui.module.css';
-import { stateColour } from './EnrollmentPlanPage.tsx';
+import { EventReportSection, EventStateNotes, IgnoredNotice } from './EventNotes.tsx';
 import css from './energyHub.module.css';
 import { type EventDetail, type EventRow, useEvent, useEvents, useOptOut, useRefresh } from './queries.ts';
 
@@ -86,10 +88,7 @@ function EventDrawer({ id, onClose }: { id: number | null; onClose: () => void }
           <Descriptions column={2} size="small" bordered>
             <Descriptions.Item label={t('events.programme')}>{e.programName ?? e.programId}</Descriptions.Item>
             <Descriptions.Item label={t('events.filterState')}>
-              <Tag color={stateColour[e.state]} data-testid="dr-event-state">
-                {t(`state.${e.state}`)}
-              </Tag>
-              {e.optedOut && <Typography.Text type="secondary">{t('events.optedOut')}</Typography.Text>}
+              <EventStateNotes event={e} full testId="dr-event-state" />
             </Descriptions.Item>
             <Descriptions.Item label={t('events.start')}>{e.localStart ?? '--'}</Descriptions.Item>
             <Descriptions.Item label={t('events.end')}>{e.localEnd ?? '--'}</Descriptions.Item>
@@ -97,6 +96,7 @@ function EventDrawer({ id, onClose }: { id: number | null; onClose: () => void }
             <Descriptions.Item label={t('events.power')}>{num(e.powerDischarge)}</Descriptions.Item>
           </Descriptions>
           <Typography.Text type="secondary">{t('events.zone', { zone: e.timezone })}</Typography.Text>
+          {e.ignoredReason !== null && <IgnoredNotice reason={e.ignoredReason} />}
           <Typography.Title level={5}>{t('events.dispatches')}</Typography.Title>
           {e.dispatches.length === 0 ? (
             <Empty description={t('events.noDispatches')} />
@@ -111,7 +111,8 @@ function EventDrawer({ id, onClose }: { id: number | null; onClose: () => void }
               data-testid="dr-dispatches"
             />
           )}
-          {(e.state === 'active' || e.state === 'pending') && may(api.cancelEvent) && (
+          <EventReportSection event={e} />
+          {(e.state === 'active' || e.state === 'pending') && e.ignoredReason === null && may(api.cancelEvent) && (
             <Popconfirm
               title={t('events.cancelConfirm')}
               onConfirm={async () => {
@@ -156,10 +157,9 @@ export default function EnergyEventsPage() {
       },
       {
         title: t('events.filterState'),
-        dataIndex: 'state',
         key: 'state',
-        width: 120,
-        render: (s: EventRow['state']) => <Tag color={stateColour[s]}>{t(`state.${s}`)}</Tag>,
+        width: 170,
+        render: (_: unknown, r: EventRow) => <EventStateNotes event={r} />,
       },
       { title: t('events.level'), key: 'level', width: 110, render: (_: unknown, r: EventRow) => num(r.participationLevel) },
       { title: t('events.power'), key: 'power', width: 110, render: (_: unknown, r: EventRow) => num(r.powerDischarge) },

@@ -1,8 +1,9 @@
 /**
- * /energyHub/enrollmentPlan (energyhub.view): the programmes the connected VTN offers, each with
- * its terms PDF and, for a caller who may enrol, the enrolment form; the caller's enrolments with
- * their state and devices (a drawer with addresses and devices, removing a device and unenrolling
- * after a confirmation, adding devices). Without a VTN the page says it is not connected.
+ * /energyHub/enrollmentPlan (energyhub.view): the portal's connection to the VTN (registered,
+ * last check, last error); the programmes the connected VTN offers, each with its terms PDF and,
+ * for a caller who may enrol, the enrolment form; the caller's enrolments with their state and
+ * devices (a drawer with addresses and devices, removing a device and unenrolling after a
+ * confirmation, adding devices). Without a VTN the page says it is not connected.
  */
 import { demandResponseApi as api } from '@sunfleet/contracts';
 import { Button, Card, Descriptions, Drawer, Flex, List, message, Popconfirm, Space, Tag, Typography } from 'antd';
@@ -26,6 +27,7 @@ import {
   useRemoveDevice,
   useUnenroll,
 } from './queries.ts';
+import { VtnConnection } from './VtnConnection.tsx';
 
 export const stateColour: Record<string, string> = {
   invited: 'blue',
@@ -50,6 +52,7 @@ function Programmes({ onEnrol }: { onEnrol: (p: Programme) => void }) {
     return <StateMessage kind="warning" title={t('notConnected')} detail={t('notConnectedDetail')} testId="dr-not-connected" />;
   return (
     <>
+      {data.vtn && <VtnConnection vtn={data.vtn} />}
       {!data.live && <Typography.Paragraph type="warning">{t('offlineList')}</Typography.Paragraph>}
       <List
         data-testid="dr-programmes"
