@@ -669,6 +669,14 @@ export interface DrEventsTable {
   received_at: number;
   updated_at: number;
   reported_at: number | null;
+  /** The VTN object's creation time as it sent it: with `vtn_id` the object's key (ids may be re-used). */
+  vtn_created: Generated<string>;
+  /** Why the VEN does not act on it (targets, programme); null when it applies. */
+  ignored_reason: string | null;
+  /** Why it ended before its window (the VTN no longer has it); null otherwise. */
+  ended_reason: string | null;
+  /** JSON array of the device SNs its targets limit it to; null: every enrolled device. */
+  resource_scope: string | null;
 }
 export interface DrOptoutsTable {
   event_id: number;
@@ -712,6 +720,11 @@ export interface DrOutboxTable {
   last_error: string | null;
   sent_at: number | null;
   created_at: number;
+  /** The VTN event object the report answers (id and creation time). */
+  event_vtn_id: string | null;
+  event_created: string | null;
+  /** Given up for good: refused by the VTN (4xx), its event gone, or retried past the cap. */
+  dead_at: number | null;
 }
 export interface DrInboxTable {
   id: Generated<number>;

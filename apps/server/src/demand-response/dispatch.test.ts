@@ -104,7 +104,7 @@ describe('dispatch in the store', () => {
       intervalPeriod: { start: new Date(t - 1000).toISOString(), duration: 'PT1H' },
       intervals: [{ id: 0, payloads: [{ type: 'DISPATCH_SETPOINT', values: [-10] }] }],
     })!;
-    const { row } = await upsertEvent(s.db, event, t);
+    const { row } = await upsertEvent(s.db, event, { ignoredReason: null, only: null }, t);
     await planEvent(s.db, row, t);
     // Planned: the whole 10 kW falls to the battery with charge, capped at its 4 kW.
     const planned = await s.db

@@ -30,9 +30,17 @@ export interface Participant {
   dischargeW: number;
 }
 
-/** The devices taking part in an event: accepted enrolments of its programme, devices not removed, no opt-out. */
-export async function participants(db: Db, eventId: number, programId: string): Promise<Participant[]> {
-  const rows = await db
+/**
+ * The devices taking part in an event: accepted enrolments of its programme, devices not removed,
+ * no opt-out; `only` (device SNs the event's targets name) limits them further.
+ */
+export async function participants(
+  db: Db,
+  eventId: number,
+  programId: string,
+  only: readonly string[] | null = null,
+): Promise<Participant[]> {
+  let q = db
     .selectFrom('dr_enrollment_devices as d')
     .innerJoin('dr_enrollments as e', 'e.id', 'd.enrollment_id')
     .innerJoin('devices', 'devices.id', 'd.device_id')
@@ -52,8 +60,9 @@ export async function participants(db: Db, eventId: number, programId: string): 
         ),
       ),
     )
-    .orderBy('d.id')
-    .execute();
+    .orderBy('d.id');
+  if (only) q = q.where('d.sn', 'in', only.length > 0 ? only : ['']);
+  const rows = await q.execute();
   return rows.map((r) => ({
     enrollmentDeviceId: r.id,
     deviceId: r.device_id,
@@ -97,7 +106,12 @@ export async function planEvent(db: Db, row: EventRow, now = Date.now()): Promis
     .where('state', '=', 'planned')
     .where('action', '!=', 'restore')
     .execute();
-  const people = await participants(db, row.id, row.program_id);
+  const people = await participants(
+    db,
+    row.id,
+    row.program_id,
+    row.resource_scope ? (JSON.parse(row.resource_scope) as string[]) : null,
+  );
   // States of charge in one read per 500 devices (a battery without any counts as half full).
   const latest = await latestBySn(
     db,

@@ -7,7 +7,7 @@
 import type { Db } from '../db/index.ts';
 import type { DrEventsTable } from '../db/schema.ts';
 import { absoluteIntervals, eventSpan, isCancelledWindow } from './intervals.ts';
-import type { OadrEvent, OadrProgram } from './wire.ts';
+import { type OadrEvent, type OadrProgram, parseInstant } from './wire.ts';
 
 export const backoffMs = (attempts: number) => Math.min(600_000, 5000 * 2 ** Math.max(0, attempts - 1));
 
@@ -77,17 +77,48 @@ export async function storedPrograms(db: Db): Promise<OadrProgram[]> {
   return rows.map((r) => JSON.parse(r.body) as OadrProgram);
 }
 
-export type EventRow = Pick<DrEventsTable, 'vtn_id' | 'program_id' | 'body' | 'start_ms' | 'end_ms' | 'cancelled_at'> & {
+export type EventRow = Pick<
+  DrEventsTable,
+  'vtn_id' | 'program_id' | 'body' | 'start_ms' | 'end_ms' | 'cancelled_at' | 'ignored_reason' | 'resource_scope'
+> & {
   id: number;
 };
 
-/** Store the event as the VTN has it now; 'new' | 'changed' | 'same', and the row. */
+/** The VTN object's creation time, one spelling however the VTN wrote it ('' when it gave none). */
+export function createdKey(event: Pick<OadrEvent, 'createdDateTime'>): string {
+  const ms = parseInstant(event.createdDateTime ?? null);
+  return ms === null || ms === Number.MIN_SAFE_INTEGER ? (event.createdDateTime ?? '') : new Date(ms).toISOString();
+}
+
+/** What the VEN decided about an event: acted on (for all or some devices) or ignored, and why. */
+export interface Verdict {
+  ignoredReason: string | null;
+  only: string[] | null;
+}
+
+export const GONE = 'the VTN no longer has this event';
+
+/**
+ * Store the event as the VTN has it now; 'new' | 'changed' | 'same', and the row. The row is the
+ * VTN object of this id and creation time: an object of a re-used id (a VTN that lost its state)
+ * is a new row, never merged into the old one, and the old one, if still open, ends
+ * (`superseded`: the rows whose devices go back to their settings).
+ */
 export async function upsertEvent(
   db: Db,
   event: OadrEvent,
+  verdict: Verdict,
   now = Date.now(),
-): Promise<{ change: 'new' | 'changed' | 'same'; row: EventRow }> {
-  const existing = await db.selectFrom('dr_events').selectAll().where('vtn_id', '=', event.id).executeTakeFirst();
+): Promise<{ change: 'new' | 'changed' | 'same'; row: EventRow; superseded: EventRow[] }> {
+  const created = createdKey(event);
+  const sameId = await db.selectFrom('dr_events').selectAll().where('vtn_id', '=', event.id).execute();
+  const existing = sameId.find((r) => r.vtn_created === created);
+  const superseded: EventRow[] = [];
+  for (const old of sameId)
+    if (old !== existing && old.cancelled_at === null) {
+      const ended = await endRow(db, old.id, GONE, now);
+      if (ended) superseded.push(ended);
+    }
   const receivedAt = existing ? Number(existing.received_at) : now;
   const span = eventSpan(absoluteIntervals(event, receivedAt));
   const cancelled = isCancelledWindow(event);
@@ -100,35 +131,73 @@ export async function upsertEvent(
     end_ms: span?.end ?? null,
     modified: event.modificationDateTime ?? null,
     cancelled_at: cancelled ? (existing?.cancelled_at ?? now) : null,
+    ignored_reason: verdict.ignoredReason,
+    resource_scope: verdict.only ? JSON.stringify(verdict.only) : null,
     updated_at: now,
   };
   if (!existing) {
     const row = await db
       .insertInto('dr_events')
-      .values({ vtn_id: event.id, received_at: now, ...values })
-      .onConflict((oc) => oc.column('vtn_id').doNothing())
+      .values({ vtn_id: event.id, vtn_created: created, received_at: now, ended_reason: null, ...values })
+      .onConflict((oc) => oc.columns(['vtn_id', 'vtn_created']).doNothing())
       .returning('id')
       .executeTakeFirst();
-    if (row) return { change: 'new', row: { id: row.id, vtn_id: event.id, ...values } };
-    return upsertEvent(db, event, now);
+    if (row) return { change: 'new', row: { id: row.id, vtn_id: event.id, ...values }, superseded };
+    return upsertEvent(db, event, verdict, now);
   }
-  if (existing.body === body && (existing.cancelled_at === null) === !cancelled) {
-    return { change: 'same', row: { ...existing, id: existing.id } };
-  }
+  // An event the VTN no longer had stays ended: its id and creation time came back only by chance.
+  if (existing.ended_reason !== null) return { change: 'same', row: existing, superseded };
+  if (
+    existing.body === body &&
+    (existing.cancelled_at === null) === !cancelled &&
+    existing.ignored_reason === values.ignored_reason &&
+    existing.resource_scope === values.resource_scope
+  )
+    return { change: 'same', row: existing, superseded };
   await db.updateTable('dr_events').set(values).where('id', '=', existing.id).execute();
-  return { change: 'changed', row: { id: existing.id, vtn_id: event.id, ...values } };
+  return { change: 'changed', row: { id: existing.id, vtn_id: event.id, ...values }, superseded };
 }
 
-/** The VTN deleted the event: it is cancelled from now. */
-export async function cancelEvent(db: Db, vtnId: string, now = Date.now()): Promise<EventRow | null> {
+async function endRow(db: Db, id: number, reason: string, now: number): Promise<EventRow | null> {
   await db
     .updateTable('dr_events')
-    .set({ cancelled_at: now, updated_at: now })
+    .set({ cancelled_at: now, ended_reason: reason, updated_at: now })
+    .where('id', '=', id)
+    .where('cancelled_at', 'is', null)
+    .execute();
+  return (await db.selectFrom('dr_events').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+}
+
+/** The VTN no longer has the event (deleted, or lost): its open rows end now, with the reason. */
+export async function cancelEvent(db: Db, vtnId: string, now = Date.now(), reason = GONE): Promise<EventRow[]> {
+  const open = await db
+    .selectFrom('dr_events')
+    .select('id')
     .where('vtn_id', '=', vtnId)
     .where('cancelled_at', 'is', null)
     .execute();
-  const row = await db.selectFrom('dr_events').selectAll().where('vtn_id', '=', vtnId).executeTakeFirst();
-  return row ?? null;
+  const out: EventRow[] = [];
+  for (const r of open) {
+    const row = await endRow(db, r.id, reason, now);
+    if (row) out.push(row);
+  }
+  return out;
+}
+
+/** Programmes with an accepted enrolment: the only ones whose events the VEN acts on. */
+export async function acceptedPrograms(db: Db): Promise<Set<string>> {
+  const rows = await db.selectFrom('dr_enrollments').select('program_id').distinct().where('state', '=', 'accepted').execute();
+  return new Set(rows.map((r) => r.program_id));
+}
+
+/** Open events (not ended) whose window has not passed. */
+export async function openEvents(db: Db, now: number) {
+  return db
+    .selectFrom('dr_events')
+    .select(['id', 'vtn_id', 'vtn_created', 'program_id'])
+    .where('cancelled_at', 'is', null)
+    .where((eb) => eb.or([eb('end_ms', '>', now), eb('end_ms', 'is', null)]))
+    .execute();
 }
 
 // ——— inbox ———
@@ -189,7 +258,17 @@ export async function finishInbox(db: Db, id: number, error: string | null, now 
 
 // ——— outbox ———
 
-export async function enqueue(db: Db, kind: 'report', dedupeKey: string, body: unknown, now = Date.now()): Promise<void> {
+/** A report is retried for at most this long after it was made; then it is given up (dead letter). */
+export const REPORT_RETRY_CAP_MS = 24 * 3_600_000;
+
+export async function enqueue(
+  db: Db,
+  kind: 'report',
+  dedupeKey: string,
+  body: unknown,
+  answers: { vtnId: string; created: string },
+  now = Date.now(),
+): Promise<void> {
   await db
     .insertInto('dr_outbox')
     .values({
@@ -200,6 +279,9 @@ export async function enqueue(db: Db, kind: 'report', dedupeKey: string, body: u
       last_error: null,
       sent_at: null,
       created_at: now,
+      event_vtn_id: answers.vtnId,
+      event_created: answers.created,
+      dead_at: null,
     })
     .onConflict((oc) => oc.column('dedupe_key').doNothing())
     .execute();
@@ -210,6 +292,7 @@ export async function claimOutbox(db: Db, limit: number, now = Date.now()) {
     .selectFrom('dr_outbox')
     .selectAll()
     .where('sent_at', 'is', null)
+    .where('dead_at', 'is', null)
     .where('next_at', '<=', now)
     .orderBy('id')
     .limit(limit)
@@ -229,10 +312,30 @@ export async function claimOutbox(db: Db, limit: number, now = Date.now()) {
   return claimed;
 }
 
-export async function finishOutbox(db: Db, id: number, error: string | null, now = Date.now()) {
+/** The attempt's outcome: sent, failed for now (retried after its back-off), or given up for good. */
+export async function finishOutbox(
+  db: Db,
+  id: number,
+  outcome: { sent: true } | { sent: false; error: string; dead: boolean },
+  now = Date.now(),
+) {
   await db
     .updateTable('dr_outbox')
-    .set(error === null ? { sent_at: now, last_error: null } : { last_error: error.slice(0, 500) })
+    .set(
+      outcome.sent
+        ? { sent_at: now, last_error: null }
+        : { last_error: outcome.error.slice(0, 500), ...(outcome.dead ? { dead_at: now } : {}) },
+    )
     .where('id', '=', id)
+    .execute();
+}
+
+/** The report of each of these events: sent, waiting (with its last error) or given up, and why. */
+export async function reportStates(db: Db, vtnIds: readonly string[]) {
+  if (vtnIds.length === 0) return [];
+  return db
+    .selectFrom('dr_outbox')
+    .select(['event_vtn_id', 'event_created', 'attempts', 'last_error', 'sent_at', 'dead_at', 'created_at'])
+    .where('event_vtn_id', 'in', vtnIds)
     .execute();
 }

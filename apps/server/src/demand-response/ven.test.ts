@@ -104,6 +104,8 @@ describe.each(['spec', 'reference'] as const)('the VEN against a VTN (%s)', (qui
           descriptionUrls: [],
         },
       ],
+      // No upkeep has run yet: not registered at the VTN.
+      vtn: { registered: false, lastPollAt: null, lastOkAt: null, lastError: null },
     });
   });
 
@@ -248,7 +250,8 @@ describe.each(['spec', 'reference'] as const)('the VEN against a VTN (%s)', (qui
       resources: [
         {
           resourceName: a.inverter.sn,
-          intervals: [{ id: 0, intervalPeriod: { duration: 'PT2S' }, payloads: [{ type: 'USAGE', values: [0.001] }] }],
+          // Discharge is negative usage (consumption is positive).
+          intervals: [{ id: 0, intervalPeriod: { duration: 'PT2S' }, payloads: [{ type: 'USAGE', values: [-0.001] }] }],
         },
       ],
     });
@@ -313,17 +316,15 @@ describe.each(['spec', 'reference'] as const)('the VEN against a VTN (%s)', (qui
     const event = await vtn.bl.event(discharge(1, Date.now() + 3_600_000, 'PT1H'));
     vtn.down = true;
     const ven = venOf(s.app)!;
-    // A notification without the subscription's token: kept, to be read again from the VTN.
+    // A notification with the subscription's token: kept, a hint to read the event again from the VTN.
     expect(
-      await ven.notify({ objectType: 'EVENT', operation: 'UPDATE', object: { id: event.id, programID: programId } }, undefined),
-    ).toBe(true);
+      await ven.notify(
+        { objectType: 'EVENT', operation: 'UPDATE', object: { id: event.id, programID: programId } },
+        `Bearer ${await ven.callbackToken()}`,
+      ),
+    ).toBe('accepted');
     const inbox = () =>
-      s.db
-        .selectFrom('dr_inbox')
-        .selectAll()
-        .where('object_id', '=', event.id)
-        .where('verified', '=', 0)
-        .executeTakeFirstOrThrow();
+      s.db.selectFrom('dr_inbox').selectAll().where('object_id', '=', event.id).orderBy('id', 'desc').executeTakeFirstOrThrow();
     await until('the first attempt', async () => (await inbox()).last_error !== null);
     expect(await inbox()).toMatchObject({ attempts: 1, processed_at: null });
     await s.db
@@ -385,7 +386,14 @@ describe.each(['spec', 'reference'] as const)('the VEN against a VTN (%s)', (qui
     expect([q.statusCode, q.body]).toEqual([200, 'abc123']);
     const p = await s.app.inject({ method: 'GET', url: '/api/v1/oadr/callback/echo?echo=xyz' });
     expect([p.statusCode, p.body]).toEqual([200, 'xyz']);
-    const bad = await s.app.inject({ method: 'POST', url: '/api/v1/oadr/callback', payload: { hello: 'world' } });
+    const anonymous = await s.app.inject({ method: 'POST', url: '/api/v1/oadr/callback', payload: { hello: 'world' } });
+    expect(anonymous.statusCode).toBe(401);
+    const bad = await s.app.inject({
+      method: 'POST',
+      url: '/api/v1/oadr/callback',
+      payload: { hello: 'world' },
+      headers: { authorization: `Bearer ${await venOf(s.app)!.callbackToken()}` },
+    });
     expect(bad.statusCode).toBe(400);
   });
 

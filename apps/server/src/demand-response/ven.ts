@@ -1,12 +1,16 @@
 /**
  * The portal's VEN: one virtual node at the VTN whose resources are the users' enrolled
- * batteries. Upkeep (one process at a time, by a lease in the store): register the VEN, a
- * resource per enrolled device (and remove those of removed devices and ended enrolments), a
- * webhook subscription when a callback URL is configured, programmes, and a poll of the events
- * of the programmes with accepted enrolments (the fallback for lost notifications). Any process
- * accepts a notification: it is stored first (the inbox), answered, then processed from the
- * store. A tick, in every process, processes what is due: the inbox, dispatch rows, reports of
- * ended events, and the outbox. Nothing the VEN owes the VTN is kept only in memory.
+ * batteries. Upkeep (one process at a time, by a lease in the store): check the registration
+ * (ven object, resources, granted targets, webhook subscription; made again when the VTN lost
+ * them), programmes, and a poll of the events of the programmes with accepted enrolments.
+ *
+ * What the VEN trusts: only what the VTN answers to its own authenticated requests. A webhook
+ * call must carry the bearer token the VEN gave in its subscription (else 401, not stored); even
+ * then its body is only a hint to look again: the event is read back (`GET /events/{id}`, 404 =
+ * gone) before anything is planned or restored. An event is acted on only when its programme is
+ * one the portal is enrolled in and its targets are this VEN's or its resources' (`targets.ts`);
+ * what was ignored is stored with the reason. A tick, in every process, processes what is due:
+ * the inbox, dispatch rows, reports of closed events, and the outbox.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -14,24 +18,36 @@ import type { CommandChannel } from '../commands/channel.ts';
 import type { OadrConfig } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { optOut, planEvent, runDue } from './dispatch.ts';
-import { queueReport } from './reports.ts';
+import { processOutbox } from './outbox.ts';
 import {
+  ensureSubscription,
+  followProgrammes,
+  reconcileResources,
+  reconcileVen,
+  recordPoll,
+  storedGrants,
+  syncResources,
+} from './registration.ts';
+import { queueReport } from './reports.ts';
+import { venStats } from './stats.ts';
+import {
+  acceptedPrograms,
   acceptNotification,
   cancelEvent,
   claimInbox,
-  claimOutbox,
+  type EventRow,
   finishInbox,
-  finishOutbox,
   getState,
+  openEvents,
   releaseLease,
   savePrograms,
-  setState,
   storedPrograms,
   takeLease,
   upsertEvent,
 } from './store.ts';
-import { VtnClient, VtnError } from './vtn-client.ts';
-import { asEvent, type OadrProgram, parseNotification } from './wire.ts';
+import { applicability, type Grants } from './targets.ts';
+import { VtnClient } from './vtn-client.ts';
+import { type OadrEvent, type OadrProgram, parseNotification } from './wire.ts';
 
 const LEASE = 'ven-upkeep';
 
@@ -45,12 +61,23 @@ export interface VenOptions {
   holder?: string;
 }
 
+/** What the webhook made of a call: refused (no valid bearer token, or not a notification) or stored. */
+export type NotifyOutcome = 'unauthorized' | 'malformed' | 'accepted';
+
+/** What the VEN needs to decide about an event: the programmes it is enrolled in and its granted targets. */
+interface Standing {
+  programs: Set<string>;
+  grants: Grants;
+}
+
 export class Ven {
   readonly client: VtnClient;
   readonly holder: string;
   private timers: NodeJS.Timeout[] = [];
   private ticking: Promise<void> | null = null;
   private inboxChain: Promise<void> = Promise.resolve();
+  /** The callback token never changes once made: read once per process. */
+  private token: string | null = null;
 
   constructor(readonly opts: VenOptions) {
     this.client = new VtnClient(opts.config, opts.fetchImpl);
@@ -61,12 +88,30 @@ export class Ven {
     return this.opts.db;
   }
 
+  private get ctx() {
+    return { db: this.db, client: this.client, config: this.opts.config, log: this.opts.log };
+  }
+
   /** The bearer token the VTN presents on the webhook (made once, kept in the store). */
   async callbackToken(): Promise<string> {
-    const stored = await getState(this.db, 'callbackToken');
-    if (stored) return stored;
-    await setState(this.db, 'callbackToken', randomBytes(24).toString('base64url'));
-    return (await getState(this.db, 'callbackToken'))!;
+    if (this.token) return this.token;
+    let stored = await getState(this.db, 'callbackToken');
+    if (!stored) {
+      await this.db
+        .insertInto('dr_state')
+        .values({
+          name: 'callbackToken',
+          value: randomBytes(24).toString('base64url'),
+          holder: null,
+          expires_at: null,
+          updated_at: Date.now(),
+        })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
+      stored = (await getState(this.db, 'callbackToken'))!;
+    }
+    this.token = stored;
+    return stored;
   }
 
   /** Programmes from the VTN (stored); when it does not answer, the ones read last. */
@@ -81,130 +126,86 @@ export class Ven {
     }
   }
 
-  async venId(): Promise<string> {
-    const stored = await getState(this.db, 'venId');
-    if (stored) return stored;
-    const name = this.opts.config.venName;
-    const ven = (await this.client.findVen(name)) ?? (await this.client.createVen(name));
-    await setState(this.db, 'venId', ven.id);
-    return ven.id;
+  /** The VEN's id at the VTN, registered (again) when the VTN does not have it. */
+  async venId(now = Date.now()): Promise<string> {
+    return reconcileVen(this.ctx, now);
   }
 
-  /** Register resources, settle enrolment states, keep the subscription, poll events. */
+  /**
+   * Check the registration against the VTN and make again what it lost, settle enrolment states,
+   * keep the subscription, poll events. The outcome (or the error) is recorded for the enrolment page.
+   */
   async upkeep(now = Date.now()): Promise<void> {
-    const venId = await this.venId();
-    const { programs, live } = await this.programs();
-    await this.syncResources(venId, live ? new Set(programs.map((p) => p.id)) : null, now);
-    await this.ensureSubscription();
-    await this.pollEvents(now);
-  }
-
-  private async syncResources(venId: string, programIds: Set<string> | null, now: number) {
-    const db = this.db;
-    // Devices to register: of pending or accepted enrolments, not removed, without a resource.
-    const toAdd = await db
-      .selectFrom('dr_enrollment_devices as d')
-      .innerJoin('dr_enrollments as e', 'e.id', 'd.enrollment_id')
-      .select(['d.id', 'd.sn', 'd.charge_w', 'd.discharge_w', 'e.program_id'])
-      .where('e.state', 'in', ['pending', 'accepted'])
-      .where('d.removed_at', 'is', null)
-      .where('d.resource_id', 'is', null)
-      .execute();
-    for (const d of toAdd) {
-      if (programIds && !programIds.has(d.program_id)) continue;
-      const r = await this.client.createResource(venId, d.sn, [
-        { type: 'MAX_POWER_CONSUMPTION', values: [Number(d.charge_w) / 1000] },
-        { type: 'MAX_POWER_EXPORT', values: [Number(d.discharge_w) / 1000] },
-      ]);
-      await db.updateTable('dr_enrollment_devices').set({ resource_id: r.id }).where('id', '=', d.id).execute();
-    }
-    // Resources of removed devices and ended enrolments go.
-    const toRemove = await db
-      .selectFrom('dr_enrollment_devices as d')
-      .innerJoin('dr_enrollments as e', 'e.id', 'd.enrollment_id')
-      .select(['d.id', 'd.resource_id'])
-      .where('d.resource_id', 'is not', null)
-      .where((eb) => eb.or([eb('d.removed_at', 'is not', null), eb('e.state', 'in', ['unenrolled', 'rejected'])]))
-      .execute();
-    for (const d of toRemove) {
-      await this.client.deleteResource(d.resource_id!);
-      await db.updateTable('dr_enrollment_devices').set({ resource_id: null }).where('id', '=', d.id).execute();
-    }
-    // A pending enrolment is accepted once all its devices are resources at the VTN; one whose
-    // programme the VTN no longer offers is rejected.
-    const pending = await db.selectFrom('dr_enrollments').select(['id', 'program_id']).where('state', '=', 'pending').execute();
-    for (const e of pending) {
-      if (programIds && !programIds.has(e.program_id)) {
-        await db.updateTable('dr_enrollments').set({ state: 'rejected', updated_at: now }).where('id', '=', e.id).execute();
-        continue;
-      }
-      const open = await db
-        .selectFrom('dr_enrollment_devices')
-        .select((eb) => [eb.fn.countAll<number>().as('all'), eb.fn.count<number>('resource_id').as('registered')])
-        .where('enrollment_id', '=', e.id)
-        .where('removed_at', 'is', null)
-        .executeTakeFirstOrThrow();
-      if (Number(open.all) > 0 && Number(open.all) === Number(open.registered))
-        await db
-          .updateTable('dr_enrollments')
-          .set({ state: 'accepted', updated_at: now })
-          .where('id', '=', e.id)
-          .where('state', '=', 'pending')
-          .execute();
-    }
-  }
-
-  /** A webhook subscription for events and programmes, when the portal has a public callback URL. */
-  async ensureSubscription(): Promise<void> {
-    const url = this.opts.config.callbackUrl;
-    if (!url) return;
-    const token = await this.callbackToken();
-    const name = this.opts.config.venName;
-    const existing = await this.client.subscriptions(name);
-    const mine = existing.find((s) => s.objectOperations?.some((o) => o.callbackUrl === url));
-    if (mine) {
-      await setState(this.db, 'subscriptionId', mine.id);
-      return;
-    }
     try {
-      const created = await this.client.createSubscription(name, url, token);
-      await setState(this.db, 'subscriptionId', created.id);
+      const venId = await reconcileVen(this.ctx, now);
+      const { programs, live } = await this.programs();
+      if (live) await followProgrammes(this.db, programs, now);
+      await reconcileResources(this.ctx, venId, now);
+      await syncResources(this.ctx, venId, live ? new Set(programs.map((p) => p.id)) : null, now);
+      if (live) await reconcileResources(this.ctx, venId, now);
+      await ensureSubscription(this.ctx, await this.callbackToken());
+      await this.pollEvents(now);
+      await recordPoll(this.db, now, null);
     } catch (err) {
-      // The VTN checks the callback (echo) before storing it; polling covers a refusal.
-      this.opts.log.warn({ err: (err as Error).message }, 'demand response: subscription refused; polling only');
+      await recordPoll(this.db, now, (err as Error).message.slice(0, 300)).catch(() => undefined);
+      throw err;
     }
   }
 
-  /** Read the events of the programmes with accepted enrolments; events gone from the VTN are cancelled. */
+  private async standing(): Promise<Standing> {
+    return { programs: await acceptedPrograms(this.db), grants: await storedGrants(this.db, this.opts.config.venName) };
+  }
+
+  /**
+   * Take the event as the VTN answered it: stored with what the VEN decided (acted on, or ignored
+   * and why), then planned. An event of a programme no user is enrolled in is not stored at all.
+   */
+  private async takeEvent(event: OadrEvent, standing: Standing, now: number): Promise<void> {
+    const verdict = applicability(event, standing.programs, standing.grants);
+    if (!verdict.applies) {
+      const programme = !standing.programs.has(event.programID);
+      venStats.eventsIgnored[programme ? 'programme' : 'targets']++;
+      const known = await this.db.selectFrom('dr_events').select('id').where('vtn_id', '=', event.id).executeTakeFirst();
+      if (programme && !known) return;
+    }
+    const { change, row, superseded } = await upsertEvent(
+      this.db,
+      event,
+      verdict.applies ? { ignoredReason: null, only: verdict.only } : { ignoredReason: verdict.reason, only: null },
+      now,
+    );
+    for (const old of superseded) await this.plan(old, now);
+    if (change !== 'same') await this.plan(row, now);
+  }
+
+  /** Plan an event row; one the VEN ignores plans only the restores of what it already commanded. */
+  private plan(row: EventRow, now: number): Promise<void> {
+    return planEvent(this.db, row.ignored_reason === null ? row : { ...row, cancelled_at: row.cancelled_at ?? now }, now);
+  }
+
+  /**
+   * Read the events of the programmes with accepted enrolments (the VTN's programme filter is not
+   * relied on). Open events the VTN no longer lists end, and their batteries go back to their
+   * settings; an open event of another programme (its enrolments ended, or its programme made
+   * again under a new id) is read by its id.
+   */
   async pollEvents(now = Date.now()): Promise<void> {
-    const programs = await this.db
-      .selectFrom('dr_enrollments')
-      .select('program_id')
-      .distinct()
-      .where('state', '=', 'accepted')
-      .execute();
-    for (const { program_id } of programs) {
-      const events = await this.client.events(program_id);
-      const seen = new Set<string>();
-      for (const event of events) {
+    const standing = await this.standing();
+    const seen = new Set<string>();
+    for (const programId of standing.programs)
+      for (const event of await this.client.events(programId)) {
         seen.add(event.id);
-        const { change, row } = await upsertEvent(this.db, event, now);
-        if (change !== 'same') await planEvent(this.db, row, now);
+        await this.takeEvent(event, standing, now);
       }
-      const open = await this.db
-        .selectFrom('dr_events')
-        .select(['vtn_id'])
-        .where('program_id', '=', program_id)
-        .where('cancelled_at', 'is', null)
-        .where((eb) => eb.or([eb('end_ms', '>', now), eb('end_ms', 'is', null)]))
-        .execute();
-      for (const e of open) if (!seen.has(e.vtn_id)) await this.eventGone(e.vtn_id, now);
+    for (const e of await openEvents(this.db, now)) {
+      if (seen.has(e.vtn_id)) continue;
+      if (standing.programs.has(e.program_id)) await this.eventGone(e.vtn_id, now);
+      else await this.lookAgain(e.vtn_id, standing);
     }
   }
 
   private async eventGone(vtnId: string, now: number) {
-    const row = await cancelEvent(this.db, vtnId, now);
-    if (row) await planEvent(this.db, { ...row, id: row.id }, now);
+    for (const row of await cancelEvent(this.db, vtnId, now)) await planEvent(this.db, row, now);
   }
 
   /** Whether the Authorization header carries the subscription's bearer token. */
@@ -217,27 +218,28 @@ export class Ven {
   }
 
   /**
-   * A notification from the VTN: stored (the acknowledgement the VTN gets means it is kept),
-   * then processed. One without the subscription's token is kept as a hint: the object is read
-   * again from the VTN before it is used. Returns false for a body that is no notification.
+   * A webhook call. Without the subscription's bearer token it is refused and nothing is stored;
+   * with it, it is stored (the VTN's 200 means it is kept) as a hint to read the object again, and
+   * processed in the background.
    */
-  async notify(body: unknown, authorization: string | undefined, now = Date.now()): Promise<boolean> {
+  async notify(body: unknown, authorization: string | undefined, now = Date.now()): Promise<NotifyOutcome> {
+    if (!(await this.verifiedCaller(authorization))) {
+      venStats.webhookRefused.unauthorized++;
+      return 'unauthorized';
+    }
     const n = parseNotification(body);
-    if (!n) return false;
+    if (!n) {
+      venStats.webhookRefused.malformed++;
+      return 'malformed';
+    }
     const objectId = n.object.id === undefined ? null : String(n.object.id);
     const id = await acceptNotification(
       this.db,
-      {
-        objectType: n.objectType,
-        operation: n.operation,
-        objectId,
-        body: JSON.stringify(n),
-        verified: await this.verifiedCaller(authorization),
-      },
+      { objectType: n.objectType, operation: n.operation, objectId, body: JSON.stringify(n), verified: true },
       now,
     );
     this.kick([id]);
-    return true;
+    return 'accepted';
   }
 
   /** Process the given inbox rows now, in the background (errors stay in the row for a retry). */
@@ -249,7 +251,7 @@ export class Ven {
 
   /**
    * Process due inbox rows, one batch at a time in this process: an event's notifications are
-   * planned in the order they came (a CREATE's plan never lands after its DELETE's).
+   * taken in the order they came.
    */
   processInbox(ids?: number[], now = Date.now()): Promise<void> {
     const run = this.inboxChain.then(() => this.processInboxNow(ids, now));
@@ -257,21 +259,27 @@ export class Ven {
     return run;
   }
 
+  /**
+   * A notification says only which object to look at: its body (operation, intervals, even its
+   * programme) is never used. The event is read from the VTN (404: gone); one read serves every
+   * notification of the batch about the same event.
+   */
   private async processInboxNow(ids: number[] | undefined, now: number): Promise<void> {
-    for (const row of await claimInbox(this.db, 100, now, ids)) {
+    const rows = await claimInbox(this.db, 100, now, ids);
+    if (rows.length === 0) return;
+    const standing = await this.standing();
+    const looked = new Map<string, Promise<void>>();
+    for (const row of rows) {
       try {
-        const n = JSON.parse(row.body) as { objectType: string; operation: string; object: unknown };
-        if (n.objectType === 'EVENT') {
-          if (n.operation === 'DELETE') await this.eventGone(String(row.object_id), Date.now());
-          else {
-            const event = row.verified ? asEvent(n.object) : await this.client.event(String(row.object_id));
-            if (!event) await this.eventGone(String(row.object_id), Date.now());
-            else {
-              const { change, row: stored } = await upsertEvent(this.db, event, Date.now());
-              if (change !== 'same') await planEvent(this.db, stored, Date.now());
-            }
+        if (row.object_type === 'EVENT' && row.object_id !== null) {
+          const vtnId = row.object_id;
+          let lookup = looked.get(vtnId);
+          if (!lookup) {
+            lookup = this.lookAgain(vtnId, standing);
+            looked.set(vtnId, lookup);
           }
-        } else if (n.objectType === 'PROGRAM') {
+          await lookup;
+        } else if (row.object_type === 'PROGRAM') {
           await this.programs();
         }
         await finishInbox(this.db, row.id, null);
@@ -279,6 +287,12 @@ export class Ven {
         await finishInbox(this.db, row.id, (err as Error).message);
       }
     }
+  }
+
+  private async lookAgain(vtnId: string, standing: Standing): Promise<void> {
+    const event = await this.client.event(vtnId);
+    if (!event) await this.eventGone(vtnId, Date.now());
+    else await this.takeEvent(event, standing, Date.now());
   }
 
   /** The user opted an enrolment out of an event: its devices go back to their settings now. */
@@ -291,39 +305,32 @@ export class Ven {
     return runDue({ db: this.db, commands: this.opts.commands, now });
   }
 
-  /** Reports of events that ended (and that the batteries took part in) go to the outbox. */
+  /**
+   * Reports of events whose window has closed (ended, cancelled, or no longer at the VTN) and
+   * whose batteries have all been sent what was due go to the outbox.
+   */
   async queueReports(now = Date.now()): Promise<void> {
-    const ended = await this.db
+    const closed = await this.db
       .selectFrom('dr_events')
       .select('id')
       .where('reported_at', 'is', null)
-      .where('end_ms', '<=', now)
+      .where((eb) => eb.or([eb('end_ms', '<=', now), eb('cancelled_at', 'is not', null)]))
       .execute();
-    for (const e of ended) {
+    for (const e of closed) {
       const open = await this.db
         .selectFrom('dr_dispatches')
         .select('id')
         .where('event_id', '=', e.id)
         .where('state', 'in', ['planned', 'sending'])
-        .where('action', '!=', 'restore')
+        .where('start_ms', '<=', now)
         .executeTakeFirst();
       if (!open) await queueReport(this.db, e.id, this.opts.config.venName, now);
     }
   }
 
-  /** Send what the outbox holds that is due; a failure stays for its next attempt. */
-  async processOutbox(now = Date.now()): Promise<number> {
-    let sent = 0;
-    for (const row of await claimOutbox(this.db, 50, now)) {
-      try {
-        await this.client.createReport(JSON.parse(row.body));
-        await finishOutbox(this.db, row.id, null);
-        sent++;
-      } catch (err) {
-        await finishOutbox(this.db, row.id, err instanceof VtnError ? err.message : String(err));
-      }
-    }
-    return sent;
+  /** Send what the outbox holds that is due; returns how many were sent. */
+  processOutbox(now = Date.now()): Promise<number> {
+    return processOutbox(this.ctx, now);
   }
 
   /** Everything due in this process: inbox, dispatch rows, reports, outbox. */

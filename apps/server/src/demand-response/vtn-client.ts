@@ -21,11 +21,15 @@ export class VtnError extends Error {
 export interface VenObject {
   id: string;
   venName: string;
+  /** Targets the utility granted this VEN. */
+  targets?: unknown;
 }
 export interface ResourceObject {
   id: string;
   resourceName: string;
   venID: string;
+  /** Targets the utility granted this resource. */
+  targets?: unknown;
 }
 export interface SubscriptionObject {
   id: string;
@@ -143,6 +147,17 @@ export class VtnClient {
   async event(id: string): Promise<OadrEvent | null> {
     try {
       return asEvent(await this.request('GET', `/events/${encodeURIComponent(id)}`));
+    } catch (err) {
+      if (err instanceof VtnError && err.status === 404) return null;
+      throw err;
+    }
+  }
+
+  /** The ven object, or null when the VTN has none by that id. */
+  async ven(id: string): Promise<VenObject | null> {
+    try {
+      const v = (await this.request('GET', `/vens/${encodeURIComponent(id)}`)) as VenObject | null;
+      return v && typeof v === 'object' ? { ...v, id: String(v.id) } : null;
     } catch (err) {
       if (err instanceof VtnError && err.status === 404) return null;
       throw err;

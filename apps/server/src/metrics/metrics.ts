@@ -11,6 +11,7 @@ import type pg from 'pg';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, type Metric, Registry } from 'prom-client';
 import type { CommandStats } from '../commands/service.ts';
 import type { Dialect } from '../db/index.ts';
+import { venStats } from '../demand-response/stats.ts';
 import type { PresenceStats } from '../telemetry/broker/presence.ts';
 import type { IngestStats } from '../telemetry/ingest/index.ts';
 
@@ -257,6 +258,39 @@ export function createMetrics(sources: MetricSources): Metrics {
     registers: [],
   });
   families.push({ name: 'sunfleet_http_rate_limited_total', metric: rateLimited, present: always });
+  // The demand-response VEN of this process (per-process running totals, `demand-response/stats.ts`).
+  for (const [name, help, label, read] of [
+    [
+      'sunfleet_oadr_webhook_refused_total',
+      'VTN webhook calls refused: no valid bearer token, throttled, not a notification',
+      'reason',
+      () => venStats.webhookRefused,
+    ],
+    [
+      'sunfleet_oadr_events_ignored_total',
+      'VTN events the VEN did not act on: not its programme, not its targets',
+      'reason',
+      () => venStats.eventsIgnored,
+    ],
+    [
+      'sunfleet_oadr_reports_total',
+      'Reports to the VTN by outcome: sent, retried later, given up',
+      'outcome',
+      () => venStats.reports,
+    ],
+  ] as const) {
+    const metric = new Counter({
+      name,
+      help,
+      labelNames: [label],
+      registers: [],
+      collect() {
+        this.reset();
+        for (const [value, n] of Object.entries(read() as Record<string, number>)) this.inc({ [label]: value }, n);
+      },
+    });
+    families.push({ name, metric, present: always });
+  }
   const routes = new Map<string, { method: string; route: string; count: number; serverErrors: number; totalMs: number }>();
   let requests = 0;
 

@@ -8,10 +8,52 @@ import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { OpenAdrSpec } from './openapi.ts';
 
+/**
+ * What real VTNs do that the specification does not ask for, each a switch (all off: the VTN as
+ * the specification describes it).
+ */
+export interface VtnBehaviour {
+  /** Timestamps as `2026-11-21 21:42:26`: a space for `T`, no offset (the reference VTN). */
+  spaceTimestamps: boolean;
+  /** The echo challenge at `{callbackUrl}/echo?echo=` instead of `{callbackUrl}?echo=` (the reference VTN). */
+  echoAtPath: boolean;
+  /** Webhook bodies as a JSON-encoded string of a snake_case object (the reference VTN). */
+  doubleEncodedBodies: boolean;
+  /** A report whose eventID names no event is refused with 400 (the reference VTN: "event_id does not refer to an existing event"). */
+  reportsNeedEvent: boolean;
+  /** Every subscriber is notified of every object, whatever the object's targets. */
+  notifyAllSubscribers: boolean;
+  /** `GET /events?programID=` answers the events of every programme. */
+  ignoreProgramFilter: boolean;
+  /** Reads answer objects whatever their targets (no target filtering for the reading VEN). */
+  ignoreTargets: boolean;
+}
+
+const SPEC: VtnBehaviour = {
+  spaceTimestamps: false,
+  echoAtPath: false,
+  doubleEncodedBodies: false,
+  reportsNeedEvent: false,
+  notifyAllSubscribers: false,
+  ignoreProgramFilter: false,
+  ignoreTargets: false,
+};
+/** The OpenADR Alliance's reference VTN as it was captured (`../shared/data/openadr3/reference-vtn-samples`). */
+const REFERENCE: VtnBehaviour = {
+  ...SPEC,
+  spaceTimestamps: true,
+  echoAtPath: true,
+  doubleEncodedBodies: true,
+  reportsNeedEvent: true,
+};
+
 export interface TestVtnOptions {
   clientId?: string;
   clientSecret?: string;
+  /** 'spec': answers and notifications are also checked against the OpenAPI file; 'reference': the reference VTN's quirks. */
   quirks?: 'spec' | 'reference';
+  /** Switches over the preset of `quirks`. */
+  behaviour?: Partial<VtnBehaviour>;
 }
 
 type Obj = Record<string, unknown> & { id: string };
@@ -69,11 +111,14 @@ export class TestVtn {
   readonly clientId: string;
   readonly clientSecret: string;
   readonly quirks: 'spec' | 'reference';
+  /** The switches in force; a test may change them at any time. */
+  readonly behaviour: VtnBehaviour;
 
   constructor(opts: TestVtnOptions = {}) {
     this.clientId = opts.clientId ?? 'ven_client';
     this.clientSecret = opts.clientSecret ?? 'ven_secret';
     this.quirks = opts.quirks ?? 'spec';
+    this.behaviour = { ...(this.quirks === 'reference' ? REFERENCE : SPEC), ...opts.behaviour };
     this.app = Fastify({ logger: false });
     this.app.register(formbody);
     this.app.addHook('preHandler', async (req) => {
@@ -111,7 +156,7 @@ export class TestVtn {
 
   private time(): string {
     const iso = new Date().toISOString().slice(0, 19);
-    return this.quirks === 'reference' ? iso.replace('T', ' ') : `${iso}Z`;
+    return this.behaviour.spaceTimestamps ? iso.replace('T', ' ') : `${iso}Z`;
   }
 
   private create(kind: Kind, body: Record<string, unknown>): Obj {
@@ -146,15 +191,20 @@ export class TestVtn {
     for (const kind of Object.keys(objectTypes) as Kind[]) {
       app.get(`/${kind}`, async (req) => {
         const q = req.query as Record<string, string>;
-        return this.list(kind, req, (o) =>
-          Object.entries({ programID: q.programID, venName: q.venName, venID: q.venID, clientName: q.clientName }).every(
-            ([k, v]) => v === undefined || o[k] === undefined || String(o[k]) === v,
-          ),
+        const programID = kind === 'events' && this.behaviour.ignoreProgramFilter ? undefined : q.programID;
+        return this.list(
+          kind,
+          req,
+          (o) =>
+            this.readable(o) &&
+            Object.entries({ programID, venName: q.venName, venID: q.venID, clientName: q.clientName }).every(
+              ([k, v]) => v === undefined || o[k] === undefined || String(o[k]) === v,
+            ),
         );
       });
       app.get(`/${kind}/:id`, async (req, reply) => {
         const o = this.store[kind].get((req.params as { id: string }).id);
-        return o ?? reply.code(404).send({ title: 'Not Found', status: 404 });
+        return o && this.readable(o) ? o : reply.code(404).send({ title: 'Not Found', status: 404 });
       });
       app.post(`/${kind}`, async (req, reply) => this.post(kind, req, reply));
       app.put(`/${kind}/:id`, async (req, reply) => {
@@ -199,8 +249,9 @@ export class TestVtn {
         return bad('clientName and objectOperations required');
       for (const op of ops) {
         const challenge = randomBytes(8).toString('hex');
-        const echoUrl =
-          this.quirks === 'reference' ? `${op.callbackUrl}/echo?echo=${challenge}` : `${op.callbackUrl}?echo=${challenge}`;
+        const echoUrl = this.behaviour.echoAtPath
+          ? `${op.callbackUrl}/echo?echo=${challenge}`
+          : `${op.callbackUrl}?echo=${challenge}`;
         let ok = false;
         try {
           const res = await fetch(echoUrl, { signal: AbortSignal.timeout(5000) });
@@ -216,6 +267,8 @@ export class TestVtn {
     if (kind === 'reports') {
       if (typeof body.eventID !== 'string' || typeof body.clientName !== 'string' || !Array.isArray(body.resources))
         return bad('eventID, clientName and resources required');
+      if (this.behaviour.reportsNeedEvent && !this.store.events.has(body.eventID))
+        return bad('event_id does not refer to an existing event');
       return reply.code(201).send(this.create('reports', { ...body, clientID: this.clientId }));
     }
     // programs and events are the business logic's: the VEN never creates them.
@@ -232,11 +285,12 @@ export class TestVtn {
         callbackUrl: string;
         bearerToken?: string;
       }[];
+      if (!this.behaviour.notifyAllSubscribers && !this.readable(object, String(sub.clientID ?? this.clientId))) continue;
       for (const op of ops) {
         if (!op.objects.includes(objectType) || !op.operations.includes(operation)) continue;
         const n = { objectType, operation, object, targets: null };
         if (this.quirks === 'spec') this.violations.push(...spec().check('notification', n));
-        const body = this.quirks === 'reference' ? JSON.stringify(JSON.stringify(snakeKeys(n))) : JSON.stringify(n);
+        const body = this.behaviour.doubleEncodedBodies ? JSON.stringify(JSON.stringify(snakeKeys(n))) : JSON.stringify(n);
         let status = 0;
         try {
           const res = await fetch(op.callbackUrl, {
@@ -257,8 +311,42 @@ export class TestVtn {
     }
   }
 
+  /**
+   * Whether a VEN client may read the object: an object without targets is for every VEN; one with
+   * targets only for a VEN granted one of them (its ven object's or its resources' targets).
+   */
+  private readable(o: Obj, clientId = this.clientId): boolean {
+    const targets = Array.isArray(o.targets) ? (o.targets as unknown[]).map(String) : [];
+    if (targets.length === 0 || this.behaviour.ignoreTargets) return true;
+    if (o.objectType !== 'EVENT' && o.objectType !== 'PROGRAM') return true;
+    const vens = [...this.store.vens.values()].filter((v) => String(v.clientID) === clientId);
+    const venIds = new Set(vens.map((v) => v.id));
+    const granted = new Set(
+      [...vens, ...[...this.store.resources.values()].filter((r) => venIds.has(String(r.venID)))].flatMap((x) =>
+        Array.isArray(x.targets) ? (x.targets as unknown[]).map(String) : [],
+      ),
+    );
+    return targets.some((t) => granted.has(t));
+  }
+
+  /**
+   * The VTN restarted without its state (a wiped database): every object is gone, the VEN's
+   * tokens are no longer known, and ids count from 0 again, so old ids name new objects.
+   */
+  loseState(): void {
+    for (const m of Object.values(this.store)) m.clear();
+    this.tokens.clear();
+    this.seq = 0;
+  }
+
   /** The business logic's side. */
   readonly bl = {
+    /** Grant targets to a ven or resource object (only the business logic may). */
+    grant: (kind: 'vens' | 'resources', id: string, targets: string[]) => {
+      const o = this.store[kind].get(id);
+      if (!o) throw new Error(`no ${kind} ${id}`);
+      o.targets = targets;
+    },
     program: (body: Record<string, unknown>) => this.create('programs', body),
     event: async (body: Record<string, unknown>) => {
       const e = this.create('events', body);

@@ -19,6 +19,7 @@ import * as m018 from './018_customers.ts';
 import * as m019 from './019_gateway_stock.ts';
 import * as m020 from './020_demand_response.ts';
 import * as m021 from './021_command_power_guard.ts';
+import * as m022 from './022_demand_response_trust.ts';
 import * as m023 from './023_bootstrap_steps.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -41,5 +42,6 @@ export const migrations: Record<string, Migration> = {
   '019_gateway_stock': m019,
   '020_demand_response': m020,
   '021_command_power_guard': m021,
+  '022_demand_response_trust': m022,
   '023_bootstrap_steps': m023,
 };

@@ -251,6 +251,7 @@ describe('plant lookups', () => {
       connected: false,
       live: false,
       programs: [],
+      vtn: null,
     });
   });
 });

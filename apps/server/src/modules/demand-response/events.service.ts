@@ -13,6 +13,7 @@ import type { Db } from '../../db/index.ts';
 import { optOut as dropRows } from '../../demand-response/dispatch.ts';
 import { absoluteIntervals, type EventState, eventState } from '../../demand-response/intervals.ts';
 import { deliveredW } from '../../demand-response/reports.ts';
+import { reportStates } from '../../demand-response/store.ts';
 import type { Ven } from '../../demand-response/ven.ts';
 import type { OadrEvent } from '../../demand-response/wire.ts';
 import { fail } from '../../http/errors.ts';
@@ -53,6 +54,8 @@ type EventRowFull = {
   end_ms: number | null;
   cancelled_at: number | null;
   received_at: number;
+  ignored_reason: string | null;
+  ended_reason: string | null;
 };
 
 function toItem(r: EventRowFull, programName: string | null, optedOut: boolean, zone: string, now: number): EventItem {
@@ -84,6 +87,8 @@ function toItem(r: EventRowFull, programName: string | null, optedOut: boolean, 
     localEnd: end === null ? null : local(end),
     timezone: zone,
     durationMinutes: start === null || end === null ? null : Math.round((end - start) / 60_000),
+    ignoredReason: r.ignored_reason,
+    endedReason: r.ended_reason,
   };
 }
 
@@ -176,6 +181,22 @@ export async function getEvent(db: Db, caller: Caller, id: number, now = Date.no
       level: i.signal.level,
     })),
     dispatches,
+    report: await eventReport(db, r),
+  };
+}
+
+/** The report owed for the event row: waiting (with its last error), sent, or given up and why. */
+async function eventReport(db: Db, r: EventRowFull & { vtn_created?: string }): Promise<EventDetail['report']> {
+  const rows = await reportStates(db, [r.vtn_id]);
+  const mine = rows.find((x) => (x.event_created ?? '') === (r.vtn_created ?? ''));
+  if (!mine) return null;
+  const state = mine.sent_at !== null ? 'sent' : mine.dead_at !== null ? 'given-up' : 'waiting';
+  return {
+    state,
+    attempts: Number(mine.attempts),
+    lastError: mine.last_error,
+    madeAt: iso(Number(mine.created_at))!,
+    at: iso(mine.sent_at ?? mine.dead_at ?? null),
   };
 }
 

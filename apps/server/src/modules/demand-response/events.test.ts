@@ -98,7 +98,7 @@ beforeAll(async () => {
     interval_period: { start: '2026-10-24 23:30:00', duration: 'PT3H' },
     intervals: [{ id: 0, interval_period: null, payloads: [{ type: 'SIMPLE', values: [2] }] }],
   })!;
-  dst = (await upsertEvent(s.db, event, start - 86_400_000)).row.id;
+  dst = (await upsertEvent(s.db, event, { ignoredReason: null, only: null }, start - 86_400_000)).row.id;
   const gone = asEvent({
     id: 'dst-2',
     programID: PROGRAM,
@@ -106,7 +106,7 @@ beforeAll(async () => {
     intervalPeriod: { start: '0001-01-01', duration: 'PT0S' },
     intervals: [{ id: 0, payloads: [{ type: 'SIMPLE', values: [1] }] }],
   })!;
-  cancelled = (await upsertEvent(s.db, gone, start)).row.id;
+  cancelled = (await upsertEvent(s.db, gone, { ignoredReason: null, only: null }, start)).row.id;
 });
 afterAll(() => s.close());
 

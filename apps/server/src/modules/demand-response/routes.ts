@@ -2,10 +2,14 @@
 import { demandResponseApi as api } from '@sunfleet/contracts';
 import type { FastifyInstance } from 'fastify';
 import { termsUrl } from '../../demand-response/programmes.ts';
+import { vtnStatus } from '../../demand-response/registration.ts';
+import { venStats } from '../../demand-response/stats.ts';
 import { Ven } from '../../demand-response/ven.ts';
-import { replyError } from '../../http/errors.ts';
+import { AuthError, RequestError, replyError, TooManyRequests } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
+import { hit, throttleKey } from '../../http/throttle.ts';
 import { silentLogger } from '../../log.ts';
+import { iso } from '../../time/index.ts';
 import * as enrollments from './enrollments.service.ts';
 import * as events from './events.service.ts';
 import * as stations from './stations.ts';
@@ -26,11 +30,18 @@ export function demandResponseRoutes(app: FastifyInstance) {
 
   route(app, api.listPrograms, async () => {
     const ven = venOf(app);
-    if (!ven) return { connected: false, live: false, programs: [] };
+    if (!ven) return { connected: false, live: false, programs: [], vtn: null };
     const { programs, live } = await ven.programs();
+    const status = await vtnStatus(db);
     return {
       connected: true,
       live,
+      vtn: {
+        registered: status.registered,
+        lastPollAt: iso(status.lastPollAt),
+        lastOkAt: iso(status.lastOkAt),
+        lastError: status.lastError,
+      },
       programs: programs.map((p) => ({
         id: p.id,
         name: p.programName,
@@ -75,18 +86,25 @@ export function demandResponseRoutes(app: FastifyInstance) {
   };
   route(app, api.callbackEcho, echo);
   route(app, api.callbackEchoPath, echo);
-  // Public and stored before it is answered: counted per address (a VTN sends far fewer).
-  route(
-    app,
-    api.callbackNotify,
-    async ({ req, reply }) => {
-      const ven = venOf(app);
-      if (!ven) return replyError(req, reply, 404, 404);
-      const ok = await ven.notify(req.body, req.headers.authorization);
-      return ok
-        ? reply.code(200).send({})
-        : reply.code(400).send({ title: 'Bad Request', status: 400, detail: 'not a notification' });
-    },
-    { limit: { max: 600, minutes: 1 } },
-  );
+  // Public: every call is counted per address (a VTN sends a few a minute; over the limit 429 with
+  // Retry-After, counted); one without the subscription's bearer token is refused with 401 and
+  // nothing is stored; one with it is stored before the VTN gets its 200, as a hint to read again.
+  route(app, api.callbackNotify, async ({ req, reply }) => {
+    const ven = venOf(app);
+    if (!ven) return replyError(req, reply, 404, 404);
+    if (app.deps.config.rateLimits) {
+      const hits = await hit(db, throttleKey(WEBHOOK_LIMIT.name, req.ip), WEBHOOK_LIMIT.minutes * 60_000);
+      if (hits.count > WEBHOOK_LIMIT.max) {
+        venStats.webhookRefused.throttled++;
+        throw new TooManyRequests((hits.windowStart + WEBHOOK_LIMIT.minutes * 60_000 - Date.now()) / 1000);
+      }
+    }
+    const outcome = await ven.notify(req.body, req.headers.authorization);
+    if (outcome === 'unauthorized') throw new AuthError('the webhook needs the subscription’s bearer token');
+    if (outcome === 'malformed') throw new RequestError(400, 'not a notification');
+    return reply.code(200).send({});
+  });
 }
+
+/** Webhook calls per client address: a VTN sends a few a minute. */
+const WEBHOOK_LIMIT = { name: 'oadr-webhook', max: 60, minutes: 1 };
