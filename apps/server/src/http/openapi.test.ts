@@ -74,6 +74,7 @@ describe('API description', () => {
         ...(takesInput ? [400] : []),
         ...(ep.access !== 'public' ? [401] : []),
         ...(ep.encoding === 'multipart' ? [406] : []),
+        408,
         ...(ep.method !== 'GET' ? [413] : []),
         ...(ep.path.includes('/:') ? [414] : []),
         ...(ep.method !== 'GET' ? [415] : []),

@@ -8,6 +8,7 @@
  * - 400: bad input (code 4), on routes that take params, a query or a body.
  * - 401: the access token is missing, invalid or expired, on every non-public route.
  * - 406: an upload that is not multipart/form-data, on upload routes.
+ * - 408: a request that did not arrive in time (code 1); on every route.
  * - 413 / 415: a body too large / of a content type the route does not parse, where a body is taken.
  * - 414: a path parameter longer than the router takes, on routes with path parameters.
  * - 429: too many calls, on rate-limited routes (while rate limits are on).
@@ -53,6 +54,7 @@ export function errorResponses(ep: Endpoint, rateLimited: boolean): Record<strin
   }
   if (ep.access !== 'public') out[401] = errorReply('The access token is missing, invalid or expired: code 401');
   if (ep.encoding === 'multipart') out[406] = errorReply('The upload is not multipart/form-data: code 4');
+  out[408] = errorReply('The request did not arrive in time: code 1');
   if (takesBody(ep)) {
     out[413] = errorReply('The body or the upload is too large: code 4');
     out[415] = errorReply('The content type is not one the route parses: code 4');
