@@ -135,10 +135,19 @@ export const Program = Type.Object({
   descriptionUrls: Type.Array(Type.String()),
 });
 
+/** The VEN's connection to the VTN: whether it is registered there and how its last upkeep went. */
+export const VtnConnection = Type.Object({
+  registered: Type.Boolean({ description: 'the VTN has the portal’s VEN (checked on every upkeep)' }),
+  lastPollAt: Nullable(Instant),
+  lastOkAt: Nullable(Instant),
+  lastError: Nullable(Type.String({ description: 'what the last upkeep failed on; null when it went through' })),
+});
+
 export const ProgramList = Type.Object({
   connected: Type.Boolean({ description: 'a VTN is configured' }),
   live: Type.Boolean({ description: 'read from the VTN just now (false: the last list read, the VTN did not answer)' }),
   programs: Type.Array(Program),
+  vtn: Nullable(VtnConnection),
 });
 
 export const listPrograms = endpoint({
@@ -310,6 +319,10 @@ export const EventItem = Type.Object({
   localEnd: Nullable(Type.String()),
   timezone: Type.String(),
   durationMinutes: Nullable(Type.Integer()),
+  ignoredReason: Nullable(
+    Type.String({ description: 'why the portal does not act on it (its targets, its programme); null when it does' }),
+  ),
+  endedReason: Nullable(Type.String({ description: 'why it ended before its window (the VTN no longer has it)' })),
 });
 
 export const listEvents = endpoint({
@@ -348,10 +361,22 @@ export const EventInterval = Type.Object({
   level: Nullable(Type.Integer()),
 });
 
+export const REPORT_STATES = ['waiting', 'sent', 'given-up'] as const;
+
+/** The report the VEN owes the VTN for the event: waiting (retried), sent, or given up and why. */
+export const EventReport = Type.Object({
+  state: Literals(REPORT_STATES),
+  attempts: Type.Integer(),
+  lastError: Nullable(Type.String()),
+  madeAt: Instant,
+  at: Nullable(Instant),
+});
+
 export const EventDetail = Type.Object({
   ...EventItem.properties,
   intervals: Type.Array(EventInterval),
   dispatches: Type.Array(DispatchView),
+  report: Nullable(EventReport),
 });
 
 export const getEvent = endpoint({
