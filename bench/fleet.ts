@@ -89,6 +89,7 @@ export async function startIngestRole(s: BenchStore, env: Record<string, string>
     MQTT_PORT: String(mqttPort),
     MQTT_HOST: '127.0.0.1',
     MQTT_RATE_LIMIT: 'off',
+    MQTT_TLS_PORT: '0',
     DEMO: 'off',
     WEB_DIST: '',
     ...env,

@@ -127,6 +127,7 @@ async function ingestBench(store: 'sqlite' | 'postgres', relay: Awaited<ReturnTy
       MQTT_PORT: String(mqttPort),
       MQTT_HOST: '127.0.0.1',
       MQTT_URL: '',
+      MQTT_TLS_PORT: '0',
       MQTT_RATE_LIMIT: 'off',
       // api for /metrics (its ingest counters: refusals by reason, duplicates, acknowledgements).
       ROLES: 'api,ingest,jobs',

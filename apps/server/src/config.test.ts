@@ -112,13 +112,15 @@ describe('loadConfig', () => {
   it('demo accounts: on by default, off with NODE_ENV=production unless DEMO=on, with the reason', () => {
     expect(loadConfig({})).toMatchObject({ demo: true, simulator: true, demoReason: 'default outside NODE_ENV=production' });
     expect(loadConfig({ NODE_ENV: 'development' }).demo).toBe(true);
-    const production = loadConfig({ NODE_ENV: 'production' });
+    // (Production needs the broker's TLS files, or TLS off behind a proxy: `tls.test.ts`.)
+    const behindProxy = { MQTT_TLS: 'off', MQTT_PLAIN: 'on' };
+    const production = loadConfig({ NODE_ENV: 'production', ...behindProxy });
     expect(production).toMatchObject({ demo: false, simulator: false });
     expect(production.demoReason).toMatch(/NODE_ENV=production.*DEMO=on/);
-    const enabled = loadConfig({ NODE_ENV: 'production', DEMO: 'on' });
+    const enabled = loadConfig({ NODE_ENV: 'production', DEMO: 'on', ...behindProxy });
     expect(enabled).toMatchObject({ demo: true, simulator: true, demoReason: 'DEMO=on (enabled in production)' });
     expect(loadConfig({ DEMO: 'off' })).toMatchObject({ demo: false, simulator: false, demoReason: 'DEMO=off' });
-    expect(() => loadConfig({ NODE_ENV: 'production', DEMO: 'maybe' })).toThrow(ConfigError);
+    expect(() => loadConfig({ NODE_ENV: 'production', DEMO: 'maybe', ...behindProxy })).toThrow(ConfigError);
   });
 
   it('resolves a relative DATA_DIR against where npm was run, not the workspace folder', () => {

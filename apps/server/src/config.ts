@@ -61,6 +61,13 @@ export interface Config {
      * (`/internal/mqtt/*`, EMQX's HTTP auth); null: the hooks refuse every call.
      */
     hookSecret: string | null;
+    /** The embedded broker's plain (unencrypted) listener; off in production unless switched on. */
+    plain: boolean;
+    /**
+     * The embedded broker's TLS listener (null: none): its port and the certificate and key files
+     * (null: a self-signed pair made in the data folder, outside production only).
+     */
+    tls: { port: number; host: string; certFile: string | null; keyFile: string | null } | null;
   };
   /** The command channel's defaults (commands/). */
   commands: {
@@ -403,6 +410,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       rateLimit: rateLimit(env.MQTT_RATE_LIMIT),
       hookSecret,
       leaveOnStop: flag(env, 'MQTT_LEAVE_ON_STOP', false),
+      ...mqttListeners(env, env.NODE_ENV === 'production', roles.has('ingest') && !mqttUrl),
     },
     commands: {
       timeoutMs: int(env, 'COMMAND_TIMEOUT', 30, 1, 3600) * 1000,
@@ -424,5 +432,42 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appStores: { ios: storeUrl(env, 'APP_IOS_URL'), android: storeUrl(env, 'APP_ANDROID_URL') },
     mapTiles: mapTilesSetting(env),
     oadr: oadrSetting(env),
+  };
+}
+
+/**
+ * The embedded broker's listeners: plain MQTT (`MQTT_PORT`; off in production unless
+ * `MQTT_PLAIN=on`) and MQTT over TLS (`MQTT_TLS_PORT`: 8883, or a free port when `MQTT_PORT` is given;
+ * `MQTT_TLS=off` for none) with `MQTT_TLS_CERT` and `MQTT_TLS_KEY` (both or neither; in production
+ * required unless TLS is off).
+ */
+function mqttListeners(
+  env: NodeJS.ProcessEnv,
+  production: boolean,
+  /** This process runs the embedded broker (the ingest role without MQTT_URL). */
+  embedded: boolean,
+): Pick<Config['mqtt'], 'plain' | 'tls'> {
+  const plain = flag(env, 'MQTT_PLAIN', !production);
+  const certFile = env.MQTT_TLS_CERT || null;
+  const keyFile = env.MQTT_TLS_KEY || null;
+  if ((certFile === null) !== (keyFile === null)) throw new ConfigError('MQTT_TLS_CERT and MQTT_TLS_KEY go together');
+  for (const file of [certFile, keyFile])
+    if (file !== null && !fs.existsSync(file)) throw new ConfigError(`MQTT TLS file not found: ${file}`);
+  const on = flag(env, 'MQTT_TLS', true);
+  if (embedded && on && production && certFile === null)
+    throw new ConfigError('MQTT_TLS_CERT and MQTT_TLS_KEY are required in production (or MQTT_TLS=off behind a TLS proxy)');
+  if (embedded && !on && !plain) throw new ConfigError('the embedded broker needs a listener: MQTT_TLS or MQTT_PLAIN on');
+  // 8883 beside the default plain port; beside a plain port given (tests, benches), a free one unless given too.
+  const defaultTlsPort = env.MQTT_PORT === undefined || env.MQTT_PORT === '' ? 8883 : 0;
+  return {
+    plain,
+    tls: on
+      ? {
+          port: int(env, 'MQTT_TLS_PORT', defaultTlsPort, 0, 65535),
+          host: env.MQTT_TLS_HOST ?? env.MQTT_HOST ?? '0.0.0.0',
+          certFile,
+          keyFile,
+        }
+      : null,
   };
 }

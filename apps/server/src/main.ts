@@ -105,6 +105,10 @@ async function main() {
       ? startCommandSweeper(commands, log.child({ part: 'commands' }))
       : null;
   if (telemetry?.localUrl) log.info({ url: telemetry.localUrl }, 'MQTT broker listening');
+  if (telemetry?.localTls)
+    log.info({ url: telemetry.localTls.url, fingerprint: telemetry.localTls.fingerprint }, 'MQTT over TLS listening');
+  // The demo fleet connects as gateways should: over TLS, trusting the broker's certificate.
+  const localBroker = telemetry?.localTls ?? (telemetry?.localUrl ? { url: telemetry.localUrl, certFile: null } : null);
   // Work that must run once however many jobs processes run: in the one that leads (a PostgreSQL
   // advisory lock; SQLite's one process always leads).
   const leader = config.roles.has('jobs')
@@ -153,13 +157,14 @@ async function main() {
   }
 
   let simulator: SimulatorProcess | null = null;
-  const fleet = config.demo && config.simulator && telemetry?.localUrl ? await ensureDemoFleet(db, config) : null;
-  if (config.demo && config.simulator && telemetry?.localUrl && !fleet) {
+  const fleet = config.demo && config.simulator && localBroker ? await ensureDemoFleet(db, config) : null;
+  if (config.demo && config.simulator && localBroker && !fleet) {
     log.warn('the demo owner account is gone: no demo fleet is simulated');
   }
-  if (fleet && telemetry?.localUrl) {
+  if (fleet && localBroker) {
     simulator = startSimulator({
-      url: telemetry.localUrl,
+      url: localBroker.url,
+      caFile: localBroker.certFile,
       credentialsFile: fleet.file,
       intervalS: config.simulatorInterval,
       backfillDays: fleet.created ? config.simulatorBackfillDays : 0,

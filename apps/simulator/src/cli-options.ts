@@ -1,5 +1,6 @@
 // Command-line options of `npm run simulate`, parsed and checked (kept apart from cli.ts so
 // tests can parse without starting anything).
+import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 
 export const usage = `Sunfleet simulator: virtual gateways speaking the gateway protocol over MQTT.
@@ -7,7 +8,8 @@ export const usage = `Sunfleet simulator: virtual gateways speaking the gateway 
 Usage: npm run simulate -- [options]
 
 Fleet mode (default):
-  --url URL                 broker (default $MQTT_URL or mqtt://localhost:1883)
+  --url URL                 broker (default $MQTT_URL or mqtt://localhost:1883); mqtts://… for MQTT over TLS
+  --ca FILE                 with mqtts://: the certificate (PEM) to trust: the broker's own (pinned) or its CA
   --gateways N              number of gateways/plants (default: all in --credentials, else 12)
   --interval S              upload interval, simulated seconds (default 60)
   --speed X                 simulated seconds per wall second (default 1)
@@ -67,6 +69,8 @@ export interface CliOptions {
   relay: boolean;
   json: boolean;
   firmwareKey: string | undefined;
+  /** The certificate (PEM text) trusted for mqtts://; undefined: the system's CAs. */
+  ca: string | undefined;
   upgrades: { failureRate: number; rebootMs: number; bytesPerSecond?: number };
 }
 
@@ -91,6 +95,7 @@ export function parseCli(argv: readonly string[], env: Readonly<Record<string, s
       'mqtt-version': { type: 'string' },
       'print-spec': { type: 'boolean' },
       'firmware-key': { type: 'string' },
+      ca: { type: 'string' },
       'upgrade-failure-rate': { type: 'string' },
       'upgrade-bps': { type: 'string' },
       'upgrade-reboot-s': { type: 'string' },
@@ -140,6 +145,7 @@ export function parseCli(argv: readonly string[], env: Readonly<Record<string, s
     mqttVersion: version,
     printSpec: values['print-spec'] ?? false,
     firmwareKey: values['firmware-key'],
+    ca: values.ca === undefined ? undefined : fs.readFileSync(values.ca, 'utf8'),
     upgrades: {
       failureRate: num('upgrade-failure-rate', values['upgrade-failure-rate'], 0, 0, 1),
       rebootMs: num('upgrade-reboot-s', values['upgrade-reboot-s'], 3, 0, 3600) * 1000,

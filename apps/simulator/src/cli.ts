@@ -74,6 +74,7 @@ async function main(): Promise<number> {
   }
   const fleet = createFleet({
     url: options.url,
+    ...(options.ca !== undefined ? { ca: options.ca } : {}),
     gateways: spec,
     interval: options.interval,
     speed: options.speed,

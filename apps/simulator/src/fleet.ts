@@ -8,6 +8,7 @@ export interface FleetOptions
   extends Pick<
     GatewayOptions,
     | 'url'
+    | 'ca'
     | 'interval'
     | 'seed'
     | 'backfillDays'
@@ -92,6 +93,7 @@ export function createFleet(options: FleetOptions): Fleet {
     const quirks = commandQuirksAt(options.commandQuirks, index);
     return new VirtualGateway(spec, {
       url: options.url,
+      ...(options.ca !== undefined ? { ca: options.ca } : {}),
       clock,
       interval: options.interval ?? 60,
       seed: options.seed ?? 1,

@@ -42,6 +42,8 @@ export interface GatewaySpec {
 
 export interface GatewayOptions {
   url: string;
+  /** For an mqtts:// URL: the certificate (PEM) to trust, the broker's own (pinned) or its CA; default: the system's CAs. */
+  ca?: string;
   clock: Clock;
   /** Upload interval, simulated seconds (default 60). */
   interval?: number;
@@ -397,6 +399,7 @@ export class VirtualGateway {
       keepalive: this.options.keepalive ?? 30,
       reconnectPeriod: this.options.reconnectPeriodMs ?? 5000,
       connectTimeout: 10_000,
+      ...(this.options.ca !== undefined ? { ca: this.options.ca } : {}),
       will: { topic: topics.up(sn, 'state'), payload: Buffer.from(JSON.stringify(will)), qos: 1, retain: true },
     });
     this.client = client;

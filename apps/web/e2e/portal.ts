@@ -214,6 +214,8 @@ async function startServer(smtp: TestSmtp, env: Record<string, string>, options:
       // A test that needs live data turns the simulator on itself; the broker takes a free port.
       SIMULATOR: 'off',
       MQTT_PORT: '0',
+      // MQTT over TLS on a free port too (its certificate made in the test's data folder).
+      MQTT_TLS_PORT: '0',
       ...(mqttPort !== null ? { MQTT_PORT: String(mqttPort), MQTT_HOST: '127.0.0.1' } : {}),
       RATE_LIMITS: 'off',
       // Request lines: printed with the page's trail when a test fails.

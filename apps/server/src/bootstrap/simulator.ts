@@ -10,6 +10,8 @@ export interface SimulatorProcess {
 
 export function startSimulator(opts: {
   url: string;
+  /** The certificate (PEM) the simulated gateways trust for an mqtts:// URL; null: the system's. */
+  caFile?: string | null;
   credentialsFile: string;
   intervalS: number;
   backfillDays: number;
@@ -27,6 +29,7 @@ export function startSimulator(opts: {
     '--firmware-key',
     opts.firmwareKey,
   ]);
+  if (opts.caFile) args.push('--ca', opts.caFile);
   if (opts.backfillDays > 0) args.push('--backfill-days', String(opts.backfillDays), '--backfill-interval', '300');
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const forward = (level: 'info' | 'warn') => (chunk: Buffer) => {

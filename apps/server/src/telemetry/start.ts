@@ -10,6 +10,7 @@ import type { Store } from '../db/index.ts';
 import type { CommitHook, TelemetrySnapshot } from '../metrics/metrics.ts';
 import { startBrokerBridge } from './broker/bridge.ts';
 import { startEmbeddedBroker } from './broker/embedded.ts';
+import { brokerTls } from './broker/tls.ts';
 import { createIngest, type Ingest, type IngestOptions } from './ingest/pipeline.ts';
 import { startWalCheckpointer } from './ingest/wal-checkpointer.ts';
 import { startSummaryRefresher } from './summary-refresher.ts';
@@ -17,8 +18,10 @@ import type { TelemetryHandler } from './types.ts';
 
 export interface Telemetry {
   ingest: Ingest;
-  /** The MQTT URL a local gateway (the demo simulator) connects to. */
+  /** The plain MQTT URL a local gateway connects to; null without a plain listener. */
   localUrl: string | null;
+  /** The MQTT-over-TLS URL a local gateway (the demo simulator) connects to, the certificate it trusts and its fingerprint. */
+  localTls: { url: string; certFile: string; fingerprint: string } | null;
   publish(topic: string, payload: Buffer | string, opts: { qos: 0 | 1 | 2 }): Promise<void>;
   /** Ingest's and the MQTT side's counters, for the metrics. */
   stats(): TelemetrySnapshot;
@@ -105,6 +108,7 @@ export async function startTelemetry(config: Config, store: Store, log: Logger, 
     return {
       ingest,
       localUrl: null,
+      localTls: null,
       publish: (topic, payload, opts) => bridge.publish(topic, payload, opts),
       stats: () => ({ ingest: ingest.stats(), broker: { kind: 'bridge', ...bridge.stats() }, commands: commands?.stats() }),
       revoke: () => {},
@@ -114,10 +118,16 @@ export async function startTelemetry(config: Config, store: Store, log: Logger, 
       },
     };
   }
+  const tlsListener = config.mqtt.tls;
+  const certificate = tlsListener ? await brokerTls(tlsListener, config.dataDir, mqttLog) : null;
   const broker = await startEmbeddedBroker({
     ...common,
-    port: config.mqtt.port,
+    port: config.mqtt.plain ? config.mqtt.port : null,
     host: config.mqtt.host,
+    tls:
+      tlsListener && certificate
+        ? { port: tlsListener.port, host: tlsListener.host, key: certificate.key, cert: certificate.cert }
+        : null,
     serverCredentials: { username: config.mqtt.serverUsername, password: config.mqtt.serverPassword },
   });
   commands?.attach(
@@ -126,7 +136,11 @@ export async function startTelemetry(config: Config, store: Store, log: Logger, 
   );
   return {
     ingest,
-    localUrl: `mqtt://127.0.0.1:${broker.port}`,
+    localUrl: config.mqtt.plain ? `mqtt://127.0.0.1:${broker.port}` : null,
+    localTls:
+      broker.tlsPort !== null && certificate
+        ? { url: `mqtts://127.0.0.1:${broker.tlsPort}`, certFile: certificate.certFile, fingerprint: certificate.fingerprint }
+        : null,
     publish: (topic, payload, opts) => broker.publish(topic, payload, opts),
     stats: () => ({ ingest: ingest.stats(), broker: { kind: 'embedded', ...broker.stats() }, commands: commands?.stats() }),
     revoke: (sn) => broker.revoke(sn),

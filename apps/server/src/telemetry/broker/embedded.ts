@@ -10,6 +10,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import net from 'node:net';
+import tls from 'node:tls';
 import { isGatewaySn, mqttLimits, topics } from '@sunfleet/contracts';
 import { Aedes, type AuthenticateError, type Client, type ConnectPacket, type PublishPacket } from 'aedes';
 import type { Logger } from 'pino';
@@ -31,9 +32,11 @@ export interface EmbeddedBrokerOptions {
   db: Db;
   log: Logger;
   handler: TelemetryHandler;
-  /** 0 for a free port (tests). */
-  port: number;
+  /** 0 for a free port (tests); null: no plain (unencrypted) listener. */
+  port: number | null;
   host?: string;
+  /** A TLS listener as well (or instead): its port (0 for a free one), address and certificate. */
+  tls?: { port: number; host?: string; key: string; cert: string } | null;
   /** The server's own client(s); their client ids must not be gateway SNs. */
   serverCredentials: ServerCredentials;
   /** Per-gateway message rate; false disables it (benchmarks). */
@@ -71,7 +74,10 @@ export interface BrokerStats {
 }
 
 export interface EmbeddedBroker {
+  /** The plain listener's port (the TLS listener's when it is the only one). */
   port: number;
+  /** The TLS listener's port; null when there is none. */
+  tlsPort: number | null;
   /** Publish as the server (commands to `sf/gw/{sn}/down/cmd`); a retained command is refused. */
   publish(topic: string, payload: Buffer | string, opts: PublishOptions): Promise<void>;
   /** Whether the gateway has a live session on this broker. */
@@ -278,7 +284,7 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<
 
   await aedes.listen();
   let guardMissing = false;
-  const server = net.createServer({ noDelay: true }, (socket) => {
+  const serve = (socket: net.Socket) => {
     socket.setKeepAlive(true, 60_000);
     const client = aedes.handle(socket);
     const guarded = guardFrameSize(client, maxFrame, (length) => {
@@ -289,24 +295,45 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<
       guardMissing = true;
       log.error('MQTT frame size guard could not be installed (aedes internals changed)');
     }
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host ?? '0.0.0.0', () => {
-      server.off('error', reject);
-      resolve();
+  };
+  const listen = async (server: net.Server, port: number, host: string, what: string) => {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
-  server.on('error', (err) => log.error({ err }, 'MQTT listener error'));
-  const port = (server.address() as net.AddressInfo).port;
+    server.on('error', (err) => log.error({ err }, `${what} listener error`));
+    return (server.address() as net.AddressInfo).port;
+  };
+  const servers: net.Server[] = [];
+  let port: number | null = null;
+  let tlsPort: number | null = null;
+  if (opts.port !== null) {
+    const server = net.createServer({ noDelay: true }, serve);
+    servers.push(server);
+    port = await listen(server, opts.port, opts.host ?? '0.0.0.0', 'MQTT');
+  }
+  if (opts.tls) {
+    const server = tls.createServer({ key: opts.tls.key, cert: opts.tls.cert, minVersion: 'TLSv1.2', noDelay: true }, serve);
+    // A handshake that fails (a client that does not trust the certificate, a plain client on the TLS port) ends that connection only.
+    server.on('tlsClientError', (err, socket) => {
+      log.debug({ err: err.message, remote: socket.remoteAddress }, 'MQTT TLS handshake failed');
+      socket.destroy();
+    });
+    servers.push(server);
+    tlsPort = await listen(server, opts.tls.port, opts.tls.host ?? opts.host ?? '0.0.0.0', 'MQTT TLS');
+  }
   const housekeeping = setInterval(() => {
     limiter?.prune();
     drops.report();
   }, 60_000).unref();
-  log.info({ port }, 'embedded MQTT broker listening');
+  log.info({ port, tlsPort }, 'embedded MQTT broker listening');
 
   return {
-    port,
+    port: (port ?? tlsPort)!,
+    tlsPort,
     publish(topic, payload, { qos, retain = false }) {
       const decision = mayPublish({ kind: 'server', username: serverCredentials.username }, topic, retain);
       if (!decision.ok || topic.includes('+') || topic.includes('#'))
@@ -331,7 +358,7 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<
     async close() {
       clearInterval(housekeeping);
       drops.report();
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      const stopped = Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
       // Disconnects caused by our own shutdown are not presence news: gateways reconnect to the
       // next process, and the offline job catches those that do not.
       await presence.close();
