@@ -185,7 +185,7 @@ function wrongType(ts: string[]): fc.Arbitrary<unknown> {
   const all: Array<[string, fc.Arbitrary<unknown>]> = [
     ['string', fc.constantFrom('', 'x', 'true', '1', '-1', '1e309', 'NaN', 'null', '[]', '{}')],
     ['number', fc.constantFrom(0, -1, 1.5, 2 ** 53 + 2, -(2 ** 63))],
-    ['integer', fc.constantFrom(0, -1, 2 ** 31, 2 ** 53 + 2)],
+    ['integer', fc.constantFrom(0, -1, 2 ** 31, 2 ** 53 + 2, 2 ** 63, 1e30)],
     ['boolean', fc.boolean()],
     ['null', fc.constant(null)],
     ['array', fc.constantFrom([], [1], ['a', 'b'], [[[]]])],
@@ -242,6 +242,10 @@ function buildMalformed(s: Schema, hints: Hints, depth: number): fc.Arbitrary<un
   const maxLength = num(s.maxLength);
   if (minLength && minLength > 0) out.push(fc.constant('a'.repeat(minLength - 1)));
   if (maxLength !== undefined) out.push(fc.constant('a'.repeat(maxLength + 1)));
+  // Past the store's integers: 2^63 and beyond, where no maximum stops them.
+  if ((ts.includes('integer') || ts.includes('number')) && num(s.maximum) === undefined) {
+    out.push(fc.constantFrom(2 ** 63, 1e30, 2 ** 53 + 2));
+  }
   for (const bound of [num(s.minimum), num(s.maximum)]) {
     if (bound !== undefined) out.push(fc.constantFrom(bound - 1, bound + 1, bound - 0.5, bound + 0.5));
   }

@@ -188,8 +188,8 @@ const badSegment = fc.constantFrom(
   '%2F',
 );
 
-/** Every request shape for one operation (its caller is set afterwards). */
-export function requestArb(op: Operation, hints: Hints): fc.Arbitrary<FuzzRequest> {
+/** Every request shape for one operation (its caller is set afterwards); `validOnly`: the valid one only. */
+export function requestArb(op: Operation, hints: Hints, validOnly = false): fc.Arbitrary<FuzzRequest> {
   const { ep } = op;
   const params = plain(ep.params);
   const query = plain(ep.query);
@@ -230,7 +230,10 @@ export function requestArb(op: Operation, hints: Hints): fc.Arbitrary<FuzzReques
       .tuple(obj(params), obj(query), validBody, fc.constantFrom(...Object.keys(query?.properties ?? {}), 'lan', 'page', 'size'))
       .chain(([p, q, b, k]) =>
         fc
-          .array(fc.oneof(fc.constantFrom('en', 'es', '1', '1e309', 'Infinity', ''), nastyString), { minLength: 1, maxLength: 3 })
+          .array(fc.oneof(fc.constantFrom('en', 'es', '1', '1e309', 'Infinity', '', '9223372036854775808'), nastyString), {
+            minLength: 1,
+            maxLength: 3,
+          })
           .map((extra) => make('repeated-query', p, queryString({ ...q, [k]: [q[k] ?? 'en', ...extra] }), b)),
       ),
   ];
@@ -258,7 +261,7 @@ export function requestArb(op: Operation, hints: Hints): fc.Arbitrary<FuzzReques
       fc.tuple(obj(params), obj(query), brokenMultipart).map(([p, q, b]) => make('broken-multipart', p, queryString(q), b)),
     );
   }
-  return fc.oneof(...variants);
+  return validOnly ? variants[0]! : fc.oneof(...variants);
 }
 
 /** The token header for a request: the caller's, a forged one, or another scheme. */
