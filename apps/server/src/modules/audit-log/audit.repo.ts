@@ -1,8 +1,8 @@
 /** SQL for reading the administrative audit log: filters, newest first, the actor's account and the company's name. */
-import { sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import { parseJson } from '../../db/index.ts';
 import type { AdminAuditEntity } from '../../db/schema.ts';
+import { containsText } from '../../db/search.ts';
 import { iso } from '../../time/index.ts';
 
 export interface AuditFilter {
@@ -24,10 +24,7 @@ function filtered(db: Db, f: AuditFilter) {
   if (f.companyId !== undefined) q = q.where('admin_audit.company_id', '=', f.companyId);
   if (f.from !== undefined) q = q.where('admin_audit.created_at', '>=', f.from);
   if (f.to !== undefined) q = q.where('admin_audit.created_at', '<=', f.to);
-  if (f.actor) {
-    const like = `%${f.actor.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q = q.where(sql<boolean>`lower(${sql.ref('users.account')}) like ${like} escape '\\'`);
-  }
+  if (f.actor) q = q.where(containsText(['users.account'], f.actor));
   return q;
 }
 

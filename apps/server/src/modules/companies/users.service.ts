@@ -6,12 +6,12 @@
  * without company rights and ends its sessions (its plants and history stay).
  */
 import type { BodyOf, companyApi } from '@sunfleet/contracts';
-import { sql } from 'kysely';
 import type { Caller } from '../../access/caller.ts';
 import { recordAdminChange } from '../../audit/admin.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
 import { now } from '../../db/index.ts';
+import { containsText } from '../../db/search.ts';
 import { fail } from '../../http/errors.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
@@ -31,17 +31,8 @@ export async function listUsers(
   const page = query.page ?? 1;
   const size = query.size ?? 10;
   let q = companyUsers(db, companyId);
-  const keyword = query.keyword?.trim().toLowerCase();
-  if (keyword) {
-    const like = `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q = q.where((eb) =>
-      eb.or(
-        (['users.account', 'users.name', 'users.nickname'] as const).map(
-          (c) => sql<boolean>`lower(${sql.ref(c)}) like ${like} escape '\\'`,
-        ),
-      ),
-    );
-  }
+  const keyword = query.keyword?.trim();
+  if (keyword) q = q.where(containsText(['users.account', 'users.name', 'users.nickname'], keyword));
   if (query.roleId) q = q.where('users.role_id', '=', query.roleId);
   const total = Number(
     (

@@ -1,6 +1,7 @@
 /** SQL for customers (companies with their type, agent and administrator) and customer types. */
 import { sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
+import { containsText } from '../../db/search.ts';
 
 export function customerRows(db: Db) {
   return db
@@ -57,14 +58,8 @@ export function customerRows(db: Db) {
 }
 export type CustomerRow = Awaited<ReturnType<ReturnType<typeof customerRows>['executeTakeFirstOrThrow']>>;
 
-/** `text` as a LIKE pattern for "contains", lower case, its wildcards and the escape character taken literally. */
-export const containsPattern = (text: string) =>
-  `%${text
-    .trim()
-    .toLowerCase()
-    .replace(/[!%_]/g, (c) => `!${c}`)}%`;
-export const contains = (column: string, text: string) =>
-  sql<boolean>`lower(${sql.ref(column)}) like ${containsPattern(text)} escape '!'`;
+/** `column` contains `text`, case and accents folded (db/search.ts). */
+export const contains = (column: string, text: string) => containsText([column], text);
 
 export const companyNamed = (db: Db, name: string) =>
   db.selectFrom('companies').select('id').where(sql<boolean>`lower(name) = ${name.trim().toLowerCase()}`).executeTakeFirst();

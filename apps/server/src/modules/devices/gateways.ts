@@ -11,6 +11,7 @@ import { gatewayOperableFlag, gatewaysVisible, type ScopeForm } from '../../acce
 import { gatewayFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
+import { containsText } from '../../db/search.ts';
 import { joinLatest } from '../../energy/latest.ts';
 import { iso, zoneOf } from '../../time/index.ts';
 import { cached, scopeFormFor } from './list.ts';
@@ -25,12 +26,6 @@ type Filters = GatewayFilters;
 
 const { GATEWAY_HISTORY_DAYS, GATEWAY_HISTORY_MAX } = devicesApi;
 
-const likePattern = (keyword: string) =>
-  `%${keyword
-    .trim()
-    .toLowerCase()
-    .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 // biome-ignore lint/suspicious/noExplicitAny: the filters apply to any select over `gateways`
 type GatewaysQuery = SelectQueryBuilder<Database, 'gateways' | any, any>;
 
@@ -43,12 +38,7 @@ export function filtered<Q extends GatewaysQuery>(q: Q, caller: Caller, f: Filte
   if (f.commType) out = out.where('gateways.comm_type', '=', f.commType) as Q;
   if (f.customerId !== undefined) out = out.where('gateways.company_id', '=', f.customerId) as Q;
   if (f.protocol) out = out.where('gateways.protocol_id', '=', f.protocol) as Q;
-  if (f.keyword?.trim()) {
-    const pattern = likePattern(f.keyword);
-    out = out.where(
-      sql<boolean>`(lower(gateways.sn) like ${pattern} escape '\\' or lower(coalesce(gateways.alias, '')) like ${pattern} escape '\\')`,
-    ) as Q;
-  }
+  if (f.keyword?.trim()) out = out.where(containsText(['gateways.sn', 'gateways.alias'], f.keyword)) as Q;
   return out;
 }
 

@@ -20,6 +20,7 @@ import { LoadingCaches } from '../../cache/loading-cache.ts';
 import type { Db } from '../../db/index.ts';
 import { parseJson } from '../../db/index.ts';
 import type { Database, DeviceKind } from '../../db/schema.ts';
+import { containsText } from '../../db/search.ts';
 import { devicesDayRows, joinDeviceDay, joinedDayPvOrZero } from '../../energy/day-rollups.ts';
 import { joinLatest, latestNumber, latestTsOrZero, noLatest } from '../../energy/latest.ts';
 import { iso, localDay, localTodaySql, zoneOf } from '../../time/index.ts';
@@ -65,12 +66,6 @@ const typeValues: Record<Exclude<TypeKey, 'threePhase' | '--'>, number[]> = {
 };
 const namedTypeValues = Object.values(typeValues).flat();
 
-const likePattern = (keyword: string) =>
-  `%${keyword
-    .trim()
-    .toLowerCase()
-    .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 // biome-ignore lint/suspicious/noExplicitAny: the filters apply to any select over `devices`, whatever it joins
 type DevicesQuery = SelectQueryBuilder<Database, 'devices' | any, any>;
 
@@ -108,12 +103,7 @@ function filtered<Q extends DevicesQuery>(q: Q, kind: DeviceKind, caller: Caller
       out = out.where('devices.device_type', 'is not', null).where('devices.device_type', 'not in', namedTypeValues) as Q;
     else out = out.where('devices.device_type', 'in', typeValues[f.type]) as Q;
   }
-  if (f.keyword?.trim()) {
-    const pattern = likePattern(f.keyword);
-    out = out.where(
-      sql<boolean>`(lower(devices.sn) like ${pattern} escape '\\' or lower(coalesce(devices.alias, '')) like ${pattern} escape '\\')`,
-    ) as Q;
-  }
+  if (f.keyword?.trim()) out = out.where(containsText(['devices.sn', 'devices.alias'], f.keyword)) as Q;
   return out;
 }
 

@@ -4,11 +4,12 @@
  * the rows of a page with their plant, device or gateway, and who acknowledged them.
  */
 import type { Language } from '@sunfleet/contracts';
-import { type ExpressionBuilder, sql } from 'kysely';
+import type { ExpressionBuilder } from 'kysely';
 import type { Caller } from '../../access/caller.ts';
 import { plantsOperable, plantsVisible } from '../../access/scopes.ts';
 import type { Db } from '../../db/index.ts';
 import type { Database, EventLevel } from '../../db/schema.ts';
+import { containsText } from '../../db/search.ts';
 import type { TimeRange } from '../../time/index.ts';
 import { type DeviceEvent, type SubjectKind, toDeviceEvent } from './mapper.ts';
 
@@ -47,19 +48,15 @@ function hidesScope(caller: Caller, f: EventFilters) {
   return kind === 'sysadmin' || kind === 'company_admin' || kind === 'company_user';
 }
 
-/** `text` as a LIKE pattern for "contains", lower case, its wildcards and the escape character taken literally. */
-export const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
-
 /**
  * Events whose device (its SN or alias), gateway (its own events: SN or alias) or plant (name)
  * contains the text. The text is looked up in the small tables (plants, devices, gateways) and
  * events are joined by their indexed ids, so no events column is scanned with LIKE and no
  * trigram index is needed; visibility stays the caller's scope on the events' plant.
- * `lower(…) like` because PostgreSQL's LIKE is case-sensitive and SQLite's is not.
+ * Case and accents are folded alike on both stores (db/search.ts).
  */
 function matchesSearch(eb: ExpressionBuilder<Database, 'events'>, text: string) {
-  const pattern = containsPattern(text);
-  const contains = (column: string) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '!'`;
+  const contains = (column: string) => containsText([column], text);
   return eb.or([
     eb('events.plant_id', 'in', eb.selectFrom('plants').select('plants.id').where(contains('plants.name'))),
     eb(

@@ -1,9 +1,10 @@
 /** SQL of the firmware library: images, products and inverter types, rows mapped to the contract's types. */
 import type { firmwareApi } from '@sunfleet/contracts';
-import { type Selectable, sql } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import { parseJson } from '../../db/index.ts';
 import type { FirmwareTable } from '../../db/schema.ts';
+import { containsText } from '../../db/search.ts';
 import { iso } from '../../time/index.ts';
 
 type Firmware = firmwareApi.Firmware;
@@ -44,12 +45,8 @@ export interface FirmwareFilter {
   enabled?: boolean | undefined;
 }
 
-/**
- * "Contains", ignoring case, the text's own `%`, `_` and `!` taken literally; `lower(…) like`
- * because PostgreSQL's LIKE is case-sensitive and SQLite's is not.
- */
-const contains = (column: string, text: string) =>
-  sql<boolean>`lower(${sql.ref(column)}) like ${`%${text.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`} escape '!'`;
+/** "Contains", case and accents folded, the text's own `%`, `_` and `!` taken literally (db/search.ts). */
+const contains = (column: string, text: string) => containsText([column], text);
 
 function filtered(db: Db, f: FirmwareFilter) {
   let q = db.selectFrom('firmware').where('type', '=', f.type);

@@ -10,29 +10,19 @@ import { plantsVisible } from '../../access/scopes.ts';
 import { LoadingCaches } from '../../cache/loading-cache.ts';
 import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
+import { containsText } from '../../db/search.ts';
 import { openAlarms, plantRows, powerSql, rowsOfScopedIds, todayEnergySql, toListItem } from './plants.repo.ts';
 
 type ListQuery = QueryOf<typeof plantsApi.listPlants>;
 type Filters = Pick<ListQuery, 'status' | 'type' | 'name'>;
-
-/** `name` matches anywhere in the name or alias, case-insensitively; % and _ are literal. */
-const likePattern = (name: string) =>
-  `%${name
-    .trim()
-    .toLowerCase()
-    .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 // biome-ignore lint/suspicious/noExplicitAny: the filters apply to any select over `plants`, whatever it joins or selects
 function filtered<Q extends SelectQueryBuilder<Database, 'plants' | any, any>>(q: Q, f: Filters): Q {
   let out = q;
   if (f.status) out = out.where('plants.status', '=', f.status) as Q;
   if (f.type !== undefined && f.type >= 0) out = out.where('plants.type', '=', f.type) as Q;
-  if (f.name?.trim()) {
-    const pattern = likePattern(f.name);
-    out = out.where(
-      sql<boolean>`(lower(plants.name) like ${pattern} escape '\\' or lower(coalesce(plants.alias, '')) like ${pattern} escape '\\')`,
-    ) as Q;
-  }
+  // `name` matches anywhere in the name or alias, case and accents folded; % and _ are literal.
+  if (f.name?.trim()) out = out.where(containsText(['plants.name', 'plants.alias'], f.name)) as Q;
   return out;
 }
 
