@@ -496,7 +496,7 @@ export interface ProductsTable {
 
 export interface MaintenanceLogTable {
   id: Generated<number>;
-  kind: 'upgrade' | 'debug' | 'restart' | 'power';
+  kind: 'upgrade' | 'debug' | 'restart' | 'power' | 'setting' | 'revert';
   device_sn: string;
   gateway_sn: string | null;
   plant_id: number | null;
@@ -547,6 +547,22 @@ export interface AdminAuditTable {
   before_values: string | null;
   after_values: string | null;
   created_at: number;
+}
+
+/** 024: a plant offered to another account; `status` pending, accepted, declined, cancelled or expired. */
+export interface PlantTransfersTable {
+  id: Generated<number>;
+  plant_id: number;
+  from_user_id: number;
+  to_user_id: number;
+  /** Who held the plant when it was offered (owner, or company for a company plant). */
+  owner_user_id: number | null;
+  company_id: number | null;
+  status: 'pending' | 'accepted' | 'declined' | 'cancelled' | 'expired';
+  created_at: number;
+  expires_at: number;
+  closed_at: number | null;
+  closed_by: number | null;
 }
 
 /** 014: a firmware upgrade of one or more devices, in waves (a canary first). */
@@ -795,6 +811,7 @@ export interface Database {
   verification_codes: VerificationCodesTable;
   plants: PlantsTable;
   plant_shares: PlantSharesTable;
+  plant_transfers: PlantTransfersTable;
   throttles: ThrottlesTable;
   pending_uploads: PendingUploadsTable;
   dr_programs: DrProgramsTable;

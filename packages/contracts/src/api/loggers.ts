@@ -1,6 +1,6 @@
 /**
  * The maintenance log: one entry per maintenance action on a device or gateway (an upgrade, a
- * debug session, a restart, a power command) with who asked, the command job behind it and how
+ * debug session, a restart, a power command, a remote-setting write or revert) with who asked, the command job behind it and how
  * it ended; read per device, per plant or across every plant the caller sees. Also the gateway's
  * debug reply, the catalogue of maintenance functions operators offer, and the public firmware
  * change logs.
@@ -12,7 +12,8 @@ import { Id, IdParams, Instant, Literals, Nothing, Nullable, Sn, SnParams } from
 import { safeTextPattern } from '../validation.ts';
 import { DebugReply } from './commands.ts';
 
-export const MAINTENANCE_KINDS = ['upgrade', 'debug', 'restart', 'power'] as const;
+/** 'setting' a remote-setting write, 'revert' one written back (their job id is the setting job's). */
+export const MAINTENANCE_KINDS = ['upgrade', 'debug', 'restart', 'power', 'setting', 'revert'] as const;
 export type MaintenanceKind = (typeof MAINTENANCE_KINDS)[number];
 export const MAINTENANCE_RESULTS = ['running', 'succeeded', 'failed', 'cancelled'] as const;
 export type MaintenanceResult = (typeof MAINTENANCE_RESULTS)[number];

@@ -7,7 +7,8 @@
  *   listed;
  * - lists hold only entries of plants the caller sees (the plant at the time of the action);
  * - an entry still 'running' whose command job has ended shows the job's end (failed for a job
- *   that timed out or expired), except an upgrade, which its own module settles;
+ *   that timed out or expired), except an upgrade, which its own module settles; a setting write
+ *   or revert shows its setting job's end;
  * - a time range is startTime inclusive to endTime exclusive; one that ends before it starts is 4.
  */
 import type { commandsApi, DataOf, loggersApi, MaintenanceResult } from '@sunfleet/contracts';
@@ -29,6 +30,7 @@ import {
   maintenanceRow,
   maintenanceRows,
   resultOfJob,
+  resultOfSettingJob,
 } from './maintenance.repo.ts';
 
 type Entry = DataOf<typeof loggersApi.logPage>['list'][number];
@@ -46,9 +48,22 @@ export interface LogQuery {
 function toEntry(r: MaintenanceRow): Entry {
   // An upgrade's command job ends before the upgrade does (the device still flashes and reboots):
   // the upgrades settle their own entries.
-  const fromJob = r.result === 'running' && r.kind !== 'upgrade' && r.job_state ? resultOfJob(r.job_state) : undefined;
+  // A setting write or revert ends when its setting job does (its own steps are several commands).
+  const setting = r.kind === 'setting' || r.kind === 'revert';
+  const fromJob =
+    r.result !== 'running' || r.kind === 'upgrade'
+      ? undefined
+      : setting
+        ? r.setting_state
+          ? resultOfSettingJob(r.setting_state)
+          : undefined
+        : r.job_state
+          ? resultOfJob(r.job_state)
+          : undefined;
   const result: MaintenanceResult = fromJob ?? r.result;
-  const finishedAt = r.finished_at ?? (fromJob ? r.job_finished_at : null);
+  const finishedAt = r.finished_at ?? (fromJob ? (setting ? r.setting_finished_at : r.job_finished_at) : null);
+  const detail = parseJson<Record<string, unknown>>(r.detail, {});
+  if (setting && fromJob && r.setting_error && detail.error === undefined) detail.error = r.setting_error;
   return {
     id: r.id,
     kind: r.kind,
@@ -59,7 +74,7 @@ function toEntry(r: MaintenanceRow): Entry {
     user: r.nickname || r.account || '',
     jobId: r.job_id,
     result,
-    detail: parseJson<Record<string, unknown>>(r.detail, {}),
+    detail,
     createdAt: iso(r.created_at)!,
     finishedAt: iso(finishedAt),
   };

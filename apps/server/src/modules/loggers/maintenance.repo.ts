@@ -1,9 +1,10 @@
 /**
  * The SQL of the maintenance log (`maintenance_log`): one row per maintenance action on a device
- * or gateway. Writers (operations' debug and restart, the upgrades) call `recordMaintenance` when
- * the action's job is stored and `finishMaintenance` when it ends; readers list through
- * `maintenanceRows`, which takes the result of an entry whose job ended without anyone finishing
- * it (a restart nobody followed, a job the sweeper timed out) from the job itself.
+ * or gateway. Writers (operations' debug and restart, the upgrades, the remote settings' writes
+ * and reverts) call `recordMaintenance` when the action's job is stored and `finishMaintenance`
+ * when it ends; readers list through `maintenanceRows`, which takes the result of an entry whose
+ * job ended without anyone finishing it (a restart nobody followed, a job the sweeper timed out,
+ * a setting job of a batch or one housekeeping failed as interrupted) from the job itself.
  */
 import type { MaintenanceKind, MaintenanceResult } from '@sunfleet/contracts';
 import { type ExpressionBuilder, type SelectQueryBuilder, sql, type Transaction } from 'kysely';
@@ -102,6 +103,11 @@ export function resultOfJob(state: JobState | string): Exclude<MaintenanceResult
   }
 }
 
+/** The entry's result for a setting job's state; undefined while the job runs. */
+export function resultOfSettingJob(state: string): Exclude<MaintenanceResult, 'running'> | undefined {
+  return state === 'succeeded' || state === 'failed' || state === 'cancelled' ? state : undefined;
+}
+
 export interface MaintenanceFilter {
   plantId?: number;
   sn?: string;
@@ -148,6 +154,7 @@ const withColumns = (q: SelectQueryBuilder<Database, 'maintenance_log', object>)
     .leftJoin('plants', 'plants.id', 'maintenance_log.plant_id')
     .leftJoin('users', 'users.id', 'maintenance_log.user_id')
     .leftJoin('command_jobs', 'command_jobs.id', 'maintenance_log.job_id')
+    .leftJoin('setting_changes', 'setting_changes.id', 'maintenance_log.job_id')
     .select([
       'maintenance_log.id',
       'maintenance_log.kind',
@@ -167,6 +174,9 @@ const withColumns = (q: SelectQueryBuilder<Database, 'maintenance_log', object>)
       'command_jobs.body as job_body',
       'command_jobs.reply as job_reply',
       'command_jobs.error as job_error',
+      'setting_changes.state as setting_state',
+      'setting_changes.finished_at as setting_finished_at',
+      'setting_changes.error as setting_error',
     ]);
 
 export type MaintenanceRow = Awaited<ReturnType<ReturnType<typeof withColumns>['execute']>>[number];

@@ -30,7 +30,7 @@ import {
   toBatch,
   updateJob,
 } from './settings.repo.ts';
-import { type Checked, checkValues, type Supported, supportedDevice } from './settings.service.ts';
+import { type Checked, checkValues, recordSettingEntry, type Supported, supportedDevice } from './settings.service.ts';
 
 /** Jobs of one batch in flight at once. */
 export const BATCH_CONCURRENCY = 8;
@@ -81,6 +81,11 @@ export async function startBatch(ctx: BatchContext, caller: Caller, input: Batch
     { id: batchId, family: input.family, group: input.group, requested: items[0]!.requested, requestedBy: caller.user.id },
     items,
   );
+  for (const [i, d] of devices.entries()) {
+    const item = items[i]!;
+    const gatewaySn = (await targetOf(ctx.db, d.device.id)).gatewaySn;
+    await recordSettingEntry(ctx.db, d, gatewaySn, caller.user.id, { ...item, batchId });
+  }
   const writes = devices.map((d) => checked.get(d.device.protocolId)!.writes);
   runBatch(ctx, batchId, items, writes, caller.user.id).catch((err) => ctx.log.error({ err, batchId }, 'setting batch failed'));
   return snapshot(ctx, batchId);

@@ -14,6 +14,7 @@ import type { Caller } from '../../access/caller.ts';
 import { type DeviceAccess, deviceFor } from '../../access/resolve.ts';
 import { BusinessError, fail } from '../../http/errors.ts';
 import { iso } from '../../time/index.ts';
+import { finishMaintenance, recordMaintenance, resultOfSettingJob } from '../loggers/maintenance.repo.ts';
 import { DeviceError, readGroups, type Target, targetOf } from './device-io.ts';
 import { defineGroups, describeGroup, type SettingValue, supportOf } from './fields.ts';
 import { type JobContext, runJob } from './jobs.ts';
@@ -104,6 +105,37 @@ export function checkValues(protocolId: string, group: string, values: Readonly<
   return { values: result.values, writes: result.writes };
 }
 
+/** Every setting write and revert is in the maintenance log, its job id the setting job's. */
+export async function recordSettingEntry(
+  db: JobContext['db'],
+  s: Supported,
+  gatewaySn: string | null,
+  userId: number,
+  job: { id: string; group: string; requested: Readonly<Record<string, unknown>>; revertOf?: string; batchId?: string },
+): Promise<void> {
+  await recordMaintenance(db, {
+    kind: job.revertOf ? 'revert' : 'setting',
+    deviceSn: s.device.sn,
+    gatewaySn,
+    plantId: s.device.plantId,
+    userId,
+    jobId: job.id,
+    detail: {
+      family: s.family.id,
+      group: job.group,
+      requested: job.requested,
+      ...(job.revertOf ? { revertOf: job.revertOf } : {}),
+      ...(job.batchId ? { batchId: job.batchId } : {}),
+    },
+  });
+}
+
+/** Settle a setting job's maintenance entry with how the job ended (and its error). */
+async function settleSettingEntry(db: JobContext['db'], job: Job): Promise<void> {
+  const result = resultOfSettingJob(job.state);
+  if (result) await finishMaintenance(db, job.id, result, job.error ? { error: job.error } : {});
+}
+
 async function startJob(
   ctx: JobContext,
   caller: Caller,
@@ -128,8 +160,16 @@ async function startJob(
     requestedBy: caller.user.id,
   });
   if (!started) fail(1009);
+  await recordSettingEntry(ctx.db, s, target.gatewaySn, caller.user.id, {
+    id,
+    group,
+    requested,
+    ...(revertOf ? { revertOf } : {}),
+  });
   await runJob(ctx, { jobId: id, target, group, requested, writes: checked.writes, requestedBy: caller.user.id });
-  return toJob((await getJob(ctx.db, id))!);
+  const job = toJob((await getJob(ctx.db, id))!);
+  await settleSettingEntry(ctx.db, job);
+  return job;
 }
 
 /** Check every value, then run the audited write; the job as it ended. */
