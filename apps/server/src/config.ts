@@ -24,6 +24,8 @@ export interface Config {
   refreshTokenTtlSec: number;
   smtpUrl: string | null;
   mailFrom: string;
+  /** The portal's public address (PORTAL_URL), for links in mail; null: mails name the page instead. */
+  portalUrl: string | null;
   /** Demo tenants with their published password (see demoSetting). */
   demo: boolean;
   /** Why `demo` is on or off, for the start-up log. */
@@ -355,6 +357,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       "MQTT_HOOK_SECRET needs MQTT_SERVER_PASSWORD: the password of the server user in the ingest processes' MQTT_URL",
     );
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
+  const portalUrl = env.PORTAL_URL ? env.PORTAL_URL.replace(/\/+$/, '') : null;
+  if (portalUrl && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(portalUrl))
+    throw new ConfigError(`PORTAL_URL must be an http:// or https:// URL, got "${portalUrl}"`);
   // The first administrator's password follows the same rules as every other password.
   if (env.ADMIN_PASSWORD && !isPassword(env.ADMIN_PASSWORD)) {
     throw new ConfigError(`ADMIN_PASSWORD must be ${limits.password.min} to ${limits.password.max} characters without spaces`);
@@ -387,6 +392,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     refreshTokenTtlSec: int(env, 'REFRESH_TOKEN_TTL', 30 * 86400, 60, 365 * 86400),
     smtpUrl,
     mailFrom: env.MAIL_FROM ?? 'Sunfleet <no-reply@sunfleet.local>',
+    portalUrl,
     ...demoSetting(env),
     roles: roles as Config['roles'],
     webDist: env.WEB_DIST === '' ? null : path.resolve(env.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),

@@ -65,6 +65,16 @@ export const errorCatalogue = {
   701: { key: 'shareSelf', en: 'You cannot share with yourself', es: 'No puede compartir consigo mismo' },
   702: { key: 'shareCompanyUser', en: 'You cannot share with company users', es: 'No puede compartir con usuarios de empresa' },
   703: { key: 'shareCompanyPlant', en: 'A company plant cannot be shared', es: 'No se puede compartir una planta de empresa' },
+  704: {
+    key: 'transferPending',
+    en: 'A transfer of this plant is already waiting for an answer',
+    es: 'Ya hay una transferencia de esta planta esperando respuesta',
+  },
+  705: {
+    key: 'transferClosed',
+    en: 'This transfer is no longer pending',
+    es: 'Esta transferencia ya no está pendiente',
+  },
   800: { key: 'roleLimit', en: 'A company can have at most 5 roles', es: 'Una empresa puede tener como máximo 5 roles' },
   801: { key: 'roleExists', en: 'The role exists', es: 'El rol ya existe' },
   802: { key: 'modified', en: 'Modified', es: 'Modificado' },

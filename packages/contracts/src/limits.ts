@@ -23,6 +23,8 @@ export const limits = {
   dateRangeDays: 90,
   valueInput: 9999999,
   deviceAliasBytes: 32,
+  /** A plant transfer request lapses unanswered after this many days. */
+  plantTransferDays: 7,
   verificationCode: { digits: 6, ttlMs: 10 * 60 * 1000, maxTries: 5 },
   /** How long the send-code button waits before a code may be asked again. */
   codeResendSeconds: 60,

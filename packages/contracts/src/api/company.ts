@@ -251,6 +251,7 @@ export const auditEntities = [
   'firmware',
   'product',
   'inverter_type',
+  'plant_transfer',
 ] as const;
 export type AuditEntityName = (typeof auditEntities)[number];
 const AuditEntity = Type.Union([
@@ -264,6 +265,7 @@ const AuditEntity = Type.Union([
   Type.Literal('firmware'),
   Type.Literal('product'),
   Type.Literal('inverter_type'),
+  Type.Literal('plant_transfer'),
 ]);
 
 export const AuditEntry = Type.Object({

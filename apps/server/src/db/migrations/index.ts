@@ -21,6 +21,7 @@ import * as m020 from './020_demand_response.ts';
 import * as m021 from './021_command_power_guard.ts';
 import * as m022 from './022_demand_response_trust.ts';
 import * as m023 from './023_bootstrap_steps.ts';
+import * as m024 from './024_plant_transfers.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_foundation': m001,
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '021_command_power_guard': m021,
   '022_demand_response_trust': m022,
   '023_bootstrap_steps': m023,
+  '024_plant_transfers': m024,
 };

@@ -4,7 +4,7 @@
  * look (visitor) gets 2 from every changing route.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../../test/harness.ts';
+import { PASSWORD, startServer, type TestServer } from '../../../test/harness.ts';
 import { type Account, account, company, createPlant, gateway } from '../../../test/kits/plants.ts';
 
 let s: TestServer;
@@ -44,7 +44,7 @@ const routes = (id: number, friendId = 1): Array<[string, string, unknown?]> => 
   ['POST', `/api/v1/plant/${id}/share`, { account: 'someone@example.com', role: 'manager' }],
   ['GET', `/api/v1/plant/${id}/getShareUsers`],
   ['POST', `/api/v1/plant/${id}/cancelShare`, { userId: friendId }],
-  ['POST', `/api/v1/plant/${id}/transfer?account=someone%40example.com`],
+  ['POST', `/api/v1/plant/${id}/transfer?account=someone%40example.com`, { password: PASSWORD }],
   ['GET', `/api/v1/plant/${id}/inverterCount`],
   ['GET', `/api/v1/plant/${id}/eventCount`],
   ['GET', `/api/v1/plant/${id}/inverters`],

@@ -11,7 +11,7 @@ import { mapLayer } from './map-layer.ts';
 import { storePicture } from './pictures.ts';
 import * as plants from './plants.service.ts';
 import * as sharing from './sharing.ts';
-import { transferPlant } from './transfer.ts';
+import * as transfers from './transfers.service.ts';
 
 // Guessing a label key is what these limits stop; a real user binds a handful. Checking, binding
 // and creating a plant with a gateway count together, so no route adds guesses to another's.
@@ -90,12 +90,28 @@ export function plantRoutes(app: FastifyInstance) {
   route(app, api.sharePlant, ({ caller, params, body }) => sharing.sharePlant(db, caller, params.id, body), lookupLimit);
   route(app, api.getShareUsers, ({ caller, params }) => sharing.shareUsers(db, caller, params.plantId));
   route(app, api.cancelShare, ({ caller, params, body }) => sharing.cancelShare(db, caller, params.plantId, body.userId));
+  const transferDeps = (req: FastifyRequest): transfers.TransferDeps => ({
+    db,
+    mailer,
+    portalUrl: config.portalUrl,
+    onMailError: (err) => req.log.error({ err }, 'transfer mail failed'),
+  });
   route(
     app,
     api.transferPlant,
-    ({ caller, params, query, req }) =>
-      transferPlant(db, mailer, caller, params.id, query.account, (err) => req.log.error({ err }, 'transfer mail failed')),
+    ({ caller, params, query, body, req }) =>
+      transfers.requestTransfer(transferDeps(req), caller, params.id, query.account, body.password),
     lookupLimit,
+  );
+  route(app, api.listPlantTransfers, ({ caller }) => transfers.listTransfers(db, caller));
+  route(app, api.acceptPlantTransfer, ({ caller, params, req }) =>
+    transfers.acceptTransfer(transferDeps(req), caller, params.id),
+  );
+  route(app, api.declinePlantTransfer, ({ caller, params, req }) =>
+    transfers.declineTransfer(transferDeps(req), caller, params.id),
+  );
+  route(app, api.cancelPlantTransfer, ({ caller, params, req }) =>
+    transfers.cancelTransfer(transferDeps(req), caller, params.id),
   );
 
   route(app, api.plantInverterCount, ({ caller, params }) => devices.inverterCount(db, caller, params.id));

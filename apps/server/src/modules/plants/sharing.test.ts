@@ -1,7 +1,7 @@
-/** Sharing and transfer: who may, the refusal codes, and what each role can do. */
+/** Sharing: who may, the refusal codes, and what each role can do (transfer requests: transfers.test.ts). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../../test/harness.ts';
-import { type Account, account, company, createPlant, device, gateway, plantDay } from '../../../test/kits/plants.ts';
+import { PASSWORD, startServer, type TestServer } from '../../../test/harness.ts';
+import { type Account, account, company, createPlant } from '../../../test/kits/plants.ts';
 
 let s: TestServer;
 let owner: Account;
@@ -109,7 +109,11 @@ describe('what each role may do', () => {
     expect(await listRow(owner, plant)).toMatchObject({ role: 'owner', canEdit: true, canManage: true });
     expect((await post(friend, `/api/v1/plant/${plant}/delete`)).body.code).toBe(2);
     expect(
-      (await post(friend, `/api/v1/plant/${plant}/transfer?account=${encodeURIComponent(stranger.account)}`)).body.code,
+      (
+        await post(friend, `/api/v1/plant/${plant}/transfer?account=${encodeURIComponent(stranger.account)}`, {
+          password: PASSWORD,
+        })
+      ).body.code,
     ).toBe(2);
   });
 
@@ -127,7 +131,7 @@ describe('what each role may do', () => {
       [`/api/v1/plant/${plant}/gateway`, { sn: 'ANY', key: 'ANY' }],
       [`/api/v1/plant/${plant}/delete`, undefined],
       [`/api/v1/plant/${plant}/share`, { account: stranger.account, role: 'visitor' }],
-      [`/api/v1/plant/${plant}/transfer?account=${encodeURIComponent(stranger.account)}`, undefined],
+      [`/api/v1/plant/${plant}/transfer?account=${encodeURIComponent(stranger.account)}`, { password: PASSWORD }],
     ] as const) {
       expect((await post(friend, url, body)).body, url).toMatchObject({ code: 2, data: null });
     }
@@ -163,64 +167,6 @@ describe('what each role may do', () => {
   });
 });
 
-describe('transfer', () => {
-  it('moves the plant with its devices and history, clears shares, mails both in their language', async () => {
-    const giver = await account(s);
-    const taker = await account(s);
-    await s.db.updateTable('users').set({ language: 'es' }).where('id', '=', taker.id).execute();
-    const id = await createPlant(s, giver, { name: 'Gift plant' });
-    const gw = await gateway(s, id);
-    const dev = await device(s, gw.id, id, { latest: { activePower: 100 } });
-    await plantDay(s, id, '2026-01-01', 1234);
-    await share(giver, id, friend.account, 'manager');
-    const mailFrom = s.smtp.waitFor(giver.account);
-    const mailTo = s.smtp.waitFor(taker.account);
-    const res = await post(giver, `/api/v1/plant/${id}/transfer?account=${encodeURIComponent(taker.account)}`);
-    expect(res.body).toMatchObject({ code: 0, data: null });
-    expect((await mailFrom).subject).toBe('Sunfleet: you transferred the plant Gift plant');
-    expect((await mailTo).subject).toBe('Sunfleet: ha recibido la planta Gift plant');
-    expect((await get(giver, `/api/v1/plant/${id}`)).body.code).toBe(700);
-    expect((await get(friend, `/api/v1/plant/${id}`)).body.code).toBe(700);
-    const detail = (await get(taker, `/api/v1/plant/${id}`)).body.data;
-    expect(detail).toMatchObject({ role: 'owner', totalEnergy: 0, gateways: [{ sn: gw.sn }] });
-    expect((await s.db.selectFrom('devices').select('plant_id').where('id', '=', dev).executeTakeFirstOrThrow()).plant_id).toBe(
-      id,
-    );
-    expect(await s.db.selectFrom('plant_day').select('pv_wh').where('plant_id', '=', id).execute()).toEqual([{ pv_wh: 1234 }]);
-    expect(await s.db.selectFrom('plant_shares').select('user_id').where('plant_id', '=', id).execute()).toEqual([]);
-  });
-
-  it('refuses: 207 to oneself, 4 no such account, 2 for a non-owner, 700 for a stranger', async () => {
-    const id = await createPlant(s, owner);
-    const transfer = (who: Account, target: string) =>
-      post(who, `/api/v1/plant/${id}/transfer?account=${encodeURIComponent(target)}`);
-    expect((await transfer(owner, owner.account)).body.code).toBe(207);
-    const missing = (await transfer(owner, 'nobody@example.com')).body;
-    expect(missing).toMatchObject({ code: 4, data: null });
-    expect(missing.msg).toContain('no such account');
-    expect((await transfer(owner, (await s.user({ enabled: false })).account)).body).toEqual(missing);
-    expect((await post(owner, `/api/v1/plant/${id}/transfer`)).body.code).toBe(4);
-    expect((await transfer(companyAdmin, stranger.account)).body.code).toBe(2);
-    expect((await transfer(stranger, stranger.account)).body).toMatchObject({ code: 700, data: null });
-    expect(
-      (await s.db.selectFrom('plants').select('owner_user_id').where('id', '=', id).executeTakeFirstOrThrow()).owner_user_id,
-    ).toBe(owner.id);
-  });
-
-  it('a company plant transferred by its company becomes the target’s own plant', async () => {
-    const id = await createPlant(s, companyAdmin);
-    const res = await post(companyAdmin, `/api/v1/plant/${id}/transfer?account=${encodeURIComponent(stranger.account)}`);
-    expect(res.body.code).toBe(0);
-    const row = await s.db
-      .selectFrom('plants')
-      .select(['owner_user_id', 'company_id'])
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
-    expect(row).toEqual({ owner_user_id: stranger.id, company_id: null });
-    expect((await get(companyAdmin, `/api/v1/plant/${id}`)).body.code).toBe(700);
-  });
-});
-
 describe('account look-ups', () => {
   let limited: TestServer;
   beforeAll(async () => {
@@ -235,7 +181,7 @@ describe('account look-ups', () => {
     const look = (who: Account, i: number) =>
       i % 2
         ? limited.call(who.token, 'POST', `/api/v1/plant/${id}/share`, { account: `probe${i}@example.com`, role: 'visitor' })
-        : limited.call(who.token, 'POST', `/api/v1/plant/${id}/transfer?account=probe${i}%40example.com`);
+        : limited.call(who.token, 'POST', `/api/v1/plant/${id}/transfer?account=probe${i}%40example.com`, { password: PASSWORD });
     for (let i = 0; i < 30; i++) expect((await look(me, i)).body.code, `look-up ${i + 1}`).toBe(4);
     expect(await look(me, 30)).toEqual({
       status: 429,

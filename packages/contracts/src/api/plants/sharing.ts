@@ -1,21 +1,8 @@
-/** Transfer to another account and sharing as manager or visitor. */
+/** Sharing as manager or visitor (transfer: transfers.ts). */
 import Type from 'typebox';
 import { endpoint } from '../../endpoint.ts';
 import { Instant, Nothing } from '../../schemas.ts';
 import { Account, PlantIdParams, SharePlantParams } from './params.ts';
-
-export const transferPlant = endpoint({
-  method: 'POST',
-  path: '/api/v1/plant/:id/transfer',
-  access: 'station.transfer',
-  writes: true,
-  summary:
-    'Give the plant to another account (owner rights): devices and history go with it, shares end, both are mailed; 4 no such account; at most 30 share and transfer look-ups per user in 10 minutes',
-  params: PlantIdParams,
-  query: Type.Object({ account: Account }),
-  data: Nothing,
-  tolerate: [4, 207],
-});
 
 /** A share as its owner sees it: the account they typed, never the sharee's nickname. */
 export const ShareUser = Type.Object({
