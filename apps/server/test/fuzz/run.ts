@@ -6,7 +6,7 @@
  * of each finding.
  */
 
-import type { Endpoint } from '@sunfleet/contracts';
+import { type Endpoint, errorCatalogue } from '@sunfleet/contracts';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { pluginPublicPrefixes } from '../../src/app.ts';
@@ -92,8 +92,28 @@ export function envelopeProblem(status: number, contentType: string, body: strin
   const { code, msg, data } = json as { code: unknown; msg: unknown; data: unknown };
   if (!Number.isInteger(code) || typeof msg !== 'string') return 'code or msg of the wrong type';
   if (code === 0) return status === 200 ? null : `code 0 with HTTP ${status}`;
+  if (!Object.hasOwn(errorCatalogue, code as number)) return `code ${code} is not in the catalogue`;
+  const expected = codeOfStatus[status];
+  if (expected && !expected.includes(code as number)) return `HTTP ${status} with code ${code}`;
   return data === null ? null : `code ${code} with data`;
 }
+
+/** The code each error status carries (the error handler's rule); HTTP 200 carries any catalogue code. */
+const codeOfStatus: Record<number, number[]> = {
+  400: [4],
+  401: [401],
+  403: [2],
+  404: [404],
+  406: [4],
+  408: [4],
+  413: [4],
+  414: [4],
+  415: [4],
+  429: [3],
+  431: [4],
+  500: [500],
+  503: [503],
+};
 
 const describe = (req: FuzzRequest) =>
   `${req.role} ${req.method} ${req.url.slice(0, 300)}${req.payload !== undefined ? ` [${req.headers['content-type']}] ${String(req.payload).slice(0, 200)}` : ''}`;
