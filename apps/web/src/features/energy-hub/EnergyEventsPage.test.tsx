@@ -84,13 +84,15 @@ describe('EnergyEventsPage', { timeout: 30_000 }, () => {
     const goneRow = screen.getByTestId('dr-event-3').closest('tr')!;
     expect(within(goneRow).getByText('Cancelled')).toBeTruthy();
     expect(within(goneRow).getByTestId('dr-event-ended').textContent).toBe('The utility no longer has this event');
+    // The reason wraps under the state: the cell does not cut it with an ellipsis.
+    expect(within(goneRow).getByTestId('dr-event-ended').closest('td')!.className).not.toContain('ellipsis');
   });
 
   it('an ignored event says why in full and cannot be opted out of; one the portal acts on can', async () => {
     show();
     const ignoredDetail = await open(2);
     expect(within(ignoredDetail).getByTestId('dr-event-ignored-detail').textContent).toContain(
-      'The portal does not act on this event: Its targets (group-7, ven-other) are neither this portal nor its devices',
+      'The portal does not act on this eventIts targets (group-7, ven-other) are neither this portal nor its devices',
     );
     expect(screen.queryByTestId('dr-opt-out')).toBeNull();
     expect(within(ignoredDetail).getByTestId('dr-report').textContent).toContain(

@@ -85,7 +85,7 @@ function EventDrawer({ id, onClose }: { id: number | null; onClose: () => void }
       {detail.isError && <PageError error={detail.error} onRetry={() => void detail.refetch()} />}
       {e && (
         <Space direction="vertical" size="large" className={css.fullWidth} data-testid="dr-event-detail">
-          <Descriptions column={2} size="small" bordered>
+          <Descriptions column={{ xs: 1, sm: 2 }} size="small" bordered>
             <Descriptions.Item label={t('events.programme')}>{e.programName ?? e.programId}</Descriptions.Item>
             <Descriptions.Item label={t('events.filterState')}>
               <EventStateNotes event={e} full testId="dr-event-state" />
@@ -159,6 +159,8 @@ export default function EnergyEventsPage() {
         title: t('events.filterState'),
         key: 'state',
         width: 170,
+        // The reason an event ended early wraps under its state rather than being cut.
+        ellipsis: false,
         render: (_: unknown, r: EventRow) => <EventStateNotes event={r} />,
       },
       { title: t('events.level'), key: 'level', width: 110, render: (_: unknown, r: EventRow) => num(r.participationLevel) },

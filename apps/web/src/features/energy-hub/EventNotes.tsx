@@ -46,8 +46,8 @@ export function IgnoredNotice({ reason }: { reason: string }) {
     <Alert
       type="info"
       showIcon
-      title={t('events.ignored')}
-      description={<span className={css.breakWords}>{t('events.ignoredDetail', { reason: reasonText(reason, t) })}</span>}
+      title={t('events.ignoredDetail')}
+      description={<span className={css.breakWords}>{reasonText(reason, t)}</span>}
       data-testid="dr-event-ignored-detail"
     />
   );
