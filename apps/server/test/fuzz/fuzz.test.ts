@@ -23,7 +23,7 @@ import { envelopeProblem, type FindingKind, type FuzzStats, findingLines, fuzz, 
 import { buildWorld } from './world.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261207);
-const PER_CALLER = Number(process.env.FUZZ_RUNS ?? 3);
+const PER_CALLER = Number(process.env.FUZZ_RUNS ?? 2);
 
 /** The integers the fuzzer sends past the store's range (2^31 and up), as they appear in a request. */
 const PAST_STORE_RANGE =
@@ -75,12 +75,15 @@ let ops: Operation[];
 let stats: FuzzStats;
 
 beforeAll(async () => {
+  const t0 = Date.now();
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sunfleet-fuzz-'));
   // The store in the data folder (on SQLite), so that a second server can start on both.
   s = await startServer({ dataDir }, markRoutes, {}, { databaseUrl: null, sqliteFile: path.join(dataDir, 'sunfleet.db') });
   const world = await buildWorld(s);
   ops = await operations(s.app);
+  console.info(`fuzz: server and data ready in ${Date.now() - t0} ms`);
   stats = await fuzz(s, world, ops, { seed: SEED, perCaller: PER_CALLER, concurrency: 8, excused });
+  console.info(`fuzz: ${stats.requests} requests in ${stats.ms} ms, by status`, stats.byStatus);
   if (Object.keys(stats.excused).length) console.warn('fuzz: findings of rules still broken', stats.excused);
 }, 240_000);
 afterAll(async () => {
