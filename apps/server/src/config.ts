@@ -70,6 +70,11 @@ export interface Config {
      * (null: a self-signed pair made in the data folder, outside production only).
      */
     tls: { port: number; host: string; certFile: string | null; keyFile: string | null } | null;
+    /**
+     * Mosquitto's dynamic-security admin (`mqtt://admin:password@host:port`): gateways' accounts
+     * are made and removed there by the API (telemetry/broker/dynsec.ts); null: not used.
+     */
+    dynsecUrl: string | null;
   };
   /** The command channel's defaults (commands/). */
   commands: {
@@ -417,6 +422,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       hookSecret,
       leaveOnStop: flag(env, 'MQTT_LEAVE_ON_STOP', false),
       ...mqttListeners(env, env.NODE_ENV === 'production', roles.has('ingest') && !mqttUrl),
+      dynsecUrl: dynsecUrl(env),
     },
     commands: {
       timeoutMs: int(env, 'COMMAND_TIMEOUT', 30, 1, 3600) * 1000,
@@ -476,4 +482,19 @@ function mqttListeners(
         }
       : null,
   };
+}
+
+/** `MQTT_DYNSEC_URL`: an mqtt:// or mqtts:// URL with the plugin admin's user name and password. */
+function dynsecUrl(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.MQTT_DYNSEC_URL || null;
+  if (raw === null) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('MQTT_DYNSEC_URL must be an mqtt:// or mqtts:// URL');
+  }
+  if (!/^mqtts?:$/.test(url.protocol) || !url.username || !url.password)
+    throw new ConfigError('MQTT_DYNSEC_URL must be an mqtt:// or mqtts:// URL with the admin user and password');
+  return raw;
 }

@@ -6,6 +6,7 @@ import type { FirmwareSigner } from './firmware/signing.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import type { AccessTokens } from './modules/auth/tokens.ts';
+import type { BrokerAccounts } from './telemetry/broker/dynsec.ts';
 
 export interface Deps {
   config: Config;
@@ -30,6 +31,12 @@ export interface Deps {
    * live session at once (cluster/notify.ts). Absent: the cached secret expires within 60 s.
    */
   revokeGateways?: (sns: readonly string[]) => void;
+  /**
+   * Gateways' accounts on an external Mosquitto (MQTT_DYNSEC_URL, telemetry/broker/dynsec.ts):
+   * made before the gateway stock commits new gateways, removed when they are deleted. Absent: the
+   * broker asks the store (embedded broker, EMQX's hooks).
+   */
+  brokerAccounts?: BrokerAccounts;
   /**
    * This process's counters (`/metrics`, the system status page). main.ts builds them with the
    * store and the ingest role; without them the app makes its own (HTTP and store figures only).

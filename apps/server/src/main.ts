@@ -22,6 +22,8 @@ import { AccessTokens } from './modules/auth/tokens.ts';
 import { startEventNotifier } from './modules/events/notifier.ts';
 import { startUpgradeRunner, upgradeCtx } from './modules/upgrades/index.ts';
 import { SHUTDOWN_LIMIT_MS, shutDown } from './shutdown.ts';
+import { MosquittoDynsec } from './telemetry/broker/dynsec.ts';
+import { liveGatewaySns } from './telemetry/gateways.ts';
 import { startTelemetry, type Telemetry } from './telemetry/start.ts';
 
 async function main() {
@@ -142,11 +144,33 @@ async function main() {
       : null;
   ven?.start();
 
+  // Mosquitto as the external broker: gateways' accounts kept by the API (dynamic security).
+  const brokerAccounts =
+    config.roles.has('api') && config.mqtt.dynsecUrl
+      ? new MosquittoDynsec(config.mqtt.dynsecUrl, log.child({ part: 'dynsec' }))
+      : null;
+  // The roles, the server's own account and the removal of stale ones: tried again every 10 s
+  // until Mosquitto answers (it may start after the API); gateways made meanwhile get a 503.
+  const prepareAccounts = async (): Promise<void> => {
+    if (!brokerAccounts) return;
+    try {
+      await brokerAccounts.prepare(
+        { username: config.mqtt.serverUsername, password: config.mqtt.serverPassword },
+        await liveGatewaySns(db),
+      );
+      log.info('dynamic security: roles and the server account ready');
+    } catch (err) {
+      log.warn({ err: (err as Error).message }, 'dynamic security: not ready; trying again in 10 s');
+      setTimeout(() => void prepareAccounts(), 10_000).unref();
+    }
+  };
+  void prepareAccounts();
   const app = config.roles.has('api')
     ? await buildApp(
         {
           ...deps,
           ...clusterEffects(cluster),
+          ...(brokerAccounts ? { brokerAccounts } : {}),
         },
         log,
       )
@@ -181,7 +205,7 @@ async function main() {
     log.info({ signal, limitMs: SHUTDOWN_LIMIT_MS }, 'shutting down');
     await shutDown(log, {
       // Both ports stop listening at once, whatever the other still waits for.
-      listeners: [() => simulator?.stop(), () => app?.close(), () => telemetry?.close()],
+      listeners: [() => simulator?.stop(), () => app?.close(), () => telemetry?.close(), () => brokerAccounts?.close()],
       cutConnections: () => app?.server.closeAllConnections(),
       rest: [
         [

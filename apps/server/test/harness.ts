@@ -63,7 +63,7 @@ export async function startServer(
   overrides: Partial<Config> = {},
   extend?: (app: FastifyInstance) => void,
   /** Services a test stands in for, e.g. an `ingest` whose `forget` calls are recorded. */
-  extra: Partial<Pick<Deps, 'ingest' | 'commands' | 'revokeGateways'>> = {},
+  extra: Partial<Pick<Deps, 'ingest' | 'commands' | 'revokeGateways' | 'brokerAccounts'>> = {},
   /**
    * How the app reaches its store: PostgreSQL through another address (a proxy in front of
    * TEST_DATABASE_URL) with its own application_name; SQLite in a file instead of in memory.

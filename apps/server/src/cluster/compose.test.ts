@@ -149,3 +149,44 @@ describe('deploy/', () => {
     expect(services.proxy && JSON.stringify(services.proxy)).not.toMatch(/8081/);
   });
 });
+
+describe('deploy/mosquitto/compose.yaml (Mosquitto instead of EMQX)', () => {
+  const override = parse(read('deploy/mosquitto/compose.yaml'), {
+    merge: true,
+    // Compose's `!override`: the mapping replaces the base file's instead of merging into it.
+    customTags: [{ tag: '!override', collection: 'map', resolve: (value) => value }],
+  }) as { services: Record<string, Service & { profiles?: string[]; ports?: string[]; depends_on?: Record<string, unknown> }> };
+  const merged = (name: string) => ({ ...envOf(name), ...override.services[name]?.environment });
+  const envWith = (name: string) =>
+    Object.fromEntries(Object.entries(merged(name)).map(([k, v]) => [k, interpolate(String(v).replaceAll('$${', '${'))]));
+
+  it('keeps EMQX off (a profile), runs Mosquitto with the shipped configuration, gateways on TLS only', () => {
+    const o = override.services;
+    expect(o.emqx?.profiles).toEqual(['emqx']);
+    expect(o.mosquitto?.volumes).toContain('./deploy/mosquitto/mosquitto.conf:/mosquitto/config/mosquitto.conf:ro');
+    expect(o.mosquitto?.ports).toEqual(['8883:8883']);
+    for (const name of withRole('ingest')) expect(Object.keys(o[name]?.depends_on ?? {}), name).not.toContain('emqx');
+    const conf = read('deploy/mosquitto/mosquitto.conf');
+    expect(conf).toMatch(/^plugin .*mosquitto_dynamic_security\.so$/m);
+    expect(conf).toMatch(/^allow_anonymous false$/m);
+    expect(conf).toMatch(/^listener 8883\ncertfile /m);
+  });
+
+  it('the ingest processes reach Mosquitto as the server user; the API processes keep the accounts as its admin', () => {
+    dotEnv.MQTT_DYNSEC_PASSWORD = 'dynsec-admin-password';
+    try {
+      for (const name of withRole('ingest')) {
+        const config = loadConfig(envWith(name));
+        expect(new URL(config.mqtt.url!).hostname, name).toBe('mosquitto');
+        for (const key of Object.keys(merged(name))) expect(configVariables, `${name}: ${key}`).toContain(key);
+      }
+      for (const name of withRole('api')) {
+        const config = loadConfig(envWith(name));
+        expect(new URL(config.mqtt.dynsecUrl!).hostname, name).toBe('mosquitto');
+        expect(config.mqtt.dynsecUrl, name).toMatch(/^mqtt:\/\/admin:dynsec-admin-password@/);
+      }
+    } finally {
+      delete dotEnv.MQTT_DYNSEC_PASSWORD;
+    }
+  });
+});

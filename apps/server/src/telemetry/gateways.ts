@@ -78,3 +78,9 @@ export async function provisionGateway(
     .executeTakeFirstOrThrow();
   return { id: row.id, sn: opts.sn, secret, claimKey };
 }
+
+/** The SNs of every gateway not deleted (the broker accounts that may exist). */
+export async function liveGatewaySns(db: Db): Promise<Set<string>> {
+  const rows = await db.selectFrom('gateways').select('sn').where('deleted_at', 'is', null).execute();
+  return new Set(rows.map((r) => r.sn));
+}

@@ -10,7 +10,7 @@ import { texts } from './texts.ts';
 
 export function gatewayStockRoutes(app: FastifyInstance) {
   const { db } = app.deps;
-  const effects = stock.processEffects(app.deps.ingest, app.deps.revokeGateways);
+  const effects = stock.processEffects(app.deps.ingest, app.deps.revokeGateways, app.deps.brokerAccounts, app.log);
   // Provisioning: a gateway made here is given the key it checks firmware signatures with.
   const firmwareKey = app.deps.firmwareSigner.publicKey;
   const provisioned = (g: stock.Created) => ({ ...g, firmwareKey });

@@ -10,11 +10,14 @@
  * plant binding (`plants/gateway-binding.ts`) compares a typed key's hash in constant time.
  */
 import type { gatewayStockApi, Language } from '@sunfleet/contracts';
+import type { Logger } from 'pino';
 import type { Static } from 'typebox';
 import type { Caller } from '../../access/caller.ts';
 import { recordAdminChange } from '../../audit/admin.ts';
+import { StoreUnavailableError } from '../../db/faults.ts';
 import { type Db, now } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
+import type { BrokerAccounts } from '../../telemetry/broker/dynsec.ts';
 import { newClaimKey, newGatewaySecret } from '../../telemetry/gateways.ts';
 import { devicesChanged } from '../devices/list.ts';
 import { type Checked, checkRows, type GoodRow, problemCode, protocolOf, type RawRow } from './rows.ts';
@@ -33,6 +36,8 @@ export interface StockEffects {
   forget(gatewaySns: readonly string[]): void;
   /** Deleted: their secrets no longer let them in, and their live sessions end. */
   revoke(gatewaySns: readonly string[]): void;
+  /** New gateways' broker accounts, made before their rows commit (a refusal writes nothing). */
+  provision?(gateways: readonly { sn: string; secret: string }[]): Promise<void>;
 }
 
 const itemRow = (item: StockItem, row: number): RawRow => ({
@@ -108,12 +113,14 @@ async function checkAndWrite(
   defaultCustomer: number | null,
   mode: ImportMode,
   action: string,
+  effects: StockEffects,
 ): Promise<{ checked: Checked; created: Created[] }> {
   try {
     return await db.transaction().execute(async (trx) => {
       const checked = await checkRows(trx, rows, defaultCustomer);
       const refused = mode === 'all' && checked.report.problems.length > 0;
       const created = refused ? [] : await writeRows(trx, caller, checked.good, action, defaultCustomer);
+      if (created.length > 0) await effects.provision?.(created);
       return { checked, created };
     });
   } catch (err) {
@@ -132,7 +139,7 @@ export async function createOne(
   action = 'create',
 ): Promise<Created> {
   await requireCustomer(db, item.customerId);
-  const { checked, created } = await checkAndWrite(db, caller, [itemRow(item, 1)], null, 'all', action);
+  const { checked, created } = await checkAndWrite(db, caller, [itemRow(item, 1)], null, 'all', action, effects);
   const problem = checked.report.problems[0];
   if (problem) fail(problemCode(problem), texts(lan).problems[problem.problem]);
   effects.forget(created.map((c) => c.sn));
@@ -150,7 +157,7 @@ export async function createMany(
   action: 'batch' | 'import',
 ): Promise<ImportResult> {
   const defaultCustomer = await requireCustomer(db, customerId);
-  const { checked, created } = await checkAndWrite(db, caller, rows, defaultCustomer, mode, action);
+  const { checked, created } = await checkAndWrite(db, caller, rows, defaultCustomer, mode, action, effects);
   effects.forget(created.map((c) => c.sn));
   return { mode, written: created.length, report: checked.report, gateways: created };
 }
@@ -259,10 +266,27 @@ export async function deleteOne(db: Db, caller: Caller, id: number, effects: Sto
 export const processEffects = (
   ingest?: { forget(opts?: { gatewaySn?: string }): void },
   revokeGateways?: (sns: readonly string[]) => void,
+  accounts?: BrokerAccounts,
+  log?: Pick<Logger, 'error'>,
 ): StockEffects => ({
   revoke(sns) {
     revokeGateways?.(sns);
+    // Removed after the delete committed; one missed is removed at the next start (dynsec.ts `prepare`).
+    accounts?.remove(sns).catch((err: Error) => log?.error({ err: err.message, sns }, 'broker accounts not removed'));
   },
+  ...(accounts
+    ? {
+        provision: async (gateways) => {
+          try {
+            await accounts.provision(gateways);
+          } catch (err) {
+            log?.error({ err: (err as Error).message }, 'broker accounts not made: nothing written');
+            // A dependency that did not answer: 503, like the store's own faults; the transaction rolls back.
+            throw new StoreUnavailableError('the MQTT broker did not take the gateways’ accounts');
+          }
+        },
+      }
+    : {}),
   forget(sns) {
     devicesChanged();
     if (!ingest) return;
