@@ -131,6 +131,8 @@ describe('energy programmes', () => {
       })
       .toBe('accepted');
     await page.reload();
+    // The VEN registered the device, so it is registered itself: the page says so.
+    await page.getByTestId('dr-vtn-state').getByText('Registered', { exact: true }).waitFor(WAIT);
     await page.getByTestId(`dr-open-${list[0]!.id}`).click();
     await page.getByTestId('dr-enrollment-detail').getByText('Accepted').waitFor(WAIT);
     await page.getByTestId('dr-enrollment-detail').getByText('Registered with the utility', { exact: false }).waitFor(WAIT);
