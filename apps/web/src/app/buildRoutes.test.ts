@@ -126,6 +126,7 @@ describe('buildRoutes', () => {
     expect(routes.every((r) => r.hidden)).toBe(true);
     expect(routes.map((r) => r.path)).toEqual([
       '/plants/overview/:id/:type',
+      '/plants/transfers',
       '/plants/device/setting',
       '/edit',
       '/systemupdate',

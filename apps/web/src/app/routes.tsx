@@ -82,6 +82,13 @@ export const menuRoutes: PageRoute[] = [
     buttonsFrom: 'station.view',
   },
   {
+    path: '/plants/transfers',
+    titleKey: 'plantTransfers',
+    hidden: true,
+    page: lazyPage(() => import('../features/plants/TransfersPage.tsx')),
+    menuKey: '/plants',
+  },
+  {
     path: '/plants/device/setting',
     titleKey: 'deviceSetting',
     hidden: true,

@@ -4,7 +4,14 @@
  * and the row actions (edit, share, transfer, delete). Filters, paging and the selection live in
  * the selected-plants store, so they survive a visit to another page.
  */
-import { AppstoreOutlined, EnvironmentOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import {
+  AppstoreOutlined,
+  EnvironmentOutlined,
+  PlusOutlined,
+  ReloadOutlined,
+  SearchOutlined,
+  SwapOutlined,
+} from '@ant-design/icons';
 import { plantsApi } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { Button, Card, Flex, Segmented, Select } from 'antd';
@@ -106,6 +113,9 @@ export default function PlantListPage() {
             ]}
             data-testid="view-toggle"
           />
+          <Button icon={<SwapOutlined />} onClick={() => navigate('/plants/transfers')} data-testid="open-transfers">
+            {t('transfers.open')}
+          </Button>
           <Can call={plantsApi.createPlant}>
             <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/plant-add')} data-testid="add-plant">
               {t('menu:plantAdd')}

@@ -1,20 +1,23 @@
 /**
- * Transfer a plant to another account (`plant/{id}/transfer?account=`): the devices and
- * history go with it, every share ends and the plant leaves this account's list. A confirmation
- * first; 207 (that is you), 4 (no such account) and 101 (account disabled) show under the field.
+ * Offer a plant to another account (`plant/{id}/transfer?account=`, the caller's password in the
+ * body): nothing changes until the recipient accepts on their transfers page; until then either
+ * side may cancel. A confirmation first; 207 (that is you), 4 (no such account) and 101 (account
+ * disabled) show under the account, 108 (wrong password) under the password, 704 (a request is
+ * already pending) above the form.
  */
 import { plantsApi } from '@sunfleet/contracts';
 import { Alert, App, Button, Flex, Form } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { useGuardedAction } from '../../api/guard.ts';
 import { useApiMutation } from '../../api/hooks.ts';
 import { emailRules } from '../../components/formRules.ts';
+import { PasswordInput } from '../../components/PasswordInput.tsx';
 import { EmailInput } from '../../components/SafeInput.tsx';
 import ui from '../../components/ui.module.css';
 import { PlantDialog, type PlantRef } from './PlantDialog.tsx';
-import { useInvalidatePlants } from './plantQueries.ts';
-import { plantSelection } from './selection.ts';
+import { useInvalidateTransfers } from './transferQueries.ts';
 
 export function TransferDialog({
   plant,
@@ -44,27 +47,31 @@ export function TransferDialog({
 function TransferBody({ plant, onDone }: { plant: PlantRef; onDone: () => void }) {
   const { t } = useTranslation('plants');
   const { message, modal } = App.useApp();
-  const [form] = Form.useForm<{ account: string }>();
+  const [form] = Form.useForm<{ account: string; password: string }>();
+  const [pending, setPending] = useState(false);
   const transfer = useApiMutation(plantsApi.transferPlant);
-  const invalidate = useInvalidatePlants();
+  const invalidate = useInvalidateTransfers();
 
-  const send = async (account: string) => {
+  const send = async (account: string, password: string) => {
     try {
-      await transfer.mutateAsync({ params: { id: plant.id }, query: { account }, tolerate: [101] });
+      await transfer.mutateAsync({ params: { id: plant.id }, query: { account }, body: { password }, tolerate: [101] });
     } catch (err) {
       if (err instanceof ApiError && err.tolerated) {
-        const text = err.code === 4 ? t('transfer.noAccount') : err.code === 207 ? t('transfer.self') : err.message;
-        form.setFields([{ name: 'account', errors: [text] }]);
+        if (err.code === 108) form.setFields([{ name: 'password', errors: [t('transfer.wrongPassword')] }]);
+        else if (err.code === 704) setPending(true);
+        else {
+          const text = err.code === 4 ? t('transfer.noAccount') : err.code === 207 ? t('transfer.self') : err.message;
+          form.setFields([{ name: 'account', errors: [text] }]);
+        }
       }
       return;
     }
-    plantSelection.dispatch({ type: 'remove', ids: [plant.id] });
     await invalidate();
     message.success(t('transfer.done', { name: plant.name, account }));
     onDone();
   };
 
-  const [submit, busy] = useGuardedAction(async ({ account }: { account: string }) => {
+  const [submit, busy] = useGuardedAction(async ({ account, password }: { account: string; password: string }) => {
     const target = account.trim().toLowerCase();
     await new Promise<void>((resolve) => {
       modal.confirm({
@@ -73,7 +80,7 @@ function TransferBody({ plant, onDone }: { plant: PlantRef; onDone: () => void }
         okText: t('transfer.submit'),
         okButtonProps: { danger: true, 'data-testid': 'transfer-confirm-ok' },
         cancelText: t('common:cancel'),
-        onOk: () => send(target).finally(resolve),
+        onOk: () => send(target, password).finally(resolve),
         onCancel: () => resolve(),
       });
     });
@@ -81,9 +88,20 @@ function TransferBody({ plant, onDone }: { plant: PlantRef; onDone: () => void }
 
   return (
     <Form form={form} layout="vertical" onFinish={submit} requiredMark={false} data-testid="transfer-dialog">
-      <Alert type="warning" showIcon title={t('transfer.warning')} className={ui.gapBelow} />
+      <Alert type="info" showIcon title={t('transfer.warning')} className={ui.gapBelow} />
+      {pending && (
+        <Alert type="warning" showIcon title={t('transfer.pending')} className={ui.gapBelow} data-testid="transfer-pending" />
+      )}
       <Form.Item name="account" label={t('transfer.account')} rules={emailRules(t)} validateFirst>
         <EmailInput placeholder={t('share.accountPlaceholder')} data-testid="transfer-account" />
+      </Form.Item>
+      <Form.Item
+        name="password"
+        label={t('transfer.password')}
+        extra={t('transfer.passwordHint')}
+        rules={[{ required: true, message: t('common:validation.passwordRequired') }]}
+      >
+        <PasswordInput autoComplete="current-password" data-testid="transfer-password" />
       </Form.Item>
       <Flex justify="end">
         <Button type="primary" danger htmlType="submit" loading={busy} data-testid="transfer-submit">
