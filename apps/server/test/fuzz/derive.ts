@@ -72,6 +72,12 @@ function validString(s: Schema): fc.Arbitrary<string> {
       .map((d) => d.toISOString());
   }
   if (s.format === 'email') return fc.emailAddress();
+  // A calendar day: a real one (the handlers check the calendar, not just the digits).
+  if (s.pattern === '^[0-9]{4}-[0-9]{2}-[0-9]{2}$') {
+    return fc
+      .date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2030-12-31T00:00:00Z'), noInvalidDate: true })
+      .map((d) => d.toISOString().slice(0, 10));
+  }
   const re = typeof s.pattern === 'string' ? regexOf(s.pattern) : null;
   if (re) {
     // The pattern's own strings, cut to the length bounds; one that no longer matches is kept whole.
@@ -97,10 +103,9 @@ function validNumber(s: Schema, integer: boolean): fc.Arbitrary<number> {
     const max = Math.floor((hi ?? 2 ** 31 - 1) / unit);
     return fc.oneof({ arbitrary: edges, weight: 1 }, { arbitrary: fc.integer({ min, max }).map((n) => n * unit), weight: 3 });
   }
-  return fc.oneof(
-    { arbitrary: edges, weight: 1 },
-    { arbitrary: fc.double({ min: lo ?? -1e9, max: hi ?? 1e9, noNaN: true, noDefaultInfinity: true }), weight: 3 },
-  );
+  // Hundredths: what the API's amounts hold (at most two decimals).
+  const cents = fc.integer({ min: Math.ceil((lo ?? -1e9) * 100), max: Math.floor((hi ?? 1e9) * 100) }).map((n) => n / 100);
+  return fc.oneof({ arbitrary: edges, weight: 1 }, { arbitrary: cents, weight: 3 });
 }
 
 function objectParts(s: Schema, hints: Hints, depth: number) {

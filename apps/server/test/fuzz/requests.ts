@@ -48,8 +48,11 @@ export function worldHints(world: World): Hints {
   const ids = fc.constantFrom(...world.ids);
   const sns = fc.constantFrom(...world.sns);
   const uuids = fc.oneof(fc.constantFrom(...world.uuids), fc.uuid());
+  const zones = fc.constantFrom('Europe/Madrid', 'UTC', 'America/New_York', 'Asia/Kolkata');
   return (name, s) => {
     const type = Array.isArray(s.type) ? s.type[0] : s.type;
+    if (/^timezone$|Zone$/.test(name) && type === 'string') return zones;
+    if (name === 'currency' && type === 'string') return fc.constantFrom('EUR', 'USD');
     if (/(^id|Id|Ids|ids)$/.test(name) && (type === 'integer' || type === 'number')) {
       return fc.oneof({ arbitrary: ids, weight: 4 }, { arbitrary: fc.integer({ min: 1, max: 2 ** 31 - 1 }), weight: 1 });
     }
