@@ -196,7 +196,13 @@ describe.each(['spec', 'reference'] as const)('the VEN against a VTN (%s)', (qui
       durationMinutes: 60,
       intervals: [{ id: 0, action: 'discharge', power: 3 }],
       dispatches: [
-        { sn: a.inverter.sn, action: 'discharge', targetPower: 3, state: 'succeeded', sent: { workMode: 0, program1Power: 3000 } },
+        {
+          sn: a.inverter.sn,
+          action: 'discharge',
+          targetPower: 3,
+          state: 'succeeded',
+          sent: { workMode: 0, program1Power: 3000 },
+        },
         { sn: a.inverter.sn, action: 'restore', state: 'planned' },
       ],
     });
