@@ -2,7 +2,8 @@
  * The plant pages in the real portal: an owner creates a plant with three time-of-use price
  * segments (and sees the segment rules at work), finds it in the list and edits it; shares it
  * with the demo visitor, who sees it but can change nothing; selects plants (the bulk bar keeps
- * the count across filtering and drops a plant deleted meanwhile); transfers a plant away.
+ * the count across filtering and drops a plant deleted meanwhile); offers a plant to another
+ * account, which accepts it on its transfers page.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -188,27 +189,51 @@ describe('plants', () => {
     await context.close();
   });
 
-  it('an owner transfers a plant: not to themselves (207); afterwards it leaves the list', async () => {
+  it('an owner offers a plant with their password; the recipient accepts on the transfers page; it leaves the owner', async () => {
     await ensureOwnPlant('Workshop AC-coupled');
     const { page, context } = await signIn(demo.owner);
     const id = await rowId(page, 'Workshop AC-coupled');
+    const offer = async (account: string, password: string) => {
+      await page.getByTestId('transfer-account').fill(account);
+      await page.getByTestId('transfer-password').fill(password);
+      await page.getByTestId('transfer-submit').click();
+      await page.getByTestId('transfer-confirm-ok').click();
+    };
     await page.getByTestId(`plant-transfer-${id}`).click();
-    await page.getByTestId('transfer-account').fill(demo.owner);
-    await page.getByTestId('transfer-submit').click();
-    await page.getByTestId('transfer-confirm-ok').click();
+    await expect.poll(() => page.getByTestId('transfer-dialog').innerText(), WAIT).toContain('must accept the transfer');
+    await offer(demo.owner, DEMO_PASSWORD);
     await expect.poll(() => page.getByTestId('transfer-dialog').innerText(), WAIT).toContain('This plant is already yours');
+    await offer(demo.companyAdmin, 'NotThePassword1');
+    await expect.poll(() => page.getByTestId('transfer-dialog').innerText(), WAIT).toContain('The password is wrong');
 
-    await page.getByTestId('transfer-account').fill(demo.visitor);
-    await page.getByTestId('transfer-submit').click();
-    await page.getByTestId('transfer-confirm-ok').click();
-    await expect.poll(() => page.locator(`[data-row-key="${id}"]`).count(), WAIT).toBe(0);
+    const mail = portal.smtp.waitFor(demo.companyAdmin, 20_000);
+    await offer(demo.companyAdmin, DEMO_PASSWORD);
     await expect.poll(() => page.getByTestId('transfer-dialog').count(), WAIT).toBe(0);
-    await context.close();
+    expect((await mail).subject).toBe(`Sunfleet: ${demo.owner} offers you the plant Workshop AC-coupled`);
+    // Nothing changes until the recipient answers: the plant is still the owner's.
+    await page.reload();
+    await expect.poll(() => page.locator(`[data-row-key="${id}"]`).count(), WAIT).toBe(1);
 
-    // The new owner has it.
-    const visitor = await signIn(demo.visitor);
-    await expect.poll(() => visitor.page.locator(`[data-row-key="${id}"]`).count(), WAIT).toBe(1);
-    await visitor.context.close();
+    // The recipient accepts on the transfers page, after a confirmation.
+    const recipient = await signIn(demo.companyAdmin);
+    await recipient.page.getByTestId('open-transfers').click();
+    await recipient.page.waitForURL('**/plants/transfers');
+    const item = recipient.page.getByTestId('transfers-offered').locator('.ant-list-item', { hasText: 'Workshop AC-coupled' });
+    await item.getByRole('button', { name: 'Accept' }).click();
+    await recipient.page.getByTestId('transfer-step-ok').click();
+    await expect
+      .poll(() => recipient.page.locator('.ant-message').innerText(), WAIT)
+      .toContain('Workshop AC-coupled is now yours');
+    await expect
+      .poll(() => recipient.page.getByTestId('transfers-offered').innerText(), WAIT)
+      .toContain('No plant is offered to you');
+    await recipient.context.close();
+
+    // The owner sees the plant gone.
+    await page.reload();
+    await page.getByTestId('plant-table').waitFor();
+    await expect.poll(() => page.locator(`[data-row-key="${id}"]`).count(), WAIT).toBe(0);
+    await context.close();
   });
 });
 
