@@ -101,6 +101,15 @@ describe('what the VEN trusts', () => {
           .executeTakeFirstOrThrow()
       ).n,
     );
+  /** A 1 kW discharge of one second, sent to the batteries and over by the time this returns. */
+  const oneSecondEvent = async () => {
+    const start = Date.now();
+    const e = await vtn.bl.event(event(1, start, 'PT1S'));
+    await until('the dispatch', () => commanded(e.id));
+    const row = (await eventRow(e.id))!;
+    await sleep(Math.max(0, start + 1100 - Date.now()));
+    return { e, row };
+  };
   /** Every open event ended at the VTN, so the next test starts from batteries at their settings. */
   const endAll = async () => {
     for (const id of [...vtn.store.events.keys()]) await vtn.bl.deleteEvent(id);
@@ -275,11 +284,7 @@ describe('what the VEN trusts', () => {
   });
 
   it('a report whose event the VTN no longer has, or that the VTN refuses, is given up at once, shown on the event page and counted, never retried', async () => {
-    const start = Date.now();
-    const e = await vtn.bl.event(event(1, start, 'PT1S'));
-    await until('the dispatch', () => commanded(e.id));
-    const row = (await eventRow(e.id))!;
-    await sleep(Math.max(0, start + 1100 - Date.now()));
+    const { e, row } = await oneSecondEvent();
     // The utility deletes the event (no notification reaches the portal) before the report is sent.
     vtn.store.events.delete(e.id);
     const dead = venStats.reports.dead;
@@ -329,11 +334,7 @@ describe('what the VEN trusts', () => {
   });
 
   it('a report waiting on a VTN that is down is retried with back-off, then given up after 24 h', async () => {
-    const start = Date.now();
-    const e = await vtn.bl.event(event(1, start, 'PT1S'));
-    await until('the dispatch', () => commanded(e.id));
-    const row = (await eventRow(e.id))!;
-    await sleep(Math.max(0, start + 1100 - Date.now()));
+    const { row } = await oneSecondEvent();
     vtn.down = true;
     await ven.tick();
     const out = () =>
