@@ -70,8 +70,9 @@ async function onlineInverter(account: string, neverUpgraded = false): Promise<I
     const gateways = (await get<{ list: { sn: string }[] }>('/api/v1/gateways?status=online&size=100'))?.list ?? [];
     const inverters = (await get<{ list: Inverter[] }>('/api/v1/inverters?size=100'))?.list ?? [];
     for (const found of inverters.filter((i) => i.status !== 'offline' && gateways.some((g) => g.sn === i.gateway.sn))) {
-      if (!neverUpgraded || (await call(`/api/v1/inverter/${encodeURIComponent(found.sn)}/upgrade/progress`)).code === 404)
-        return found;
+      if (!neverUpgraded) return found;
+      const upgrade = await call(`/api/v1/inverter/${encodeURIComponent(found.sn)}/upgrade/progress`);
+      if (upgrade.code === 0 && upgrade.data === null) return found;
     }
     if (Date.now() > deadline) throw new Error(`no online inverter for ${account} within 60 s`);
     await new Promise((r) => setTimeout(r, 1000));

@@ -14,7 +14,7 @@ import { useMayCall } from './Permission.tsx';
 import { rolloutPath } from './UpgradeAction.tsx';
 import ui from './ui.module.css';
 
-type Upgrade = DataOf<typeof upgradesApi.inverterUpgradeProgress>;
+type Upgrade = NonNullable<DataOf<typeof upgradesApi.inverterUpgradeProgress>>;
 export const UPGRADE_POLL_MS = 3000;
 
 export const upgradeStateColour: Record<Upgrade['state'], string> = {
@@ -30,7 +30,10 @@ export const upgradeStateColour: Record<Upgrade['state'], string> = {
 
 const open = (u: Upgrade) => ['pending', 'sending', 'downloaded', 'upgrading'].includes(u.state);
 
-/** The inverter's latest upgrade; nothing when it has had none. */
+/**
+ * The inverter's latest upgrade; nothing when it has had none (the answer is null, not an error).
+ * Asked once when the page opens and again only while an upgrade runs (or when one is started here).
+ */
 export function InverterUpgradeCard({ sn, canOperate }: { sn: string; canOperate: boolean }) {
   const { t } = useTranslation('common');
   const { modal } = App.useApp();
@@ -40,7 +43,6 @@ export function InverterUpgradeCard({ sn, canOperate }: { sn: string; canOperate
     { params: { sn } },
     { retry: false, refetchInterval: (x) => (x.state.data && open(x.state.data) ? UPGRADE_POLL_MS : false) },
   );
-  if (q.isError && q.error instanceof ApiError && q.error.code === 404) return null;
   if (!q.data) return null;
   const u = q.data;
   const stoppable = u.state === 'pending' || u.state === 'sending' || u.state === 'downloaded';

@@ -142,10 +142,10 @@ export const inverterUpgradeProgress = endpoint({
   method: 'GET',
   path: '/api/v1/inverter/:sn/upgrade/progress',
   access: 'inverter.view',
-  summary: 'The inverter’s latest upgrade as it stands (state, percent, reason); 404 when it has had none',
+  summary:
+    'The inverter’s latest upgrade as it stands (state, percent, reason); null when it has had none (no upgrade is a state, not an error)',
   params: SnParams,
-  data: DeviceUpgradeView,
-  tolerate: [404],
+  data: Nullable(DeviceUpgradeView),
 });
 
 export const FirmwareChoice = Type.Object({

@@ -258,11 +258,12 @@ async function withFirmware(deps: UpgradeDeps, row: DeviceRow) {
   return r ?? { version: '', firmware_id: 0 };
 }
 
-/** The inverter's latest upgrade, following its job first; 404 when it has had none. */
+/** The inverter's latest upgrade, following its job first; null when it has had none. */
 export async function inverterProgress(deps: UpgradeDeps, caller: Caller, sn: string) {
   const device = await deviceFor(deps.db, caller, { sn }, { kind: 'inverter' });
   const row = await latestOfDevice(deps.db, device.sn, 'inverter');
-  if (!row) return fail(404);
+  // An inverter never upgraded has no upgrade: a state the page shows as nothing, not an error.
+  if (!row) return null;
   const [synced] = await syncDevices(upgradeCtx(deps), [row]);
   return deviceView(synced!, await withFirmware(deps, synced!));
 }

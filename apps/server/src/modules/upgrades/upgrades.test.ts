@@ -58,6 +58,16 @@ const logOf = (sn: string) =>
   rig.s.db.selectFrom('maintenance_log').selectAll().where('device_sn', '=', sn).orderBy('id', 'desc').executeTakeFirstOrThrow();
 
 describe('an inverter upgrade', () => {
+  it('an inverter never upgraded answers "no upgrade" (code 0, null), not 404; once started, its upgrade', async () => {
+    const p = await plant();
+    expect(await progress(p.inverterSn)).toMatchObject({ code: 0, data: null });
+    const started = await call(owner, 'POST', `/api/v1/inverter/${p.inverterSn}/upgrade?firmId=${inverterFw.id}`);
+    expect(started.code).toBe(0);
+    const now = await progress(p.inverterSn);
+    expect(now.code).toBe(0);
+    expect(now.data).toMatchObject({ sn: p.inverterSn, rolloutId: started.data.rolloutId });
+  });
+
   it('sends a signed link to the image, follows each stage, and succeeds once the new version is reported', async () => {
     const p = await plant();
     const res = await call(owner, 'POST', `/api/v1/inverter/${p.inverterSn}/upgrade?firmId=${inverterFw.id}`);
@@ -234,7 +244,11 @@ describe('an inverter upgrade', () => {
     const staff = await account(rig.s, { kind: 'company_admin', companyId });
     const theirs = await upgradePlant(rig, owner, { companyId });
     plants.push(theirs);
-    expect((await call(staff, 'GET', `/api/v1/inverter/${theirs.inverterSn}/upgrade/progress`)).code).toBe(404);
+    // They see the inverter, which has had no upgrade: that is its state, not an error.
+    expect(await call(staff, 'GET', `/api/v1/inverter/${theirs.inverterSn}/upgrade/progress`)).toMatchObject({
+      code: 0,
+      data: null,
+    });
     expect(await call(staff, 'POST', `/api/v1/inverter/${theirs.inverterSn}/upgrade?firmId=${inverterFw.id}`)).toMatchObject({
       code: 2,
     });

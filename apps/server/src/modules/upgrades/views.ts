@@ -2,7 +2,7 @@
 import type { DataOf, upgradesApi } from '@sunfleet/contracts';
 import type { DeviceRow, UpgradeState } from './upgrades.repo.ts';
 
-type DeviceView = DataOf<typeof upgradesApi.inverterUpgradeProgress>;
+type DeviceView = NonNullable<DataOf<typeof upgradesApi.inverterUpgradeProgress>>;
 
 const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
