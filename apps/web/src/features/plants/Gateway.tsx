@@ -2,9 +2,10 @@
  * Gateway binding by the SN and key on its label (both required):
  * the two fields with a "check" (gateways/check: 305 unknown SN, 1006 wrong key, 301 already
  * bound, shown under the field they concern), and on the edit page the plant's gateways with
- * "bind" and "replace" (bind the new one, then unbind the old) and "restart".
+ * "bind", "replace" (bind the new one, then unbind the old), "unbind" (after a confirmation naming
+ * the gateway and the plant) and "restart".
  */
-import { CheckCircleOutlined, ReloadOutlined, SwapOutlined, WifiOutlined } from '@ant-design/icons';
+import { CheckCircleOutlined, DisconnectOutlined, ReloadOutlined, SwapOutlined, WifiOutlined } from '@ant-design/icons';
 import { commandsApi, type DataOf, plantsApi } from '@sunfleet/contracts';
 import { App, Button, Col, Empty, Flex, Form, type FormInstance, List, Modal, Row, Tag, Typography } from 'antd';
 import { useState } from 'react';
@@ -128,8 +129,8 @@ export function GatewayClaimFields({
 type PlantGateway = DataOf<typeof plantsApi.getPlant>['gateways'][number];
 
 /**
- * The plant's gateways, with bind and replace for those who may (station.gateway, can edit) and
- * restart (gateway.restart, can edit); times in the plant's zone, named.
+ * The plant's gateways, with bind, replace and unbind for those who may (station.gateway, can
+ * edit) and restart (gateway.restart, can edit); times in the plant's zone, named.
  */
 export function GatewaySection({
   plantId,
@@ -154,6 +155,7 @@ export function GatewaySection({
   const [replacing, setReplacing] = useState<PlantGateway | null | undefined>(undefined);
   const canRestart = useMayCall()(commandsApi.restartGateways, canOperate);
   const restart = useGatewayRestart();
+  const unbind = useGatewayUnbind(plantName, onChanged);
   return (
     <Flex vertical gap={12} data-testid="gateway-section">
       {gateways.length === 0 ? (
@@ -188,6 +190,15 @@ export function GatewaySection({
                         data-testid={`gateway-replace-${g.sn}`}
                       >
                         {t('gateway.replace')}
+                      </Button>,
+                      <Button
+                        key="unbind"
+                        danger
+                        icon={<DisconnectOutlined />}
+                        onClick={() => unbind(g)}
+                        data-testid={`gateway-unbind-${g.sn}`}
+                      >
+                        {t('gateway.unbind')}
                       </Button>,
                     ]
                   : []),
@@ -234,6 +245,35 @@ export function GatewaySection({
       />
     </Flex>
   );
+}
+
+/** Unbind a gateway from its plant after a confirmation naming both; its devices leave the plant. */
+function useGatewayUnbind(plantName: string, onDone: () => void) {
+  const { t } = useTranslation('plants');
+  const { message, modal } = App.useApp();
+  const invalidate = useInvalidatePlants();
+  return (g: PlantGateway) => {
+    const gateway = g.alias ? `${g.alias} (${g.sn})` : g.sn;
+    modal.confirm({
+      title: <span data-testid="unbind-confirm-title">{t('gateway.unbindConfirmTitle', { gateway, plant: plantName })}</span>,
+      content: t('gateway.unbindConfirmText', { plant: plantName }),
+      okText: t('gateway.unbind'),
+      okButtonProps: { danger: true, 'data-testid': 'unbind-confirm-ok' },
+      cancelText: t('common:cancel'),
+      onOk: async () => {
+        try {
+          await call(plantsApi.unbindGateway, { params: { sn: g.sn } });
+        } catch (err) {
+          // A refusal the screen handles (305: no longer this caller's gateway) is told here.
+          if (err instanceof ApiError && err.tolerated) message.error(err.message);
+          return;
+        }
+        await invalidate();
+        message.success(t('gateway.unbound', { gateway, plant: plantName }));
+        onDone();
+      },
+    });
+  };
 }
 
 function BindDialog({
