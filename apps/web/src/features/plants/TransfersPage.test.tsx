@@ -1,6 +1,7 @@
 /** The transfers page: offers to accept or decline, own requests to cancel, each after a confirmation. */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { ShellContext, type ShellInfo } from '../../app/shell/shellContext.ts';
 import { callsTo, fail, renderPage, serve } from '../../test/pages.tsx';
 import TransfersPage from './TransfersPage.tsx';
 
@@ -27,7 +28,15 @@ const sent = {
   toAccount: 'taker@example.com',
 };
 
-const render = (path = '/plants/transfers') => renderPage(<TransfersPage />, { path, pattern: '/plants/transfers' });
+const shell = (readOnly = false) =>
+  ({ profile: {}, routes: [], buttons: {}, rights: { granted: new Set(['station.view']), readOnly } }) as unknown as ShellInfo;
+const render = (path = '/plants/transfers', readOnly = false) =>
+  renderPage(
+    <ShellContext.Provider value={shell(readOnly)}>
+      <TransfersPage />
+    </ShellContext.Provider>,
+    { path, pattern: '/plants/transfers' },
+  );
 
 describe('transfers page', { timeout: 30_000 }, () => {
   it('lists what is offered and what was sent; accepting asks first, then accepts and reads the list again', async () => {
@@ -71,5 +80,12 @@ describe('transfers page', { timeout: 30_000 }, () => {
     fireEvent.click((await screen.findAllByTestId('transfer-step-ok')).at(-1)!);
     await waitFor(() => expect(callsTo(calls, '/api/v1/plantTransfer/4/cancel', 'POST')).toHaveLength(1));
     expect(await screen.findByText('This transfer is no longer pending')).toBeTruthy();
+  });
+
+  it('a read-only account sees the requests but no button to answer them', async () => {
+    serve([['GET', LIST, () => ({ offered: [offered], sent: [sent] })]]);
+    render('/plants/transfers', true);
+    expect((await screen.findByTestId('transfer-3')).textContent).toContain('Casa Marta');
+    for (const id of ['accept-3', 'decline-3', 'cancel-4']) expect(screen.queryByTestId(`transfer-${id}`)).toBeNull();
   });
 });

@@ -2,7 +2,7 @@
  * Plant transfers waiting for an answer: those offered to the caller (accept, decline) and those
  * the caller made (cancel). Each step asks for confirmation first; 404 and 705 (no longer
  * pending) show as a note and the list is read again. A mail's link opens this page with `?id=`,
- * which marks that request.
+ * which marks that request. A read-only account sees the requests without the buttons.
  */
 import { type DataOf, plantsApi } from '@sunfleet/contracts';
 import { Alert, App, Button, Card, Flex, List, Tag, Typography } from 'antd';
@@ -12,6 +12,7 @@ import { ApiError } from '../../api/client.ts';
 import { useApiMutation } from '../../api/hooks.ts';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
+import { useMayCall } from '../../components/Permission.tsx';
 import ui from '../../components/ui.module.css';
 import { formatDateTime } from '../../lib/format.ts';
 import { useInvalidateTransfers, usePendingTransfers } from './transferQueries.ts';
@@ -36,6 +37,8 @@ export default function TransfersPage() {
   const decline = useApiMutation(calls.decline);
   const cancel = useApiMutation(calls.cancel);
   const mutations = { accept, decline, cancel };
+  // A read-only account sees the requests but cannot answer them.
+  const may = useMayCall();
 
   const run = async (step: Step, item: Transfer) => {
     try {
@@ -61,7 +64,9 @@ export default function TransfersPage() {
     });
 
   const item = (side: 'offered' | 'sent') => (x: Transfer) => {
-    const steps: Step[] = side === 'offered' ? ['accept', 'decline'] : ['cancel'];
+    const steps = (side === 'offered' ? (['accept', 'decline'] as const) : (['cancel'] as const)).filter((step) =>
+      may(calls[step]),
+    );
     return (
       <List.Item data-testid={`transfer-${x.id}`} data-marked={x.id === marked || undefined}>
         <Flex vertical gap={4} className={ui.fill}>
