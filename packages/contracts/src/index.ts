@@ -21,6 +21,7 @@ export * as systemApi from './api/system.ts';
 export * as upgradesApi from './api/upgrades.ts';
 export * as versionsApi from './api/versions.ts';
 export * as workdataApi from './api/workdata.ts';
+export * from './deviceNames.ts';
 export * from './endpoint.ts';
 export * from './errors.ts';
 export * from './format.ts';

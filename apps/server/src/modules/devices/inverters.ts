@@ -3,7 +3,7 @@
  * the day/month/year/total charts, the generation charts and the grid, meter, battery, eps and
  * load groups. Everything is read through `findDevice` (scope, kind: 600 otherwise).
  */
-import { type devicesApi, inverterTypeKey, type Language } from '@sunfleet/contracts';
+import { type devicesApi, inverterTypeKey, inverterTypeName, type Language } from '@sunfleet/contracts';
 import type { ProtocolPlan } from '@sunfleet/protocols';
 import type { Static } from 'typebox';
 import type { Caller } from '../../access/caller.ts';
@@ -33,6 +33,7 @@ import {
 } from './fields.ts';
 import { counterWh, groups, groupsPresent } from './groups.ts';
 import { chartParam, defaultParams } from './params.ts';
+import { inverterState, lastPowerCommand } from './power-state.ts';
 
 type Detail = Static<typeof devicesApi.InverterDetail>;
 type TypeKey = Detail['typeKey'];
@@ -59,6 +60,7 @@ export async function inverterDetail(db: Db, caller: Caller, sn: string, lan: La
   const values = valuesOf(device);
   const day = await todayRow(db, device);
   const phases = phaseKeys(plan, ['grid', 'ac', '']).length;
+  const power = await lastPowerCommand(db, device.sn);
   return {
     id: device.id,
     sn: device.sn,
@@ -74,6 +76,7 @@ export async function inverterDetail(db: Db, caller: Caller, sn: string, lan: La
     protocol: { id: device.protocolId, name: plan?.definition.name[lan] ?? device.protocolId },
     deviceType: device.deviceType,
     typeKey: inverterTypeKey(device.deviceType) as TypeKey,
+    state: inverterState(device.status, device.protocolId, values, device.latest?.ts ?? null, power),
     ratedPower: device.ratedPowerW,
     // A count register of 0 is a device that does not fill it in: the protocol's inputs and phases then.
     mpptCount:
@@ -84,7 +87,10 @@ export async function inverterDetail(db: Db, caller: Caller, sn: string, lan: La
     totalEnergy: kwhToWh(firstNum(values, PV_TOTAL_KEYS)),
     temperature: firstNum(values, TEMPERATURE_KEYS),
     runningState: enumLabel(plan, 'runningState', values, lan),
-    info: fieldList(plan, values, lan, (f) => f.group === 'info'),
+    // The type register shows the portal's one name of the type.
+    info: fieldList(plan, values, lan, (f) => f.group === 'info').map((f) =>
+      f.key === 'deviceType' && num(f.value) !== null ? { ...f, text: inverterTypeName(num(f.value), lan) } : f,
+    ),
     faults: faultsOf(plan, device.latest?.faults ?? [], lan),
     groups: groupsPresent(plan),
     canEdit: device.canEdit && caller.grants.has('inverter.alias'),

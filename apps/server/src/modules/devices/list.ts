@@ -27,6 +27,7 @@ import { iso, localDay, localTodaySql, zoneOf } from '../../time/index.ts';
 import { statusCounts } from '../plants/list.ts';
 import { firstNum, kwhToWh, num, PV_TOTAL_KEYS, type Values } from './fields.ts';
 import { readAll } from './offload.ts';
+import { inverterState } from './power-state.ts';
 
 type InverterQuery = QueryOf<typeof devicesApi.listInverters>;
 type Filters = Pick<InverterQuery, 'plantId' | 'gatewayId' | 'keyword' | 'status' | 'type'>;
@@ -357,6 +358,7 @@ export const inverterItem = (r: ListRow) => ({
   power: r.status === 'offline' ? (r.latestTs === null ? null : 0) : num(r.values.activePower),
   todayEnergy: r.today?.pv ?? 0,
   totalEnergy: kwhToWh(firstNum(r.values, PV_TOTAL_KEYS)),
+  state: inverterState(r.status, r.protocolId, r.values, r.latestTs),
 });
 
 export const batteryItem = (r: ListRow) => {

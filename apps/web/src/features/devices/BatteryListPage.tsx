@@ -17,7 +17,7 @@ import { StatusCards } from '../../components/StatusCards.tsx';
 import { formatPower } from '../../lib/format.ts';
 import { DeviceListBody } from './DeviceTable.tsx';
 import { LIST_MS } from './deviceQueries.ts';
-import { formatValue } from './format.ts';
+import { formatValue, stateName } from './format.ts';
 import { ListFrame } from './ListParts.tsx';
 import { ListToolbar } from './ListToolbar.tsx';
 import { actionsColumn, deviceColumns } from './listColumns.tsx';
@@ -86,7 +86,7 @@ function SlavePacks({ battery }: { battery: BatteryRow }) {
 }
 
 export default function BatteryListPage() {
-  const { t } = useTranslation('devices');
+  const { t, i18n } = useTranslation('devices');
   const navigate = useNavigate();
   const [state, update] = useListState(spec);
   const canDelete = usePermission('battery.delete');
@@ -165,13 +165,13 @@ export default function BatteryListPage() {
         loading={counts.isPending}
         status={state.status as BatteryRow['status'] | undefined}
         onStatus={(status) => update({ status })}
-        statusLabel={(s) => t(`status.${s}`)}
+        statusLabel={(s) => stateName(s, i18n.language)}
         allLabel={t('all.battery')}
       />
       <ListToolbar
         state={state}
         onChange={update}
-        statuses={devicesApi.deviceStatuses.map((s) => ({ value: s, label: t(`status.${s}`) }))}
+        statuses={devicesApi.deviceStatuses.map((s) => ({ value: s, label: stateName(s, i18n.language) }))}
       />
       <DeviceListBody<BatteryRow>
         list={list}

@@ -3,7 +3,7 @@
  * "not found" state, figures, decoded protocol fields, active faults and the per-phase table.
  */
 import { ArrowLeftOutlined, DeleteOutlined, EditOutlined } from '@ant-design/icons';
-import type { plantsApi } from '@sunfleet/contracts';
+import type { DeviceStateName } from '@sunfleet/contracts';
 import { Alert, Button, Card, Descriptions, Flex, Result, Space, Table, Tabs, Tag, Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
@@ -14,7 +14,7 @@ import ui from '../../components/ui.module.css';
 import { statusStyle } from '../../lib/palette.ts';
 import { formatZoned } from '../../lib/zonedTime.ts';
 import styles from './devices.module.css';
-import { formatField, formatValue } from './format.ts';
+import { formatField, formatValue, stateName } from './format.ts';
 import { type ActiveFault, type FieldValue, gatewayPath, type Phase, plantPath } from './types.ts';
 
 export interface Fact {
@@ -50,11 +50,12 @@ export function placeFacts(t: TFunction<'devices'>, device: Placed, protocol: st
 }
 
 /** A device header's status tag, in the status's colour. */
-export function StatusTag({ status }: { status: plantsApi.PlantStatusName }) {
-  const { t } = useTranslation('devices');
+/** A device's state (its status, or off) named by the contracts. */
+export function StatusTag({ status }: { status: DeviceStateName }) {
+  const { i18n } = useTranslation('devices');
   return (
-    <Tag color={statusStyle[status].tag} data-testid="detail-status">
-      {t(`status.${status}`)}
+    <Tag color={status === 'off' ? 'default' : statusStyle[status].tag} data-testid="detail-status">
+      {stateName(status, i18n.language)}
     </Tag>
   );
 }

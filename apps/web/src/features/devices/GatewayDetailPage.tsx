@@ -25,7 +25,7 @@ import { DebugPanel } from './DebugPanel.tsx';
 import { DetailHeader, DeviceMissing } from './DetailParts.tsx';
 import { DeviceEventsCard } from './DeviceEventsCard.tsx';
 import { live } from './deviceQueries.ts';
-import { deviceName, formatDuration } from './format.ts';
+import { commName, deviceName, formatDuration } from './format.ts';
 import { GatewaySettings } from './GatewaySettings.tsx';
 import { onlineShare, type Segment, timeline } from './history.ts';
 import { GatewayState, StatusBadge, When } from './ListParts.tsx';
@@ -162,7 +162,7 @@ export default function GatewayDetailPage() {
             {
               key: 'comm',
               label: t('columns.commType'),
-              children: g.commType ? t(`comm.${g.commType}`, { defaultValue: g.commType }) : '--',
+              children: commName(g.commType, i18n.language),
             },
             { key: 'rssi', label: t('columns.rssi'), children: <SignalBars rssi={g.rssi} bars={g.signalBars} /> },
             { key: 'interval', label: t('gateway.uploadInterval'), children: formatDuration(g.uploadInterval) },

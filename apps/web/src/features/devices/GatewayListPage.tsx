@@ -7,7 +7,7 @@
  * "N selected (M hidden)") and restart them as one batch.
  */
 import { CloudUploadOutlined, ReloadOutlined } from '@ant-design/icons';
-import { commandsApi, devicesApi, limits, upgradesApi } from '@sunfleet/contracts';
+import { commandsApi, commTypes, devicesApi, limits, upgradesApi } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { Button, Flex, type TableColumnsType, Tooltip, Typography, theme } from 'antd';
 import { useMemo, useState } from 'react';
@@ -23,7 +23,7 @@ import { useSelectionView } from '../../components/useSelectionView.ts';
 import { gatewayStateStyle } from '../../lib/palette.ts';
 import { DeviceListBody } from './DeviceTable.tsx';
 import { LIST_MS } from './deviceQueries.ts';
-import { deviceName } from './format.ts';
+import { commName, deviceName } from './format.ts';
 import { DeviceCell, GatewayState, ListFrame, PlantLink, TwoLines, When } from './ListParts.tsx';
 import { ListToolbar } from './ListToolbar.tsx';
 import { countQuery, type ListSpec, type ListState, listQuery, useListState } from './listState.ts';
@@ -31,8 +31,6 @@ import { SignalBars } from './SignalBars.tsx';
 import { type GatewayCounts, type GatewayRow, gatewayPath } from './types.ts';
 import './devices.css';
 import ui from '../../components/ui.module.css';
-
-export const commTypes = ['wifi', 'ethernet', '4g', 'rs485'] as const;
 
 const spec: ListSpec<(typeof devicesApi.gatewaySorts)[number]> = {
   sorts: devicesApi.gatewaySorts,
@@ -130,7 +128,7 @@ function RestartBar({
 }
 
 export default function GatewayListPage() {
-  const { t } = useTranslation('devices');
+  const { t, i18n } = useTranslation('devices');
   const navigate = useNavigate();
   const [state, update] = useListState(spec);
   // Restart of the selected gateways as one batch (gateway.restart, not read-only); each stays
@@ -204,7 +202,7 @@ export default function GatewayListPage() {
       sorter: true,
       render: (_, row) => (
         <Flex vertical gap={2}>
-          <span>{row.commType ? t(`comm.${row.commType}`, { defaultValue: row.commType }) : '--'}</span>
+          <span>{commName(row.commType, i18n.language)}</span>
           <SignalBars rssi={row.rssi} bars={row.signalBars} testId={`signal-${row.id}`} />
         </Flex>
       ),
@@ -250,7 +248,7 @@ export default function GatewayListPage() {
         onChange={update}
         statuses={(['online', 'offline'] as const).map((s) => ({ value: s, label: t(`gateway.${s}`) }))}
         bindings={(['bound', 'unbound'] as const).map((b) => ({ value: b, label: t(`gateway.binding.${b}`) }))}
-        commTypes={commTypes.map((c) => ({ value: c, label: t(`comm.${c}`) }))}
+        commTypes={commTypes.map((c) => ({ value: c, label: commName(c, i18n.language) }))}
       />
       {(canRestart || canUpgrade) && selected.length > 0 && (
         <RestartBar

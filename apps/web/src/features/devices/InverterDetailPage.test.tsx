@@ -1,3 +1,4 @@
+import { inverterTypeName } from '@sunfleet/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { callsTo, fail, renderPage, serve } from '../../test/pages.tsx';
@@ -16,6 +17,7 @@ const detail = {
   sn: SN,
   alias: 'Casa roof',
   status: 'normal',
+  state: 'normal',
   plant: { id: 7, name: 'Ciudad de México Solar Farmhouse', timezone: 'America/Mexico_City' },
   gateway: { id: 4, sn: 'SFGW000004', alias: null, status: 'online' },
   protocol: { id: 'sunfleet-hybrid-3p', name: 'Sunfleet three-phase hybrid inverter' },
@@ -68,10 +70,13 @@ const job = (type: string, state: string, error: string | null) => ({
   finishedAt: '2026-05-20T10:00:00.400Z',
 });
 
+/** The detail the fake server answers (a test may show another inverter). */
+let current: Record<string, unknown> = detail;
+
 function backend(profiles: Array<{ id: number; name: string; params: string[]; updatedAt: string }> = []) {
   let saved = profiles;
   return serve([
-    ['GET', `/api/v1/inverter/${SN}`, () => detail],
+    ['GET', `/api/v1/inverter/${SN}`, () => current],
     [
       'GET',
       `/api/v1/inverter/${SN}/flow`,
@@ -150,6 +155,30 @@ const render = (path: string, buttons: string[] = ['inverter.alias', 'inverter.d
   renderPage(<InverterDetailPage />, { path, pattern: '/device/inverter/:sn', buttons });
 
 describe('inverter detail', () => {
+  it('names a single-phase string inverter once (header and type field alike) and shows it off after a power-off', async () => {
+    current = {
+      ...detail,
+      deviceType: 2,
+      typeKey: 'singlePhase',
+      status: 'normal',
+      state: 'off',
+      protocol: { id: 'sunfleet-string-1p', name: 'Sunfleet single-phase string inverter' },
+      groups: { grid: true, meter: false, battery: false, eps: false, load: false },
+      info: [{ key: 'deviceType', name: 'Device type', unit: null, value: 2, text: inverterTypeName(2, 'en') }],
+    };
+    try {
+      backend();
+      render(`/device/inverter/${SN}`);
+      const type = await screen.findByTestId('detail-type', {}, { timeout: 5000 });
+      expect(type.textContent).toBe('Single-phase');
+      expect(type.textContent).toBe(inverterTypeName('singlePhase', 'en'));
+      expect(screen.getByTestId('inverter-header').textContent).not.toMatch(/hybrid/i);
+      expect(screen.getByTestId('detail-status').textContent).toBe('Off');
+    } finally {
+      current = detail;
+    }
+  }, 20_000);
+
   it('shows the header, the type name, faults, only the groups the protocol has, and rename by rights', async () => {
     backend();
     render(`/device/inverter/${SN}`);

@@ -28,7 +28,7 @@ import { DebugPanel } from './DebugPanel.tsx';
 import { DetailActions, DetailHeader, DetailTabs, DeviceMissing, placeFacts, StatusTag } from './DetailParts.tsx';
 import { DeviceEventsCard } from './DeviceEventsCard.tsx';
 import { live } from './deviceQueries.ts';
-import { deviceName, typeKeyOf } from './format.ts';
+import { deviceName, typeNameOf } from './format.ts';
 import { InverterChartsTab } from './InverterChartsTab.tsx';
 import { InverterGroupTab } from './InverterGroupTab.tsx';
 import { InverterOverviewTab } from './InverterOverviewTab.tsx';
@@ -73,8 +73,8 @@ export default function InverterDetailPage() {
         subtitle={inv.alias ? inv.sn : null}
         tags={
           <>
-            <StatusTag status={inv.status} />
-            <Tag data-testid="detail-type">{t(`types.${typeKeyOf(inv)}`)}</Tag>
+            <StatusTag status={inv.state} />
+            <Tag data-testid="detail-type">{typeNameOf(inv, i18n.language)}</Tag>
           </>
         }
         facts={[

@@ -18,6 +18,7 @@ const inverter = (sn: string, extra: Record<string, unknown> = {}) => ({
   todayEnergy: 31_600,
   totalEnergy: 59_354_900,
   status: 'normal',
+  state: 'normal',
   lastUpdate: new Date().toISOString(),
   createdAt: '2026-01-01T00:00:00.000Z',
   canEdit: true,
@@ -29,7 +30,14 @@ const counts = { total: 2, normal: 1, offline: 0, warning: 0, fault: 1, upgradin
 function standard(
   rows = [
     inverter('HYABVNAAB1ME'),
-    inverter('HYK4V1O8XI0L', { alias: 'East roof', deviceType: 2, typeKey: 'singlePhase', status: 'fault', power: null }),
+    inverter('HYK4V1O8XI0L', {
+      alias: 'East roof',
+      deviceType: 2,
+      typeKey: 'singlePhase',
+      status: 'fault',
+      state: 'fault',
+      power: null,
+    }),
   ],
 ) {
   return serve([
@@ -78,6 +86,12 @@ describe('inverter list: remote settings of the selection', () => {
 });
 
 describe('inverter list', () => {
+  it('shows a powered-off inverter as off (the server’s state), named by the contracts', async () => {
+    standard([inverter('HYABVNAAB1ME', { state: 'off' })]);
+    render();
+    expect((await screen.findByTestId('status-HYABVNAAB1ME', {}, { timeout: 5000 })).textContent).toBe('Off');
+  }, 20_000);
+
   it('asks for SN order, first page of 20, and shows type names, power and counts', async () => {
     const calls = standard();
     render();
@@ -86,7 +100,8 @@ describe('inverter list', () => {
     expect(list.url.searchParams.toString()).toBe('page=1&size=20&sort=sn&order=1');
     const table = screen.getByTestId('inverter-table').textContent ?? '';
     expect(table).toContain('Three-phase high-voltage'); // type register 94
-    expect(table).toContain('Single-phase hybrid'); // 2
+    expect(table).toContain('Single-phase'); // 2
+    expect(table).not.toContain('Single-phase hybrid');
     expect(table).toContain('3.6 kW');
     expect(table).toContain('10.0 kW');
     expect(table).toContain('31.6 kWh');

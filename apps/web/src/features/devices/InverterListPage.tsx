@@ -4,7 +4,7 @@
  * with the page's inverter.alias / inverter.delete buttons (the server still checks the plant).
  */
 import { CloudUploadOutlined, ControlOutlined } from '@ant-design/icons';
-import { devicesApi, limits, settingsApi, upgradesApi } from '@sunfleet/contracts';
+import { devicesApi, inverterTypeName, limits, settingsApi, upgradesApi } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { Button, Flex, type TableColumnsType, Typography } from 'antd';
 import { useState } from 'react';
@@ -18,7 +18,7 @@ import { formatEnergy, formatPower } from '../../lib/format.ts';
 import { AliasDialog, type AliasTarget } from './AliasDialog.tsx';
 import { DeviceListBody } from './DeviceTable.tsx';
 import { LIST_MS } from './deviceQueries.ts';
-import { typeKeyOf } from './format.ts';
+import { namesLanguage, stateName, typeNameOf } from './format.ts';
 import { ListFrame, TwoLines } from './ListParts.tsx';
 import { ListToolbar } from './ListToolbar.tsx';
 import { actionsColumn, deviceColumns } from './listColumns.tsx';
@@ -35,7 +35,7 @@ const spec: ListSpec<(typeof devicesApi.inverterSorts)[number]> = {
 };
 
 export default function InverterListPage() {
-  const { t } = useTranslation('devices');
+  const { t, i18n } = useTranslation('devices');
   const navigate = useNavigate();
   const [state, update] = useListState(spec);
   const canRename = usePermission('inverter.alias');
@@ -72,7 +72,7 @@ export default function InverterListPage() {
       key: 'type',
       title: t('columns.type'),
       width: 170,
-      render: (_, row) => <TwoLines main={t(`types.${typeKeyOf(row)}`)} sub={row.protocol} />,
+      render: (_, row) => <TwoLines main={typeNameOf(row, i18n.language)} sub={row.protocol} />,
     },
     c.status,
     {
@@ -113,14 +113,14 @@ export default function InverterListPage() {
         loading={counts.isPending}
         status={state.status as InverterRow['status'] | undefined}
         onStatus={(status) => update({ status })}
-        statusLabel={(s) => t(`status.${s}`)}
+        statusLabel={(s) => stateName(s, i18n.language)}
         allLabel={t('all.inverter')}
       />
       <ListToolbar
         state={state}
         onChange={update}
-        statuses={devicesApi.deviceStatuses.map((s) => ({ value: s, label: t(`status.${s}`) }))}
-        types={devicesApi.inverterTypeKeys.map((k) => ({ value: k, label: t(`types.${k}`) }))}
+        statuses={devicesApi.deviceStatuses.map((s) => ({ value: s, label: stateName(s, i18n.language) }))}
+        types={devicesApi.inverterTypeKeys.map((k) => ({ value: k, label: inverterTypeName(k, namesLanguage(i18n.language)) }))}
         typeLabel={t('filters.inverterType')}
       />
       {(canBatch || canUpgrade) && selected.length > 0 && (

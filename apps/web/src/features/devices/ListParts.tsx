@@ -1,5 +1,6 @@
 /** Pieces every device list shares: the page frame, status badge, plant and gateway links, times, row actions. */
 import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
+import type { DeviceStateName } from '@sunfleet/contracts';
 import { Badge, Button, Card, Flex, Tooltip, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +11,7 @@ import { relativeTime } from '../../lib/format.ts';
 import { gatewayStateStyle, statusStyle } from '../../lib/palette.ts';
 import { browserZone, formatZoned } from '../../lib/zonedTime.ts';
 import styles from './devices.module.css';
-import type { DeviceStatus } from './types.ts';
+import { stateName } from './format.ts';
 import { gatewayPath, plantPath } from './types.ts';
 
 export function ListFrame({ title, testId, children }: { title: string; testId: string; children: ReactNode }) {
@@ -24,9 +25,11 @@ export function ListFrame({ title, testId, children }: { title: string; testId: 
   );
 }
 
-export function StatusBadge({ status, testId }: { status: DeviceStatus; testId?: string }) {
-  const { t } = useTranslation('devices');
-  return <Badge status={statusStyle[status].badge} text={<Titled text={t(`status.${status}`)} />} data-testid={testId} />;
+/** A device's state (its status, or off) named by the contracts. */
+export function StatusBadge({ status, testId }: { status: DeviceStateName; testId?: string }) {
+  const { i18n } = useTranslation('devices');
+  const badge = status === 'off' ? 'default' : statusStyle[status].badge;
+  return <Badge status={badge} text={<Titled text={stateName(status, i18n.language)} />} data-testid={testId} />;
 }
 
 export function GatewayState({ status, testId }: { status: 'online' | 'offline'; testId?: string }) {

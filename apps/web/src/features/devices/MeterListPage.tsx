@@ -17,7 +17,7 @@ import { formatEnergy } from '../../lib/format.ts';
 import { AliasDialog, type AliasTarget } from './AliasDialog.tsx';
 import { DeviceListBody } from './DeviceTable.tsx';
 import { LIST_MS } from './deviceQueries.ts';
-import { formatValue } from './format.ts';
+import { formatValue, stateName } from './format.ts';
 import { ListFrame, TwoLines } from './ListParts.tsx';
 import { ListToolbar } from './ListToolbar.tsx';
 import { actionsColumn, deviceColumns } from './listColumns.tsx';
@@ -47,7 +47,7 @@ export function GridPower({ watts }: { watts: number | null }) {
 }
 
 export default function MeterListPage() {
-  const { t } = useTranslation('devices');
+  const { t, i18n } = useTranslation('devices');
   const navigate = useNavigate();
   const [state, update] = useListState(spec);
   const canRename = usePermission('meter.alias');
@@ -132,13 +132,13 @@ export default function MeterListPage() {
         loading={counts.isPending}
         status={state.status as MeterRow['status'] | undefined}
         onStatus={(status) => update({ status })}
-        statusLabel={(s) => t(`status.${s}`)}
+        statusLabel={(s) => stateName(s, i18n.language)}
         allLabel={t('all.meter')}
       />
       <ListToolbar
         state={state}
         onChange={update}
-        statuses={devicesApi.deviceStatuses.map((s) => ({ value: s, label: t(`status.${s}`) }))}
+        statuses={devicesApi.deviceStatuses.map((s) => ({ value: s, label: stateName(s, i18n.language) }))}
       />
       <DeviceListBody<MeterRow>
         list={list}

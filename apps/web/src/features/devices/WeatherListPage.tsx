@@ -12,7 +12,7 @@ import { useApiQuery } from '../../api/hooks.ts';
 import { StatusCards } from '../../components/StatusCards.tsx';
 import { DeviceListBody } from './DeviceTable.tsx';
 import { LIST_MS } from './deviceQueries.ts';
-import { formatValue } from './format.ts';
+import { formatValue, stateName } from './format.ts';
 import { ListFrame } from './ListParts.tsx';
 import { ListToolbar } from './ListToolbar.tsx';
 import { deviceColumns } from './listColumns.tsx';
@@ -27,7 +27,7 @@ const spec: ListSpec<(typeof devicesApi.weatherSorts)[number]> = {
 };
 
 export default function WeatherListPage() {
-  const { t } = useTranslation('devices');
+  const { t, i18n } = useTranslation('devices');
   const navigate = useNavigate();
   const [state, update] = useListState(spec);
 
@@ -92,13 +92,13 @@ export default function WeatherListPage() {
         loading={counts.isPending}
         status={state.status as WeatherRow['status'] | undefined}
         onStatus={(status) => update({ status })}
-        statusLabel={(s) => t(`status.${s}`)}
+        statusLabel={(s) => stateName(s, i18n.language)}
         allLabel={t('all.weather')}
       />
       <ListToolbar
         state={state}
         onChange={update}
-        statuses={devicesApi.deviceStatuses.map((s) => ({ value: s, label: t(`status.${s}`) }))}
+        statuses={devicesApi.deviceStatuses.map((s) => ({ value: s, label: stateName(s, i18n.language) }))}
       />
       <DeviceListBody<WeatherRow>
         list={list}

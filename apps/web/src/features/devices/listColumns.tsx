@@ -3,6 +3,7 @@
  * same way: the device (SN link and alias), where it is, its status, its last update, and the row
  * actions. A page lists its own columns between them.
  */
+import type { DeviceStateName } from '@sunfleet/contracts';
 import type { TableColumnsType } from 'antd';
 import type { TFunction } from 'i18next';
 import { DeviceCell, PlaceCell, RowActions, StatusBadge, When } from './ListParts.tsx';
@@ -12,6 +13,8 @@ interface SnRow {
   sn: string;
   alias: string | null;
   status: DeviceStatus;
+  /** What the badge shows when the list has it (an inverter's: off while powered off). */
+  state?: DeviceStateName;
   lastUpdate: string | null;
   plant: { id: number; name: string } | null;
   gateway: { id: number; sn: string; alias: string | null };
@@ -41,7 +44,7 @@ export function deviceColumns<Row extends SnRow>(t: TFunction<'devices'>, kind: 
     title: t('columns.status'),
     width: 104,
     sorter: true,
-    render: (_, row) => <StatusBadge status={row.status} testId={`status-${row.sn}`} />,
+    render: (_, row) => <StatusBadge status={row.state ?? row.status} testId={`status-${row.sn}`} />,
   };
   const lastUpdate: Column<Row> = {
     key: 'lastUpdate',

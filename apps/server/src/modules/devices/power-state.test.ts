@@ -1,0 +1,156 @@
+/**
+ * One kind name and one state for an inverter: a single-phase string inverter (type register 2)
+ * is named by the contracts' type name on its detail (type key and the type register's info
+ * field alike), and after a remote power-off its state is 'off' — by the command's effect at
+ * once, by its own reading after that — in the detail and in the list; after a boot it is
+ * 'normal' again. Commands run on the simulator's own command execution.
+ */
+import { inverterTypeName } from '@sunfleet/contracts';
+import { protocolPlan } from '@sunfleet/protocols';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../../test/harness.ts';
+import { type Account, account, createPlant, gateway, uniqueSn } from '../../../test/kits/plants.ts';
+import { SimulatedChannel, simPlant } from '../../../test/sim-channel.ts';
+
+const PROTOCOL = 'sunfleet-string-1p';
+let s: TestServer;
+const channel = new SimulatedChannel();
+let O: Account;
+const SN = uniqueSn('ST');
+const plant = simPlant([{ kind: 'string', sn: SN, unit: 1, phases: 1, ratedW: 5000, pvKwp: 6 }]);
+const noon = Date.parse('2025-06-20T12:00:00Z');
+let clock = noon;
+let deviceId: number;
+let commandJobs = 0;
+
+type Detail = { state: string; status: string; typeKey: string; info: { key: string; text: string | null }[] };
+
+/** What ingest stores of the simulated inverter's reading now: its decoded values as the latest. */
+async function report() {
+  clock += 60_000;
+  const env = plant.advance(clock);
+  const values = protocolPlan(PROTOCOL)!.decode(plant.device(SN)!.read(env)).values;
+  const ts = Date.now();
+  await s.db.deleteFrom('device_latest').where('device_id', '=', deviceId).execute();
+  await s.db
+    .insertInto('device_latest')
+    .values({ device_id: deviceId, ts, values: JSON.stringify(values), updated_at: ts })
+    .execute();
+  return values;
+}
+
+/**
+ * A power command through the API, then its job as the command channel's store keeps it (the
+ * simulated channel keeps jobs in memory; the detail reads the store).
+ */
+async function power(kind: 'boot' | 'shutdown') {
+  const res = await s.call(O.token, 'GET', `/api/v1/inverter/${SN}/${kind}`);
+  expect(res.body).toMatchObject({ code: 0, data: { state: 'succeeded' } });
+  const job = res.body.data as { jobId: string; gatewaySn: string; finishedAt: string };
+  const at = Date.parse(job.finishedAt);
+  commandJobs++;
+  await s.db
+    .insertInto('command_jobs')
+    .values({
+      id: job.jobId,
+      gateway_sn: job.gatewaySn,
+      device_sn: SN,
+      batch_id: null,
+      type: kind,
+      state: 'succeeded',
+      body: JSON.stringify({ type: kind, device: SN }),
+      reply: null,
+      error: null,
+      requested_by: O.id,
+      timeout_ms: 30_000,
+      expires_at: at + 60_000,
+      created_at: at - 1 + commandJobs,
+      sent_at: at,
+      last_sent_at: at,
+      acknowledged_at: at,
+      finished_at: at,
+      progress: null,
+      stage: null,
+    })
+    .execute();
+}
+
+const detail = async (lan = 'en') => (await s.call(O.token, 'GET', `/api/v1/inverter/${SN}?lan=${lan}`)).body.data as Detail;
+const listed = async () =>
+  ((await s.call(O.token, 'GET', `/api/v1/inverters?sn=${SN}`)).body.data as { list: { sn: string; state: string }[] }).list.find(
+    (r) => r.sn === SN,
+  )!;
+
+beforeAll(async () => {
+  s = await startServer({}, undefined, { commands: channel });
+  O = await account(s);
+  const plantId = await createPlant(s, O);
+  const gw = await gateway(s, plantId);
+  await s.db.updateTable('gateways').set({ online: 1 }).where('sn', '=', gw.sn).execute();
+  const t = Date.now();
+  deviceId = (
+    await s.db
+      .insertInto('devices')
+      .values({
+        sn: SN,
+        gateway_id: gw.id,
+        plant_id: plantId,
+        kind: 'inverter',
+        protocol_id: PROTOCOL,
+        device_type: 2,
+        status: 'normal',
+        created_at: t,
+        updated_at: t,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  channel.attach(gw.sn, plant);
+  await report();
+});
+afterAll(() => s.close());
+
+describe('an inverter’s kind name', () => {
+  it('is the contracts’ type name in the type key and the type register’s field, in each language', async () => {
+    for (const lan of ['en', 'es'] as const) {
+      const d = await detail(lan);
+      expect(d.typeKey).toBe('singlePhase');
+      expect(d.info.find((f) => f.key === 'deviceType')?.text).toBe(inverterTypeName(d.typeKey, lan));
+    }
+    expect(inverterTypeName(2, 'en')).toBe('Single-phase');
+    // A single-phase type register says nothing of string or hybrid.
+    expect(inverterTypeName(2, 'en')).not.toMatch(/hybrid/i);
+  });
+});
+
+describe('an inverter’s state after a remote power-off', () => {
+  it('is off at once by the command, stays off by its reading, and is normal after a boot', async () => {
+    expect((await detail()).state).toBe('normal');
+    await power('shutdown');
+    // Before the device reports again: the command's effect.
+    expect(await detail()).toMatchObject({ state: 'off', status: 'normal' });
+    const values = await report();
+    expect(protocolPlan(PROTOCOL)!.field('runningState')!.enum![Number(values.runningState)]!.en).toBe('Off');
+    expect((await detail()).state).toBe('off');
+    expect((await listed()).state).toBe('off');
+    await power('boot');
+    expect((await detail()).state).toBe('normal');
+    await report();
+    expect((await detail()).state).toBe('normal');
+    expect((await listed()).state).toBe('normal');
+  });
+
+  it('a reading of Off without any command is off too (switched off at the device)', async () => {
+    await s.db.deleteFrom('command_jobs').where('device_sn', '=', SN).execute();
+    const off = protocolPlan(PROTOCOL)!.field('runningState')!.enum!;
+    const code = Number(Object.keys(off).find((k) => off[Number(k)]!.en === 'Off'));
+    const ts = Date.now();
+    await s.db
+      .updateTable('device_latest')
+      .set({ values: JSON.stringify({ runningState: code, deviceType: 2 }), ts })
+      .where('device_id', '=', deviceId)
+      .execute();
+    expect((await detail()).state).toBe('off');
+    expect((await listed()).state).toBe('off');
+  });
+});

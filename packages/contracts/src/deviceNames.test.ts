@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { inverterTypeKeys } from './api/devices/inverters.ts';
+import {
+  commTypeName,
+  deviceState,
+  deviceStateNames,
+  deviceStates,
+  gatewayProtocols,
+  inverterTypeName,
+  inverterTypeNames,
+} from './deviceNames.ts';
+
+describe('device names', () => {
+  it('names every inverter type key in en and es, by key or by type register value alike', () => {
+    expect(Object.keys(inverterTypeNames).sort()).toEqual([...inverterTypeKeys].sort());
+    for (const [key, name] of Object.entries(inverterTypeNames)) {
+      expect(name.en).toBeTruthy();
+      expect(name.es).toBeTruthy();
+      expect(inverterTypeName(key, 'es')).toBe(name.es);
+    }
+    expect(inverterTypeName(2, 'en')).toBe('Single-phase');
+    expect(inverterTypeName('singlePhase', 'es')).toBe('Monofásico');
+    expect(inverterTypeName(null, 'en')).toBe('--');
+    expect(inverterTypeName(7, 'en')).toBe('Three-phase');
+  });
+
+  it('shows a powered-off device as off, unless it is offline or upgrading', () => {
+    expect(deviceStates.every((s) => deviceStateNames[s].en && deviceStateNames[s].es)).toBe(true);
+    expect(deviceState('normal', true)).toBe('off');
+    expect(deviceState('fault', true)).toBe('off');
+    expect(deviceState('normal', false)).toBe('normal');
+    expect(deviceState('warning', null)).toBe('warning');
+    expect(deviceState('offline', true)).toBe('offline');
+    expect(deviceState('upgrading', true)).toBe('upgrading');
+  });
+
+  it('names connections and a gateway’s protocols', () => {
+    expect(commTypeName('wifi', 'en')).toBe('Wi-Fi');
+    expect(commTypeName('rs485', 'es')).toBe('RS-485');
+    expect(commTypeName('lora', 'en')).toBe('lora');
+    expect(commTypeName(null, 'en')).toBeNull();
+    expect(gatewayProtocols({ protocol: 'a', protocols: ['b'] })).toBe('a');
+    expect(gatewayProtocols({ protocol: null, protocols: ['b', 'c'] })).toBe('b, c');
+    expect(gatewayProtocols({ protocol: null, protocols: [] })).toBe('--');
+  });
+});
