@@ -213,6 +213,17 @@ describe('answers', () => {
     expect((await rowsOf(id)).map((r) => r.status)).toEqual(['pending']);
   });
 
+  it('a request whose maker may no longer give the plant away cannot be accepted (705)', async () => {
+    const taker = await account(s);
+    const giver = await account(s);
+    const id = await createPlant(s, giver);
+    const t = (await request(giver, id, taker.account)).body.data as { id: number };
+    await s.db.updateTable('users').set({ enabled: 0 }).where('id', '=', giver.id).execute();
+    expect((await act(taker, t.id, 'accept')).body.code).toBe(705);
+    expect(await ownerOf(id)).toEqual({ owner_user_id: giver.id, company_id: null });
+    expect((await rowsOf(id)).map((r) => r.status)).toEqual(['pending']);
+  });
+
   it('a company plant offered by its company becomes the recipient’s own plant on acceptance', async () => {
     const id = await createPlant(s, companyAdmin);
     const t = (await request(companyAdmin, id, stranger.account)).body.data as { id: number };
