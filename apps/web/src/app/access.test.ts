@@ -51,4 +51,11 @@ describe('mayOpen', () => {
     expect(mayOpen(owner, { path: '/x', titleKey: 'x' })).toBe(false);
     expect(mayOpen(caller([]), { path: '/x', titleKey: 'x', hidden: true })).toBe(true);
   });
+
+  it('a page about the caller’s own company is not open to an account in none (an operator)', () => {
+    const page: PageRoute = { path: '/c', titleKey: 'c', permission: 'company.info', ownCompany: true };
+    const all = caller(['company.info']);
+    expect(mayOpen({ ...all, inCompany: true }, page)).toBe(true);
+    expect(mayOpen({ ...all, inCompany: false }, page)).toBe(false);
+  });
 });

@@ -78,7 +78,7 @@ describe('buildRoutes', () => {
     const readOnly = buildRoutes(table, tree, notFoundRoute, true);
     expect(paths(readOnly.routes)).toEqual(['/a', '/hidden', '*']);
     expect(readOnly.forbidden.map((r) => r.path)).toContain('/form');
-    expect(readOnly.rights).toEqual({ granted: new Set(['a.view', 'a.create']), readOnly: true });
+    expect(readOnly.rights).toEqual({ granted: new Set(['a.view', 'a.create']), readOnly: true, inCompany: true });
   });
 
   it('the plant forms and account settings are not there for a read-only account, whatever it holds', () => {
@@ -119,6 +119,26 @@ describe('buildRoutes', () => {
     })(permissionTree);
     const { routes } = buildRoutes(menuRoutes, treeOf(all), notFoundRoute);
     expect(paths(routes)).toEqual([...paths(menuRoutes), '*']);
+  });
+
+  it('an operator holds every permission but no company: no Company menu, its pages typed are 403', () => {
+    const all = (function collect(nodes: readonly PermissionNode[]): string[] {
+      return nodes.flatMap((n) => [n.name, ...collect(n.children ?? [])]);
+    })(permissionTree);
+    const operator = buildRoutes(menuRoutes, treeOf(all), notFoundRoute, false, false);
+    for (const page of ['/enterprise', '/enterprise/company', '/enterprise/user', '/enterprise/roles']) {
+      expect(paths(operator.routes)).not.toContain(page);
+      expect(operator.forbidden.map((r) => r.path)).toContain(page);
+    }
+    expect(paths(operator.routes)).toContain('/management/status');
+    const admin = buildRoutes(menuRoutes, treeOf(all), notFoundRoute, false, true);
+    expect(paths(admin.routes)).toContain('/enterprise/user');
+  });
+
+  it('a group none of whose menu entries is left is not in the menu (it would lead to the 404 page)', () => {
+    const kept = filterRoutes(table, rights(['g.view']));
+    expect(paths(kept)).not.toContain('/group');
+    expect(paths(filterRoutes(table, rights(['g.view', 'y.view'])))).toContain('/group/y');
   });
 
   it('with no grants only hidden routes without a permission and the 404 remain', () => {

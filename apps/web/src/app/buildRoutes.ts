@@ -16,12 +16,21 @@ export function grantedNames(tree: readonly GrantedPermission[], out = new Set<s
   return out;
 }
 
-/** The routes the caller may open; a group the caller may not open goes with its children. */
+/**
+ * The routes the caller may open; a group the caller may not open goes with its children, and a
+ * group without a page of its own goes when none of its menu entries is left (it would lead nowhere).
+ */
 export function filterRoutes(routes: readonly PageRoute[], caller: CallerRights): PageRoute[] {
   const kept: PageRoute[] = [];
   for (const route of routes) {
     if (!mayOpen(caller, route)) continue;
-    kept.push(route.children ? { ...route, children: filterRoutes(route.children, caller) } : route);
+    if (!route.children) {
+      kept.push(route);
+      continue;
+    }
+    const children = filterRoutes(route.children, caller);
+    if (!route.page && !children.some((c) => !c.hidden)) continue;
+    kept.push({ ...route, children });
   }
   return kept;
 }
@@ -42,8 +51,9 @@ export function buildRoutes(
   tree: GrantedPermission[],
   notFound: PageRoute,
   readOnly = false,
+  inCompany = true,
 ): BuiltRoutes {
-  const rights: CallerRights = { granted: grantedNames(tree), readOnly };
+  const rights: CallerRights = { granted: grantedNames(tree), readOnly, inCompany };
   const routes = filterRoutes(table, rights);
   const kept = new Set(flattenRoutes(routes).map((r) => r.path));
   return {

@@ -10,6 +10,8 @@
  *   caller may not open renders the 403 page when typed.
  * - `menuKey`: the menu entry highlighted on this page (plant sub-pages → /plants).
  * - `buttonsFrom`: the page whose granted buttons apply here (e.g. the plant overview).
+ * - `ownCompany`: the page works on the caller's own company: kept only for an account of a
+ *   company (an operator has none); on a group, its children go with it.
  */
 import {
   BankOutlined,
@@ -40,6 +42,7 @@ export interface PageRoute {
   buttonsFrom?: string;
   /** Brand id (brands.ts) whose title this page carries, if not the host's brand. */
   brand?: string;
+  ownCompany?: boolean;
   children?: PageRoute[];
 }
 
@@ -249,6 +252,7 @@ export const menuRoutes: PageRoute[] = [
     path: '/enterprise',
     titleKey: 'company',
     permission: 'company.management',
+    ownCompany: true,
     icon: BankOutlined,
     children: [
       {

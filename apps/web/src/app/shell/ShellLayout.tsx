@@ -52,7 +52,9 @@ export default function ShellLayout() {
     if (!profile.data || !permissions.data) return null;
     // Temperatures are shown in the profile's unit from the first page drawn in the shell on.
     setTemperatureUnit(profile.data.temperatureUnit);
-    return { profile: profile.data, ...buildRoutes(menuRoutes, permissions.data, notFoundRoute, profile.data.readOnly) };
+    const { kind, readOnly } = profile.data;
+    const inCompany = kind === 'company_admin' || kind === 'company_user';
+    return { profile: profile.data, ...buildRoutes(menuRoutes, permissions.data, notFoundRoute, readOnly, inCompany) };
   }, [profile.data, permissions.data]);
 
   if (loading) return <PageLoading fullPage />;
