@@ -7,14 +7,13 @@
  * most STOCK_IMPORT_MAX_ROWS rows. Out: the template (headers in the request language and the
  * example row) and the filtered list (streamed in keyset pages).
  */
-import { gatewayStockApi, type Language, type QueryOf } from '@sunfleet/contracts';
+import { commTypeName, gatewayProtocols, gatewayStockApi, type Language, type QueryOf } from '@sunfleet/contracts';
 import ExcelJS from 'exceljs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../../access/caller.ts';
 import type { Db } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
-import { iso } from '../../time/index.ts';
-import { filtered } from '../devices/gateways.ts';
+import { deviceSummary, filtered, rowsByIds, toItem } from '../devices/gateways.ts';
 import { type Cell, sendXlsx as streamXlsx } from '../events/xlsx.ts';
 import { type CellValue, readFirstSheet } from '../reports/sheet-reader.ts';
 import { checkZipExpansion, sendXlsx, sniffUpload, ZipError } from '../reports/xlsx.ts';
@@ -122,50 +121,50 @@ export async function sendTemplate(reply: FastifyReply, lan: Language) {
 type DownloadQuery = QueryOf<typeof gatewayStockApi.downloadGateways>;
 const PAGE = 1000;
 
-/** `gateways/downLoad`: every gateway the list's filters match, in SN order, as .xlsx (streamed). */
+/**
+ * `gateways/downLoad`: every gateway the list's filters match, in SN order, as .xlsx (streamed).
+ * Each row is the list's own row (`toItem`): the customer or agent by name as the list names it,
+ * the protocol as the list shows it (`gatewayProtocols`), the connection by its name (`commTypeName`).
+ */
 export function sendGatewayList(db: Db, caller: Caller, reply: FastifyReply, q: DownloadQuery, lan: Language) {
   const t = texts(lan).list;
+  const time = (at: string | null) => (at === null ? null : at.replace('T', ' ').slice(0, 19));
   async function* rows(): AsyncIterable<Cell[][]> {
     let after: string | null = null;
     for (;;) {
       let query = filtered(db.selectFrom('gateways'), caller, q, 'in')
-        .leftJoin('plants', 'plants.id', 'gateways.plant_id')
-        .leftJoin('companies', 'companies.id', 'gateways.company_id')
-        .select([
-          'gateways.sn',
-          'gateways.alias',
-          'companies.name as customer',
-          'gateways.protocol_id',
-          'plants.name as plant',
-          'gateways.online',
-          'gateways.sw_version',
-          'gateways.hw_version',
-          'gateways.comm_type',
-          'gateways.rssi',
-          'gateways.last_online_at',
-          'gateways.created_at',
-        ])
+        .select(['gateways.id', 'gateways.sn'])
         .orderBy('gateways.sn')
         .limit(PAGE);
       if (after !== null) query = query.where('gateways.sn', '>', after);
-      const page = (await query.execute()) as Array<Record<string, string | number | null>>;
+      const page = await query.execute();
       if (page.length === 0) return;
-      yield page.map((r) => [
-        r.sn as string,
-        r.alias as string | null,
-        r.customer as string | null,
-        r.protocol_id as string | null,
-        r.plant as string | null,
-        Number(r.online) === 1 ? t.online : t.offline,
-        r.sw_version as string | null,
-        r.hw_version as string | null,
-        r.comm_type as string | null,
-        r.rssi === null ? null : Number(r.rssi),
-        r.last_online_at === null ? null : iso(Number(r.last_online_at))!.replace('T', ' ').slice(0, 19),
-        iso(Number(r.created_at))!.replace('T', ' ').slice(0, 19),
-      ]);
+      const ids = page.map((r) => Number(r.id));
+      const [found, summary] = await Promise.all([rowsByIds(db, caller, ids), deviceSummary(db, ids)]);
+      const items = new Map(found.map((r) => [Number(r.id), toItem(r, summary.get(Number(r.id)))]));
+      yield page.flatMap((r) => {
+        const g = items.get(Number(r.id));
+        if (!g) return [];
+        const protocol = gatewayProtocols(g);
+        return [
+          [
+            g.sn,
+            g.alias,
+            g.company?.name ?? null,
+            protocol === '--' ? null : protocol,
+            g.plant?.name ?? null,
+            g.status === 'online' ? t.online : t.offline,
+            g.swVersion,
+            g.hwVersion,
+            commTypeName(g.commType, lan),
+            g.rssi,
+            time(g.lastOnlineAt),
+            time(g.createdAt),
+          ],
+        ];
+      });
       if (page.length < PAGE) return;
-      after = page[page.length - 1]!.sn as string;
+      after = page[page.length - 1]!.sn;
     }
   }
   const headers = [

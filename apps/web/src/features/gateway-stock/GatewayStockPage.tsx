@@ -7,7 +7,7 @@
  */
 
 import { ApiOutlined, DeleteOutlined, DownloadOutlined, PlusOutlined, TeamOutlined, UploadOutlined } from '@ant-design/icons';
-import { gatewayStockApi } from '@sunfleet/contracts';
+import { gatewayProtocols, gatewayStockApi } from '@sunfleet/contracts';
 import { App, Button, Card, Flex, Select, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -87,8 +87,8 @@ export default function GatewayStockPage() {
       width: 170,
       render: (_, r) =>
         r.company ? (
-          <Typography.Text ellipsis={{ tooltip: `${r.company.name} (${r.company.id})` }} data-testid={`stock-customer-${r.sn}`}>
-            {r.company.name} <Typography.Text type="secondary">#{r.company.id}</Typography.Text>
+          <Typography.Text ellipsis={{ tooltip: r.company.name }} data-testid={`stock-customer-${r.sn}`}>
+            {r.company.name}
           </Typography.Text>
         ) : (
           <Typography.Text type="secondary">{t('none')}</Typography.Text>
@@ -98,7 +98,7 @@ export default function GatewayStockPage() {
       key: 'protocol',
       title: t('columns.protocol'),
       width: 160,
-      render: (_, r) => <span data-testid={`stock-protocol-${r.sn}`}>{r.protocol ?? '--'}</span>,
+      render: (_, r) => <span data-testid={`stock-protocol-${r.sn}`}>{gatewayProtocols(r)}</span>,
     },
     {
       key: 'plant',
