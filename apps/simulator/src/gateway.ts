@@ -36,9 +36,16 @@ export interface GatewaySpec {
   comm?: NonNullable<StateMessage['comm']>;
   /** The server's firmware public key (raw Ed25519, base64) it checks images with; from provisioning. */
   firmwareKey?: string;
-  /** The software version it reports (default SFG-2.4.1). */
+  /** The software version it reports (default `DEFAULT_GATEWAY_SW`). */
   sw?: string;
 }
+
+/**
+ * The software version a simulated gateway reports until an upgrade: firmware versions are
+ * letters, digits, hyphen and underscore (no dots), parts separated by underscores, so the fleet
+ * reports the same style as the images the library accepts.
+ */
+export const DEFAULT_GATEWAY_SW = 'SFG-2_4_1';
 
 export interface GatewayOptions {
   url: string;
@@ -183,7 +190,7 @@ export class VirtualGateway {
     const rng = new Rng(hash32(seed, 'gateway'));
     this.network = new Episodes(rng, options.offlineRate ?? 0, 5 * 60_000, 90 * 60_000);
     this.rssi = -Math.round(rng.range(48, 88));
-    this.sw = spec.sw ?? 'SFG-2.4.1';
+    this.sw = spec.sw ?? DEFAULT_GATEWAY_SW;
     const upgradeRng = new Rng(hash32(seed, 'upgrades'));
     this.upgrader = new Upgrader(
       { ...options.upgrades, ...(spec.firmwareKey ? { firmwareKey: spec.firmwareKey } : {}) },

@@ -1,11 +1,11 @@
 import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type CommandMessage, type ReplyMessage, topics } from '@sunfleet/contracts';
+import { type CommandMessage, compareVersions, isFirmwareVersion, type ReplyMessage, topics } from '@sunfleet/contracts';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClock } from './clock.ts';
-import { type GatewaySpec, VirtualGateway } from './gateway.ts';
+import { DEFAULT_GATEWAY_SW, type GatewaySpec, VirtualGateway } from './gateway.ts';
 import { startBroker, type TestBroker } from './testing/broker.ts';
 import { decodeDevice } from './testing/messages.ts';
 import { dcPlant } from './testing/plants.ts';
@@ -50,7 +50,7 @@ const command = (id: string, over: Partial<NonNullable<CommandMessage['firmware'
   ts: Date.now(),
   type: 'upgrade',
   ...(device ? { device } : {}),
-  firmware: { url: `${base}/fw`, size: image.length, sha256, signature: signWith(), version: 'SFG-2.5.0', ...over },
+  firmware: { url: `${base}/fw`, size: image.length, sha256, signature: signWith(), version: 'SFG-2_5_0', ...over },
 });
 
 /** An upgrader with recorded replies; resolves with them once a final one came. */
@@ -92,7 +92,7 @@ describe('a gateway’s firmware upgrade', () => {
     expect(stages).toContain('download:100');
     expect(stages).toContain('verify:100');
     expect(stages).toContain('flash:0');
-    expect(reboots).toEqual(['SFG-2.5.0']);
+    expect(reboots).toEqual(['SFG-2_5_0']);
   });
 
   it('refuses an image whose signature, hash or size is wrong, or without a provisioned key: failed with the reason, nothing flashed', async () => {
@@ -202,17 +202,26 @@ describe('upgrades of a virtual gateway over MQTT', () => {
     return gateway;
   };
 
+  it('the gateway reports a version the firmware library accepts, before and after an upgrade', async () => {
+    const g = start();
+    expect(isFirmwareVersion(g.softwareVersion)).toBe(true);
+    expect(g.softwareVersion).toBe(DEFAULT_GATEWAY_SW);
+    // The image it is upgraded to is higher in the one version order.
+    expect(compareVersions('SFG-2_5_0', g.softwareVersion)).toBe(1);
+  });
+
   it('the gateway reboots (offline, then online) and says its new version', async () => {
     const g = start();
+    expect(isFirmwareVersion('SFG-2_5_0')).toBe(true);
     await g.whenOnline();
     await send(command('gwup-0000001'));
     expect((await finalReply('gwup-0000001')).body).toMatchObject({ status: 'ok' });
     await broker.waitFor((m) => m.topic === topics.up(SN, 'state') && (m.body as { online: boolean }).online === false);
     const back = await broker.waitFor(
-      (m) => m.topic === topics.up(SN, 'state') && (m.body as { sw?: string }).sw === 'SFG-2.5.0',
+      (m) => m.topic === topics.up(SN, 'state') && (m.body as { sw?: string }).sw === 'SFG-2_5_0',
     );
     expect(back.body).toMatchObject({ online: true });
-    expect(g.softwareVersion).toBe('SFG-2.5.0');
+    expect(g.softwareVersion).toBe('SFG-2_5_0');
   });
 
   it('an inverter’s new version is in its registers in a reading sent at once', async () => {

@@ -18,10 +18,13 @@ type FirmwareType = firmwareApi.FirmwareType;
 type GatewayProductInput = firmwareApi.GatewayProductInput;
 type InverterProductInput = firmwareApi.InverterProductInput;
 
-const highestFirst = (versions: Iterable<string | null>) =>
-  [...new Set([...versions].filter((v): v is string => !!v && v.trim() !== '').map((v) => v.trim()))].sort((a, b) =>
-    compareVersions(b, a),
-  );
+/** Versions highest first; versions equal in the version order ("SFG-2.4.1", "SFG-2_4_1") once, the first given. */
+const highestFirst = (versions: Iterable<string | null>) => {
+  const sorted = [...new Set([...versions].filter((v): v is string => !!v && v.trim() !== '').map((v) => v.trim()))];
+  const out: string[] = [];
+  for (const v of sorted) if (!out.some((w) => compareVersions(v, w) === 0)) out.push(v);
+  return out.sort((a, b) => compareVersions(b, a));
+};
 
 const audit = (
   caller: Caller,
@@ -173,7 +176,7 @@ export async function gatewaySoftware(db: Db, productId?: number) {
   let library = db.selectFrom('firmware').select('version').where('type', '=', 'gateway');
   if (productId) library = library.where('product_id', '=', productId);
   const images = await library.execute();
-  return highestFirst([...fleet.map((r) => r.sw_version), ...images.map((r) => r.version)]);
+  return highestFirst([...images.map((r) => r.version), ...fleet.map((r) => r.sw_version)]);
 }
 
 // ---- Inverter types ----

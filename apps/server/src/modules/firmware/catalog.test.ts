@@ -164,6 +164,8 @@ describe('products', () => {
       ['GWSW1', 'V1_9'],
       ['GWSW2', 'V1_10'],
       ['GWSW3', null],
+      // The library's V2_0 in another style: one version, named as the library names it.
+      ['GWSW4', 'V2.0'],
     ] as const) {
       await s.db
         .insertInto('gateways')

@@ -95,6 +95,10 @@ describe('versions', () => {
     expect(isVersion('inverter', '3.2.0.5', '3.2.0.6')).toBe(false);
     expect(isVersion('gateway', 'SFG-2.5.0', 'SFG-2.5.0')).toBe(true);
     expect(isVersion('gateway', 'SFG-2.4.1', 'SFG-2.5.0')).toBe(false);
+    // One version order for both kinds: styles and leading zeros do not count.
+    expect(isVersion('gateway', 'SFG-2_5_0', 'SFG-2.5.0')).toBe(true);
+    expect(isVersion('inverter', '3.2.0.6', 'V3_2_0_06')).toBe(true);
+    expect(isVersion('inverter', '3.2.0.6', 'V3_2_0_6_1')).toBe(false);
     expect(isVersion('gateway', null, 'SFG-2.5.0')).toBe(false);
   });
 });

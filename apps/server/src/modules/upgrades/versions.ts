@@ -25,8 +25,9 @@ export function inverterVersion(values: Record<string, unknown>): string | null 
  */
 export function isVersion(kind: 'gateway' | 'inverter', reported: string | null, target: string): boolean {
   if (reported === null) return false;
-  if (kind === 'inverter') return numbers(reported).join('.') === numbers(target).join('.');
+  if (kind === 'inverter') return compareVersions(numbers(reported), numbers(target)) === 0;
   return compareVersions(reported, target) === 0;
 }
 
-const numbers = (v: string) => (v.match(/\d+/g) ?? []).map((n) => String(Number(n)));
+/** The numbers of a version only, in the version order's form ("V3_2_0_6" → "3_2_0_6"). */
+const numbers = (v: string) => (v.match(/\d+/g) ?? []).join('_');
