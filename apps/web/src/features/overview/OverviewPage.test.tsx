@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../api/hooks.ts';
@@ -318,5 +318,22 @@ describe('plant overview page', () => {
     serve({ missing: true });
     renderPage();
     expect((await screen.findByTestId('overview-missing', {}, T)).textContent).toContain('does not exist');
+  }, 20_000);
+
+  it('a plant that is not there is not polled for live values', async () => {
+    const urls = serve({ missing: true });
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      renderPage();
+      await screen.findByTestId('overview-missing', {}, T);
+      const live = () => urls.filter((u) => u.includes('/realtime') || u.includes('/flow')).length;
+      const before = live();
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(35_000);
+      });
+      expect(live()).toBe(before);
+    } finally {
+      vi.useRealTimers();
+    }
   }, 20_000);
 });

@@ -50,8 +50,10 @@ export default function OverviewPage() {
   const id = Number(useParams().id);
   const valid = Number.isInteger(id) && id > 0;
   const plant = usePlant(valid ? id : 0);
-  const realtime = useRealtime(valid ? id : 0);
-  const flow = useFlow(valid ? id : 0);
+  // A plant that does not exist (or that the caller cannot see) has no live values to poll.
+  const missing = plant.error instanceof ApiError && plant.error.code === 700;
+  const realtime = useRealtime(valid && !missing ? id : 0);
+  const flow = useFlow(valid && !missing ? id : 0);
   const [search, setSearch] = useSearchParams();
   const [pdfBusy, setPdfBusy] = useState(false);
   const [dataBusy, setDataBusy] = useState(false);
@@ -83,7 +85,7 @@ export default function OverviewPage() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: setChart reads exactly these
   const onDate = useCallback((next: string) => setChart({ date: next }), [period, date, today, setSearch]);
 
-  if (!valid || (plant.error instanceof ApiError && plant.error.code === 700)) {
+  if (!valid || missing) {
     return (
       <Card>
         <StateMessage
