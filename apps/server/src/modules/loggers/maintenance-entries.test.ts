@@ -1,5 +1,5 @@
 /**
- * Operations write the maintenance log: an inverter or gateway debug and a gateway restart each
+ * Operations write the maintenance log: an inverter power command, an inverter or gateway debug and a gateway restart each
  * leave an entry (who, which device, gateway and plant, the job) once the job is stored, settled
  * when operations sees the job end; a refused request leaves none. Over a real broker.
  */
@@ -124,6 +124,25 @@ describe('operations write the maintenance log', () => {
     await call(owner, 'GET', `/api/v1/gateways/restart/${res.data.batchId}`);
     expect((await entries(a.gateway.sn))[0]).toMatchObject({ result: 'succeeded' });
     expect((await entries(b.gateway.sn))[0]).toMatchObject({ result: 'running' });
+  });
+
+  it('inverter power off and on: an entry each, settled with the device’s answer; one it refuses failed', async () => {
+    const p = await plant();
+    const off = await call(owner, 'GET', `/api/v1/inverter/${p.inverterSn}/shutdown`);
+    expect(off.data.state).toBe('succeeded');
+    const on = await call(owner, 'GET', `/api/v1/inverter/${p.inverterSn}/boot`);
+    expect(on.data.state).toBe('succeeded');
+    p.gateway.respond = () => ({ status: 'error', error: 'device busy' });
+    const refused = await call(owner, 'GET', `/api/v1/inverter/${p.inverterSn}/shutdown`);
+    expect(refused.data.state).toBe('failed');
+    const rows = await entries(p.inverterSn);
+    expect(rows.map((r) => [r.kind, r.job_id, r.result, JSON.parse(r.detail).power])).toEqual([
+      ['power', off.data.jobId, 'succeeded', 'off'],
+      ['power', on.data.jobId, 'succeeded', 'on'],
+      ['power', refused.data.jobId, 'failed', 'off'],
+    ]);
+    expect(rows[0]).toMatchObject({ gateway_sn: p.gateway.sn, plant_id: p.plantId, user_id: owner.id });
+    expect(JSON.parse(rows[2]!.detail)).toMatchObject({ error: 'device busy' });
   });
 
   it('a refused request leaves no entry', async () => {

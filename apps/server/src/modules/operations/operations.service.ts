@@ -12,7 +12,7 @@
  *   two requests at once one is stored and the other is 1005;
  * - a restart batch is checked whole before anything is stored: one gateway the caller may not
  *   operate refuses it all; an offline gateway's restart waits for it until the job expires;
- * - every debug and restart is written to the maintenance log once its job is stored, and its
+ * - every power command, debug and restart is written to the maintenance log once its job is stored, and its
  *   entry settled when this module sees the job end (the log reads the job's end otherwise);
  * - a restart batch is read back only by the account that asked for it (another's answers 404,
  *   like a missing one);
@@ -82,7 +82,17 @@ export async function powerInverter(deps: Ops, caller: Caller, sn: string, on: b
       requestedBy: caller.user.id,
     })
     .catch((err: unknown) => (err instanceof CommandConflict ? fail(1005) : Promise.reject(err)));
+  await recordMaintenance(deps.db, {
+    kind: 'power',
+    deviceSn: device.sn,
+    gatewaySn,
+    plantId: device.plantId,
+    userId: caller.user.id,
+    jobId: submitted.id,
+    detail: { power: on ? 'on' : 'off' },
+  });
   const job = await deps.commands.settle(submitted.id);
+  await settleEntry(deps, job);
   if (job.state === 'timed_out') fail(1);
   return jobView(job);
 }
