@@ -1,4 +1,4 @@
-import { account, type Endpoint, errorText } from '@sunfleet/contracts';
+import { account, type Endpoint, errorText, plantEnergyApi } from '@sunfleet/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   ApiError,
@@ -347,5 +347,28 @@ describe('encodings', () => {
     expect(((init.body as FormData).get('file') as File).name).toBe('me.png');
     // The browser sets the multipart boundary itself.
     expect((init.headers as Record<string, string>)['Content-Type']).toBeUndefined();
+  });
+});
+
+describe('file endpoints', () => {
+  it('a file is returned as a Blob; a refusal in the envelope is shown and never saved as the file', async () => {
+    signIn();
+    const input = { query: { plantId: 4, period: 'day' as const, date: '2026-12-07' } };
+    const xlsx = new Uint8Array([0x50, 0x4b, 0x03, 0x04]);
+    mockFetch(
+      () =>
+        new Response(xlsx, {
+          status: 200,
+          headers: { 'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+        }),
+    );
+    const file = await call(plantEnergyApi.generationDownload, input as never);
+    // (The response's Blob is Node's, not the test DOM's: compared by its bytes.)
+    expect(new Uint8Array(await (file as Blob).arrayBuffer())).toEqual(xlsx);
+    mockFetch(() => business(2));
+    const err = await call(plantEnergyApi.generationDownload, input as never).catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ code: 2 });
+    expect(env.toast).toHaveBeenCalledTimes(1);
   });
 });

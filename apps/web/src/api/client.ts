@@ -242,6 +242,9 @@ function cancelled(err: unknown, options: CallOptions): boolean {
   return (err as Error | null)?.name === 'AbortError' || options.signal?.aborted === true;
 }
 
+/** Whether an answer is the JSON envelope (file endpoints send anything else as the file). */
+const isEnvelope = (res: Response) => /^application\/json\b/i.test(res.headers.get('content-type') ?? '');
+
 async function send<E extends Endpoint>(
   ep: E,
   input: RawInput & CallOptions,
@@ -277,7 +280,8 @@ async function send<E extends Endpoint>(
   }
   // A 503 with Retry-After carries the envelope (code 503), shown below like any other code.
   if (res.status >= 500 && retryAfter === null) return serverDown(input);
-  if (ep.file && res.ok) return (await res.blob()) as DataOf<E>;
+  // A file endpoint's refusal comes as the envelope (HTTP 200 with a code): shown, never saved as the file.
+  if (ep.file && res.ok && !isEnvelope(res)) return (await res.blob()) as DataOf<E>;
 
   let envelope: Envelope<DataOf<E>>;
   try {

@@ -14,7 +14,8 @@ export function saveFile(blob: Blob, fileName: string): void {
   document.body.appendChild(a);
   a.click();
   a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  // Kept a minute: a browser that asks where to save reads the file only once the user has chosen.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 /** Fetch a file endpoint and save the answer. Rejects (after the client's toast) when refused. */
