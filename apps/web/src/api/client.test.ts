@@ -364,7 +364,7 @@ describe('file endpoints', () => {
     );
     const file = await call(plantEnergyApi.generationDownload, input as never);
     // (The response's Blob is Node's, not the test DOM's: compared by its bytes.)
-    expect(new Uint8Array(await (file as Blob).arrayBuffer())).toEqual(xlsx);
+    expect(new Uint8Array(await (file as unknown as Blob).arrayBuffer())).toEqual(xlsx);
     mockFetch(() => business(2));
     const err = await call(plantEnergyApi.generationDownload, input as never).catch((e) => e);
     expect(err).toBeInstanceOf(ApiError);
