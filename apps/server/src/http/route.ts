@@ -111,6 +111,24 @@ function refuseNonFinite(req: FastifyRequest) {
   }
 }
 
+/** The largest integer the store keeps in an integer column (PostgreSQL's `integer`, the ids). */
+export const STORE_INT_MAX = 2_147_483_647;
+
+/**
+ * A request schema whose integers are at most `STORE_INT_MAX` unless its contract gives a maximum
+ * of its own: an id, page or count past it is bad input (code 4), never a query the store refuses
+ * (PostgreSQL: out of range; SQLite: an OFFSET past 2^63). A copy: the contract stays as it is.
+ */
+export function storeBounded<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(storeBounded) as T;
+  if (!schema || typeof schema !== 'object') return schema;
+  // Its enumerable keys only: the JSON Schema, without the builder's own markers.
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) out[key] = storeBounded(value);
+  if (out.type === 'integer' && out.maximum === undefined && out.exclusiveMaximum === undefined) out.maximum = STORE_INT_MAX;
+  return out as T;
+}
+
 /** Count this call against each limit; over any of them: 429 (code 3) with the wait until its window ends. */
 async function enforceLimits(db: Db, req: FastifyRequest, limits: readonly { limit: Limit; name: string }[]) {
   const at = Date.now();
@@ -140,9 +158,9 @@ export function route<E extends Endpoint>(app: FastifyInstance, ep: E, handler: 
         .pop() ?? 'root',
     ],
   };
-  if (ep.params) schema.params = ep.params;
-  if (ep.query) schema.querystring = ep.query;
-  if (ep.body && ep.encoding !== 'multipart') schema.body = ep.body;
+  if (ep.params) schema.params = storeBounded(ep.params);
+  if (ep.query) schema.querystring = storeBounded(ep.query);
+  if (ep.body && ep.encoding !== 'multipart') schema.body = storeBounded(ep.body);
   if (ep.access !== 'public') schema.security = [{ bearer: [] }];
   // Internal calls (the broker's hooks) are not part of the API description.
   if (ep.access === 'broker') schema.hide = true;

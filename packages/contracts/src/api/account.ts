@@ -35,6 +35,7 @@ export const token = endpoint({
   ]),
   data: TokenData,
   tolerate: [102, 101],
+  errors: { 401: 'The refresh token is not valid (expired, revoked or unknown): code 401' },
 });
 
 export const revoke = endpoint({

@@ -409,6 +409,7 @@ export const callbackEcho = endpoint({
   summary: 'The VTN checks the webhook: answers the echo parameter as the body (text)',
   query: Type.Object({ echo: Type.Optional(Type.String({ maxLength: 512 })) }),
   data: Type.String(),
+  errors: { 404: 'No VTN is configured: code 404' },
 });
 
 export const callbackEchoPath = endpoint({
@@ -419,6 +420,7 @@ export const callbackEchoPath = endpoint({
   summary: 'The echo challenge at `{callbackUrl}/echo` (as some VTNs send it)',
   query: Type.Object({ echo: Type.Optional(Type.String({ maxLength: 512 })) }),
   data: Type.String(),
+  errors: { 404: 'No VTN is configured: code 404' },
 });
 
 export const callbackNotify = endpoint({
@@ -427,6 +429,11 @@ export const callbackNotify = endpoint({
   access: 'public',
   file: true,
   summary:
-    'A notification from the VTN (an object, or a JSON-encoded string of one, camelCase or snake_case): stored, then processed',
+    'A notification from the VTN (an object, or a JSON-encoded string of one, camelCase or snake_case): with the subscription’s bearer token stored, as a hint to read the object again; without it refused',
   data: Type.Null(),
+  errors: {
+    401: 'Without the bearer token the VEN gave in its subscription: code 401, nothing stored',
+    404: 'No VTN is configured: code 404',
+    429: 'More than 60 calls a minute from one address: code 3, with Retry-After',
+  },
 });

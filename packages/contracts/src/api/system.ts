@@ -33,6 +33,7 @@ export const upload = endpoint({
   }),
   data: Type.Null(),
   file: true,
+  errors: { 404: 'No such image (never uploaded, or replaced): code 404' },
 });
 
 /**

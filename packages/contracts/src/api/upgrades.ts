@@ -334,7 +334,7 @@ export const firmwareDownload = endpoint({
     'A firmware image by a signed link (HMAC over the id and the expiry): byte ranges for resumed downloads (206); 403 when expired or forged',
   params: IdParams,
   query: Type.Object({
-    exp: Type.Integer({ minimum: 0 }),
+    exp: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'when the link expires, epoch seconds' }),
     sig: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$' }),
   }),
   data: Type.Null(),
