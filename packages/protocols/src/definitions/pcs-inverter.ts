@@ -117,10 +117,11 @@ map
   })
   .setting('dischargeRate', ['Discharge rate (OutWRte)', 'Tasa de descarga (OutWRte)'], 's16', rate)
   .setting('chargeRate', ['Charge rate (InWRte)', 'Tasa de carga (InWRte)'], 's16', rate)
+  // 0xFFFF is SunSpec's "not implemented" for a uint16 (read as no value): the longest time is one less.
   .setting('rateRevertTime', ['Rates lapse after (InOutWRte_RvrtTms)', 'Las tasas caducan tras (InOutWRte_RvrtTms)'], 'u16', {
     unit: 's',
     min: 0,
-    max: 65535,
+    max: 65534,
   })
   .setting('chargeFromGrid', ['Charge from (ChaGriSet)', 'Cargar desde (ChaGriSet)'], 'enum', {
     enum: options(['PV', 'FV'], ['Grid', 'Red']),
