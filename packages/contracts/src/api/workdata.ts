@@ -79,7 +79,9 @@ export const workdataDynamic = endpoint({
   query: Type.Object({
     ...Range,
     params: Type.Optional(ChosenParams(limits.choices)),
-    after: Type.Optional(Type.Integer({ minimum: 0, description: 'epoch ms: rows after this sample time' })),
+    after: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'epoch ms: rows after this sample time' }),
+    ),
     size: Type.Optional(Type.Integer({ minimum: 1, maximum: WORKDATA_PAGE_MAX, default: 200 })),
   }),
   data: Type.Object({

@@ -175,11 +175,13 @@ describe('generation download', () => {
   });
 
   it('700 and no file for a plant the caller cannot see; a visitor may download', async () => {
-    for (const id of [foreign, 987654, 9_999_999_999]) {
+    for (const id of [foreign, 987654, 2_147_483_647]) {
       const res = await download(s, owner, genUrl(id, 'month', '2025-03-01'));
       expect(res.wb).toBeNull();
       expect(res.body).toMatchObject({ code: 700, data: null });
     }
+    // An id past the store's integers is bad input.
+    expect((await download(s, owner, genUrl(9_999_999_999, 'month', '2025-03-01'))).body).toMatchObject({ code: 4, data: null });
     expect((await download(s, stranger, genUrl(tokyo, 'day', '2025-03-10'))).body).toMatchObject({ code: 700, data: null });
     const mine = await download(s, visitor, genUrl(tokyo, 'day', '2025-03-10'));
     expect(mine.wb?.worksheets).toHaveLength(1);
