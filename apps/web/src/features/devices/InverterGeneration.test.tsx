@@ -44,6 +44,7 @@ const detail = (typeKey: string) => ({
   sn: SN,
   alias: null,
   status: 'normal',
+  state: 'normal',
   plant: { id: 7, name: 'Ciudad de México Solar Farmhouse', timezone: TZ },
   gateway: { id: 4, sn: 'SFGW000004', alias: null, status: 'online' },
   protocol: { id: 'sunfleet-micro', name: 'Sunfleet micro-inverter' },
