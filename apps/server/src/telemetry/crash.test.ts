@@ -118,7 +118,9 @@ describe('a server killed while gateways publish', () => {
     server = await startServerProcess(env, httpPort);
     await waitFor(() => publishers.every((p) => p.sent === MESSAGES), 30_000, 'every message published');
     clearInterval(pacer);
-    await waitFor(() => publishers.every((p) => p.acked.size === MESSAGES), 60_000, 'every message acknowledged');
+    // Patient: on a loaded 2-core machine (CI runs the browser tests beside this suite) the restarted
+    // server takes its time; what is checked is that nothing acknowledged is lost or stored twice.
+    await waitFor(() => publishers.every((p) => p.acked.size === MESSAGES), 150_000, 'every message acknowledged');
 
     for (const [i, p] of publishers.entries()) {
       const rows = await db
@@ -147,5 +149,5 @@ describe('a server killed while gateways publish', () => {
 
     server.child.kill('SIGTERM');
     await exited(server.child);
-  }, 180_000);
+  }, 300_000);
 });
