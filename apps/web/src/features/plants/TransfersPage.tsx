@@ -109,7 +109,8 @@ export default function TransfersPage() {
             <List
               dataSource={query.data.offered}
               renderItem={item('offered')}
-              locale={{ emptyText: t('transfers.noneOffered') }}
+              // The list's own empty text is drawn too faint to read (axe: colour contrast); the secondary text colour is not.
+              locale={{ emptyText: <Typography.Text type="secondary">{t('transfers.noneOffered')}</Typography.Text> }}
               data-testid="transfers-offered"
             />
           </Card>
@@ -117,7 +118,7 @@ export default function TransfersPage() {
             <List
               dataSource={query.data.sent}
               renderItem={item('sent')}
-              locale={{ emptyText: t('transfers.noneSent') }}
+              locale={{ emptyText: <Typography.Text type="secondary">{t('transfers.noneSent')}</Typography.Text> }}
               data-testid="transfers-sent"
             />
           </Card>
