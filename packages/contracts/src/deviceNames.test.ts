@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { inverterTypeKeys } from './api/devices/inverters.ts';
 import {
   commTypeName,
-  deviceState,
+  DeviceCounts,
   deviceStateNames,
   deviceStates,
   gatewayProtocols,
@@ -24,14 +24,9 @@ describe('device names', () => {
     expect(inverterTypeName(7, 'en')).toBe('Three-phase');
   });
 
-  it('shows a powered-off device as off, unless it is offline or upgrading', () => {
+  it('names every device state, and counts every state', () => {
     expect(deviceStates.every((s) => deviceStateNames[s].en && deviceStateNames[s].es)).toBe(true);
-    expect(deviceState('normal', true)).toBe('off');
-    expect(deviceState('fault', true)).toBe('off');
-    expect(deviceState('normal', false)).toBe('normal');
-    expect(deviceState('warning', null)).toBe('warning');
-    expect(deviceState('offline', true)).toBe('offline');
-    expect(deviceState('upgrading', true)).toBe('upgrading');
+    expect(Object.keys(DeviceCounts.properties).sort()).toEqual(['total', ...deviceStates].sort());
   });
 
   it('names connections and a gateway’s protocols', () => {

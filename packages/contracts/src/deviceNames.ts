@@ -1,11 +1,14 @@
 /**
  * The one source of what a device is called and what state it is shown in, in en and es: the
  * inverter type names (by type register value or type key), the states a device badge shows
- * (its status, or 'off' when it is powered off), and the gateway connection names. Server texts
+ * (its status, or 'off' when it is powered off; the server derives it, in one SQL expression)
+ * and their counts' schema, and the gateway connection names. Server texts
  * (lists, downloads) and every web page read them from here.
  */
+import Type from 'typebox';
 import type { Language } from './errors.ts';
 import { inverterTypeKey } from './format.ts';
+import { Literals } from './schemas.ts';
 
 export interface DeviceName {
   en: string;
@@ -45,15 +48,21 @@ export const deviceStateNames = {
   off: { en: 'Off', es: 'Apagado' },
 } as const satisfies Record<DeviceStateName, DeviceName>;
 
-/**
- * The state shown for a device of `status` that is powered off or not (null: not known). Offline
- * and upgrading say more than the power; a powered-off device is 'off' even with an open fault
- * or warning (a stopped inverter raises its grid and PV conditions).
- */
-export function deviceState(status: Exclude<DeviceStateName, 'off'>, poweredOff: boolean | null): DeviceStateName {
-  if (status === 'offline' || status === 'upgrading') return status;
-  return poweredOff ? 'off' : status;
-}
+/** A device's state (`deviceStates`): what its badge shows, what its lists filter and count by. */
+export const DeviceState = Literals(deviceStates, {
+  description: "its status, or 'off' while powered off (offline and upgrading first)",
+});
+
+/** Devices per state (and their total): every state's count, 0 when none. */
+export const DeviceCounts = Type.Object({
+  total: Type.Integer(),
+  normal: Type.Integer(),
+  offline: Type.Integer(),
+  warning: Type.Integer(),
+  fault: Type.Integer(),
+  upgrading: Type.Integer(),
+  off: Type.Integer({ description: 'powered off' }),
+});
 
 /** Gateway connection types and their names. */
 export const commTypeNames = {

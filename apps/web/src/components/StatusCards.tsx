@@ -1,39 +1,43 @@
-/** Plants per status (overview/plantCount); a card filters the list by its status, "All" clears it. */
-import { type DataOf, plantsApi } from '@sunfleet/contracts';
+/**
+ * Plants per status (overview/plantCount), or devices per state; a card filters the list by its
+ * status, "All" clears it.
+ */
+import { type DeviceStateName, plantsApi } from '@sunfleet/contracts';
 import { Flex, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { statusStyle } from '../lib/palette.ts';
+import { deviceStateStyle } from '../lib/palette.ts';
 import { CountCard } from './CountCard.tsx';
 import { usePalette } from './palette.ts';
 import ui from './ui.module.css';
 
 type PlantStatusName = plantsApi.PlantStatusName;
 
-type Counts = DataOf<typeof plantsApi.overviewPlantCount>;
-
-export function StatusCards({
+export function StatusCards<S extends DeviceStateName = PlantStatusName>({
   counts,
   loading,
   status,
   onStatus,
   allLabel,
   statusLabel,
+  statuses = plantsApi.plantStatuses as readonly DeviceStateName[] as readonly S[],
 }: {
-  counts: Counts | undefined;
+  counts: ({ total: number } & Partial<Record<S, number>>) | undefined;
   loading: boolean;
-  status: PlantStatusName | undefined;
-  onStatus: (status: PlantStatusName | undefined) => void;
+  status: S | undefined;
+  onStatus: (status: S | undefined) => void;
   /** The "all" card's label (default "All plants"; the device lists name their kind). */
   allLabel?: string;
   /** The status cards' labels (default the plant statuses' words). */
-  statusLabel?: (status: PlantStatusName) => string;
+  statusLabel?: (status: S) => string;
+  /** The cards after "All" (default the plant statuses; an inverter list adds off). */
+  statuses?: readonly S[];
 }) {
   const { t } = useTranslation('plants');
   const { token } = theme.useToken();
   const palette = usePalette();
-  const cards: Array<{ key: PlantStatusName | 'total'; color: string }> = [
+  const cards: Array<{ key: S | 'total'; color: string }> = [
     { key: 'total', color: token.colorPrimary },
-    ...plantsApi.plantStatuses.map((s) => ({ key: s, color: palette.meaning[statusStyle[s].meaning] })),
+    ...statuses.map((s) => ({ key: s, color: palette.meaning[deviceStateStyle[s].meaning] })),
   ];
   return (
     <Flex gap={12} wrap className={ui.gapBelow} role="group" aria-label={t('filters.status')}>

@@ -6,7 +6,7 @@
  * and seeds antd's status tokens with it. Colours are worked out in OKLCH (perceptual lightness,
  * chroma and hue), so hue distances mean the same everywhere on the wheel.
  */
-import { defaultThemeColor, type plantsApi } from '@sunfleet/contracts';
+import { type DeviceStateName, defaultThemeColor, type plantsApi } from '@sunfleet/contracts';
 import type { FlowDirection } from './chart.ts';
 import type { Level } from './events.ts';
 
@@ -288,7 +288,13 @@ export const statusStyle: Record<plantsApi.PlantStatusName, { badge: PresetStatu
   upgrading: { badge: 'processing', tag: 'processing', meaning: 'info' },
 };
 
-/** Gateway connection colours (the device statuses use `statusStyle`). */
+/** A device state's colours: its status's, and powered off as idle. */
+export const deviceStateStyle: Record<DeviceStateName, (typeof statusStyle)[plantsApi.PlantStatusName]> = {
+  ...statusStyle,
+  off: { badge: 'default', tag: 'default', meaning: 'idle' },
+};
+
+/** Gateway connection colours (the device states use `deviceStateStyle`). */
 export const gatewayStateStyle = {
   online: { badge: 'success', tag: 'success', meaning: 'good' },
   offline: { badge: 'default', tag: 'default', meaning: 'idle' },

@@ -74,6 +74,7 @@ export async function batteryInfo(db: Db, caller: Caller, sn: string, lan: Langu
     sn: device.sn,
     alias: device.alias,
     status: device.status,
+    state: device.state,
     plant: device.plant && { id: device.plant.id, name: device.plant.name, timezone: device.plant.timezone },
     gateway: { id: device.gateway.id, sn: device.gateway.sn, alias: device.gateway.alias },
     protocol: { id: device.protocolId, name: plan?.definition.name[lan] ?? device.protocolId },

@@ -5,6 +5,7 @@
  * and the caller may not change it), then its gateway, plant and latest values (energy/latest.ts:
  * none when they are older than its binding).
  */
+import type { DeviceStateName } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import { deviceFor, type Need } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
@@ -13,6 +14,7 @@ import type { DeviceKind, DeviceStatus } from '../../db/schema.ts';
 import { joinLatest } from '../../energy/latest.ts';
 import { zoneOf } from '../../time/index.ts';
 import type { Values } from './fields.ts';
+import { deviceStateSql } from './power-state.ts';
 
 export interface DeviceRow {
   id: number;
@@ -23,6 +25,8 @@ export interface DeviceRow {
   deviceType: number | null;
   ratedPowerW: number | null;
   status: DeviceStatus;
+  /** What its badge shows: its status, or off while powered off (power-state.ts). */
+  state: DeviceStateName;
   createdAt: number;
   /** When it joined its plant: its data before then is an earlier owner's and is not shown. */
   boundAt: number;
@@ -60,6 +64,7 @@ export async function findDevice(
       'device_latest.ts as latest_ts',
       'device_latest.values as latest_values',
       'device_latest.faults as latest_faults',
+      deviceStateSql(db).as('state'),
     ])
     .where('devices.id', '=', device.id)
     .executeTakeFirstOrThrow();
@@ -72,6 +77,7 @@ export async function findDevice(
     deviceType: r.device_type === null ? null : Number(r.device_type),
     ratedPowerW: r.rated_power_w === null ? null : Number(r.rated_power_w),
     status: device.status,
+    state: r.state,
     createdAt: Number(r.created_at),
     boundAt: device.boundAt,
     plant:

@@ -16,6 +16,7 @@ import { joinLatest } from '../../energy/latest.ts';
 import { iso, zoneOf } from '../../time/index.ts';
 import { cached, scopeFormFor } from './list.ts';
 import { readAll } from './offload.ts';
+import { deviceStateSql } from './power-state.ts';
 
 type ListQuery = QueryOf<typeof devicesApi.listGateways>;
 export type GatewayFilters = Pick<
@@ -255,6 +256,7 @@ export async function gatewayDetail(db: Db, caller: Caller, id: number) {
         'devices.protocol_id',
         'devices.status',
         'device_latest.ts',
+        deviceStateSql(db).as('state'),
       ])
       .where('devices.gateway_id', '=', id)
       .where('devices.deleted_at', 'is', null)
@@ -282,6 +284,7 @@ export async function gatewayDetail(db: Db, caller: Caller, id: number) {
       alias: d.alias,
       protocol: d.protocol_id,
       status: d.status,
+      state: d.state,
       lastUpdate: iso(d.ts),
     })),
     history: history.periods,

@@ -33,7 +33,6 @@ import {
 } from './fields.ts';
 import { counterWh, groups, groupsPresent } from './groups.ts';
 import { chartParam, defaultParams } from './params.ts';
-import { inverterState, lastPowerCommand } from './power-state.ts';
 
 type Detail = Static<typeof devicesApi.InverterDetail>;
 type TypeKey = Detail['typeKey'];
@@ -60,12 +59,12 @@ export async function inverterDetail(db: Db, caller: Caller, sn: string, lan: La
   const values = valuesOf(device);
   const day = await todayRow(db, device);
   const phases = phaseKeys(plan, ['grid', 'ac', '']).length;
-  const power = await lastPowerCommand(db, device.sn);
   return {
     id: device.id,
     sn: device.sn,
     alias: device.alias,
     status: device.status,
+    state: device.state,
     plant: device.plant && { id: device.plant.id, name: device.plant.name, timezone: device.plant.timezone },
     gateway: {
       id: device.gateway.id,
@@ -76,7 +75,6 @@ export async function inverterDetail(db: Db, caller: Caller, sn: string, lan: La
     protocol: { id: device.protocolId, name: plan?.definition.name[lan] ?? device.protocolId },
     deviceType: device.deviceType,
     typeKey: inverterTypeKey(device.deviceType) as TypeKey,
-    state: inverterState(device.status, device.protocolId, values, device.latest?.ts ?? null, power),
     ratedPower: device.ratedPowerW,
     // A count register of 0 is a device that does not fill it in: the protocol's inputs and phases then.
     mpptCount:

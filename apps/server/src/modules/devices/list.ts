@@ -1,6 +1,7 @@
 /**
  * The device lists (inverters, batteries, meters, weather stations) and their counts per
- * status: one engine over `devices` for the four kinds.
+ * state: one engine over `devices` for the four kinds. A row's badge, the state filter, the
+ * counts and the status order all read the one state expression (power-state.ts).
  *
  * A page is two queries: the ordered ids of the page, then the page's rows (device, gateway,
  * plant, latest values, today's rollup) by those ids. The default order (SN) walks the
@@ -10,7 +11,7 @@
  * own changes (alias, delete); a change from ingest (a status, a new value) shows in the order
  * within 10 s, while the values shown on a page are always read fresh.
  */
-import { type devicesApi, inverterTypeKey, type QueryOf } from '@sunfleet/contracts';
+import { type DeviceStateName, type devicesApi, inverterTypeKey, type QueryOf } from '@sunfleet/contracts';
 import { type Expression, type SelectQueryBuilder, sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { Caller } from '../../access/caller.ts';
@@ -24,10 +25,9 @@ import { containsText } from '../../db/search.ts';
 import { devicesDayRows, joinDeviceDay, joinedDayPvOrZero } from '../../energy/day-rollups.ts';
 import { joinLatest, latestNumber, latestTsOrZero, noLatest } from '../../energy/latest.ts';
 import { iso, localDay, localTodaySql, zoneOf } from '../../time/index.ts';
-import { statusCounts } from '../plants/list.ts';
 import { firstNum, kwhToWh, num, PV_TOTAL_KEYS, type Values } from './fields.ts';
 import { readAll } from './offload.ts';
-import { inverterState } from './power-state.ts';
+import { deviceStateSql, stateCounts, stateRankSql } from './power-state.ts';
 
 type InverterQuery = QueryOf<typeof devicesApi.listInverters>;
 type Filters = Pick<InverterQuery, 'plantId' | 'gatewayId' | 'keyword' | 'status' | 'type'>;
@@ -90,14 +90,22 @@ export function scopeFormFor(db: Db, caller: Caller): Promise<ScopeForm> {
   });
 }
 
-function filtered<Q extends DevicesQuery>(q: Q, kind: DeviceKind, caller: Caller, f: Filters, form: ScopeForm = 'exists'): Q {
+function filtered<Q extends DevicesQuery>(
+  db: Db,
+  q: Q,
+  kind: DeviceKind,
+  caller: Caller,
+  f: Filters,
+  form: ScopeForm = 'exists',
+): Q {
   let out = q
     .where('devices.kind', '=', kind)
     .where('devices.deleted_at', 'is', null)
     .where((eb) => devicesVisible(eb as never, caller, form)) as Q;
   if (f.plantId !== undefined) out = out.where('devices.plant_id', '=', f.plantId) as Q;
   if (f.gatewayId !== undefined) out = out.where('devices.gateway_id', '=', f.gatewayId) as Q;
-  if (f.status) out = out.where('devices.status', '=', f.status) as Q;
+  // The state its badge shows (off while powered off), not the stored status.
+  if (f.status) out = out.where(sql<boolean>`${deviceStateSql(db)} = ${f.status}`) as Q;
   if (f.type) {
     if (f.type === '--') out = out.where('devices.device_type', 'is', null) as Q;
     else if (f.type === 'threePhase')
@@ -107,8 +115,6 @@ function filtered<Q extends DevicesQuery>(q: Q, kind: DeviceKind, caller: Caller
   if (f.keyword?.trim()) out = out.where(containsText(['devices.sn', 'devices.alias'], f.keyword)) as Q;
   return out;
 }
-
-const statusRank = sql<number>`(case devices.status when 'fault' then 4 when 'warning' then 3 when 'upgrading' then 2 when 'offline' then 1 else 0 end)`;
 
 /** Sort keys that need the latest values or today's rollup joined. */
 const needsLatest = new Set(['power', 'soc', 'soh', 'irradiance', 'lastUpdate']);
@@ -120,7 +126,7 @@ function sortExpression(db: Db, kind: DeviceKind, sort: string): Expression<unkn
     case 'createAt':
       return sql`devices.created_at`;
     case 'status':
-      return statusRank;
+      return stateRankSql(db);
     case 'ratedPower':
       return sql`coalesce(devices.rated_power_w, -1)`;
     case 'lastUpdate':
@@ -155,7 +161,7 @@ async function orderedIds(db: Db, kind: DeviceKind, caller: Caller, q: ListQuery
   const direction = desc ? 'desc' : 'asc';
   const rows = await readAll(
     db,
-    filtered(query, kind, caller, q, form)
+    filtered(db, query, kind, caller, q, form)
       .select('devices.id')
       .orderBy(sortExpression(db, kind, sort), direction)
       .orderBy('devices.id', direction),
@@ -177,7 +183,7 @@ function countAll(db: Db, kind: DeviceKind, caller: Caller, q: Filters) {
   return cached(db, ['total', ...filterKey(kind, caller, q)], async () => {
     const [row] = await readAll(
       db,
-      filtered(db.selectFrom('devices') as unknown as DevicesQuery, kind, caller, q, 'in').select((eb) =>
+      filtered(db, db.selectFrom('devices') as unknown as DevicesQuery, kind, caller, q, 'in').select((eb) =>
         eb.fn.countAll<number>().as('n'),
       ),
     );
@@ -200,7 +206,7 @@ async function pageIds(db: Db, kind: DeviceKind, caller: Caller, q: ListQuery) {
   // from); a keyword, a status or a deep page would make the walk long for a large installer:
   // order them all once (cached) instead.
   if (sort === 'sn' && !q.keyword?.trim() && !(form === 'exists' && (q.status || offset >= DEEP_OFFSET))) {
-    const rows = await filtered(db.selectFrom('devices') as unknown as DevicesQuery, kind, caller, q, form)
+    const rows = await filtered(db, db.selectFrom('devices') as unknown as DevicesQuery, kind, caller, q, form)
       .select('devices.id')
       .orderBy('devices.sn', desc ? 'desc' : 'asc')
       .limit(size)
@@ -226,6 +232,8 @@ export interface ListRow {
   deviceType: number | null;
   ratedPowerW: number | null;
   status: devicesApi.DeviceStatusName;
+  /** What its badge shows (power-state.ts). */
+  state: DeviceStateName;
   createdAt: number;
   plant: { id: number; name: string; timezone: string } | null;
   masterMeterId: number | null;
@@ -269,6 +277,7 @@ async function rowsOf(db: Db, caller: Caller, kind: DeviceKind, ids: number[], r
       'device_latest.ts as latest_ts',
       'device_latest.values as latest_values',
       deviceOperableFlag(eb as never, caller).as('operable'),
+      deviceStateSql(db).as('state'),
     ])
     .where('devices.id', 'in', ids)
     .where('devices.kind', '=', kind)
@@ -292,6 +301,7 @@ async function rowsOf(db: Db, caller: Caller, kind: DeviceKind, ids: number[], r
           deviceType: r.device_type === null ? null : Number(r.device_type),
           ratedPowerW: r.rated_power_w === null ? null : Number(r.rated_power_w),
           status: r.status,
+          state: r.state,
           createdAt: Number(r.created_at),
           plant: r.plant_id === null ? null : { id: r.plant_id, name: r.plant_name ?? '', timezone: zoneOf(r.plant_timezone) },
           masterMeterId: r.master_meter_id ?? null,
@@ -322,16 +332,17 @@ export async function listDevices<T>(
   return { total, list: rows.map(toItem) };
 }
 
-/** Visible devices of the kind per status, with the list's filters except the status. */
+/** Visible devices of the kind per state (as the badges show), with the list's filters except the state. */
 export function deviceCounts(db: Db, caller: Caller, kind: DeviceKind, query: Omit<Filters, 'status'>) {
   return cached(db, ['counts', ...filterKey(kind, caller, query)], async () => {
+    const state = deviceStateSql(db);
     const rows = await readAll(
       db,
-      filtered(db.selectFrom('devices') as unknown as DevicesQuery, kind, caller, query, 'in')
-        .select((eb) => ['devices.status', eb.fn.countAll<number>().as('n')])
-        .groupBy('devices.status'),
+      filtered(db, db.selectFrom('devices') as unknown as DevicesQuery, kind, caller, query, 'in')
+        .select((eb) => [state.as('state'), eb.fn.countAll<number>().as('n')])
+        .groupBy(state),
     );
-    return statusCounts(rows as Array<{ status: string; n: number }>);
+    return stateCounts(rows as Array<{ state: string; n: number }>);
   });
 }
 
@@ -345,6 +356,7 @@ const common = (r: ListRow) => ({
   gateway: r.gateway,
   protocol: r.protocolId,
   status: r.status,
+  state: r.state,
   lastUpdate: iso(r.latestTs),
   createdAt: iso(r.createdAt)!,
   ...r.rights,
@@ -358,7 +370,6 @@ export const inverterItem = (r: ListRow) => ({
   power: r.status === 'offline' ? (r.latestTs === null ? null : 0) : num(r.values.activePower),
   todayEnergy: r.today?.pv ?? 0,
   totalEnergy: kwhToWh(firstNum(r.values, PV_TOTAL_KEYS)),
-  state: inverterState(r.status, r.protocolId, r.values, r.latestTs),
 });
 
 export const batteryItem = (r: ListRow) => {

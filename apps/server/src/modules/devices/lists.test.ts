@@ -83,6 +83,7 @@ describe('inverters', () => {
       warning: 0,
       fault: 1,
       upgrading: 0,
+      off: 0,
     });
     expect((await getAs(w, w.O, '/api/v1/inverters/count?type=micro')).data).toMatchObject({ total: 1, normal: 1, fault: 0 });
     expect((await getAs(w, w.P, '/api/v1/inverters/count')).data).toMatchObject({ total: 1, normal: 1 });

@@ -37,6 +37,7 @@ export async function meterRealtime(db: Db, caller: Caller, sn: string, lan: Lan
     sn: device.sn,
     alias: device.alias,
     status: device.status,
+    state: device.state,
     plant: device.plant && { id: device.plant.id, name: device.plant.name, timezone: device.plant.timezone },
     gateway: { id: device.gateway.id, sn: device.gateway.sn, alias: device.gateway.alias },
     protocol: { id: device.protocolId, name: plan?.definition.name[lan] ?? device.protocolId },

@@ -9,7 +9,7 @@ import { inverterTypeName } from '@sunfleet/contracts';
 import { protocolPlan } from '@sunfleet/protocols';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
-import { type Account, account, createPlant, gateway, uniqueSn } from '../../../test/kits/plants.ts';
+import { type Account, account, createPlant, device, gateway, uniqueSn } from '../../../test/kits/plants.ts';
 import { SimulatedChannel, simPlant } from '../../../test/sim-channel.ts';
 
 const PROTOCOL = 'sunfleet-string-1p';
@@ -21,6 +21,9 @@ const plant = simPlant([{ kind: 'string', sn: SN, unit: 1, phases: 1, ratedW: 50
 const noon = Date.parse('2025-06-20T12:00:00Z');
 let clock = noon;
 let deviceId: number;
+let plantId: number;
+let gatewayId: number;
+let neighbourSn: string;
 let commandJobs = 0;
 
 type Detail = { state: string; status: string; typeKey: string; info: { key: string; text: string | null }[] };
@@ -84,8 +87,9 @@ const listed = async () =>
 beforeAll(async () => {
   s = await startServer({}, undefined, { commands: channel });
   O = await account(s);
-  const plantId = await createPlant(s, O);
+  plantId = await createPlant(s, O);
   const gw = await gateway(s, plantId);
+  gatewayId = gw.id;
   await s.db.updateTable('gateways').set({ online: 1 }).where('sn', '=', gw.sn).execute();
   const t = Date.now();
   deviceId = (
@@ -107,6 +111,9 @@ beforeAll(async () => {
   ).id;
   channel.attach(gw.sn, plant);
   await report();
+  // A running neighbour on the same gateway: the counts must tell the two apart.
+  const neighbour = await device(s, gw.id, plantId, { latest: { activePower: 1000 } });
+  neighbourSn = (await s.db.selectFrom('devices').select('sn').where('id', '=', neighbour).executeTakeFirstOrThrow()).sn;
 });
 afterAll(() => s.close());
 
@@ -152,5 +159,58 @@ describe('an inverter’s state after a remote power-off', () => {
       .execute();
     expect((await detail()).state).toBe('off');
     expect((await listed()).state).toBe('off');
+  });
+});
+
+type Counts = Record<string, number>;
+const get = async <T>(path: string) => (await s.call(O.token, 'GET', path)).body.data as T;
+const sns = (page: { list: { sn: string }[] }) => page.list.map((r) => r.sn).sort();
+
+describe('lists filter and count by the state their badges show', () => {
+  /**
+   * Every view of the two inverters, each count with filters of its own (a list's counts are
+   * cached 10 s per query, so the same query twice would show the first answer).
+   */
+  async function views(countFilter: string) {
+    return {
+      off: sns(await get(`/api/v1/inverters?status=off`)),
+      normal: sns(await get(`/api/v1/inverters?status=normal`)),
+      counts: await get<Counts>(`/api/v1/inverters/count?${countFilter}`),
+      badges: (await get<{ list: { sn: string; state: string }[] }>('/api/v1/inverters?size=100')).list,
+      statusSorted: (await get<{ list: { sn: string }[] }>('/api/v1/inverters?sort=status&order=2')).list.map((r) => r.sn),
+      plantCounts: await get<Counts>(`/api/v1/plant/${plantId}/inverterCount`),
+      plantList: (await get<{ list: { sn: string; state: string }[] }>(`/api/v1/plant/${plantId}/inverters`)).list,
+      gatewayDevices: (await get<{ deviceList: { sn: string; state: string }[] }>(`/api/v1/gateway/${gatewayId}`)).deviceList,
+    };
+  }
+  const stateBySn = (rows: { sn: string; state: string }[]) => Object.fromEntries(rows.map((r) => [r.sn, r.state]));
+
+  it('a powered-off inverter is found by "off", counted as off, and shown off on the plant and gateway pages', async () => {
+    await s.db.deleteFrom('command_jobs').where('device_sn', '=', SN).execute();
+    await report();
+    await power('shutdown');
+    // The command's effect, before the inverter reports again: every view says off at once.
+    const v = await views(`plantId=${plantId}`);
+    expect(v.off).toEqual([SN]);
+    expect(v.normal).toEqual([neighbourSn]);
+    expect(v.counts).toMatchObject({ total: 2, normal: 1, off: 1 });
+    expect(stateBySn(v.badges)).toEqual({ [SN]: 'off', [neighbourSn]: 'normal' });
+    // The counts add up with the badges.
+    for (const state of ['normal', 'off', 'fault', 'warning', 'offline', 'upgrading'])
+      expect(v.counts[state]).toBe(v.badges.filter((r) => r.state === state).length);
+    expect(v.statusSorted).toEqual([SN, neighbourSn]);
+    expect(v.plantCounts).toMatchObject({ total: 2, normal: 1, off: 1 });
+    expect(stateBySn(v.plantList)).toEqual({ [SN]: 'off', [neighbourSn]: 'normal' });
+    expect(stateBySn(v.gatewayDevices)).toEqual({ [SN]: 'off', [neighbourSn]: 'normal' });
+  });
+
+  it('after a boot it is normal again in every view', async () => {
+    await power('boot');
+    const v = await views(`gatewayId=${gatewayId}`);
+    expect(v.off).toEqual([]);
+    expect(v.normal).toEqual([SN, neighbourSn].sort());
+    expect(v.counts).toMatchObject({ total: 2, normal: 2, off: 0 });
+    expect(v.plantCounts).toMatchObject({ total: 2, normal: 2, off: 0 });
+    expect(stateBySn(v.gatewayDevices)).toEqual({ [SN]: 'normal', [neighbourSn]: 'normal' });
   });
 });

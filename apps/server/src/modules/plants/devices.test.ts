@@ -49,6 +49,7 @@ describe('plant devices', () => {
       warning: 0,
       fault: 1,
       upgrading: 0,
+      off: 0,
     });
   });
 

@@ -8,22 +8,25 @@ import { joinDeviceDay } from '../../energy/day-rollups.ts';
 import { joinLatest } from '../../energy/latest.ts';
 import { fail } from '../../http/errors.ts';
 import { iso, localDay } from '../../time/index.ts';
+import { deviceStateSql, stateCounts } from '../devices/power-state.ts';
 import { eventFields } from '../events/mapper.ts';
-import { levelCounts, statusCounts } from './list.ts';
+import { levelCounts } from './list.ts';
 
 type InverterStatus = (typeof plantsApi.plantStatuses)[number];
 
+/** The plant's inverters per state, as their badges show (off while powered off). */
 export async function inverterCount(db: Db, caller: Caller, plantId: number) {
   await plantFor(db, caller, plantId);
+  const state = deviceStateSql(db);
   const rows = await db
     .selectFrom('devices')
-    .select((eb) => ['status', eb.fn.countAll<number>().as('n')])
-    .where('plant_id', '=', plantId)
-    .where('kind', '=', 'inverter')
-    .where('deleted_at', 'is', null)
-    .groupBy('status')
+    .select((eb) => [state.as('state'), eb.fn.countAll<number>().as('n')])
+    .where('devices.plant_id', '=', plantId)
+    .where('devices.kind', '=', 'inverter')
+    .where('devices.deleted_at', 'is', null)
+    .groupBy(state)
     .execute();
-  return statusCounts(rows);
+  return stateCounts(rows);
 }
 
 export async function plantInverters(db: Db, caller: Caller, plantId: number, query: QueryOf<typeof plantsApi.plantInverters>) {
@@ -50,6 +53,7 @@ export async function plantInverters(db: Db, caller: Caller, plantId: number, qu
         'device_latest.ts',
         'device_latest.values',
         'device_day.pv_wh',
+        deviceStateSql(db).as('state'),
       ])
       .orderBy('devices.sn')
       .limit(size)
@@ -67,6 +71,7 @@ export async function plantInverters(db: Db, caller: Caller, plantId: number, qu
         alias: r.alias,
         gatewaySn: r.gateway_sn,
         status: r.status as InverterStatus,
+        state: r.state,
         deviceType: r.device_type,
         ratedPower: r.rated_power_w === null ? null : Number(r.rated_power_w),
         // An offline inverter produces nothing, whatever its last reading said.

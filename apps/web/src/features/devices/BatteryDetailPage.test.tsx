@@ -14,6 +14,7 @@ const info = {
   sn: SN,
   alias: null,
   status: 'warning',
+  state: 'warning',
   plant: { id: 10, name: 'Santiago Solar Home', timezone: 'America/Santiago' },
   gateway: { id: 7, sn: 'SFGW000007', alias: null },
   protocol: { id: 'sunfleet-battery', name: 'Sunfleet battery system' },

@@ -229,7 +229,7 @@ export default function BatteryDetailPage() {
   if (info.isPending) return <PageLoading />;
   if (info.isError) return <PageError error={info.error} onRetry={() => void info.refetch()} />;
   const b = info.data;
-  const status = b.status;
+  const status = b.state;
 
   const live_ = now.isPending ? (
     <Skeleton active paragraph={{ rows: 6 }} />

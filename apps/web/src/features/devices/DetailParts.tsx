@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import ui from '../../components/ui.module.css';
-import { statusStyle } from '../../lib/palette.ts';
+import { deviceStateStyle } from '../../lib/palette.ts';
 import { formatZoned } from '../../lib/zonedTime.ts';
 import styles from './devices.module.css';
 import { formatField, formatValue, stateName } from './format.ts';
@@ -49,12 +49,11 @@ export function placeFacts(t: TFunction<'devices'>, device: Placed, protocol: st
   ];
 }
 
-/** A device header's status tag, in the status's colour. */
-/** A device's state (its status, or off) named by the contracts. */
+/** A device header's state tag (its status, or off), named by the contracts, in the state's colour. */
 export function StatusTag({ status }: { status: DeviceStateName }) {
   const { i18n } = useTranslation('devices');
   return (
-    <Tag color={status === 'off' ? 'default' : statusStyle[status].tag} data-testid="detail-status">
+    <Tag color={deviceStateStyle[status].tag} data-testid="detail-status">
       {stateName(status, i18n.language)}
     </Tag>
   );

@@ -205,7 +205,7 @@ export default function GatewayDetailPage() {
             { key: 'kind', title: t('columns.kind'), render: (_, d) => <Tag>{t(`kinds.${d.kind}`)}</Tag> },
             { key: 'alias', title: t('columns.alias'), render: (_, d) => d.alias ?? '--' },
             { key: 'protocol', title: t('columns.protocol'), dataIndex: 'protocol' },
-            { key: 'status', title: t('columns.status'), render: (_, d) => <StatusBadge status={d.status} /> },
+            { key: 'status', title: t('columns.status'), render: (_, d) => <StatusBadge status={d.state} /> },
             { key: 'lastUpdate', title: t('columns.lastUpdate'), render: (_, d) => <When iso={d.lastUpdate} zone={timezone} /> },
           ]}
         />

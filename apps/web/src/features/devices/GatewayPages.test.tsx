@@ -89,6 +89,7 @@ describe('gateway detail', () => {
               alias: null,
               protocol: 'sunfleet-battery',
               status: 'normal',
+              state: 'normal',
               lastUpdate: iso(0),
             },
             {
@@ -97,7 +98,8 @@ describe('gateway detail', () => {
               kind: 'inverter',
               alias: 'Roof',
               protocol: 'sunfleet-hybrid-1p',
-              status: 'fault',
+              status: 'normal',
+              state: 'off',
               lastUpdate: iso(0),
             },
           ],
@@ -117,6 +119,9 @@ describe('gateway detail', () => {
     expect(within(devices).getByTestId('behind-HYK4V1O8XI0L').getAttribute('href')).toBe('/device/inverter/HYK4V1O8XI0L');
     expect(within(devices).getByTestId('behind-BTDIBTVFI0KK').getAttribute('href')).toBe('/device/battery/BTDIBTVFI0KK');
     expect(devices.textContent).toContain('2 devices behind this gateway');
+    // A powered-off inverter (stored status normal) is off, as on its own page.
+    expect(devices.textContent).toContain('Off');
+    expect(devices.textContent).not.toContain('Fault');
     const history = screen.getByTestId('history-table');
     expect(history.textContent).toContain('Ongoing');
     expect(history.textContent).toContain('3 h');

@@ -25,7 +25,7 @@ const inverter = (sn: string, extra: Record<string, unknown> = {}) => ({
   canDelete: true,
   ...extra,
 });
-const counts = { total: 2, normal: 1, offline: 0, warning: 0, fault: 1, upgrading: 0 };
+const counts = { total: 2, normal: 1, offline: 0, warning: 0, fault: 1, upgrading: 0, off: 0 };
 
 function standard(
   rows = [
@@ -90,6 +90,28 @@ describe('inverter list', () => {
     standard([inverter('HYABVNAAB1ME', { state: 'off' })]);
     render();
     expect((await screen.findByTestId('status-HYABVNAAB1ME', {}, { timeout: 5000 })).textContent).toBe('Off');
+  }, 20_000);
+
+  it('counts powered-off inverters on their own card and filters by off, as the badges show', async () => {
+    const calls = serve([
+      ['GET', '/api/v1/inverters', () => ({ total: 1, list: [inverter('HYABVNAAB1ME', { state: 'off' })] })],
+      ['GET', '/api/v1/inverters/count', () => ({ total: 2, normal: 1, offline: 0, warning: 0, fault: 0, upgrading: 0, off: 1 })],
+      ['GET', '/api/v1/plants', () => ({ total: 0, list: [] })],
+    ]);
+    render();
+    const card = await screen.findByTestId('status-card-off', {}, { timeout: 5000 });
+    await waitFor(() => expect(card.textContent).toBe('Off1'));
+    fireEvent.click(card);
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/device/inverter?status=off'));
+    await waitFor(() => expect(callsTo(calls, '/api/v1/inverters').at(-1)!.url.searchParams.get('status')).toBe('off'));
+    expect((await screen.findByTestId('status-HYABVNAAB1ME')).textContent).toBe('Off');
+  }, 20_000);
+
+  it('keeps an off filter from the address', async () => {
+    const calls = standard();
+    render([], '/device/inverter?status=off');
+    await screen.findByTestId('inverter-link-HYABVNAAB1ME', {}, { timeout: 5000 });
+    expect(callsTo(calls, '/api/v1/inverters')[0]!.url.searchParams.get('status')).toBe('off');
   }, 20_000);
 
   it('asks for SN order, first page of 20, and shows type names, power and counts', async () => {

@@ -1,10 +1,18 @@
 /**
- * /device/inverter (inverter.view): counts per status, filters (plant, status, type, SN or
- * alias), the server-sorted and paged list; a row opens the inverter. Rename and delete show
+ * /device/inverter (inverter.view): counts per state (off while powered off, as the badges and
+ * the status filter), filters (plant, state, type, SN or alias), the server-sorted and paged list; a row opens the inverter. Rename and delete show
  * with the page's inverter.alias / inverter.delete buttons (the server still checks the plant).
  */
 import { CloudUploadOutlined, ControlOutlined } from '@ant-design/icons';
-import { devicesApi, inverterTypeName, limits, settingsApi, upgradesApi } from '@sunfleet/contracts';
+import {
+  type DeviceStateName,
+  deviceStates,
+  devicesApi,
+  inverterTypeName,
+  limits,
+  settingsApi,
+  upgradesApi,
+} from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { Button, Flex, type TableColumnsType, Typography } from 'antd';
 import { useState } from 'react';
@@ -30,7 +38,7 @@ import './devices.css';
 const spec: ListSpec<(typeof devicesApi.inverterSorts)[number]> = {
   sorts: devicesApi.inverterSorts,
   defaultSort: 'sn',
-  statuses: devicesApi.deviceStatuses,
+  statuses: deviceStates,
   types: devicesApi.inverterTypeKeys,
 };
 
@@ -57,7 +65,7 @@ export default function InverterListPage() {
       query: {
         ...listQuery(state),
         ...filters,
-        ...(state.status ? { status: state.status as InverterRow['status'] } : {}),
+        ...(state.status ? { status: state.status as DeviceStateName } : {}),
       },
     },
     { placeholderData: keepPreviousData, refetchInterval: LIST_MS },
@@ -111,15 +119,16 @@ export default function InverterListPage() {
       <StatusCards
         counts={counts.data}
         loading={counts.isPending}
-        status={state.status as InverterRow['status'] | undefined}
+        status={state.status as DeviceStateName | undefined}
         onStatus={(status) => update({ status })}
         statusLabel={(s) => stateName(s, i18n.language)}
         allLabel={t('all.inverter')}
+        statuses={deviceStates}
       />
       <ListToolbar
         state={state}
         onChange={update}
-        statuses={devicesApi.deviceStatuses.map((s) => ({ value: s, label: stateName(s, i18n.language) }))}
+        statuses={deviceStates.map((s) => ({ value: s, label: stateName(s, i18n.language) }))}
         types={devicesApi.inverterTypeKeys.map((k) => ({ value: k, label: inverterTypeName(k, namesLanguage(i18n.language)) }))}
         typeLabel={t('filters.inverterType')}
       />

@@ -8,7 +8,7 @@ import { Link } from 'react-router';
 import { Titled } from '../../components/ListTable.tsx';
 import ui from '../../components/ui.module.css';
 import { relativeTime } from '../../lib/format.ts';
-import { gatewayStateStyle, statusStyle } from '../../lib/palette.ts';
+import { deviceStateStyle, gatewayStateStyle } from '../../lib/palette.ts';
 import { browserZone, formatZoned } from '../../lib/zonedTime.ts';
 import styles from './devices.module.css';
 import { stateName } from './format.ts';
@@ -28,8 +28,13 @@ export function ListFrame({ title, testId, children }: { title: string; testId: 
 /** A device's state (its status, or off) named by the contracts. */
 export function StatusBadge({ status, testId }: { status: DeviceStateName; testId?: string }) {
   const { i18n } = useTranslation('devices');
-  const badge = status === 'off' ? 'default' : statusStyle[status].badge;
-  return <Badge status={badge} text={<Titled text={stateName(status, i18n.language)} />} data-testid={testId} />;
+  return (
+    <Badge
+      status={deviceStateStyle[status].badge}
+      text={<Titled text={stateName(status, i18n.language)} />}
+      data-testid={testId}
+    />
+  );
 }
 
 export function GatewayState({ status, testId }: { status: 'online' | 'offline'; testId?: string }) {

@@ -88,7 +88,7 @@ export default function MeterDetailPage() {
         subtitle={m.alias ? m.sn : null}
         tags={
           <>
-            <StatusTag status={m.status} />
+            <StatusTag status={m.state} />
             {m.master && <Tag color="blue">{t('meter.master')}</Tag>}
           </>
         }

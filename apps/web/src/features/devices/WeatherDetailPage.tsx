@@ -71,7 +71,7 @@ export default function WeatherDetailPage() {
         backLabel={t('back.weather')}
         title={deviceName(station)}
         subtitle={station.alias ? station.sn : null}
-        tags={<StatusTag status={station.status} />}
+        tags={<StatusTag status={station.state} />}
         facts={[
           ...placeFacts(t, station, station.protocol),
           {

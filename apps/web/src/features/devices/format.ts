@@ -3,15 +3,8 @@
  * values with their units (power-like units by the kW/MW rule, others with fixed decimals),
  * decoded protocol fields, alias bytes, device names, durations and status colours.
  */
-import {
-  commTypeName,
-  type DeviceStateName,
-  deviceStateNames,
-  inverterTypeKey,
-  inverterTypeName,
-  type Language,
-  limits,
-} from '@sunfleet/contracts';
+import { commTypeName, inverterTypeKey, inverterTypeName, limits } from '@sunfleet/contracts';
+import { namesLanguage } from '../../lib/deviceNames.ts';
 import { displayed, formatEnergy, formatNumber, formatPower } from '../../lib/format.ts';
 import type { FieldValue } from './types.ts';
 
@@ -86,15 +79,11 @@ export const deviceName = (d: { alias: string | null; sn: string }) => (d.alias?
 export const typeKeyOf = (d: { typeKey?: string | null; deviceType?: number | null }) =>
   d.typeKey ?? inverterTypeKey(d.deviceType ?? null);
 
-/** The contracts' language of an interface language (their names are in en and es). */
-export const namesLanguage = (language: string): Language => (language.toLowerCase().startsWith('es') ? 'es' : 'en');
+export { namesLanguage, stateName } from '../../lib/deviceNames.ts';
 
 /** An inverter's type name: the one name of its type key or register value (contracts). */
 export const typeNameOf = (d: { typeKey?: string | null; deviceType?: number | null }, language: string) =>
   inverterTypeName(typeKeyOf(d), namesLanguage(language));
-
-/** The name of a device state (its status, or off) from the contracts. */
-export const stateName = (state: DeviceStateName, language: string) => deviceStateNames[state][namesLanguage(language)];
 
 /** The connection type's name from the contracts ("Wi-Fi"); '--' when none. */
 export const commName = (type: string | null | undefined, language: string) =>

@@ -1,18 +1,19 @@
 /**
  * Devices of the plant: what is attached (gateways, inverters, batteries, meters, weather
- * stations), the inverters by status, the open events by level, and the first inverters with
- * their power now.
+ * stations), the inverters by state (off while powered off, as their badges), the open events by
+ * level, and the first inverters with their state and power now.
  */
 import { ControlOutlined } from '@ant-design/icons';
-import { plantsApi } from '@sunfleet/contracts';
+import { deviceStates } from '@sunfleet/contracts';
 import { Badge, Card, Divider, Empty, Flex, Skeleton, Tag, Typography } from 'antd';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CardError } from '../../components/CardState.tsx';
 import ui from '../../components/ui.module.css';
+import { stateName } from '../../lib/deviceNames.ts';
 import { formatEnergy, formatWatts } from '../../lib/format.ts';
-import { statusStyle } from '../../lib/palette.ts';
+import { deviceStateStyle } from '../../lib/palette.ts';
 import styles from './overview.module.css';
 import { useDeviceCheck, useEventCount, useInverterCount, useInverters } from './overviewQueries.ts';
 
@@ -32,7 +33,7 @@ function Count({ label, value, testId }: { label: string; value: number | undefi
 }
 
 export const DevicesCard = memo(function DevicesCard({ plantId }: { plantId: number }) {
-  const { t } = useTranslation('overview');
+  const { t, i18n } = useTranslation('overview');
   const check = useDeviceCheck(plantId);
   const inverters = useInverterCount(plantId);
   const events = useEventCount(plantId);
@@ -68,11 +69,11 @@ export const DevicesCard = memo(function DevicesCard({ plantId }: { plantId: num
             {t('devices.inverterStatus')}
           </Typography.Text>
           <Flex gap={12} wrap data-testid="devices-inverter-status">
-            {plantsApi.plantStatuses.map((s) => (
+            {deviceStates.map((s) => (
               <Badge
                 key={s}
-                status={statusStyle[s].badge}
-                text={`${t(`plants:status.${s}`)} ${inverters.data?.[s] ?? 0}`}
+                status={deviceStateStyle[s].badge}
+                text={`${stateName(s, i18n.language)} ${inverters.data?.[s] ?? 0}`}
                 data-testid={`inverters-${s}`}
               />
             ))}
@@ -95,7 +96,10 @@ export const DevicesCard = memo(function DevicesCard({ plantId }: { plantId: num
                 <li key={inv.sn} className={styles.inverterItem} data-testid={`inverter-${inv.sn}`}>
                   <Flex justify="space-between" className={`${ui.fullWidth} ${ui.shrink}`} gap={8}>
                     <Badge
-                      status={statusStyle[inv.status].badge}
+                      status={deviceStateStyle[inv.state].badge}
+                      title={stateName(inv.state, i18n.language)}
+                      data-testid={`inverter-state-${inv.sn}`}
+                      data-state={inv.state}
                       text={
                         <Link to={`/device/inverter/${encodeURIComponent(inv.sn)}`} data-testid={`inverter-link-${inv.sn}`}>
                           <Typography.Text ellipsis className={styles.inverterName} title={inv.sn}>

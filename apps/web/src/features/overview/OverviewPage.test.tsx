@@ -136,12 +136,15 @@ function serve(opts: { type?: number; missing?: boolean; canEdit?: boolean } = {
         selfSufficiency: 7_900 / 9_100,
       };
     else if (path === '/api/v1/plant/7/inverterCount')
-      data = { total: 2, normal: 1, offline: 0, warning: 1, fault: 0, upgrading: 0 };
+      data = { total: 2, normal: 0, offline: 0, warning: 1, fault: 0, upgrading: 0, off: 1 };
     else if (path === '/api/v1/plant/7/eventCount') data = { total: 3, fault: 1, warning: 2, info: 0 };
     else if (path === '/api/v1/plant/7/check/device')
       data = { hasDevices: true, gateways: 1, inverters: 2, batteries: 1, meters: 1, weather: 0 };
     else if (path === '/api/v1/plant/7/inverters')
-      data = { total: 1, list: [{ sn: 'HY0000000001', alias: 'Roof', status: 'normal', power: 1500, todayEnergy: 15000 }] };
+      data = {
+        total: 1,
+        list: [{ sn: 'HY0000000001', alias: 'Roof', status: 'normal', state: 'off', power: 1500, todayEnergy: 15000 }],
+      };
     else if (path === '/api/v1/plant/meteorological/7/realtime')
       data = {
         source: 'none',
@@ -234,6 +237,10 @@ describe('plant overview page', () => {
     expect(screen.getByTestId('energy-gridExport').textContent).toBe('8.0 kWh');
     expect(screen.getByTestId('energy-charge').textContent).toBe('3.0 kWh');
     await waitFor(() => expect(screen.getByTestId('devices-inverters').textContent).toBe('2'), T);
+    // The inverters by the state their badges show: a powered-off one (stored status normal) is off.
+    expect(screen.getByTestId('inverters-off').textContent).toBe('Off 1');
+    expect(screen.getByTestId('inverters-normal').textContent).toBe('Normal 0');
+    expect((await screen.findByTestId('inverter-state-HY0000000001', {}, T)).getAttribute('data-state')).toBe('off');
     // Each listed inverter links to its remote settings within the plant.
     const settings = await screen.findByTestId('inverter-settings-HY0000000001', {}, T);
     expect(settings.getAttribute('href')).toBe('/plants/device/setting?plantId=7&sn=HY0000000001');

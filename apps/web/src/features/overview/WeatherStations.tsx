@@ -16,7 +16,8 @@ import { CardError } from '../../components/CardState.tsx';
 import { ListTable } from '../../components/ListTable.tsx';
 import { SafeInput } from '../../components/SafeInput.tsx';
 import ui from '../../components/ui.module.css';
-import { statusStyle } from '../../lib/palette.ts';
+import { stateName } from '../../lib/deviceNames.ts';
+import { deviceStateStyle } from '../../lib/palette.ts';
 import { formatZoned, withZone } from '../../lib/zonedTime.ts';
 import { useWeatherProducts, useWeatherStations } from './overviewQueries.ts';
 
@@ -101,7 +102,7 @@ export default function WeatherStationsDialog({
               {
                 key: 'status',
                 title: t('stations.status'),
-                render: (_, s) => <Tag color={statusStyle[s.status].tag}>{t(`plants:status.${s.status}`)}</Tag>,
+                render: (_, s) => <Tag color={deviceStateStyle[s.status].tag}>{stateName(s.status, i18n.language)}</Tag>,
               },
               {
                 key: 'lastUpdate',

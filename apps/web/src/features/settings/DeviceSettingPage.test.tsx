@@ -104,7 +104,14 @@ function setup({ canEdit = true, read, write, polls = [], history = [] }: Setup 
     [
       'GET',
       `/api/v1/inverter/${SN}`,
-      () => ({ sn: SN, alias: 'Garage', status: 'normal', plant: { id: 7, name: 'Casa Marta', timezone: 'UTC' }, canEdit }),
+      () => ({
+        sn: SN,
+        alias: 'Garage',
+        status: 'normal',
+        state: 'normal',
+        plant: { id: 7, name: 'Casa Marta', timezone: 'UTC' },
+        canEdit,
+      }),
     ],
     [
       'GET',

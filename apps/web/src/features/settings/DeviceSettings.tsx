@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageLoading } from '../../components/PageState.tsx';
 import { useMayCall } from '../../components/Permission.tsx';
+import { stateName } from '../../lib/deviceNames.ts';
 import { GroupTab } from './GroupTab.tsx';
 import { JobHistory } from './JobHistory.tsx';
 import { errorOf, SettingsError } from './SettingsError.tsx';
@@ -17,7 +18,7 @@ import styles from './settings.module.css';
 import { useInverter, useSupport } from './settingsQueries.ts';
 
 export function DeviceSettings({ sn }: { sn: string }) {
-  const { t } = useTranslation('settings');
+  const { t, i18n } = useTranslation('settings');
   const inverter = useInverter(sn);
   const support = useSupport(sn);
   const mayCall = useMayCall();
@@ -44,7 +45,7 @@ export function DeviceSettings({ sn }: { sn: string }) {
             {
               key: 'status',
               label: t('device.status'),
-              children: <Tag>{t(`devices:status.${device.status}`)}</Tag>,
+              children: <Tag>{stateName(device.state, i18n.language)}</Tag>,
             },
           ]}
         />

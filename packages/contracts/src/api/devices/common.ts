@@ -1,21 +1,24 @@
 /** What every device kind shares: statuses and counts, references, aliases, decoded values, charts and energy bars. */
 import Type from 'typebox';
+import { DeviceState as State, DeviceCounts as StateCounts } from '../../deviceNames.ts';
 import { limits } from '../../limits.ts';
 import { Day, Instant, Nullable } from '../../schemas.ts';
 import { safeTextPattern } from '../../validation.ts';
-import { PlantCounts, PlantStatus } from '../plants.ts';
+import { PlantStatus } from '../plants.ts';
 import { Num, W, Wh } from './schemas.ts';
 
-/** Device status: the same values as a plant's. */
+/** Device status as stored: the same values as a plant's. What a badge shows is `DeviceState`. */
 export const DeviceStatus = PlantStatus;
+/** What a device's badge shows, and what its lists filter and count by: its status, or 'off' while powered off. */
+export const DeviceState = State;
 export const deviceStatuses = ['normal', 'offline', 'warning', 'fault', 'upgrading'] as const;
 export type DeviceStatusName = (typeof deviceStatuses)[number];
 
 /**
- * Counts per status over the visible devices of a kind, with the list's filters except status:
- * the same shape as a plant's counts, the statuses being the same.
+ * Counts per state (`DeviceState`, as the badges show) over the visible devices of a kind, with
+ * the list's filters except the state: they add up with the list's badges.
  */
-export const DeviceCounts = PlantCounts;
+export const DeviceCounts = StateCounts;
 
 export const PlantRef = Type.Object({ id: Type.Integer(), name: Type.String(), timezone: Type.String() });
 export const GatewayRef = Type.Object({ id: Type.Integer(), sn: Type.String(), alias: Nullable(Type.String()) });

@@ -2,7 +2,7 @@
 import Type from 'typebox';
 import { endpoint, Paged, PageQuery } from '../../endpoint.ts';
 import { Id, IdParams, Instant, Nullable } from '../../schemas.ts';
-import { CompanyRef, DeviceStatus, PlantRef } from './common.ts';
+import { CompanyRef, DeviceState, DeviceStatus, PlantRef } from './common.ts';
 import { deviceFilters, ListOrder, Sort } from './schemas.ts';
 
 /** The gateway detail's connection history covers this many days, at most this many periods. */
@@ -64,6 +64,7 @@ export const GatewayDevice = Type.Object({
   alias: Nullable(Type.String()),
   protocol: Type.String(),
   status: DeviceStatus,
+  state: DeviceState,
   lastUpdate: Nullable(Instant),
 });
 /** One online or offline stretch; `to` null: still so. Newest first. */

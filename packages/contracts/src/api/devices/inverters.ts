@@ -1,6 +1,5 @@
 /** Inverters: list, alias and delete, detail, realtime input and output, I-V points, day charts, energy and generation bars, the grid/meter/battery/EPS/load groups. */
 import Type from 'typebox';
-import { deviceStates } from '../../deviceNames.ts';
 import { endpoint, Paged } from '../../endpoint.ts';
 import { limits } from '../../limits.ts';
 import { Day, Instant, Literals, Nullable, Sn, SnParams } from '../../schemas.ts';
@@ -42,9 +41,6 @@ export const inverterTypeKeys = [
 ] as const;
 export const InverterTypeKey = Literals(inverterTypeKeys);
 
-/** What the inverter's badge shows (`deviceState`): its status, or 'off' while powered off. */
-export const InverterState = Literals(deviceStates);
-
 export const inverterSorts = ['sn', 'alias', 'createAt', 'ratedPower', 'power', 'todayEnergy', 'status', 'lastUpdate'] as const;
 
 export const InverterListItem = deviceListItem({
@@ -54,7 +50,6 @@ export const InverterListItem = deviceListItem({
   power: W('W now (0 when offline)'),
   todayEnergy: Wh('Wh generated on the plant-local today'),
   totalEnergy: Nullable(Wh('Wh, the lifetime generation counter')),
-  state: InverterState,
 });
 
 const inverterListFilters = {
@@ -92,7 +87,6 @@ export const InverterDetail = Type.Object({
   gateway: Type.Object({ ...GatewayRef.properties, status: GatewayState }),
   deviceType: Nullable(Type.Integer()),
   typeKey: InverterTypeKey,
-  state: InverterState,
   ratedPower: W(),
   mpptCount: Nullable(Type.Integer({ description: 'PV inputs' })),
   phaseCount: Nullable(Type.Integer()),

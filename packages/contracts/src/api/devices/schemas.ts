@@ -3,7 +3,7 @@ import Type, { type TProperties } from 'typebox';
 import { endpoint, PageQuery } from '../../endpoint.ts';
 import { limits } from '../../limits.ts';
 import { Day, Id, Instant, Literals, Nothing, Nullable, SnParams } from '../../schemas.ts';
-import { AliasInput, AliasResult, DeviceStatus, GatewayRef, PlantRef } from './common.ts';
+import { AliasInput, AliasResult, DeviceState, DeviceStatus, GatewayRef, PlantRef } from './common.ts';
 
 export const W = (description = 'W') => Nullable(Type.Number({ description }));
 export const Num = (description: string) => Nullable(Type.Number({ description }));
@@ -21,7 +21,10 @@ export const deviceFilters = {
   keyword: Type.Optional(Type.String({ maxLength: 32, description: 'part of the SN or alias, case-insensitive' })),
 };
 
-/** A device list's query: a page, the kind's filters (by default the shared ones), a status, a sort (default SN) and an order. */
+/**
+ * A device list's query: a page, the kind's filters (by default the shared ones), a state (`status`:
+ * as the badges show it, 'off' for powered off), a sort (default SN) and an order.
+ */
 export function deviceListQuery<const Sorts extends readonly string[], Filters extends TProperties = typeof deviceFilters>(
   sorts: Sorts,
   filters: Filters = deviceFilters as unknown as Filters,
@@ -29,20 +32,21 @@ export function deviceListQuery<const Sorts extends readonly string[], Filters e
   return Type.Object({
     ...PageQuery,
     ...filters,
-    status: Type.Optional(DeviceStatus),
+    status: Type.Optional(DeviceState),
     sort: Type.Optional(Sort(sorts, 'sn')),
     order: Type.Optional(ListOrder),
   });
 }
 
 export const DateQuery = Type.Object({ date: Type.Optional(Day) });
-/** Who a device on a detail page is and where: id, SN, alias, status, plant, gateway, protocol (id and name). */
+/** Who a device on a detail page is and where: id, SN, alias, status, state (as its badge shows), plant, gateway, protocol (id and name). */
 export function deviceIdentity() {
   return {
     id: Type.Integer(),
     sn: Type.String(),
     alias: Nullable(Type.String()),
     status: DeviceStatus,
+    state: DeviceState,
     plant: Nullable(PlantRef),
     gateway: GatewayRef,
     protocol: Type.Object({ id: Type.String(), name: Type.String() }),
@@ -59,7 +63,8 @@ export const deviceRowRights = {
 
 /**
  * A row of an SN-keyed device list: who it is and where (SN, alias, plant, gateway, protocol),
- * the kind's own figures, its status and times, and what the caller may do to it.
+ * the kind's own figures, its status as stored and its state as its badge shows it, its times,
+ * and what the caller may do to it.
  */
 export function deviceListItem<Figures extends TProperties>(figures: Figures) {
   return Type.Object({
@@ -71,6 +76,7 @@ export function deviceListItem<Figures extends TProperties>(figures: Figures) {
     protocol: Type.String(),
     ...figures,
     status: DeviceStatus,
+    state: DeviceState,
     lastUpdate: Nullable(Instant),
     createdAt: Instant,
     ...deviceRowRights,

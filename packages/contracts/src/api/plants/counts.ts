@@ -1,5 +1,6 @@
 /** Counts for the overview and the account, a plant's inverters, the map and its base layer, the plant filter. */
 import Type from 'typebox';
+import { DeviceCounts, DeviceState } from '../../deviceNames.ts';
 import { endpoint, Paged, PageQuery } from '../../endpoint.ts';
 import { IdParams, Instant, Nullable } from '../../schemas.ts';
 import { EventCounts, PlantCounts, PlantStatus, PlantType } from './model.ts';
@@ -43,9 +44,9 @@ export const plantInverterCount = endpoint({
   method: 'GET',
   path: '/api/v1/plant/:id/inverterCount',
   access: 'station.view',
-  summary: 'The plant’s inverters by status',
+  summary: 'The plant’s inverters by state (as their badges show: off while powered off)',
   params: PlantIdParams,
-  data: PlantCounts,
+  data: DeviceCounts,
 });
 
 export const plantEventCount = endpoint({
@@ -63,6 +64,7 @@ export const PlantInverter = Type.Object({
   alias: Nullable(Type.String()),
   gatewaySn: Type.String(),
   status: PlantStatus,
+  state: DeviceState,
   deviceType: Nullable(Type.Integer()),
   ratedPower: Nullable(Type.Number({ description: 'W' })),
   power: Nullable(Type.Number({ description: 'W' })),
