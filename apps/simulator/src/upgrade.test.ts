@@ -228,7 +228,9 @@ describe('upgrades of a virtual gateway over MQTT', () => {
     const g = start();
     await g.whenOnline();
     const inverter = devices[0]!.sn;
-    await send(command('invup-000001', { version: '1.5.0.3' }, inverter));
+    // An inverter image as the library names it (letters, digits, hyphen, underscore).
+    expect(isFirmwareVersion('V1_5_0_3')).toBe(true);
+    await send(command('invup-000001', { version: 'V1_5_0_3' }, inverter));
     expect((await finalReply('invup-000001')).body).toMatchObject({ status: 'ok' });
     const frame = await broker.waitFor((m) => {
       if (m.topic !== topics.up(SN, 'data')) return false;
@@ -236,6 +238,8 @@ describe('upgrades of a virtual gateway over MQTT', () => {
       return d?.values.controlFirmware === '0x01 0x05 0x00 0x03' || d?.values.firmware === '0x01 0x05 0x00 0x03';
     });
     expect(frame).toBeDefined();
-    expect(g.plant.device(inverter)!.firmwareVersion).toBe('1.5.0.3');
+    // Its registers hold the numbers; read as the portal reads them, the version style.
+    expect(g.plant.device(inverter)!.firmwareVersion).toBe('1_5_0_3');
+    expect(isFirmwareVersion(g.plant.device(inverter)!.firmwareVersion!)).toBe(true);
   });
 });

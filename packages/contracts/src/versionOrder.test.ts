@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareVersions, isHigherThanAll } from './versionOrder.ts';
+import { isFirmwareVersion } from './validation.ts';
+import { compareVersions, isHigherThanAll, registerVersion } from './versionOrder.ts';
 
 describe('compareVersions', () => {
   it.each([
@@ -23,5 +24,14 @@ describe('compareVersions', () => {
     expect(isHigherThanAll('1.10', ['1.2', '1.9'])).toBe(true);
     expect(isHigherThanAll('1.9', ['1.9'])).toBe(false);
     expect(isHigherThanAll('1.0', [])).toBe(true);
+  });
+
+  it('a firmware register version is its byte numbers in the version style, ordered as the library’s', () => {
+    expect(registerVersion('03 02 00 05')).toBe('3_2_0_5');
+    expect(registerVersion('0x01 0x0A')).toBe('1_10');
+    expect(isFirmwareVersion(registerVersion('03 02 00 05')!)).toBe(true);
+    expect(compareVersions(registerVersion('03 02 00 0a')!, '3_2_0_9')).toBe(1);
+    expect(registerVersion('')).toBeNull();
+    expect(registerVersion('3.2.0.5')).toBeNull();
   });
 });

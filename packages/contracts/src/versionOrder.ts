@@ -34,3 +34,18 @@ export const isHigherThanAll = (candidate: string, existing: Iterable<string>) =
 function segments(version: string): (bigint | string)[] {
   return (version.match(/\d+|[a-z]+/gi) ?? []).map((s) => (/^\d/.test(s) ? BigInt(s) : s.toLowerCase()));
 }
+
+/**
+ * The version a device's firmware registers hold, in the version style (letters, digits, hyphen,
+ * underscore): the protocol fixes them as one number per byte, written as hex bytes
+ * ("03 02 00 05"), so the version is those numbers joined by underscores ("3_2_0_5"), ordered by
+ * `compareVersions` as any other. Null when the text is not hex bytes.
+ */
+export function registerVersion(hex: string): string | null {
+  const bytes = hex
+    .trim()
+    .split(/\s+/)
+    .map((b) => b.replace(/^0x/i, ''));
+  if (bytes.length === 0 || bytes.some((b) => !/^[0-9A-Fa-f]{1,2}$/.test(b))) return null;
+  return bytes.map((b) => String(Number.parseInt(b, 16))).join('_');
+}

@@ -1,7 +1,7 @@
 // What every virtual device has: a protocol (the same definition the server decodes with),
 // a register bank, injected faults, periods off the bus, and a reading encoded through the
 // protocol's encoder into the register blocks a gateway uploads.
-import { type DeviceFrame, registersToHex } from '@sunfleet/contracts';
+import { type DeviceFrame, registersToHex, registerVersion } from '@sunfleet/contracts';
 import { type FieldValue, type InputValue, type ProtocolPlan, protocolPlan, type RegisterBlock } from '@sunfleet/protocols';
 import type { Irradiance, SunPosition } from '../physics/sun.ts';
 import type { Weather } from '../physics/weather.ts';
@@ -101,17 +101,15 @@ export abstract class VirtualDevice {
     return this.plan.field('controlFirmware') ? 'controlFirmware' : this.plan.field('firmware') ? 'firmware' : null;
   }
 
-  /** The firmware version in its registers: one byte per number ("1.5.0.0" → 01 05 00 00). */
+  /**
+   * The firmware version in its registers, as the portal reads it (`registerVersion`): one byte
+   * per number, "01 05 00 00" is 1_5_0_0.
+   */
   get firmwareVersion(): string | null {
     const field = this.firmwareField;
     if (!field) return null;
     const hex = (this.firmware[field] ?? this.nameplate()[field]) as string | undefined;
-    return hex === undefined
-      ? null
-      : hex
-          .split(/\s+/)
-          .map((b) => String(Number.parseInt(b, 16)))
-          .join('.');
+    return hex === undefined ? null : registerVersion(hex);
   }
 
   /** After an upgrade: the new version in its firmware registers from the next reading on. */

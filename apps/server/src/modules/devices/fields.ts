@@ -5,7 +5,7 @@
  * `<prefix>VoltageL<n>`, `<prefix>CurrentL<n>`, `<prefix>ActivePowerL<n>` (or a single phase
  * `<prefix>Voltage`/`<prefix>Current`); battery packs are `pack<n>.<field>`.
  */
-import type { devicesApi, Language } from '@sunfleet/contracts';
+import { type devicesApi, type Language, registerVersion } from '@sunfleet/contracts';
 import { type FieldDefinition, type ProtocolPlan, type FieldValue as ProtocolValue, protocolPlan } from '@sunfleet/protocols';
 import type { Static } from 'typebox';
 import { conventionName, inConvention, type SignedPower, signedField } from './signed-power.ts';
@@ -24,15 +24,24 @@ const NUMERIC = new Set(['u16', 's16', 'u32', 's32', 'u64', 's64', 'float32', 'f
 /** A field that charts as a number (not an enum, bitfield, text or hex). */
 export const isNumeric = (f: FieldDefinition) => NUMERIC.has(f.dataType);
 
+/** A firmware version register (hex bytes, one number each): shown as its version, "3_2_0_5". */
+const isFirmwareField = (f: FieldDefinition) => f.dataType === 'hex' && /^(firmware|[a-z]+Firmware)$/.test(f.key);
+
 /**
- * A field's value for the API: number or text, with the enum label in the request language.
+ * A field's value for the API: number or text, with the enum label in the request language; a
+ * firmware register's text is its version in the version style (`registerVersion`).
  * Signed power (`signed`) is in the one convention, and its name says so instead of the
  * register's own note ("Grid active power (+ import / − export)").
  */
 export function fieldValue(f: FieldDefinition, values: Values, lan: Language, signed?: SignedPower): FieldValueOut {
   const raw = values[f.key];
   const value = typeof raw === 'number' ? (Number.isFinite(raw) ? raw : null) : typeof raw === 'string' ? raw : null;
-  const label = f.dataType === 'enum' && typeof value === 'number' ? f.enum?.[value]?.[lan] : undefined;
+  const label =
+    f.dataType === 'enum' && typeof value === 'number'
+      ? f.enum?.[value]?.[lan]
+      : isFirmwareField(f) && typeof value === 'string'
+        ? registerVersion(value)
+        : undefined;
   if (!signed) return { key: f.key, name: f.name[lan], unit: f.unit ?? null, value, text: label ?? null };
   return {
     key: f.key,

@@ -5,7 +5,7 @@
  * once, by its own reading after that — in the detail and in the list; after a boot it is
  * 'normal' again. Commands run on the simulator's own command execution.
  */
-import { inverterTypeName } from '@sunfleet/contracts';
+import { inverterTypeName, isFirmwareVersion } from '@sunfleet/contracts';
 import { protocolPlan } from '@sunfleet/protocols';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
@@ -127,6 +127,18 @@ describe('an inverter’s kind name', () => {
     expect(inverterTypeName(2, 'en')).toBe('Single-phase');
     // A single-phase type register says nothing of string or hybrid.
     expect(inverterTypeName(2, 'en')).not.toMatch(/hybrid/i);
+  });
+
+  it('its firmware register is shown as its version in the version style, as the upgrade pages say it', async () => {
+    const d = (await s.call(O.token, 'GET', `/api/v1/inverter/${SN}`)).body.data as {
+      info: { key: string; value: unknown; text: string | null }[];
+    };
+    const firmware = d.info.find((f) => f.key === 'firmware')!;
+    expect(firmware.value).toMatch(/^(0x)?03 (0x)?02 (0x)?00 (0x)?05$/);
+    expect(firmware.text).toBe('3_2_0_5');
+    expect(isFirmwareVersion(firmware.text!)).toBe(true);
+    const upgrade = (await s.call(O.token, 'GET', `/api/v1/inverter/${SN}/firmware`)).body.data as { version: string | null };
+    expect(upgrade.version).toBe(firmware.text);
   });
 });
 

@@ -88,8 +88,8 @@ describe('confirmation by the version reported after the flash', () => {
 
 describe('versions', () => {
   it('reads an inverter’s register version as numbers, and matches targets by their numbers', () => {
-    expect(inverterVersion({ controlFirmware: '0x01 0x04 0x02 0x11' })).toBe('1.4.2.17');
-    expect(inverterVersion({ firmware: '03 02 00 05' })).toBe('3.2.0.5');
+    expect(inverterVersion({ controlFirmware: '0x01 0x04 0x02 0x11' })).toBe('1_4_2_17');
+    expect(inverterVersion({ firmware: '03 02 00 05' })).toBe('3_2_0_5');
     expect(inverterVersion({})).toBeNull();
     expect(isVersion('inverter', '3.2.0.6', 'V3.2.0.6')).toBe(true);
     expect(isVersion('inverter', '3.2.0.5', '3.2.0.6')).toBe(false);

@@ -141,12 +141,12 @@ describe('an inverter upgrade', () => {
     // The first frame loads the device as it is in the store now: upgrading. The next one comes
     // 20 minutes of device time later, so that ingest writes the device's row again.
     await q.gateway.report(q.inverterSn, '01 04 00 00', Date.now() - 20 * 60_000);
-    await waitFor(async () => (await call(owner, 'GET', `/api/v1/inverter/${q.inverterSn}/firmware`)).data.version === '1.4.0.0');
+    await waitFor(async () => (await call(owner, 'GET', `/api/v1/inverter/${q.inverterSn}/firmware`)).data.version === '1_4_0_0');
     expect(await statusOf(q.inverterSn)).toBe('upgrading');
     // The upgrade ends (its status is cleared in the store): the next frames leave it cleared.
     await rig.s.db.updateTable('devices').set({ status: 'normal' }).where('sn', '=', q.inverterSn).execute();
     await q.gateway.report(q.inverterSn, '01 05 00 00');
-    await waitFor(async () => (await call(owner, 'GET', `/api/v1/inverter/${q.inverterSn}/firmware`)).data.version === '1.5.0.0');
+    await waitFor(async () => (await call(owner, 'GET', `/api/v1/inverter/${q.inverterSn}/firmware`)).data.version === '1_5_0_0');
     expect(await statusOf(q.inverterSn)).toBe('normal');
   });
 
@@ -173,7 +173,7 @@ describe('an inverter upgrade', () => {
     await waitFor(async () => (await rig.commands.get(cc!.id))?.state === 'succeeded', 3000, 'ok');
     await c.gateway.report(c.inverterSn, '01 04 02 11');
     await waitFor(
-      async () => (await call(owner, 'GET', `/api/v1/inverter/${c.inverterSn}/firmware`)).data.version === '1.4.2.17',
+      async () => (await call(owner, 'GET', `/api/v1/inverter/${c.inverterSn}/firmware`)).data.version === '1_4_2_17',
     );
     // Within the confirmation time the device may still be rebooting; past it, the other version fails it.
     await runner.tick();
@@ -186,7 +186,7 @@ describe('an inverter upgrade', () => {
     await later.tick();
     expect((await progress(c.inverterSn)).data.state).toBe('failed');
     expect(await statusOf(c.inverterSn)).not.toBe('upgrading');
-    expect((await progress(c.inverterSn)).data.error).toBe('the device reports version 1.4.2.17 after the upgrade');
+    expect((await progress(c.inverterSn)).data.error).toBe('the device reports version 1_4_2_17 after the upgrade');
   });
 
   it('refuses: 1001 offline, 1005 while an upgrade runs, 4001 already on that version, 4 a firmware not usable; nothing sent', async () => {
@@ -202,7 +202,7 @@ describe('an inverter upgrade', () => {
     });
     const q = await plant();
     await q.gateway.report(q.inverterSn, '01 05 00 00');
-    await waitFor(async () => (await call(owner, 'GET', `/api/v1/inverter/${q.inverterSn}/firmware`)).data.version === '1.5.0.0');
+    await waitFor(async () => (await call(owner, 'GET', `/api/v1/inverter/${q.inverterSn}/firmware`)).data.version === '1_5_0_0');
     expect(await call(owner, 'POST', `/api/v1/inverter/${q.inverterSn}/upgrade?firmId=${inverterFw.id}`)).toMatchObject({
       code: 4001,
     });

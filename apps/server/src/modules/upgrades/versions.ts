@@ -3,20 +3,14 @@
  * A gateway says its software version in `up/state` on every connect (ingest keeps it as the
  * gateway's `sw_version`); an inverter has it in its nameplate registers, decoded by ingest into
  * its latest values as hex bytes (`firmware`, or `controlFirmware` for storage inverters): bytes
- * "0x03 0x02 0x00 0x05" are version 3.2.0.5.
+ * "0x03 0x02 0x00 0x05" are version 3_2_0_5 (`registerVersion`).
  */
-import { compareVersions } from '@sunfleet/contracts';
+import { compareVersions, registerVersion } from '@sunfleet/contracts';
 
-/** The version in an inverter's latest values; null when it has none. */
+/** The version in an inverter's latest values (`registerVersion`: "3_2_0_5"); null when it has none. */
 export function inverterVersion(values: Record<string, unknown>): string | null {
   const raw = values.firmware ?? values.controlFirmware;
-  if (typeof raw !== 'string') return null;
-  const bytes = raw
-    .trim()
-    .split(/\s+/)
-    .map((b) => b.replace(/^0x/i, ''));
-  if (bytes.length === 0 || bytes.some((b) => !/^[0-9A-Fa-f]{1,2}$/.test(b))) return null;
-  return bytes.map((b) => String(Number.parseInt(b, 16))).join('.');
+  return typeof raw === 'string' ? registerVersion(raw) : null;
 }
 
 /**
