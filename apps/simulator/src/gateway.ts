@@ -19,111 +19,21 @@ import {
   topics,
 } from '@sunfleet/contracts';
 import { connect, type MqttClient } from 'mqtt';
-import type { Clock } from './clock.ts';
 import { type CommandOutcome, executeCommand, type GatewayControl, parseCommand, ReplyMemory } from './commands.ts';
 import { Episodes } from './devices/faults.ts';
-import { type DeviceSpec, Plant, type PlantSpec } from './plant.ts';
+import {
+  type CommandQuirks,
+  DEFAULT_GATEWAY_SW,
+  type GatewayOptions,
+  type GatewaySpec,
+  type GatewayStats,
+} from './gateway-options.ts';
+import { Plant } from './plant.ts';
 import { hash32, Rng } from './random.ts';
-import { type UpgradeOptions, Upgrader } from './upgrade.ts';
+import { Upgrader } from './upgrade.ts';
+import { Wakeup, withTimeout } from './waiting.ts';
 
-export interface GatewaySpec {
-  /** Gateway serial number: MQTT client id and username. */
-  sn: string;
-  /** Device secret: MQTT password. */
-  secret: string;
-  plant: PlantSpec;
-  devices: DeviceSpec[];
-  comm?: NonNullable<StateMessage['comm']>;
-  /** The server's firmware public key (raw Ed25519, base64) it checks images with; from provisioning. */
-  firmwareKey?: string;
-  /** The software version it reports (default `DEFAULT_GATEWAY_SW`). */
-  sw?: string;
-}
-
-/**
- * The software version a simulated gateway reports until an upgrade: firmware versions are
- * letters, digits, hyphen and underscore (no dots), parts separated by underscores, so the fleet
- * reports the same style as the images the library accepts.
- */
-export const DEFAULT_GATEWAY_SW = 'SFG-2_4_1';
-
-export interface GatewayOptions {
-  url: string;
-  /** For an mqtts:// URL: the certificate (PEM) to trust, the broker's own (pinned) or its CA; default: the system's CAs. */
-  ca?: string;
-  clock: Clock;
-  /** Upload interval, simulated seconds (default 60). */
-  interval?: number;
-  seed?: number;
-  /** Faults per device per day (default 0). */
-  faultRate?: number;
-  /** Offline periods per gateway per day, and off-bus periods per device per day (default 0). */
-  offlineRate?: number;
-  /** Days of history to upload first, as buffered frames (default 0). */
-  backfillDays?: number;
-  /** Reading interval of that history, s (default: the upload interval; rounded to a multiple of it). */
-  backfillIntervalS?: number;
-  protocolVersion?: 4 | 5;
-  /** MQTT clean session (default false: a persistent session, as the protocol asks of gateways; unacknowledged messages are sent again after a reconnect either way). */
-  clean?: boolean;
-  /** Keepalive, s (default 30). */
-  keepalive?: number;
-  /** Wait between reconnection attempts, wall ms (default 5000). */
-  reconnectPeriodMs?: number;
-  /** Publishes awaiting their acknowledgement at once (default 32). */
-  window?: number;
-  /** Readings kept while offline; the oldest are dropped beyond this (default 20 000, two weeks at 1 min). */
-  maxBuffer?: number;
-  /** Simulated seconds a restart keeps the gateway away (default 30). */
-  restartDelayS?: number;
-  physicsStepS?: number;
-  log?: (line: string) => void;
-  /** How this gateway misbehaves with commands (tests); default: answers each at once. */
-  commandQuirks?: CommandQuirks;
-  /** How upgrades go: failure share, link speed, a broken-off download, flash and reboot times. */
-  upgrades?: Omit<UpgradeOptions, 'firmwareKey'>;
-}
-
-/** Command misbehaviour for tests: late answers, no answers, or dropping off the network. */
-export interface CommandQuirks {
-  /** Run a command at once but answer it this many wall ms later. */
-  replyDelayMs?: number;
-  /** Never answer a command (nor run it). */
-  silent?: boolean;
-  /**
-   * Drop off the network when the first command arrives, before running or answering it, for
-   * this many simulated ms; back online it runs the command when the server sends it again.
-   */
-  offlineOnCommandMs?: number;
-}
-
-export interface GatewayStats {
-  sn: string;
-  online: boolean;
-  connects: number;
-  /** Readings taken (data messages built). */
-  readings: number;
-  /** Messages handed to the MQTT client (data and events; a retry counts again). */
-  sent: number;
-  /** Data messages acknowledged by the broker. */
-  published: number;
-  events: number;
-  replies: number;
-  /** Commands run (a repeated id is not run again). */
-  commands: number;
-  /** Commands answered from memory: the server sent an id again. */
-  repeatedCommands: number;
-  /** Commands left unanswered on purpose (`commandQuirks`). */
-  ignoredCommands: number;
-  /** Publishes that failed and were queued again. */
-  failed: number;
-  /** Buffered readings dropped because the buffer was full. */
-  dropped: number;
-  queued: number;
-  inflight: number;
-  seq: number;
-  lastError?: string;
-}
+export { type CommandQuirks, DEFAULT_GATEWAY_SW, type GatewayOptions, type GatewaySpec, type GatewayStats };
 
 type Outgoing = { channel: 'data'; body: DataMessage } | { channel: 'event'; body: GatewayEventMessage };
 
@@ -159,7 +69,8 @@ export class VirtualGateway {
   private publishId = 0;
   private readonly queue: Outgoing[] = [];
   private readonly inflight = new Map<number, Outgoing>();
-  private waiters: (() => void)[] = [];
+  /** Woken by an acknowledgement or a connection. */
+  private readonly progressed = new Wakeup();
   private abort = new AbortController();
   private nap: AbortController | null = null;
   private loop: Promise<void> | null = null;
@@ -263,7 +174,7 @@ export class VirtualGateway {
     if (!this.running) return;
     this.running = false;
     this.abort.abort();
-    this.wake();
+    this.progressed.wake();
     await this.loop;
     const client = this.client;
     this.client = null;
@@ -286,7 +197,8 @@ export class VirtualGateway {
   /** Resolves once connected (or after `timeoutMs`, with false). */
   async whenOnline(timeoutMs = 10_000): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
-    while (!this.connected && this.running && Date.now() < deadline) await this.progress(Math.min(250, deadline - Date.now()));
+    while (!this.connected && this.running && Date.now() < deadline)
+      await this.progressed.wait(Math.min(250, deadline - Date.now()));
     return this.connected;
   }
 
@@ -294,7 +206,7 @@ export class VirtualGateway {
   async whenDrained(timeoutMs = 10_000): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
     while ((this.queue.length > 0 || this.inflight.size > 0) && Date.now() < deadline)
-      await this.progress(Math.min(250, deadline - Date.now()));
+      await this.progressed.wait(Math.min(250, deadline - Date.now()));
     return this.queue.length === 0 && this.inflight.size === 0;
   }
 
@@ -337,7 +249,7 @@ export class VirtualGateway {
       const late = this.next < now - this.intervalMs;
       // History waits for the broker: it is only useful once it can be sent.
       if (late && (this.queue.length >= this.window || !this.connected)) {
-        await this.progress(1000);
+        await this.progressed.wait(1000);
         continue;
       }
       this.takeReading(this.next, late);
@@ -419,7 +331,7 @@ export class VirtualGateway {
         if (gen === this.generation) this.publishState(client);
       });
       this.pump();
-      this.wake();
+      this.progressed.wake();
     });
     client.on('close', () => {
       if (gen === this.generation) this.connected = false;
@@ -494,7 +406,7 @@ export class VirtualGateway {
     } else if (item.channel === 'data') this.counts.published++;
     else this.counts.events++;
     this.pump();
-    this.wake();
+    this.progressed.wake();
   }
 
   private onCommand(client: MqttClient, payload: Buffer): void {
@@ -563,33 +475,4 @@ export class VirtualGateway {
     this.abort.signal.removeEventListener('abort', stop);
     this.nap = null;
   }
-
-  /** Resolve on the next acknowledgement or connection, or after `timeoutMs`. */
-  private progress(timeoutMs: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.waiters = this.waiters.filter((w) => w !== done);
-        resolve();
-      };
-      const timer = setTimeout(done, Math.max(0, timeoutMs));
-      this.waiters.push(done);
-    });
-  }
-
-  private wake(): void {
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const w of waiters) w();
-  }
-}
-
-function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    promise.then(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 }
