@@ -13,8 +13,8 @@ interface SnRow {
   sn: string;
   alias: string | null;
   status: DeviceStatus;
-  /** What the badge shows when the list has it (an inverter's: off while powered off). */
-  state?: DeviceStateName;
+  /** What the badge shows: its status, or off while powered off (the server's one rule). */
+  state: DeviceStateName;
   lastUpdate: string | null;
   plant: { id: number; name: string } | null;
   gateway: { id: number; sn: string; alias: string | null };
@@ -44,7 +44,7 @@ export function deviceColumns<Row extends SnRow>(t: TFunction<'devices'>, kind: 
     title: t('columns.status'),
     width: 104,
     sorter: true,
-    render: (_, row) => <StatusBadge status={row.state ?? row.status} testId={`status-${row.sn}`} />,
+    render: (_, row) => <StatusBadge status={row.state} testId={`status-${row.sn}`} />,
   };
   const lastUpdate: Column<Row> = {
     key: 'lastUpdate',
