@@ -76,13 +76,3 @@ export function stateCounts(rows: ReadonlyArray<{ state: string; n: number | str
   }
   return counts;
 }
-
-/** One device's state now. */
-export async function stateOf(db: Db, deviceId: number): Promise<DeviceStateName> {
-  const row = await db
-    .selectFrom('devices')
-    .select(deviceStateSql(db).as('state'))
-    .where('devices.id', '=', deviceId)
-    .executeTakeFirstOrThrow();
-  return row.state;
-}
