@@ -27,6 +27,7 @@ import { CommandConflict, type CommandJob } from '../../commands/channel.ts';
 import { batchJobsOf, latestDeviceJob, toJob } from '../../commands/jobs.repo.ts';
 import type { Deps } from '../../deps.ts';
 import { fail } from '../../http/errors.ts';
+import { devicesChanged } from '../devices/list.ts';
 import { finishMaintenance, recordMaintenance, resultOfJob } from '../loggers/maintenance.repo.ts';
 
 type JobView = DataOf<typeof commandsApi.inverterBoot>;
@@ -93,6 +94,8 @@ export async function powerInverter(deps: Ops, caller: Caller, sn: string, on: b
   });
   const job = await deps.commands.settle(submitted.id);
   await settleEntry(deps, job);
+  // Powered on or off: the device lists' cached counts and orders by state start afresh.
+  if (job.state === 'succeeded') devicesChanged();
   if (job.state === 'timed_out') fail(1);
   return jobView(job);
 }
