@@ -47,6 +47,7 @@ import { type Mosquitto, startMosquitto } from '../apps/server/test/mqtt.ts';
 import { unownedPlant } from '../apps/server/test/telemetry.ts';
 import { loadDevices } from '../apps/simulator/src/load-generator.ts';
 import { freePort, ingestCounters, pct, probeMessage, procSample, runLoad } from './ingest-probes.ts';
+import { tableSizes, writeScaleReport } from './ingest-scale-report.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const pgUrl = process.env.BENCH_DATABASE_URL || null;
@@ -457,24 +458,7 @@ await Promise.all([probePoll, sampler]);
 probeClient.end(true);
 
 // Bytes per row: every table ingest writes, after the known number of rows above.
-const sizes: Record<string, { rows: number; totalBytes: number; indexBytes: number; bytesPerRow: number | null }> = {};
-for (const t of [...TABLES, 'device_latest', 'device_day', 'plant_day', 'devices']) {
-  const [r] = await query(
-    `select (select count(*) from ${t})::bigint as rows, pg_total_relation_size('${t}')::bigint as total, pg_indexes_size('${t}')::bigint as idx`,
-  );
-  const rows = Number(r.rows);
-  sizes[t] = {
-    rows,
-    totalBytes: Number(r.total),
-    indexBytes: Number(r.idx),
-    bytesPerRow: rows ? Math.round(Number(r.total) / rows) : null,
-  };
-}
-const sampleRows = TABLES.reduce((a, t) => a + sizes[t]!.rows, 0);
-const sampleBytes = TABLES.reduce((a, t) => a + sizes[t]!.totalBytes, 0);
-const connections = GATEWAYS + 1 + Math.max(...PROCESSES);
-const busiest = phases.reduce((a, p) => Math.max(a, p.mosquittoRssMB), 0);
-const idleRss = mosquittoIdle?.rssMB ?? 0;
+const sizes = await tableSizes(query, [...TABLES, 'device_latest', 'device_day', 'plant_day', 'devices']);
 
 await mosquitto.stop();
 await pool.end();
@@ -485,63 +469,6 @@ await db.destroy();
   await admin.destroy();
 }
 
-const result = {
-  date: new Date().toISOString(),
-  machine: `${os.cpus().length} cores (shared with the broker, PostgreSQL, the load and other work), load avg ${os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ')} at end`,
-  node: process.version,
-  broker: 'Mosquitto 2.0.11 (MQTT 5 shared subscription $share/sunfleet-ingest/sf/gw/+/up/+)',
-  gatewaysPerPhase: GATEWAYS,
-  devicesPerGateway: DEVICES,
-  secondsPerPhase: SECONDS,
-  processStartMs: starts,
-  phases,
-  kill,
-  storage: {
-    sampleRows,
-    sampleBytesPerRow: sampleRows ? Math.round(sampleBytes / sampleRows) : null,
-    tables: sizes,
-  },
-  mosquitto: {
-    idleRssMB: Number(idleRss.toFixed(1)),
-    busiestRssMB: busiest,
-    connectionsDuringLoad: connections,
-    note: 'RSS during the load includes the messages queued for the ingest processes; per connection it is an upper bound',
-  },
-  method:
-    'framesPerSecond: samples-table rows committed in the load window (1 s warm-up) ÷ time; lagMs: probe gateway frames (ts = wall clock) publish → row visible, polled every 25 ms, each frame found whenever it is stored (processes commit out of order); brokerAckMs: publish → Mosquitto PUBACK (not a commit); perProcess: frames_stored_total of each process’s /metrics and its CPU over the load',
-};
-const out = path.join(root, 'bench/results');
-fs.mkdirSync(out, { recursive: true });
-fs.writeFileSync(path.join(out, 'ingest-scale.json'), `${JSON.stringify(result, null, 2)}\n`);
-const md = [
-  `# Ingest behind Mosquitto, 1–${Math.max(...PROCESSES)} processes (${result.date})`,
-  '',
-  `${result.machine}; Node ${result.node}; ${result.broker}; PostgreSQL; ${GATEWAYS} fresh gateways × ${DEVICES} devices per phase, QoS 1, ${SECONDS} s per phase. Server: the production bundle with ROLES=ingest,api (api idle, for /metrics).`,
-  '',
-  '| processes | offered | frames/s stored | overall (with drain) | lag p50 / p99 / max ms | drain s | lost | per-process share | per-process CPU % | Mosquitto CPU % |',
-  '|---|---|---|---|---|---|---|---|---|---|',
-  ...phases.map(
-    (p) =>
-      `| ${p.processes} | ${p.offered} | ${p.framesPerSecond} | ${p.overallFramesPerSecond} | ${p.lagMs.p50} / ${p.lagMs.p99} / ${p.lagMs.max} | ${p.drainS} | ${p.lostFrames} | ${p.perProcess.map((x) => x.share).join(' / ')} | ${p.perProcess.map((x) => x.cpuPercent).join(' / ')} | ${p.mosquittoCpuPercent} |`,
-  ),
-  '',
-  kill
-    ? `kill -9 of one of 2 processes after ${kill.killedAfterS} s of a steady ${kill.offered} (${kill.gateways} gateways), restarted under its client id in ${kill.restartMs} ms: ${kill.ackedFrames} frames acknowledged by the broker, ${kill.storedFrames} stored, **${kill.lostFrames} lost, ${kill.storedTwice} stored twice**; lag p50 ${kill.lagMs.p50} ms, p99 ${kill.lagMs.p99} ms, max ${kill.lagMs.max} ms.`
-    : 'Kill phase off.',
-  '',
-  `Storage: ${sampleRows} sample rows, ${result.storage.sampleBytesPerRow} bytes per row with indexes (pg_total_relation_size); ${Object.entries(
-    sizes,
-  )
-    .map(([t, s]) => `${t} ${s.rows} rows ${s.bytesPerRow ?? '–'} B/row`)
-    .join('; ')}.`,
-  '',
-  `Mosquitto RSS: ${result.mosquitto.idleRssMB} MB idle, at most ${busiest} MB with ${connections} connections under load.`,
-  '',
-  `Method: ${result.method}.`,
-];
-fs.writeFileSync(path.join(out, 'ingest-scale.md'), `${md.join('\n')}\n`);
-console.log(md.join('\n'));
+const idleRssMB = mosquittoIdle?.rssMB ?? 0;
+writeScaleReport({ root, GATEWAYS, DEVICES, SECONDS, PROCESSES, TABLES, starts, phases, kill, sizes, idleRssMB });
 process.exit(0);
