@@ -54,12 +54,14 @@ export interface Portal {
   /**
    * A fresh browser context (its own storage) with a page, English unless told. `timezoneId`: the
    * browser's zone (the machine's when left out). `reducedMotion`: the system's setting the page
-   * sees, 'reduce' unless told.
+   * sees, 'reduce' unless told. `phone`: a 390×844 touch screen (a mobile browser) instead of a
+   * 1366×860 desktop window.
    */
   page(opts?: {
     locale?: string;
     timezoneId?: string;
     reducedMotion?: 'reduce' | 'no-preference';
+    phone?: boolean;
   }): Promise<{ context: BrowserContext; page: Page }>;
   /** Sign in through the login form. */
   login(page: Page, account: string, password: string): Promise<void>;
@@ -304,7 +306,8 @@ export async function startPortal(env: Record<string, string> = {}, options: Por
         baseURL: url,
         locale: opts.locale ?? 'en-US',
         ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}),
-        viewport: { width: 1366, height: 860 },
+        viewport: opts.phone ? { width: 390, height: 844 } : { width: 1366, height: 860 },
+        ...(opts.phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
         // The portal then opens dialogs and popups without their animation. A click that starts
         // while a dialog zooms in is lost: the mouse goes down on the button at its place in the
         // first frame and comes up outside it once the zoom has shrunk the dialog, so no click

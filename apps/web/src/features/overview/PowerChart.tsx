@@ -12,6 +12,7 @@ import ui from '../../components/ui.module.css';
 import { type ChartPeriod, chartPeriods, periodKey, shiftDate } from '../../lib/dateNav.ts';
 import { formatEnergy, formatWatts } from '../../lib/format.ts';
 import { generationOption, powerDayOption } from './chartOptions.ts';
+import styles from './overview.module.css';
 import { useGeneration, usePowerDay } from './overviewQueries.ts';
 
 /** Translated series names of the power curve. */
@@ -89,6 +90,7 @@ export const PowerChartCard = memo(function PowerChartCard({
   return (
     <Card
       size="small"
+      className={styles.chartCard}
       data-testid="chart-card"
       title={
         <Segmented
