@@ -21,6 +21,8 @@ export interface TestBroker {
   hold(on: boolean): void;
   /** Cut every client connection at once, as a crashed server. */
   dropConnections(): void;
+  /** Answer each sign-in only after `ms`, as a loaded server does. */
+  answerLoginsAfter(ms: number): void;
   /** Every connection attempt's credentials. */
   logins: { clientId: string; username: string | undefined; password: string | undefined }[];
   /** Resolve with the first recorded message (already seen or future) matching `match`. */
@@ -35,6 +37,7 @@ export async function startBroker(options: { secrets?: Record<string, string>; r
   const logins: TestBroker['logins'] = [];
   const held: Captured[] = [];
   let holding = false;
+  let loginDelayMs = 0;
   const broker = await Aedes.createBroker({
     concurrency: 1000,
     authorizePublish: (client, packet, done) => {
@@ -49,8 +52,9 @@ export async function startBroker(options: { secrets?: Record<string, string>; r
         !known ||
         client.id.startsWith('test-') ||
         (username === client.id && username !== undefined && known[username] === secret);
-      if (ok) done(null, true);
-      else done(Object.assign(new Error('bad credentials'), { returnCode: 4 }), false);
+      const answer = () => (ok ? done(null, true) : done(Object.assign(new Error('bad credentials'), { returnCode: 4 }), false));
+      if (loginDelayMs > 0) setTimeout(answer, loginDelayMs);
+      else answer();
     },
   });
   const sockets = new Set<net.Socket>();
@@ -97,6 +101,9 @@ export async function startBroker(options: { secrets?: Record<string, string>; r
     },
     dropConnections() {
       for (const socket of sockets) socket.destroy();
+    },
+    answerLoginsAfter(ms) {
+      loginDelayMs = ms;
     },
     received: () => received,
     logins,
