@@ -11,10 +11,10 @@ import { deviceFor, type Need } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
 import { parseJson } from '../../db/index.ts';
 import type { DeviceKind, DeviceStatus } from '../../db/schema.ts';
+import { deviceStateSql } from '../../energy/device-state.ts';
 import { joinLatest } from '../../energy/latest.ts';
 import { zoneOf } from '../../time/index.ts';
 import type { Values } from './fields.ts';
-import { deviceStateSql } from './power-state.ts';
 
 export interface DeviceRow {
   id: number;
@@ -25,7 +25,7 @@ export interface DeviceRow {
   deviceType: number | null;
   ratedPowerW: number | null;
   status: DeviceStatus;
-  /** What its badge shows: its status, or off while powered off (power-state.ts). */
+  /** What its badge shows: its status, or off while powered off (energy/device-state.ts). */
   state: DeviceStateName;
   createdAt: number;
   /** When it joined its plant: its data before then is an earlier owner's and is not shown. */

@@ -12,11 +12,11 @@ import { gatewayFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
 import { containsText } from '../../db/search.ts';
+import { deviceStateSql } from '../../energy/device-state.ts';
 import { joinLatest } from '../../energy/latest.ts';
 import { iso, zoneOf } from '../../time/index.ts';
 import { cached, scopeFormFor } from './list.ts';
 import { readAll } from './offload.ts';
-import { deviceStateSql } from './power-state.ts';
 
 type ListQuery = QueryOf<typeof devicesApi.listGateways>;
 export type GatewayFilters = Pick<

@@ -1,7 +1,7 @@
 /**
  * The device lists (inverters, batteries, meters, weather stations) and their counts per
  * state: one engine over `devices` for the four kinds. A row's badge, the state filter, the
- * counts and the status order all read the one state expression (power-state.ts).
+ * counts and the status order all read the one state expression (energy/device-state.ts).
  *
  * A page is two queries: the ordered ids of the page, then the page's rows (device, gateway,
  * plant, latest values, today's rollup) by those ids. The default order (SN) walks the
@@ -23,11 +23,11 @@ import { parseJson } from '../../db/index.ts';
 import type { Database, DeviceKind } from '../../db/schema.ts';
 import { containsText } from '../../db/search.ts';
 import { devicesDayRows, joinDeviceDay, joinedDayPvOrZero } from '../../energy/day-rollups.ts';
+import { deviceStateSql, stateCounts, stateRankSql } from '../../energy/device-state.ts';
 import { joinLatest, latestNumber, latestTsOrZero, noLatest } from '../../energy/latest.ts';
 import { iso, localDay, localTodaySql, zoneOf } from '../../time/index.ts';
 import { firstNum, kwhToWh, num, PV_TOTAL_KEYS, type Values } from './fields.ts';
 import { readAll } from './offload.ts';
-import { deviceStateSql, stateCounts, stateRankSql } from './power-state.ts';
 
 type InverterQuery = QueryOf<typeof devicesApi.listInverters>;
 type Filters = Pick<InverterQuery, 'plantId' | 'gatewayId' | 'keyword' | 'status' | 'type'>;
@@ -232,7 +232,7 @@ export interface ListRow {
   deviceType: number | null;
   ratedPowerW: number | null;
   status: devicesApi.DeviceStatusName;
-  /** What its badge shows (power-state.ts). */
+  /** What its badge shows (energy/device-state.ts). */
   state: DeviceStateName;
   createdAt: number;
   plant: { id: number; name: string; timezone: string } | null;

@@ -5,10 +5,10 @@ import { plantFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
 import { parseJson } from '../../db/index.ts';
 import { joinDeviceDay } from '../../energy/day-rollups.ts';
+import { deviceStateSql, stateCounts } from '../../energy/device-state.ts';
 import { joinLatest } from '../../energy/latest.ts';
 import { fail } from '../../http/errors.ts';
 import { iso, localDay } from '../../time/index.ts';
-import { deviceStateSql, stateCounts } from '../devices/power-state.ts';
 import { eventFields } from '../events/mapper.ts';
 import { levelCounts } from './list.ts';
 

@@ -15,8 +15,8 @@
 import { type DeviceStateName, deviceStates } from '@sunfleet/contracts';
 import { protocolPlan, protocols } from '@sunfleet/protocols';
 import { type RawBuilder, sql } from 'kysely';
-import type { Db } from '../../db/index.ts';
-import { isPostgres } from '../../db/migrations/columns.ts';
+import type { Db } from '../db/index.ts';
+import { isPostgres } from '../db/migrations/columns.ts';
 
 /** Each shipped protocol with a running state, and its codes that say 'Off'. */
 const offCodes: ReadonlyArray<readonly [string, number[]]> = Object.keys(protocols).flatMap((id) => {
