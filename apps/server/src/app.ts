@@ -16,7 +16,7 @@ import { clientErrorHandler, frameworkErrors, installErrorHandler } from './http
 import { openapiOptions } from './http/openapi.ts';
 import { installPressure } from './http/pressure.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
-import { registerWebApp } from './http/web-app.ts';
+import { isWebAppPath, registerWebApp } from './http/web-app.ts';
 import { silentLogger } from './log.ts';
 import { installHttpMetrics } from './metrics/http.ts';
 import { createMetrics } from './metrics/metrics.ts';
@@ -53,7 +53,6 @@ declare module 'fastify' {
 
 /** Paths served by plugins, not by endpoint contracts: the API docs. Public by design. */
 export const pluginPublicPrefixes = ['/api/docs'];
-const apiPrefixes = ['/api/', '/oauth/', '/anonymous/', '/uploads/', '/healthz', '/internal/'];
 
 export async function buildApp(
   given: Omit<Deps, 'commands' | 'firmwareSigner'> & Partial<Pick<Deps, 'commands' | 'firmwareSigner'>>,
@@ -89,7 +88,7 @@ export async function buildApp(
   app.addHook('onRoute', (r) => {
     routeTable.push(r);
   });
-  installErrorHandler(app, (url) => !apiPrefixes.some((p) => url.startsWith(p)) && !!deps.config.webDist);
+  installErrorHandler(app, (url) => isWebAppPath(url) && !!deps.config.webDist);
 
   installSecurityHeaders(app);
   installBodyDepthLimit(app);

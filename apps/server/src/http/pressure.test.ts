@@ -1,4 +1,7 @@
 /** Overload: while the event loop lags, new requests are refused at once with 503 and Retry-After; health and metrics still answer. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { errorText } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.ts';
@@ -87,6 +90,33 @@ describe('overload', () => {
     });
     expect(after.statusCode).toBe(200);
     expect(after.json().code).toBe(0);
+  }, 30_000);
+
+  it('still serves the web app (its pages and files) while the API is refused: no blank page', async () => {
+    const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'sunfleet-web-'));
+    fs.mkdirSync(path.join(dist, 'assets'));
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Sunfleet</title><div id="root"></div>');
+    fs.writeFileSync(path.join(dist, 'assets', 'app-1a2b3c.js'), 'console.log("app")');
+    const web = await startServer({
+      webDist: dist,
+      pressure: { maxEventLoopDelayMs: 80, maxEventLoopUtilization: 0, sampleIntervalMs: 50, retryAfterSec: 3 },
+    });
+    await sleep(150);
+    const stop = saturate();
+    try {
+      await until(() => web.app.isUnderPressure());
+      expect((await web.app.inject({ method: 'GET', url: '/api/v1/user' })).statusCode).toBe(503);
+      const page = await web.app.inject({ method: 'GET', url: '/login' });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('<div id="root">');
+      const script = await web.app.inject({ method: 'GET', url: '/assets/app-1a2b3c.js' });
+      expect(script.statusCode).toBe(200);
+      expect(script.body).toBe('console.log("app")');
+    } finally {
+      stop();
+      await web.close();
+      fs.rmSync(dist, { recursive: true, force: true });
+    }
   }, 30_000);
 
   it('takes requests in the first samples after start-up, which still hold the work of starting', async () => {

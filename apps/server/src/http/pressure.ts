@@ -4,7 +4,8 @@
  * with HTTP 503, `Retry-After` and the error envelope (code 503), before authentication or any
  * other work, instead of queueing behind the requests already in and answering seconds later.
  * The health check and the metrics stay answered: an orchestrator and a scraper must still see the
- * process. Nothing is refused in the first two samples after the server is ready: they still
+ * process; so do the web app's files and pages (static, cheap, cached): refused, a user would get a
+ * blank page instead of the app's own 'busy, try again' for the API call that was refused. Nothing is refused in the first two samples after the server is ready: they still
  * hold the work of starting up (migrations, loading), not load. Sampling and the thresholds are
  * @fastify/under-pressure's; the answer is ours.
  */
@@ -12,15 +13,17 @@ import underPressure from '@fastify/under-pressure';
 import { systemApi } from '@sunfleet/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Overloaded } from './errors.ts';
+import { isWebAppPath } from './web-app.ts';
 
 /** Endpoints answered whatever the load. */
 const alwaysAnswered: ReadonlySet<unknown> = new Set([systemApi.health, systemApi.metrics]);
 
-const exempt = (req: FastifyRequest) => alwaysAnswered.has(req.routeOptions.config.endpoint);
-
 export async function installPressure(app: FastifyInstance): Promise<void> {
   const pressure = app.deps.config.pressure;
   if (!pressure) return;
+  const webApp = !!app.deps.config.webDist;
+  const exempt = (req: FastifyRequest) =>
+    alwaysAnswered.has(req.routeOptions.config.endpoint) || (webApp && isWebAppPath(req.url));
   let settled = false;
   app.addHook('onReady', async () => {
     setTimeout(() => {

@@ -17,6 +17,10 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
+/** The API's paths; every other path is the web app's (a file of the build, or a client-side route). */
+const apiPrefixes = ['/api/', '/oauth/', '/anonymous/', '/uploads/', '/healthz', '/internal/'];
+export const isWebAppPath = (url: string) => !apiPrefixes.some((p) => url.startsWith(p));
+
 export const CACHE_HASHED = 'public, max-age=31536000, immutable';
 export const CACHE_HTML = 'no-cache';
 export const CACHE_OTHER = 'public, max-age=3600';
