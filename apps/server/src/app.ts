@@ -15,6 +15,7 @@ import { installCompression } from './http/compression.ts';
 import { clientErrorHandler, frameworkErrors, installErrorHandler } from './http/errors.ts';
 import { openapiOptions } from './http/openapi.ts';
 import { installPressure } from './http/pressure.ts';
+import { sharedSchemaCompilers } from './http/schema-compilers.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { isWebAppPath, registerWebApp } from './http/web-app.ts';
 import { silentLogger } from './log.ts';
@@ -75,6 +76,7 @@ export async function buildApp(
     // Requests refused before a route or before a request (414, 431): in the envelope too.
     frameworkErrors,
     clientErrorHandler,
+    schemaController: sharedSchemaCompilers,
     ajv: {
       // verbose: errors carry the failing schema and data, so a union's error names the right branch.
       customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false, verbose: true },
