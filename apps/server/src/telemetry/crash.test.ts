@@ -22,7 +22,8 @@ const GATEWAYS = 5;
 const DEVICES = 10;
 /** Messages per second per gateway: 5 × 10 × 100 = 5,000 frames/s. */
 const RATE = 100;
-const MESSAGES = 700;
+/** 4 s of publishing: the kill (1.5 to 3.5 s in) always falls inside it. */
+const MESSAGES = 400;
 
 interface Publisher {
   sn: string;
