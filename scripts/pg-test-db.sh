@@ -12,4 +12,6 @@ fi
 if [ "$(psql_do -c "select 1 from pg_database where datname='sunfleet_test'")" != "1" ]; then
   psql_do -c "create database sunfleet_test owner sunfleet"
 fi
+# A test database needs no durability: a commit does not wait for its WAL to reach the disk.
+psql_do -c "alter database sunfleet_test set synchronous_commit = off"
 echo "PostgreSQL $version ready: postgres://sunfleet:sunfleet@127.0.0.1:5432/sunfleet_test"
