@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { menuRoutes, type PageRoute, publicRoutes } from '../src/app/routes.tsx';
 import { type AxeProblem, seriousViolations } from './axe.ts';
 import { type ApiCall, DEMO_PASSWORD, demo, type Portal, startPortal } from './portal.ts';
+import { watchApi } from './quiet.ts';
 
 let portal: Portal;
 /** The API as the demo installer. */
@@ -59,17 +60,33 @@ async function signedInPaths(): Promise<string[]> {
 
 /**
  * Open each path and collect its serious and critical violations. A few tabs of the same context
- * (one sign-in) take the paths in turn: most of a page's time is waiting for the network to go
- * quiet. Each page is scrolled to its end first, so the parts that render only when near the
- * viewport are audited too.
+ * (one sign-in) take the paths in turn: most of a page's time is waiting for its calls. A tab
+ * loads the app once and then moves from page to page inside it, as a user does from the menu
+ * (the address changed by the router, no reload of the app). Each page is scrolled to its end
+ * first, so the parts that render only when near the viewport are audited too.
  */
 async function audit(context: BrowserContext, paths: string[], tabs = 3): Promise<Record<string, AxeProblem[]>> {
   const found: Record<string, AxeProblem[]> = {};
   const queue = [...paths];
   const worker = async (page: Page) => {
+    const api = watchApi(page);
+    let loaded = false;
     for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
-      await page.goto(path);
-      await page.waitForLoadState('networkidle');
+      if (!loaded) {
+        await page.goto(path);
+        await page.waitForLoadState('networkidle');
+        loaded = true;
+      } else {
+        await page.evaluate((to) => {
+          window.history.pushState(null, '', to);
+          window.dispatchEvent(new PopStateEvent('popstate'));
+        }, path);
+        // The router renders the new page (or its loading state) in a task of its own. (Not a
+        // wait for an animation frame: a tab in the background gets none.)
+        await page.waitForTimeout(100);
+      }
+      await page.getByTestId('page-loading').waitFor({ state: 'detached', timeout: 20_000 });
+      await api.settled(500);
       // A tab that lost the session would audit the sign-in page instead.
       if (!path.startsWith('/login') && new URL(page.url()).pathname.startsWith('/login')) {
         throw new Error(`${path} went to the sign-in page`);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import enCommon from '../src/locales/en/common.json' with { type: 'json' };
 import esCommon from '../src/locales/es/common.json' with { type: 'json' };
 import { ADMIN, DEMO_PASSWORD, demo, type Portal, startPortal } from './portal.ts';
+import { watchApi } from './quiet.ts';
 
 let portal: Portal;
 
@@ -55,6 +56,7 @@ async function walk(account: string, password: string, locale = 'en-US'): Promis
       })
       .catch(() => {});
   });
+  const api = watchApi(page);
   await portal.login(page, account, password);
   const entries = await menuEntries(page);
   for (const path of entries) {
@@ -63,7 +65,7 @@ async function walk(account: string, password: string, locale = 'en-US'): Promis
     await page.waitForURL((u) => u.pathname === path);
     await page.getByTestId('page-loading').waitFor({ state: 'detached', timeout: 20_000 });
     // The page's first calls answered (a page may poll: no waiting for the network to fall idle).
-    await page.waitForTimeout(1500);
+    await api.settled(500);
     const main = page.locator('main');
     if (await page.getByTestId('forbidden').count()) problems.push(`${path}: the 403 page`);
     if (await page.getByTestId('not-found').count()) problems.push(`${path}: the 404 page`);
