@@ -29,6 +29,8 @@ const mocking = [...filesThatMock('src'), ...filesThatMock('build')];
 
 const shared = {
   environment: 'jsdom',
+  // Room for the set-up file's 5 s `findBy…` waits on a machine running the other suites too.
+  testTimeout: 20_000,
   exclude: ['e2e/**', 'node_modules/**', 'dist/**'],
   setupFiles: ['src/test/setup.ts'],
 };

@@ -14,6 +14,7 @@ const meter = (extra: Record<string, unknown> = {}) => ({
   sn: SN,
   alias: null,
   status: 'normal',
+  state: 'normal',
   plant: { id: 4, name: 'Madrid Solar Home', timezone: 'Europe/Madrid' },
   gateway: { id: 1, sn: 'SFGW000001', alias: null },
   protocol: { id: 'sunfleet-meter-3p', name: 'Sunfleet three-phase meter' },
