@@ -5,9 +5,9 @@
  * the event's end. A battery at or below its reserve gets no discharge share, a full one no
  * charge share. Opt-outs and devices leaving make their restores due now.
  */
-import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { Expression, ExpressionBuilder, Insertable, SqlBool } from 'kysely';
 import type { Db } from '../db/index.ts';
-import type { Database, DrDispatchAction } from '../db/schema.ts';
+import type { Database, DrDispatchAction, DrDispatchesTable } from '../db/schema.ts';
 import { latestBySn, num } from '../energy/latest.ts';
 import { FULL_SOC, RESERVE_SOC } from './controls.ts';
 import { absoluteIntervals } from './intervals.ts';
@@ -143,20 +143,7 @@ export async function planEvent(db: Db, row: EventRow, now = Date.now()): Promis
       .where('state', 'in', ['sending', 'succeeded'])
       .where('end_ms', '!=', i.end)
       .execute();
-  const values: Array<{
-    event_id: number;
-    enrollment_device_id: number;
-    device_id: number;
-    device_sn: string;
-    interval_id: number;
-    start_ms: number;
-    end_ms: number;
-    action: DrDispatchAction;
-    target_w: number;
-    state: 'planned';
-    created_at: number;
-    updated_at: number;
-  }> = [];
+  const values: Array<Insertable<DrDispatchesTable> & { state: 'planned' }> = [];
   for (const interval of intervals) {
     const { action, powerW, share } = interval.signal;
     // A battery at its reserve gets no discharge share, a full one no charge share: the others take it.
