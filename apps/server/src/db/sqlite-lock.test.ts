@@ -103,7 +103,10 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('SQLite write lock held by anot
     console.log(
       `SQLite lock held ${Math.round(heldFor)} ms: ${latencies.length} reads, p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms; write answered ${writeResult!.status} in ${writeResult!.ms.toFixed(1)} ms`,
     );
-    expect(p99).toBeLessThan(100);
+    // Reads do not wait for the lock: one that did would take the 3 s it is held. Half answer in
+    // under 20 ms; the slowest 1 % under 1 s (a machine running the other suites delays a few).
+    expect(percentile(latencies, 50)).toBeLessThan(20);
+    expect(p99).toBeLessThan(1000);
 
     // Released: the write succeeds, every acknowledged frame is stored exactly once.
     expect((await write()).body.code).toBe(0);
