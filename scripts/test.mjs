@@ -5,11 +5,11 @@
 //   node scripts/test.mjs server   the server suite only
 //
 // TEST_POSTGRES_URL (CI sets it): the server suite runs a second time, on that PostgreSQL
-// database.
+// database, right after its run on the embedded SQLite store.
 //
-// Three lanes run side by side: the browser tests (most of their time is waiting on pages), the
-// server suite on PostgreSQL (much of its time is the database's), and everything else. The
-// output of the side lanes is printed as a whole when each ends, so the lanes do not interleave.
+// The browser tests spend most of their time waiting on pages (a third of a core on average), so
+// they run in a second lane beside the others instead of after them; their output is printed as
+// a whole when they end, so the two lanes do not interleave.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,9 +22,7 @@ const all = [
   { name: 'contracts', dir: 'packages/contracts' },
   { name: 'protocols', dir: 'packages/protocols' },
   { name: 'server', dir: 'apps/server' },
-  ...(postgres
-    ? [{ name: 'server on PostgreSQL', dir: 'apps/server', env: { TEST_DATABASE_URL: postgres }, lane: 'postgres' }]
-    : []),
+  ...(postgres ? [{ name: 'server on PostgreSQL', dir: 'apps/server', env: { TEST_DATABASE_URL: postgres } }] : []),
   { name: 'web', dir: 'apps/web' },
   { name: 'simulator', dir: 'apps/simulator' },
   { name: 'e2e', dir: 'apps/web', config: 'vitest.e2e.config.ts', lane: 'browser' },
@@ -126,13 +124,13 @@ async function mainLane() {
   for (const suite of suites.filter((s) => !s.lane)) await runSuite(suite, false);
 }
 
-/** A side lane's suites, one after the other; alone (`test.mjs e2e`), their output streams as usual. */
-async function sideLane(lane) {
-  const own = suites.filter((s) => s.lane === lane);
-  for (const suite of own) await runSuite(suite, suites.length > own.length);
+async function browserLane() {
+  const browser = suites.filter((s) => s.lane === 'browser');
+  // Alone (`test.mjs e2e`), its output streams as usual.
+  for (const suite of browser) await runSuite(suite, suites.length > browser.length);
 }
 
-await Promise.all([mainLane(), sideLane('postgres'), sideLane('browser')]);
+await Promise.all([mainLane(), browserLane()]);
 
 if (attempts.length) console.log(`\n== failed attempts\n${attempts.join('\n')}`);
 if (failures.length) console.log(`\nfailed: ${failures.join(', ')}`);
