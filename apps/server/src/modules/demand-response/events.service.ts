@@ -7,9 +7,11 @@
  * the power it delivered.
  */
 import type { demandResponseApi } from '@sunfleet/contracts';
+import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
 import type { Caller } from '../../access/caller.ts';
 import type { Db } from '../../db/index.ts';
+import type { DrEventsTable } from '../../db/schema.ts';
 import { optOut as dropRows } from '../../demand-response/dispatch.ts';
 import { absoluteIntervals, type EventState, eventState } from '../../demand-response/intervals.ts';
 import { deliveredW } from '../../demand-response/reports.ts';
@@ -44,19 +46,21 @@ async function zoneOf(db: Db, enrolmentIds: readonly number[]): Promise<string> 
   return r?.timezone ?? 'UTC';
 }
 
-type EventRowFull = {
-  id: number;
-  vtn_id: string;
-  program_id: string;
-  name: string | null;
-  body: string;
-  start_ms: number | null;
-  end_ms: number | null;
-  cancelled_at: number | null;
-  received_at: number;
-  ignored_reason: string | null;
-  ended_reason: string | null;
-};
+/** The columns of an event row that its list item and detail read. */
+type EventRowFull = Pick<
+  Selectable<DrEventsTable>,
+  | 'id'
+  | 'vtn_id'
+  | 'program_id'
+  | 'name'
+  | 'body'
+  | 'start_ms'
+  | 'end_ms'
+  | 'cancelled_at'
+  | 'received_at'
+  | 'ignored_reason'
+  | 'ended_reason'
+>;
 
 function toItem(r: EventRowFull, programName: string | null, optedOut: boolean, zone: string, now: number): EventItem {
   const event = JSON.parse(r.body) as OadrEvent;
