@@ -136,16 +136,28 @@ export const errorCatalogue = {
   6006: { key: 'drSameSn', en: 'The inverter SN is the same', es: 'El SN del inversor es el mismo' },
 } as const satisfies Record<number, { key: string; en: string; es: string }>;
 
+/** A catalogue code (its number). */
 export type ErrorCode = keyof typeof errorCatalogue;
+type Catalogue = typeof errorCatalogue;
+/** A catalogue code's name (`notFound`). */
+export type ErrorKey = Catalogue[ErrorCode]['key'];
+
+/**
+ * Every catalogue code by its name (`ErrorCode.notFound` is 404): code refers to an error by
+ * this name, never by its bare number. Built from the catalogue, so the two never disagree.
+ */
+export const ErrorCode = Object.freeze(
+  Object.fromEntries(Object.entries(errorCatalogue).map(([code, entry]) => [entry.key, Number(code)])),
+) as { readonly [C in ErrorCode as Catalogue[C]['key']]: C };
 export type Language = 'en' | 'es';
 export const languages: readonly Language[] = ['en', 'es'];
 
 /** Codes that 'warn' rather than fail in the client (4001 shows in warning style). */
-export const warningCodes: readonly ErrorCode[] = [4001];
+export const warningCodes: readonly ErrorCode[] = [ErrorCode.firmwareLatest];
 
 export function errorText(code: number, lan: Language = 'en'): string {
   const entry = (errorCatalogue as Record<number, { en: string; es: string }>)[code];
-  return entry ? entry[lan] : errorCatalogue[500][lan];
+  return entry ? entry[lan] : errorCatalogue[ErrorCode.serverError][lan];
 }
 
 /** Normalise a `lan` value from a request or browser to a catalogue language. */
