@@ -1,3 +1,5 @@
+import Type, { type Static } from 'typebox';
+
 /**
  * The business error catalogue. A business error travels as HTTP 200 with
  * `{ code, msg, data: null }`; the client shows the translated text unless the call
@@ -151,6 +153,30 @@ export const ErrorCode = Object.freeze(
 ) as { readonly [C in ErrorCode as Catalogue[C]['key']]: C };
 export type Language = 'en' | 'es';
 export const languages: readonly Language[] = ['en', 'es'];
+
+/**
+ * The `data` of a code-4 answer that can name what was wrong: the fields its message names, as
+ * paths inside the request's body, query or params (`name`, `profiles.0.name`). The message stays
+ * the sentence for people; a client places the error by these.
+ */
+export const ValidationDataSchema = Type.Object(
+  { fields: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }) },
+  { additionalProperties: false },
+);
+export type ValidationData = Static<typeof ValidationDataSchema>;
+
+/** Any answer that is not a success: a catalogue code other than 0, its text, and no data but a code 4's fields. */
+export const ErrorEnvelopeSchema = Type.Object(
+  {
+    code: Type.Integer({ description: 'Catalogue code, never 0' }),
+    msg: Type.String(),
+    data: Type.Union([Type.Null(), ValidationDataSchema], {
+      description: 'null; for bad input (code 4) that names fields, the fields (paths inside the body, query or params)',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type ErrorEnvelope = Static<typeof ErrorEnvelopeSchema>;
 
 /** Codes that 'warn' rather than fail in the client (4001 shows in warning style). */
 export const warningCodes: readonly ErrorCode[] = [ErrorCode.firmwareLatest];

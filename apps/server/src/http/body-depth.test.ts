@@ -1,5 +1,8 @@
 /** Deeply nested bodies: 400 with the envelope (code 4) before validation, never a server fault. */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invalidInput } from '../../test/envelopes.ts';
 import { startServer, type TestServer } from '../../test/harness.ts';
 import { maxBodyDepth, nestedDeeperThan } from './body-depth.ts';
 
@@ -37,7 +40,7 @@ describe('request bodies', () => {
   };
   const refused = {
     status: 400,
-    body: { code: 4, msg: `Invalid input: the body is nested deeper than ${maxBodyDepth} levels`, data: null },
+    body: invalidInput(`the body is nested deeper than ${maxBodyDepth} levels`),
   };
 
   it('a UI setting 5,000 levels deep is 400 with code 4, and nothing is saved', async () => {
@@ -50,7 +53,7 @@ describe('request bodies', () => {
     expect((await s.call(access, 'GET', '/api/v1/user/personalized')).body.data).toEqual({});
     // 31 levels under the body (32 with it) are fine.
     const ok = await send(access, '/api/v1/user/personalized', `{"key":"deep","value":${nestedJson(maxBodyDepth - 1)}}`);
-    expect(ok).toMatchObject({ status: 200, body: { code: 0 } });
+    expect(ok).toMatchObject({ status: 200, body: { code: ErrorCode.ok } });
   });
 
   it('the same on a public call', async () => {

@@ -3,8 +3,9 @@
  * lists the error replies its declaration implies, each one the shared error envelope, and
  * the 400 it documents for a body is what a malformed body really gets.
  */
-import type { Endpoint } from '@sunfleet/contracts';
+import { type Endpoint, ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invalidInput } from '../../test/envelopes.ts';
 import { startServer, type TestServer } from '../../test/harness.ts';
 import { pluginPublicPrefixes } from '../app.ts';
 
@@ -44,11 +45,16 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 describe('API description', () => {
-  it('has one shared error envelope: code, msg and data that is null', () => {
+  it('has one shared error envelope: code, msg and data that is null or the fields bad input names', () => {
     const envelope = doc.components.schemas.ErrorEnvelope!;
     expect(envelope.required).toEqual(['code', 'msg', 'data']);
-    // OpenAPI 3.0 has no null type: "only null" is written as a nullable enum of null.
-    expect(envelope.properties.data).toMatchObject({ nullable: true, enum: [null] });
+    // OpenAPI 3.0 has no null type: "null or the fields" is written as a nullable object.
+    expect(envelope.properties.data).toMatchObject({
+      nullable: true,
+      type: 'object',
+      required: ['fields'],
+      properties: { fields: { type: 'array', items: { type: 'string' } } },
+    });
     expect(envelope.properties.code).toMatchObject({ type: 'integer' });
   });
 
@@ -143,10 +149,7 @@ describe('API description', () => {
         headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
       });
       const where = `${ep.method} ${ep.path}`;
-      expect([res.statusCode, res.json()], where).toEqual([
-        400,
-        { code: 4, msg: 'Invalid input: the body is not valid JSON', data: null },
-      ]);
+      expect([res.statusCode, res.json()], where).toEqual([400, invalidInput('the body is not valid JSON')]);
     }
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The API description's error side, generated in one place from what each route declares:
- * every reply that is not a success is the error envelope `{ code, msg, data: null }` (one
- * shared schema component), under the HTTP status the error handler really gives it.
+ * every reply that is not a success is the error envelope `{ code, msg, data }` (one shared
+ * schema component, from the contracts), under the HTTP status the error handler really gives it.
  *
  * - 200: the success envelope, or a business error (code ≠ 0: 2 where a permission is
  *   declared and missing, "does not exist" codes for foreign or unknown ids, the route's own).
@@ -21,24 +21,19 @@
  */
 
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
-import { accessPermissions, type Endpoint, errorText } from '@sunfleet/contracts';
+import { accessPermissions, type Endpoint, ErrorCode, ErrorEnvelopeSchema, errorText } from '@sunfleet/contracts';
 import type { FastifyInstance } from 'fastify';
 import { statusOfCode } from './errors.ts';
 
 export const errorEnvelopeId = 'ErrorEnvelope';
 
 const errorEnvelope = {
+  ...ErrorEnvelopeSchema,
   $id: errorEnvelopeId,
-  type: 'object',
-  description: 'Any reply that is not a success: a catalogue code other than 0, its text in the language asked for, no data.',
-  required: ['code', 'msg', 'data'],
-  properties: {
-    code: { type: 'integer', description: 'Catalogue code, never 0' },
-    msg: { type: 'string' },
-    data: { type: 'null' },
-  },
-  additionalProperties: false,
-} as const;
+  description:
+    'Any reply that is not a success: a catalogue code other than 0, its text in the language asked for, no data ' +
+    'but for bad input (code 4) the fields its message names.',
+};
 
 const envelopeRef = { $ref: `${errorEnvelopeId}#` };
 const errorReply = (description: string) => ({ description, content: { 'application/json': { schema: envelopeRef } } });
@@ -50,7 +45,10 @@ const takesBody = (ep: Endpoint) => ep.method !== 'GET';
 export function errorResponses(ep: Endpoint, rateLimited: boolean): Record<string, ReturnType<typeof errorReply>> {
   const out: Record<string, ReturnType<typeof errorReply>> = {};
   if (ep.params || ep.query || ep.body || takesBody(ep)) {
-    out[statusOfCode(4)] = errorReply(`Bad input: code 4, "${errorText(4, 'en')}: …" naming the field and the rule`);
+    const bad = ErrorCode.validation;
+    out[statusOfCode(bad)] = errorReply(
+      `Bad input: code ${bad}, "${errorText(bad, 'en')}: …" naming the field and the rule; \`data.fields\` lists the fields named`,
+    );
   }
   if (ep.access !== 'public') out[401] = errorReply('The access token is missing, invalid or expired: code 401');
   if (ep.encoding === 'multipart') out[406] = errorReply('The upload is not multipart/form-data: code 4');

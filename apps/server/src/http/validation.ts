@@ -108,7 +108,7 @@ type BranchSchema = { properties?: Record<string, { const?: unknown }> };
  * apart by a constant property (`grant_type`), the errors of the branch the data names, or
  * the allowed values of that property when it names none.
  */
-function explainUnion(errors: SchemaError[], first: SchemaError, where: string, lan: Language): string | null {
+function explainUnion(errors: SchemaError[], first: SchemaError, where: string, lan: Language): Finding | null {
   const at = first.schemaPath.lastIndexOf('/anyOf/');
   if (at < 0) return null;
   const prefix = first.schemaPath.slice(0, at + '/anyOf'.length);
@@ -119,7 +119,7 @@ function explainUnion(errors: SchemaError[], first: SchemaError, where: string, 
   );
   if (values.length === branchErrors.length && values.length > 0) {
     const list = [...new Set(values)].join(', ');
-    return `${field(where, first)} ${lan === 'es' ? `debe ser uno de: ${list}` : `must be one of: ${list}`}`;
+    return { field: field(where, first), rule: lan === 'es' ? `debe ser uno de: ${list}` : `must be one of: ${list}` };
   }
   const branches = Array.isArray(union?.schema) ? (union.schema as BranchSchema[]) : null;
   const data = union?.data;
@@ -132,17 +132,63 @@ function explainUnion(errors: SchemaError[], first: SchemaError, where: string, 
   const chosen = branches.findIndex((b) => b.properties?.[discriminator]?.const === given);
   if (chosen >= 0) {
     const own = errors.find((e) => e.schemaPath.startsWith(`${prefix}/${chosen}/`));
-    if (own) return `${field(where, own)} ${rule(own, lan)}`;
+    if (own) return { field: field(where, own), rule: rule(own, lan) };
   }
   const list = branches.map((b) => show(b.properties?.[discriminator]?.const)).join(', ');
   const name = [where, ...(union?.instancePath ?? '').split('/').filter(Boolean), discriminator].join('.');
-  return `${name} ${lan === 'es' ? `debe ser uno de: ${list}` : `must be one of: ${list}`}`;
+  return { field: name, rule: lan === 'es' ? `debe ser uno de: ${list}` : `must be one of: ${list}` };
+}
+
+/** The field a validation failure names (`body.account`) and its rule. */
+interface Finding {
+  field: string;
+  rule: string;
+}
+
+function finding(errors: SchemaError[], where: string, lan: Language): Finding | null {
+  const first = errors[0];
+  return first ? (explainUnion(errors, first, where, lan) ?? { field: field(where, first), rule: rule(first, lan) }) : null;
 }
 
 /** "body.account must be a valid e-mail address" (without the "Invalid input" prefix). */
 export function describeValidation(errors: SchemaError[], context: string | undefined, lan: Language): string {
   const where = context ?? 'input';
-  const first = errors[0];
-  if (!first) return where;
-  return explainUnion(errors, first, where, lan) ?? `${field(where, first)} ${rule(first, lan)}`;
+  const found = finding(errors, where, lan);
+  return found ? `${found.field} ${found.rule}` : where;
+}
+
+/**
+ * The fields the message names, as paths inside the request part (`account`, `profiles.0.name`):
+ * none when the part as a whole is wrong (a body that is not an object).
+ */
+export function validationFields(errors: SchemaError[], context: string | undefined): string[] {
+  const where = context ?? 'input';
+  const named = finding(errors, where, 'en')?.field ?? where;
+  return named.startsWith(`${where}.`) ? [named.slice(where.length + 1)] : [];
+}
+
+/** A path inside a request part, written with the part (`body.name`, `query.endDate`, `body.profiles/0/name`). */
+const partPath = '(?:body|query|querystring|params)\\.[\\w./]+';
+/** A handler's detail that starts with a path (and maybe a second: `query.startDate and query.endDate …`) or `field:`. */
+const leadingPaths = new RegExp(`^(${partPath}|[A-Za-z]\\w*(?=:))(?:\\s+and\\s+(${partPath}))?`);
+/** A detail that starts with a part's name (`query: the range …`) names no field. */
+const partNames = new Set(['body', 'query', 'querystring', 'params']);
+
+/**
+ * The fields a handler's code-4 detail names: the path it starts with, when a request part
+ * (`body.name must …`, `query.startDate and query.endDate …`) or a colon (`name: taken`) marks it;
+ * `/` in a path (`body.profiles/0/name`) is written as `.`.
+ */
+export function detailFields(detail: string): string[] {
+  const lead = leadingPaths.exec(detail);
+  if (!lead) return [];
+  return [lead[1], lead[2]]
+    .filter((path): path is string => !!path && !partNames.has(path))
+    .map((path) =>
+      path
+        .replace(/^(?:body|query|querystring|params)\./, '')
+        .replace(/\//g, '.')
+        .replace(/\.$/, ''),
+    )
+    .filter((path) => path !== '');
 }

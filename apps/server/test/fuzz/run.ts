@@ -6,7 +6,7 @@
  * of each finding.
  */
 
-import { type Endpoint, errorCatalogue } from '@sunfleet/contracts';
+import { type Endpoint, ErrorCode, errorCatalogue } from '@sunfleet/contracts';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { pluginPublicPrefixes } from '../../src/app.ts';
@@ -91,28 +91,40 @@ export function envelopeProblem(status: number, contentType: string, body: strin
   if (keys !== 'code,data,msg') return `keys ${keys}`;
   const { code, msg, data } = json as { code: unknown; msg: unknown; data: unknown };
   if (!Number.isInteger(code) || typeof msg !== 'string') return 'code or msg of the wrong type';
-  if (code === 0) return status === 200 ? null : `code 0 with HTTP ${status}`;
+  if (code === ErrorCode.ok) return status === 200 ? null : `code 0 with HTTP ${status}`;
   if (!Object.hasOwn(errorCatalogue, code as number)) return `code ${code} is not in the catalogue`;
   const expected = codeOfStatus[status];
   if (expected && !expected.includes(code as number)) return `HTTP ${status} with code ${code}`;
-  return data === null ? null : `code ${code} with data`;
+  if (data === null) return null;
+  return code === ErrorCode.validation && namesFields(data) ? null : `code ${code} with data`;
 }
+
+/** Bad input's data: `{ fields }`, a non-empty list of field paths, and nothing else. */
+const namesFields = (data: unknown): boolean => {
+  const fields = (data as { fields?: unknown } | null)?.fields;
+  return (
+    Object.keys(data as object).join() === 'fields' &&
+    Array.isArray(fields) &&
+    fields.length > 0 &&
+    fields.every((f) => typeof f === 'string' && f !== '')
+  );
+};
 
 /** The code each error status carries (the error handler's rule); HTTP 200 carries any catalogue code. */
 const codeOfStatus: Record<number, number[]> = {
-  400: [4],
-  401: [401],
-  403: [2],
-  404: [404],
-  406: [4],
-  408: [4],
-  413: [4],
-  414: [4],
-  415: [4],
-  429: [3],
-  431: [4],
-  500: [500],
-  503: [503],
+  400: [ErrorCode.validation],
+  401: [ErrorCode.tokenFailed],
+  403: [ErrorCode.noPermission],
+  404: [ErrorCode.notFound],
+  406: [ErrorCode.validation],
+  408: [ErrorCode.validation],
+  413: [ErrorCode.validation],
+  414: [ErrorCode.validation],
+  415: [ErrorCode.validation],
+  429: [ErrorCode.tooManyRequests],
+  431: [ErrorCode.validation],
+  500: [ErrorCode.serverError],
+  503: [ErrorCode.storeUnavailable],
 };
 
 const describe = (req: FuzzRequest) =>

@@ -1,4 +1,4 @@
-import { account, type Endpoint, errorText, plantEnergyApi } from '@sunfleet/contracts';
+import { account, type Endpoint, ErrorCode, errorText, plantEnergyApi } from '@sunfleet/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   ApiError,
@@ -16,7 +16,7 @@ type Handler = (url: string, init: RequestInit) => Response | Promise<Response>;
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const ok = (data: unknown) => json({ code: 0, msg: 'ok', data });
+const ok = (data: unknown) => json({ code: ErrorCode.ok, msg: 'ok', data });
 const business = (code: number, msg = `server text ${code}`) => json({ code, msg, data: null });
 const authOf = (init: RequestInit) => (init.headers as Record<string, string>).Authorization;
 
@@ -54,57 +54,81 @@ describe('envelope', () => {
   });
 
   it('a code the endpoint tolerates is thrown to the screen without a toast', async () => {
-    mockFetch(() => business(103));
+    mockFetch(() => business(ErrorCode.accountRegistered));
     const err = await call(account.checkAccount, { query: { account: 'a@b.co', type: 'signup' } }).catch((e) => e);
     expect(err).toBeInstanceOf(ApiError);
-    expect(err).toMatchObject({ code: 103, tolerated: true, message: errorText(103, 'en') });
+    expect(err).toMatchObject({
+      code: ErrorCode.accountRegistered,
+      tolerated: true,
+      message: errorText(ErrorCode.accountRegistered, 'en'),
+    });
     expect(env.toast).not.toHaveBeenCalled();
   });
 
   it('a tolerated code keeps the server’s own message beside the catalogue’s text (a device’s reason)', async () => {
     signIn();
-    mockFetch(() => business(2, 'the plant is shared read-only'));
-    const err = await call(account.getUser, { query: {}, tolerate: [2] }).catch((e) => e);
-    expect(err).toMatchObject({ code: 2, message: errorText(2, 'en'), serverMessage: 'the plant is shared read-only' });
+    mockFetch(() => business(ErrorCode.noPermission, 'the plant is shared read-only'));
+    const err = await call(account.getUser, { query: {}, tolerate: [ErrorCode.noPermission] }).catch((e) => e);
+    expect(err).toMatchObject({
+      code: ErrorCode.noPermission,
+      message: errorText(ErrorCode.noPermission, 'en'),
+      serverMessage: 'the plant is shared read-only',
+    });
+  });
+
+  it('bad input carries the fields the server named (data.fields), toasted or tolerated', async () => {
+    signIn();
+    const msg = 'Invalid input: body.nickname must not be empty';
+    mockFetch(() => json({ code: ErrorCode.validation, msg, data: { fields: ['nickname'] } }));
+    const tolerated = await call(account.getUser, { query: {}, tolerate: [ErrorCode.validation] }).catch((e) => e);
+    expect(tolerated).toMatchObject({ code: ErrorCode.validation, tolerated: true, message: msg, fields: ['nickname'] });
+    const toasted = await call(account.getUser, { query: {} }).catch((e) => e);
+    expect(toasted).toMatchObject({ code: ErrorCode.validation, tolerated: false, fields: ['nickname'] });
+    // Another code's data is not fields.
+    mockFetch(() => json({ code: ErrorCode.noPermission, msg: 'x', data: { fields: ['nickname'] } }));
+    expect(await call(account.getUser, { query: {} }).catch((e) => e)).toMatchObject({ fields: [] });
   });
 
   it('a code the call tolerates is not toasted either', async () => {
     signIn();
-    mockFetch(() => business(2));
-    await expect(call(account.getUser, { query: {}, tolerate: [2] })).rejects.toMatchObject({ code: 2, tolerated: true });
+    mockFetch(() => business(ErrorCode.noPermission));
+    await expect(call(account.getUser, { query: {}, tolerate: [ErrorCode.noPermission] })).rejects.toMatchObject({
+      code: ErrorCode.noPermission,
+      tolerated: true,
+    });
     expect(env.toast).not.toHaveBeenCalled();
   });
 
   it('any other code is toasted in the interface language and thrown', async () => {
     signIn();
     env.language.mockReturnValue('es');
-    mockFetch(() => business(700));
-    await expect(call(account.getUser, { query: {} })).rejects.toMatchObject({ code: 700, tolerated: false });
-    expect(env.toast).toHaveBeenCalledWith(errorText(700, 'es'), 'error');
+    mockFetch(() => business(ErrorCode.plantMissing));
+    await expect(call(account.getUser, { query: {} })).rejects.toMatchObject({ code: ErrorCode.plantMissing, tolerated: false });
+    expect(env.toast).toHaveBeenCalledWith(errorText(ErrorCode.plantMissing, 'es'), 'error');
   });
 
   it('4001 is a warning-style toast', async () => {
     signIn();
-    mockFetch(() => business(4001));
+    mockFetch(() => business(ErrorCode.firmwareLatest));
     await expect(call(account.getUser, { query: {} })).rejects.toBeInstanceOf(ApiError);
-    expect(env.toast).toHaveBeenCalledWith(errorText(4001, 'en'), 'warning');
+    expect(env.toast).toHaveBeenCalledWith(errorText(ErrorCode.firmwareLatest, 'en'), 'warning');
   });
 });
 
 describe('code 102', () => {
   it('clears the stored user and goes to /login', async () => {
     signIn();
-    mockFetch(() => business(102));
-    await expect(call(account.getUser, { query: {} })).rejects.toMatchObject({ code: 102 });
+    mockFetch(() => business(ErrorCode.wrongCredentials));
+    await expect(call(account.getUser, { query: {} })).rejects.toMatchObject({ code: ErrorCode.wrongCredentials });
     expect(getStoredUser()).toBeNull();
     expect(localStorage.getItem('userInfo')).toBeNull();
     expect(env.goToLogin).toHaveBeenCalledTimes(1);
   });
 
   it('is tolerated by the login call itself', async () => {
-    mockFetch(() => business(102));
+    mockFetch(() => business(ErrorCode.wrongCredentials));
     const login = call(account.token, { body: { grant_type: 'password', username: 'a@b.co', password: 'wrong-one' } });
-    await expect(login).rejects.toMatchObject({ code: 102, tolerated: true });
+    await expect(login).rejects.toMatchObject({ code: ErrorCode.wrongCredentials, tolerated: true });
     expect(env.goToLogin).not.toHaveBeenCalled();
     expect(env.toast).not.toHaveBeenCalled();
   });
@@ -112,8 +136,8 @@ describe('code 102', () => {
 
 describe('HTTP 401', () => {
   it('without a stored user goes to /login and does not refresh', async () => {
-    const fetchMock = mockFetch(() => json({ code: 401, msg: 'x', data: null }, 401));
-    await expect(call(account.getUser, { query: {} })).rejects.toMatchObject({ code: 401 });
+    const fetchMock = mockFetch(() => json({ code: ErrorCode.tokenFailed, msg: 'x', data: null }, 401));
+    await expect(call(account.getUser, { query: {} })).rejects.toMatchObject({ code: ErrorCode.tokenFailed });
     expect(env.goToLogin).toHaveBeenCalledTimes(1);
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
@@ -131,7 +155,7 @@ describe('HTTP 401', () => {
         await refreshGate;
         return ok({ access_token: 'new-access', refresh_token: 'new-refresh', token_type: 'bearer', expires_in: 900, userId: 7 });
       }
-      if (authOf(init) === 'Bearer old-access') return json({ code: 401, msg: 'expired', data: null }, 401);
+      if (authOf(init) === 'Bearer old-access') return json({ code: ErrorCode.tokenFailed, msg: 'expired', data: null }, 401);
       replayedWith.push(authOf(init)!);
       return ok({ url });
     });
@@ -154,12 +178,12 @@ describe('HTTP 401', () => {
   it('a failed refresh rejects every queued request, clears storage and goes to /login', async () => {
     signIn();
     const fetchMock = mockFetch((url) => {
-      if (url === '/oauth/token') return json({ code: 401, msg: 'refused', data: null }, 401);
-      return json({ code: 401, msg: 'expired', data: null }, 401);
+      if (url === '/oauth/token') return json({ code: ErrorCode.tokenFailed, msg: 'refused', data: null }, 401);
+      return json({ code: ErrorCode.tokenFailed, msg: 'expired', data: null }, 401);
     });
     const results = await Promise.allSettled([call(account.getUser, { query: {} }), call(account.getNotify)]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
-    for (const r of results) expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 401 });
+    for (const r of results) expect((r as PromiseRejectedResult).reason).toMatchObject({ code: ErrorCode.tokenFailed });
     expect(fetchMock.mock.calls.filter(([u]) => u === '/oauth/token')).toHaveLength(1);
     expect(getStoredUser()).toBeNull();
     expect(env.goToLogin).toHaveBeenCalledTimes(1);
@@ -170,9 +194,9 @@ describe('HTTP 401', () => {
     const fetchMock = mockFetch((url) =>
       url === '/oauth/token'
         ? ok({ access_token: 'new-access', refresh_token: 'new-refresh', token_type: 'bearer', expires_in: 900, userId: 7 })
-        : json({ code: 401, msg: 'no', data: null }, 401),
+        : json({ code: ErrorCode.tokenFailed, msg: 'no', data: null }, 401),
     );
-    await expect(call(account.getNotify)).rejects.toMatchObject({ code: 401 });
+    await expect(call(account.getNotify)).rejects.toMatchObject({ code: ErrorCode.tokenFailed });
     expect(fetchMock.mock.calls.filter(([u]) => u === '/oauth/token')).toHaveLength(1);
     expect(getStoredUser()).toBeNull();
   });
@@ -193,22 +217,22 @@ describe('server down', () => {
       throw new TypeError('Failed to fetch');
     });
     const results = await Promise.allSettled([call(account.getNotify), call(account.getPersonalized), call(account.getNotify)]);
-    for (const r of results) expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 500 });
+    for (const r of results) expect((r as PromiseRejectedResult).reason).toMatchObject({ code: ErrorCode.serverError });
     expect(env.confirmServerDown).toHaveBeenCalledTimes(1);
-    expect(env.confirmServerDown).toHaveBeenCalledWith(errorText(500, 'en'));
+    expect(env.confirmServerDown).toHaveBeenCalledWith(errorText(ErrorCode.serverError, 'en'));
     expect(env.toast).not.toHaveBeenCalled();
 
     close();
     await Promise.resolve();
     await Promise.resolve();
-    await expect(call(account.getPersonalized)).rejects.toMatchObject({ code: 500 });
+    await expect(call(account.getPersonalized)).rejects.toMatchObject({ code: ErrorCode.serverError });
     expect(env.confirmServerDown).toHaveBeenCalledTimes(2);
   });
 });
 
 describe('briefly unavailable (503 with Retry-After)', () => {
   const unavailable = (retryAfter: string) =>
-    new Response(JSON.stringify({ code: 503, msg: 'busy', data: null }), {
+    new Response(JSON.stringify({ code: ErrorCode.storeUnavailable, msg: 'busy', data: null }), {
       status: 503,
       headers: { 'content-type': 'application/json', 'retry-after': retryAfter },
     });
@@ -239,9 +263,9 @@ describe('briefly unavailable (503 with Retry-After)', () => {
     await vi.advanceTimersByTimeAsync(1000);
     const err = await result;
     expect(err).toBeInstanceOf(ApiError);
-    expect(err).toMatchObject({ code: 503, message: errorText(503, 'en') });
+    expect(err).toMatchObject({ code: ErrorCode.storeUnavailable, message: errorText(ErrorCode.storeUnavailable, 'en') });
     expect(fetchMock).toHaveBeenCalledTimes(2);
-    expect(env.toast).toHaveBeenCalledExactlyOnceWith(errorText(503, 'en'), 'error');
+    expect(env.toast).toHaveBeenCalledExactlyOnceWith(errorText(ErrorCode.storeUnavailable, 'en'), 'error');
     expect(env.confirmServerDown).not.toHaveBeenCalled();
   });
 
@@ -249,15 +273,15 @@ describe('briefly unavailable (503 with Retry-After)', () => {
     signIn();
     const fetchMock = mockFetch(() => unavailable('1'));
     const err = await call(account.updateUser, { params: { id: 7 }, body: { nickname: 'Ana' } }).catch((e) => e);
-    expect(err).toMatchObject({ code: 503 });
+    expect(err).toMatchObject({ code: ErrorCode.storeUnavailable });
     expect(fetchMock).toHaveBeenCalledTimes(1);
-    expect(env.toast).toHaveBeenCalledExactlyOnceWith(errorText(503, 'en'), 'error');
+    expect(env.toast).toHaveBeenCalledExactlyOnceWith(errorText(ErrorCode.storeUnavailable, 'en'), 'error');
   });
 
   it(`a wait over ${MAX_RETRY_WAIT_S} s is not waited out; a cancelled wait sends nothing more`, async () => {
     signIn();
     const fetchMock = mockFetch(() => unavailable(String(MAX_RETRY_WAIT_S + 1)));
-    await expect(call(account.getUser, { query: {} })).rejects.toMatchObject({ code: 503 });
+    await expect(call(account.getUser, { query: {} })).rejects.toMatchObject({ code: ErrorCode.storeUnavailable });
     expect(fetchMock).toHaveBeenCalledTimes(1);
 
     const controller = new AbortController();
@@ -295,7 +319,7 @@ describe('cancelled requests', () => {
   it('an answer that is not JSON still says the server is down', async () => {
     signIn();
     mockFetch(() => new Response('<html>proxy error</html>', { status: 200 }));
-    await expect(call(account.getUser, { query: {} })).rejects.toMatchObject({ code: 500 });
+    await expect(call(account.getUser, { query: {} })).rejects.toMatchObject({ code: ErrorCode.serverError });
     expect(env.confirmServerDown).toHaveBeenCalledOnce();
   });
 });
@@ -365,10 +389,10 @@ describe('file endpoints', () => {
     const file = await call(plantEnergyApi.generationDownload, input as never);
     // (The response's Blob is Node's, not the test DOM's: compared by its bytes.)
     expect(new Uint8Array(await (file as unknown as Blob).arrayBuffer())).toEqual(xlsx);
-    mockFetch(() => business(2));
+    mockFetch(() => business(ErrorCode.noPermission));
     const err = await call(plantEnergyApi.generationDownload, input as never).catch((e) => e);
     expect(err).toBeInstanceOf(ApiError);
-    expect(err).toMatchObject({ code: 2 });
+    expect(err).toMatchObject({ code: ErrorCode.noPermission });
     expect(env.toast).toHaveBeenCalledTimes(1);
   });
 });

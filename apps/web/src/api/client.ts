@@ -6,7 +6,8 @@
  * - Encoding: form-urlencoded with repeated array keys by default, JSON for `encoding: 'json'`,
  *   multipart for `encoding: 'multipart'`. Query strings use the form encoding too.
  * - Envelope `{ code, msg, data }`: code 0 → `data`. Another code → `ApiError`; a toast unless
- *   the endpoint (or the call) tolerates the code, in which case the screen handles it.
+ *   the endpoint (or the call) tolerates the code, in which case the screen handles it. Bad input
+ *   (code 4) carries the fields the server named (`data.fields`) as `ApiError.fields`.
  * - Code 102 outside the login call: the stored user is cleared and the page goes to /login.
  * - HTTP 401: no stored user → /login; otherwise ONE refresh (`grant_type=refresh_token`) is
  *   shared by every request that hit 401 meanwhile; they replay with the new access token.
@@ -22,6 +23,7 @@ import {
   type DataOf,
   type Endpoint,
   type Envelope,
+  ErrorCode,
   errorCatalogue,
   errorText,
   fillPath,
@@ -29,6 +31,7 @@ import {
   type ParamsOf,
   type QueryOf,
   toLanguage,
+  type ValidationData,
   warningCodes,
 } from '@sunfleet/contracts';
 import { clearSession, getStoredUser, storeTokens, type TokenData } from './session.ts';
@@ -41,6 +44,8 @@ export class ApiError extends Error {
     readonly tolerated = false,
     /** The server's own message (e.g. a device's reason for refusing), when it sent one. */
     readonly serverMessage: string | null = null,
+    /** Bad input (code 4): the fields the server named, paths inside the body, query or params (`name`, `profiles.0.name`). */
+    readonly fields: readonly string[] = [],
   ) {
     super(message);
     this.name = 'ApiError';
@@ -146,9 +151,9 @@ export function buildRequest(ep: Endpoint, input: RawInput, token: string | null
 
 /** The text of a business code in the interface language; code 4 keeps the server's detail. */
 export function codeText(code: number, serverMsg?: string, language = env.language()): string {
-  if (code === 4 && serverMsg) return serverMsg;
+  if (code === ErrorCode.validation && serverMsg) return serverMsg;
   if (code in errorCatalogue) return errorText(code, toLanguage(language));
-  return serverMsg || errorText(500, toLanguage(language));
+  return serverMsg || errorText(ErrorCode.serverError, toLanguage(language));
 }
 
 /** The longest Retry-After a GET waits out before its one more try; a longer one is shown at once. */
@@ -189,20 +194,20 @@ export function resetClientState(): void {
 }
 
 function serverDown(options: CallOptions): never {
-  const text = errorText(500, toLanguage(env.language()));
+  const text = errorText(ErrorCode.serverError, toLanguage(env.language()));
   if (!options.quiet && !serverDownOpen) {
     serverDownOpen = true;
     env.confirmServerDown(text).finally(() => {
       serverDownOpen = false;
     });
   }
-  throw new ApiError(500, text);
+  throw new ApiError(ErrorCode.serverError, text);
 }
 
 function signedOut(): never {
   clearSession();
   env.goToLogin();
-  throw new ApiError(401, errorText(401, toLanguage(env.language())));
+  throw new ApiError(ErrorCode.tokenFailed, errorText(ErrorCode.tokenFailed, toLanguage(env.language())));
 }
 
 /** One refresh for everyone: concurrent callers share the same promise (the "queue"). */
@@ -225,7 +230,7 @@ function refreshAccessToken(): Promise<string> {
     }
     if (res.status >= 500) return serverDown({});
     const envelope = res.ok ? ((await res.json().catch(() => null)) as Envelope<TokenData> | null) : null;
-    if (envelope?.code !== 0) return signedOut();
+    if (envelope?.code !== ErrorCode.ok) return signedOut();
     storeTokens(envelope.data);
     return envelope.data.access_token;
   })().finally(() => {
@@ -266,7 +271,7 @@ async function send<E extends Endpoint>(
     const stored = getStoredUser();
     if (!stored) {
       env.goToLogin();
-      throw new ApiError(401, errorText(401, toLanguage(env.language())));
+      throw new ApiError(ErrorCode.tokenFailed, errorText(ErrorCode.tokenFailed, toLanguage(env.language())));
     }
     if (replay) signedOut();
     // Another request already refreshed since this one was sent: just replay.
@@ -290,18 +295,21 @@ async function send<E extends Endpoint>(
     if (cancelled(err, input)) throw err;
     return serverDown(input);
   }
-  if (envelope.code === 0) return envelope.data;
+  if (envelope.code === ErrorCode.ok) return envelope.data;
 
   const { code } = envelope;
   const text = codeText(code, envelope.msg);
-  if (ep.tolerate?.includes(code) || input.tolerate?.includes(code)) throw new ApiError(code, text, true, envelope.msg || null);
-  if (code === 102) {
+  const fields = code === ErrorCode.validation ? ((envelope.data as ValidationData | null)?.fields ?? []) : [];
+  if (ep.tolerate?.includes(code) || input.tolerate?.includes(code)) {
+    throw new ApiError(code, text, true, envelope.msg || null, fields);
+  }
+  if (code === ErrorCode.wrongCredentials) {
     clearSession();
     env.goToLogin();
     throw new ApiError(code, text);
   }
   if (!input.quiet) env.toast(text, (warningCodes as readonly number[]).includes(code) ? 'warning' : 'error');
-  throw new ApiError(code, text);
+  throw new ApiError(code, text, false, null, fields);
 }
 
 /** Call an endpoint: `call(account.getUser, { query: { lan: 'en' } })`. */

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
+import { ErrorCode } from '@sunfleet/contracts';
 /** Verification codes by e-mail: /anonymous/getCode, /anonymous/checkCode, /anonymous/checkAccount. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkCodeUrl, codeIn, expectNoMail, expireCodes, getCode, requestCode } from '../../../test/account.ts';
+import { invalidInput } from '../../../test/envelopes.ts';
 import { startServer, type TestServer, uniqueAccount } from '../../../test/harness.ts';
 import { buildApp } from '../../app.ts';
 
@@ -11,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const ok = { code: 0, msg: 'ok', data: null };
+const ok = { code: ErrorCode.ok, msg: 'ok', data: null };
 
 describe('GET /anonymous/getCode', () => {
   it('mails a 6-digit sign-up code in English through SMTP', async () => {
@@ -56,7 +58,7 @@ describe('GET /anonymous/getCode', () => {
     await getCode(s, u.account.toUpperCase(), 'reset');
     const mail = await next;
     const check = await s.call(null, 'GET', checkCodeUrl(u.account, 'reset', codeIn(mail)));
-    expect(check.body.code).toBe(0);
+    expect(check.body.code).toBe(ErrorCode.ok);
   });
 
   it('answers the same when the mail cannot be sent (a failing mail server reveals nothing)', async () => {
@@ -84,7 +86,7 @@ describe('GET /anonymous/getCode', () => {
   ])('refuses %s with code 4 naming the field and rule, and sends nothing', async (query, message) => {
     const before = s.smtp.messages.length;
     const res = await s.call(null, 'GET', `/anonymous/getCode?${query}`);
-    expect(res.body).toEqual({ code: 4, msg: `Invalid input: ${message}`, data: null });
+    expect(res.body).toEqual(invalidInput(`${message}`));
     await expectNoMail(s, 'a@b.com', 50);
     expect(s.smtp.messages.length).toBe(before);
   });
@@ -113,11 +115,11 @@ describe('GET /anonymous/checkCode', () => {
     const { code } = await requestCode(s, account, 'signup');
     const wrong = code === '000000' ? '111111' : '000000';
     expect((await s.call(null, 'GET', checkCodeUrl(account, 'signup', wrong))).body).toEqual({
-      code: 5,
+      code: ErrorCode.codeWrong,
       msg: 'The verification code is wrong',
       data: null,
     });
-    expect((await s.call(null, 'GET', checkCodeUrl(account, 'reset', code))).body.code).toBe(5);
+    expect((await s.call(null, 'GET', checkCodeUrl(account, 'reset', code))).body.code).toBe(ErrorCode.codeWrong);
   });
 
   it('answers 6 for the right code after it expired, and 5 for a wrong one', async () => {
@@ -125,26 +127,27 @@ describe('GET /anonymous/checkCode', () => {
     const { code } = await requestCode(s, account, 'signup');
     await expireCodes(s, account);
     expect((await s.call(null, 'GET', checkCodeUrl(account, 'signup', code))).body).toEqual({
-      code: 6,
+      code: ErrorCode.codeExpired,
       msg: 'The verification code has expired',
       data: null,
     });
     const wrong = code === '000000' ? '111111' : '000000';
-    expect((await s.call(null, 'GET', checkCodeUrl(account, 'signup', wrong))).body.code).toBe(5);
+    expect((await s.call(null, 'GET', checkCodeUrl(account, 'signup', wrong))).body.code).toBe(ErrorCode.codeWrong);
   });
 
   it('kills the code after 5 wrong tries: the right digits then answer 5', async () => {
     const account = uniqueAccount('brute');
     const { code } = await requestCode(s, account, 'signup');
     const wrong = code === '000000' ? '111111' : '000000';
-    for (let i = 0; i < 4; i++) expect((await s.call(null, 'GET', checkCodeUrl(account, 'signup', wrong))).body.code).toBe(5);
+    for (let i = 0; i < 4; i++)
+      expect((await s.call(null, 'GET', checkCodeUrl(account, 'signup', wrong))).body.code).toBe(ErrorCode.codeWrong);
     // Four wrong tries leave it alive...
-    expect((await s.call(null, 'GET', checkCodeUrl(account, 'signup', code))).body.code).toBe(0);
+    expect((await s.call(null, 'GET', checkCodeUrl(account, 'signup', code))).body.code).toBe(ErrorCode.ok);
     // ...the fifth kills it.
-    expect((await s.call(null, 'GET', checkCodeUrl(account, 'signup', wrong))).body.code).toBe(5);
-    expect((await s.call(null, 'GET', checkCodeUrl(account, 'signup', code))).body.code).toBe(5);
+    expect((await s.call(null, 'GET', checkCodeUrl(account, 'signup', wrong))).body.code).toBe(ErrorCode.codeWrong);
+    expect((await s.call(null, 'GET', checkCodeUrl(account, 'signup', code))).body.code).toBe(ErrorCode.codeWrong);
     const signup = await s.call(null, 'POST', '/anonymous/signup', { account, password: 'Passw0rd!', code });
-    expect(signup.body.code).toBe(5);
+    expect(signup.body.code).toBe(ErrorCode.codeWrong);
   });
 
   it('counts wrong tries made at the same moment: ten at once kill the code', async () => {
@@ -155,7 +158,7 @@ describe('GET /anonymous/checkCode', () => {
       Array.from({ length: 10 }, () => s.call(null, 'GET', checkCodeUrl(account, 'signup', wrong))),
     );
     expect(answers.map((a) => a.body.code)).toEqual(Array(10).fill(5));
-    expect((await s.call(null, 'GET', checkCodeUrl(account, 'signup', code))).body.code).toBe(5);
+    expect((await s.call(null, 'GET', checkCodeUrl(account, 'signup', code))).body.code).toBe(ErrorCode.codeWrong);
   });
 
   it('one code makes one account, even when two sign-ups use it at once', async () => {
@@ -165,8 +168,8 @@ describe('GET /anonymous/checkCode', () => {
       [1, 2].map(() => s.call(null, 'POST', '/anonymous/signup', { account, password: 'Passw0rd!', code })),
     );
     const codes = answers.map((a) => a.body.code).sort((a, b) => a - b);
-    expect(codes[0]).toBe(0);
-    expect([5, 103]).toContain(codes[1]);
+    expect(codes[0]).toBe(ErrorCode.ok);
+    expect([ErrorCode.codeWrong, ErrorCode.accountRegistered]).toContain(codes[1]);
     expect(answers.every((a) => a.status === 200)).toBe(true);
     expect(await s.db.selectFrom('users').select('id').where('account', '=', account).execute()).toHaveLength(1);
   });
@@ -177,8 +180,8 @@ describe('GET /anonymous/checkCode', () => {
     let second = await requestCode(s, account, 'signup');
     // One time in a million the new code repeats the old digits; ask once more then.
     if (second.code === first.code) second = await requestCode(s, account, 'signup');
-    expect((await s.call(null, 'GET', checkCodeUrl(account, 'signup', first.code))).body.code).toBe(5);
-    expect((await s.call(null, 'GET', checkCodeUrl(account, 'signup', second.code))).body.code).toBe(0);
+    expect((await s.call(null, 'GET', checkCodeUrl(account, 'signup', first.code))).body.code).toBe(ErrorCode.codeWrong);
+    expect((await s.call(null, 'GET', checkCodeUrl(account, 'signup', second.code))).body.code).toBe(ErrorCode.ok);
   });
 
   it('once the newest code is used, an older one left by two requests at once does not come back', async () => {
@@ -199,16 +202,18 @@ describe('GET /anonymous/checkCode', () => {
         created_at: t,
       })
       .execute();
-    expect((await s.call(null, 'GET', checkCodeUrl(u.account, 'reset', older))).body.code).toBe(5);
+    expect((await s.call(null, 'GET', checkCodeUrl(u.account, 'reset', older))).body.code).toBe(ErrorCode.codeWrong);
     const reset = await s.call(null, 'POST', '/anonymous/resetPwd', { account: u.account, password: 'N3w-secret', code: newer });
-    expect(reset.body.code).toBe(0);
-    expect((await s.call(null, 'GET', checkCodeUrl(u.account, 'reset', older))).body.code).toBe(5);
+    expect(reset.body.code).toBe(ErrorCode.ok);
+    expect((await s.call(null, 'GET', checkCodeUrl(u.account, 'reset', older))).body.code).toBe(ErrorCode.codeWrong);
     const again = await s.call(null, 'POST', '/anonymous/resetPwd', { account: u.account, password: 'Other-pw1', code: older });
-    expect(again.body.code).toBe(5);
+    expect(again.body.code).toBe(ErrorCode.codeWrong);
   });
 
   it('answers 5 when no code was ever sent', async () => {
-    expect((await s.call(null, 'GET', checkCodeUrl(uniqueAccount('none'), 'reset', '123456'))).body.code).toBe(5);
+    expect((await s.call(null, 'GET', checkCodeUrl(uniqueAccount('none'), 'reset', '123456'))).body.code).toBe(
+      ErrorCode.codeWrong,
+    );
   });
 
   it.each([
@@ -217,7 +222,7 @@ describe('GET /anonymous/checkCode', () => {
     ['1234567', 'querystring.code must be 6 digits'],
   ])('refuses the code %s with code 4', async (code, message) => {
     const res = await s.call(null, 'GET', checkCodeUrl('a@b.com', 'signup', code));
-    expect(res.body).toEqual({ code: 4, msg: `Invalid input: ${message}`, data: null });
+    expect(res.body).toEqual(invalidInput(`${message}`));
   });
 
   it('stores only a hash of the code', async () => {
@@ -235,12 +240,12 @@ describe('GET /anonymous/checkAccount', () => {
   it('answers 103 with type=signup and 105 without for a registered account', async () => {
     const u = await s.user();
     expect((await s.call(null, 'GET', `/anonymous/checkAccount?account=${u.account}&type=signup`)).body).toEqual({
-      code: 103,
+      code: ErrorCode.accountRegistered,
       msg: 'This account is already registered',
       data: null,
     });
     expect((await s.call(null, 'GET', `/anonymous/checkAccount?account=${u.account}`)).body).toEqual({
-      code: 105,
+      code: ErrorCode.isAccount,
       msg: 'This is an account',
       data: null,
     });
@@ -251,11 +256,11 @@ describe('GET /anonymous/checkAccount', () => {
 
   it('answers 0 with exists:false for a free address', async () => {
     const res = await s.call(null, 'GET', `/anonymous/checkAccount?account=${uniqueAccount('free')}&type=signup`);
-    expect(res.body).toEqual({ code: 0, msg: 'ok', data: { exists: false } });
+    expect(res.body).toEqual({ code: ErrorCode.ok, msg: 'ok', data: { exists: false } });
   });
 
   it('refuses a bad address with code 4', async () => {
     const res = await s.call(null, 'GET', '/anonymous/checkAccount?account=x%40y');
-    expect(res.body).toEqual({ code: 4, msg: 'Invalid input: querystring.account must be a valid e-mail address', data: null });
+    expect(res.body).toEqual(invalidInput('querystring.account must be a valid e-mail address'));
   });
 });

@@ -1,6 +1,9 @@
 /** Registration and password reset by e-mailed code, and /anonymous/ip. */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countUsers, expireCodes, requestCode, userRow } from '../../../test/account.ts';
+import { invalidInput } from '../../../test/envelopes.ts';
 import { PASSWORD, startServer, type TestServer, uniqueAccount } from '../../../test/harness.ts';
 import { buildApp } from '../../app.ts';
 
@@ -22,7 +25,7 @@ describe('POST /anonymous/signup', () => {
     const account = uniqueAccount('reg');
     const { code } = await requestCode(s, account, 'signup');
     const res = await signup({ account, password: 'Sun-Power1', code, nickname: '  Sunny  ', lan: 'es' });
-    expect(res.body).toMatchObject({ code: 0, data: { userId: expect.any(Number) } });
+    expect(res.body).toMatchObject({ code: ErrorCode.ok, data: { userId: expect.any(Number) } });
     const { userId } = res.body.data as { userId: number };
     const row = await userRow(s, userId);
     expect(row).toMatchObject({ account, kind: 'end_user', nickname: 'Sunny', language: 'es', company_id: null, read_only: 0 });
@@ -37,17 +40,17 @@ describe('POST /anonymous/signup', () => {
     const account = uniqueAccount('Case');
     const { code } = await requestCode(s, account, 'signup');
     const res = await signup({ account: account.toUpperCase(), password: 'Sun-Power1', code });
-    expect(res.body.code).toBe(0);
+    expect(res.body.code).toBe(ErrorCode.ok);
     expect(await countUsers(s, account.toLowerCase())).toBe(1);
   });
 
   it('a used code cannot be used again (5)', async () => {
     const account = uniqueAccount('twice');
     const { code } = await requestCode(s, account, 'signup');
-    expect((await signup({ account, password: 'Sun-Power1', code })).body.code).toBe(0);
+    expect((await signup({ account, password: 'Sun-Power1', code })).body.code).toBe(ErrorCode.ok);
     await s.db.deleteFrom('users').where('account', '=', account).execute();
     expect((await signup({ account, password: 'Sun-Power1', code })).body).toEqual({
-      code: 5,
+      code: ErrorCode.codeWrong,
       msg: 'The verification code is wrong',
       data: null,
     });
@@ -57,9 +60,9 @@ describe('POST /anonymous/signup', () => {
   it('answers 5 for a wrong code and 6 for an expired one, writing nothing', async () => {
     const account = uniqueAccount('bad');
     const { code } = await requestCode(s, account, 'signup');
-    expect((await signup({ account, password: 'Sun-Power1', code: other(code) })).body.code).toBe(5);
+    expect((await signup({ account, password: 'Sun-Power1', code: other(code) })).body.code).toBe(ErrorCode.codeWrong);
     await expireCodes(s, account);
-    expect((await signup({ account, password: 'Sun-Power1', code })).body.code).toBe(6);
+    expect((await signup({ account, password: 'Sun-Power1', code })).body.code).toBe(ErrorCode.codeExpired);
     expect(await countUsers(s, account)).toBe(0);
   });
 
@@ -68,7 +71,7 @@ describe('POST /anonymous/signup', () => {
     const { code } = await requestCode(s, account, 'signup');
     await s.user({ account });
     expect((await signup({ account, password: 'Sun-Power1', code })).body).toEqual({
-      code: 103,
+      code: ErrorCode.accountRegistered,
       msg: 'This account is already registered',
       data: null,
     });
@@ -92,13 +95,13 @@ describe('POST /anonymous/signup', () => {
     const { code } = await requestCode(s, account, 'signup');
     const body = { account, password: 'Sun-Power1', code, ...bad };
     const res = await signup(JSON.parse(JSON.stringify(body)));
-    expect(res.body.code).toBe(4);
+    expect(res.body.code).toBe(ErrorCode.validation);
     expect(res.body.msg).toContain(`Invalid input: ${message}`);
-    expect(res.body.data).toBeNull();
+    expect(res.body.data).toEqual(invalidInput(message).data);
     expect(await countUsers(s, account)).toBe(0);
     expect(await s.db.selectFrom('users').select('id').where('account', '=', String(body.account)).execute()).toHaveLength(0);
     // The code was not spent on the bad request.
-    expect((await signup({ account, password: 'Sun-Power1', code })).body.code).toBe(0);
+    expect((await signup({ account, password: 'Sun-Power1', code })).body.code).toBe(ErrorCode.ok);
   });
 });
 
@@ -108,16 +111,20 @@ describe('POST /anonymous/resetPwd', () => {
     const a = await s.login(u.account);
     const b = await s.login(u.account);
     const { code } = await requestCode(s, u.account, 'reset');
-    expect((await reset({ account: u.account, password: 'N3w-secret', code })).body).toEqual({ code: 0, msg: 'ok', data: null });
+    expect((await reset({ account: u.account, password: 'N3w-secret', code })).body).toEqual({
+      code: ErrorCode.ok,
+      msg: 'ok',
+      data: null,
+    });
     for (const session of [a, b]) {
       expect((await s.call(session.access, 'GET', '/api/v1/user')).status).toBe(401);
       expect((await refresh(session.refresh)).status).toBe(401);
     }
-    expect((await login(u.account, PASSWORD)).body.code).toBe(102);
-    expect((await login(u.account, 'N3w-secret')).body.code).toBe(0);
+    expect((await login(u.account, PASSWORD)).body.code).toBe(ErrorCode.wrongCredentials);
+    expect((await login(u.account, 'N3w-secret')).body.code).toBe(ErrorCode.ok);
     // The code was used up.
-    expect((await reset({ account: u.account, password: 'Other-pw1', code })).body.code).toBe(5);
-    expect((await login(u.account, 'N3w-secret')).body.code).toBe(0);
+    expect((await reset({ account: u.account, password: 'Other-pw1', code })).body.code).toBe(ErrorCode.codeWrong);
+    expect((await login(u.account, 'N3w-secret')).body.code).toBe(ErrorCode.ok);
   });
 
   it('answers an unknown account exactly like a wrong code (5)', async () => {
@@ -125,25 +132,28 @@ describe('POST /anonymous/resetPwd', () => {
     const { code } = await requestCode(s, u.account, 'reset');
     const wrongCode = await reset({ account: u.account, password: 'N3w-secret', code: other(code) });
     const unknown = await reset({ account: uniqueAccount('ghost'), password: 'N3w-secret', code });
-    expect(wrongCode).toEqual({ status: 200, body: { code: 5, msg: 'The verification code is wrong', data: null } });
+    expect(wrongCode).toEqual({
+      status: 200,
+      body: { code: ErrorCode.codeWrong, msg: 'The verification code is wrong', data: null },
+    });
     expect(unknown).toEqual(wrongCode);
-    expect((await login(u.account, PASSWORD)).body.code).toBe(0);
+    expect((await login(u.account, PASSWORD)).body.code).toBe(ErrorCode.ok);
   });
 
   it('answers 6 for an expired code and leaves the password', async () => {
     const u = await s.user();
     const { code } = await requestCode(s, u.account, 'reset');
     await expireCodes(s, u.account);
-    expect((await reset({ account: u.account, password: 'N3w-secret', code })).body.code).toBe(6);
-    expect((await login(u.account, PASSWORD)).body.code).toBe(0);
+    expect((await reset({ account: u.account, password: 'N3w-secret', code })).body.code).toBe(ErrorCode.codeExpired);
+    expect((await login(u.account, PASSWORD)).body.code).toBe(ErrorCode.ok);
   });
 
   it('a sign-up code does not reset a password', async () => {
     const u = await s.user();
     const account = uniqueAccount('x');
     const { code } = await requestCode(s, account, 'signup');
-    expect((await reset({ account, password: 'N3w-secret', code })).body.code).toBe(5);
-    expect((await reset({ account: u.account, password: 'N3w-secret', code })).body.code).toBe(5);
+    expect((await reset({ account, password: 'N3w-secret', code })).body.code).toBe(ErrorCode.codeWrong);
+    expect((await reset({ account: u.account, password: 'N3w-secret', code })).body.code).toBe(ErrorCode.codeWrong);
   });
 
   it.each([
@@ -158,7 +168,7 @@ describe('POST /anonymous/resetPwd', () => {
     const { code } = await requestCode(s, u.account, 'reset');
     const before = await userRow(s, u.id);
     const res = await reset({ account: u.account, password: 'N3w-secret', code, ...bad });
-    expect(res.body).toEqual({ code: 4, msg: `Invalid input: ${message}`, data: null });
+    expect(res.body).toEqual(invalidInput(`${message}`));
     expect(await userRow(s, u.id)).toEqual(before);
   });
 });
@@ -171,7 +181,7 @@ describe('GET /anonymous/ip', () => {
       remoteAddress: '203.0.113.7',
       headers: { 'x-forwarded-for': '198.51.100.1' },
     });
-    expect(res.json()).toEqual({ code: 0, msg: 'ok', data: { ip: '203.0.113.7' } });
+    expect(res.json()).toEqual({ code: ErrorCode.ok, msg: 'ok', data: { ip: '203.0.113.7' } });
   });
 
   it('behind TRUST_PROXY=1 takes the address the proxy saw, not one the client wrote', async () => {

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { invalidInput } from '../../../test/envelopes.ts';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 
 let s: TestServer;
@@ -14,7 +16,7 @@ describe('POST /oauth/token', () => {
     const { access, refresh } = await s.login(u.account);
     expect(refresh).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const me = await s.call(access, 'GET', '/api/v1/user');
-    expect(me.body).toMatchObject({ code: 0, data: { id: u.id, account: u.account, kind: 'end_user' } });
+    expect(me.body).toMatchObject({ code: ErrorCode.ok, data: { id: u.id, account: u.account, kind: 'end_user' } });
     expect(JSON.stringify(me.body)).not.toContain('password');
   });
 
@@ -30,8 +32,11 @@ describe('POST /oauth/token', () => {
       username: 'nobody@example.com',
       password: 'nope123',
     });
-    expect(wrong).toEqual({ status: 200, body: { code: 102, msg: 'Wrong account or password', data: null } });
-    expect(unknown.body.code).toBe(102);
+    expect(wrong).toEqual({
+      status: 200,
+      body: { code: ErrorCode.wrongCredentials, msg: 'Wrong account or password', data: null },
+    });
+    expect(unknown.body.code).toBe(ErrorCode.wrongCredentials);
   });
 
   it('answers 101 for a disabled account with the right password', async () => {
@@ -41,7 +46,7 @@ describe('POST /oauth/token', () => {
       username: u.account,
       password: 'Secret123',
     });
-    expect(res.body.code).toBe(101);
+    expect(res.body.code).toBe(ErrorCode.accountDisabled);
   });
 
   it('accepts the form-encoded grant too', async () => {
@@ -52,14 +57,14 @@ describe('POST /oauth/token', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: `grant_type=password&username=${encodeURIComponent(u.account)}&password=Secret123`,
     });
-    expect(res.json().code).toBe(0);
+    expect(res.json().code).toBe(ErrorCode.ok);
   });
 
   it('rotates the refresh token, and a replayed one revokes the session', async () => {
     const u = await s.user();
     const first = await s.login(u.account);
     const r1 = await s.call(null, 'POST', '/oauth/token', { grant_type: 'refresh_token', refresh_token: first.refresh });
-    expect(r1.body.code).toBe(0);
+    expect(r1.body.code).toBe(ErrorCode.ok);
     const second = r1.body.data as { access_token: string; refresh_token: string };
     expect(second.refresh_token).not.toBe(first.refresh);
     // The old token again: refused, and the whole session dies (the new tokens too).
@@ -81,7 +86,7 @@ describe('POST /oauth/token', () => {
     for (const token of [tampered, `${access}x`, 'garbage', null]) {
       const res = await s.call(token, 'GET', '/api/v1/user');
       expect(res.status).toBe(401);
-      expect(res.body).toMatchObject({ code: 401, data: null });
+      expect(res.body).toMatchObject({ code: ErrorCode.tokenFailed, data: null });
     }
   });
 
@@ -119,7 +124,7 @@ describe('POST /oauth/token', () => {
 
   it('rejects a bad grant with code 4 naming the field', async () => {
     const res = await s.call(null, 'POST', '/oauth/token', { grant_type: 'client_credentials' });
-    expect(res.body.code).toBe(4);
+    expect(res.body.code).toBe(ErrorCode.validation);
     expect(res.body.msg).toContain('body');
   });
 
@@ -133,7 +138,7 @@ describe('POST /oauth/token', () => {
     ];
     for (const [body, message] of cases) {
       const res = await s.call(null, 'POST', '/oauth/token', body);
-      expect(res.body, JSON.stringify(body)).toEqual({ code: 4, msg: `Invalid input: ${message}`, data: null });
+      expect(res.body, JSON.stringify(body)).toEqual(invalidInput(`${message}`));
     }
   });
 
@@ -165,7 +170,7 @@ describe('POST /oauth/token', () => {
   it('sign-out revokes the session', async () => {
     const u = await s.user();
     const { access, refresh } = await s.login(u.account);
-    expect((await s.call(access, 'POST', '/oauth/revoke', {})).body.code).toBe(0);
+    expect((await s.call(access, 'POST', '/oauth/revoke', {})).body.code).toBe(ErrorCode.ok);
     expect((await s.call(access, 'GET', '/api/v1/user')).status).toBe(401);
     expect((await s.call(null, 'POST', '/oauth/token', { grant_type: 'refresh_token', refresh_token: refresh })).status).toBe(
       401,

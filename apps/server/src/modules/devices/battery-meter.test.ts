@@ -3,7 +3,10 @@
  * realtime with every pack (the heat map's rows), slave packs and day curves; a meter's
  * realtime per phase, day curve and import/export bars; foreign and unknown ones answer 404.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { badInput } from '../../../test/envelopes.ts';
 import { dataAs, dayIn, getAs, type World, world } from '../../../test/kits/devices.ts';
 
 let w: World;
@@ -129,10 +132,10 @@ describe('battery', () => {
       `/api/v1/battery/${w.sn.BAT}/day`,
       `/api/v1/batteries/${batteryId}/slave`,
     ]) {
-      expect(await getAs(w, w.P, url), url).toMatchObject({ code: 404, data: null });
+      expect(await getAs(w, w.P, url), url).toMatchObject({ code: ErrorCode.notFound, data: null });
     }
-    expect(await getAs(w, w.O, `/api/v1/battery/${w.sn.INV1}/info`)).toMatchObject({ code: 404, data: null });
-    expect(await getAs(w, w.O, '/api/v1/batteries/999999/slave')).toMatchObject({ code: 404, data: null });
+    expect(await getAs(w, w.O, `/api/v1/battery/${w.sn.INV1}/info`)).toMatchObject({ code: ErrorCode.notFound, data: null });
+    expect(await getAs(w, w.O, '/api/v1/batteries/999999/slave')).toMatchObject({ code: ErrorCode.notFound, data: null });
   });
 });
 
@@ -189,9 +192,9 @@ describe('meter', () => {
 
   it('answers 404 with no data for another tenant’s meter and an unknown one', async () => {
     for (const p of ['realtime', 'day', 'month', 'year', 'total']) {
-      expect(await getAs(w, w.P, `/api/v1/meter/${w.sn.MET}/${p}`), p).toMatchObject({ code: 404, data: null });
+      expect(await getAs(w, w.P, `/api/v1/meter/${w.sn.MET}/${p}`), p).toMatchObject({ code: ErrorCode.notFound, data: null });
     }
-    expect(await getAs(w, w.O, '/api/v1/meter/NOSUCH/realtime')).toMatchObject({ code: 404, data: null });
-    expect(await getAs(w, w.O, `/api/v1/meter/${w.sn.MET}/day?date=2024-13-01`)).toMatchObject({ code: 4, data: null });
+    expect(await getAs(w, w.O, '/api/v1/meter/NOSUCH/realtime')).toMatchObject({ code: ErrorCode.notFound, data: null });
+    expect(await getAs(w, w.O, `/api/v1/meter/${w.sn.MET}/day?date=2024-13-01`)).toMatchObject(badInput('date'));
   });
 });

@@ -3,7 +3,10 @@
  * rights on the plant), soft delete that keeps history, ends the device's events, recomputes the
  * plant's status, tells ingest to forget, and a deleted device coming back on new data.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { badInput } from '../../../test/envelopes.ts';
 import { getAs, postAs, type World, world } from '../../../test/kits/devices.ts';
 import { account } from '../../../test/kits/plants.ts';
 import { STRING } from '../../../test/telemetry.ts';
@@ -22,7 +25,7 @@ const aliasOf = async (sn: string) =>
 describe('alias', () => {
   it('renames an inverter; the list shows it, finds it and sorts by it; ingest is told', async () => {
     const res = await postAs(w, w.O, `/api/v1/inverter/${w.sn.INV1}/alias`, { alias: '  Roof east ' });
-    expect(res).toMatchObject({ code: 0, data: { sn: w.sn.INV1, alias: 'Roof east' } });
+    expect(res).toMatchObject({ code: ErrorCode.ok, data: { sn: w.sn.INV1, alias: 'Roof east' } });
     expect(await aliasOf(w.sn.INV1)).toBe('Roof east');
     expect(w.forgotten).toContainEqual({ deviceSn: w.sn.INV1 });
     expect(await sns(w.O, '/api/v1/inverters?keyword=ROOF')).toEqual([w.sn.INV1]);
@@ -34,9 +37,9 @@ describe('alias', () => {
     const url = `/api/v1/inverter/${w.sn.INV1}/alias`;
     expect((await postAs(w, w.O, url, { alias: 'ñ'.repeat(16) })).data).toMatchObject({ alias: 'ñ'.repeat(16) });
     for (const alias of ['ñ'.repeat(17), 'x'.repeat(33), 'a<b>', 'a/b']) {
-      expect(await postAs(w, w.O, url, { alias }), alias).toMatchObject({ code: 4, data: null });
+      expect(await postAs(w, w.O, url, { alias }), alias).toMatchObject(badInput('alias'));
     }
-    expect(await postAs(w, w.O, url, {})).toMatchObject({ code: 4, data: null });
+    expect(await postAs(w, w.O, url, {})).toMatchObject(badInput('alias'));
     expect(await aliasOf(w.sn.INV1)).toBe('ñ'.repeat(16));
     expect((await postAs(w, w.O, url, { alias: '' })).data).toMatchObject({ alias: null });
     expect(await aliasOf(w.sn.INV1)).toBeNull();
@@ -44,8 +47,8 @@ describe('alias', () => {
 
   it('needs edit rights on the plant and the button permission', async () => {
     const url = `/api/v1/inverter/${w.sn.INV1}/alias`;
-    expect(await postAs(w, w.visitor, url, { alias: 'Mine' })).toMatchObject({ code: 2, data: null });
-    expect(await postAs(w, w.P, url, { alias: 'Mine' })).toMatchObject({ code: 600, data: null });
+    expect(await postAs(w, w.visitor, url, { alias: 'Mine' })).toMatchObject({ code: ErrorCode.noPermission, data: null });
+    expect(await postAs(w, w.P, url, { alias: 'Mine' })).toMatchObject({ code: ErrorCode.inverterMissing, data: null });
     const t = Date.now();
     const role = await w.s.db
       .insertInto('company_roles')
@@ -58,22 +61,32 @@ describe('alias', () => {
       .returning('id')
       .executeTakeFirstOrThrow();
     const viewer = await account(w.s, { kind: 'company_user', companyId: w.companyId, roleId: role.id });
-    expect(await postAs(w, viewer, url, { alias: 'Mine' })).toMatchObject({ code: 2, data: null });
+    expect(await postAs(w, viewer, url, { alias: 'Mine' })).toMatchObject({ code: ErrorCode.noPermission, data: null });
     expect(await aliasOf(w.sn.INV1)).toBeNull();
     // The agent company operates its customer's plant, and its own unbound gateway's devices.
-    expect(await postAs(w, w.admin, url, { alias: 'By installer' })).toMatchObject({ code: 0 });
-    expect(await postAs(w, w.admin, `/api/v1/inverter/${w.sn.INVU}/alias`, { alias: 'Stock' })).toMatchObject({ code: 0 });
-    expect(await postAs(w, w.O, `/api/v1/inverter/${w.sn.INVU}/alias`, { alias: 'x' })).toMatchObject({ code: 600 });
+    expect(await postAs(w, w.admin, url, { alias: 'By installer' })).toMatchObject({ code: ErrorCode.ok });
+    expect(await postAs(w, w.admin, `/api/v1/inverter/${w.sn.INVU}/alias`, { alias: 'Stock' })).toMatchObject({
+      code: ErrorCode.ok,
+    });
+    expect(await postAs(w, w.O, `/api/v1/inverter/${w.sn.INVU}/alias`, { alias: 'x' })).toMatchObject({
+      code: ErrorCode.inverterMissing,
+    });
   });
 
   it('renames a meter; a foreign meter answers 404', async () => {
     expect(await postAs(w, w.O, `/api/v1/meter/${w.sn.MET}/alias`, { alias: 'Grid meter' })).toMatchObject({
-      code: 0,
+      code: ErrorCode.ok,
       data: { alias: 'Grid meter' },
     });
     expect(((await getAs(w, w.O, `/api/v1/meter/${w.sn.MET}/realtime`)).data as { alias: string }).alias).toBe('Grid meter');
-    expect(await postAs(w, w.P, `/api/v1/meter/${w.sn.MET}/alias`, { alias: 'x' })).toMatchObject({ code: 404, data: null });
-    expect(await postAs(w, w.O, `/api/v1/meter/${w.sn.INV1}/alias`, { alias: 'x' })).toMatchObject({ code: 404, data: null });
+    expect(await postAs(w, w.P, `/api/v1/meter/${w.sn.MET}/alias`, { alias: 'x' })).toMatchObject({
+      code: ErrorCode.notFound,
+      data: null,
+    });
+    expect(await postAs(w, w.O, `/api/v1/meter/${w.sn.INV1}/alias`, { alias: 'x' })).toMatchObject({
+      code: ErrorCode.notFound,
+      data: null,
+    });
   });
 });
 
@@ -81,14 +94,20 @@ describe('delete', () => {
   it('removes an inverter from lists and counts, keeps its history, ends its events, recomputes the plant', async () => {
     const plant = () => w.s.db.selectFrom('plants').select('status').where('id', '=', w.plantA).executeTakeFirstOrThrow();
     expect((await plant()).status).toBe('fault'); // INV2's fault bit
-    expect(await postAs(w, w.visitor, `/api/v1/inverter/${w.sn.INV2}/delete`)).toMatchObject({ code: 2, data: null });
-    expect(await postAs(w, w.P, `/api/v1/inverter/${w.sn.INV2}/delete`)).toMatchObject({ code: 600, data: null });
-    expect(await postAs(w, w.O, `/api/v1/inverter/${w.sn.INV2}/delete`)).toEqual({ code: 0, msg: 'ok', data: null });
+    expect(await postAs(w, w.visitor, `/api/v1/inverter/${w.sn.INV2}/delete`)).toMatchObject({
+      code: ErrorCode.noPermission,
+      data: null,
+    });
+    expect(await postAs(w, w.P, `/api/v1/inverter/${w.sn.INV2}/delete`)).toMatchObject({
+      code: ErrorCode.inverterMissing,
+      data: null,
+    });
+    expect(await postAs(w, w.O, `/api/v1/inverter/${w.sn.INV2}/delete`)).toEqual({ code: ErrorCode.ok, msg: 'ok', data: null });
     expect(w.forgotten).toContainEqual({ deviceSn: w.sn.INV2 });
     expect(await sns(w.O, '/api/v1/inverters')).not.toContain(w.sn.INV2);
     expect((await getAs(w, w.O, '/api/v1/inverters/count')).data).toMatchObject({ total: 2, fault: 0 });
-    expect(await getAs(w, w.O, `/api/v1/inverter/${w.sn.INV2}`)).toMatchObject({ code: 600, data: null });
-    expect(await postAs(w, w.O, `/api/v1/inverter/${w.sn.INV2}/delete`)).toMatchObject({ code: 600 });
+    expect(await getAs(w, w.O, `/api/v1/inverter/${w.sn.INV2}`)).toMatchObject({ code: ErrorCode.inverterMissing, data: null });
+    expect(await postAs(w, w.O, `/api/v1/inverter/${w.sn.INV2}/delete`)).toMatchObject({ code: ErrorCode.inverterMissing });
     const row = await w.s.db
       .selectFrom('devices')
       .select(['id', 'deleted_at'])
@@ -110,21 +129,24 @@ describe('delete', () => {
     ]);
     expect(await sns(w.O, '/api/v1/inverters?size=10&sort=createAt')).toContain(w.sn.INV2);
     expect(await getAs(w, w.O, `/api/v1/inverter/${w.sn.INV2}`)).toMatchObject({
-      code: 0,
+      code: ErrorCode.ok,
       data: { power: 4000, status: 'fault' },
     });
   });
 
   it('deletes a battery by id and a meter by SN; foreign ones answer 404', async () => {
     const id = (await w.s.db.selectFrom('devices').select('id').where('sn', '=', w.sn.BAT).executeTakeFirstOrThrow()).id;
-    expect(await postAs(w, w.P, `/api/v1/battery/${id}/delete`)).toMatchObject({ code: 404, data: null });
-    expect(await postAs(w, w.visitor, `/api/v1/battery/${id}/delete`)).toMatchObject({ code: 2, data: null });
-    expect(await postAs(w, w.O, `/api/v1/battery/${id}/delete`)).toMatchObject({ code: 0, data: null });
+    expect(await postAs(w, w.P, `/api/v1/battery/${id}/delete`)).toMatchObject({ code: ErrorCode.notFound, data: null });
+    expect(await postAs(w, w.visitor, `/api/v1/battery/${id}/delete`)).toMatchObject({
+      code: ErrorCode.noPermission,
+      data: null,
+    });
+    expect(await postAs(w, w.O, `/api/v1/battery/${id}/delete`)).toMatchObject({ code: ErrorCode.ok, data: null });
     expect(await sns(w.O, '/api/v1/batteries')).toEqual([]);
-    expect(await getAs(w, w.O, `/api/v1/battery/${w.sn.BAT}/info`)).toMatchObject({ code: 404, data: null });
-    expect(await postAs(w, w.P, `/api/v1/meter/${w.sn.MET}/delete`)).toMatchObject({ code: 404, data: null });
-    expect(await postAs(w, w.O, `/api/v1/meter/${w.sn.MET}/master`)).toMatchObject({ code: 0 });
-    expect(await postAs(w, w.O, `/api/v1/meter/${w.sn.MET}/delete`)).toMatchObject({ code: 0, data: null });
+    expect(await getAs(w, w.O, `/api/v1/battery/${w.sn.BAT}/info`)).toMatchObject({ code: ErrorCode.notFound, data: null });
+    expect(await postAs(w, w.P, `/api/v1/meter/${w.sn.MET}/delete`)).toMatchObject({ code: ErrorCode.notFound, data: null });
+    expect(await postAs(w, w.O, `/api/v1/meter/${w.sn.MET}/master`)).toMatchObject({ code: ErrorCode.ok });
+    expect(await postAs(w, w.O, `/api/v1/meter/${w.sn.MET}/delete`)).toMatchObject({ code: ErrorCode.ok, data: null });
     // A deleted master meter is no longer the plant's: grid energy comes from the inverters again.
     const after = await w.s.db
       .selectFrom('plants')

@@ -3,7 +3,10 @@
  * follows its plant, an unbound one its importing company), the detail with the devices behind
  * it, and the connection history from recorded sessions or from the offline detection's events.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { badInput, someBadInput } from '../../../test/envelopes.ts';
 import { dataAs, getAs, MIN, type World, world } from '../../../test/kits/devices.ts';
 import { gateway } from '../../../test/kits/plants.ts';
 import { dataMessage, HYBRID, uniqueSn } from '../../../test/telemetry.ts';
@@ -92,7 +95,7 @@ describe('gateway list', () => {
     expect([...sns(p1), ...sns(p2)]).toEqual(all);
     expect(sns(await list(w.sysadmin, '/api/v1/gateways?order=2'))).toEqual([...all].reverse());
     for (const q of ['sort=power', 'status=broken', 'binding=maybe', 'size=500']) {
-      expect(await getAs(w, w.sysadmin, `/api/v1/gateways?${q}`), q).toMatchObject({ code: 4, data: null });
+      expect(await getAs(w, w.sysadmin, `/api/v1/gateways?${q}`), q).toMatchObject(someBadInput);
     }
   });
 
@@ -125,10 +128,10 @@ describe('gateway detail', () => {
   });
 
   it('answers 305 with no data for a gateway the caller cannot see', async () => {
-    expect(await getAs(w, w.P, `/api/v1/gateway/${w.GA.id}`)).toMatchObject({ code: 305, data: null });
-    expect(await getAs(w, w.O, `/api/v1/gateway/${w.GU.id}`)).toMatchObject({ code: 305, data: null });
-    expect(await getAs(w, w.O, '/api/v1/gateway/999999')).toMatchObject({ code: 305, data: null });
-    expect(await getAs(w, w.O, '/api/v1/gateway/abc')).toMatchObject({ code: 4, data: null });
+    expect(await getAs(w, w.P, `/api/v1/gateway/${w.GA.id}`)).toMatchObject({ code: ErrorCode.gatewayMissing, data: null });
+    expect(await getAs(w, w.O, `/api/v1/gateway/${w.GU.id}`)).toMatchObject({ code: ErrorCode.gatewayMissing, data: null });
+    expect(await getAs(w, w.O, '/api/v1/gateway/999999')).toMatchObject({ code: ErrorCode.gatewayMissing, data: null });
+    expect(await getAs(w, w.O, '/api/v1/gateway/abc')).toMatchObject(badInput('id'));
   });
 
   it('connection history from recorded sessions: online and offline periods, newest first', async () => {

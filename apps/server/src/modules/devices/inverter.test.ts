@@ -4,7 +4,10 @@
  * registers), energy and generation bars, a micro-inverter's panels, the grid/meter/battery/
  * load groups, the parameter picker and profiles; foreign and unknown SNs answer 600.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { badInput, someBadInput } from '../../../test/envelopes.ts';
 import {
   CHART_DAY,
   CHART_STEPS,
@@ -217,12 +220,14 @@ describe('day curves', () => {
 
   it('refuses an unknown parameter, more than 6, and a date that is no date', async () => {
     const base = `/api/v1/inverter/${w.sn.INV1}/day`;
-    expect(await getAs(w, w.O, `${base}?params=nonsense`)).toMatchObject({ code: 4, data: null });
-    expect(await getAs(w, w.O, `${base}?params=faultBits`)).toMatchObject({ code: 4, data: null });
+    expect(await getAs(w, w.O, `${base}?params=nonsense`)).toMatchObject(badInput('params'));
+    expect(await getAs(w, w.O, `${base}?params=faultBits`)).toMatchObject(badInput('params'));
     const seven = ['activePower', 'pvPower', 'loadPower', 'batteryPower', 'batterySoc', 'pv1Voltage', 'pv2Voltage'];
-    expect(await getAs(w, w.O, `${base}?${seven.map((p) => `params=${p}`).join('&')}`)).toMatchObject({ code: 4 });
-    expect(await getAs(w, w.O, `${base}?date=2025-02-30`)).toMatchObject({ code: 4 });
-    expect(await getAs(w, w.O, `${base}?date=yesterday`)).toMatchObject({ code: 4 });
+    expect(await getAs(w, w.O, `${base}?${seven.map((p) => `params=${p}`).join('&')}`)).toMatchObject({
+      code: ErrorCode.validation,
+    });
+    expect(await getAs(w, w.O, `${base}?date=2025-02-30`)).toMatchObject({ code: ErrorCode.validation });
+    expect(await getAs(w, w.O, `${base}?date=yesterday`)).toMatchObject({ code: ErrorCode.validation });
   });
 
   it('a day without data has no points', async () => {
@@ -271,7 +276,10 @@ describe('energy and generation bars', () => {
       { index: 3, name: 'PV3', energy: 0, peakPower: 0 },
       { index: 4, name: 'PV4', energy: 0, peakPower: 0 },
     ]);
-    expect(await getAs(w, w.O, `/api/v1/inverter/${w.sn.INV1}/genMi?date=${CHART_DAY}`)).toMatchObject({ code: 601, data: null });
+    expect(await getAs(w, w.O, `/api/v1/inverter/${w.sn.INV1}/genMi?date=${CHART_DAY}`)).toMatchObject({
+      code: ErrorCode.inverterUnsupported,
+      data: null,
+    });
   });
 });
 
@@ -355,9 +363,9 @@ describe('grid, meter, battery, eps and load groups', () => {
       `/api/v1/inverter/battery/${w.sn.INV2}/day`,
       `/api/v1/inverter/load/${w.sn.MIC}/year`,
     ]) {
-      expect(await getAs(w, w.O, url), url).toMatchObject({ code: 601, data: null });
+      expect(await getAs(w, w.O, url), url).toMatchObject({ code: ErrorCode.inverterUnsupported, data: null });
     }
-    expect(await getAs(w, w.O, `/api/v1/inverter/solar/${w.sn.INV1}/realtime`)).toMatchObject({ code: 4, data: null });
+    expect(await getAs(w, w.O, `/api/v1/inverter/solar/${w.sn.INV1}/realtime`)).toMatchObject(badInput('kind'));
   });
 });
 
@@ -376,7 +384,10 @@ describe('parameter picker and profiles', () => {
     expect(keys).not.toContain('faultBits');
     expect(keys).not.toContain('serialNumber');
     expect(d.defaults).toEqual(['activePower', 'pvPower', 'gridActivePower', 'loadPower', 'batteryPower', 'batterySoc']);
-    expect(await getAs(w, w.P, `/api/v1/inverter/params?sn=${w.sn.INV1}`)).toMatchObject({ code: 600, data: null });
+    expect(await getAs(w, w.P, `/api/v1/inverter/params?sn=${w.sn.INV1}`)).toMatchObject({
+      code: ErrorCode.inverterMissing,
+      data: null,
+    });
   });
 
   it('saves, lists and replaces the caller’s profiles within the limits', async () => {
@@ -388,7 +399,7 @@ describe('parameter picker and profiles', () => {
         { name: 'Battery', params: ['batterySoc', 'batteryPower'] },
       ],
     });
-    expect(saved.code).toBe(0);
+    expect(saved.code).toBe(ErrorCode.ok);
     expect((await getAs(w, w.O, url)).data).toEqual(saved.data);
     expect((saved.data as Array<{ name: string; params: string[] }>).map((p) => [p.name, p.params])).toEqual([
       ['Strings', ['pv1Voltage', 'pv2Voltage', 'pv1Current']],
@@ -410,13 +421,13 @@ describe('parameter picker and profiles', () => {
       { profiles: [{ name: '', params: ['activePower'] }] },
       { profiles: [{ name: 'No params', params: [] }] },
     ]) {
-      expect(await postAs(w, w.O, url, body), JSON.stringify(body).slice(0, 60)).toMatchObject({ code: 4, data: null });
+      expect(await postAs(w, w.O, url, body), JSON.stringify(body).slice(0, 60)).toMatchObject(someBadInput);
     }
     expect((await getAs(w, w.O, url)).data).toEqual(saved.data);
     expect((await postAs(w, w.O, url, { profiles: Array.from({ length: 6 }, () => profile) })).data).toHaveLength(6);
     expect((await postAs(w, w.O, url, { profiles: [] })).data).toEqual([]);
     const readOnly = await account(w.s, { readOnly: true });
-    expect(await postAs(w, readOnly, url, { profiles: [profile] })).toMatchObject({ code: 2, data: null });
+    expect(await postAs(w, readOnly, url, { profiles: [profile] })).toMatchObject({ code: ErrorCode.noPermission, data: null });
   });
 });
 
@@ -437,12 +448,18 @@ describe('not found', () => {
       '/genMi',
     ];
     for (const p of paths) {
-      expect(await getAs(w, w.P, `/api/v1/inverter/${w.sn.INV1}${p}`), p).toMatchObject({ code: 600, data: null });
+      expect(await getAs(w, w.P, `/api/v1/inverter/${w.sn.INV1}${p}`), p).toMatchObject({
+        code: ErrorCode.inverterMissing,
+        data: null,
+      });
     }
-    expect(await getAs(w, w.P, `/api/v1/inverter/grid/${w.sn.INV1}/realtime`)).toMatchObject({ code: 600, data: null });
-    expect(await getAs(w, w.O, '/api/v1/inverter/NOSUCHSN')).toMatchObject({ code: 600, data: null });
-    expect(await getAs(w, w.O, `/api/v1/inverter/${w.sn.BAT}`)).toMatchObject({ code: 600, data: null });
-    expect(await getAs(w, w.O, `/api/v1/inverter/${w.sn.INVU}`)).toMatchObject({ code: 600, data: null });
+    expect(await getAs(w, w.P, `/api/v1/inverter/grid/${w.sn.INV1}/realtime`)).toMatchObject({
+      code: ErrorCode.inverterMissing,
+      data: null,
+    });
+    expect(await getAs(w, w.O, '/api/v1/inverter/NOSUCHSN')).toMatchObject({ code: ErrorCode.inverterMissing, data: null });
+    expect(await getAs(w, w.O, `/api/v1/inverter/${w.sn.BAT}`)).toMatchObject({ code: ErrorCode.inverterMissing, data: null });
+    expect(await getAs(w, w.O, `/api/v1/inverter/${w.sn.INVU}`)).toMatchObject({ code: ErrorCode.inverterMissing, data: null });
     expect(await ok(`/api/v1/inverter/${w.sn.INVU}`, w.admin)).toMatchObject({ plant: null, typeKey: 'singlePhase' });
   });
 });

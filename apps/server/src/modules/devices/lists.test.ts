@@ -2,7 +2,10 @@
  * The device lists and counts (inverters, batteries, meters, weather stations) on data that came
  * through ingest: columns, filters, sorts, paging, counts per status, who sees what, refusals.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { someBadInput } from '../../../test/envelopes.ts';
 import { dataAs, getAs, postAs, type World, world } from '../../../test/kits/devices.ts';
 import { account } from '../../../test/kits/plants.ts';
 
@@ -102,7 +105,7 @@ describe('inverters', () => {
   it('refuses bad input (code 4) and a caller without the permission (code 2)', async () => {
     for (const q of ['size=101', 'page=0', 'sort=bogus', 'order=3', 'status=broken', 'type=hexagonal', 'plantId=0']) {
       const body = await getAs(w, w.O, `/api/v1/inverters?${q}`);
-      expect(body, q).toMatchObject({ code: 4, data: null });
+      expect(body, q).toMatchObject(someBadInput);
     }
     const t = Date.now();
     const role = await w.s.db
@@ -123,9 +126,9 @@ describe('inverters', () => {
       '/api/v1/meters',
       '/api/v1/meteorological',
     ]) {
-      expect(await getAs(w, user, url), url).toMatchObject({ code: 2, data: null });
+      expect(await getAs(w, user, url), url).toMatchObject({ code: ErrorCode.noPermission, data: null });
     }
-    expect((await getAs(w, user, '/api/v1/gateways')).code).toBe(0);
+    expect((await getAs(w, user, '/api/v1/gateways')).code).toBe(ErrorCode.ok);
     expect((await w.s.call(null, 'GET', '/api/v1/inverters')).status).toBe(401);
   });
 });
@@ -182,7 +185,7 @@ describe('batteries, meters and weather stations', () => {
     });
     expect((await getAs(w, w.O, '/api/v1/meteorological/status/count')).data).toMatchObject({ total: 1, normal: 1 });
     expect((await getAs(w, w.P, '/api/v1/meteorological/status/count')).data).toMatchObject({ total: 0 });
-    expect(await getAs(w, w.O, '/api/v1/meteorological?sort=power')).toMatchObject({ code: 4 });
+    expect(await getAs(w, w.O, '/api/v1/meteorological?sort=power')).toMatchObject({ code: ErrorCode.validation });
   });
 });
 
@@ -205,7 +208,7 @@ describe('what each row lets its caller do', () => {
       expect(data.list.length, url).toBeGreaterThan(0);
       for (const r of rights(data)) expect(r, url).toEqual({ sn: r.sn, canEdit: false, canDelete: false });
     }
-    expect((await postAs(w, w.visitor, `/api/v1/inverter/${w.sn.INV1}/delete`)).code).toBe(2);
+    expect((await postAs(w, w.visitor, `/api/v1/inverter/${w.sn.INV1}/delete`)).code).toBe(ErrorCode.noPermission);
   });
 
   it('a read-only account of the agent company sees no edit and no delete; its administrator both', async () => {

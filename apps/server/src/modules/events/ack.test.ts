@@ -1,4 +1,6 @@
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { badInput } from '../../../test/envelopes.ts';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { addEvent, type Site, site, url } from '../../../test/kits/events.ts';
 import { type Account, account } from '../../../test/kits/plants.ts';
@@ -36,7 +38,7 @@ describe('event acknowledgement', () => {
     const id = await event(a, 'gridOvervoltage');
     const before = Date.now();
     const res = await ack(a.owner, id, { note: '  Called the grid operator ' });
-    expect(res.body.code).toBe(0);
+    expect(res.body.code).toBe(ErrorCode.ok);
     expect(res.body.data).toMatchObject({
       id,
       acknowledged: true,
@@ -56,10 +58,10 @@ describe('event acknowledgement', () => {
 
   it('a second acknowledgement answers 207 and changes nothing', async () => {
     const id = await event(a, 'gridUndervoltage');
-    expect((await ack(a.owner, id, { note: 'first' })).body.code).toBe(0);
+    expect((await ack(a.owner, id, { note: 'first' })).body.code).toBe(ErrorCode.ok);
     const first = await stored(id);
     const again = await ack(manager, id, { note: 'second' });
-    expect(again.body).toMatchObject({ code: 207, data: null });
+    expect(again.body).toMatchObject({ code: ErrorCode.already, data: null });
     expect(await stored(id)).toEqual(first);
   });
 
@@ -71,18 +73,18 @@ describe('event acknowledgement', () => {
     expect(await canAck(visitor)).toBe(false);
     expect(await canAck(readOnlyManager)).toBe(false);
     expect(await canAck(manager)).toBe(true);
-    expect((await ack(visitor, id)).body).toMatchObject({ code: 2, data: null });
-    expect((await ack(readOnlyManager, id)).body).toMatchObject({ code: 2, data: null });
+    expect((await ack(visitor, id)).body).toMatchObject({ code: ErrorCode.noPermission, data: null });
+    expect((await ack(readOnlyManager, id)).body).toMatchObject({ code: ErrorCode.noPermission, data: null });
     expect((await stored(id)).acked_at).toBeNull();
     const res = await ack(manager, id);
-    expect(res.body).toMatchObject({ code: 0, data: { acknowledged: true, ackBy: null, ackNote: null } });
+    expect(res.body).toMatchObject({ code: ErrorCode.ok, data: { acknowledged: true, ackBy: null, ackNote: null } });
     expect((await stored(id)).acked_by).toBe(manager.id);
   });
 
   it('answers 404 with no data for an event of someone else, and writes nothing', async () => {
     const theirs = await event(b, 'acOvercurrent');
-    expect((await ack(a.owner, theirs)).body).toMatchObject({ code: 404, data: null });
-    expect((await ack(a.owner, 99_999_999)).body).toMatchObject({ code: 404, data: null });
+    expect((await ack(a.owner, theirs)).body).toMatchObject({ code: ErrorCode.notFound, data: null });
+    expect((await ack(a.owner, 99_999_999)).body).toMatchObject({ code: ErrorCode.notFound, data: null });
     expect((await stored(theirs)).acked_at).toBeNull();
   });
 
@@ -90,9 +92,9 @@ describe('event acknowledgement', () => {
     const id = await event(a, 'dcOvercurrent');
     for (const note of ['<script>', 'x'.repeat(256)]) {
       const res = await ack(a.owner, id, { note });
-      expect(res.body).toMatchObject({ code: 4, data: null });
+      expect(res.body).toMatchObject(badInput('note'));
     }
-    expect((await ack(a.owner, id, { note: 'ok', extra: 1 })).body.code).toBe(4);
+    expect((await ack(a.owner, id, { note: 'ok', extra: 1 })).body.code).toBe(ErrorCode.validation);
     expect((await stored(id)).acked_at).toBeNull();
   });
 

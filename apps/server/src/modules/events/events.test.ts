@@ -1,4 +1,6 @@
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { badInput, someBadInput } from '../../../test/envelopes.ts';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { addEvent, DAY, day, type Site, site, url } from '../../../test/kits/events.ts';
 import { account, company } from '../../../test/kits/plants.ts';
@@ -91,7 +93,7 @@ const list = async (token: string, query: Record<string, string | number | boole
 describe('events list', () => {
   it('shows only the events of plants the caller can see, newest first', async () => {
     const res = await list(a.owner.token);
-    expect(res.body.code).toBe(0);
+    expect(res.body.code).toBe(ErrorCode.ok);
     const page = res.body.data as Page;
     expect(page.total).toBe(4);
     expect(page.list.map((e) => e.id)).toEqual([ids.invFault, ids.invWarning, ids.packFault, ids.gwInfo]);
@@ -123,7 +125,7 @@ describe('events list', () => {
   it('filters by plant, SN, kind, level, state and dates', async () => {
     const idsOf = async (q: Record<string, string | number | boolean>) => {
       const res = await list(a.owner.token, q);
-      expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+      expect(res.body.code, JSON.stringify(res.body)).toBe(ErrorCode.ok);
       return (res.body.data as Page).list.map((e) => e.id).sort((x, y) => x - y);
     };
     const sorted = (...x: number[]) => x.sort((p, q) => p - q);
@@ -147,7 +149,7 @@ describe('events list', () => {
     const utc = await list(a.owner.token, { startDate: '2025-06-16', endDate: '2025-06-16' });
     expect((utc.body.data as Page).total).toBe(0);
     const bad = await list(a.owner.token, { startDate: '2025-06-16', endDate: '2025-06-16', timezone: 'Mars/Olympus' });
-    expect(bad.body).toMatchObject({ code: 4, data: null });
+    expect(bad.body).toMatchObject(badInput('timezone'));
   });
 
   it('pages, with the total of the whole filter', async () => {
@@ -175,10 +177,10 @@ describe('events list', () => {
 
   it('allows 90 days and refuses 91 with code 4 naming the limit', async () => {
     const ok = await list(a.owner.token, { startDate: '2025-03-18', endDate: '2025-06-15' }); // 90 days
-    expect(ok.body.code).toBe(0);
+    expect(ok.body.code).toBe(ErrorCode.ok);
     expect((ok.body.data as Page).total).toBe(3);
     const tooLong = await list(a.owner.token, { startDate: '2025-03-17', endDate: '2025-06-15' }); // 91 days
-    expect(tooLong.body).toMatchObject({ code: 4, data: null });
+    expect(tooLong.body).toMatchObject({ code: ErrorCode.validation, data: null });
     expect(tooLong.body.msg).toMatch(/at most 90 days/);
     for (const q of [
       { startDate: '2025-06-15' },
@@ -187,14 +189,14 @@ describe('events list', () => {
       { startDate: '15/06/2025', endDate: '2025-06-16' },
     ]) {
       const res = await list(a.owner.token, q);
-      expect(res.body, JSON.stringify(q)).toMatchObject({ code: 4, data: null });
+      expect(res.body, JSON.stringify(q)).toMatchObject(someBadInput);
     }
   });
 
   it('answers 700 for a plant and 404 for an SN of someone else, with no data', async () => {
-    expect((await list(a.owner.token, { plantId: b.plantId })).body).toMatchObject({ code: 700, data: null });
-    expect((await list(a.owner.token, { sn: b.inverter.sn })).body).toMatchObject({ code: 404, data: null });
-    expect((await list(a.owner.token, { sn: 'NOSUCHSN' })).body).toMatchObject({ code: 404, data: null });
+    expect((await list(a.owner.token, { plantId: b.plantId })).body).toMatchObject({ code: ErrorCode.plantMissing, data: null });
+    expect((await list(a.owner.token, { sn: b.inverter.sn })).body).toMatchObject({ code: ErrorCode.notFound, data: null });
+    expect((await list(a.owner.token, { sn: 'NOSUCHSN' })).body).toMatchObject({ code: ErrorCode.notFound, data: null });
   });
 
   it('lets a company see the plants of owners it is agent for', async () => {
@@ -209,14 +211,14 @@ describe('events list', () => {
   it('needs event.view', async () => {
     const companyId = await company(s, undefined, ['station.view']);
     const user = await account(s, { kind: 'company_admin', companyId });
-    expect((await list(user.token)).body).toMatchObject({ code: 2, data: null });
+    expect((await list(user.token)).body).toMatchObject({ code: ErrorCode.noPermission, data: null });
   });
 });
 
 describe('events search', () => {
   const idsOf = async (token: string, search: string, more: Record<string, string> = {}) => {
     const res = await list(token, { search, ...more });
-    expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+    expect(res.body.code, JSON.stringify(res.body)).toBe(ErrorCode.ok);
     return (res.body.data as Page).list.map((e) => e.id);
   };
 
@@ -260,7 +262,7 @@ describe('events search', () => {
   it('refuses a search shorter than 2 or longer than 64 characters with code 4', async () => {
     for (const search of ['i', 'x'.repeat(65)]) {
       const res = await list(a.owner.token, { search });
-      expect(res.body, search).toMatchObject({ code: 4, data: null });
+      expect(res.body, search).toMatchObject(badInput('search'));
       expect(res.body.msg).toMatch(/search/);
     }
   });
@@ -289,7 +291,7 @@ describe('one device', () => {
       'GET',
       url(`/api/v1/event/${a.inverter.sn}`, { startDate: '2025-01-01', endDate: '2025-06-15' }),
     );
-    expect(tooLong.body).toMatchObject({ code: 4, data: null });
+    expect(tooLong.body).toMatchObject({ code: ErrorCode.validation, data: null });
   });
 
   it('event/{sn}/realtime lists its open events', async () => {
@@ -303,7 +305,7 @@ describe('one device', () => {
       `/api/v1/event/${b.inverter.sn}/realtime`,
       `/api/v1/event/${b.gatewaySn}`,
     ]) {
-      expect((await s.call(a.owner.token, 'GET', path)).body, path).toMatchObject({ code: 404, data: null });
+      expect((await s.call(a.owner.token, 'GET', path)).body, path).toMatchObject({ code: ErrorCode.notFound, data: null });
     }
   });
 
@@ -321,7 +323,7 @@ describe('one device', () => {
     });
     expect((res.body.data as Row).action).toMatch(/ventiladores/);
     expect((await s.call(a.owner.token, 'GET', `/api/v1/event/${ids.other}/detail`)).body).toMatchObject({
-      code: 404,
+      code: ErrorCode.notFound,
       data: null,
     });
   });

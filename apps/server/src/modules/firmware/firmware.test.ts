@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { companyGrantable, type Endpoint, firmwareApi } from '@sunfleet/contracts';
+import { companyGrantable, type Endpoint, ErrorCode, firmwareApi } from '@sunfleet/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { badInput } from '../../../test/envelopes.ts';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { multipartBody } from '../../../test/kits/reports.ts';
 import { now } from '../../db/index.ts';
@@ -109,7 +110,7 @@ describe('firmware upload', () => {
       { productId: String(inverterProduct), version: 'V1_0', hardwareVersion: 'H1', upgradeMode: 'ISP', changeLog: 'First' },
       { bytes, name: 'HY5K-V1_0.bin' },
     );
-    expect(res.body.code).toBe(0);
+    expect(res.body.code).toBe(ErrorCode.ok);
     const fw = res.body.data!;
     const sha = createHash('sha256').update(bytes).digest('hex');
     expect(fw).toMatchObject({
@@ -137,14 +138,14 @@ describe('firmware upload', () => {
 
   it('accepts exactly 1.5 MiB (1,572,864 bytes) and refuses one byte more with 4, storing nothing', async () => {
     const ok = await inverterUpload({ productId: String(inverterProduct), version: '1' }, { bytes: image(MAX), name: 'max.bin' });
-    expect(ok.body).toMatchObject({ code: 0, data: { size: 1_572_864 } });
+    expect(ok.body).toMatchObject({ code: ErrorCode.ok, data: { size: 1_572_864 } });
     await s.db.deleteFrom('firmware').execute();
     fs.rmSync(firmwareDir(s.config.dataDir), { recursive: true, force: true });
     const over = await inverterUpload(
       { productId: String(inverterProduct), version: '2' },
       { bytes: image(MAX + 1), name: 'over.bin' },
     );
-    expect(over.body).toMatchObject({ code: 4, data: null });
+    expect(over.body).toMatchObject(badInput('file'));
     expect(over.body.msg).toMatch(/larger than 1572864 bytes/);
     expect(await rowCount()).toBe(0);
     expect(storedFiles()).toEqual([]);
@@ -167,49 +168,55 @@ describe('firmware upload', () => {
     ];
     for (const [fields, file, msg] of cases) {
       const res = await inverterUpload(fields, file);
-      expect(res.body.code, JSON.stringify(fields) + file?.name).toBe(4);
+      expect(res.body.code, JSON.stringify(fields) + file?.name).toBe(ErrorCode.validation);
       expect(res.body.msg).toMatch(msg);
     }
     expect(await rowCount()).toBe(0);
     expect(storedFiles()).toEqual([]);
     // 40 characters is allowed, and .hex too.
     const forty = await inverterUpload({ productId: p, version: '1' }, { bytes: image(), name: `${'a'.repeat(36)}.hex` });
-    expect(forty.body.code).toBe(0);
+    expect(forty.body.code).toBe(ErrorCode.ok);
   });
 
   it('4000 for a file name or a version already there, 4001 for a lower inverter version; nothing stored', async () => {
     const p = String(inverterProduct);
-    expect((await inverterUpload({ productId: p, version: 'V1_9' }, { bytes: image(), name: 'a.bin' })).body.code).toBe(0);
+    expect((await inverterUpload({ productId: p, version: 'V1_9' }, { bytes: image(), name: 'a.bin' })).body.code).toBe(
+      ErrorCode.ok,
+    );
     const before = storedFiles();
     const sameName = await inverterUpload({ productId: p, version: 'V2_0' }, { bytes: image(), name: 'a.bin' });
-    expect(sameName.body).toMatchObject({ code: 4000, data: null });
+    expect(sameName.body).toMatchObject({ code: ErrorCode.firmwareNameTaken, data: null });
     const sameVersion = await inverterUpload({ productId: p, version: 'V1_9' }, { bytes: image(), name: 'b.bin' });
-    expect(sameVersion.body.code).toBe(4000);
+    expect(sameVersion.body.code).toBe(ErrorCode.firmwareNameTaken);
     const lower = await inverterUpload({ productId: p, version: 'V1_8' }, { bytes: image(), name: 'c.bin' });
-    expect(lower.body.code).toBe(4001);
+    expect(lower.body.code).toBe(ErrorCode.firmwareLatest);
     expect(await rowCount()).toBe(1);
     expect(storedFiles()).toEqual(before);
     // Numeric segments compare as numbers: 1.10 is higher than 1.9 (a text order would refuse it).
-    expect((await inverterUpload({ productId: p, version: 'V1_10' }, { bytes: image(), name: 'd.bin' })).body.code).toBe(0);
+    expect((await inverterUpload({ productId: p, version: 'V1_10' }, { bytes: image(), name: 'd.bin' })).body.code).toBe(
+      ErrorCode.ok,
+    );
     // Another product has its own versions.
     const other = await inverterUpload(
       { productId: String(otherInverterProduct), version: 'V1_0' },
       { bytes: image(), name: 'e.bin' },
     );
-    expect(other.body.code).toBe(0);
+    expect(other.body.code).toBe(ErrorCode.ok);
   });
 
   it('4002 for a gateway version not higher than the latest', async () => {
     const g = String(gatewayProduct);
-    expect((await gatewayUpload({ productId: g, version: '2_1' }, { bytes: image(), name: 'gw-2_1.bin' })).body.code).toBe(0);
+    expect((await gatewayUpload({ productId: g, version: '2_1' }, { bytes: image(), name: 'gw-2_1.bin' })).body.code).toBe(
+      ErrorCode.ok,
+    );
     const lower = await gatewayUpload({ productId: g, version: '2_0' }, { bytes: image(), name: 'gw-2_0.bin' });
-    expect(lower.body).toMatchObject({ code: 4002, data: null });
+    expect(lower.body).toMatchObject({ code: ErrorCode.softwareLatest, data: null });
     expect(await rowCount()).toBe(1);
     const inverterProductOnGateway = await gatewayUpload(
       { productId: String(inverterProduct), version: '9' },
       { bytes: image(), name: 'x.bin' },
     );
-    expect(inverterProductOnGateway.body.code).toBe(4);
+    expect(inverterProductOnGateway.body.code).toBe(ErrorCode.validation);
   });
 
   it('the check calls answer the same codes before anything is sent', async () => {
@@ -266,14 +273,17 @@ describe('firmware lists, detail, edit, enable', () => {
       id: ids[0],
       version: '1',
     });
-    expect((await s.call(admin, 'GET', `/api/v1/firmware/gateway/${ids[0]}`)).body).toMatchObject({ code: 404, data: null });
+    expect((await s.call(admin, 'GET', `/api/v1/firmware/gateway/${ids[0]}`)).body).toMatchObject({
+      code: ErrorCode.notFound,
+      data: null,
+    });
   });
 
   it('edits the change log: an inverter image through save with its id, a gateway image through its own call', async () => {
     const saved = await inverterUpload({ id: String(ids[0]), changeLog: 'Fixes MPPT', compatibleSoftware: 'S2' });
     expect(saved.body.data).toMatchObject({ id: ids[0], changeLog: 'Fixes MPPT', compatibleSoftware: 'S2', version: '1' });
     const withFile = await inverterUpload({ id: String(ids[0]) }, { bytes: image(), name: 'no.bin' });
-    expect(withFile.body.code).toBe(4);
+    expect(withFile.body.code).toBe(ErrorCode.validation);
     expect(storedFiles()).toHaveLength(4);
     const gw = (await s.call(admin, 'GET', '/api/v1/firmware/gateway/page')).body.data as { list: Fw[] };
     const edited = await s.call(admin, 'POST', `/api/v1/firmware/gateway/${gw.list[0]!.id}`, {
@@ -281,7 +291,9 @@ describe('firmware lists, detail, edit, enable', () => {
       upgradeMode: 'ISP',
     });
     expect(edited.body.data).toMatchObject({ changeLog: 'LTE fix', upgradeMode: 'ISP' });
-    expect((await s.call(admin, 'POST', `/api/v1/firmware/gateway/${ids[0]}`, { changeLog: 'x' })).body.code).toBe(404);
+    expect((await s.call(admin, 'POST', `/api/v1/firmware/gateway/${ids[0]}`, { changeLog: 'x' })).body.code).toBe(
+      ErrorCode.notFound,
+    );
   });
 
   it('disables and enables; an account that only upgrades sees enabled versions, highest first', async () => {
@@ -306,12 +318,12 @@ describe('firmware delete', () => {
     const a = (await inverterUpload({ productId: String(inverterProduct), version: '1' }, { bytes, name: 'a.bin' })).body.data!;
     const b = (await inverterUpload({ productId: String(otherInverterProduct), version: '1' }, { bytes, name: 'b.bin' })).body
       .data!;
-    expect((await s.call(admin, 'GET', `/api/v1/firmware/${a.id}/delete`)).body.code).toBe(0);
+    expect((await s.call(admin, 'GET', `/api/v1/firmware/${a.id}/delete`)).body.code).toBe(ErrorCode.ok);
     expect(storedFiles()).toEqual([`${a.sha256}.bin`]);
-    expect((await s.call(admin, 'GET', `/api/v1/firmware/${b.id}/delete`)).body.code).toBe(0);
+    expect((await s.call(admin, 'GET', `/api/v1/firmware/${b.id}/delete`)).body.code).toBe(ErrorCode.ok);
     expect(storedFiles()).toEqual([]);
     expect(await rowCount()).toBe(0);
-    expect((await s.call(admin, 'GET', `/api/v1/firmware/${b.id}/delete`)).body.code).toBe(404);
+    expect((await s.call(admin, 'GET', `/api/v1/firmware/${b.id}/delete`)).body.code).toBe(ErrorCode.notFound);
   });
 
   it("refuses (4003) an image a running upgrade rollout sends: the server registers the rollouts' check", async () => {
@@ -332,9 +344,9 @@ describe('firmware delete', () => {
       updated_at: t,
     };
     await s.db.insertInto('upgrade_rollouts').values(rollout).execute();
-    expect((await s.call(admin, 'GET', `/api/v1/firmware/${a.id}/delete`)).body.code).toBe(4003);
+    expect((await s.call(admin, 'GET', `/api/v1/firmware/${a.id}/delete`)).body.code).toBe(ErrorCode.firmwareInUse);
     await s.db.updateTable('upgrade_rollouts').set({ state: 'completed', finished_at: t }).where('id', '=', rollout.id).execute();
-    expect((await s.call(admin, 'GET', `/api/v1/firmware/${a.id}/delete`)).body.code).toBe(0);
+    expect((await s.call(admin, 'GET', `/api/v1/firmware/${a.id}/delete`)).body.code).toBe(ErrorCode.ok);
   });
 
   it('refuses (4003) while a registered use check says an upgrade uses the image, alone or in a batch', async () => {
@@ -351,10 +363,10 @@ describe('firmware delete', () => {
     });
     try {
       const one = await s.call(admin, 'GET', `/api/v1/firmware/${b.id}/delete`);
-      expect(one.body).toMatchObject({ code: 4003, data: null });
+      expect(one.body).toMatchObject({ code: ErrorCode.firmwareInUse, data: null });
       expect(one.body.msg).toMatch(/b\.bin/);
       const batch = await s.call(admin, 'GET', `/api/v1/firmware/batchDelete?ids=${a.id}&ids=${b.id}`);
-      expect(batch.body.code).toBe(4003);
+      expect(batch.body.code).toBe(ErrorCode.firmwareInUse);
       expect(await rowCount()).toBe(2);
       expect(storedFiles()).toHaveLength(2);
       expect(asked).toContain(b.id);
@@ -362,14 +374,16 @@ describe('firmware delete', () => {
       unregister();
     }
     const batch = await s.call(admin, 'GET', `/api/v1/firmware/batchDelete?ids=${a.id}&ids=${b.id}`);
-    expect(batch.body).toMatchObject({ code: 0, data: { deleted: 2 } });
+    expect(batch.body).toMatchObject({ code: ErrorCode.ok, data: { deleted: 2 } });
     expect(storedFiles()).toEqual([]);
   });
 
   it('a batch naming an unknown id deletes nothing', async () => {
     const a = (await inverterUpload({ productId: String(inverterProduct), version: '1' }, { bytes: image(), name: 'a.bin' })).body
       .data!;
-    expect((await s.call(admin, 'GET', `/api/v1/firmware/batchDelete?ids=${a.id}&ids=999999`)).body.code).toBe(404);
+    expect((await s.call(admin, 'GET', `/api/v1/firmware/batchDelete?ids=${a.id}&ids=999999`)).body.code).toBe(
+      ErrorCode.notFound,
+    );
     expect(await rowCount()).toBe(1);
   });
 });
@@ -393,12 +407,12 @@ describe('firmware permissions', () => {
           headers: { authorization: `Bearer ${token}` },
           ...(e.method === 'POST' ? { payload: {} } : {}),
         });
-        expect(res.json().code, `${e.method} ${e.path}`).toBe(2);
+        expect(res.json().code, `${e.method} ${e.path}`).toBe(ErrorCode.noPermission);
       }
     }
-    expect((await s.call(companyAdmin, 'GET', '/api/v1/firmware/versions?type=gateway')).body.code).toBe(0);
+    expect((await s.call(companyAdmin, 'GET', '/api/v1/firmware/versions?type=gateway')).body.code).toBe(ErrorCode.ok);
     const reader = (await s.login((await s.user({ kind: 'company_user' })).account)).access;
-    expect((await s.call(reader, 'GET', '/api/v1/firmware/versions?type=gateway')).body.code).toBe(2);
+    expect((await s.call(reader, 'GET', '/api/v1/firmware/versions?type=gateway')).body.code).toBe(ErrorCode.noPermission);
   });
 
   it('the operator passes the permission check of every call', async () => {
@@ -409,7 +423,7 @@ describe('firmware permissions', () => {
         headers: { authorization: `Bearer ${admin}` },
         ...(e.method === 'POST' ? { payload: {} } : {}),
       });
-      expect(res.json().code, `${e.method} ${e.path}`).not.toBe(2);
+      expect(res.json().code, `${e.method} ${e.path}`).not.toBe(ErrorCode.noPermission);
     }
   });
 
@@ -419,7 +433,7 @@ describe('firmware permissions', () => {
     // No account kind holds one platform edit permission without the other: a stand-in caller does.
     const { setEnabled } = await import('./firmware.service.ts');
     const gatewayEditor = { user: { id: 1 }, grants: new Set(['firmware.gateway.edit']) } as never;
-    await expect(setEnabled(s.db, gatewayEditor, fw.id, false)).rejects.toMatchObject({ code: 2 });
+    await expect(setEnabled(s.db, gatewayEditor, fw.id, false)).rejects.toMatchObject({ code: ErrorCode.noPermission });
     expect((await s.call(admin, 'GET', `/api/v1/firmware/inverter/${fw.id}`)).body.data).toMatchObject({ enabled: true });
   });
 });

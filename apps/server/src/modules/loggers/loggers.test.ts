@@ -5,7 +5,10 @@
  * anyone finishing it; the gateway's debug reply; maintenance functions; the public firmware
  * change logs.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { badInput } from '../../../test/envelopes.ts';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { addDevice, HYBRID, url } from '../../../test/kits/events.ts';
 import { type Account, account, company, storePlant, uniqueSn } from '../../../test/kits/plants.ts';
@@ -138,7 +141,7 @@ const sns = (r: Reply) => r.data.list.map((e: { sn: string; kind: string }) => `
 describe('maintenance log', () => {
   it('lists the plants the caller sees, newest first, never another tenant’s rows', async () => {
     const page = await call(staff, 'GET', '/api/v1/logger/page');
-    expect(page.code).toBe(0);
+    expect(page.code).toBe(ErrorCode.ok);
     expect(page.data.total).toBe(4);
     expect(sns(page)).toEqual([
       `debug:${A.batterySn}`,
@@ -204,8 +207,10 @@ describe('maintenance log', () => {
       'GET',
       url('/api/v1/logger/page', { startTime: new Date(T0 + HOUR).toISOString(), endTime: new Date(T0).toISOString() }),
     );
-    expect(backwards).toMatchObject({ code: 4, data: null });
-    expect(await call(staff, 'GET', url('/api/v1/logger/page', { kind: 'reboot' }))).toMatchObject({ code: 4 });
+    expect(backwards).toMatchObject(badInput('endTime'));
+    expect(await call(staff, 'GET', url('/api/v1/logger/page', { kind: 'reboot' }))).toMatchObject({
+      code: ErrorCode.validation,
+    });
   });
 
   it('per device, per inverter and per plant', async () => {
@@ -214,27 +219,49 @@ describe('maintenance log', () => {
     expect((await call(staff, 'GET', `/api/v1/logger/getInverterLogger/${A.inverterSn}`)).data.total).toBe(2);
     expect((await call(staff, 'GET', url('/api/v1/logger/plant', { plantId: A.plantId }))).data.total).toBe(4);
     // The owner of plant A sees it too, once granted the log (an owner does not hold it by default).
-    expect(await call(owner, 'GET', url('/api/v1/logger/plant', { plantId: A.plantId }))).toMatchObject({ code: 2 });
+    expect(await call(owner, 'GET', url('/api/v1/logger/plant', { plantId: A.plantId }))).toMatchObject({
+      code: ErrorCode.noPermission,
+    });
   });
 
   it('another tenant’s plant, device or entry answers its not-found code and no rows', async () => {
     expect(await call(staff, 'GET', url('/api/v1/logger/plant', { plantId: B.plantId }))).toMatchObject({
-      code: 700,
+      code: ErrorCode.plantMissing,
       data: null,
     });
-    expect(await call(staff, 'GET', url('/api/v1/logger/page', { plantId: B.plantId }))).toMatchObject({ code: 700, data: null });
-    expect(await call(staff, 'GET', url('/api/v1/logger', { sn: B.inverterSn }))).toMatchObject({ code: 404, data: null });
-    expect(await call(staff, 'GET', url('/api/v1/logger/page', { sn: B.gatewaySn }))).toMatchObject({ code: 404, data: null });
-    expect(await call(staff, 'GET', `/api/v1/logger/getInverterLogger/${B.inverterSn}`)).toMatchObject({ code: 600, data: null });
-    expect(await call(staff, 'GET', `/api/v1/logger/getInverterLogger/${A.batterySn}`)).toMatchObject({ code: 600 });
-    expect(await call(staff, 'GET', url('/api/v1/logger/debug', { sn: B.inverterSn }))).toMatchObject({ code: 404, data: null });
+    expect(await call(staff, 'GET', url('/api/v1/logger/page', { plantId: B.plantId }))).toMatchObject({
+      code: ErrorCode.plantMissing,
+      data: null,
+    });
+    expect(await call(staff, 'GET', url('/api/v1/logger', { sn: B.inverterSn }))).toMatchObject({
+      code: ErrorCode.notFound,
+      data: null,
+    });
+    expect(await call(staff, 'GET', url('/api/v1/logger/page', { sn: B.gatewaySn }))).toMatchObject({
+      code: ErrorCode.notFound,
+      data: null,
+    });
+    expect(await call(staff, 'GET', `/api/v1/logger/getInverterLogger/${B.inverterSn}`)).toMatchObject({
+      code: ErrorCode.inverterMissing,
+      data: null,
+    });
+    expect(await call(staff, 'GET', `/api/v1/logger/getInverterLogger/${A.batterySn}`)).toMatchObject({
+      code: ErrorCode.inverterMissing,
+    });
+    expect(await call(staff, 'GET', url('/api/v1/logger/debug', { sn: B.inverterSn }))).toMatchObject({
+      code: ErrorCode.notFound,
+      data: null,
+    });
     const theirs = await s.db
       .selectFrom('maintenance_log')
       .select('id')
       .where('plant_id', '=', B.plantId)
       .executeTakeFirstOrThrow();
-    expect(await call(staff, 'GET', url('/api/v1/logger/content', { id: theirs.id }))).toMatchObject({ code: 404, data: null });
-    expect((await call(admin, 'GET', url('/api/v1/logger/content', { id: theirs.id }))).code).toBe(0);
+    expect(await call(staff, 'GET', url('/api/v1/logger/content', { id: theirs.id }))).toMatchObject({
+      code: ErrorCode.notFound,
+      data: null,
+    });
+    expect((await call(admin, 'GET', url('/api/v1/logger/content', { id: theirs.id }))).code).toBe(ErrorCode.ok);
   });
 
   it('one entry’s content carries its job’s steps', async () => {
@@ -248,7 +275,7 @@ describe('maintenance log', () => {
     const row = await s.db.selectFrom('maintenance_log').select('id').where('kind', '=', 'restart').executeTakeFirstOrThrow();
     const content = await call(staff, 'GET', url('/api/v1/logger/content', { id: row.id }));
     expect(content).toMatchObject({
-      code: 0,
+      code: ErrorCode.ok,
       data: {
         kind: 'restart',
         result: 'failed',
@@ -262,14 +289,20 @@ describe('maintenance log', () => {
 
   it('lists debug sessions with their code and text', async () => {
     const list = await call(staff, 'GET', url('/api/v1/logger/debug', { sn: A.inverterSn }));
-    expect(list).toMatchObject({ code: 0, data: { total: 1, list: [{ sn: A.inverterSn, code: 'AT+DIAG', text: null }] } });
+    expect(list).toMatchObject({
+      code: ErrorCode.ok,
+      data: { total: 1, list: [{ sn: A.inverterSn, code: 'AT+DIAG', text: null }] },
+    });
     expect((await call(staff, 'GET', '/api/v1/logger/debug')).data.total).toBe(2);
   });
 });
 
 describe('gateway debug reply', () => {
   it('returns the gateway’s own latest debug job; 404 without one; 305 for a gateway not seen', async () => {
-    expect(await call(staff, 'GET', `/api/v1/api/gate/${A.gatewaySn}/debug/reply`)).toMatchObject({ code: 404, data: null });
+    expect(await call(staff, 'GET', `/api/v1/api/gate/${A.gatewaySn}/debug/reply`)).toMatchObject({
+      code: ErrorCode.notFound,
+      data: null,
+    });
     const id = '00000000-0000-7000-8000-00000000000c';
     await jobRow(id, A.gatewaySn, null, 'succeeded', {
       reply: JSON.stringify({ v: 1, id, ts: T0, status: 'ok', text: 'rssi -61' }),
@@ -285,7 +318,7 @@ describe('gateway debug reply', () => {
     });
     const reply = await call(staff, 'GET', `/api/v1/api/gate/${A.gatewaySn}/debug/reply`);
     expect(reply).toMatchObject({
-      code: 0,
+      code: ErrorCode.ok,
       data: { jobId: id, sn: A.gatewaySn, state: 'succeeded', code: 'AT+DIAG', text: 'rssi -61' },
     });
     // Reading the settled job settled its entry in the store.
@@ -303,8 +336,11 @@ describe('gateway debug reply', () => {
         'GET',
         url(`/api/v1/api/gate/${A.gatewaySn}/debug/reply`, { jobId: '00000000-0000-7000-8000-00000000000a' }),
       ),
-    ).toMatchObject({ code: 404 });
-    expect(await call(outsider, 'GET', `/api/v1/api/gate/${A.gatewaySn}/debug/reply`)).toMatchObject({ code: 305, data: null });
+    ).toMatchObject({ code: ErrorCode.notFound });
+    expect(await call(outsider, 'GET', `/api/v1/api/gate/${A.gatewaySn}/debug/reply`)).toMatchObject({
+      code: ErrorCode.gatewayMissing,
+      data: null,
+    });
   });
 });
 
@@ -318,40 +354,42 @@ describe('maintenance functions', () => {
       enabled: true,
     };
     const made = await call(admin, 'POST', '/api/v1/logger/function', input);
-    expect(made).toMatchObject({ code: 0, data: { ...input, id: expect.any(Number) } });
+    expect(made).toMatchObject({ code: ErrorCode.ok, data: { ...input, id: expect.any(Number) } });
     const off = await call(admin, 'POST', '/api/v1/logger/function', {
       ...input,
       name: 'Clear faults',
       code: 'FLT_CLR',
       enabled: false,
     });
-    expect(off.code).toBe(0);
+    expect(off.code).toBe(ErrorCode.ok);
     expect(
       await call(admin, 'POST', '/api/v1/logger/function', { ...input, name: ' read FAULT log ', code: 'OTHER' }),
-    ).toMatchObject({ code: 207 });
+    ).toMatchObject({ code: ErrorCode.already });
     expect(await call(admin, 'POST', '/api/v1/logger/function', { ...input, name: 'Another', code: 'flt_read' })).toMatchObject({
-      code: 5000,
+      code: ErrorCode.codeExists,
     });
     expect(await call(admin, 'GET', url('/api/v1/logger/function/check', { name: 'READ fault log' }))).toMatchObject({
-      code: 207,
+      code: ErrorCode.already,
     });
     expect(
       await call(admin, 'GET', url('/api/v1/logger/function/check', { name: 'Read fault log', id: made.data.id })),
-    ).toMatchObject({ code: 0 });
-    expect(await call(admin, 'GET', url('/api/v1/logger/function/check', { name: 'Fresh name' }))).toMatchObject({ code: 0 });
+    ).toMatchObject({ code: ErrorCode.ok });
+    expect(await call(admin, 'GET', url('/api/v1/logger/function/check', { name: 'Fresh name' }))).toMatchObject({
+      code: ErrorCode.ok,
+    });
     const edited = await call(admin, 'POST', '/api/v1/logger/function', {
       ...input,
       id: made.data.id,
       descriptionEn: 'Reads faults',
     });
-    expect(edited).toMatchObject({ code: 0, data: { id: made.data.id, descriptionEn: 'Reads faults' } });
+    expect(edited).toMatchObject({ code: ErrorCode.ok, data: { id: made.data.id, descriptionEn: 'Reads faults' } });
     expect(await call(admin, 'GET', `/api/v1/logger/function/${made.data.id}`)).toMatchObject({
       data: { descriptionEn: 'Reads faults' },
     });
-    expect(await call(admin, 'GET', '/api/v1/logger/function/999999')).toMatchObject({ code: 404 });
+    expect(await call(admin, 'GET', '/api/v1/logger/function/999999')).toMatchObject({ code: ErrorCode.notFound });
     expect(
       await call(admin, 'POST', '/api/v1/logger/function', { ...input, id: 999999, name: 'Ghost', code: 'GHOST' }),
-    ).toMatchObject({ code: 404 });
+    ).toMatchObject({ code: ErrorCode.notFound });
     expect((await call(staff, 'GET', '/api/v1/logger/functions')).data.map((f: { name: string }) => f.name)).toEqual([
       'Read fault log',
     ]);
@@ -359,11 +397,14 @@ describe('maintenance functions', () => {
     // Staff asking for all still get the enabled ones; they may not edit.
     expect((await call(staff, 'GET', url('/api/v1/logger/functions', { all: true }))).data).toHaveLength(1);
     expect(await call(staff, 'POST', '/api/v1/logger/function', { ...input, name: 'Mine', code: 'MINE' })).toMatchObject({
-      code: 2,
+      code: ErrorCode.noPermission,
     });
-    expect(await call(staff, 'GET', `/api/v1/logger/function/${made.data.id}`)).toMatchObject({ code: 2, data: null });
+    expect(await call(staff, 'GET', `/api/v1/logger/function/${made.data.id}`)).toMatchObject({
+      code: ErrorCode.noPermission,
+      data: null,
+    });
     expect(await call(admin, 'POST', '/api/v1/logger/function', { ...input, name: 'Bad<name>', code: 'X1' })).toMatchObject({
-      code: 4,
+      code: ErrorCode.validation,
     });
     expect(
       Number(
@@ -425,7 +466,7 @@ describe('public firmware change logs', () => {
     const res = await s.app.inject({ method: 'GET', url: '/anonymous/firmware/changelog' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
-      code: 0,
+      code: ErrorCode.ok,
       data: {
         total: 2,
         list: [

@@ -3,8 +3,11 @@
  * sent, the codes (600/305 not seen, 2 not operable, 1001 offline, 1 timed out, 1005 blocked),
  * and batches refused whole.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CommandRig, commandRig, TestGateway } from '../../../test/commands.ts';
+import { badInput } from '../../../test/envelopes.ts';
 import { addDevice } from '../../../test/kits/events.ts';
 import { type Account, account, company, storePlant, uniqueSn } from '../../../test/kits/plants.ts';
 import { share } from '../../../test/kits/reports.ts';
@@ -84,12 +87,12 @@ describe('inverter boot and shutdown', () => {
     const p = await plant();
     const off = await call(owner, 'GET', `/api/v1/inverter/${p.inverterSn}/shutdown`);
     expect(off).toMatchObject({
-      code: 0,
+      code: ErrorCode.ok,
       data: { sn: p.inverterSn, gatewaySn: p.gateway.sn, type: 'shutdown', state: 'succeeded', error: null },
     });
     expect(p.gateway.received[0]).toMatchObject({ type: 'shutdown', device: p.inverterSn, id: off.data.jobId });
     const on = await call(owner, 'GET', `/api/v1/inverter/${p.inverterSn}/boot`);
-    expect(on).toMatchObject({ code: 0, data: { type: 'boot', state: 'succeeded' } });
+    expect(on).toMatchObject({ code: ErrorCode.ok, data: { type: 'boot', state: 'succeeded' } });
     // The audit record: who asked.
     const row = await rig.s.db.selectFrom('command_jobs').selectAll().where('id', '=', on.data.jobId).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ requested_by: owner.id, device_sn: p.inverterSn, type: 'boot', state: 'succeeded' });
@@ -99,18 +102,24 @@ describe('inverter boot and shutdown', () => {
     const p = await plant();
     p.gateway.respond = () => ({ status: 'error', error: 'device has no power switch' });
     expect(await call(owner, 'GET', `/api/v1/inverter/${p.inverterSn}/boot`)).toMatchObject({
-      code: 0,
+      code: ErrorCode.ok,
       data: { state: 'failed', error: 'device has no power switch' },
     });
   });
 
   it('1001 when the gateway is offline (nothing stored), 1 when no answer comes in time', async () => {
     const p = await plant({ online: false });
-    expect(await call(owner, 'GET', `/api/v1/inverter/${p.inverterSn}/boot`)).toMatchObject({ code: 1001, data: null });
+    expect(await call(owner, 'GET', `/api/v1/inverter/${p.inverterSn}/boot`)).toMatchObject({
+      code: ErrorCode.deviceOffline,
+      data: null,
+    });
     expect(await jobCount(p.gateway.sn)).toBe(0);
     const q = await plant();
     q.gateway.behaviour = 'silent';
-    expect(await call(owner, 'GET', `/api/v1/inverter/${q.inverterSn}/shutdown`)).toMatchObject({ code: 1, data: null });
+    expect(await call(owner, 'GET', `/api/v1/inverter/${q.inverterSn}/shutdown`)).toMatchObject({
+      code: ErrorCode.timeout,
+      data: null,
+    });
   });
 
   it('1005 while another power command of the device is open, or while it is upgrading', async () => {
@@ -118,11 +127,15 @@ describe('inverter boot and shutdown', () => {
     p.gateway.behaviour = 'silent';
     const first = call(owner, 'GET', `/api/v1/inverter/${p.inverterSn}/shutdown`);
     await p.gateway.receivedCount(1);
-    expect(await call(owner, 'GET', `/api/v1/inverter/${p.inverterSn}/boot`)).toMatchObject({ code: 1005 });
-    expect((await first).code).toBe(1);
+    expect(await call(owner, 'GET', `/api/v1/inverter/${p.inverterSn}/boot`)).toMatchObject({
+      code: ErrorCode.stateBlocksAction,
+    });
+    expect((await first).code).toBe(ErrorCode.timeout);
     const q = await plant();
     await rig.s.db.updateTable('devices').set({ status: 'upgrading' }).where('sn', '=', q.inverterSn).execute();
-    expect(await call(owner, 'GET', `/api/v1/inverter/${q.inverterSn}/boot`)).toMatchObject({ code: 1005 });
+    expect(await call(owner, 'GET', `/api/v1/inverter/${q.inverterSn}/boot`)).toMatchObject({
+      code: ErrorCode.stateBlocksAction,
+    });
     expect(q.gateway.received).toEqual([]);
   });
 
@@ -133,21 +146,27 @@ describe('inverter boot and shutdown', () => {
       Array.from({ length: 10 }, () => call(owner, 'GET', `/api/v1/inverter/${p.inverterSn}/shutdown`)),
     );
     // The one stored waits for an answer that does not come (1); the others were refused.
-    expect(replies.map((r) => r.code).sort()).toEqual([1, 1005, 1005, 1005, 1005, 1005, 1005, 1005, 1005, 1005]);
+    expect(replies.map((r) => r.code).sort()).toEqual([ErrorCode.timeout, ...Array(9).fill(ErrorCode.stateBlocksAction)]);
     expect(await jobCount(p.gateway.sn)).toBe(1);
     expect(new Set(p.gateway.received.map((m) => m.id)).size).toBe(1);
     // Once it is final (timed out), the device takes a power command again.
     p.gateway.behaviour = 'answer';
     expect(await call(owner, 'GET', `/api/v1/inverter/${p.inverterSn}/boot`)).toMatchObject({
-      code: 0,
+      code: ErrorCode.ok,
       data: { state: 'succeeded' },
     });
   });
 
   it('600 for an inverter the caller cannot see, 2 for a visitor; nothing sent', async () => {
     const p = await plant();
-    expect(await call(stranger, 'GET', `/api/v1/inverter/${p.inverterSn}/boot`)).toMatchObject({ code: 600, data: null });
-    expect(await call(visitor, 'GET', `/api/v1/inverter/${p.inverterSn}/shutdown`)).toMatchObject({ code: 2, data: null });
+    expect(await call(stranger, 'GET', `/api/v1/inverter/${p.inverterSn}/boot`)).toMatchObject({
+      code: ErrorCode.inverterMissing,
+      data: null,
+    });
+    expect(await call(visitor, 'GET', `/api/v1/inverter/${p.inverterSn}/shutdown`)).toMatchObject({
+      code: ErrorCode.noPermission,
+      data: null,
+    });
     expect(p.gateway.received).toEqual([]);
     expect(await jobCount(p.gateway.sn)).toBe(0);
   });
@@ -158,42 +177,48 @@ describe('debug', () => {
     const p = await plant();
     p.gateway.behaviour = 'acceptOnly';
     const sent = await call(staff, 'POST', `/api/v1/inverter/${p.inverterSn}/debug`, { code: 'AT+STATUS' });
-    expect(sent).toMatchObject({ code: 0, data: { code: 'AT+STATUS', text: null, type: 'debug' } });
+    expect(sent).toMatchObject({ code: ErrorCode.ok, data: { code: 'AT+STATUS', text: null, type: 'debug' } });
     expect(['sent', 'acknowledged']).toContain(sent.data.state);
     const [command] = await p.gateway.receivedCount(1);
     expect(command).toMatchObject({ type: 'debug', device: p.inverterSn, text: 'AT+STATUS' });
     const pending = await call(staff, 'GET', `/api/v1/inverter/${p.inverterSn}/debug/reply`);
-    expect(pending).toMatchObject({ code: 0, data: { jobId: sent.data.jobId, text: null } });
+    expect(pending).toMatchObject({ code: ErrorCode.ok, data: { jobId: sent.data.jobId, text: null } });
     await p.gateway.reply(command!.id, { status: 'ok', text: 'grid ok\nbus ok' });
     const reply = await call(staff, 'GET', `/api/v1/inverter/${p.inverterSn}/debug/reply?jobId=${sent.data.jobId}&waitMs=3000`);
-    expect(reply).toMatchObject({ code: 0, data: { state: 'succeeded', text: 'grid ok\nbus ok' } });
+    expect(reply).toMatchObject({ code: ErrorCode.ok, data: { state: 'succeeded', text: 'grid ok\nbus ok' } });
   });
 
   it('inverter debug: 1001 offline; 404 for a reply when there is none, or for another device’s job; 2 for an owner without the permission', async () => {
     const p = await plant({ online: false });
-    expect(await call(staff, 'POST', `/api/v1/inverter/${p.inverterSn}/debug`, { code: 'x' })).toMatchObject({ code: 1001 });
-    expect(await call(staff, 'GET', `/api/v1/inverter/${p.inverterSn}/debug/reply`)).toMatchObject({ code: 404 });
+    expect(await call(staff, 'POST', `/api/v1/inverter/${p.inverterSn}/debug`, { code: 'x' })).toMatchObject({
+      code: ErrorCode.deviceOffline,
+    });
+    expect(await call(staff, 'GET', `/api/v1/inverter/${p.inverterSn}/debug/reply`)).toMatchObject({ code: ErrorCode.notFound });
     const q = await plant();
     const other = await call(staff, 'POST', `/api/v1/inverter/${q.inverterSn}/debug`, { code: 'x' });
     expect(await call(staff, 'GET', `/api/v1/inverter/${p.inverterSn}/debug/reply?jobId=${other.data.jobId}`)).toMatchObject({
-      code: 404,
+      code: ErrorCode.notFound,
     });
-    expect(await call(owner, 'POST', `/api/v1/inverter/${q.inverterSn}/debug`, { code: 'x' })).toMatchObject({ code: 2 });
+    expect(await call(owner, 'POST', `/api/v1/inverter/${q.inverterSn}/debug`, { code: 'x' })).toMatchObject({
+      code: ErrorCode.noPermission,
+    });
   });
 
   it('gateway debug waits for the diagnostic text; 1001 offline, 305 for a gateway not seen', async () => {
     const p = await plant();
     p.gateway.respond = (c) => ({ status: 'ok', text: `ran ${c.text}` });
     expect(await call(staff, 'POST', `/api/v1/gateway/${p.gateway.sn}/debug`, { code: 'ping' })).toMatchObject({
-      code: 0,
+      code: ErrorCode.ok,
       data: { sn: p.gateway.sn, state: 'succeeded', text: 'ran ping', code: 'ping' },
     });
     const q = await plant({ online: false });
-    expect(await call(staff, 'POST', `/api/v1/gateway/${q.gateway.sn}/debug`, { code: 'ping' })).toMatchObject({ code: 1001 });
+    expect(await call(staff, 'POST', `/api/v1/gateway/${q.gateway.sn}/debug`, { code: 'ping' })).toMatchObject({
+      code: ErrorCode.deviceOffline,
+    });
     const other = await company(rig.s);
     const outsider = await account(rig.s, { kind: 'company_admin', companyId: other });
     expect(await call(outsider, 'POST', `/api/v1/gateway/${p.gateway.sn}/debug`, { code: 'ping' })).toMatchObject({
-      code: 305,
+      code: ErrorCode.gatewayMissing,
       data: null,
     });
   });
@@ -204,7 +229,7 @@ describe('gateway restart', () => {
     const a = await plant();
     const b = await plant({ online: false });
     const one = await call(owner, 'POST', `/api/v1/gateway/${a.gateway.sn}/restart`);
-    expect(one).toMatchObject({ code: 0, data: { jobs: [{ sn: a.gateway.sn, type: 'restart' }] } });
+    expect(one).toMatchObject({ code: ErrorCode.ok, data: { jobs: [{ sn: a.gateway.sn, type: 'restart' }] } });
     const both = await call(owner, 'POST', `/api/v1/gateway/${a.gateway.sn},${b.gateway.sn}/restart`);
     expect(both.data.jobs.map((j: { sn: string; state: string }) => [j.sn, j.state])).toEqual([
       [a.gateway.sn, 'sent'],
@@ -231,11 +256,15 @@ describe('gateway restart', () => {
     const strangerPlant = await storePlant(rig.s, { owner_user_id: stranger.id });
     const strangers = await provisionGateway(rig.s.db, { sn: uniqueSn('GW'), plantId: strangerPlant });
     expect(await call(owner, 'POST', '/api/v1/gateways/batch/restart', { sns: [mine.gateway.sn, strangers.sn] })).toMatchObject({
-      code: 305,
+      code: ErrorCode.gatewayMissing,
       data: null,
     });
-    expect(await call(visitor, 'POST', '/api/v1/gateways/batch/restart', { sns: [mine.gateway.sn] })).toMatchObject({ code: 2 });
-    expect(await call(owner, 'POST', `/api/v1/gateway/${mine.gateway.sn},${strangers.sn}/restart`)).toMatchObject({ code: 305 });
+    expect(await call(visitor, 'POST', '/api/v1/gateways/batch/restart', { sns: [mine.gateway.sn] })).toMatchObject({
+      code: ErrorCode.noPermission,
+    });
+    expect(await call(owner, 'POST', `/api/v1/gateway/${mine.gateway.sn},${strangers.sn}/restart`)).toMatchObject({
+      code: ErrorCode.gatewayMissing,
+    });
     await new Promise((r) => setTimeout(r, 100));
     expect(mine.gateway.received).toEqual([]);
     expect(foreign.gateway.received).toEqual([]);
@@ -247,13 +276,17 @@ describe('gateway restart', () => {
     const a = await plant();
     const b = await plant();
     const res = await call(owner, 'POST', '/api/v1/gateways/batch/restart', { sns: [a.gateway.sn, b.gateway.sn, a.gateway.sn] });
-    expect(res.code).toBe(0);
+    expect(res.code).toBe(ErrorCode.ok);
     expect(res.data.jobs).toHaveLength(2);
     await a.gateway.receivedCount(1);
     await b.gateway.receivedCount(1);
     for (const j of res.data.jobs) expect((await rig.commands.settle(j.jobId, 3000)).state).toBe('succeeded');
-    expect(await call(owner, 'POST', '/api/v1/gateways/batch/restart', { sns: [] })).toMatchObject({ code: 4 });
-    expect(await call(owner, 'POST', `/api/v1/gateway/${encodeURIComponent('a/b')}/restart`)).toMatchObject({ code: 4 });
+    expect(await call(owner, 'POST', '/api/v1/gateways/batch/restart', { sns: [] })).toMatchObject({
+      code: ErrorCode.validation,
+    });
+    expect(await call(owner, 'POST', `/api/v1/gateway/${encodeURIComponent('a/b')}/restart`)).toMatchObject({
+      code: ErrorCode.validation,
+    });
   });
   it('a batch is read back as it stands by the account that asked; another account gets 404', async () => {
     const a = await plant();
@@ -261,14 +294,17 @@ describe('gateway restart', () => {
     const res = await call(owner, 'POST', '/api/v1/gateways/batch/restart', { sns: [a.gateway.sn, b.gateway.sn] });
     await rig.commands.settle(res.data.jobs[0].jobId, 3000);
     const progress = await call(owner, 'GET', `/api/v1/gateways/restart/${res.data.batchId}`);
-    expect(progress.code).toBe(0);
+    expect(progress.code).toBe(ErrorCode.ok);
     const states = Object.fromEntries(progress.data.jobs.map((j: { sn: string; state: string }) => [j.sn, j.state]));
     expect(states).toEqual({ [a.gateway.sn]: 'succeeded', [b.gateway.sn]: 'queued' });
-    expect(await call(staff, 'GET', `/api/v1/gateways/restart/${res.data.batchId}`)).toMatchObject({ code: 404, data: null });
-    expect(await call(owner, 'GET', '/api/v1/gateways/restart/00000000-0000-4000-8000-00000000dead')).toMatchObject({
-      code: 404,
+    expect(await call(staff, 'GET', `/api/v1/gateways/restart/${res.data.batchId}`)).toMatchObject({
+      code: ErrorCode.notFound,
+      data: null,
     });
-    expect(await call(owner, 'GET', '/api/v1/gateways/restart/not-a-batch')).toMatchObject({ code: 4 });
+    expect(await call(owner, 'GET', '/api/v1/gateways/restart/00000000-0000-4000-8000-00000000dead')).toMatchObject({
+      code: ErrorCode.notFound,
+    });
+    expect(await call(owner, 'GET', '/api/v1/gateways/restart/not-a-batch')).toMatchObject({ code: ErrorCode.validation });
   });
 });
 
@@ -279,18 +315,18 @@ describe('gateway settings switch', () => {
       name: 'uploadInterval',
       value: 300,
     });
-    expect(ok).toMatchObject({ code: 0, data: { type: 'settings', state: 'succeeded' } });
+    expect(ok).toMatchObject({ code: ErrorCode.ok, data: { type: 'settings', state: 'succeeded' } });
     expect(p.gateway.received[0]).toMatchObject({ type: 'settings', setting: { name: 'uploadInterval', value: 300 } });
     const bad = await call(owner, 'POST', `/api/v1/gateway/${p.gateway.sn}/settings/switch`, {
       name: 'uploadInterval',
       value: 5,
     });
-    expect(bad).toMatchObject({ code: 4, data: null });
+    expect(bad).toMatchObject(badInput('value'));
     expect(bad.msg).toMatch(/uploadInterval must be within 10\.\.3600/);
     expect(
       await call(owner, 'POST', `/api/v1/gateway/${p.gateway.sn}/settings/switch`, { name: 'ssid', value: 1 }),
     ).toMatchObject({
-      code: 4,
+      code: ErrorCode.validation,
     });
     expect(await jobCount(p.gateway.sn)).toBe(1);
   });
@@ -298,7 +334,7 @@ describe('gateway settings switch', () => {
   it('waits for an offline gateway: the job stays queued and is sent when it comes online', async () => {
     const p = await plant({ online: false });
     const res = await call(owner, 'POST', `/api/v1/gateway/${p.gateway.sn}/settings/switch`, { name: 'bufferOffline', value: 0 });
-    expect(res).toMatchObject({ code: 0, data: { state: 'queued' } });
+    expect(res).toMatchObject({ code: ErrorCode.ok, data: { state: 'queued' } });
     await online(p.gateway);
     await p.gateway.receivedCount(1);
     expect((await rig.commands.settle(res.data.jobId, 3000)).state).toBe('succeeded');

@@ -3,8 +3,9 @@
  * plantId, SN): a non-zero code and no data. A visitor the plant is shared with reads everything
  * but may not set the master meter nor attach a station (2).
  */
-import { companyGrantable } from '@sunfleet/contracts';
+import { companyGrantable, ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { someBadInput } from '../../../test/envelopes.ts';
 import { type OverviewServer, overviewServer } from '../../../test/kits/plant-energy.ts';
 import { type Account, account, createPlant, gateway } from '../../../test/kits/plants.ts';
 import { HYBRID, METER, uniqueSn, WEATHER } from '../../../test/telemetry.ts';
@@ -69,17 +70,17 @@ describe('overview access', () => {
   it("answers another tenant's plant or device with a non-zero code and no data", async () => {
     for (const url of reads()) {
       const body = (await o.s.call(stranger.token, 'GET', url)).body;
-      expect(body.code, url).not.toBe(0);
+      expect(body.code, url).not.toBe(ErrorCode.ok);
       expect(body.data, url).toBeNull();
     }
     const master = (await o.s.call(stranger.token, 'POST', `/api/v1/meter/${MET}/master`)).body;
-    expect(master).toMatchObject({ code: 404, data: null });
+    expect(master).toMatchObject({ code: ErrorCode.notFound, data: null });
     const attach = (await o.s.call(stranger.token, 'POST', '/api/v1/saveAuthInfo', { plantId, sn: WS })).body;
-    expect(attach).toMatchObject({ code: 700, data: null });
+    expect(attach).toMatchObject({ code: ErrorCode.plantMissing, data: null });
     // Their own plant, the victim's station: not behind their gateways.
     const own = await createPlant(o.s, stranger, { timezone: 'UTC' });
     expect((await o.s.call(stranger.token, 'POST', '/api/v1/saveAuthInfo', { plantId: own, sn: WS })).body).toMatchObject({
-      code: 404,
+      code: ErrorCode.notFound,
       data: null,
     });
     const plantRow = await o.s.db
@@ -93,17 +94,22 @@ describe('overview access', () => {
   it('lets a visitor read everything, but not set the master meter nor attach a station', async () => {
     for (const url of reads()) {
       const body = (await o.s.call(visitor.token, 'GET', url)).body;
-      expect(body.code, url).toBe(0);
+      expect(body.code, url).toBe(ErrorCode.ok);
       expect(body.data, url).not.toBeNull();
     }
-    expect((await o.s.call(visitor.token, 'POST', `/api/v1/meter/${MET}/master`)).body).toMatchObject({ code: 2, data: null });
+    expect((await o.s.call(visitor.token, 'POST', `/api/v1/meter/${MET}/master`)).body).toMatchObject({
+      code: ErrorCode.noPermission,
+      data: null,
+    });
     expect((await o.s.call(visitor.token, 'POST', '/api/v1/saveAuthInfo', { plantId, sn: WS })).body).toMatchObject({
-      code: 2,
+      code: ErrorCode.noPermission,
       data: null,
     });
     // The owner may.
-    expect((await o.s.call(owner.token, 'POST', `/api/v1/meter/${MET}/master`)).body).toMatchObject({ code: 0 });
-    expect((await o.s.call(owner.token, 'POST', '/api/v1/saveAuthInfo', { plantId, sn: WS })).body).toMatchObject({ code: 0 });
+    expect((await o.s.call(owner.token, 'POST', `/api/v1/meter/${MET}/master`)).body).toMatchObject({ code: ErrorCode.ok });
+    expect((await o.s.call(owner.token, 'POST', '/api/v1/saveAuthInfo', { plantId, sn: WS })).body).toMatchObject({
+      code: ErrorCode.ok,
+    });
   });
 
   it('refuses bad input with code 4', async () => {
@@ -114,8 +120,10 @@ describe('overview access', () => {
       '/api/v1/weather?plantId=abc',
       `/api/v1/meteorological/${WS}/day?date=2025-02-29`,
     ]) {
-      expect((await o.s.call(owner.token, 'GET', url)).body, url).toMatchObject({ code: 4, data: null });
+      expect((await o.s.call(owner.token, 'GET', url)).body, url).toMatchObject(someBadInput);
     }
-    expect((await o.s.call(owner.token, 'POST', '/api/v1/saveAuthInfo', { plantId })).body).toMatchObject({ code: 4 });
+    expect((await o.s.call(owner.token, 'POST', '/api/v1/saveAuthInfo', { plantId })).body).toMatchObject({
+      code: ErrorCode.validation,
+    });
   });
 });

@@ -3,7 +3,10 @@
  * flows, the day curve (plant-local days across a time-zone boundary, late data), generation
  * bars, energy breakdown, generation use and the events of the last hour.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { badInput } from '../../../test/envelopes.ts';
 import {
   DAY,
   dataFor,
@@ -167,7 +170,8 @@ describe('realtime card and energy flow', () => {
       hasBattery: true,
       at: iso(now - 3 * HOUR),
     });
-    for (const sn of [M, 'NOSUCHINV']) expect(await get(`/api/v1/inverter/${sn}/flow`)).toMatchObject({ code: 600, data: null });
+    for (const sn of [M, 'NOSUCHINV'])
+      expect(await get(`/api/v1/inverter/${sn}/flow`)).toMatchObject({ code: ErrorCode.inverterMissing, data: null });
   });
 
   it("answers today's curve when no date is given", async () => {
@@ -279,8 +283,8 @@ describe('the day curve', () => {
   });
 
   it('refuses a date that does not exist', async () => {
-    expect(await get(`/api/v1/plant/${plantId}/power/day?date=2025-02-30`)).toMatchObject({ code: 4, data: null });
-    expect(await get(`/api/v1/plant/${plantId}/power/day?date=2025-2-3`)).toMatchObject({ code: 4, data: null });
+    expect(await get(`/api/v1/plant/${plantId}/power/day?date=2025-02-30`)).toMatchObject(badInput('date'));
+    expect(await get(`/api/v1/plant/${plantId}/power/day?date=2025-2-3`)).toMatchObject(badInput('date'));
   });
 });
 

@@ -1,7 +1,9 @@
 /** Plant pictures (JPG or PNG by content, at most 10 MB) through plant/thumbnail. */
 import fs from 'node:fs';
 import path from 'node:path';
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { badInput } from '../../../test/envelopes.ts';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { pngOf } from '../../../test/images.ts';
 import { type Account, account, company, createPlant, multipart, PNG } from '../../../test/kits/plants.ts';
@@ -31,7 +33,7 @@ describe('pictures', () => {
       return res.json() as { code: number; data: { url: string } };
     };
     const first = await upload();
-    expect(first.code).toBe(0);
+    expect(first.code).toBe(ErrorCode.ok);
     expect(first.data.url).toMatch(/^\/uploads\/plants\/[a-f0-9]{32}\.png$/);
     const file = (url: string) => path.join(uploadsDir(s.config.dataDir), 'plants', url.split('/').pop()!);
     expect(fs.existsSync(file(first.data.url))).toBe(true);
@@ -64,11 +66,11 @@ describe('pictures', () => {
     const pending = async () =>
       (await s.db.selectFrom('pending_uploads').select('url').where('user_id', '=', owner.id).execute()).length;
     const before = await pending();
-    expect(await send(pngOf(14_000, 14_000))).toMatchObject({ code: 11, data: null });
-    expect(await send(pngOf(8193, 1000))).toMatchObject({ code: 11, data: null });
+    expect(await send(pngOf(14_000, 14_000))).toMatchObject({ code: ErrorCode.imageTooLarge, data: null });
+    expect(await send(pngOf(8193, 1000))).toMatchObject({ code: ErrorCode.imageTooLarge, data: null });
     // A refused picture reserves nothing against the account's pending pictures.
     expect(await pending()).toBe(before);
-    expect(await send(pngOf(6000, 4000))).toMatchObject({ code: 0 });
+    expect(await send(pngOf(6000, 4000))).toMatchObject({ code: ErrorCode.ok });
   });
 
   it('refuses a file that is not a JPG or PNG whatever its name, and a file over 10 MB', async () => {
@@ -79,7 +81,7 @@ describe('pictures', () => {
       headers: { authorization: `Bearer ${owner.token}`, ...fake.headers },
       payload: fake.payload,
     });
-    expect(res.json()).toMatchObject({ code: 4, data: null });
+    expect(res.json()).toMatchObject({ code: ErrorCode.validation, data: null });
     const big = multipart(Buffer.concat([PNG, Buffer.alloc(10 * 1024 * 1024)]));
     const tooBig = await s.app.inject({
       method: 'POST',
@@ -87,7 +89,7 @@ describe('pictures', () => {
       headers: { authorization: `Bearer ${owner.token}`, ...big.headers },
       payload: big.payload,
     });
-    expect(tooBig.json()).toMatchObject({ code: 4, data: null });
+    expect(tooBig.json()).toMatchObject({ code: ErrorCode.validation, data: null });
   });
 
   it('both the create and the edit form may upload: either permission is enough, station.view alone is not', async () => {
@@ -103,9 +105,9 @@ describe('pictures', () => {
       });
       return res.json() as { code: number; data: unknown };
     };
-    expect((await upload(await holding(['station.view', 'station.create']))).code).toBe(0);
-    expect((await upload(await holding(['station.view', 'station.edit']))).code).toBe(0);
-    expect(await upload(await holding(['station.view']))).toMatchObject({ code: 2, data: null });
+    expect((await upload(await holding(['station.view', 'station.create']))).code).toBe(ErrorCode.ok);
+    expect((await upload(await holding(['station.view', 'station.edit']))).code).toBe(ErrorCode.ok);
+    expect(await upload(await holding(['station.view']))).toMatchObject({ code: ErrorCode.noPermission, data: null });
   });
 
   it('a read-only account may not upload (2)', async () => {
@@ -117,7 +119,7 @@ describe('pictures', () => {
       headers: { authorization: `Bearer ${ro.token}`, ...body.headers },
       payload: body.payload,
     });
-    expect(res.json().code).toBe(2);
+    expect(res.json().code).toBe(ErrorCode.noPermission);
   });
 });
 
@@ -164,9 +166,9 @@ describe('pending pictures', () => {
     expect(await pending(me.id)).toEqual([{ url: young }]);
     const id = await createPlant(s, me);
     const late = await post(me, `/api/v1/plant/${id}/info`, { picture: old });
-    expect(late.body).toMatchObject({ code: 4, data: null });
+    expect(late.body).toMatchObject(badInput('picture'));
     expect(late.body.msg).toContain('upload it again');
-    expect((await post(me, `/api/v1/plant/${id}/info`, { picture: young })).body.code).toBe(0);
+    expect((await post(me, `/api/v1/plant/${id}/info`, { picture: young })).body.code).toBe(ErrorCode.ok);
   });
 
   it('clean-ups running at once in several processes delete each picture once, without error', async () => {
@@ -185,7 +187,7 @@ describe('pending pictures', () => {
     const other = await account(s);
     const theirs = (await uploadAs(other)).body.data!.url;
     const res = await post(me, '/api/v1/plant', { name: 'Borrowed pic', capacity: 1, type: 0, timezone: 'UTC', picture: theirs });
-    expect(res.body).toMatchObject({ code: 4, data: null });
+    expect(res.body).toMatchObject(badInput('picture'));
     expect(res.body.msg).toContain('not an uploaded picture of yours');
     expect(await pending(other.id)).toEqual([{ url: theirs }]);
     const made = await post(me, '/api/v1/plant', {
@@ -195,7 +197,7 @@ describe('pending pictures', () => {
       timezone: 'UTC',
       thumbnail: `/uploads/plants/${'a'.repeat(32)}.png`,
     });
-    expect(made.body).toMatchObject({ code: 4, data: null });
+    expect(made.body).toMatchObject(badInput('picture'));
     expect(made.body.msg).toContain('not an uploaded picture of yours');
     expect(await s.db.selectFrom('plants').select('id').where('name', 'in', ['Borrowed pic', 'Invented pic']).execute()).toEqual(
       [],
@@ -204,20 +206,20 @@ describe('pending pictures', () => {
 
   it('an account has at most 20 pictures pending: the 21st is refused (429) and not stored', async () => {
     const me = await account(s);
-    for (let i = 0; i < 20; i++) expect((await uploadAs(me)).body.code, `upload ${i + 1}`).toBe(0);
+    for (let i = 0; i < 20; i++) expect((await uploadAs(me)).body.code, `upload ${i + 1}`).toBe(ErrorCode.ok);
     const dir = path.join(uploadsDir(s.config.dataDir), 'plants');
     const files = fs.readdirSync(dir).length;
     const over = await uploadAs(me);
     expect(over.status).toBe(429);
-    expect(over.body).toMatchObject({ code: 3, data: null });
+    expect(over.body).toMatchObject({ code: ErrorCode.tooManyRequests, data: null });
     expect(Number(over.headers['retry-after'])).toBeGreaterThan(3500);
     expect(fs.readdirSync(dir).length).toBe(files);
     expect(await pending(me.id)).toHaveLength(20);
     // Using one frees a place.
     await createPlant(s, me, { picture: (await pending(me.id))[0]!.url });
-    expect((await uploadAs(me)).body.code).toBe(0);
+    expect((await uploadAs(me)).body.code).toBe(ErrorCode.ok);
     // Another account has its own quota.
-    expect((await uploadAs(await account(s))).body.code).toBe(0);
+    expect((await uploadAs(await account(s))).body.code).toBe(ErrorCode.ok);
   });
 
   it('at most 10 uploads a minute per account, pictures and avatars together', async () => {
@@ -234,10 +236,10 @@ describe('pending pictures', () => {
         });
       };
       for (let i = 0; i < 5; i++) expect((await uploadAs(me, limited)).status).toBe(200);
-      for (let i = 0; i < 5; i++) expect((await avatar()).json().code).toBe(0);
+      for (let i = 0; i < 5; i++) expect((await avatar()).json().code).toBe(ErrorCode.ok);
       const over = await uploadAs(me, limited);
       expect(over.status).toBe(429);
-      expect(over.body).toMatchObject({ code: 3 });
+      expect(over.body).toMatchObject({ code: ErrorCode.tooManyRequests });
       expect((await avatar()).statusCode).toBe(429);
       expect((await uploadAs(await account(limited), limited)).status).toBe(200);
     } finally {

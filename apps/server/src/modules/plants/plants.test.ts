@@ -1,4 +1,6 @@
 /** Create, read, edit, delete a plant: every plant field, each with its validation rule. */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { type Account, account, company, createPlant, uniqueName } from '../../../test/kits/plants.ts';
@@ -54,7 +56,7 @@ describe('create', () => {
       contactPhone: '+34 600 000 000',
     };
     const res = await post(owner, '/api/v1/plant', body);
-    expect(res.body.code).toBe(0);
+    expect(res.body.code).toBe(ErrorCode.ok);
     expect(res.body.data).toMatchObject({
       name: 'Casa del Sol',
       type: 1,
@@ -114,37 +116,37 @@ describe('create', () => {
 
   it('a read-only account cannot create (2)', async () => {
     const ro = await account(s, { readOnly: true });
-    expect((await post(ro, '/api/v1/plant', valid)).body.code).toBe(2);
+    expect((await post(ro, '/api/v1/plant', valid)).body.code).toBe(ErrorCode.noPermission);
   });
 
   const refusals: Array<[string, Record<string, unknown>, number]> = [
-    ['a 4-character name', { name: 'Abcd' }, 4],
-    ['a name of 5 only with spaces around', { name: '  Abcd  ' }, 4],
-    ['a 33-character name', { name: 'x'.repeat(33) }, 4],
-    ['a name with forbidden characters', { name: 'Plant <one>' }, 4],
-    ['no name', { name: undefined }, 4],
-    ['a negative capacity', { capacity: -1 }, 4],
-    ['a capacity over 50000', { capacity: 50000.01 }, 4],
-    ['a capacity with three decimals', { capacity: 1.234 }, 4],
-    ['an unknown type', { type: 3 }, 4],
-    ['a price over 9999', { price: 9999.01 }, 4],
-    ['a price with three decimals', { price: 1.005 }, 4],
-    ['a negative price', { price: -0.01 }, 4],
-    ['an unknown time zone', { timezone: 'Mars/Olympus' }, 4],
-    ['an unknown currency', { currency: 'ABC' }, 4],
-    ['an impossible date', { commissioningDate: '2025-02-30' }, 4],
-    ['a badly formed date', { commissioningDate: '1/2/2025' }, 4],
-    ['a picture from elsewhere', { picture: 'https://example.com/x.png' }, 4],
-    ['a field that does not exist', { owner_user_id: 1 }, 4],
-    ['a latitude over 90', { latitude: 90.5, longitude: 0 }, 10],
-    ['a longitude under -180', { latitude: 0, longitude: -180.5 }, 10],
-    ['a latitude without longitude', { latitude: 10 }, 10],
-    ['an investment over the value limit', { totalInvestment: 10000000 }, 4],
-    ['time of use without segments', { valuationMethod: 'tou' }, 4],
+    ['a 4-character name', { name: 'Abcd' }, ErrorCode.validation],
+    ['a name of 5 only with spaces around', { name: '  Abcd  ' }, ErrorCode.validation],
+    ['a 33-character name', { name: 'x'.repeat(33) }, ErrorCode.validation],
+    ['a name with forbidden characters', { name: 'Plant <one>' }, ErrorCode.validation],
+    ['no name', { name: undefined }, ErrorCode.validation],
+    ['a negative capacity', { capacity: -1 }, ErrorCode.validation],
+    ['a capacity over 50000', { capacity: 50000.01 }, ErrorCode.validation],
+    ['a capacity with three decimals', { capacity: 1.234 }, ErrorCode.validation],
+    ['an unknown type', { type: 3 }, ErrorCode.validation],
+    ['a price over 9999', { price: 9999.01 }, ErrorCode.validation],
+    ['a price with three decimals', { price: 1.005 }, ErrorCode.validation],
+    ['a negative price', { price: -0.01 }, ErrorCode.validation],
+    ['an unknown time zone', { timezone: 'Mars/Olympus' }, ErrorCode.validation],
+    ['an unknown currency', { currency: 'ABC' }, ErrorCode.validation],
+    ['an impossible date', { commissioningDate: '2025-02-30' }, ErrorCode.validation],
+    ['a badly formed date', { commissioningDate: '1/2/2025' }, ErrorCode.validation],
+    ['a picture from elsewhere', { picture: 'https://example.com/x.png' }, ErrorCode.validation],
+    ['a field that does not exist', { owner_user_id: 1 }, ErrorCode.validation],
+    ['a latitude over 90', { latitude: 90.5, longitude: 0 }, ErrorCode.coordinates],
+    ['a longitude under -180', { latitude: 0, longitude: -180.5 }, ErrorCode.coordinates],
+    ['a latitude without longitude', { latitude: 10 }, ErrorCode.coordinates],
+    ['an investment over the value limit', { totalInvestment: 10000000 }, ErrorCode.validation],
+    ['time of use without segments', { valuationMethod: 'tou' }, ErrorCode.validation],
     [
       '7 price segments',
       { valuationMethod: 'tou', priceSegments: Array.from({ length: 7 }, () => ({ start: '00:00', end: '23:59', price: 1 })) },
-      4,
+      ErrorCode.validation,
     ],
     [
       'segments with a gap',
@@ -155,7 +157,7 @@ describe('create', () => {
           { start: '09:00', end: '23:59', price: 2 },
         ],
       },
-      4,
+      ErrorCode.validation,
     ],
     [
       'overlapping segments',
@@ -166,10 +168,10 @@ describe('create', () => {
           { start: '09:00', end: '23:59', price: 2 },
         ],
       },
-      4,
+      ErrorCode.validation,
     ],
-    ['segments ending before 23:59', { valuationMethod: 'tou', priceSegments: [{ start: '00:00', end: '23:00', price: 1 }] }, 4],
-    ['segments starting after 00:00', { valuationMethod: 'tou', priceSegments: [{ start: '01:00', end: '23:59', price: 1 }] }, 4],
+    ['segments ending before 23:59', { valuationMethod: 'tou', priceSegments: [{ start: '00:00', end: '23:00', price: 1 }] }, ErrorCode.validation],
+    ['segments starting after 00:00', { valuationMethod: 'tou', priceSegments: [{ start: '01:00', end: '23:59', price: 1 }] }, ErrorCode.validation],
     [
       'a segment ending where it starts',
       {
@@ -179,20 +181,24 @@ describe('create', () => {
           { start: '00:00', end: '23:59', price: 1 },
         ],
       },
-      4,
+      ErrorCode.validation,
     ],
-    ['a segment hour 24:00', { valuationMethod: 'tou', priceSegments: [{ start: '00:00', end: '24:00', price: 1 }] }, 4],
+    ['a segment hour 24:00', { valuationMethod: 'tou', priceSegments: [{ start: '00:00', end: '24:00', price: 1 }] }, ErrorCode.validation],
     [
       'a segment price with three decimals',
       { valuationMethod: 'tou', priceSegments: [{ start: '00:00', end: '23:59', price: 0.125 }] },
-      4,
+      ErrorCode.validation,
     ],
   ];
   it.each(refusals)('refuses %s and writes nothing', async (_what, change, code) => {
     const before = await plantCount();
     const res = await post(owner, '/api/v1/plant', { ...valid, name: uniqueName(), ...change });
-    expect(res.body).toMatchObject({ code, data: null });
-    if (code === 4) expect(res.body.msg).toMatch(/body/);
+    expect(res.body.code).toBe(code);
+    if (code === ErrorCode.validation) {
+      expect(res.body.msg).toMatch(/body/);
+      // It names the field changed (a time-of-use plan without a good day of segments: the segments).
+      expect([...Object.keys(change), 'priceSegments']).toContain((res.body.data as { fields: string[] } | null)?.fields[0]?.split('.')[0]);
+    } else expect(res.body.data).toBeNull();
     expect(await plantCount()).toBe(before);
   });
 
@@ -224,8 +230,8 @@ describe('create', () => {
         price: 9999,
       })),
     });
-    expect(res.body.code).toBe(0);
-    expect((await post(owner, '/api/v1/plant', { ...valid, name: 'Fiver', capacity: 0, price: 0 })).body.code).toBe(0);
+    expect(res.body.code).toBe(ErrorCode.ok);
+    expect((await post(owner, '/api/v1/plant', { ...valid, name: 'Fiver', capacity: 0, price: 0 })).body.code).toBe(ErrorCode.ok);
   });
 });
 
@@ -248,9 +254,9 @@ describe('edit', () => {
   });
 
   it('info refuses income fields, income refuses info fields (each call has its section)', async () => {
-    expect((await post(owner, `/api/v1/plant/${id}/info`, { price: 1 })).body.code).toBe(4);
-    expect((await post(owner, `/api/v1/plant/${id}/income`, { name: 'Other name' })).body.code).toBe(4);
-    expect((await post(owner, `/api/v1/plant/${id}/contacts`, { capacity: 3 })).body.code).toBe(4);
+    expect((await post(owner, `/api/v1/plant/${id}/info`, { price: 1 })).body.code).toBe(ErrorCode.validation);
+    expect((await post(owner, `/api/v1/plant/${id}/income`, { name: 'Other name' })).body.code).toBe(ErrorCode.validation);
+    expect((await post(owner, `/api/v1/plant/${id}/contacts`, { capacity: 3 })).body.code).toBe(ErrorCode.validation);
   });
 
   it('checks coordinates against the stored ones: one side cleared alone is 10', async () => {
@@ -258,8 +264,8 @@ describe('edit', () => {
       latitude: 41.5,
       longitude: -3,
     });
-    expect((await post(owner, `/api/v1/plant/${id}/info`, { longitude: null })).body.code).toBe(10);
-    expect((await post(owner, `/api/v1/plant/${id}/info`, { longitude: 200 })).body.code).toBe(10);
+    expect((await post(owner, `/api/v1/plant/${id}/info`, { longitude: null })).body.code).toBe(ErrorCode.coordinates);
+    expect((await post(owner, `/api/v1/plant/${id}/info`, { longitude: 200 })).body.code).toBe(ErrorCode.coordinates);
     expect((await post(owner, `/api/v1/plant/${id}/info`, { latitude: null, longitude: null })).body.data).toMatchObject({
       latitude: null,
       longitude: null,
@@ -278,8 +284,12 @@ describe('edit', () => {
     });
     expect(tou.body.data).toMatchObject({ valuationMethod: 'tou', priceSegments: segments, currency: 'USD' });
     // Segments alone are checked against the stored method.
-    expect((await post(owner, `/api/v1/plant/${id}/income`, { priceSegments: [segments[0]] })).body.code).toBe(4);
-    expect((await post(owner, `/api/v1/plant/${id}/income`, { valuationMethod: 'tou', priceSegments: [] })).body.code).toBe(4);
+    expect((await post(owner, `/api/v1/plant/${id}/income`, { priceSegments: [segments[0]] })).body.code).toBe(
+      ErrorCode.validation,
+    );
+    expect((await post(owner, `/api/v1/plant/${id}/income`, { valuationMethod: 'tou', priceSegments: [] })).body.code).toBe(
+      ErrorCode.validation,
+    );
     const constant = await post(owner, `/api/v1/plant/${id}/income`, { valuationMethod: 'constant', price: 0.22, income: 10 });
     expect(constant.body.data).toMatchObject({ valuationMethod: 'constant', priceSegments: [], price: 0.22, income: 10 });
     expect((await post(owner, `/api/v1/plant/${id}/income`, { valuationMethod: 'generation' })).body.data).toMatchObject({
@@ -290,7 +300,7 @@ describe('edit', () => {
   it('contacts, and the whole-plant edit', async () => {
     const res = await post(owner, `/api/v1/plant/${id}/contacts`, { contactName: '  ', contactPhone: '+1 555-0100' });
     expect(res.body.data).toMatchObject({ contactName: null, contactPhone: '+1 555-0100' });
-    expect((await post(owner, `/api/v1/plant/${id}/contacts`, { contactPhone: 'call me' })).body.code).toBe(4);
+    expect((await post(owner, `/api/v1/plant/${id}/contacts`, { contactPhone: 'call me' })).body.code).toBe(ErrorCode.validation);
     const all = await post(owner, `/api/v1/plant/${id}`, {
       name: 'All at once',
       alias: 'AA',
@@ -305,7 +315,7 @@ describe('edit', () => {
       timezone: 'America/New_York',
       contactName: 'Eva',
     });
-    expect((await post(owner, `/api/v1/plant/${id}`, { name: 'Bad' })).body.code).toBe(4);
+    expect((await post(owner, `/api/v1/plant/${id}`, { name: 'Bad' })).body.code).toBe(ErrorCode.validation);
   });
 });
 
@@ -314,10 +324,10 @@ describe('delete', () => {
     const id = await createPlant(s, owner);
     const friend = await account(s);
     await post(owner, `/api/v1/plant/${id}/share`, { account: friend.account, role: 'manager' });
-    expect((await post(owner, `/api/v1/plant/${id}/delete`)).body).toMatchObject({ code: 0, data: null });
-    expect((await get(owner, `/api/v1/plant/${id}`)).body).toMatchObject({ code: 700, data: null });
-    expect((await get(friend, `/api/v1/plant/${id}`)).body.code).toBe(700);
+    expect((await post(owner, `/api/v1/plant/${id}/delete`)).body).toMatchObject({ code: ErrorCode.ok, data: null });
+    expect((await get(owner, `/api/v1/plant/${id}`)).body).toMatchObject({ code: ErrorCode.plantMissing, data: null });
+    expect((await get(friend, `/api/v1/plant/${id}`)).body.code).toBe(ErrorCode.plantMissing);
     expect(await s.db.selectFrom('plant_shares').select('user_id').where('plant_id', '=', id).execute()).toEqual([]);
-    expect((await post(owner, `/api/v1/plant/${id}/delete`)).body.code).toBe(700);
+    expect((await post(owner, `/api/v1/plant/${id}/delete`)).body.code).toBe(ErrorCode.plantMissing);
   });
 });

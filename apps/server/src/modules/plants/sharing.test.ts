@@ -1,5 +1,8 @@
 /** Sharing: who may, the refusal codes, and what each role can do (transfer requests: transfers.test.ts). */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { badInput } from '../../../test/envelopes.ts';
 import { PASSWORD, startServer, type TestServer } from '../../../test/harness.ts';
 import { type Account, account, company, createPlant } from '../../../test/kits/plants.ts';
 
@@ -50,7 +53,7 @@ describe('share', () => {
     const res = await share(owner, plant, friend.account.toUpperCase());
     // The answer says the share was made, nothing more about the account (no id, no nickname).
     expect(res.body).toEqual({
-      code: 0,
+      code: ErrorCode.ok,
       msg: 'ok',
       data: { account: friend.account, role: 'visitor', sharedAt: expect.any(String) },
     });
@@ -65,39 +68,42 @@ describe('share', () => {
   });
 
   it('refuses: 701 oneself, 702 company accounts, 4 no such account (a disabled one alike), 4 bad role', async () => {
-    expect((await share(owner, plant, owner.account)).body.code).toBe(701);
-    expect((await share(owner, plant, companyAdmin.account)).body.code).toBe(702);
-    expect((await share(owner, plant, companyUser.account)).body.code).toBe(702);
+    expect((await share(owner, plant, owner.account)).body.code).toBe(ErrorCode.shareSelf);
+    expect((await share(owner, plant, companyAdmin.account)).body.code).toBe(ErrorCode.shareCompanyUser);
+    expect((await share(owner, plant, companyUser.account)).body.code).toBe(ErrorCode.shareCompanyUser);
     const missing = await share(owner, plant, 'nobody@example.com');
-    expect(missing.body).toMatchObject({ code: 4, data: null });
+    expect(missing.body).toMatchObject(badInput('account'));
     expect(missing.body.msg).toContain('no such account');
     const disabled = await s.user({ enabled: false });
     const answer = (await share(owner, plant, disabled.account)).body;
     expect(answer).toEqual({ ...missing.body });
-    expect((await share(owner, plant, stranger.account, 'owner')).body.code).toBe(4);
+    expect((await share(owner, plant, stranger.account, 'owner')).body.code).toBe(ErrorCode.validation);
     const shared = await s.db.selectFrom('plant_shares').select('user_id').where('plant_id', '=', plant).execute();
     expect(shared.map((r) => r.user_id)).toEqual([friend.id]);
   });
 
   it('703 for a company plant, even for its company', async () => {
     const companyPlant = await createPlant(s, companyAdmin);
-    expect((await share(companyAdmin, companyPlant, stranger.account)).body.code).toBe(703);
+    expect((await share(companyAdmin, companyPlant, stranger.account)).body.code).toBe(ErrorCode.shareCompanyPlant);
   });
 
   it('only the owner shares: a manager or installer gets 2, a stranger 700', async () => {
-    expect((await share(friend, plant, stranger.account)).body.code).toBe(2);
-    expect((await get(friend, `/api/v1/plant/${plant}/getShareUsers`)).body.code).toBe(2);
-    expect((await share(companyAdmin, plant, stranger.account)).body.code).toBe(2);
-    expect((await share(stranger, plant, friend.account)).body).toMatchObject({ code: 700, data: null });
-    expect((await get(stranger, `/api/v1/plant/${plant}/getShareUsers`)).body).toMatchObject({ code: 700, data: null });
+    expect((await share(friend, plant, stranger.account)).body.code).toBe(ErrorCode.noPermission);
+    expect((await get(friend, `/api/v1/plant/${plant}/getShareUsers`)).body.code).toBe(ErrorCode.noPermission);
+    expect((await share(companyAdmin, plant, stranger.account)).body.code).toBe(ErrorCode.noPermission);
+    expect((await share(stranger, plant, friend.account)).body).toMatchObject({ code: ErrorCode.plantMissing, data: null });
+    expect((await get(stranger, `/api/v1/plant/${plant}/getShareUsers`)).body).toMatchObject({
+      code: ErrorCode.plantMissing,
+      data: null,
+    });
   });
 });
 
 describe('what each role may do', () => {
   it('a manager operates (edit, gateway) but cannot delete, share or transfer', async () => {
     await share(owner, plant, friend.account, 'manager');
-    expect((await post(friend, `/api/v1/plant/${plant}/info`, { alias: 'by manager' })).body.code).toBe(0);
-    expect((await post(friend, `/api/v1/plant/${plant}/contacts`, { contactName: 'Site Boss' })).body.code).toBe(0);
+    expect((await post(friend, `/api/v1/plant/${plant}/info`, { alias: 'by manager' })).body.code).toBe(ErrorCode.ok);
+    expect((await post(friend, `/api/v1/plant/${plant}/contacts`, { contactName: 'Site Boss' })).body.code).toBe(ErrorCode.ok);
     expect((await get(friend, `/api/v1/plant/${plant}`)).body.data).toMatchObject({
       role: 'manager',
       canEdit: true,
@@ -107,7 +113,7 @@ describe('what each role may do', () => {
     // The list row carries the same rights, so the list shows the same buttons.
     expect(await listRow(friend, plant)).toMatchObject({ role: 'manager', canEdit: true, canManage: false });
     expect(await listRow(owner, plant)).toMatchObject({ role: 'owner', canEdit: true, canManage: true });
-    expect((await post(friend, `/api/v1/plant/${plant}/delete`)).body.code).toBe(2);
+    expect((await post(friend, `/api/v1/plant/${plant}/delete`)).body.code).toBe(ErrorCode.noPermission);
     expect(
       (
         await post(friend, `/api/v1/plant/${plant}/transfer?account=${encodeURIComponent(stranger.account)}`, {
@@ -133,7 +139,7 @@ describe('what each role may do', () => {
       [`/api/v1/plant/${plant}/share`, { account: stranger.account, role: 'visitor' }],
       [`/api/v1/plant/${plant}/transfer?account=${encodeURIComponent(stranger.account)}`, { password: PASSWORD }],
     ] as const) {
-      expect((await post(friend, url, body)).body, url).toMatchObject({ code: 2, data: null });
+      expect((await post(friend, url, body)).body, url).toMatchObject({ code: ErrorCode.noPermission, data: null });
     }
     const alias = await s.db.selectFrom('plants').select('alias').where('id', '=', plant).executeTakeFirstOrThrow();
     expect(alias.alias).toBe('by manager');
@@ -143,26 +149,28 @@ describe('what each role may do', () => {
     const detail = (await get(companyAdmin, `/api/v1/plant/${plant}`)).body.data;
     expect(detail).toMatchObject({ role: 'company', canEdit: true, canManage: false, owner: { account: owner.account } });
     expect(await listRow(companyAdmin, plant)).toMatchObject({ role: 'company', canEdit: true, canManage: false });
-    expect((await post(companyUser, `/api/v1/plant/${plant}/info`, { capacity: 11 })).body.code).toBe(0);
-    expect((await post(companyAdmin, `/api/v1/plant/${plant}/delete`)).body.code).toBe(2);
+    expect((await post(companyUser, `/api/v1/plant/${plant}/info`, { capacity: 11 })).body.code).toBe(ErrorCode.ok);
+    expect((await post(companyAdmin, `/api/v1/plant/${plant}/delete`)).body.code).toBe(ErrorCode.noPermission);
     // A company user without station.delete is stopped by the permission guard.
-    expect((await post(companyUser, `/api/v1/plant/${plant}/delete`)).body.code).toBe(2);
+    expect((await post(companyUser, `/api/v1/plant/${plant}/delete`)).body.code).toBe(ErrorCode.noPermission);
   });
 
   it('revoking a share takes effect on the sharee’s next request', async () => {
-    expect((await get(friend, `/api/v1/plant/${plant}`)).body.code).toBe(0);
-    expect((await post(owner, `/api/v1/plant/${plant}/cancelShare`, { userId: friend.id })).body.code).toBe(0);
-    expect((await get(friend, `/api/v1/plant/${plant}`)).body).toMatchObject({ code: 700, data: null });
+    expect((await get(friend, `/api/v1/plant/${plant}`)).body.code).toBe(ErrorCode.ok);
+    expect((await post(owner, `/api/v1/plant/${plant}/cancelShare`, { userId: friend.id })).body.code).toBe(ErrorCode.ok);
+    expect((await get(friend, `/api/v1/plant/${plant}`)).body).toMatchObject({ code: ErrorCode.plantMissing, data: null });
     expect((await get(friend, '/api/v1/plants')).body.data).toEqual({ total: 0, list: [] });
   });
 
   it('a sharee may end their own share, not someone else’s', async () => {
     await share(owner, plant, friend.account, 'visitor');
     await share(owner, plant, stranger.account, 'visitor');
-    expect((await post(friend, `/api/v1/plant/${plant}/cancelShare`, { userId: stranger.id })).body.code).toBe(2);
-    expect((await post(friend, `/api/v1/plant/${plant}/cancelShare`, { userId: friend.id })).body.code).toBe(0);
-    expect((await get(friend, `/api/v1/plant/${plant}`)).body.code).toBe(700);
-    expect((await get(stranger, `/api/v1/plant/${plant}`)).body.code).toBe(0);
+    expect((await post(friend, `/api/v1/plant/${plant}/cancelShare`, { userId: stranger.id })).body.code).toBe(
+      ErrorCode.noPermission,
+    );
+    expect((await post(friend, `/api/v1/plant/${plant}/cancelShare`, { userId: friend.id })).body.code).toBe(ErrorCode.ok);
+    expect((await get(friend, `/api/v1/plant/${plant}`)).body.code).toBe(ErrorCode.plantMissing);
+    expect((await get(stranger, `/api/v1/plant/${plant}`)).body.code).toBe(ErrorCode.ok);
     await post(owner, `/api/v1/plant/${plant}/cancelShare`, { userId: stranger.id });
   });
 });
@@ -182,10 +190,10 @@ describe('account look-ups', () => {
       i % 2
         ? limited.call(who.token, 'POST', `/api/v1/plant/${id}/share`, { account: `probe${i}@example.com`, role: 'visitor' })
         : limited.call(who.token, 'POST', `/api/v1/plant/${id}/transfer?account=probe${i}%40example.com`, { password: PASSWORD });
-    for (let i = 0; i < 30; i++) expect((await look(me, i)).body.code, `look-up ${i + 1}`).toBe(4);
+    for (let i = 0; i < 30; i++) expect((await look(me, i)).body.code, `look-up ${i + 1}`).toBe(ErrorCode.validation);
     expect(await look(me, 30)).toEqual({
       status: 429,
-      body: { code: 3, msg: 'Too many requests, please try again later', data: null },
+      body: { code: ErrorCode.tooManyRequests, msg: 'Too many requests, please try again later', data: null },
     });
     expect((await look(me, 31)).status).toBe(429);
     // Another user is counted apart (their own plant: 700 here, but not throttled).

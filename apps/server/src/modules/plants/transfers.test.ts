@@ -1,5 +1,8 @@
 /** Plant transfer requests: the owner asks with their password, the recipient answers; only acceptance moves the plant. */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { badInput } from '../../../test/envelopes.ts';
 import { PASSWORD, startServer, type TestServer } from '../../../test/harness.ts';
 import { type Account, account, company, createPlant, device, gateway, plantDay } from '../../../test/kits/plants.ts';
 
@@ -49,7 +52,7 @@ describe('request', () => {
     const requested = s.smtp.waitFor(owner.account);
     const res = await request(owner, id, taker.account.toUpperCase());
     expect(res.body).toMatchObject({
-      code: 0,
+      code: ErrorCode.ok,
       data: { plantId: id, plantName: 'Offer plant', fromAccount: owner.account, toAccount: taker.account, status: 'pending' },
     });
     const made = res.body.data as { id: number; createdAt: string; expiresAt: string };
@@ -59,7 +62,7 @@ describe('request', () => {
     expect(quotedPrintable(offer.raw)).toContain(`${PORTAL}/plants/transfers?id=${made.id}`);
     expect((await requested).subject).toBe('Sunfleet: transfer of Offer plant requested');
     expect(await ownerOf(id)).toEqual({ owner_user_id: owner.id, company_id: null });
-    expect((await get(taker, `/api/v1/plant/${id}`)).body.code).toBe(700);
+    expect((await get(taker, `/api/v1/plant/${id}`)).body.code).toBe(ErrorCode.plantMissing);
     expect((await get(taker, '/api/v1/plantTransfers')).body.data).toEqual({ offered: [res.body.data], sent: [] });
     expect((await get(owner, '/api/v1/plantTransfers')).body.data).toMatchObject({ offered: [], sent: [{ id: made.id }] });
     expect(await audit(made.id)).toEqual([
@@ -74,7 +77,10 @@ describe('request', () => {
       .selectFrom('admin_audit')
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirstOrThrow();
-    expect((await request(owner, id, stranger.account, 'Wrong1234')).body).toMatchObject({ code: 108, data: null });
+    expect((await request(owner, id, stranger.account, 'Wrong1234')).body).toMatchObject({
+      code: ErrorCode.oldPasswordWrong,
+      data: null,
+    });
     expect(await rowsOf(id)).toEqual([]);
     expect(
       await s.db
@@ -83,32 +89,34 @@ describe('request', () => {
         .executeTakeFirstOrThrow(),
     ).toEqual(before);
     // No password at all is a validation error.
-    expect((await post(owner, `/api/v1/plant/${id}/transfer?account=${encodeURIComponent(stranger.account)}`)).body.code).toBe(4);
+    expect((await post(owner, `/api/v1/plant/${id}/transfer?account=${encodeURIComponent(stranger.account)}`)).body.code).toBe(
+      ErrorCode.validation,
+    );
   });
 
   it('a plant with a pending request refuses another (704); once it lapses a new one opens', async () => {
     const id = await createPlant(s, owner);
     const first = (await request(owner, id, stranger.account)).body.data as { id: number };
     const other = await account(s);
-    expect((await request(owner, id, other.account)).body).toMatchObject({ code: 704, data: null });
+    expect((await request(owner, id, other.account)).body).toMatchObject({ code: ErrorCode.transferPending, data: null });
     await s.db
       .updateTable('plant_transfers')
       .set({ expires_at: Date.now() - 1 })
       .where('id', '=', first.id)
       .execute();
-    expect((await request(owner, id, other.account)).body.code).toBe(0);
+    expect((await request(owner, id, other.account)).body.code).toBe(ErrorCode.ok);
     expect((await rowsOf(id)).map((r) => r.status).sort()).toEqual(['expired', 'pending']);
   });
 
   it('refuses: 207 to oneself, 4 no such account, 2 for a non-owner, 700 for a stranger', async () => {
     const id = await createPlant(s, owner);
-    expect((await request(owner, id, owner.account)).body.code).toBe(207);
+    expect((await request(owner, id, owner.account)).body.code).toBe(ErrorCode.already);
     const missing = (await request(owner, id, 'nobody@example.com')).body;
-    expect(missing).toMatchObject({ code: 4, data: null });
+    expect(missing).toMatchObject(badInput('account'));
     expect(missing.msg).toContain('no such account');
     expect((await request(owner, id, (await s.user({ enabled: false })).account)).body).toEqual(missing);
-    expect((await request(companyAdmin, id, stranger.account)).body.code).toBe(700);
-    expect((await request(stranger, id, stranger.account)).body).toMatchObject({ code: 700, data: null });
+    expect((await request(companyAdmin, id, stranger.account)).body.code).toBe(ErrorCode.plantMissing);
+    expect((await request(stranger, id, stranger.account)).body).toMatchObject({ code: ErrorCode.plantMissing, data: null });
     expect(await rowsOf(id)).toEqual([]);
   });
 });
@@ -126,11 +134,11 @@ describe('answers', () => {
     const t = (await request(giver, id, taker.account)).body.data as { id: number };
     const told = s.smtp.waitFor(giver.account);
     const res = await act(taker, t.id, 'accept');
-    expect(res.body).toMatchObject({ code: 0, data: { id: t.id, status: 'accepted' } });
+    expect(res.body).toMatchObject({ code: ErrorCode.ok, data: { id: t.id, status: 'accepted' } });
     expect((await told).subject).toBe('Sunfleet: you transferred the plant Gift plant');
     expect(await ownerOf(id)).toEqual({ owner_user_id: taker.id, company_id: null });
-    expect((await get(giver, `/api/v1/plant/${id}`)).body.code).toBe(700);
-    expect((await get(friend, `/api/v1/plant/${id}`)).body.code).toBe(700);
+    expect((await get(giver, `/api/v1/plant/${id}`)).body.code).toBe(ErrorCode.plantMissing);
+    expect((await get(friend, `/api/v1/plant/${id}`)).body.code).toBe(ErrorCode.plantMissing);
     expect((await get(taker, `/api/v1/plant/${id}`)).body.data).toMatchObject({ role: 'owner', gateways: [{ sn: gw.sn }] });
     expect((await s.db.selectFrom('devices').select('plant_id').where('id', '=', dev).executeTakeFirstOrThrow()).plant_id).toBe(
       id,
@@ -144,7 +152,7 @@ describe('answers', () => {
     expect(JSON.parse((await audit(t.id))[1]!.after_values!)).toMatchObject({ plantId: id, status: 'accepted' });
     expect((await get(taker, '/api/v1/plantTransfers')).body.data).toEqual({ offered: [], sent: [] });
     // Answered once: a second answer is 705.
-    expect((await act(taker, t.id, 'accept')).body).toMatchObject({ code: 705, data: null });
+    expect((await act(taker, t.id, 'accept')).body).toMatchObject({ code: ErrorCode.transferClosed, data: null });
   });
 
   it('decline and cancel (by either side) leave the plant, are audited and mailed to the other side', async () => {
@@ -159,7 +167,7 @@ describe('answers', () => {
       const t = (await request(owner, id, taker.account)).body.data as { id: number };
       const told = s.smtp.waitFor(other.account);
       expect((await act(who, t.id, what)).body).toMatchObject({
-        code: 0,
+        code: ErrorCode.ok,
         data: { status: `${what}d`.replace('cancel', 'cancelle') },
       });
       expect((await told).subject).toBe(subject);
@@ -167,7 +175,7 @@ describe('answers', () => {
         [owner.id, 'request'],
         [who.id, what],
       ]);
-      expect((await act(taker, t.id, 'accept')).body.code).toBe(705);
+      expect((await act(taker, t.id, 'accept')).body.code).toBe(ErrorCode.transferClosed);
       expect(await ownerOf(id)).toEqual({ owner_user_id: owner.id, company_id: null });
     }
   });
@@ -182,8 +190,8 @@ describe('answers', () => {
       .where('id', '=', t.id)
       .execute();
     expect((await get(taker, '/api/v1/plantTransfers')).body.data).toEqual({ offered: [], sent: [] });
-    expect((await act(taker, t.id, 'accept')).body.code).toBe(705);
-    expect((await act(owner, t.id, 'cancel')).body.code).toBe(705);
+    expect((await act(taker, t.id, 'accept')).body.code).toBe(ErrorCode.transferClosed);
+    expect((await act(owner, t.id, 'cancel')).body.code).toBe(ErrorCode.transferClosed);
     expect(await ownerOf(id)).toEqual({ owner_user_id: owner.id, company_id: null });
     expect((await audit(t.id)).map((r) => r.action)).toEqual(['request']);
   });
@@ -193,12 +201,12 @@ describe('answers', () => {
     const id = await createPlant(s, owner);
     const t = (await request(owner, id, taker.account)).body.data as { id: number };
     for (const what of ['accept', 'decline', 'cancel'] as const) {
-      expect((await act(stranger, t.id, what)).body, what).toMatchObject({ code: 404, data: null });
-      expect((await act(companyAdmin, t.id, what)).body, what).toMatchObject({ code: 404, data: null });
+      expect((await act(stranger, t.id, what)).body, what).toMatchObject({ code: ErrorCode.notFound, data: null });
+      expect((await act(companyAdmin, t.id, what)).body, what).toMatchObject({ code: ErrorCode.notFound, data: null });
     }
-    expect((await act(owner, t.id, 'accept')).body.code).toBe(2);
-    expect((await act(owner, t.id, 'decline')).body.code).toBe(2);
-    expect((await act(stranger, 987654, 'accept')).body.code).toBe(404);
+    expect((await act(owner, t.id, 'accept')).body.code).toBe(ErrorCode.noPermission);
+    expect((await act(owner, t.id, 'decline')).body.code).toBe(ErrorCode.noPermission);
+    expect((await act(stranger, 987654, 'accept')).body.code).toBe(ErrorCode.notFound);
     expect(await ownerOf(id)).toEqual({ owner_user_id: owner.id, company_id: null });
     expect((await rowsOf(id)).map((r) => r.status)).toEqual(['pending']);
     await act(owner, t.id, 'cancel');
@@ -208,8 +216,8 @@ describe('answers', () => {
     const taker = await account(s);
     const id = await createPlant(s, owner);
     const t = (await request(owner, id, taker.account)).body.data as { id: number };
-    expect((await post(owner, `/api/v1/plant/${id}/delete`)).body.code).toBe(0);
-    expect((await act(taker, t.id, 'accept')).body.code).toBe(705);
+    expect((await post(owner, `/api/v1/plant/${id}/delete`)).body.code).toBe(ErrorCode.ok);
+    expect((await act(taker, t.id, 'accept')).body.code).toBe(ErrorCode.transferClosed);
     expect((await rowsOf(id)).map((r) => r.status)).toEqual(['pending']);
   });
 
@@ -219,7 +227,7 @@ describe('answers', () => {
     const id = await createPlant(s, giver);
     const t = (await request(giver, id, taker.account)).body.data as { id: number };
     await s.db.updateTable('users').set({ enabled: 0 }).where('id', '=', giver.id).execute();
-    expect((await act(taker, t.id, 'accept')).body.code).toBe(705);
+    expect((await act(taker, t.id, 'accept')).body.code).toBe(ErrorCode.transferClosed);
     expect(await ownerOf(id)).toEqual({ owner_user_id: giver.id, company_id: null });
     expect((await rowsOf(id)).map((r) => r.status)).toEqual(['pending']);
   });
@@ -228,9 +236,9 @@ describe('answers', () => {
     const id = await createPlant(s, companyAdmin);
     const t = (await request(companyAdmin, id, stranger.account)).body.data as { id: number };
     expect((await ownerOf(id)).owner_user_id).toBeNull();
-    expect((await act(stranger, t.id, 'accept')).body.code).toBe(0);
+    expect((await act(stranger, t.id, 'accept')).body.code).toBe(ErrorCode.ok);
     expect(await ownerOf(id)).toEqual({ owner_user_id: stranger.id, company_id: null });
-    expect((await get(companyAdmin, `/api/v1/plant/${id}`)).body.code).toBe(700);
+    expect((await get(companyAdmin, `/api/v1/plant/${id}`)).body.code).toBe(ErrorCode.plantMissing);
     expect((await audit(t.id))[0]).toMatchObject({ action: 'request', company_id: expect.any(Number) });
   });
 });

@@ -4,7 +4,10 @@
  * through `predicted/import`) and the bars of a month, a year and all time against day rows put
  * in the store; 700 for a plant the caller cannot see; a visitor may download.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { badInput } from '../../../test/envelopes.ts';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { type Account, account, company, device, gateway } from '../../../test/kits/plants.ts';
 import {
@@ -78,7 +81,7 @@ beforeAll(async () => {
       ]),
     },
   );
-  expect(res.body).toMatchObject({ code: 0, data: { rows: 2, days: ['2025-03-10'] } });
+  expect(res.body).toMatchObject({ code: ErrorCode.ok, data: { rows: 2, days: ['2025-03-10'] } });
 
   const rnd = seeded(7);
   await insertDays(s, bars, [
@@ -178,15 +181,21 @@ describe('generation download', () => {
     for (const id of [foreign, 987654, 2_147_483_647]) {
       const res = await download(s, owner, genUrl(id, 'month', '2025-03-01'));
       expect(res.wb).toBeNull();
-      expect(res.body).toMatchObject({ code: 700, data: null });
+      expect(res.body).toMatchObject({ code: ErrorCode.plantMissing, data: null });
     }
     // An id past the store's integers is bad input.
-    expect((await download(s, owner, genUrl(9_999_999_999, 'month', '2025-03-01'))).body).toMatchObject({ code: 4, data: null });
-    expect((await download(s, stranger, genUrl(tokyo, 'day', '2025-03-10'))).body).toMatchObject({ code: 700, data: null });
+    expect((await download(s, owner, genUrl(9_999_999_999, 'month', '2025-03-01'))).body).toMatchObject(badInput('plantId'));
+    expect((await download(s, stranger, genUrl(tokyo, 'day', '2025-03-10'))).body).toMatchObject({
+      code: ErrorCode.plantMissing,
+      data: null,
+    });
     const mine = await download(s, visitor, genUrl(tokyo, 'day', '2025-03-10'));
     expect(mine.wb?.worksheets).toHaveLength(1);
     // ... but may not upload a forecast.
     const bytes = await workbookBytes([['2025-03-10 12:00', 1]]);
-    expect((await upload(s, visitor, { plantId: String(tokyo) }, { bytes })).body).toMatchObject({ code: 2, data: null });
+    expect((await upload(s, visitor, { plantId: String(tokyo) }, { bytes })).body).toMatchObject({
+      code: ErrorCode.noPermission,
+      data: null,
+    });
   });
 });

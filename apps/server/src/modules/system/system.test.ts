@@ -1,7 +1,8 @@
 /** Health, API docs, and what every response carries: security headers, no CORS, limits, no leaked faults. */
-import { endpoint } from '@sunfleet/contracts';
+import { ErrorCode, endpoint } from '@sunfleet/contracts';
 import Type from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invalidInput } from '../../../test/envelopes.ts';
 import { startServer, type TestServer, uniqueAccount } from '../../../test/harness.ts';
 import { route } from '../../http/route.ts';
 
@@ -48,7 +49,7 @@ describe('GET /healthz', () => {
     const res = await s.call(null, 'GET', '/healthz');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      code: 0,
+      code: ErrorCode.ok,
       data: { status: 'ok', store: process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite', uptimeSec: expect.any(Number) },
     });
   });
@@ -57,7 +58,7 @@ describe('GET /healthz', () => {
 describe('GET /anonymous/appStores', () => {
   it('answers without a token: the configured store pages, null for one not configured', async () => {
     const res = await s.call(null, 'GET', '/anonymous/appStores');
-    expect(res.body).toEqual({ code: 0, msg: 'ok', data: { ios: null, android: null } });
+    expect(res.body).toEqual({ code: ErrorCode.ok, msg: 'ok', data: { ios: null, android: null } });
     const ios = 'https://apps.apple.com/app/sunfleet/id123456789';
     const other = await startServer({ appStores: { ios, android: null } });
     try {
@@ -137,7 +138,7 @@ describe('every response', () => {
       url: '/api/v1/user',
       headers: { origin: 'https://evil.example', authorization: `Bearer ${access}` },
     });
-    expect(simple.json().code).toBe(0);
+    expect(simple.json().code).toBe(ErrorCode.ok);
     const preflight = await s.app.inject({
       method: 'OPTIONS',
       url: '/oauth/token',
@@ -163,7 +164,7 @@ describe('every response', () => {
       payload: JSON.stringify({ account, password: 'Sun-Power1', code: '123456', nickname: 'x'.repeat(1024 * 1024) }),
     });
     expect(res.statusCode).toBe(413);
-    expect(res.json()).toEqual({ code: 4, msg: 'Invalid input: the upload is too large', data: null });
+    expect(res.json()).toEqual(invalidInput('the upload is too large'));
     expect(await s.db.selectFrom('users').select('id').where('account', '=', account).execute()).toHaveLength(0);
   });
 
@@ -175,7 +176,7 @@ describe('every response', () => {
       payload: '{"grant_type": "pass',
     });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toEqual({ code: 4, msg: 'Invalid input: the body is not valid JSON', data: null });
+    expect(bad.json()).toEqual(invalidInput('the body is not valid JSON'));
     const xml = await s.app.inject({
       method: 'POST',
       url: '/oauth/token',
@@ -183,13 +184,13 @@ describe('every response', () => {
       payload: '<grant/>',
     });
     expect(xml.statusCode).toBe(415);
-    expect(xml.json()).toEqual({ code: 4, msg: 'Invalid input: unsupported content type', data: null });
+    expect(xml.json()).toEqual(invalidInput('unsupported content type'));
   });
 
   it('a server fault is HTTP 500 with code 500 and never the error message', async () => {
     const res = await s.app.inject({ method: 'GET', url: '/api/v1/test/boom', headers: { 'accept-language': 'es' } });
     expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ code: 500, msg: 'El servidor no respondió, inténtelo más tarde', data: null });
+    expect(res.json()).toEqual({ code: ErrorCode.serverError, msg: 'El servidor no respondió, inténtelo más tarde', data: null });
     expect(res.body).not.toContain('db-primary');
     expect(res.body).not.toContain('Error');
   });
@@ -200,7 +201,7 @@ describe('every response', () => {
       expect(res.statusCode, fault).toBe(503);
       expect(res.headers['retry-after']).toBe('2');
       expect(res.json()).toEqual({
-        code: 503,
+        code: ErrorCode.storeUnavailable,
         msg: 'The service is briefly unavailable, please try again in a moment',
         data: null,
       });
@@ -213,6 +214,6 @@ describe('every response', () => {
   it('an unknown API path is HTTP 404 with code 404', async () => {
     const res = await s.app.inject({ method: 'GET', url: '/api/v1/no-such-thing' });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ code: 404, msg: 'Not found', data: null });
+    expect(res.json()).toEqual({ code: ErrorCode.notFound, msg: 'Not found', data: null });
   });
 });

@@ -1,8 +1,10 @@
 /** POST /api/v1/user/{id}/avatar and serving the stored image. */
 import fs from 'node:fs';
 import path from 'node:path';
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JPEG_MIN, multipart, PNG_1PX, signedIn, userRow } from '../../../test/account.ts';
+import { invalidInput } from '../../../test/envelopes.ts';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { pngOf } from '../../../test/images.ts';
 
@@ -32,7 +34,7 @@ describe('POST /api/v1/user/:id/avatar', () => {
   it('stores a PNG under a random name and serves it as an image with nosniff', async () => {
     const me = await signIn();
     const res = await upload(me.access, me.id, 'me.png', 'image/png', PNG_1PX);
-    expect(res.body.code).toBe(0);
+    expect(res.body.code).toBe(ErrorCode.ok);
     const url = res.body.data!.avatar;
     expect(url).toMatch(/^\/uploads\/avatars\/[a-f0-9]{32}\.png$/);
     expect((await userRow(s, me.id)).avatar).toBe(url);
@@ -67,7 +69,7 @@ describe('POST /api/v1/user/:id/avatar', () => {
     const me = await signIn();
     const before = storedFiles();
     const res = await upload(me.access, me.id, filename, type, bytes);
-    expect(res.body).toEqual({ code: 4, msg: 'Invalid input: file must be a JPG or PNG image', data: null });
+    expect(res.body).toEqual(invalidInput('file must be a JPG or PNG image'));
     expect(storedFiles()).toEqual(before);
     expect((await userRow(s, me.id)).avatar).toBeNull();
   });
@@ -80,11 +82,11 @@ describe('POST /api/v1/user/:id/avatar', () => {
       [4097, 100],
     ] as const) {
       const res = await upload(me.access, me.id, 'huge.png', 'image/png', pngOf(width, height));
-      expect(res.body, `${width} × ${height}`).toMatchObject({ code: 11, data: null });
+      expect(res.body, `${width} × ${height}`).toMatchObject({ code: ErrorCode.imageTooLarge, data: null });
     }
     expect(storedFiles()).toEqual(before);
     expect((await userRow(s, me.id)).avatar).toBeNull();
-    expect((await upload(me.access, me.id, 'ok.png', 'image/png', pngOf(4096, 4096))).body.code).toBe(0);
+    expect((await upload(me.access, me.id, 'ok.png', 'image/png', pngOf(4096, 4096))).body.code).toBe(ErrorCode.ok);
   });
 
   it('refuses a file over 6 MB with HTTP 413 and code 4, and stores nothing', async () => {
@@ -93,7 +95,7 @@ describe('POST /api/v1/user/:id/avatar', () => {
     const big = Buffer.concat([PNG_1PX, Buffer.alloc(6 * 1024 * 1024)]);
     const res = await upload(me.access, me.id, 'big.png', 'image/png', big);
     expect(res.status).toBe(413);
-    expect(res.body).toEqual({ code: 4, msg: 'Invalid input: the upload is too large', data: null });
+    expect(res.body).toEqual(invalidInput('the upload is too large'));
     expect(storedFiles()).toEqual(before);
     expect((await userRow(s, me.id)).avatar).toBeNull();
   });
@@ -101,7 +103,7 @@ describe('POST /api/v1/user/:id/avatar', () => {
   it('accepts a file of exactly 6 MB', async () => {
     const me = await signIn();
     const exact = Buffer.concat([PNG_1PX, Buffer.alloc(6 * 1024 * 1024 - PNG_1PX.length)]);
-    expect((await upload(me.access, me.id, 'exact.png', 'image/png', exact)).body.code).toBe(0);
+    expect((await upload(me.access, me.id, 'exact.png', 'image/png', exact)).body.code).toBe(ErrorCode.ok);
   });
 
   it("refuses another user's id with code 2 and stores nothing", async () => {
@@ -109,17 +111,17 @@ describe('POST /api/v1/user/:id/avatar', () => {
     const me = await signIn();
     const before = storedFiles();
     const res = await upload(me.access, victim.id, 'x.png', 'image/png', PNG_1PX);
-    expect(res.body).toEqual({ code: 2, msg: 'You do not have permission for this', data: null });
+    expect(res.body).toEqual({ code: ErrorCode.noPermission, msg: 'You do not have permission for this', data: null });
     expect(storedFiles()).toEqual(before);
     expect((await userRow(s, victim.id)).avatar).toBeNull();
   });
 
   it('refuses a read-only account (2) and a request without a file (4)', async () => {
     const ro = await signIn({ readOnly: true });
-    expect((await upload(ro.access, ro.id, 'x.png', 'image/png', PNG_1PX)).body.code).toBe(2);
+    expect((await upload(ro.access, ro.id, 'x.png', 'image/png', PNG_1PX)).body.code).toBe(ErrorCode.noPermission);
     const me = await signIn();
     const notMultipart = await s.call(me.access, 'POST', `/api/v1/user/${me.id}/avatar`, { file: 'x' });
-    expect(notMultipart.body.code).toBe(4);
+    expect(notMultipart.body.code).toBe(ErrorCode.validation);
     expect((await userRow(s, me.id)).avatar).toBeNull();
   });
 });
@@ -128,10 +130,10 @@ describe('GET /uploads/:folder/:file', () => {
   it('answers 404 for a missing file and refuses names that are not random image names', async () => {
     const missing = await s.app.inject({ method: 'GET', url: `/uploads/avatars/${'a'.repeat(32)}.png` });
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ code: 404, msg: 'Not found', data: null });
+    expect(missing.json()).toEqual({ code: ErrorCode.notFound, msg: 'Not found', data: null });
     for (const url of ['/uploads/avatars/..%2F..%2Fsunfleet.db', '/uploads/avatars/x.html', '/uploads/secret/abc.png']) {
       const res = await s.app.inject({ method: 'GET', url });
-      expect(res.json().code, url).not.toBe(0);
+      expect(res.json().code, url).not.toBe(ErrorCode.ok);
       expect(res.headers['content-type'], url).toMatch(/^application\/json/);
     }
   });

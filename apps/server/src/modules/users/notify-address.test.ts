@@ -3,8 +3,11 @@
  * refuses for good (a domain label starting with a hyphen): bad input (400, code 4), not a
  * server fault. An address it takes still gets its code.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { signedIn } from '../../../test/account.ts';
+import { invalidInput } from '../../../test/envelopes.ts';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 
 let s: TestServer;
@@ -17,9 +20,9 @@ it('an address the mail server refuses is code 4 (HTTP 400), and a good one stil
   const me = await signedIn(s);
   const refused = await s.call(me.access, 'GET', `/api/v1/user/notify/code?email=${encodeURIComponent('a@x.--bad-.example')}`);
   expect(refused.status).toBe(400);
-  expect(refused.body).toEqual({ code: 4, msg: 'Invalid input: the mail server refuses this e-mail address', data: null });
+  expect(refused.body).toEqual(invalidInput('the mail server refuses this e-mail address'));
   const next = s.smtp.waitFor('alerts@example.com');
   const ok = await s.call(me.access, 'GET', `/api/v1/user/notify/code?email=${encodeURIComponent('alerts@example.com')}`);
-  expect(ok.body).toEqual({ code: 0, msg: 'ok', data: null });
+  expect(ok.body).toEqual({ code: ErrorCode.ok, msg: 'ok', data: null });
   await next;
 });

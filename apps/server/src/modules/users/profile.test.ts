@@ -1,6 +1,9 @@
 /** One's own profile and password: GET user, POST user/{id}, POST user/{id}/pwd. */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedIn, userRow } from '../../../test/account.ts';
+import { invalidInput } from '../../../test/envelopes.ts';
 import { PASSWORD, startServer, type TestServer } from '../../../test/harness.ts';
 
 let s: TestServer;
@@ -17,7 +20,7 @@ describe('GET /api/v1/user', () => {
     const me = await signIn();
     const en = await s.call(me.access, 'GET', '/api/v1/user');
     expect(en.body).toEqual({
-      code: 0,
+      code: ErrorCode.ok,
       msg: 'ok',
       data: {
         id: me.id,
@@ -88,7 +91,7 @@ describe('POST /api/v1/user/:id', () => {
       language: 'es',
     });
     expect(res.body).toMatchObject({
-      code: 0,
+      code: ErrorCode.ok,
       data: {
         nickname: 'Sunny',
         name: 'Ana  Ruiz',
@@ -117,7 +120,7 @@ describe('POST /api/v1/user/:id', () => {
       headers: { authorization: `Bearer ${me.access}`, 'content-type': 'application/x-www-form-urlencoded' },
       payload: 'nickname=Form%20Name&temperatureUnit=F',
     });
-    expect(res.json()).toMatchObject({ code: 0, data: { nickname: 'Form Name', temperatureUnit: 'F' } });
+    expect(res.json()).toMatchObject({ code: ErrorCode.ok, data: { nickname: 'Form Name', temperatureUnit: 'F' } });
   });
 
   it("refuses another user's id with code 2 and changes nothing", async () => {
@@ -125,7 +128,7 @@ describe('POST /api/v1/user/:id', () => {
     const before = await userRow(s, victim.id);
     const me = await signIn();
     const res = await s.call(me.access, 'POST', `/api/v1/user/${victim.id}`, { nickname: 'Hacked' });
-    expect(res.body).toEqual({ code: 2, msg: 'You do not have permission for this', data: null });
+    expect(res.body).toEqual({ code: ErrorCode.noPermission, msg: 'You do not have permission for this', data: null });
     expect(await userRow(s, victim.id)).toEqual(before);
     expect((await userRow(s, me.id)).nickname).toBeNull();
   });
@@ -144,7 +147,7 @@ describe('POST /api/v1/user/:id', () => {
     const me = await signIn();
     const before = await userRow(s, me.id);
     const res = await s.call(me.access, 'POST', `/api/v1/user/${me.id}`, { nickname: 'Changed', [fieldName]: value });
-    expect(res.body).toEqual({ code: 4, msg: `Invalid input: body.${fieldName} is not allowed`, data: null });
+    expect(res.body).toEqual(invalidInput(`body.${fieldName} is not allowed`));
     expect(await userRow(s, me.id)).toEqual(before);
   });
 
@@ -161,7 +164,7 @@ describe('POST /api/v1/user/:id', () => {
     const me = await signIn();
     const before = await userRow(s, me.id);
     const res = await s.call(me.access, 'POST', `/api/v1/user/${me.id}`, body);
-    expect(res.body.code).toBe(4);
+    expect(res.body.code).toBe(ErrorCode.validation);
     expect(res.body.msg).toContain(`Invalid input: ${message}`);
     expect(await userRow(s, me.id)).toEqual(before);
   });
@@ -170,7 +173,7 @@ describe('POST /api/v1/user/:id', () => {
     const me = await signIn({ readOnly: true });
     const before = await userRow(s, me.id);
     const res = await s.call(me.access, 'POST', `/api/v1/user/${me.id}`, { nickname: 'Visitor' });
-    expect(res.body.code).toBe(2);
+    expect(res.body.code).toBe(ErrorCode.noPermission);
     expect(await userRow(s, me.id)).toEqual(before);
   });
 
@@ -178,7 +181,7 @@ describe('POST /api/v1/user/:id', () => {
     const me = await signIn();
     for (const id of ['abc', '0', '-1']) {
       const res = await s.call(me.access, 'POST', `/api/v1/user/${id}`, { nickname: 'x' });
-      expect(res.body.code, id).toBe(4);
+      expect(res.body.code, id).toBe(ErrorCode.validation);
       expect(res.body.msg).toMatch(/^Invalid input: params\.id must be/);
     }
   });
@@ -188,7 +191,7 @@ describe('POST /api/v1/user/:id/pwd', () => {
   it('answers 108 for a wrong old password and keeps the password', async () => {
     const me = await signIn();
     const res = await s.call(me.access, 'POST', `/api/v1/user/${me.id}/pwd`, { oldPassword: 'Wrong123', password: 'N3w-secret' });
-    expect(res.body).toEqual({ code: 108, msg: 'The old password is wrong', data: null });
+    expect(res.body).toEqual({ code: ErrorCode.oldPasswordWrong, msg: 'The old password is wrong', data: null });
     await s.login(me.account, PASSWORD);
   });
 
@@ -196,13 +199,13 @@ describe('POST /api/v1/user/:id/pwd', () => {
     const me = await signIn();
     const other = await s.login(me.account);
     const res = await s.call(me.access, 'POST', `/api/v1/user/${me.id}/pwd`, { oldPassword: PASSWORD, password: 'N3w-secret' });
-    expect(res.body).toEqual({ code: 0, msg: 'ok', data: null });
+    expect(res.body).toEqual({ code: ErrorCode.ok, msg: 'ok', data: null });
     expect((await s.call(other.access, 'GET', '/api/v1/user')).status).toBe(401);
     expect((await refresh(other.refresh)).status).toBe(401);
-    expect((await s.call(me.access, 'GET', '/api/v1/user')).body.code).toBe(0);
-    expect((await refresh(me.refresh)).body.code).toBe(0);
+    expect((await s.call(me.access, 'GET', '/api/v1/user')).body.code).toBe(ErrorCode.ok);
+    expect((await refresh(me.refresh)).body.code).toBe(ErrorCode.ok);
     const old = await s.call(null, 'POST', '/oauth/token', { grant_type: 'password', username: me.account, password: PASSWORD });
-    expect(old.body.code).toBe(102);
+    expect(old.body.code).toBe(ErrorCode.wrongCredentials);
     await s.login(me.account, 'N3w-secret');
   });
 
@@ -216,7 +219,7 @@ describe('POST /api/v1/user/:id/pwd', () => {
     const me = await signIn();
     const body = JSON.parse(JSON.stringify({ oldPassword: PASSWORD, password: 'N3w-secret', ...bad }));
     const res = await s.call(me.access, 'POST', `/api/v1/user/${me.id}/pwd`, body);
-    expect(res.body).toEqual({ code: 4, msg: `Invalid input: ${message}`, data: null });
+    expect(res.body).toEqual(invalidInput(`${message}`));
     await s.login(me.account, PASSWORD);
   });
 
@@ -227,7 +230,7 @@ describe('POST /api/v1/user/:id/pwd', () => {
       oldPassword: PASSWORD,
       password: 'N3w-secret',
     });
-    expect(res.body.code).toBe(2);
+    expect(res.body.code).toBe(ErrorCode.noPermission);
     await s.login(victim.account, PASSWORD);
     await s.login(me.account, PASSWORD);
   });
@@ -235,7 +238,7 @@ describe('POST /api/v1/user/:id/pwd', () => {
   it('refuses a read-only account with code 2', async () => {
     const me = await signIn({ readOnly: true });
     const res = await s.call(me.access, 'POST', `/api/v1/user/${me.id}/pwd`, { oldPassword: PASSWORD, password: 'N3w-secret' });
-    expect(res.body.code).toBe(2);
+    expect(res.body.code).toBe(ErrorCode.noPermission);
     await s.login(me.account, PASSWORD);
   });
 });

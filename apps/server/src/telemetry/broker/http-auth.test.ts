@@ -4,7 +4,10 @@
  * once), the server with its configured password; publishes and subscriptions follow the embedded
  * broker's topic rules, the server's shared subscription included.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { badInput } from '../../../test/envelopes.ts';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { uniqueSn } from '../../../test/telemetry.ts';
 import { provisionGateway } from '../gateways.ts';
@@ -52,7 +55,7 @@ describe('the hook secret', () => {
     for (const secret of [null, 'x'.repeat(40)]) {
       const res = await hook('authn', body, secret);
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toMatchObject({ code: 401, data: null });
+      expect(res.json()).toMatchObject({ code: ErrorCode.tokenFailed, data: null });
     }
     const unset = await startServer();
     try {
@@ -106,7 +109,7 @@ describe('authentication', () => {
   it('answers bad input with the error envelope (HTTP 400: EMQX ignores it, the client is refused)', async () => {
     const res = await hook('authn', { clientid: gw.sn });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 4, data: null });
+    expect(res.json()).toMatchObject(badInput('username'));
   });
 });
 

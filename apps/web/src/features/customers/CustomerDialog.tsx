@@ -5,7 +5,7 @@
  * check each field as it is typed; a name or account taken (203, 104) shows under the field when
  * it is left, and an agent refused (900, 901, 902, 202) under the agent.
  */
-import { customersApi as api, EMAIL_PATTERN, PHONE_PATTERN } from '@sunfleet/contracts';
+import { customersApi as api, EMAIL_PATTERN, ErrorCode, PHONE_PATTERN } from '@sunfleet/contracts';
 import { App, Button, Col, Form, Input, Modal, Row, Select, Skeleton } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -33,7 +33,12 @@ interface Values {
   permissions: string[];
 }
 
-const agentCodes = new Set([900, 901, 902, 202]);
+const agentCodes: ReadonlySet<number> = new Set([
+  ErrorCode.ownAgent,
+  ErrorCode.employeeAgent,
+  ErrorCode.managersManager,
+  ErrorCode.agentExists,
+]);
 const blank = (v: string | undefined) => (v?.trim() ? v.trim() : null);
 
 /** `customer`: null to add one, a row to edit it. */
@@ -132,7 +137,7 @@ function CustomerForm({
       permissions: v.permissions ?? [],
     };
     // Bad input (4) is handled here too: an agent account that is not an administrator's shows under the agent.
-    const tolerate = [4];
+    const tolerate = [ErrorCode.validation];
     try {
       if (customer) await call(api.editCustomer, { params: { customerId: customer.id }, body: fields, tolerate });
       else await call(api.createCustomer, { body: { ...fields, account: v.account!.trim(), password: v.password! }, tolerate });
@@ -141,11 +146,18 @@ function CustomerForm({
       onClose();
     } catch (err) {
       if (!(err instanceof ApiError && err.tolerated)) return;
-      if (err.code === 4 && err.serverMessage?.includes('agentAccount:')) {
+      if (err.code === ErrorCode.validation && err.fields.includes('agentAccount')) {
         form.setFields([{ name: 'agentAccount', errors: [t('dialog.agentNotAdmin')] }]);
         return;
       }
-      const field = err.code === 203 ? 'name' : err.code === 104 ? 'account' : agentCodes.has(err.code) ? 'agentAccount' : null;
+      const field =
+        err.code === ErrorCode.companyNameTaken
+          ? 'name'
+          : err.code === ErrorCode.accountExists
+            ? 'account'
+            : agentCodes.has(err.code)
+              ? 'agentAccount'
+              : null;
       if (field) form.setFields([{ name: field, errors: [err.message] }]);
       else message.error(err.serverMessage ?? err.message);
     }

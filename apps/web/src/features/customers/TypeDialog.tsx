@@ -3,7 +3,7 @@
  * subtypes gets none), and what a new customer of the type is granted (a checkable tree). A name
  * taken or a parent refused shows under its field.
  */
-import { customersApi as api } from '@sunfleet/contracts';
+import { customersApi as api, ErrorCode } from '@sunfleet/contracts';
 import { App, Button, Flex, Form, Input, Modal, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ApiError, call } from '../../api/client.ts';
@@ -47,17 +47,18 @@ export function TypeDialog({
       permissions: v.permissions ?? [],
     };
     try {
-      if (type) await call(api.editCustomerType, { params: { id: type.id }, body, tolerate: [4] });
-      else await call(api.createCustomerType, { body, tolerate: [4] });
+      if (type) await call(api.editCustomerType, { params: { id: type.id }, body, tolerate: [ErrorCode.validation] });
+      else await call(api.createCustomerType, { body, tolerate: [ErrorCode.validation] });
       await invalidate();
       message.success(t(type ? 'types.saved' : 'types.added', { name: body.name }));
       onClose();
     } catch (err) {
       if (!(err instanceof ApiError && err.tolerated)) return;
       const detail = err.serverMessage ?? err.message;
-      if (err.code === 1007) form.setFields([{ name: 'parentId', errors: [err.message] }]);
-      else if (err.code === 4 && detail.includes('name:')) form.setFields([{ name: 'name', errors: [t('types.nameTaken')] }]);
-      else if (err.code === 4 && detail.includes('parentId:'))
+      if (err.code === ErrorCode.typeHasSubtype) form.setFields([{ name: 'parentId', errors: [err.message] }]);
+      else if (err.code === ErrorCode.validation && err.fields.includes('name'))
+        form.setFields([{ name: 'name', errors: [t('types.nameTaken')] }]);
+      else if (err.code === ErrorCode.validation && err.fields.includes('parentId'))
         form.setFields([{ name: 'parentId', errors: [t('types.parentRefused')] }]);
       else message.error(detail);
     }

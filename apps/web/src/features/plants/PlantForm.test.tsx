@@ -1,11 +1,13 @@
-import { fireEvent, screen } from '@testing-library/react';
-import { Form } from 'antd';
+import { ErrorCode } from '@sunfleet/contracts';
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { Form, type FormInstance, Input } from 'antd';
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../api/client.ts';
 import { renderWithApp } from '../../test/render.tsx';
 import { gatewayCodeField } from './Gateway.tsx';
 import { pictureProblem } from './PictureField.tsx';
-import { emptyPlant, fieldOfMessage, plantBody } from './PlantForm.tsx';
+import { emptyPlant, fieldOfAnswer, type PlantFormValues, plantBody, showServerError } from './PlantForm.tsx';
 import { PriceSegmentEditor } from './PriceSegmentEditor.tsx';
 import type { SegmentDraft } from './priceSegments.ts';
 
@@ -40,15 +42,47 @@ describe('plant form helpers', () => {
     expect(plantBody({ ...values, valuationMethod: 'constant' })).toMatchObject({ price: 0.2, priceSegments: [] });
   });
 
-  it('points a server validation message at its field', () => {
-    expect(fieldOfMessage('body.priceSegments: nothing covers 08:00–09:00')).toBe('priceSegments');
-    expect(fieldOfMessage('body.name must be 5 to 32 characters')).toBe('name');
-    expect(fieldOfMessage('body.thumbnail must match pattern')).toBe('picture');
-    expect(fieldOfMessage('something else')).toBeNull();
-    expect(gatewayCodeField(305)).toBe('sn');
-    expect(gatewayCodeField(301)).toBe('sn');
-    expect(gatewayCodeField(1006)).toBe('key');
-    expect(gatewayCodeField(4)).toBeNull();
+  it('points the fields a code-4 answer names at the form field they belong to', () => {
+    expect(fieldOfAnswer(['priceSegments.2.start'])).toBe('priceSegments');
+    expect(fieldOfAnswer(['name'])).toBe('name');
+    expect(fieldOfAnswer(['thumbnail'])).toBe('picture');
+    expect(fieldOfAnswer(['plantIds', 'capacity'])).toBe('capacity');
+    expect(fieldOfAnswer(['constructor'])).toBeNull();
+    expect(fieldOfAnswer([])).toBeNull();
+    expect(gatewayCodeField(ErrorCode.gatewayMissing)).toBe('sn');
+    expect(gatewayCodeField(ErrorCode.gatewayUsed)).toBe('sn');
+    expect(gatewayCodeField(ErrorCode.gatewayCredentials)).toBe('key');
+    expect(gatewayCodeField(ErrorCode.validation)).toBeNull();
+  });
+
+  it("shows a code-4 answer under the field its data.fields names, whatever the message's text says", async () => {
+    let form: FormInstance<PlantFormValues> | null = null;
+    function Harness() {
+      const [instance] = Form.useForm<PlantFormValues>();
+      form = instance;
+      return (
+        <Form form={instance}>
+          <Form.Item name="name" data-testid="item-name">
+            <Input />
+          </Form.Item>
+          <Form.Item name="capacity" data-testid="item-capacity">
+            <Input />
+          </Form.Item>
+        </Form>
+      );
+    }
+    renderWithApp(<Harness />);
+    const msg = 'Invalid input: body.name must be from 0.01 to 100000';
+    let above: string | null = null;
+    const show = (fields: string[]) =>
+      act(() => showServerError(form!, new ApiError(ErrorCode.validation, msg, true, msg, fields), (t) => (above = t), 'en'));
+    await show(['capacity']);
+    expect(await within(screen.getByTestId('item-capacity')).findByText(msg)).toBeTruthy();
+    expect(within(screen.getByTestId('item-name')).queryByText(msg)).toBeNull();
+    expect(above).toBeNull();
+    // No field the form has: the text goes above the buttons, not under a field named in the text.
+    await show([]);
+    expect(above).toBe(msg);
   });
 
   it('tells a picture by its bytes and size, not its name', async () => {

@@ -5,7 +5,7 @@
  * so what the form accepts the server accepts; a server answer that still concerns one field
  * (4 naming `body.<field>`, 10 coordinates, 301/305/1006 gateway) is shown under that field.
  */
-import { errorText, isDecimalInRange, isPlantName, limits, PHONE_PATTERN, plantsApi } from '@sunfleet/contracts';
+import { ErrorCode, errorText, isDecimalInRange, isPlantName, limits, PHONE_PATTERN, plantsApi } from '@sunfleet/contracts';
 import type { FormRule } from 'antd';
 import { Alert, Button, Card, Col, DatePicker, Flex, Form, type FormInstance, Radio, Row, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -99,7 +99,7 @@ export const emptyPlant = (): PlantFormValues => ({
   picture: { picture: null, thumbnail: null },
 });
 
-/** Form fields a server message `body.<field> …` can point at. */
+/** Form fields a code-4 answer's `fields` (`name`, `priceSegments.0.start`) can point at, by the path's first step. */
 const serverFields: Record<string, keyof PlantFormValues> = {
   name: 'name',
   alias: 'alias',
@@ -122,10 +122,10 @@ const serverFields: Record<string, keyof PlantFormValues> = {
   gateway: 'gatewaySn',
 };
 
-/** The form field a code-4 message names (`body.priceSegments: …`, `body.name must …`), if any. */
-export function fieldOfMessage(msg: string): keyof PlantFormValues | null {
-  const m = /body\.([A-Za-z]+)/.exec(msg);
-  return m ? (serverFields[m[1]!] ?? null) : null;
+/** The form field of the first field a code-4 answer names that the form has, if any. */
+export function fieldOfAnswer(fields: readonly string[]): keyof PlantFormValues | null {
+  const step = fields.map((path) => path.split('.')[0]!).find((first) => Object.hasOwn(serverFields, first));
+  return step === undefined ? null : serverFields[step]!;
 }
 
 function Section({ title, children, testId, fill }: { title: string; children: ReactNode; testId?: string; fill?: boolean }) {
@@ -447,8 +447,8 @@ export function showServerError(
   setError: (text: string | null) => void,
   lan: 'en' | 'es',
 ) {
-  if (err.code === 10) {
-    const text = errorText(10, lan);
+  if (err.code === ErrorCode.coordinates) {
+    const text = errorText(ErrorCode.coordinates, lan);
     form.setFields([
       { name: 'latitude', errors: [text] },
       { name: 'longitude', errors: [text] },
@@ -463,9 +463,9 @@ export function showServerError(
     form.scrollToField(name);
     return;
   }
-  const field = err.code === 4 ? fieldOfMessage(err.message) : null;
+  const field = err.code === ErrorCode.validation ? fieldOfAnswer(err.fields) : null;
   if (field) {
-    form.setFields([{ name: field, errors: [err.message.replace(/^body\.[A-Za-z.0-9]+:?\s*/, '') || err.message] }]);
+    form.setFields([{ name: field, errors: [err.message] }]);
     form.scrollToField(field);
     return;
   }

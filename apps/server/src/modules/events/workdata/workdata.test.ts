@@ -1,5 +1,7 @@
+import { ErrorCode } from '@sunfleet/contracts';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { badInput } from '../../../../test/envelopes.ts';
 import { startServer, type TestServer } from '../../../../test/harness.ts';
 import { storedSample } from '../../../../test/ingest.ts';
 import { addDevice, addEvent, addInverterSample, HYBRID, rawBlocks, type Site, site, url } from '../../../../test/kits/events.ts';
@@ -100,7 +102,7 @@ const oneDay = (sn: string, extra: Record<string, string | number | string[] | u
 describe('workdata/params', () => {
   it('lists the stored columns (the default) and the protocol fields, in the request language', async () => {
     const res = await get(a.owner.token, '/api/v1/workdata/params', { sn: a.inverter.sn, lan: 'es' });
-    expect(res.body.code).toBe(0);
+    expect(res.body.code).toBe(ErrorCode.ok);
     const data = res.body.data as { defaults: string[]; params: Param[]; kind: string; protocol: string; timezone: string };
     expect(data).toMatchObject({ kind: 'inverter', protocol: HYBRID, timezone: 'Europe/Madrid' });
     expect(data.defaults).toEqual([
@@ -138,7 +140,7 @@ describe('workdata/dynamic', () => {
     let pages = 0;
     for (;;) {
       const res = await get(a.owner.token, '/api/v1/workdata/dynamic', oneDay(a.inverter.sn, { params, size: 100, after }));
-      expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+      expect(res.body.code, JSON.stringify(res.body)).toBe(ErrorCode.ok);
       const page = res.body.data as Page;
       expect(page.total).toBe(288);
       expect(page.params.map((p) => p.key)).toEqual(params);
@@ -175,7 +177,8 @@ describe('workdata/dynamic', () => {
     ];
     for (const q of bad) {
       const res = await get(a.owner.token, '/api/v1/workdata/dynamic', q);
-      expect(res.body, JSON.stringify(q)).toMatchObject({ code: 4, data: null });
+      // Bad input, naming the parameter or the range's end where it can.
+      expect(res.body.code, JSON.stringify(q)).toBe(ErrorCode.validation);
     }
     const tooLong = await get(a.owner.token, '/api/v1/workdata/dynamic', {
       sn: a.inverter.sn,
@@ -214,7 +217,7 @@ describe('workdata/dynamic/chart', () => {
       endDate: '2025-06-11',
       params: ['power_w', 'gridFrequency'],
     });
-    expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+    expect(res.body.code, JSON.stringify(res.body)).toBe(ErrorCode.ok);
     const data = res.body.data as {
       bucketSeconds: number;
       ts: string[];
@@ -241,7 +244,9 @@ describe('workdata/dynamic/chart', () => {
     expect((await get(a.owner.token, '/api/v1/workdata/dynamic/chart', oneDay(a.inverter.sn, { params: seven }))).body.code).toBe(
       4,
     );
-    expect((await get(a.owner.token, '/api/v1/workdata/dynamic/chart', oneDay(a.inverter.sn))).body.code).toBe(4);
+    expect((await get(a.owner.token, '/api/v1/workdata/dynamic/chart', oneDay(a.inverter.sn))).body.code).toBe(
+      ErrorCode.validation,
+    );
   });
 });
 
@@ -272,7 +277,7 @@ describe('workdata/event and workdata/battery/event', () => {
       '/api/v1/workdata/event',
       oneDay(a.inverter.sn, { params: ['power_w', 'runningState'] }),
     );
-    expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+    expect(res.body.code, JSON.stringify(res.body)).toBe(ErrorCode.ok);
     const data = res.body.data as {
       total: number;
       list: Array<{ event: { id: number; code: string }; sample: { ts: string; values: number[] } | null }>;
@@ -300,13 +305,12 @@ describe('workdata/event and workdata/battery/event', () => {
       startedAt: DAY_START + 1000,
     });
     const res = await get(a.owner.token, '/api/v1/workdata/battery/event', oneDay(a.battery.sn, { params: ['soc'] }));
-    expect(res.body.code).toBe(0);
+    expect(res.body.code).toBe(ErrorCode.ok);
     const data = res.body.data as { list: Array<{ event: { pack: number; code: string }; sample: unknown }> };
     expect(data.list.map((x) => [x.event.code, x.event.pack, x.sample])).toEqual([['pack2.cellImbalance', 2, null]]);
-    expect((await get(a.owner.token, '/api/v1/workdata/battery/event', oneDay(a.inverter.sn))).body).toMatchObject({
-      code: 4,
-      data: null,
-    });
+    expect((await get(a.owner.token, '/api/v1/workdata/battery/event', oneDay(a.inverter.sn))).body).toMatchObject(
+      badInput('sn'),
+    );
   });
 });
 
@@ -375,7 +379,7 @@ describe('workdata/dynamic/download', () => {
       url: url('/api/v1/workdata/dynamic/download', { sn: a.inverter.sn, startDate: '2025-01-01', endDate: '2025-06-10' }),
       headers: { authorization: `Bearer ${a.owner.token}` },
     });
-    expect(res.json()).toMatchObject({ code: 4, data: null });
+    expect(res.json()).toMatchObject({ code: ErrorCode.validation, data: null });
   });
 });
 
@@ -436,7 +440,7 @@ describe('signed power in the one convention (grid + import / − export, batter
 
   it('samples: a +500 W export register reads −500, stored and decoded alike', async () => {
     const res = await get(a.owner.token, '/api/v1/workdata/dynamic', oneDay(hybrid.sn, { params: signed, size: 2 }));
-    expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+    expect(res.body.code, JSON.stringify(res.body)).toBe(ErrorCode.ok);
     expect((res.body.data as Page).list.map((r) => r.values)).toEqual([
       [-500, -500, 800, 800],
       [300, 300, -200, -200],
@@ -463,7 +467,7 @@ describe('signed power in the one convention (grid + import / − export, batter
         endDate: '2025-06-11',
         params,
       });
-      expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+      expect(res.body.code, JSON.stringify(res.body)).toBe(ErrorCode.ok);
       const data = res.body.data as {
         bucketSeconds: number;
         series: Array<{ key: string; avg: number[]; min: number[]; max: number[] }>;
@@ -538,7 +542,7 @@ describe('access', () => {
         url: url(path, query),
         headers: { authorization: `Bearer ${a.owner.token}` },
       });
-      expect(res.json(), path).toMatchObject({ code: 404, data: null });
+      expect(res.json(), path).toMatchObject({ code: ErrorCode.notFound, data: null });
     }
   });
 
@@ -546,12 +550,17 @@ describe('access', () => {
     const companyId = await company(s, undefined, ['workdata.view']);
     const viewer = await account(s, { kind: 'company_admin', companyId });
     await s.db.updateTable('users').set({ agent_company_id: companyId }).where('id', '=', a.owner.id).execute();
-    expect((await get(viewer.token, '/api/v1/workdata/dynamic', oneDay(a.inverter.sn, { size: 1 }))).body.code).toBe(0);
+    expect((await get(viewer.token, '/api/v1/workdata/dynamic', oneDay(a.inverter.sn, { size: 1 }))).body.code).toBe(
+      ErrorCode.ok,
+    );
     expect((await get(viewer.token, '/api/v1/workdata/dynamic/download', oneDay(a.inverter.sn))).body).toMatchObject({
-      code: 2,
+      code: ErrorCode.noPermission,
       data: null,
     });
     const none = await account(s, { kind: 'company_admin', companyId: await company(s, undefined, ['station.view']) });
-    expect((await get(none.token, '/api/v1/workdata/params', { sn: a.inverter.sn })).body).toMatchObject({ code: 2, data: null });
+    expect((await get(none.token, '/api/v1/workdata/params', { sn: a.inverter.sn })).body).toMatchObject({
+      code: ErrorCode.noPermission,
+      data: null,
+    });
   });
 });
