@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ErrorCode } from '@sunfleet/contracts';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../src/app.ts';
@@ -155,7 +156,7 @@ export async function startServer(
         payload: { grant_type: 'password', username: account, password },
       });
       const body = res.json();
-      if (body.code !== 0) throw new Error(`login ${account} failed: ${res.body}`);
+      if (body.code !== ErrorCode.ok) throw new Error(`login ${account} failed: ${res.body}`);
       return { access: body.data.access_token, refresh: body.data.refresh_token, userId: body.data.userId };
     },
     async call(token, method, url, payload) {

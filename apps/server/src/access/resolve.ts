@@ -12,7 +12,7 @@
  * - 'manage' (plants only): the owner's rights (delete, share, transfer): the owner, or for a
  *   company plant the company's users who operate it. Managers, visitors and agents never manage.
  */
-import type { ErrorCode } from '@sunfleet/contracts';
+import { ErrorCode } from '@sunfleet/contracts';
 import type { Db } from '../db/index.ts';
 import type { DeviceKind, DeviceStatus, Plant } from '../db/schema.ts';
 import { fail } from '../http/errors.ts';
@@ -62,7 +62,7 @@ export async function plantFor<C extends PlantColumn = never>(
     .where((eb) => plantsVisible(eb, caller))
     .where('plants.id', '=', id)
     .executeTakeFirst();
-  if (!found) return fail(700);
+  if (!found) return fail(ErrorCode.plantMissing);
   const { plant_id, plant_owner_user_id, plant_company_id, plant_operable, plant_owned, ...row } = found;
   const canOperate = flag(plant_operable);
   const companyPlantOfCaller = plant_company_id !== null && plant_company_id === caller.user.company_id;
@@ -74,8 +74,8 @@ export async function plantFor<C extends PlantColumn = never>(
     canManage: flag(plant_owned) || (canOperate && companyPlantOfCaller),
     row: row as unknown as Pick<Plant, C>,
   };
-  if (need === 'operate' && !access.canOperate) fail(2);
-  if (need === 'manage' && !access.canManage) fail(2);
+  if (need === 'operate' && !access.canOperate) fail(ErrorCode.noPermission);
+  if (need === 'manage' && !access.canManage) fail(ErrorCode.noPermission);
   return access;
 }
 
@@ -113,7 +113,8 @@ export interface DeviceQuery {
 }
 
 /** The not-found code of a device: 600 for an inverter, 404 for anything else. */
-export const missingDevice = (kind: DeviceKind | undefined): ErrorCode => (kind === 'inverter' ? 600 : 404);
+export const missingDevice = (kind: DeviceKind | undefined): ErrorCode =>
+  kind === 'inverter' ? ErrorCode.inverterMissing : ErrorCode.notFound;
 
 async function deviceRow(db: Db, caller: Caller, by: { sn: string } | { id: number }, q: DeviceQuery) {
   let query = db
@@ -173,7 +174,7 @@ export async function deviceFor(
 export async function deviceFor(db: Db, caller: Caller, by: { sn: string } | { id: number }, q: DeviceQuery = {}) {
   const device = await deviceRow(db, caller, by, q);
   if (!device) return fail(missingDevice(q.kind));
-  if (q.need === 'operate' && !device.canOperate) fail(2);
+  if (q.need === 'operate' && !device.canOperate) fail(ErrorCode.noPermission);
   return device;
 }
 
@@ -229,8 +230,8 @@ async function gatewayRow(db: Db, caller: Caller, by: { sn: string } | { id: num
 /** A gateway the caller can see, by id or SN (else 305), with whether they may operate it (2 when `need` says so). */
 export async function gatewayFor(db: Db, caller: Caller, by: { sn: string } | { id: number }, q: GatewayQuery = {}) {
   const gateway = await gatewayRow(db, caller, by, q);
-  if (!gateway) return fail(305);
-  if (q.need === 'operate' && !gateway.canOperate) fail(2);
+  if (!gateway) return fail(ErrorCode.gatewayMissing);
+  if (q.need === 'operate' && !gateway.canOperate) fail(ErrorCode.noPermission);
   return gateway;
 }
 
@@ -278,7 +279,7 @@ export async function subjectFor(db: Db, caller: Caller, sn: string, q: { device
     };
   }
   const g = q.deviceOnly ? undefined : await gatewayRow(db, caller, { sn }, { onPlant: true });
-  if (!g) return fail(404);
+  if (!g) return fail(ErrorCode.notFound);
   return {
     kind: 'gateway',
     sn,
@@ -314,8 +315,8 @@ export async function eventFor(db: Db, caller: Caller, id: number, need: Need = 
     .where('events.id', '=', id)
     .where((eb) => plantsVisible(eb, caller))
     .executeTakeFirst();
-  if (!r) return fail(404);
+  if (!r) return fail(ErrorCode.notFound);
   const event: EventAccess = { id: r.id, plantId: r.plant_id, canOperate: flag(r.operable) };
-  if (need === 'operate' && !event.canOperate) fail(2);
+  if (need === 'operate' && !event.canOperate) fail(ErrorCode.noPermission);
   return event;
 }

@@ -3,6 +3,8 @@
  * reads; the company of a company plant or of the owner's agent; a system administrator), over
  * two companies, two owners, shares and a system administrator, through the real scope filters.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.ts';
 import { now } from '../db/index.ts';
@@ -160,14 +162,14 @@ describe('permission trees over HTTP', () => {
       (await s.db.selectFrom('users').select('account').where('id', '=', ids.techA!).executeTakeFirstOrThrow()).account,
     );
     const es = await s.call(access, 'GET', '/api/v1/permission?lan=es');
-    expect(es.body.code).toBe(0);
+    expect(es.body.code).toBe(ErrorCode.ok);
     expect(es.body.data).toEqual([
       { name: 'station.view', type: 0, title: 'Plantas', children: [] },
       { name: 'equip.view', type: 0, title: 'Dispositivos', children: [] },
     ]);
     // A permission this account lacks answers code 2, not 401.
     const customer = await s.call(access, 'GET', '/api/v1/permission/customer');
-    expect(customer).toMatchObject({ status: 200, body: { code: 2, data: null } });
+    expect(customer).toMatchObject({ status: 200, body: { code: ErrorCode.noPermission, data: null } });
   });
   it("GET /api/v1/permission/company lists the company's holdings to a company administrator", async () => {
     const sys = await caller('sys');
@@ -181,7 +183,7 @@ describe('permission trees over HTTP', () => {
       .account;
     const { access } = await s.login(account);
     const res = await s.call(access, 'GET', '/api/v1/permission/company?lan=en');
-    expect(res.body.code).toBe(0);
+    expect(res.body.code).toBe(ErrorCode.ok);
     expect((res.body.data as Array<{ name: string }>).map((n) => n.name)).toEqual(['station.view', 'company.management']);
   });
   it('GET /api/v1/permission/customer gives a system administrator every company-grantable permission', async () => {

@@ -6,6 +6,7 @@
  * by the embedded broker of an ingest process at once, not when its cached secret expires.
  */
 import { randomBytes } from 'node:crypto';
+import { ErrorCode } from '@sunfleet/contracts';
 import { sql } from 'kysely';
 import type { MqttClient } from 'mqtt';
 import pino from 'pino';
@@ -138,7 +139,7 @@ describe('a gateway deleted through an API process', () => {
     const gw = await provisionGateway(api.db, { sn: uniqueSn('DEL') });
     const client: MqttClient = await connectGateway(broker.port, gw.sn, gw.secret);
     const res = await api.call(admin, 'GET', `/api/v1/gateway/${gw.id}/delete`);
-    expect(res.body).toMatchObject({ code: 0 });
+    expect(res.body).toMatchObject({ code: ErrorCode.ok });
     // Its secret was cached by the connect above (60 s): only the message cuts it off now.
     expect(await closed(client, 3000)).toBe(true);
     const again = await tryConnect(broker.port, { clientId: gw.sn, username: gw.sn, password: gw.secret });

@@ -6,7 +6,7 @@
  * /healthz follows the store, and every frame the gateway got a PUBACK for is stored once.
  */
 import { randomBytes } from 'node:crypto';
-import { topics } from '@sunfleet/contracts';
+import { ErrorCode, topics } from '@sunfleet/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.ts';
@@ -125,10 +125,10 @@ describe.skipIf(!pgUrl)('PostgreSQL outage', () => {
     await proxy.cut();
     const down = await health();
     expect(down.statusCode).toBe(503);
-    expect(down.json()).toEqual({ code: 503, msg: expect.any(String), data: null });
+    expect(down.json()).toEqual({ code: ErrorCode.storeUnavailable, msg: expect.any(String), data: null });
     const refused = await me();
     expect(refused.status).toBe(503);
-    expect(refused.body).toMatchObject({ code: 503, data: null });
+    expect(refused.body).toMatchObject({ code: ErrorCode.storeUnavailable, data: null });
     await sleep(500); // frames keep arriving during the outage
 
     // It hangs: /healthz still answers, and fast.

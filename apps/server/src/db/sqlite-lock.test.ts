@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { topics } from '@sunfleet/contracts';
+import { ErrorCode, topics } from '@sunfleet/contracts';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.ts';
@@ -50,7 +50,7 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('SQLite write lock held by anot
     const { access } = await s.login((await s.user()).account);
     const read = () => s.call(access, 'GET', '/api/v1/user');
     const write = () => s.call(access, 'POST', '/api/v1/user/personalized', { key: 'theme', value: 'dark' });
-    expect((await write()).body.code).toBe(0);
+    expect((await write()).body.code).toBe(ErrorCode.ok);
 
     const acked = new Set<number>();
     const publishes: Promise<void>[] = [];
@@ -97,7 +97,7 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('SQLite write lock held by anot
 
     expect(link.ingest.stats().failedBatches).toBeGreaterThan(0); // ingest did meet the lock
     expect(writeResult?.status).toBe(503);
-    expect(writeResult?.body).toMatchObject({ code: 503 });
+    expect(writeResult?.body).toMatchObject({ code: ErrorCode.storeUnavailable });
     expect(writeResult!.ms).toBeLessThan(500);
     const p99 = percentile(latencies, 99);
     console.log(
@@ -109,7 +109,7 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('SQLite write lock held by anot
     expect(p99).toBeLessThan(1000);
 
     // Released: the write succeeds, every acknowledged frame is stored exactly once.
-    expect((await write()).body.code).toBe(0);
+    expect((await write()).body.code).toBe(ErrorCode.ok);
     await Promise.all(publishes);
     await waitFor(
       async () => {

@@ -3,6 +3,8 @@
  * request answers 503 at once instead of waiting for the store; reports and imports run under
  * the long limit, and the connection goes back to the pool with the API's.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.ts';
@@ -31,7 +33,7 @@ describe.skipIf(!pgUrl)('statement time limits (PostgreSQL)', () => {
       (app) => {
         app.get('/test/slow', async () => {
           await sleep(5).execute(app.deps.db);
-          return { code: 0, msg: 'ok', data: null };
+          return { code: ErrorCode.ok, msg: 'ok', data: null };
         });
       },
       {},
@@ -56,7 +58,7 @@ describe.skipIf(!pgUrl)('statement time limits (PostgreSQL)', () => {
     const res = await s.app.inject({ method: 'GET', url: '/test/slow' });
     expect(Date.now() - started).toBeLessThan(2000);
     expect(res.statusCode).toBe(503);
-    expect(res.json()).toMatchObject({ code: 503, data: null });
+    expect(res.json()).toMatchObject({ code: ErrorCode.storeUnavailable, data: null });
   });
 
   it('reports and imports run under the long limit; the connection goes back with the short one', async () => {

@@ -6,6 +6,8 @@
  * object it answers and given up on a refusal; and a VTN that lost its state is noticed and
  * registered with again, its re-used ids never merged into old rows.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.ts';
 import { type Site, site } from '../../test/kits/events.ts';
@@ -82,7 +84,7 @@ describe('what the VEN trusts', () => {
         },
       ],
     });
-    expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 0 });
+    expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: ErrorCode.ok });
     return (res.body.data as { id: number }).id;
   };
   const post = (payload: unknown, token?: string) =>
@@ -157,7 +159,7 @@ describe('what the VEN trusts', () => {
     for (const token of [undefined, 'guessed-token']) {
       const res = await post(forged, token);
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toMatchObject({ code: 401, data: null });
+      expect(res.json()).toMatchObject({ code: ErrorCode.tokenFailed, data: null });
     }
     expect(await inboxCount()).toBe(before);
     expect(venStats.webhookRefused.unauthorized).toBe(refusedBefore + 2);
@@ -189,7 +191,7 @@ describe('what the VEN trusts', () => {
     const refused = answers.filter((r) => r.statusCode === 429);
     expect(refused.length).toBe(10);
     expect(Number(refused[0]!.headers['retry-after'])).toBeGreaterThan(0);
-    expect(refused[0]!.json()).toMatchObject({ code: 3 });
+    expect(refused[0]!.json()).toMatchObject({ code: ErrorCode.tooManyRequests });
     expect(venStats.webhookRefused.throttled).toBe(throttled + 10);
     await s.db.deleteFrom('throttles').execute();
   });

@@ -10,7 +10,7 @@
  * instance once it is back), the VTN deleting an event, and a notification without the
  * subscription's token (the event is read again from the VTN).
  */
-import { hexToRegisters } from '@sunfleet/contracts';
+import { ErrorCode, hexToRegisters } from '@sunfleet/contracts';
 import { decodeSettingGroup, settingGroupReads } from '@sunfleet/protocols';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.ts';
@@ -143,7 +143,7 @@ describe.each(['spec', 'reference'] as const)('the VEN against a VTN (%s)', (qui
         },
       ],
     });
-    expect(res.body).toMatchObject({ code: 0, data: { state: 'pending' } });
+    expect(res.body).toMatchObject({ code: ErrorCode.ok, data: { state: 'pending' } });
     await venOf(s.app)!.upkeep();
     expect([...vtn.store.vens.values()].map((v) => v.venName)).toEqual([venName]);
     expect([...vtn.store.resources.values()]).toEqual([
@@ -217,11 +217,13 @@ describe.each(['spec', 'reference'] as const)('the VEN against a VTN (%s)', (qui
     });
     expect(await deviceGroup()).toMatchObject({ workMode: before.workMode, maxSellPower: before.maxSellPower });
     // An event cancelled for the user cannot be opted out of again.
-    expect((await s.call(a.owner.token, 'POST', `/api/v1/oadr/event/${stored.id}/cancel`)).body.code).toBe(1005);
+    expect((await s.call(a.owner.token, 'POST', `/api/v1/oadr/event/${stored.id}/cancel`)).body.code).toBe(
+      ErrorCode.stateBlocksAction,
+    );
     // Another user sees nothing of it.
     const stranger = await site(s);
     expect((await s.call(stranger.owner.token, 'GET', `/api/v1/oadr/event/${stored.id}`)).body).toMatchObject({
-      code: 404,
+      code: ErrorCode.notFound,
       data: null,
     });
   });
@@ -431,7 +433,7 @@ describe.each(['spec', 'reference'] as const)('the VEN against a VTN (%s)', (qui
       'POST',
       `/api/v1/oadr/enrollment/${enrolment.id}/devices/${a.inverter.sn}/remove`,
     );
-    expect(removed.body.code).toBe(0);
+    expect(removed.body.code).toBe(ErrorCode.ok);
     await restored(first);
 
     // Back in (registered again), then the user unenrols during the next event.
@@ -490,7 +492,7 @@ describe.each(['spec', 'reference'] as const)('the VEN against a VTN (%s)', (qui
         },
       ],
     });
-    expect(res.body).toMatchObject({ code: 0, data: { state: 'pending' } });
+    expect(res.body).toMatchObject({ code: ErrorCode.ok, data: { state: 'pending' } });
     vtn.store.programs.delete(other.id);
     await venOf(s.app)!.upkeep();
     const id = (res.body.data as { id: number }).id;

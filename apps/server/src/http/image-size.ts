@@ -4,6 +4,8 @@
  * 14,000 × 14,000 pixels): every browser that shows it decodes the whole canvas. An image is
  * refused (code 11) above 25 megapixels, or wider or higher than its use needs.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { fail } from './errors.ts';
 
 export interface ImageSize {
@@ -101,6 +103,6 @@ export const imageFits = (size: ImageSize, use: ImageUse) =>
  */
 export function refuseOversizedImage(bytes: Buffer, use: ImageUse): void {
   const size = imageSize(bytes);
-  if (!size) fail(4, 'file: the image size cannot be read');
-  else if (!imageFits(size, use)) fail(11);
+  if (!size) fail(ErrorCode.validation, 'file: the image size cannot be read');
+  else if (!imageFits(size, use)) fail(ErrorCode.imageTooLarge);
 }

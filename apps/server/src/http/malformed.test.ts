@@ -3,7 +3,7 @@
  * a repeated `lan`, non-finite numbers, broken multipart bodies, an oversized path or query.
  */
 import net from 'node:net';
-import type { Endpoint } from '@sunfleet/contracts';
+import { type Endpoint, ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.ts';
 
@@ -24,10 +24,10 @@ describe('a repeated lan parameter', () => {
     expect(ok.statusCode).toBe(200);
     const missing = await s.app.inject({ method: 'GET', url: '/api/v1/nothing-here?lan=es&lan=en' });
     expect(missing.statusCode).toBe(404);
-    expect(envelope(missing.body)).toEqual({ code: 404, msg: 'No encontrado', data: null });
+    expect(envelope(missing.body)).toEqual({ code: ErrorCode.notFound, msg: 'No encontrado', data: null });
     const refused = await s.app.inject({ method: 'GET', url: '/api/v1/customers?page=0&lan=a&lan=b', headers: auth() });
     expect(refused.statusCode).toBe(400);
-    expect(envelope(refused.body).code).toBe(4);
+    expect(envelope(refused.body).code).toBe(ErrorCode.validation);
   });
 });
 
@@ -38,7 +38,7 @@ describe('non-finite page and size', () => {
       const res = await s.app.inject({ method: 'GET', url: `/api/v1/customers?${q}`, headers: auth() });
       expect(res.statusCode).toBe(400);
       const body = envelope(res.body);
-      expect(body.code).toBe(4);
+      expect(body.code).toBe(ErrorCode.validation);
       expect(body.msg).toContain(q.split('=')[0]);
     },
   );
@@ -55,15 +55,15 @@ describe('non-finite page and size', () => {
         const res = await s.app.inject({ method: 'GET', url, headers: auth() });
         const body = envelope(res.body);
         // A route the administrator may not call refuses it first (code 2); every other: 400, code 4.
-        if (body.code === 2) continue;
-        expect([res.statusCode, body.code], url).toEqual([400, 4]);
+        if (body.code === ErrorCode.noPermission) continue;
+        expect([res.statusCode, body.code], url).toEqual([400, ErrorCode.validation]);
       }
     }
   });
   it('a finite page still lists', async () => {
     const res = await s.app.inject({ method: 'GET', url: '/api/v1/customers?page=2&size=5', headers: auth() });
     expect(res.statusCode).toBe(200);
-    expect(envelope(res.body).code).toBe(0);
+    expect(envelope(res.body).code).toBe(ErrorCode.ok);
   });
 });
 
@@ -83,8 +83,8 @@ describe('integers past the store’s range', () => {
       const res = await s.app.inject({ method: 'GET', url, headers: auth() });
       const body = envelope(res.body);
       // A route the administrator may not call refuses it first (code 2); every other: 400, code 4.
-      if (body.code === 2) continue;
-      expect([res.statusCode, body.code], url).toEqual([400, 4]);
+      if (body.code === ErrorCode.noPermission) continue;
+      expect([res.statusCode, body.code], url).toEqual([400, ErrorCode.validation]);
     }
   });
 });
@@ -109,8 +109,8 @@ describe('broken multipart bodies', () => {
       ]) {
         const res = await s.app.inject({ method: 'POST', url, payload, headers: { ...auth(), 'content-type': type } });
         const body = envelope(res.body);
-        if (body.code === 2) continue;
-        expect([res.statusCode, body.code], `${url} ${type}`).toEqual([400, 4]);
+        if (body.code === ErrorCode.noPermission) continue;
+        expect([res.statusCode, body.code], `${url} ${type}`).toEqual([400, ErrorCode.validation]);
       }
     }
   });
@@ -122,7 +122,7 @@ describe('broken multipart bodies', () => {
     const res = await upload(payload, type);
     expect(res.statusCode).toBe(400);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(envelope(res.body)).toMatchObject({ code: 4, data: null });
+    expect(envelope(res.body)).toMatchObject({ code: ErrorCode.validation, data: null });
   });
 });
 
@@ -156,13 +156,13 @@ describe('oversized requests', () => {
     const res = await rawGet(port, `/healthz?x=${'a'.repeat(100_000)}`);
     expect(res.status).toBe(431);
     expect(res.type).toMatch(/^application\/json/);
-    expect(envelope(res.body)).toMatchObject({ code: 4, data: null });
+    expect(envelope(res.body)).toMatchObject({ code: ErrorCode.validation, data: null });
   });
   it('a 10 KB path parameter is 414 in the envelope', async () => {
     const res = await rawGet(port, `/api/v1/user/${'1'.repeat(10_000)}/avatar`);
     expect(res.status).toBe(414);
     expect(res.type).toMatch(/^application\/json/);
-    expect(envelope(res.body)).toMatchObject({ code: 4, data: null });
+    expect(envelope(res.body)).toMatchObject({ code: ErrorCode.validation, data: null });
   });
 });
 
@@ -175,6 +175,6 @@ describe('the OpenADR callback without a VTN', () => {
     const res = await s.app.inject({ method, url, ...(method === 'POST' ? { payload: {} } : {}) });
     expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(envelope(res.body)).toEqual({ code: 404, msg: 'Not found', data: null });
+    expect(envelope(res.body)).toEqual({ code: ErrorCode.notFound, msg: 'Not found', data: null });
   });
 });

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { errorText } from '@sunfleet/contracts';
+import { ErrorCode, errorText } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.ts';
 
@@ -63,14 +63,18 @@ describe('overload', () => {
       const refused = await user();
       expect(refused.statusCode).toBe(503);
       expect(refused.headers['retry-after']).toBe('3');
-      expect(refused.json()).toEqual({ code: 503, msg: errorText(503, 'en'), data: null });
+      expect(refused.json()).toEqual({
+        code: ErrorCode.storeUnavailable,
+        msg: errorText(ErrorCode.storeUnavailable, 'en'),
+        data: null,
+      });
       // Early: before authentication (no 401 for a request without a token) …
       const anonymous = await s.app.inject({ method: 'GET', url: '/api/v1/user' });
       expect(anonymous.statusCode).toBe(503);
       // … in the caller's language.
       const es = await s.app.inject({ method: 'GET', url: '/anonymous/appStores', headers: { 'accept-language': 'es' } });
       expect(es.statusCode).toBe(503);
-      expect(es.json().msg).toBe(errorText(503, 'es'));
+      expect(es.json().msg).toBe(errorText(ErrorCode.storeUnavailable, 'es'));
 
       // The health check and the metrics are still answered.
       const health = await s.app.inject({ method: 'GET', url: '/healthz' });
@@ -89,7 +93,7 @@ describe('overload', () => {
       return res;
     });
     expect(after.statusCode).toBe(200);
-    expect(after.json().code).toBe(0);
+    expect(after.json().code).toBe(ErrorCode.ok);
   }, 30_000);
 
   it('still serves the web app (its pages and files) while the API is refused: no blank page', async () => {

@@ -9,6 +9,7 @@ import {
   type BodyOf,
   type DataOf,
   type Endpoint,
+  ErrorCode,
   type Language,
   type ParamsOf,
   permits,
@@ -179,9 +180,9 @@ export function route<E extends Endpoint>(app: FastifyInstance, ep: E, handler: 
       if (ep.access === 'broker') return authorizeBrokerHook(req, app.deps.config.mqtt.hookSecret);
       const caller = await authenticate(app, req);
       req.caller = caller;
-      if (!permits(ep.access, caller.grants)) throw new BusinessError(2);
+      if (!permits(ep.access, caller.grants)) throw new BusinessError(ErrorCode.noPermission);
       // A read-only account reads only: a call that writes refuses it, whatever it holds.
-      if (ep.writes && caller.user.read_only) throw new BusinessError(2);
+      if (ep.writes && caller.user.read_only) throw new BusinessError(ErrorCode.noPermission);
     },
     preValidation: async (req) => firstLan(req),
     // After authentication and validation: a call is counted as the caller it is, with its input.
@@ -200,7 +201,7 @@ export function route<E extends Endpoint>(app: FastifyInstance, ep: E, handler: 
         reply,
       });
       if (ep.file || reply.sent) return reply;
-      return { code: 0, msg: 'ok', data: data ?? null };
+      return { code: ErrorCode.ok, msg: 'ok', data: data ?? null };
     },
   });
 }

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { errorText } from '@sunfleet/contracts';
+import { ErrorCode, errorText } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, startServer, type TestServer, uniqueAccount } from '../../test/harness.ts';
 import { accountChecksPerClient } from '../modules/auth/routes.ts';
@@ -29,7 +29,7 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const tooMany = { code: 3, msg: errorText(3, 'en'), data: null };
+const tooMany = { code: ErrorCode.tooManyRequests, msg: errorText(ErrorCode.tooManyRequests, 'en'), data: null };
 
 describe('limits across server processes', () => {
   it('a route limit reached through one process is refused by the other', async () => {
@@ -51,7 +51,7 @@ describe('limits across server processes', () => {
     const u = await a.user();
     const signIn = (s: TestServer, password: string) =>
       s.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'password', username: u.account, password } });
-    for (let i = 0; i < 5; i++) expect((await signIn(a, 'Wrong-pass1')).json().code).toBe(102);
+    for (let i = 0; i < 5; i++) expect((await signIn(a, 'Wrong-pass1')).json().code).toBe(ErrorCode.wrongCredentials);
     // The right password, through the other process, still waits for the back-off.
     const waiting = await signIn(b, PASSWORD);
     expect(waiting.statusCode).toBe(429);

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.ts';
 
@@ -119,6 +120,6 @@ describe('web app delivery', () => {
     expect((await get('/assets/app-Ab12Cd.js.br')).headers['content-type']).toMatch(/^text\/html/); // a client-side route
     const api = await get('/api/v1/nothing-here', 'br');
     expect(api.statusCode).toBe(404);
-    expect(api.json()).toMatchObject({ code: 404 });
+    expect(api.json()).toMatchObject({ code: ErrorCode.notFound });
   });
 });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { ErrorCode } from '@sunfleet/contracts';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sleep } from '../../test/account.ts';
@@ -94,7 +95,7 @@ describe('a server without SMTP_URL', () => {
 
   it('puts the sign-up code in DATA_DIR/outbox, and nothing goes to SMTP', async () => {
     const account = uniqueAccount('outbox');
-    expect((await s.call(null, 'GET', `/anonymous/getCode?account=${account}&type=signup`)).body.code).toBe(0);
+    expect((await s.call(null, 'GET', `/anonymous/getCode?account=${account}&type=signup`)).body.code).toBe(ErrorCode.ok);
     const outbox = path.join(s.config.dataDir, 'outbox');
     let eml: string | undefined;
     for (let i = 0; i < 50 && !eml; i++) {
@@ -107,7 +108,7 @@ describe('a server without SMTP_URL', () => {
     const code = eml!.match(/verification code: (\d{6})/)?.[1];
     expect(code).toMatch(/^\d{6}$/);
     const check = await s.call(null, 'GET', `/anonymous/checkCode?account=${account}&type=signup&code=${code}`);
-    expect(check.body.code).toBe(0);
+    expect(check.body.code).toBe(ErrorCode.ok);
     expect(s.smtp.messages).toHaveLength(0);
   });
 });

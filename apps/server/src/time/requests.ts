@@ -1,7 +1,7 @@
 /**
  * The days and zones a request names, checked: a bad one answers code 4 naming the field.
  */
-import { limits } from '@sunfleet/contracts';
+import { ErrorCode, limits } from '@sunfleet/contracts';
 import { fail } from '../http/errors.ts';
 import { addDays, DAY_MS, isCalendarDay, localDay } from './days.ts';
 import { dayStart } from './instants.ts';
@@ -10,13 +10,13 @@ import { canonicalTimezone } from './zones.ts';
 /** A zone a client named: the runtime's name for it (UTC when none is named), or code 4. */
 export function timezoneOf(tz: string | undefined, field = 'query.timezone'): string {
   if (tz === undefined) return 'UTC';
-  return canonicalTimezone(tz) ?? fail(4, `${field} must be an IANA time zone`);
+  return canonicalTimezone(tz) ?? fail(ErrorCode.validation, `${field} must be an IANA time zone`);
 }
 
 /** The `date` of a request, or the plant's today; a date that does not exist answers code 4. */
 export function requestDay(timezone: string, date: string | undefined, now = Date.now()): string {
   if (date === undefined) return localDay(timezone, now);
-  if (!isCalendarDay(date)) fail(4, 'query.date is not a date');
+  if (!isCalendarDay(date)) fail(ErrorCode.validation, 'query.date is not a date');
   return date;
 }
 
@@ -43,12 +43,14 @@ export function dayRange(
     endDate = localDay(timeZone);
     startDate = addDays(endDate, 1 - limits.dateRangeDays);
   }
-  if (startDate === undefined || endDate === undefined) return fail(4, 'query.startDate and query.endDate go together');
-  if (!isCalendarDay(startDate)) return fail(4, 'query.startDate must be a date (YYYY-MM-DD)');
-  if (!isCalendarDay(endDate)) return fail(4, 'query.endDate must be a date (YYYY-MM-DD)');
+  if (startDate === undefined || endDate === undefined)
+    return fail(ErrorCode.validation, 'query.startDate and query.endDate go together');
+  if (!isCalendarDay(startDate)) return fail(ErrorCode.validation, 'query.startDate must be a date (YYYY-MM-DD)');
+  if (!isCalendarDay(endDate)) return fail(ErrorCode.validation, 'query.endDate must be a date (YYYY-MM-DD)');
   const days = (Date.parse(endDate) - Date.parse(startDate)) / DAY_MS + 1;
-  if (days < 1) return fail(4, 'query.endDate must not be before query.startDate');
-  if (days > limits.dateRangeDays) return fail(4, `query: the date range spans at most ${limits.dateRangeDays} days`);
+  if (days < 1) return fail(ErrorCode.validation, 'query.endDate must not be before query.startDate');
+  if (days > limits.dateRangeDays)
+    return fail(ErrorCode.validation, `query: the date range spans at most ${limits.dateRangeDays} days`);
   return {
     from: dayStart(timeZone, startDate),
     to: dayStart(timeZone, addDays(endDate, 1)),

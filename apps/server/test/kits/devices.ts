@@ -11,7 +11,7 @@
  * - gateway GU imported for company C and bound to no plant, with inverter INVU;
  * - accounts: O, P, C's administrator, a visitor of A, a system administrator.
  */
-import { companyGrantable } from '@sunfleet/contracts';
+import { companyGrantable, ErrorCode } from '@sunfleet/contracts';
 import type { InputValue } from '@sunfleet/protocols';
 import { expect } from 'vitest';
 import { provisionGateway } from '../../src/telemetry/gateways.ts';
@@ -143,7 +143,7 @@ export async function world(): Promise<World> {
   const plantA = await createPlant(s, O, { timezone: zone });
   const plantB = await createPlant(s, P, { timezone: 'Europe/Madrid' });
   const share = await s.call(O.token, 'POST', `/api/v1/plant/${plantA}/share`, { account: visitor.account, role: 'visitor' });
-  if (share.body.code !== 0) throw new Error(`share: ${JSON.stringify(share.body)}`);
+  if (share.body.code !== ErrorCode.ok) throw new Error(`share: ${JSON.stringify(share.body)}`);
   const GA = await gateway(s, plantA);
   const GB = await gateway(s, plantB);
   const gu = await provisionGateway(s.db, { sn: uniqueSn('GWU'), companyId });
@@ -277,7 +277,7 @@ export const getAs = async (w: Fleet, who: Caller, url: string) => (await w.s.ca
 /** The data `url` answers `who` with; any other answer than code 0 fails the test, naming the URL. */
 export async function dataAs<T = Record<string, unknown>>(w: Fleet, who: Caller, url: string): Promise<T> {
   const body = await getAs(w, who, url);
-  expect(body.code, `${url}: ${body.msg}`).toBe(0);
+  expect(body.code, `${url}: ${body.msg}`).toBe(ErrorCode.ok);
   return body.data as T;
 }
 export const postAs = async (w: Fleet, who: Caller, url: string, payload: unknown = {}) =>

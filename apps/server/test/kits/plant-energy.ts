@@ -4,6 +4,7 @@
  * under test (Intl, not time/).
  */
 
+import { ErrorCode } from '@sunfleet/contracts';
 import { canonicalTimezone } from '../../src/time/index.ts';
 import type { TestServer } from '../harness.ts';
 import { type IngestServer, ingestServer } from '../ingest.ts';
@@ -29,7 +30,7 @@ export async function overviewServer(): Promise<OverviewServer> {
 /** The data `url` answers the holder of `token` with; any other answer than code 0 throws, naming the URL. */
 export async function dataFor<T = Record<string, unknown>>(s: TestServer, token: string, url: string): Promise<T> {
   const body = (await s.call(token, 'GET', url)).body;
-  if (body.code !== 0) throw new Error(`${url}: ${JSON.stringify(body)}`);
+  if (body.code !== ErrorCode.ok) throw new Error(`${url}: ${JSON.stringify(body)}`);
   return body.data as T;
 }
 

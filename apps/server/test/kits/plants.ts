@@ -1,5 +1,5 @@
 /** Shared fixtures for the plant tests: tenants, plants, gateways with devices and their data. */
-import { companyGrantable } from '@sunfleet/contracts';
+import { companyGrantable, ErrorCode } from '@sunfleet/contracts';
 import { now } from '../../src/db/index.ts';
 import type { DeviceKind, EventLevel } from '../../src/db/schema.ts';
 import { provisionGateway } from '../../src/telemetry/gateways.ts';
@@ -41,7 +41,7 @@ export async function createPlant(s: TestServer, who: Account, fields: Record<st
     timezone: 'Europe/Madrid',
     ...fields,
   });
-  if (res.body.code !== 0) throw new Error(`create plant: ${JSON.stringify(res.body)}`);
+  if (res.body.code !== ErrorCode.ok) throw new Error(`create plant: ${JSON.stringify(res.body)}`);
   return (res.body.data as { id: number }).id;
 }
 

@@ -10,7 +10,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { topics } from '@sunfleet/contracts';
+import { ErrorCode, topics } from '@sunfleet/contracts';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
@@ -95,7 +95,7 @@ describe.skipIf(!MOSQUITTO_BIN || !fs.existsSync(PLUGIN))('Mosquitto with dynami
   });
   const create = async () => {
     const res = await s.call(admin.token, 'POST', '/api/v1/gateway/create', { sn: uniqueSn('GWM') });
-    expect(res.body).toMatchObject({ code: 0 });
+    expect(res.body).toMatchObject({ code: ErrorCode.ok });
     return res.body.data as { id: number; sn: string; secret: string };
   };
 
@@ -130,7 +130,7 @@ describe.skipIf(!MOSQUITTO_BIN || !fs.existsSync(PLUGIN))('Mosquitto with dynami
   it('a deleted gateway is refused; a broker that does not answer refuses the create with 503 and nothing written', async () => {
     const a = await create();
     expect((await tryConnect(tlsPort, gatewayOptions(a.sn, a.secret))).ok).toBe(true);
-    expect((await s.call(admin.token, 'GET', `/api/v1/gateway/${a.id}/delete`)).body).toMatchObject({ code: 0 });
+    expect((await s.call(admin.token, 'GET', `/api/v1/gateway/${a.id}/delete`)).body).toMatchObject({ code: ErrorCode.ok });
     await waitFor(async () => !(await tryConnect(tlsPort, gatewayOptions(a.sn, a.secret))).ok, 5000, 'the refusal');
 
     child.kill('SIGSTOP');
