@@ -1,5 +1,5 @@
 /** GET /api/v1/admin/audit: who sees which records, the filters, paging. */
-import { companyGrantable } from '@sunfleet/contracts';
+import { companyGrantable, ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { recordAdminChange } from '../../audit/admin.ts';
@@ -99,7 +99,7 @@ describe('GET /api/v1/admin/audit', () => {
     const own = await read(adminA.access);
     expect(own.data.list.map((r) => r.companyId)).toEqual([companyA]);
     const other = await read(adminA.access, `?companyId=${companyB}`);
-    expect(other).toEqual({ code: 0, data: { total: 0, list: [] } });
+    expect(other).toEqual({ code: ErrorCode.ok, data: { total: 0, list: [] } });
   });
 
   it('a company user, even with company.management, and an owner are refused (2)', async () => {
@@ -114,8 +114,8 @@ describe('GET /api/v1/admin/audit', () => {
       .returning('id')
       .executeTakeFirstOrThrow();
     const lead = await account({ kind: 'company_user', companyId: companyA, roleId: role.id });
-    expect((await read(lead.access)).code).toBe(2);
-    expect((await read((await account({})).access)).code).toBe(2);
+    expect((await read(lead.access)).code).toBe(ErrorCode.noPermission);
+    expect((await read((await account({})).access)).code).toBe(ErrorCode.noPermission);
   });
 
   it('filters by entity, actor, company and time range (inclusive), and pages', async () => {
@@ -133,11 +133,11 @@ describe('GET /api/v1/admin/audit', () => {
   });
 
   it('refuses bad filters (4)', async () => {
-    expect((await read(operator.access, '?entity=plant')).code).toBe(4);
-    expect((await read(operator.access, '?from=yesterday')).code).toBe(4);
-    expect((await read(operator.access, '?size=101')).code).toBe(4);
+    expect((await read(operator.access, '?entity=plant')).code).toBe(ErrorCode.validation);
+    expect((await read(operator.access, '?from=yesterday')).code).toBe(ErrorCode.validation);
+    expect((await read(operator.access, '?size=101')).code).toBe(ErrorCode.validation);
     const backwards = await read(operator.access, `?from=${new Date(T0 + 1).toISOString()}&to=${new Date(T0).toISOString()}`);
-    expect(backwards.code).toBe(4);
+    expect(backwards.code).toBe(ErrorCode.validation);
   });
 
   it('records made through the company routes appear in the log', async () => {

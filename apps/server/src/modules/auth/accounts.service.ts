@@ -3,7 +3,7 @@
  * Account names are compared trimmed and lower-case. Answers never tell whether an account
  * exists, except `checkAccount`, which is rate-limited.
  */
-import { type Language, toLanguage } from '@sunfleet/contracts';
+import { ErrorCode, type Language, toLanguage } from '@sunfleet/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
@@ -64,10 +64,10 @@ export async function signIn(
   const valid = await verifyPassword(user?.password_hash ?? (await decoyHash(config.passwordCost)), password);
   if (!user || !valid) {
     if (config.rateLimits) await recordFailure(db, account);
-    return fail(102);
+    return fail(ErrorCode.wrongCredentials);
   }
   if (config.rateLimits) await clearFailures(db, account);
-  if (!user.enabled) return fail(101);
+  if (!user.enabled) return fail(ErrorCode.accountDisabled);
   const { sessionId, refreshToken } = await openSession(db, user.id, config.refreshTokenTtlSec, info);
   return { userId: user.id, sessionId, refreshToken };
 }
@@ -107,7 +107,7 @@ export async function checkCodeOnly(db: Db, account: string, purpose: CodePurpos
 /** An account that exists is 103 for a sign-up and 105 for a reset. */
 export async function checkAccount(db: Db, account: string, purpose: string | undefined) {
   const exists = await accountId(db, normalise(account));
-  if (exists) fail(purpose === 'signup' ? 103 : 105);
+  if (exists) fail(purpose === 'signup' ? ErrorCode.accountRegistered : ErrorCode.isAccount);
   return { exists: false };
 }
 
@@ -120,7 +120,7 @@ export async function signup(
   const account = normalise(body.account);
   const result = await checkCode(db, account, 'signup', body.code, true);
   if (result !== 'ok') fail(codeError(result));
-  if (await accountId(db, account)) fail(103);
+  if (await accountId(db, account)) fail(ErrorCode.accountRegistered);
   const passwordHash = await hashPassword(body.password, config.passwordCost);
   const userId = await insertEndUser(db, {
     account,
@@ -129,7 +129,7 @@ export async function signup(
     language: body.lan ? toLanguage(body.lan) : lan,
   }).catch(async (err) => {
     // Two sign-ups of one address at once: the unique account column lets one through.
-    if (await accountId(db, account)) return fail(103);
+    if (await accountId(db, account)) return fail(ErrorCode.accountRegistered);
     throw err;
   });
   return { userId };
@@ -141,7 +141,7 @@ export async function resetPassword(db: Db, config: Config, body: { account: str
   const result = await checkCode(db, account, 'reset', body.code, true);
   if (result !== 'ok') fail(codeError(result));
   const user = await accountId(db, account);
-  if (!user) return fail(5);
+  if (!user) return fail(ErrorCode.codeWrong);
   const passwordHash = await hashPassword(body.password, config.passwordCost);
   await setPasswordHash(db, user.id, passwordHash);
   await revokeUserSessions(db, user.id);

@@ -4,7 +4,7 @@
  * sent, but the caller is answered the same way.
  */
 import { randomInt } from 'node:crypto';
-import { limits } from '@sunfleet/contracts';
+import { ErrorCode, limits } from '@sunfleet/contracts';
 import type { Db } from '../../db/index.ts';
 import { now } from '../../db/index.ts';
 import { sha256 } from './sessions.ts';
@@ -81,4 +81,4 @@ export async function checkCode(
   });
 }
 
-export const codeError = (result: CodeCheck) => (result === 'expired' ? 6 : 5) as 5 | 6;
+export const codeError = (result: CodeCheck) => (result === 'expired' ? ErrorCode.codeExpired : ErrorCode.codeWrong);

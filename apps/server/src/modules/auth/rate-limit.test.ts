@@ -1,4 +1,6 @@
 /** Rate limits on sign-in, the anonymous calls and code sending (on in production, off elsewhere in tests). */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getCode } from '../../../test/account.ts';
 import { startServer, type TestServer, uniqueAccount } from '../../../test/harness.ts';
@@ -13,17 +15,20 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const tooMany = { status: 429, body: { code: 3, msg: 'Too many requests, please try again later', data: null } };
+const tooMany = {
+  status: 429,
+  body: { code: ErrorCode.tooManyRequests, msg: 'Too many requests, please try again later', data: null },
+};
 
 describe('rate limits', () => {
   it('allows 5 codes for one account in 10 minutes; the 6th is HTTP 429 with code 3', async () => {
     const account = uniqueAccount('spam');
-    for (let i = 0; i < 5; i++) expect((await getCode(s, account, 'signup')).body.code, `call ${i + 1}`).toBe(0);
+    for (let i = 0; i < 5; i++) expect((await getCode(s, account, 'signup')).body.code, `call ${i + 1}`).toBe(ErrorCode.ok);
     expect(await getCode(s, account, 'signup')).toEqual(tooMany);
     // The same address in other letters is the same account.
     expect(await getCode(s, account.toUpperCase(), 'reset')).toEqual(tooMany);
     // Another account from the same address still gets its code.
-    expect((await getCode(s, uniqueAccount('other'), 'signup')).body.code).toBe(0);
+    expect((await getCode(s, uniqueAccount('other'), 'signup')).body.code).toBe(ErrorCode.ok);
   });
 
   it('counts codes per mailbox: dots and plus-suffixes folded, whatever client asks', async () => {
@@ -81,13 +86,14 @@ describe('rate limits', () => {
         remoteAddress,
         payload: { grant_type: 'password', username: uniqueAccount('guess'), password: 'Wrong-pass1' },
       });
-    for (let i = 0; i < 20; i++) expect((await attempt('198.51.100.20')).json().code, `attempt ${i + 1}`).toBe(102);
+    for (let i = 0; i < 20; i++)
+      expect((await attempt('198.51.100.20')).json().code, `attempt ${i + 1}`).toBe(ErrorCode.wrongCredentials);
     const blocked = await attempt('198.51.100.20');
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json()).toEqual(tooMany.body);
     expect(blocked.headers['retry-after']).toBeDefined();
     // Another client address is counted apart.
-    expect((await attempt('198.51.100.21')).json().code).toBe(102);
+    expect((await attempt('198.51.100.21')).json().code).toBe(ErrorCode.wrongCredentials);
   });
 
   it('counts in the store, so that two server processes share one limit', async () => {
@@ -145,7 +151,7 @@ describe('rate limits', () => {
     const u = await s.user();
     const { access } = await s.login(u.account);
     const change = () => s.call(access, 'POST', `/api/v1/user/${u.id}/pwd`, { oldPassword: 'Guess-123', password: 'N3w-secret' });
-    for (let i = 0; i < 10; i++) expect((await change()).body.code).toBe(108);
+    for (let i = 0; i < 10; i++) expect((await change()).body.code).toBe(ErrorCode.oldPasswordWrong);
     expect(await change()).toEqual(tooMany);
   });
 
@@ -153,11 +159,11 @@ describe('rate limits', () => {
     const u = await s.user();
     const { access } = await s.login(u.account);
     const ask = (email: string) => s.call(access, 'GET', `/api/v1/user/notify/code?email=${encodeURIComponent(email)}`);
-    for (let i = 0; i < 5; i++) expect((await ask(uniqueAccount('n'))).body.code).toBe(0);
+    for (let i = 0; i < 5; i++) expect((await ask(uniqueAccount('n'))).body.code).toBe(ErrorCode.ok);
     expect(await ask(uniqueAccount('n'))).toEqual(tooMany);
     // Another user from the same client address is not affected.
     const v = await s.user();
     const other = await s.login(v.account);
-    expect((await s.call(other.access, 'GET', '/api/v1/user/notify/code')).body.code).toBe(0);
+    expect((await s.call(other.access, 'GET', '/api/v1/user/notify/code')).body.code).toBe(ErrorCode.ok);
   });
 });

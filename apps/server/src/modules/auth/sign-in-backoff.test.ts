@@ -1,4 +1,6 @@
 /** The per-account sign-in back-off: slows guessing from any number of client addresses, never locks the owner out. */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, startServer, type TestServer } from '../../../test/harness.ts';
 import { backoffWaitMs, signInKey } from './sign-in-backoff.ts';
@@ -40,14 +42,19 @@ describe('sign-in back-off', () => {
 
   it('after 5 failures refuses the next attempt with 429 and the wait, even with the right password, from any address', async () => {
     const u = await s.user();
-    for (let i = 0; i < 5; i++) expect((await attempt(u.account, 'Wrong-pass1')).json().code, `failure ${i + 1}`).toBe(102);
+    for (let i = 0; i < 5; i++)
+      expect((await attempt(u.account, 'Wrong-pass1')).json().code, `failure ${i + 1}`).toBe(ErrorCode.wrongCredentials);
     const refused = await attempt(u.account.toUpperCase(), PASSWORD);
     expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toEqual({ code: 3, msg: 'Too many requests, please try again later', data: null });
+    expect(refused.json()).toEqual({
+      code: ErrorCode.tooManyRequests,
+      msg: 'Too many requests, please try again later',
+      data: null,
+    });
     expect(Number(refused.headers['retry-after'])).toBeOneOf([1, 2]);
     // Another account is not slowed.
     const v = await s.user();
-    expect((await attempt(v.account, PASSWORD)).json().code).toBe(0);
+    expect((await attempt(v.account, PASSWORD)).json().code).toBe(ErrorCode.ok);
   });
 
   it('the right password after the wait signs in, and a success forgets the failures', async () => {
@@ -56,8 +63,9 @@ describe('sign-in back-off', () => {
     await age(u.account, 2000);
     const ok = await attempt(u.account, PASSWORD);
     expect(ok.statusCode).toBe(200);
-    expect(ok.json().code).toBe(0);
-    for (let i = 0; i < 5; i++) expect((await attempt(u.account, 'Wrong-pass1')).json().code, `failure ${i + 1}`).toBe(102);
+    expect(ok.json().code).toBe(ErrorCode.ok);
+    for (let i = 0; i < 5; i++)
+      expect((await attempt(u.account, 'Wrong-pass1')).json().code, `failure ${i + 1}`).toBe(ErrorCode.wrongCredentials);
     expect((await attempt(u.account, 'Wrong-pass1')).statusCode).toBe(429);
   });
 
@@ -66,14 +74,14 @@ describe('sign-in back-off', () => {
     for (let i = 0; i < 5; i++) await attempt(u.account, 'Wrong-pass1');
     for (let i = 0; i < 3; i++) expect((await attempt(u.account, 'Wrong-pass1')).statusCode).toBe(429);
     await age(u.account, 2000);
-    expect((await attempt(u.account, 'Wrong-pass1')).json().code).toBe(102); // the 6th failure
+    expect((await attempt(u.account, 'Wrong-pass1')).json().code).toBe(ErrorCode.wrongCredentials); // the 6th failure
     const next = await attempt(u.account, PASSWORD);
     expect(next.statusCode).toBe(429);
     expect(Number(next.headers['retry-after'])).toBeOneOf([3, 4]);
     await age(u.account, 3000);
     expect(Number((await attempt(u.account, PASSWORD)).headers['retry-after'])).toBe(1);
     await age(u.account, 1000);
-    expect((await attempt(u.account, PASSWORD)).json().code).toBe(0);
+    expect((await attempt(u.account, PASSWORD)).json().code).toBe(ErrorCode.ok);
   });
 
   it('lets one of several simultaneous attempts through when the wait is over', async () => {
@@ -88,6 +96,7 @@ describe('sign-in back-off', () => {
     const u = await s.user();
     for (let i = 0; i < 5; i++) await attempt(u.account, 'Wrong-pass1');
     await age(u.account, 15 * 60_000);
-    for (let i = 0; i < 5; i++) expect((await attempt(u.account, 'Wrong-pass1')).json().code, `failure ${i + 1}`).toBe(102);
+    for (let i = 0; i < 5; i++)
+      expect((await attempt(u.account, 'Wrong-pass1')).json().code, `failure ${i + 1}`).toBe(ErrorCode.wrongCredentials);
   });
 });

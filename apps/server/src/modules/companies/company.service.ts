@@ -3,7 +3,7 @@
  * answers 404, as if it did not exist); operators reach every company. Names are unique without
  * regard to case (203). Every change is written with its audit record in one transaction.
  */
-import type { BodyOf, companyApi } from '@sunfleet/contracts';
+import { type BodyOf, type companyApi, ErrorCode } from '@sunfleet/contracts';
 import type { Updateable } from 'kysely';
 import type { Caller } from '../../access/caller.ts';
 import { recordAdminChange } from '../../audit/admin.ts';
@@ -19,18 +19,18 @@ const isOperator = (caller: Caller) => caller.user.kind === 'sysadmin';
 
 /** The company `id` as the caller may see it: their own, or any for an operator; else 404. */
 export async function companyFor(db: Db, caller: Caller, id: number): Promise<Company> {
-  if (!isOperator(caller) && caller.user.company_id !== id) return fail(404);
-  return (await companyRow(db, id)) ?? fail(404);
+  if (!isOperator(caller) && caller.user.company_id !== id) return fail(ErrorCode.notFound);
+  return (await companyRow(db, id)) ?? fail(ErrorCode.notFound);
 }
 
 export async function companyInfo(db: Db, caller: Caller, id?: number) {
-  const target = id ?? caller.user.company_id ?? fail(404);
+  const target = id ?? caller.user.company_id ?? fail(ErrorCode.notFound);
   return toCompanyInfo(db, await companyFor(db, caller, target));
 }
 
 export async function checkCompanyName(db: Db, caller: Caller, name: string, exceptId?: number) {
   if (exceptId !== undefined) await companyFor(db, caller, exceptId);
-  if (await companyNamed(db, name.trim(), exceptId)) fail(203);
+  if (await companyNamed(db, name.trim(), exceptId)) fail(ErrorCode.companyNameTaken);
 }
 
 type Fields = BodyOf<typeof companyApi.editCompany>;
@@ -45,7 +45,7 @@ const columns = (body: Fields): Updateable<CompaniesTable> => ({
 export async function addCompany(db: Db, caller: Caller, body: BodyOf<typeof companyApi.addCompany>) {
   const t = now();
   const id = await db.transaction().execute(async (trx) => {
-    if (await companyNamed(trx, body.name.trim())) fail(203);
+    if (await companyNamed(trx, body.name.trim())) fail(ErrorCode.companyNameTaken);
     const row = await trx
       .insertInto('companies')
       .values({
@@ -82,8 +82,8 @@ async function changeCompany(db: Db, caller: Caller, id: number, action: string,
   await companyFor(db, caller, id);
   const t = now();
   await db.transaction().execute(async (trx) => {
-    const before = (await companyRow(trx, id)) ?? fail(404);
-    if (set.name !== undefined && (await companyNamed(trx, String(set.name), id))) fail(203);
+    const before = (await companyRow(trx, id)) ?? fail(ErrorCode.notFound);
+    if (set.name !== undefined && (await companyNamed(trx, String(set.name), id))) fail(ErrorCode.companyNameTaken);
     const after = await trx
       .updateTable('companies')
       .set({ ...set, updated_at: t })
@@ -122,7 +122,8 @@ export async function setLogo(
 ) {
   await companyFor(db, caller, id);
   for (const [field, url] of Object.entries(body))
-    if (url !== null && !(await logoStored(dataDir, url))) fail(4, `${field}: not an uploaded logo; upload it again`);
+    if (url !== null && !(await logoStored(dataDir, url)))
+      fail(ErrorCode.validation, `${field}: not an uploaded logo; upload it again`);
   // Logos and icons are uploaded alike; an icon shows smaller and may be smaller still.
   if (body.iconUrl !== null) refuseOversizedImage(await readLogo(dataDir, body.iconUrl), 'icon');
   return changeCompany(db, caller, id, 'logo', { logo_url: body.logoUrl, icon_url: body.iconUrl });

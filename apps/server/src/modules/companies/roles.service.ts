@@ -5,7 +5,7 @@
  * deleted only with the role they move to, in the same transaction. Every change is recorded in
  * the audit log inside its transaction.
  */
-import { isPermissionName, limits } from '@sunfleet/contracts';
+import { ErrorCode, isPermissionName, limits } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import { companyHolds } from '../../access/grants.ts';
 import { recordAdminChange } from '../../audit/admin.ts';
@@ -27,7 +27,7 @@ const toRole = (r: RoleRow) => ({
 /** The caller's company; an account without one (system administrators, owners) has no roles to manage. */
 function companyOf(caller: Caller): number {
   const id = caller.user.company_id;
-  if (!id) return fail(2);
+  if (!id) return fail(ErrorCode.noPermission);
   return id;
 }
 
@@ -37,19 +37,20 @@ export async function listRoles(db: Db, caller: Caller) {
 
 export async function getRole(db: Db, caller: Caller, id: number) {
   const row = await rolesOf(db, companyOf(caller)).where('company_roles.id', '=', id).executeTakeFirst();
-  if (!row) return fail(404);
+  if (!row) return fail(ErrorCode.notFound);
   return toRole(row);
 }
 
 export async function checkRoleName(db: Db, caller: Caller, name: string, exceptId?: number) {
   const taken = await roleNamed(db, companyOf(caller), name.trim());
-  if (taken && taken.id !== exceptId) fail(801);
+  if (taken && taken.id !== exceptId) fail(ErrorCode.roleExists);
 }
 
 async function grantable(db: Db, companyId: number, permissions: string[]) {
   const held = await companyHolds(db, companyId);
   const unique = [...new Set(permissions)];
-  if (unique.some((p) => !isPermissionName(p) || !held.has(p))) fail(2, 'a role may grant only what the company holds');
+  if (unique.some((p) => !isPermissionName(p) || !held.has(p)))
+    fail(ErrorCode.noPermission, 'a role may grant only what the company holds');
   return unique;
 }
 
@@ -58,8 +59,8 @@ export async function addRole(db: Db, caller: Caller, input: { name: string; per
   const name = input.name.trim();
   const permissions = await grantable(db, companyId, input.permissions);
   const id = await db.transaction().execute(async (trx) => {
-    if ((await countRoles(trx, companyId)) >= limits.rolesPerCompany) fail(800);
-    if (await roleNamed(trx, companyId, name)) fail(801);
+    if ((await countRoles(trx, companyId)) >= limits.rolesPerCompany) fail(ErrorCode.roleLimit);
+    if (await roleNamed(trx, companyId, name)) fail(ErrorCode.roleExists);
     const t = now();
     const row = await trx
       .insertInto('company_roles')
@@ -86,14 +87,14 @@ export async function addRole(db: Db, caller: Caller, input: { name: string; per
 export async function editRole(db: Db, caller: Caller, id: number, input: { name: string; permissions: string[] }) {
   const companyId = companyOf(caller);
   const before = await getRole(db, caller, id);
-  if (caller.user.role_id === id) fail(803);
+  if (caller.user.role_id === id) fail(ErrorCode.ownRoleLocked);
   const name = input.name.trim();
   await checkRoleName(db, caller, name, id);
   const permissions = await grantable(db, companyId, input.permissions);
   const t = now();
   await db.transaction().execute(async (trx) => {
     const clash = await roleNamed(trx, companyId, name);
-    if (clash && clash.id !== id) fail(801);
+    if (clash && clash.id !== id) fail(ErrorCode.roleExists);
     await trx
       .updateTable('company_roles')
       .set({ name, permissions: JSON.stringify(permissions) })
@@ -124,9 +125,9 @@ export async function editRole(db: Db, caller: Caller, id: number, input: { name
 export async function deleteRole(db: Db, caller: Caller, id: number, moveTo?: number) {
   const companyId = companyOf(caller);
   const role = await getRole(db, caller, id);
-  if (caller.user.role_id === id) fail(803);
+  if (caller.user.role_id === id) fail(ErrorCode.ownRoleLocked);
   if (moveTo !== undefined) {
-    if (moveTo === id) fail(4, 'body.moveTo must be another role');
+    if (moveTo === id) fail(ErrorCode.validation, 'body.moveTo must be another role');
     await getRole(db, caller, moveTo);
   }
   const t = now();
@@ -137,7 +138,8 @@ export async function deleteRole(db: Db, caller: Caller, id: number, moveTo?: nu
       .where('role_id', '=', id)
       .where('company_id', '=', companyId)
       .execute();
-    if (holders.length > 0 && moveTo === undefined) fail(4, `body.moveTo is required: ${holders.length} users hold this role`);
+    if (holders.length > 0 && moveTo === undefined)
+      fail(ErrorCode.validation, `body.moveTo is required: ${holders.length} users hold this role`);
     if (holders.length > 0)
       await trx.updateTable('users').set({ role_id: moveTo!, updated_at: t }).where('role_id', '=', id).execute();
     await trx.deleteFrom('company_roles').where('id', '=', id).where('company_id', '=', companyId).execute();

@@ -1,3 +1,4 @@
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { now } from '../../db/index.ts';
@@ -43,10 +44,13 @@ describe('company roles', () => {
   it('adds roles up to five, then answers 800 and writes nothing', async () => {
     for (let i = 1; i <= 5; i++) {
       const res = await s.call(adminA, 'POST', '/api/v1/company/role', { name: `Role ${i}`, permissions: ['station.view'] });
-      expect(res.body).toMatchObject({ code: 0, data: { name: `Role ${i}`, permissions: ['station.view'], users: 0 } });
+      expect(res.body).toMatchObject({
+        code: ErrorCode.ok,
+        data: { name: `Role ${i}`, permissions: ['station.view'], users: 0 },
+      });
     }
     const sixth = await s.call(adminA, 'POST', '/api/v1/company/role', { name: 'Role 6', permissions: [] });
-    expect(sixth.body).toMatchObject({ code: 800, data: null });
+    expect(sixth.body).toMatchObject({ code: ErrorCode.roleLimit, data: null });
     const list = await s.call(adminA, 'GET', '/api/v1/company/roles');
     expect((list.body.data as unknown[]).length).toBe(5);
   });
@@ -54,30 +58,33 @@ describe('company roles', () => {
   it('answers 801 for a name the company already has, in add, edit and check', async () => {
     await s.db.deleteFrom('company_roles').where('company_id', '=', companyA).where('name', '=', 'Role 5').execute();
     const dup = await s.call(adminA, 'POST', '/api/v1/company/role', { name: 'Role 1', permissions: [] });
-    expect(dup.body.code).toBe(801);
-    expect((await s.call(adminA, 'GET', '/api/v1/company/role/check?name=Role%201')).body.code).toBe(801);
-    expect((await s.call(adminA, 'GET', '/api/v1/company/role/check?name=Fresh')).body.code).toBe(0);
+    expect(dup.body.code).toBe(ErrorCode.roleExists);
+    expect((await s.call(adminA, 'GET', '/api/v1/company/role/check?name=Role%201')).body.code).toBe(ErrorCode.roleExists);
+    expect((await s.call(adminA, 'GET', '/api/v1/company/role/check?name=Fresh')).body.code).toBe(ErrorCode.ok);
     const roles = (await s.call(adminA, 'GET', '/api/v1/company/roles')).body.data as Array<{ id: number; name: string }>;
     const r2 = roles.find((r) => r.name === 'Role 2')!;
     const rename = await s.call(adminA, 'POST', `/api/v1/company/role/${r2.id}`, { name: 'Role 1', permissions: [] });
-    expect(rename.body.code).toBe(801);
+    expect(rename.body.code).toBe(ErrorCode.roleExists);
     // The same name on the role itself is not a clash; another company's names do not count.
-    expect((await s.call(adminA, 'GET', `/api/v1/company/role/check?name=Role%202&id=${r2.id}`)).body.code).toBe(0);
-    expect((await s.call(adminA, 'GET', '/api/v1/company/role/check?name=Beta%20tech')).body.code).toBe(0);
+    expect((await s.call(adminA, 'GET', `/api/v1/company/role/check?name=Role%202&id=${r2.id}`)).body.code).toBe(ErrorCode.ok);
+    expect((await s.call(adminA, 'GET', '/api/v1/company/role/check?name=Beta%20tech')).body.code).toBe(ErrorCode.ok);
   });
 
   it('grants no more than the company holds', async () => {
     const res = await s.call(adminA, 'POST', '/api/v1/company/role', { name: 'Greedy', permissions: ['firmware.management'] });
-    expect(res.body.code).toBe(2);
+    expect(res.body.code).toBe(ErrorCode.noPermission);
     expect(await s.db.selectFrom('company_roles').select('id').where('name', '=', 'Greedy').executeTakeFirst()).toBeUndefined();
   });
 
   it("answers as if another company's role did not exist", async () => {
-    expect((await s.call(adminA, 'GET', `/api/v1/company/role/${roleB}`)).body).toMatchObject({ code: 404, data: null });
+    expect((await s.call(adminA, 'GET', `/api/v1/company/role/${roleB}`)).body).toMatchObject({
+      code: ErrorCode.notFound,
+      data: null,
+    });
     expect((await s.call(adminA, 'POST', `/api/v1/company/role/${roleB}`, { name: 'Hijacked', permissions: [] })).body.code).toBe(
       404,
     );
-    expect((await s.call(adminA, 'POST', `/api/v1/company/role/${roleB}/delete`)).body.code).toBe(404);
+    expect((await s.call(adminA, 'POST', `/api/v1/company/role/${roleB}/delete`)).body.code).toBe(ErrorCode.notFound);
     const still = await s.call(adminB, 'GET', `/api/v1/company/role/${roleB}`);
     expect(still.body.data).toMatchObject({ name: 'Beta tech' });
   });
@@ -97,18 +104,22 @@ describe('company roles', () => {
     expect((await s.call(token, 'POST', `/api/v1/company/role/${own.id}`, { name: 'Role 3', permissions: [] })).body.code).toBe(
       803,
     );
-    expect((await s.call(token, 'POST', `/api/v1/company/role/${own.id}/delete`)).body.code).toBe(803);
+    expect((await s.call(token, 'POST', `/api/v1/company/role/${own.id}/delete`)).body.code).toBe(ErrorCode.ownRoleLocked);
     const r4 = roles.find((r) => r.name === 'Role 4')!;
     const r2 = roles.find((r) => r.name === 'Role 2')!;
     const holder = await s.user({ kind: 'company_user', companyId: companyA, roleId: r4.id });
     // In use and no target: refused, nothing changes.
-    expect((await s.call(adminA, 'POST', `/api/v1/company/role/${r4.id}/delete`)).body.code).toBe(4);
+    expect((await s.call(adminA, 'POST', `/api/v1/company/role/${r4.id}/delete`)).body.code).toBe(ErrorCode.validation);
     // Another company's role as the target: as if it did not exist.
-    expect((await s.call(adminA, 'POST', `/api/v1/company/role/${r4.id}/delete?moveTo=${roleB}`)).body.code).toBe(404);
-    expect((await s.call(adminA, 'POST', `/api/v1/company/role/${r4.id}/delete?moveTo=${r4.id}`)).body.code).toBe(4);
+    expect((await s.call(adminA, 'POST', `/api/v1/company/role/${r4.id}/delete?moveTo=${roleB}`)).body.code).toBe(
+      ErrorCode.notFound,
+    );
+    expect((await s.call(adminA, 'POST', `/api/v1/company/role/${r4.id}/delete?moveTo=${r4.id}`)).body.code).toBe(
+      ErrorCode.validation,
+    );
     expect(await s.db.selectFrom('company_roles').select('id').where('id', '=', r4.id).executeTakeFirst()).toBeDefined();
     const moved = await s.call(adminA, 'POST', `/api/v1/company/role/${r4.id}/delete?moveTo=${r2.id}`);
-    expect(moved.body.code).toBe(0);
+    expect(moved.body.code).toBe(ErrorCode.ok);
     const after = await s.db.selectFrom('users').select('role_id').where('id', '=', holder.id).executeTakeFirstOrThrow();
     expect(after.role_id).toBe(r2.id);
     expect(await s.db.selectFrom('company_roles').select('id').where('id', '=', r4.id).executeTakeFirst()).toBeUndefined();
@@ -125,7 +136,7 @@ describe('company roles', () => {
     // An unused role needs no target.
     const spare = await s.call(adminA, 'POST', '/api/v1/company/role', { name: 'Spare', permissions: [] });
     const spareId = (spare.body.data as { id: number }).id;
-    expect((await s.call(adminA, 'POST', `/api/v1/company/role/${spareId}/delete`)).body.code).toBe(0);
+    expect((await s.call(adminA, 'POST', `/api/v1/company/role/${spareId}/delete`)).body.code).toBe(ErrorCode.ok);
   });
 
   it('records every role change in the audit log with its company, before and after', async () => {
@@ -148,7 +159,9 @@ describe('company roles', () => {
       .selectFrom('admin_audit')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
-    expect((await s.call(adminA, 'POST', `/api/v1/company/role/${id}`, { name: 'Role 1', permissions: [] })).body.code).toBe(801);
+    expect((await s.call(adminA, 'POST', `/api/v1/company/role/${id}`, { name: 'Role 1', permissions: [] })).body.code).toBe(
+      ErrorCode.roleExists,
+    );
     const after = await s.db
       .selectFrom('admin_audit')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -159,17 +172,17 @@ describe('company roles', () => {
 
   it('role names: 32 characters pass, 33 are refused (4)', async () => {
     const long = await s.call(adminA, 'POST', '/api/v1/company/role', { name: 'x'.repeat(33), permissions: [] });
-    expect(long.body.code).toBe(4);
+    expect(long.body.code).toBe(ErrorCode.validation);
     const exact = await s.call(adminA, 'POST', '/api/v1/company/role', { name: 'y'.repeat(32), permissions: [] });
-    expect(exact.body.code).toBe(0);
+    expect(exact.body.code).toBe(ErrorCode.ok);
     await s.call(adminA, 'POST', `/api/v1/company/role/${(exact.body.data as { id: number }).id}/delete`);
   });
 
   it('refuses bad input with code 4 and nothing written', async () => {
     const res = await s.call(adminA, 'POST', '/api/v1/company/role', { name: 'Bad<name>', permissions: [] });
-    expect(res.body.code).toBe(4);
+    expect(res.body.code).toBe(ErrorCode.validation);
     const extra = await s.call(adminA, 'POST', '/api/v1/company/role', { name: 'Ok', permissions: [], company_id: 99 });
-    expect(extra.body.code).toBe(4);
+    expect(extra.body.code).toBe(ErrorCode.validation);
     expect(
       await s.db.selectFrom('company_roles').select('id').where('name', 'in', ['Bad<name>', 'Ok']).executeTakeFirst(),
     ).toBeUndefined();
@@ -177,6 +190,6 @@ describe('company roles', () => {
 
   it('an owner without a company has no roles to manage', async () => {
     const owner = (await s.login((await s.user()).account)).access;
-    expect((await s.call(owner, 'GET', '/api/v1/company/roles')).body.code).toBe(2);
+    expect((await s.call(owner, 'GET', '/api/v1/company/roles')).body.code).toBe(ErrorCode.noPermission);
   });
 });

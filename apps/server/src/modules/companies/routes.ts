@@ -1,5 +1,5 @@
 /** Company administration routes: the company, its accounts, its roles. */
-import { companyRolesApi as api, companyApi } from '@sunfleet/contracts';
+import { companyRolesApi as api, companyApi, ErrorCode } from '@sunfleet/contracts';
 import type { FastifyInstance } from 'fastify';
 import { fail } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
@@ -37,9 +37,9 @@ export function companyRoutes(app: FastifyInstance) {
     companyApi.uploadLogo,
     async ({ req }) => {
       const file = await req.file({ limits: { fileSize: companyApi.companyLimits.logoBytes, files: 1 } });
-      if (!file) return fail(4, 'file is required');
+      if (!file) return fail(ErrorCode.validation, 'file is required');
       const url = await storeLogo(config.dataDir, await file.toBuffer());
-      return { url: url ?? fail(4, 'file must be a JPG, JPEG, GIF or PNG image') };
+      return { url: url ?? fail(ErrorCode.validation, 'file must be a JPG, JPEG, GIF or PNG image') };
     },
     { limit: uploadLimit },
   );

@@ -3,7 +3,7 @@
  * (bad input: code 4 naming the field and the rule), and the optional avatar file (field
  * "avatar", at most 6 MB).
  */
-import { type BodyOf, companyApi, type Language, limits } from '@sunfleet/contracts';
+import { type BodyOf, companyApi, ErrorCode, type Language, limits } from '@sunfleet/contracts';
 import type { FastifyRequest } from 'fastify';
 import { Compile } from 'typebox/compile';
 import { fail } from '../../http/errors.ts';
@@ -13,7 +13,7 @@ const check = Compile(companyApi.AddUserFields);
 const numeric = new Set(['roleId']);
 
 export async function readUserForm(req: FastifyRequest, lan: Language) {
-  if (!req.isMultipart()) return fail(4, 'the form must be sent as multipart/form-data');
+  if (!req.isMultipart()) return fail(ErrorCode.validation, 'the form must be sent as multipart/form-data');
   const fields: Record<string, unknown> = {};
   let avatar: Buffer | null = null;
   for await (const part of req.parts({ limits: { fileSize: limits.avatarBytes, files: 1, fields: 20 } })) {
@@ -29,6 +29,7 @@ export async function readUserForm(req: FastifyRequest, lan: Language) {
     if (text === '') continue;
     fields[part.fieldname] = numeric.has(part.fieldname) && /^[0-9]{1,10}$/.test(text) ? Number(text) : text;
   }
-  if (!check.Check(fields)) fail(4, describeValidation([...check.Errors(fields)] as unknown as SchemaError[], 'body', lan));
+  if (!check.Check(fields))
+    fail(ErrorCode.validation, describeValidation([...check.Errors(fields)] as unknown as SchemaError[], 'body', lan));
   return { fields: fields as BodyOf<typeof companyApi.addUser>, avatar: avatar && avatar.length > 0 ? avatar : null };
 }

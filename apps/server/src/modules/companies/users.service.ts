@@ -5,7 +5,7 @@
  * re-roled nor taken out by this call (2). Taking an account out leaves it a plain account
  * without company rights and ends its sessions (its plants and history stay).
  */
-import type { BodyOf, companyApi } from '@sunfleet/contracts';
+import { type BodyOf, type companyApi, ErrorCode } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import { recordAdminChange } from '../../audit/admin.ts';
 import type { Config } from '../../config.ts';
@@ -19,7 +19,7 @@ import { removeImage, storeImage } from '../users/avatar.ts';
 import { auditedUser, companyUsers, toCompanyUser } from './users.repo.ts';
 
 function companyOf(caller: Caller): number {
-  return caller.user.company_id ?? fail(2);
+  return caller.user.company_id ?? fail(ErrorCode.noPermission);
 }
 
 export async function listUsers(
@@ -53,7 +53,7 @@ export async function listUsers(
 
 export async function getUser(db: Db, caller: Caller, id: number) {
   const row = await companyUsers(db, companyOf(caller)).where('users.id', '=', id).executeTakeFirst();
-  return row ? toCompanyUser(row) : fail(404);
+  return row ? toCompanyUser(row) : fail(ErrorCode.notFound);
 }
 
 export async function checkAccount(db: Db, caller: Caller, account: string) {
@@ -63,8 +63,8 @@ export async function checkAccount(db: Db, caller: Caller, account: string) {
     .select(['company_id'])
     .where('account', '=', account.toLowerCase())
     .executeTakeFirst();
-  if (found?.company_id) fail(106);
-  if (found) fail(104);
+  if (found?.company_id) fail(ErrorCode.accountInCompany);
+  if (found) fail(ErrorCode.accountExists);
 }
 
 /** A role of the caller's company, or 404 as if it did not exist. */
@@ -76,7 +76,7 @@ async function roleOfCompany(db: Db, companyId: number, roleId: number | null | 
     .where('id', '=', roleId)
     .where('company_id', '=', companyId)
     .executeTakeFirst();
-  if (!role) fail(404, 'roleId: no such role in the company');
+  if (!role) fail(ErrorCode.notFound, 'roleId: no such role in the company');
 }
 
 export async function addUser(
@@ -93,7 +93,7 @@ export async function addUser(
   let avatarUrl: string | null = null;
   if (avatar) {
     avatarUrl = await storeImage(config.dataDir, 'avatars', avatar, ['png', 'jpeg']);
-    if (!avatarUrl) return fail(4, 'avatar: must be a JPG or PNG image');
+    if (!avatarUrl) return fail(ErrorCode.validation, 'avatar: must be a JPG or PNG image');
   }
   const passwordHash = await hashPassword(fields.password, config.passwordCost);
   const t = now();
@@ -101,7 +101,7 @@ export async function addUser(
     const id = await db.transaction().execute(async (trx) => {
       // Checked again inside: another request may have taken the account meanwhile.
       const taken = await trx.selectFrom('users').select('company_id').where('account', '=', account).executeTakeFirst();
-      if (taken) fail(taken.company_id ? 106 : 104);
+      if (taken) fail(taken.company_id ? ErrorCode.accountInCompany : ErrorCode.accountExists);
       const row = await trx
         .insertInto('users')
         .values({
@@ -138,14 +138,14 @@ export async function editUser(db: Db, caller: Caller, id: number, body: BodyOf<
   const companyId = companyOf(caller);
   const target = await getUser(db, caller, id);
   const changesRole = body.roleId !== undefined && body.roleId !== target.roleId;
-  if (changesRole && id === caller.user.id) fail(803);
+  if (changesRole && id === caller.user.id) fail(ErrorCode.ownRoleLocked);
   if (target.kind === 'company_admin' && (changesRole || body.enabled === false))
-    fail(2, 'the company administrator keeps its role');
-  if (body.enabled === false && id === caller.user.id) fail(2, 'one cannot disable one’s own account');
+    fail(ErrorCode.noPermission, 'the company administrator keeps its role');
+  if (body.enabled === false && id === caller.user.id) fail(ErrorCode.noPermission, 'one cannot disable one’s own account');
   if (changesRole) await roleOfCompany(db, companyId, body.roleId);
   const t = now();
   await db.transaction().execute(async (trx) => {
-    const before = (await companyUserRow(trx, companyId, id)) ?? fail(404);
+    const before = (await companyUserRow(trx, companyId, id)) ?? fail(ErrorCode.notFound);
     const after = await trx
       .updateTable('users')
       .set({
@@ -181,11 +181,11 @@ export async function editUser(db: Db, caller: Caller, id: number, body: BodyOf<
 export async function deleteUser(db: Db, caller: Caller, id: number) {
   const companyId = companyOf(caller);
   const target = await getUser(db, caller, id);
-  if (id === caller.user.id) fail(2, 'one cannot take oneself out of the company');
-  if (target.kind === 'company_admin') fail(2, 'the company administrator stays in the company');
+  if (id === caller.user.id) fail(ErrorCode.noPermission, 'one cannot take oneself out of the company');
+  if (target.kind === 'company_admin') fail(ErrorCode.noPermission, 'the company administrator stays in the company');
   const t = now();
   await db.transaction().execute(async (trx) => {
-    const before = (await companyUserRow(trx, companyId, id)) ?? fail(404);
+    const before = (await companyUserRow(trx, companyId, id)) ?? fail(ErrorCode.notFound);
     const after = await trx
       .updateTable('users')
       .set({ company_id: null, role_id: null, kind: 'end_user', updated_at: t })

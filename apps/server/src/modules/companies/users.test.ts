@@ -1,5 +1,5 @@
 /** A company's accounts: list, detail, add (multipart with avatar), edit, take out, check; codes 104, 106, 803; other companies' ids. */
-import { companyGrantable } from '@sunfleet/contracts';
+import { companyGrantable, ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PNG_1PX } from '../../../test/account.ts';
 import { startServer, type TestServer } from '../../../test/harness.ts';
@@ -99,7 +99,7 @@ describe('adding accounts', () => {
       { field: 'avatar', name: 'n.png', type: 'image/png', bytes: PNG_1PX },
     );
     expect(res).toMatchObject({
-      code: 0,
+      code: ErrorCode.ok,
       data: { account: 'nuria@example.com', kind: 'company_user', roleId: roleA, roleName: 'Tech' },
     });
     expect(res.data!.avatar).toMatch(/^\/uploads\/avatars\/[a-f0-9]{32}\.png$/);
@@ -125,10 +125,14 @@ describe('adding accounts', () => {
     expect(
       (await s.call(admin.access, 'GET', `/api/v1/company/user/check?account=${encodeURIComponent(owner.account)}`)).body.code,
     ).toBe(104);
-    expect((await s.call(admin.access, 'GET', '/api/v1/company/user/check?account=free%40example.com')).body.code).toBe(0);
+    expect((await s.call(admin.access, 'GET', '/api/v1/company/user/check?account=free%40example.com')).body.code).toBe(
+      ErrorCode.ok,
+    );
     const audits = await countAudit();
-    expect((await add(admin.access, { account: inB.account, password: 'secret12' })).code).toBe(106);
-    expect((await add(admin.access, { account: owner.account.toUpperCase(), password: 'secret12' })).code).toBe(104);
+    expect((await add(admin.access, { account: inB.account, password: 'secret12' })).code).toBe(ErrorCode.accountInCompany);
+    expect((await add(admin.access, { account: owner.account.toUpperCase(), password: 'secret12' })).code).toBe(
+      ErrorCode.accountExists,
+    );
     expect(await countAudit()).toBe(audits);
   });
 
@@ -144,24 +148,30 @@ describe('adding accounts', () => {
       );
     const before = await users();
     const bad = await add(admin.access, { account: 'x@example.com', password: '123' });
-    expect(bad.code).toBe(4);
+    expect(bad.code).toBe(ErrorCode.validation);
     expect(bad.msg).toContain('password');
-    expect((await add(admin.access, { account: 'not-an-email', password: 'secret12' })).code).toBe(4);
-    expect((await add(admin.access, { account: 'x@example.com', password: 'secret12', name: 'n'.repeat(65) })).code).toBe(4);
+    expect((await add(admin.access, { account: 'not-an-email', password: 'secret12' })).code).toBe(ErrorCode.validation);
+    expect((await add(admin.access, { account: 'x@example.com', password: 'secret12', name: 'n'.repeat(65) })).code).toBe(
+      ErrorCode.validation,
+    );
     expect((await add(admin.access, { account: 'x@example.com', password: 'secret12', companyId: String(companyB) })).code).toBe(
       4,
     );
-    expect((await add(admin.access, { account: 'x@example.com', password: 'secret12', roleId: String(roleB) })).code).toBe(404);
+    expect((await add(admin.access, { account: 'x@example.com', password: 'secret12', roleId: String(roleB) })).code).toBe(
+      ErrorCode.notFound,
+    );
     const svg = { field: 'avatar', name: 'a.png', type: 'image/png', bytes: Buffer.from('<svg/>') };
-    expect((await add(admin.access, { account: 'x@example.com', password: 'secret12' }, svg)).code).toBe(4);
+    expect((await add(admin.access, { account: 'x@example.com', password: 'secret12' }, svg)).code).toBe(ErrorCode.validation);
     const json = await s.call(admin.access, 'POST', '/api/v1/company/user/add', {
       account: 'x@example.com',
       password: 'secret12',
     });
-    expect(json.body.code).toBe(4);
+    expect(json.body.code).toBe(ErrorCode.validation);
     expect(await users()).toBe(before);
     // 64 characters of name pass.
-    expect((await add(admin.access, { account: 'long@example.com', password: 'secret12', name: 'n'.repeat(64) })).code).toBe(0);
+    expect((await add(admin.access, { account: 'long@example.com', password: 'secret12', name: 'n'.repeat(64) })).code).toBe(
+      ErrorCode.ok,
+    );
   });
 });
 
@@ -192,9 +202,14 @@ describe('listing, editing and taking out', () => {
 
   it("another company's account answers 404 on detail, edit and delete, and is not changed", async () => {
     const before = await s.db.selectFrom('users').selectAll().where('id', '=', userB).executeTakeFirstOrThrow();
-    expect((await s.call(admin.access, 'GET', `/api/v1/company/user/${userB}/`)).body).toMatchObject({ code: 404, data: null });
-    expect((await s.call(admin.access, 'POST', `/api/v1/company/user/edit/${userB}`, { name: 'Taken' })).body.code).toBe(404);
-    expect((await s.call(admin.access, 'POST', `/api/v1/company/user/delete/${userB}`)).body.code).toBe(404);
+    expect((await s.call(admin.access, 'GET', `/api/v1/company/user/${userB}/`)).body).toMatchObject({
+      code: ErrorCode.notFound,
+      data: null,
+    });
+    expect((await s.call(admin.access, 'POST', `/api/v1/company/user/edit/${userB}`, { name: 'Taken' })).body.code).toBe(
+      ErrorCode.notFound,
+    );
+    expect((await s.call(admin.access, 'POST', `/api/v1/company/user/delete/${userB}`)).body.code).toBe(ErrorCode.notFound);
     expect(await s.db.selectFrom('users').selectAll().where('id', '=', userB).executeTakeFirstOrThrow()).toEqual(before);
   });
 
@@ -205,7 +220,7 @@ describe('listing, editing and taking out', () => {
       .where('account', '=', 'nuria@example.com')
       .executeTakeFirstOrThrow();
     const res = await s.call(admin.access, 'POST', `/api/v1/company/user/edit/${nuria.id}`, { name: 'Nuria G', roleId: roleA2 });
-    expect(res.body).toMatchObject({ code: 0, data: { name: 'Nuria G', roleId: roleA2, roleName: 'Lead' } });
+    expect(res.body).toMatchObject({ code: ErrorCode.ok, data: { name: 'Nuria G', roleId: roleA2, roleName: 'Lead' } });
     const rec = await s.db
       .selectFrom('admin_audit')
       .selectAll()
@@ -218,27 +233,39 @@ describe('listing, editing and taking out', () => {
 
     // Nuria now holds "Lead" (may edit users): her own role stays, her own name may change.
     const nuriaToken = (await s.login('nuria@example.com', 'secret12')).access;
-    expect((await s.call(nuriaToken, 'POST', `/api/v1/company/user/edit/${nuria.id}`, { roleId: roleA })).body.code).toBe(803);
+    expect((await s.call(nuriaToken, 'POST', `/api/v1/company/user/edit/${nuria.id}`, { roleId: roleA })).body.code).toBe(
+      ErrorCode.ownRoleLocked,
+    );
     expect(
       (await s.call(nuriaToken, 'POST', `/api/v1/company/user/edit/${nuria.id}`, { roleId: roleA2, name: 'N' })).body.code,
     ).toBe(0);
     // Nor may anyone re-role the company administrator.
-    expect((await s.call(nuriaToken, 'POST', `/api/v1/company/user/edit/${admin.id}`, { roleId: roleA })).body.code).toBe(2);
-    expect((await s.call(admin.access, 'POST', `/api/v1/company/user/edit/${admin.id}`, { roleId: roleA })).body.code).toBe(803);
+    expect((await s.call(nuriaToken, 'POST', `/api/v1/company/user/edit/${admin.id}`, { roleId: roleA })).body.code).toBe(
+      ErrorCode.noPermission,
+    );
+    expect((await s.call(admin.access, 'POST', `/api/v1/company/user/edit/${admin.id}`, { roleId: roleA })).body.code).toBe(
+      ErrorCode.ownRoleLocked,
+    );
     // A role of another company: as if it did not exist.
-    expect((await s.call(admin.access, 'POST', `/api/v1/company/user/edit/${nuria.id}`, { roleId: roleB })).body.code).toBe(404);
-    expect((await s.call(admin.access, 'POST', `/api/v1/company/user/edit/${nuria.id}`, { phone: 'abc' })).body.code).toBe(4);
+    expect((await s.call(admin.access, 'POST', `/api/v1/company/user/edit/${nuria.id}`, { roleId: roleB })).body.code).toBe(
+      ErrorCode.notFound,
+    );
+    expect((await s.call(admin.access, 'POST', `/api/v1/company/user/edit/${nuria.id}`, { phone: 'abc' })).body.code).toBe(
+      ErrorCode.validation,
+    );
   });
 
   it('taking an account out leaves a plain account: no company, no role, sessions ended; the administrator stays', async () => {
     const gone = await s.user({ kind: 'company_user', companyId: companyA, roleId: roleA });
     const session = (await s.login(gone.account)).access;
-    expect((await s.call(admin.access, 'POST', `/api/v1/company/user/delete/${admin.id}`)).body.code).toBe(2);
-    expect((await s.call(admin.access, 'POST', `/api/v1/company/user/delete/${gone.id}`)).body.code).toBe(0);
+    expect((await s.call(admin.access, 'POST', `/api/v1/company/user/delete/${admin.id}`)).body.code).toBe(
+      ErrorCode.noPermission,
+    );
+    expect((await s.call(admin.access, 'POST', `/api/v1/company/user/delete/${gone.id}`)).body.code).toBe(ErrorCode.ok);
     const row = await s.db.selectFrom('users').selectAll().where('id', '=', gone.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ company_id: null, role_id: null, kind: 'end_user' });
     expect((await s.call(session, 'GET', '/api/v1/user')).status).toBe(401);
-    expect((await s.call(admin.access, 'GET', `/api/v1/company/user/${gone.id}/`)).body.code).toBe(404);
+    expect((await s.call(admin.access, 'GET', `/api/v1/company/user/${gone.id}/`)).body.code).toBe(ErrorCode.notFound);
     const rec = await s.db
       .selectFrom('admin_audit')
       .selectAll()
@@ -254,7 +281,7 @@ describe('listing, editing and taking out', () => {
 
   it('a company user without the user permissions is refused (2)', async () => {
     const plain = (await s.login((await s.user({ kind: 'company_user', companyId: companyA, roleId: roleA })).account)).access;
-    expect((await s.call(plain, 'GET', '/api/v1/company/user/list')).body.code).toBe(2);
-    expect((await add(plain, { account: 'y@example.com', password: 'secret12' })).code).toBe(2);
+    expect((await s.call(plain, 'GET', '/api/v1/company/user/list')).body.code).toBe(ErrorCode.noPermission);
+    expect((await add(plain, { account: 'y@example.com', password: 'secret12' })).code).toBe(ErrorCode.noPermission);
   });
 });

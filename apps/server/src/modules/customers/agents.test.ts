@@ -4,6 +4,8 @@
  * assignment and a removal, and what the agent then sees over HTTP: the plants and gateways
  * assigned to the customer it serves, not another customer's, and nothing once removed.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { uniqueSn } from '../../../test/telemetry.ts';
@@ -28,7 +30,7 @@ async function create(name: string, account: string, agentAccount?: string | nul
 }
 async function made(name: string, account: string, agentAccount?: string | null) {
   const res = await create(name, account, agentAccount);
-  expect(res.body, name).toMatchObject({ code: 0 });
+  expect(res.body, name).toMatchObject({ code: ErrorCode.ok });
   return res.body.data as Customer;
 }
 const setAgent = (c: { id: number; name: string }, agentAccount: string | null) =>
@@ -56,11 +58,11 @@ describe('agents', () => {
     expect(c.agent).toEqual({ id: agent.id, name: 'North Distribution', account: 'north@example.com' });
     const other = await made('South Distribution', 'south@example.com');
     expect((await setAgent({ id: c.id, name: 'Valley Installers' }, 'south@example.com')).body).toMatchObject({
-      code: 0,
+      code: ErrorCode.ok,
       data: { agent: { id: other.id } },
     });
     expect((await setAgent({ id: c.id, name: 'Valley Installers' }, null)).body).toMatchObject({
-      code: 0,
+      code: ErrorCode.ok,
       data: { agent: null },
     });
     const records = await s.db
@@ -78,21 +80,21 @@ describe('agents', () => {
   });
 
   it('900: a customer is not its own agent (its administrator’s account, or one of its accounts)', async () => {
-    expect((await create('Self Co', 'self@example.com', 'SELF@example.com')).body.code).toBe(900);
+    expect((await create('Self Co', 'self@example.com', 'SELF@example.com')).body.code).toBe(ErrorCode.ownAgent);
     expect(await s.db.selectFrom('companies').select('id').where('name', '=', 'Self Co').executeTakeFirst()).toBeUndefined();
     const c = await made('Mirror Co', 'mirror@example.com');
-    expect((await setAgent({ id: c.id, name: 'Mirror Co' }, 'mirror@example.com')).body.code).toBe(900);
+    expect((await setAgent({ id: c.id, name: 'Mirror Co' }, 'mirror@example.com')).body.code).toBe(ErrorCode.ownAgent);
     const employee = await s.user({ kind: 'company_user', companyId: c.id });
-    expect((await setAgent({ id: c.id, name: 'Mirror Co' }, employee.account)).body.code).toBe(900);
+    expect((await setAgent({ id: c.id, name: 'Mirror Co' }, employee.account)).body.code).toBe(ErrorCode.ownAgent);
     expect(await agentOf(c.id)).toBeNull();
   });
 
   it('901: an internal employee (a company user) cannot be an agent', async () => {
     const agentCo = await made('Employer Co', 'employer@example.com');
     const employee = await s.user({ kind: 'company_user', companyId: agentCo.id });
-    expect((await create('Staffed Co', 'staffed@example.com', employee.account)).body.code).toBe(901);
+    expect((await create('Staffed Co', 'staffed@example.com', employee.account)).body.code).toBe(ErrorCode.employeeAgent);
     const c = await made('Staffed Co', 'staffed@example.com');
-    expect((await setAgent({ id: c.id, name: 'Staffed Co' }, employee.account)).body.code).toBe(901);
+    expect((await setAgent({ id: c.id, name: 'Staffed Co' }, employee.account)).body.code).toBe(ErrorCode.employeeAgent);
     expect(await agentOf(c.id)).toBeNull();
   });
 
@@ -101,7 +103,7 @@ describe('agents', () => {
     const owner = await s.user();
     const operator = await s.user({ kind: 'sysadmin' });
     for (const account of [owner.account, operator.account, 'nobody@example.com']) {
-      expect((await setAgent({ id: c.id, name: 'Picky Co' }, account)).body.code, account).toBe(4);
+      expect((await setAgent({ id: c.id, name: 'Picky Co' }, account)).body.code, account).toBe(ErrorCode.validation);
     }
     expect(await agentOf(c.id)).toBeNull();
   });
@@ -110,17 +112,19 @@ describe('agents', () => {
     const top = await made('Top Co', 'top@example.com');
     const middle = await made('Middle Co', 'middle@example.com');
     await made('Bottom Co', 'bottom@example.com', 'middle@example.com');
-    expect((await setAgent({ id: middle.id, name: 'Middle Co' }, 'top@example.com')).body.code).toBe(902);
+    expect((await setAgent({ id: middle.id, name: 'Middle Co' }, 'top@example.com')).body.code).toBe(ErrorCode.managersManager);
     expect(await agentOf(middle.id)).toBeNull();
     // A cycle is the same case: Middle serves Bottom, so Bottom's administrator cannot become Middle's agent.
-    expect((await setAgent({ id: middle.id, name: 'Middle Co' }, 'bottom@example.com')).body.code).toBe(902);
+    expect((await setAgent({ id: middle.id, name: 'Middle Co' }, 'bottom@example.com')).body.code).toBe(
+      ErrorCode.managersManager,
+    );
     expect(top.agent).toBeNull();
   });
 
   it('202: an agent that has an agent itself cannot be one (one level of agents)', async () => {
     await made('Upper Co', 'upper@example.com');
     await made('Lower Co', 'lower@example.com', 'upper@example.com');
-    expect((await create('Third Co', 'third@example.com', 'lower@example.com')).body.code).toBe(202);
+    expect((await create('Third Co', 'third@example.com', 'lower@example.com')).body.code).toBe(ErrorCode.agentExists);
     expect(await s.db.selectFrom('companies').select('id').where('name', '=', 'Third Co').executeTakeFirst()).toBeUndefined();
     expect(
       await s.db.selectFrom('users').select('id').where('account', '=', 'third@example.com').executeTakeFirst(),
@@ -135,7 +139,7 @@ describe('agents', () => {
       customerTypeId: typeId,
       agentAccount: 'keep.agent@example.com',
     });
-    expect(res.body).toMatchObject({ code: 0, data: { name: 'Keep Customer renamed', agent: { id: c.agent!.id } } });
+    expect(res.body).toMatchObject({ code: ErrorCode.ok, data: { name: 'Keep Customer renamed', agent: { id: c.agent!.id } } });
   });
 
   it('the agent sees the plants and gateways assigned to the customer it serves, not another customer’s, and nothing once removed', async () => {
@@ -166,7 +170,7 @@ describe('agents', () => {
     expect(await sees('service.agent@example.com')).toEqual({ plants: ['Served plant'], gateways: [servedGw.sn] });
     expect(await sees('served.installer@example.com')).toEqual({ plants: ['Served plant'], gateways: [servedGw.sn] });
     expect(await sees('stranger.installer@example.com')).toEqual({ plants: ['Stranger plant'], gateways: [strangerGw.sn] });
-    expect((await setAgent({ id: served.id, name: 'Served Installer' }, null)).body.code).toBe(0);
+    expect((await setAgent({ id: served.id, name: 'Served Installer' }, null)).body.code).toBe(ErrorCode.ok);
     expect(await sees('service.agent@example.com')).toEqual({ plants: [], gateways: [] });
     expect(agent.agent).toBeNull();
   });

@@ -10,6 +10,8 @@
  *   manager: one level of agents);
  * - an agent that is itself served by an agent: 202 (the agent exists above it: one level).
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { fail } from '../../http/errors.ts';
@@ -30,12 +32,13 @@ export async function agentCompanyFor(
   customer: { id: number | null; ownAccount?: string },
   agentAccount: string,
 ): Promise<number> {
-  if (customer.ownAccount !== undefined && normalise(customer.ownAccount) === normalise(agentAccount)) return fail(900);
+  if (customer.ownAccount !== undefined && normalise(customer.ownAccount) === normalise(agentAccount))
+    return fail(ErrorCode.ownAgent);
   const agent = await accountNamed(db, agentAccount);
-  if (!agent || agent.company_id === null) return fail(4, NOT_AN_AGENT);
-  if (customer.id !== null && agent.company_id === customer.id) return fail(900);
-  if (agent.kind === 'company_user') return fail(901);
-  if (agent.kind !== 'company_admin') return fail(4, NOT_AN_AGENT);
+  if (!agent || agent.company_id === null) return fail(ErrorCode.validation, NOT_AN_AGENT);
+  if (customer.id !== null && agent.company_id === customer.id) return fail(ErrorCode.ownAgent);
+  if (agent.kind === 'company_user') return fail(ErrorCode.employeeAgent);
+  if (agent.kind !== 'company_admin') return fail(ErrorCode.validation, NOT_AN_AGENT);
   const locked = customer.id === null ? [agent.company_id] : [agent.company_id, customer.id];
   await db
     .updateTable('companies')
@@ -49,9 +52,9 @@ export async function agentCompanyFor(
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('agent_company_id', '=', customer.id),
     );
-    if (serves > 0) return fail(902);
+    if (serves > 0) return fail(ErrorCode.managersManager);
   }
   const above = await db.selectFrom('companies').select('agent_company_id').where('id', '=', agent.company_id).executeTakeFirst();
-  if (above?.agent_company_id != null) return fail(202);
+  if (above?.agent_company_id != null) return fail(ErrorCode.agentExists);
   return agent.company_id;
 }

@@ -7,7 +7,7 @@
  * its gateways to stock and disables its accounts, which leave it. Every change is recorded in
  * the administrative audit log in its transaction.
  */
-import { type customersApi as api, type BodyOf, companyGrantable, type QueryOf } from '@sunfleet/contracts';
+import { type customersApi as api, type BodyOf, companyGrantable, ErrorCode, type QueryOf } from '@sunfleet/contracts';
 import type { Transaction } from 'kysely';
 import type { Caller } from '../../access/caller.ts';
 import { recordAdminChange } from '../../audit/admin.ts';
@@ -32,7 +32,7 @@ const grantable: ReadonlySet<string> = new Set(companyGrantable);
 export function customerPermissions(names: readonly string[]): string[] {
   const unique = [...new Set(names)];
   const bad = unique.find((n) => !grantable.has(n));
-  if (bad !== undefined) fail(4, `permissions: "${bad}" is not a permission a customer may hold`);
+  if (bad !== undefined) fail(ErrorCode.validation, `permissions: "${bad}" is not a permission a customer may hold`);
   return unique;
 }
 
@@ -47,8 +47,8 @@ async function inserting<T>(write: Promise<T>): Promise<T> {
     return await write;
   } catch (err) {
     const clash = uniqueClash(err);
-    if (clash === 'companies.name') return fail(203);
-    if (clash === 'users.account') return fail(104);
+    if (clash === 'companies.name') return fail(ErrorCode.companyNameTaken);
+    if (clash === 'users.account') return fail(ErrorCode.accountExists);
     throw err;
   }
 }
@@ -75,7 +75,7 @@ type Customer = ReturnType<typeof toCustomer>;
 
 export async function getCustomer(db: Db, id: number): Promise<Customer> {
   const row = await customerRows(db).where('companies.id', '=', id).executeTakeFirst();
-  if (!row) return fail(404);
+  if (!row) return fail(ErrorCode.notFound);
   return toCustomer(row);
 }
 
@@ -137,20 +137,20 @@ export async function customerPicks(db: Db) {
 export async function checkCustomer(db: Db, q: { name?: string; account?: string; id?: number }) {
   if (q.name?.trim()) {
     const taken = await companyNamed(db, q.name);
-    if (taken && taken.id !== q.id) fail(203);
+    if (taken && taken.id !== q.id) fail(ErrorCode.companyNameTaken);
   }
-  if (q.account?.trim() && (await accountNamed(db, q.account))) fail(104);
+  if (q.account?.trim() && (await accountNamed(db, q.account))) fail(ErrorCode.accountExists);
 }
 
 export async function customerRole(db: Db, id: number): Promise<string[]> {
   const row = await db.selectFrom('companies').select('permissions').where('id', '=', id).executeTakeFirst();
-  if (!row) return fail(404);
+  if (!row) return fail(ErrorCode.notFound);
   return parseJson<string[]>(row.permissions, []).filter((n) => grantable.has(n));
 }
 
 async function typeOf(db: Db | Transaction<Database>, id: number) {
   const type = await db.selectFrom('customer_types').select(['id', 'permissions']).where('id', '=', id).executeTakeFirst();
-  if (!type) return fail(4, 'customerTypeId: no such customer type');
+  if (!type) return fail(ErrorCode.validation, 'customerTypeId: no such customer type');
   return type;
 }
 
@@ -168,13 +168,13 @@ const audited = (c: Customer) => ({
 
 export async function createCustomer(db: Db, caller: Caller, input: Create, cost: PasswordCost): Promise<Customer> {
   const name = input.name.trim();
-  if (!name) fail(4, 'name: required');
+  if (!name) fail(ErrorCode.validation, 'name: required');
   const account = normalise(input.account);
   const passwordHash = await hashPassword(input.password, cost);
   const id = await inserting(
     db.transaction().execute(async (trx) => {
-      if (await companyNamed(trx, name)) fail(203);
-      if (await accountNamed(trx, account)) fail(104);
+      if (await companyNamed(trx, name)) fail(ErrorCode.companyNameTaken);
+      if (await accountNamed(trx, account)) fail(ErrorCode.accountExists);
       const type = await typeOf(trx, input.customerTypeId);
       const permissions = customerPermissions(
         input.permissions ?? parseJson<string[]>(type.permissions, []).filter((n) => grantable.has(n)),
@@ -246,12 +246,12 @@ async function recordAgent(
 
 export async function editCustomer(db: Db, caller: Caller, id: number, input: Edit): Promise<Customer> {
   const name = input.name.trim();
-  if (!name) fail(4, 'name: required');
+  if (!name) fail(ErrorCode.validation, 'name: required');
   await inserting(
     db.transaction().execute(async (trx) => {
       const before = await getCustomer(trx, id);
       const taken = await companyNamed(trx, name);
-      if (taken && taken.id !== id) fail(203);
+      if (taken && taken.id !== id) fail(ErrorCode.companyNameTaken);
       await typeOf(trx, input.customerTypeId);
       const permissions = input.permissions === undefined ? undefined : customerPermissions(input.permissions);
       const current = before.agent?.id ?? null;
@@ -301,7 +301,7 @@ export async function deleteCustomer(db: Db, caller: Caller, id: number): Promis
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('agent_company_id', '=', id),
     );
-    if (servesCustomers || servesOwners > 0) fail(903);
+    if (servesCustomers || servesOwners > 0) fail(ErrorCode.accountAgent);
     const plants = await count(
       trx
         .selectFrom('plants')
@@ -309,7 +309,7 @@ export async function deleteCustomer(db: Db, caller: Caller, id: number): Promis
         .where('company_id', '=', id)
         .where('deleted_at', 'is', null),
     );
-    if (plants > 0) fail(4, `id: the customer holds ${plants} plant(s); transfer or delete them first`);
+    if (plants > 0) fail(ErrorCode.validation, `id: the customer holds ${plants} plant(s); transfer or delete them first`);
     const t = now();
     const accounts = (await trx.selectFrom('users').select('id').where('company_id', '=', id).execute()).map((u) => u.id);
     if (accounts.length > 0) {

@@ -4,7 +4,7 @@
  * them, the audit record of each change, and that nobody but the platform operator reaches any
  * of it (a customer's own administrator included).
  */
-import { companyGrantable, customersApi, fillPath } from '@sunfleet/contracts';
+import { companyGrantable, customersApi, ErrorCode, fillPath } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { uniqueSn } from '../../../test/telemetry.ts';
@@ -51,7 +51,7 @@ const body = (name: string, account: string, extra: Record<string, unknown> = {}
 
 async function create(name: string, account: string, extra: Record<string, unknown> = {}) {
   const res = await s.call(sys, 'POST', '/api/v1/customer', body(name, account, extra));
-  expect(res.body, `create ${name}`).toMatchObject({ code: 0 });
+  expect(res.body, `create ${name}`).toMatchObject({ code: ErrorCode.ok });
   return res.body.data as Customer;
 }
 
@@ -100,34 +100,42 @@ describe('customers', () => {
 
   it('answers 203 for a company name taken (any case) and 104 for an account taken; nothing written', async () => {
     const before = await s.db.selectFrom('companies').select('id').execute();
-    expect((await s.call(sys, 'POST', '/api/v1/customer', body('SOL INSTALLERS', 'new1@example.com'))).body.code).toBe(203);
-    expect((await s.call(sys, 'POST', '/api/v1/customer', body('Fresh Co', 'admin@sol.example'))).body.code).toBe(104);
+    expect((await s.call(sys, 'POST', '/api/v1/customer', body('SOL INSTALLERS', 'new1@example.com'))).body.code).toBe(
+      ErrorCode.companyNameTaken,
+    );
+    expect((await s.call(sys, 'POST', '/api/v1/customer', body('Fresh Co', 'admin@sol.example'))).body.code).toBe(
+      ErrorCode.accountExists,
+    );
     expect(await s.db.selectFrom('companies').select('id').execute()).toHaveLength(before.length);
     expect(
       await s.db.selectFrom('users').select('id').where('account', '=', 'new1@example.com').executeTakeFirst(),
     ).toBeUndefined();
-    expect((await s.call(sys, 'GET', '/api/v1/customer/check?name=sol%20installers')).body.code).toBe(203);
-    expect((await s.call(sys, 'GET', '/api/v1/customer/check?account=ADMIN%40sol.example')).body.code).toBe(104);
-    expect((await s.call(sys, 'GET', '/api/v1/customer/check?name=Unused%20Name&account=free%40example.com')).body.code).toBe(0);
+    expect((await s.call(sys, 'GET', '/api/v1/customer/check?name=sol%20installers')).body.code).toBe(ErrorCode.companyNameTaken);
+    expect((await s.call(sys, 'GET', '/api/v1/customer/check?account=ADMIN%40sol.example')).body.code).toBe(
+      ErrorCode.accountExists,
+    );
+    expect((await s.call(sys, 'GET', '/api/v1/customer/check?name=Unused%20Name&account=free%40example.com')).body.code).toBe(
+      ErrorCode.ok,
+    );
     const sol = (await s.db.selectFrom('companies').select('id').where('name', '=', 'Sol Installers').executeTakeFirstOrThrow())
       .id;
-    expect((await s.call(sys, 'GET', `/api/v1/customer/check?name=Sol%20Installers&id=${sol}`)).body.code).toBe(0);
+    expect((await s.call(sys, 'GET', `/api/v1/customer/check?name=Sol%20Installers&id=${sol}`)).body.code).toBe(ErrorCode.ok);
   });
 
   it('answers 203 to all but one of several concurrent adds of one name, and 104 to all but one of one account', async () => {
     const names = await Promise.all(
       [1, 2, 3, 4, 5].map((i) => s.call(sys, 'POST', '/api/v1/customer', body('Race Co', `race${i}@example.com`))),
     );
-    expect(names.map((r) => r.body.code).sort()).toEqual([0, 203, 203, 203, 203]);
+    expect(names.map((r) => r.body.code).sort()).toEqual([ErrorCode.ok, ...Array(4).fill(ErrorCode.companyNameTaken)]);
     const accounts = await Promise.all(
       [1, 2, 3, 4, 5].map((i) => s.call(sys, 'POST', '/api/v1/customer', body(`Race account ${i}`, 'same.race@example.com'))),
     );
-    expect(accounts.map((r) => r.body.code).sort()).toEqual([0, 104, 104, 104, 104]);
+    expect(accounts.map((r) => r.body.code).sort()).toEqual([ErrorCode.ok, ...Array(4).fill(ErrorCode.accountExists)]);
     expect(await s.db.selectFrom('companies').select('id').where('name', 'like', 'Race%').execute()).toHaveLength(2);
   });
 
   it('holds the limits: name 1–64 characters, password 6–16, fields without forbidden characters, known permissions', async () => {
-    expect((await s.call(sys, 'POST', '/api/v1/customer', body('N'.repeat(64), 'n64@example.com'))).body.code).toBe(0);
+    expect((await s.call(sys, 'POST', '/api/v1/customer', body('N'.repeat(64), 'n64@example.com'))).body.code).toBe(ErrorCode.ok);
     const bad: Array<[string, Record<string, unknown>]> = [
       ['name of 65', body('N'.repeat(65), 'n65@example.com')],
       ['empty name', body('', 'n0@example.com')],
@@ -143,7 +151,7 @@ describe('customers', () => {
     ];
     for (const [what, payload] of bad) {
       const res = await s.call(sys, 'POST', '/api/v1/customer', payload);
-      expect(res.body.code, what).toBe(4);
+      expect(res.body.code, what).toBe(ErrorCode.validation);
     }
     expect(
       await s.db
@@ -176,7 +184,7 @@ describe('customers', () => {
     expect((await get('name=Filter%20Alpha')).list[0]).toMatchObject({
       agent: { id: agent.id, name: 'Filter Agent', account: 'filter.agent@example.com' },
     });
-    expect((await s.call(sys, 'GET', '/api/v1/customers?size=101')).body.code).toBe(4);
+    expect((await s.call(sys, 'GET', '/api/v1/customers?size=101')).body.code).toBe(ErrorCode.validation);
     const picks = (await s.call(sys, 'GET', '/api/v1/customers/list')).body.data as Array<{ id: number; name: string }>;
     expect(picks.map((p) => p.name)).toEqual([...picks.map((p) => p.name)].sort());
     expect(picks.find((p) => p.name === 'Filter Alpha')).toMatchObject({ agentId: agent.id });
@@ -191,12 +199,12 @@ describe('customers', () => {
       permissions: ['station.view', 'equip.view'],
     });
     expect(res.body).toMatchObject({
-      code: 0,
+      code: ErrorCode.ok,
       data: { name: 'Edited Co', customerType: { id: distributor }, contactName: null },
     });
     expect((await s.call(sys, 'GET', `/api/v1/role/${c.id}`)).body.data).toEqual(['station.view', 'equip.view']);
     const again = await s.call(sys, 'POST', `/api/v1/customer/${c.id}`, { name: 'Edited Co', customerTypeId: distributor });
-    expect(again.body.code).toBe(0);
+    expect(again.body.code).toBe(ErrorCode.ok);
     expect((await s.call(sys, 'GET', `/api/v1/role/${c.id}`)).body.data).toEqual(['station.view', 'equip.view']);
     expect(
       (await s.call(sys, 'POST', `/api/v1/customer/${c.id}`, { name: 'Sol Installers', customerTypeId: installer })).body.code,
@@ -207,7 +215,7 @@ describe('customers', () => {
     expect((await s.call(sys, 'POST', '/api/v1/customer/99999', { name: 'Ghost', customerTypeId: installer })).body.code).toBe(
       404,
     );
-    expect((await s.call(sys, 'GET', '/api/v1/role/99999')).body.code).toBe(404);
+    expect((await s.call(sys, 'GET', '/api/v1/role/99999')).body.code).toBe(ErrorCode.notFound);
   });
 
   it('deletes a customer: gateways back to stock, accounts disabled and signed out; refused while an agent (903) or holding plants (4)', async () => {
@@ -215,14 +223,14 @@ describe('customers', () => {
     const gw = await provisionGateway(s.db, { sn: uniqueSn('GWL'), companyId: c.id });
     const admin = await s.login('leaving@example.com');
     const served = await create('Served Co', 'served@example.com', { agentAccount: 'leaving@example.com' });
-    expect((await s.call(sys, 'DELETE', `/api/v1/customers/delete/${c.id}`)).body.code).toBe(903);
+    expect((await s.call(sys, 'DELETE', `/api/v1/customers/delete/${c.id}`)).body.code).toBe(ErrorCode.accountAgent);
     await s.call(sys, 'POST', `/api/v1/customer/${served.id}`, {
       name: 'Served Co',
       customerTypeId: installer,
       agentAccount: null,
     });
     const owner = await s.user({ agentCompanyId: c.id });
-    expect((await s.call(sys, 'DELETE', `/api/v1/customers/delete/${c.id}`)).body.code).toBe(903);
+    expect((await s.call(sys, 'DELETE', `/api/v1/customers/delete/${c.id}`)).body.code).toBe(ErrorCode.accountAgent);
     await s.db.updateTable('users').set({ agent_company_id: null }).where('id', '=', owner.id).execute();
     const t = now();
     const plant = await s.db
@@ -230,11 +238,14 @@ describe('customers', () => {
       .values({ name: 'Company plant', company_id: c.id, created_at: t, updated_at: t })
       .returning('id')
       .executeTakeFirstOrThrow();
-    expect((await s.call(sys, 'DELETE', `/api/v1/customers/delete/${c.id}`)).body.code).toBe(4);
+    expect((await s.call(sys, 'DELETE', `/api/v1/customers/delete/${c.id}`)).body.code).toBe(ErrorCode.validation);
     expect(await s.db.selectFrom('companies').select('id').where('id', '=', c.id).executeTakeFirst()).toBeDefined();
     await s.db.updateTable('plants').set({ deleted_at: t }).where('id', '=', plant.id).execute();
 
-    expect((await s.call(sys, 'DELETE', `/api/v1/customers/delete/${c.id}`)).body).toMatchObject({ code: 0, data: null });
+    expect((await s.call(sys, 'DELETE', `/api/v1/customers/delete/${c.id}`)).body).toMatchObject({
+      code: ErrorCode.ok,
+      data: null,
+    });
     expect(await s.db.selectFrom('companies').select('id').where('id', '=', c.id).executeTakeFirst()).toBeUndefined();
     expect(await s.db.selectFrom('gateways').select('company_id').where('id', '=', gw.id).executeTakeFirstOrThrow()).toEqual({
       company_id: null,
@@ -248,7 +259,7 @@ describe('customers', () => {
     ).toEqual({ enabled: 0, company_id: null });
     expect((await s.call(admin.access, 'GET', '/api/v1/user')).status).toBe(401);
     expect((await audits('customer', c.id)).at(-1)).toMatchObject({ action: 'delete', after_values: null });
-    expect((await s.call(sys, 'DELETE', `/api/v1/customers/delete/${c.id}`)).body.code).toBe(404);
+    expect((await s.call(sys, 'DELETE', `/api/v1/customers/delete/${c.id}`)).body.code).toBe(ErrorCode.notFound);
   });
 
   it('refuses every customer call to anyone but the platform operator, its own administrator included; nothing written', async () => {
@@ -268,7 +279,7 @@ describe('customers', () => {
           const url = fillPath(ep.path, { id, customerId: id });
           const payload = ep.method === 'GET' ? undefined : body('Hijack', `hijack.${t}@example.com`, { customerTypeId: typeId });
           const res = await s.call(token, ep.method, url, payload);
-          expect(res.body, `${ep.method} ${url}`).toMatchObject({ code: 2, data: null });
+          expect(res.body, `${ep.method} ${url}`).toMatchObject({ code: ErrorCode.noPermission, data: null });
         }
       }
     }

@@ -5,7 +5,7 @@
  * a new customer of the type is granted (only what a company may hold: 4). Every change is
  * recorded in the administrative audit log in its transaction.
  */
-import type { customersApi as api, BodyOf, QueryOf } from '@sunfleet/contracts';
+import { type customersApi as api, type BodyOf, ErrorCode, type QueryOf } from '@sunfleet/contracts';
 import type { Transaction } from 'kysely';
 import type { Caller } from '../../access/caller.ts';
 import { recordAdminChange } from '../../audit/admin.ts';
@@ -49,7 +49,7 @@ async function withChildren(db: Db, parents: TypeRow[]): Promise<CustomerType[]>
 
 export async function getType(db: Db, id: number): Promise<CustomerType> {
   const row = await typeRows(db).where('customer_types.id', '=', id).executeTakeFirst();
-  if (!row) return fail(404);
+  if (!row) return fail(ErrorCode.notFound);
   return (await withChildren(db, [row]))[0]!;
 }
 
@@ -104,20 +104,20 @@ export async function typePicks(db: Db) {
 
 async function checkInput(trx: Transaction<Database>, id: number | null, input: Input) {
   const name = input.name.trim();
-  if (!name) fail(4, 'name: required');
+  if (!name) fail(ErrorCode.validation, 'name: required');
   const taken = await typeNamed(trx, name);
-  if (taken && taken.id !== id) fail(4, NAME_TAKEN);
+  if (taken && taken.id !== id) fail(ErrorCode.validation, NAME_TAKEN);
   const parentId = input.parentId ?? null;
   if (parentId !== null) {
-    if (parentId === id) fail(4, 'parentId: a type is not its own parent');
+    if (parentId === id) fail(ErrorCode.validation, 'parentId: a type is not its own parent');
     const parent = await trx
       .selectFrom('customer_types')
       .select(['id', 'parent_id'])
       .where('id', '=', parentId)
       .executeTakeFirst();
-    if (!parent) fail(4, 'parentId: no such customer type');
-    if (parent!.parent_id !== null) fail(4, 'parentId: a subtype has no subtypes');
-    if (id !== null && (await subtypes(trx, id)) > 0) fail(1007);
+    if (!parent) fail(ErrorCode.validation, 'parentId: no such customer type');
+    if (parent!.parent_id !== null) fail(ErrorCode.validation, 'parentId: a subtype has no subtypes');
+    if (id !== null && (await subtypes(trx, id)) > 0) fail(ErrorCode.typeHasSubtype);
   }
   return { name, parentId, remark: input.remark?.trim() || null };
 }
@@ -137,7 +137,7 @@ async function naming<T>(write: Promise<T>): Promise<T> {
   try {
     return await write;
   } catch (err) {
-    if (uniqueClash(err) === 'customer_types.name') return fail(4, NAME_TAKEN);
+    if (uniqueClash(err) === 'customer_types.name') return fail(ErrorCode.validation, NAME_TAKEN);
     throw err;
   }
 }
@@ -201,8 +201,9 @@ export async function editType(db: Db, caller: Caller, id: number, input: Input)
 export async function deleteType(db: Db, caller: Caller, id: number): Promise<null> {
   await db.transaction().execute(async (trx) => {
     const before = await getType(trx, id);
-    if (before.children.length > 0) fail(1007);
-    if (before.customers > 0) fail(4, `id: ${before.customers} customer(s) hold this type; give them another first`);
+    if (before.children.length > 0) fail(ErrorCode.typeHasSubtype);
+    if (before.customers > 0)
+      fail(ErrorCode.validation, `id: ${before.customers} customer(s) hold this type; give them another first`);
     await trx.deleteFrom('customer_types').where('id', '=', id).execute();
     await recordAdminChange(trx, {
       actorUserId: caller.user.id,

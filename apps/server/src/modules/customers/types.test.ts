@@ -4,6 +4,8 @@
  * names unique, the limits and one past them, the audit record of each change, and nobody but
  * the platform operator reaches any of it.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { now } from '../../db/index.ts';
@@ -15,7 +17,7 @@ type Type = { id: number; name: string; remark: string | null; parentId: number 
 
 async function add(name: string, extra: Record<string, unknown> = {}) {
   const res = await s.call(sys, 'POST', '/api/v1/customerType', { name, ...extra });
-  expect(res.body, name).toMatchObject({ code: 0 });
+  expect(res.body, name).toMatchObject({ code: ErrorCode.ok });
   return res.body.data as Type;
 }
 const audits = (id: number) =>
@@ -48,7 +50,7 @@ describe('customer types', () => {
     });
     const edited = await s.call(sys, 'POST', `/api/v1/customerType/${top.id}`, { name: 'Distributors', remark: 'Wholesale' });
     expect(edited.body).toMatchObject({
-      code: 0,
+      code: ErrorCode.ok,
       data: { name: 'Distributors', remark: 'Wholesale', permissions: ['station.view'] },
     });
     const log = await audits(top.id);
@@ -80,25 +82,35 @@ describe('customer types', () => {
     const top = await add('Parent type');
     const sub = await add('Child type', { parentId: top.id });
     const other = await add('Other parent');
-    expect((await s.call(sys, 'POST', `/api/v1/customerType/${top.id}/delete`)).body.code).toBe(1007);
+    expect((await s.call(sys, 'POST', `/api/v1/customerType/${top.id}/delete`)).body.code).toBe(ErrorCode.typeHasSubtype);
     expect(
       (await s.call(sys, 'POST', `/api/v1/customerType/${top.id}`, { name: 'Parent type', parentId: other.id })).body.code,
     ).toBe(1007);
-    expect((await s.call(sys, 'POST', '/api/v1/customerType', { name: 'Grandchild', parentId: sub.id })).body.code).toBe(4);
+    expect((await s.call(sys, 'POST', '/api/v1/customerType', { name: 'Grandchild', parentId: sub.id })).body.code).toBe(
+      ErrorCode.validation,
+    );
     expect(
       (await s.call(sys, 'POST', `/api/v1/customerType/${other.id}`, { name: 'Other parent', parentId: other.id })).body.code,
     ).toBe(4);
     expect(await s.db.selectFrom('customer_types').select('id').where('id', '=', top.id).executeTakeFirst()).toBeDefined();
     // Once its subtype is gone, it is deleted, and the deletion recorded.
-    expect((await s.call(sys, 'POST', `/api/v1/customerType/${sub.id}/delete`)).body.code).toBe(0);
-    expect((await s.call(sys, 'POST', `/api/v1/customerType/${top.id}/delete`)).body).toMatchObject({ code: 0, data: null });
+    expect((await s.call(sys, 'POST', `/api/v1/customerType/${sub.id}/delete`)).body.code).toBe(ErrorCode.ok);
+    expect((await s.call(sys, 'POST', `/api/v1/customerType/${top.id}/delete`)).body).toMatchObject({
+      code: ErrorCode.ok,
+      data: null,
+    });
     expect((await audits(top.id)).at(-1)).toMatchObject({ action: 'delete', after_values: null });
-    expect((await s.call(sys, 'GET', `/api/v1/customerType/${top.id}`)).body.code).toBe(404);
+    expect((await s.call(sys, 'GET', `/api/v1/customerType/${top.id}`)).body.code).toBe(ErrorCode.notFound);
   });
 
   it('concurrent adds of one name: one is added, the others answer 4', async () => {
     const res = await Promise.all([1, 2, 3, 4].map(() => s.call(sys, 'POST', '/api/v1/customerType', { name: 'Racing type' })));
-    expect(res.map((r) => r.body.code).sort()).toEqual([0, 4, 4, 4]);
+    expect(res.map((r) => r.body.code).sort()).toEqual([
+      ErrorCode.ok,
+      ErrorCode.validation,
+      ErrorCode.validation,
+      ErrorCode.validation,
+    ]);
   });
 
   it('a type customers hold is not deleted (4)', async () => {
@@ -108,7 +120,7 @@ describe('customer types', () => {
       .insertInto('companies')
       .values({ name: 'Holder Co', customer_type_id: held.id, created_at: t, updated_at: t })
       .execute();
-    expect((await s.call(sys, 'POST', `/api/v1/customerType/${held.id}/delete`)).body.code).toBe(4);
+    expect((await s.call(sys, 'POST', `/api/v1/customerType/${held.id}/delete`)).body.code).toBe(ErrorCode.validation);
     expect((await s.call(sys, 'GET', `/api/v1/customerType/${held.id}`)).body.data).toMatchObject({ customers: 1 });
   });
 
@@ -126,10 +138,10 @@ describe('customer types', () => {
     ];
     const before = await s.db.selectFrom('customer_types').select('id').execute();
     for (const [what, payload] of bad)
-      expect((await s.call(sys, 'POST', '/api/v1/customerType', payload)).body.code, what).toBe(4);
+      expect((await s.call(sys, 'POST', '/api/v1/customerType', payload)).body.code, what).toBe(ErrorCode.validation);
     expect(await s.db.selectFrom('customer_types').select('id').execute()).toHaveLength(before.length);
-    expect((await s.call(sys, 'POST', '/api/v1/customerType/99999', { name: 'Ghost' })).body.code).toBe(404);
-    expect((await s.call(sys, 'POST', '/api/v1/customerType/99999/delete')).body.code).toBe(404);
+    expect((await s.call(sys, 'POST', '/api/v1/customerType/99999', { name: 'Ghost' })).body.code).toBe(ErrorCode.notFound);
+    expect((await s.call(sys, 'POST', '/api/v1/customerType/99999/delete')).body.code).toBe(ErrorCode.notFound);
   });
 
   it('is the platform operator’s alone: a company administrator holding every company permission gets 2', async () => {
@@ -149,7 +161,10 @@ describe('customer types', () => {
       ['POST', `/api/v1/customerType/${type.id}`, { name: 'Sneaky' }],
       ['POST', `/api/v1/customerType/${type.id}/delete`, undefined],
     ] as const) {
-      expect((await s.call(admin, method, url, payload)).body, `${method} ${url}`).toMatchObject({ code: 2, data: null });
+      expect((await s.call(admin, method, url, payload)).body, `${method} ${url}`).toMatchObject({
+        code: ErrorCode.noPermission,
+        data: null,
+      });
     }
     expect((await s.call(sys, 'GET', `/api/v1/customerType/${type.id}`)).body.data).toMatchObject({ name: 'Guarded type' });
   });

@@ -1,4 +1,6 @@
 /** Dictionaries: currencies, time zones with offsets, plant types, protocols. */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 
@@ -6,7 +8,7 @@ let s: TestServer;
 let token: string;
 const get = async (url: string) => {
   const res = await s.call(token, 'GET', url);
-  expect(res.body.code).toBe(0);
+  expect(res.body.code).toBe(ErrorCode.ok);
   return res.body.data as Array<Record<string, unknown>>;
 };
 

@@ -3,7 +3,7 @@
  * the metrics token (proxies trusted as TRUST_PROXY says, no further); HTTP durations are labelled
  * by route pattern. `/api/v1/system/status`: system administrators only.
  */
-import { companyGrantable } from '@sunfleet/contracts';
+import { companyGrantable, ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { parsePrometheus } from '../../../test/prometheus.ts';
@@ -48,7 +48,7 @@ describe('GET /metrics access', () => {
     for (const headers of attempts) {
       const res = await scrape(s, REMOTE, headers);
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toMatchObject({ code: 401, data: null });
+      expect(res.json()).toMatchObject({ code: ErrorCode.tokenFailed, data: null });
       expect(res.body).not.toContain('sunfleet_');
     }
   });
@@ -106,7 +106,7 @@ describe('GET /api/v1/system/status', () => {
     const { access } = await s.login(admin.account);
     await s.app.inject({ method: 'GET', url: '/healthz' });
     const res = await s.call(access, 'GET', '/api/v1/system/status');
-    expect(res.body.code).toBe(0);
+    expect(res.body.code).toBe(ErrorCode.ok);
     const data = res.body.data as {
       store: { dialect: string };
       ingest: unknown;
@@ -128,7 +128,7 @@ describe('GET /api/v1/system/status', () => {
     const a = await s.user({ kind: 'company_admin', companyId: company.id });
     const { access } = await s.login(a.account);
     const res = await s.call(access, 'GET', '/api/v1/system/status');
-    expect(res.body).toEqual({ code: 2, msg: expect.any(String), data: null });
+    expect(res.body).toEqual({ code: ErrorCode.noPermission, msg: expect.any(String), data: null });
     expect((await s.call(null, 'GET', '/api/v1/system/status')).status).toBe(401);
   });
 });

@@ -1,5 +1,5 @@
 /** One's own account: profile, password, personal settings, notifications, avatar. */
-import { account as api, limits, toLanguage } from '@sunfleet/contracts';
+import { account as api, ErrorCode, limits, toLanguage } from '@sunfleet/contracts';
 import type { FastifyInstance } from 'fastify';
 import { fail } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
@@ -13,7 +13,7 @@ export function userRoutes(app: FastifyInstance) {
 
   /** Only one's own id; another id answers as if it did not exist. */
   const own = (id: number, callerId: number) => {
-    if (id !== callerId) fail(2);
+    if (id !== callerId) fail(ErrorCode.noPermission);
   };
 
   route(app, api.getUser, async ({ caller, query }) => profileOf(db, caller.user, toLanguage(query.lan ?? caller.user.language)));

@@ -4,7 +4,7 @@
  */
 
 import type { MultipartFile } from '@fastify/multipart';
-import type { Language } from '@sunfleet/contracts';
+import { ErrorCode, type Language } from '@sunfleet/contracts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
 import { parseJson } from '../../db/index.ts';
@@ -59,7 +59,7 @@ export async function changePassword(
   sessionId: string,
   body: { oldPassword: string; password: string },
 ) {
-  if (!(await verifyPassword(user.password_hash, body.oldPassword))) fail(108);
+  if (!(await verifyPassword(user.password_hash, body.oldPassword))) fail(ErrorCode.oldPasswordWrong);
   const hash = await hashPassword(body.password, config.passwordCost);
   await updateUser(db, user.id, { password_hash: hash });
   // Every other session ends; the one that changed the password stays signed in.
@@ -75,9 +75,10 @@ export async function savePersonalized(db: Db, user: User, body: { key: string; 
   if (body.value === null || body.value === undefined) delete settings[body.key];
   else {
     if (Buffer.byteLength(JSON.stringify(body.value)) > PERSONALIZED_VALUE_BYTES)
-      fail(4, `body.value must be at most ${PERSONALIZED_VALUE_BYTES / 1024} KB`);
+      fail(ErrorCode.validation, `body.value must be at most ${PERSONALIZED_VALUE_BYTES / 1024} KB`);
     settings[body.key] = body.value;
-    if (Object.keys(settings).length > PERSONALIZED_KEYS) fail(4, `body.key: at most ${PERSONALIZED_KEYS} settings`);
+    if (Object.keys(settings).length > PERSONALIZED_KEYS)
+      fail(ErrorCode.validation, `body.key: at most ${PERSONALIZED_KEYS} settings`);
   }
   await updateUser(db, user.id, { personalized: JSON.stringify(settings) });
   return settings;
@@ -89,7 +90,7 @@ export async function sendNotifyCode(db: Db, mailer: Mailer, user: User, email: 
   const code = await issueCode(db, `${user.id}:${to}`, 'notify');
   await mailer.send(codeMail(to, code, 'notify', lan)).catch((err: { code?: string; permanent?: boolean }) => {
     // The mail server refusing the address for good (a 5xx reply to RCPT TO) is bad input, not a fault.
-    if (err?.code === 'EENVELOPE' && err.permanent) fail(4, 'the mail server refuses this e-mail address');
+    if (err?.code === 'EENVELOPE' && err.permanent) fail(ErrorCode.validation, 'the mail server refuses this e-mail address');
     throw err;
   });
   return null;
@@ -106,7 +107,7 @@ export async function setNotify(
     return { enabled: false, email: user.notify_email };
   }
   const email = (body.email ?? user.account).trim().toLowerCase();
-  if (!body.code) return fail(5);
+  if (!body.code) return fail(ErrorCode.codeWrong);
   const result = await checkCode(db, `${user.id}:${email}`, 'notify', body.code, true);
   if (result !== 'ok') fail(codeError(result));
   await updateUser(db, user.id, { notify_enabled: 1, notify_email: email });
@@ -117,10 +118,10 @@ export const notifySettings = (user: User) => ({ enabled: user.notify_enabled ==
 
 /** A JPG or PNG; the account refers to it at once, so nothing is left pending. */
 export async function setAvatar(db: Db, config: Config, user: User, file: MultipartFile | undefined) {
-  if (!file) return fail(4, 'file is required');
+  if (!file) return fail(ErrorCode.validation, 'file is required');
   const bytes = await file.toBuffer();
   const url = await storeImage(config.dataDir, 'avatars', bytes, ['png', 'jpeg']);
-  if (!url) return fail(4, 'file must be a JPG or PNG image');
+  if (!url) return fail(ErrorCode.validation, 'file must be a JPG or PNG image');
   await updateUser(db, user.id, { avatar: url });
   await removeImage(config.dataDir, 'avatars', user.avatar);
   return { avatar: url };

@@ -8,7 +8,7 @@
  * Writes take the table lock on PostgreSQL so two publications cannot both pass the order check
  * (SQLite has one writer at a time).
  */
-import { compareVersions } from '@sunfleet/contracts';
+import { compareVersions, ErrorCode } from '@sunfleet/contracts';
 import { sql } from 'kysely';
 import type { Caller } from '../../access/caller.ts';
 import type { Db, Dialect } from '../../db/index.ts';
@@ -26,22 +26,24 @@ type Known = { id: number; number: string; publishedAt: number };
 
 function checkNumber(all: readonly Known[], number: string, id?: number) {
   const clash = all.find((v) => v.id !== id && compareVersions(v.number, number) === 0);
-  if (clash) fail(207, `number: equal to version ${clash.number}`);
+  if (clash) fail(ErrorCode.already, `number: equal to version ${clash.number}`);
   const at = id === undefined ? -1 : all.findIndex((v) => v.id === id);
   const before = at === -1 ? all : all.slice(0, at);
   const after = at === -1 ? [] : all.slice(at + 1);
   // The others rise with time already: only the nearest neighbours need comparing.
   const below = before.at(-1);
-  if (below && compareVersions(number, below.number) <= 0) fail(4, `number: must be higher than ${below.number}`);
+  if (below && compareVersions(number, below.number) <= 0)
+    fail(ErrorCode.validation, `number: must be higher than ${below.number}`);
   const above = after[0];
-  if (above && compareVersions(number, above.number) >= 0) fail(4, `number: must be lower than ${above.number}`);
+  if (above && compareVersions(number, above.number) >= 0)
+    fail(ErrorCode.validation, `number: must be lower than ${above.number}`);
 }
 
 export const listVersions = (db: Db, page = 1, size = 10) => versionPage(db, page, size);
 
 export async function getVersion(db: Db, id: number) {
   const v = await versionById(db, id);
-  if (!v) return fail(404);
+  if (!v) return fail(ErrorCode.notFound);
   return v;
 }
 
@@ -54,20 +56,20 @@ export const latestVersion = async (db: Db) => (await latest(db)) ?? null;
 
 export async function checkVersionNumber(db: Db, number: string, id?: number) {
   const clash = (await versionNumbers(db)).find((v) => v.id !== id && compareVersions(v.number, number) === 0);
-  if (clash) fail(207, `number: equal to version ${clash.number}`);
+  if (clash) fail(ErrorCode.already, `number: equal to version ${clash.number}`);
 }
 
 export async function saveVersion(db: Db, dialect: Dialect, caller: Caller, input: Input) {
   const number = input.number.trim();
   const contentZh = input.contentZh.trim();
   const contentEn = input.contentEn.trim();
-  if (!contentZh) fail(4, 'contentZh: required');
-  if (!contentEn) fail(4, 'contentEn: required');
+  if (!contentZh) fail(ErrorCode.validation, 'contentZh: required');
+  if (!contentEn) fail(ErrorCode.validation, 'contentEn: required');
   const at = Date.now();
   const id = await db.transaction().execute(async (trx) => {
     if (dialect === 'postgres') await sql`lock table system_versions in share row exclusive mode`.execute(trx);
     const all = await versionNumbers(trx);
-    if (input.id !== undefined && !all.some((v) => v.id === input.id)) fail(404);
+    if (input.id !== undefined && !all.some((v) => v.id === input.id)) fail(ErrorCode.notFound);
     checkNumber(all, number, input.id);
     if (input.id !== undefined) {
       await trx
@@ -98,6 +100,6 @@ export async function saveVersion(db: Db, dialect: Dialect, caller: Caller, inpu
 
 export async function deleteVersion(db: Db, id: number) {
   const done = await db.deleteFrom('system_versions').where('id', '=', id).executeTakeFirst();
-  if (Number(done.numDeletedRows) === 0) fail(404);
+  if (Number(done.numDeletedRows) === 0) fail(ErrorCode.notFound);
   return null;
 }
