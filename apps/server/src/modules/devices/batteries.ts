@@ -3,7 +3,7 @@
  * its slaves, `pack<n>.*` fields of the master's protocol) for the cell heat map, and the day
  * curves. A battery the caller cannot see answers 404.
  */
-import type { devicesApi, Language } from '@sunfleet/contracts';
+import { type devicesApi, ErrorCode, type Language } from '@sunfleet/contracts';
 import type { ProtocolPlan } from '@sunfleet/protocols';
 import type { Static } from 'typebox';
 import type { Caller } from '../../access/caller.ts';
@@ -133,7 +133,7 @@ const BATTERY_DAY = ['power', 'soc', 'soh', 'voltage', 'current', 'cellTemperatu
 
 export async function batteryDay(db: Db, caller: Caller, sn: string, date: string | undefined, lan: Language) {
   const device = await battery(db, caller, { sn });
-  const plan = planOf(device.protocolId) ?? fail(404);
+  const plan = planOf(device.protocolId) ?? fail(ErrorCode.notFound);
   const keys = BATTERY_DAY.filter((k) => chartParam(plan, 'battery', k));
   return dayCurves(db, device, plan, keys, chartDay(device, date), lan);
 }

@@ -5,7 +5,7 @@
  * Month, year and total bars sum the device's day rollups (device_day), never samples. Both start
  * at the device's binding to its plant (`boundAt`): an earlier owner's data is never shown.
  */
-import { hexToRegisters, type Language } from '@sunfleet/contracts';
+import { ErrorCode, hexToRegisters, type Language } from '@sunfleet/contracts';
 import type { ProtocolPlan, RegisterBlock } from '@sunfleet/protocols';
 import type { Db } from '../../db/index.ts';
 import { deviceEnergy, deviceEnergyBars, type EnergyPeriod } from '../../energy/day-rollups.ts';
@@ -35,7 +35,7 @@ export interface DayCurves {
 /** The day asked for (default the device's today), checked. */
 export function chartDay(device: DeviceRow, date: string | undefined): string {
   if (date === undefined) return localDay(device.timezone);
-  if (!isCalendarDay(date)) fail(4, 'query.date must be a calendar date (YYYY-MM-DD)');
+  if (!isCalendarDay(date)) fail(ErrorCode.validation, 'query.date must be a calendar date (YYYY-MM-DD)');
   return date;
 }
 
@@ -119,7 +119,7 @@ export async function dayCurves(
 ): Promise<DayCurves> {
   const params: ChartParam[] = keys.map((key) => {
     const p = chartParam(plan, device.kind, key);
-    if (!p) return fail(4, `query.params: "${key}" is not a chartable parameter of ${plan.definition.id}`);
+    if (!p) return fail(ErrorCode.validation, `query.params: "${key}" is not a chartable parameter of ${plan.definition.id}`);
     return p;
   });
   const { start: from, end: to } = dayBounds(device.timezone, day);

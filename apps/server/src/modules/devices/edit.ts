@@ -8,7 +8,7 @@
  * anew by ingest (`reattachDevice` of its discovery; any other gateway is refused):
  * ingest is told to forget its cached entry.
  */
-import { limits } from '@sunfleet/contracts';
+import { ErrorCode, limits } from '@sunfleet/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Caller } from '../../access/caller.ts';
 import { deviceFor } from '../../access/resolve.ts';
@@ -25,7 +25,7 @@ const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 export async function setAlias(app: FastifyInstance, caller: Caller, kind: DeviceKind, sn: string, input: string) {
   const { db } = app.deps;
   const alias = input.trim();
-  if (bytes(alias) > limits.deviceAliasBytes) fail(4, `body.alias: at most ${limits.deviceAliasBytes} bytes`);
+  if (bytes(alias) > limits.deviceAliasBytes) fail(ErrorCode.validation, `body.alias: at most ${limits.deviceAliasBytes} bytes`);
   const device = await deviceFor(db, caller, { sn }, { kind, need: 'operate' });
   await db
     .updateTable('devices')

@@ -3,7 +3,7 @@
  * the day/month/year/total charts, the generation charts and the grid, meter, battery, eps and
  * load groups. Everything is read through `findDevice` (scope, kind: 600 otherwise).
  */
-import { type devicesApi, inverterTypeKey, inverterTypeName, type Language } from '@sunfleet/contracts';
+import { type devicesApi, ErrorCode, inverterTypeKey, inverterTypeName, type Language } from '@sunfleet/contracts';
 import type { ProtocolPlan } from '@sunfleet/protocols';
 import type { Static } from 'typebox';
 import type { Caller } from '../../access/caller.ts';
@@ -42,7 +42,7 @@ export const inverter = (db: Db, caller: Caller, sn: string) => findDevice(db, c
 
 /** The protocol's plan; a device of a protocol this server does not ship has no charts (601). */
 function planFor(device: DeviceRow): ProtocolPlan {
-  return planOf(device.protocolId) ?? fail(601);
+  return planOf(device.protocolId) ?? fail(ErrorCode.inverterUnsupported);
 }
 
 const valuesOf = (device: DeviceRow): Values => device.latest?.values ?? {};
@@ -216,7 +216,7 @@ export async function inverterGeneration(
 export async function microGeneration(db: Db, caller: Caller, sn: string, date: string | undefined, lan: Language) {
   const device = await inverter(db, caller, sn);
   const plan = planFor(device);
-  if (inverterTypeKey(device.deviceType) !== 'micro') fail(601);
+  if (inverterTypeKey(device.deviceType) !== 'micro') fail(ErrorCode.inverterUnsupported);
   const panels = pvInputsOf(plan).filter((i) => i.kind === 'mppt' && chartParam(plan, 'inverter', `${i.prefix}Power`));
   const curves = await dayCurves(
     db,
@@ -242,7 +242,7 @@ export async function microGeneration(db: Db, caller: Caller, sn: string, date: 
 function groupOf(device: DeviceRow, group: GroupName): { plan: ProtocolPlan; spec: (typeof groups)[GroupName] } {
   const plan = planFor(device);
   const spec = groups[group];
-  if (!spec.present(plan)) fail(601);
+  if (!spec.present(plan)) fail(ErrorCode.inverterUnsupported);
   return { plan, spec };
 }
 

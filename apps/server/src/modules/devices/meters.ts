@@ -3,7 +3,7 @@
  * curve and the import/export bars. Meter power is + import / − export (as the protocol). A
  * meter the caller cannot see answers 404.
  */
-import type { Language } from '@sunfleet/contracts';
+import { ErrorCode, type Language } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import type { Db } from '../../db/index.ts';
 import { deviceDayRow } from '../../energy/day-rollups.ts';
@@ -63,7 +63,7 @@ export async function meterRealtime(db: Db, caller: Caller, sn: string, lan: Lan
 
 export async function meterDay(db: Db, caller: Caller, sn: string, date: string | undefined, lan: Language) {
   const device = await meter(db, caller, sn);
-  const plan = planOf(device.protocolId) ?? fail(404);
+  const plan = planOf(device.protocolId) ?? fail(ErrorCode.notFound);
   const day = chartDay(device, date);
   const keys = ['activePower', 'activePowerL1', 'activePowerL2', 'activePowerL3'].filter((k) => chartParam(plan, 'meter', k));
   const [curves, energy] = await Promise.all([dayCurves(db, device, plan, keys, day, lan), dayEnergy(db, device, day)]);

@@ -5,7 +5,7 @@
  * once, by its own reading after that — in the detail and in the list; after a boot it is
  * 'normal' again. Commands run on the simulator's own command execution.
  */
-import { inverterTypeName, isFirmwareVersion } from '@sunfleet/contracts';
+import { ErrorCode, inverterTypeName, isFirmwareVersion } from '@sunfleet/contracts';
 import { protocolPlan } from '@sunfleet/protocols';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
@@ -48,7 +48,7 @@ async function report() {
  */
 async function power(kind: 'boot' | 'shutdown') {
   const res = await s.call(O.token, 'GET', `/api/v1/inverter/${SN}/${kind}`);
-  expect(res.body).toMatchObject({ code: 0, data: { state: 'succeeded' } });
+  expect(res.body).toMatchObject({ code: ErrorCode.ok, data: { state: 'succeeded' } });
   const job = res.body.data as { jobId: string; gatewaySn: string; finishedAt: string };
   const at = Date.parse(job.finishedAt);
   commandJobs++;

@@ -4,7 +4,7 @@
  * Profiles are the caller's own (no object scope); a saved parameter must be chartable for
  * some shipped inverter protocol.
  */
-import { type Language, limits } from '@sunfleet/contracts';
+import { ErrorCode, type Language, limits } from '@sunfleet/contracts';
 import { protocols } from '@sunfleet/protocols';
 import type { Caller } from '../../access/caller.ts';
 import type { Db } from '../../db/index.ts';
@@ -59,15 +59,17 @@ export async function listProfiles(db: Db, caller: Caller) {
 }
 
 export async function saveProfiles(db: Db, caller: Caller, profiles: { name: string; params: string[] }[]) {
-  if (profiles.length > limits.parametersOrProfiles) fail(4, `body.profiles: at most ${limits.parametersOrProfiles}`);
+  if (profiles.length > limits.parametersOrProfiles)
+    fail(ErrorCode.validation, `body.profiles: at most ${limits.parametersOrProfiles}`);
   const known = chartableInverterKeys();
   const clean = profiles.map((p, i) => {
     const name = p.name.trim();
-    if (!name) fail(4, `body.profiles/${i}/name: required`);
+    if (!name) fail(ErrorCode.validation, `body.profiles/${i}/name: required`);
     const params = [...new Set(p.params)];
-    if (params.length > limits.parametersOrProfiles) fail(4, `body.profiles/${i}/params: at most ${limits.parametersOrProfiles}`);
+    if (params.length > limits.parametersOrProfiles)
+      fail(ErrorCode.validation, `body.profiles/${i}/params: at most ${limits.parametersOrProfiles}`);
     const unknown = params.find((k) => !known.has(k));
-    if (unknown) fail(4, `body.profiles/${i}/params: "${unknown}" is not a chartable parameter`);
+    if (unknown) fail(ErrorCode.validation, `body.profiles/${i}/params: "${unknown}" is not a chartable parameter`);
     return { name, params };
   });
   const t = now();

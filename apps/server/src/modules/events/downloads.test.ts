@@ -1,3 +1,4 @@
+import { ErrorCode } from '@sunfleet/contracts';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
@@ -133,14 +134,14 @@ describe('event downloads', () => {
 
     const tooLong = await download(a.owner.token, '/api/v1/events/download', { startDate: '2025-01-01', endDate: '2025-04-01' });
     expect(tooLong.headers['content-type']).toMatch(/application\/json/);
-    expect(tooLong.json()).toMatchObject({ code: 4, data: null });
+    expect(tooLong.json()).toMatchObject({ code: ErrorCode.validation, data: null });
     expect(tooLong.json().msg).toMatch(/90 days/);
     expect((await download(a.owner.token, '/api/v1/events/download', { plantId: b.plantId })).json()).toMatchObject({
-      code: 700,
+      code: ErrorCode.plantMissing,
       data: null,
     });
     expect((await download(a.owner.token, '/api/v1/battery/events/download', { sn: b.battery.sn })).json()).toMatchObject({
-      code: 404,
+      code: ErrorCode.notFound,
       data: null,
     });
   });
@@ -154,8 +155,14 @@ describe('event downloads', () => {
   it('needs the export permission', async () => {
     const companyId = await company(s, undefined, ['equip.view', 'event.view', 'inverter.view']);
     const viewer = await account(s, { kind: 'company_admin', companyId });
-    expect((await download(viewer.token, '/api/v1/inverter/events/download')).json()).toMatchObject({ code: 2, data: null });
-    expect((await download(viewer.token, '/api/v1/events/download')).json()).toMatchObject({ code: 2, data: null });
-    expect((await download(viewer.token, '/api/v1/events')).json()).toMatchObject({ code: 0 });
+    expect((await download(viewer.token, '/api/v1/inverter/events/download')).json()).toMatchObject({
+      code: ErrorCode.noPermission,
+      data: null,
+    });
+    expect((await download(viewer.token, '/api/v1/events/download')).json()).toMatchObject({
+      code: ErrorCode.noPermission,
+      data: null,
+    });
+    expect((await download(viewer.token, '/api/v1/events')).json()).toMatchObject({ code: ErrorCode.ok });
   });
 });

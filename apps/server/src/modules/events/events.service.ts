@@ -3,7 +3,7 @@
  * whoever sees its plant, and acknowledged by whoever operates it (owner, managers, the
  * company's users; never visitors or read-only accounts).
  */
-import { type eventsApi, type Language, limits, type QueryOf } from '@sunfleet/contracts';
+import { ErrorCode, type eventsApi, type Language, limits, type QueryOf } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import { eventFor, plantFor, subjectFor } from '../../access/resolve.ts';
 import { LoadingCaches } from '../../cache/loading-cache.ts';
@@ -109,7 +109,7 @@ export async function deviceOpenEvents(db: Db, caller: Caller, sn: string, lan: 
 async function visibleEventRow(db: Db, caller: Caller, id: number) {
   await eventFor(db, caller, id);
   const [row] = await eventRows(db, [id]);
-  return row ?? fail(404);
+  return row ?? fail(ErrorCode.notFound);
 }
 
 export async function eventDetail(db: Db, caller: Caller, id: number, lan: Language): Promise<DeviceEvent> {
@@ -128,7 +128,7 @@ export async function ackEvent(db: Db, caller: Caller, id: number, note: string 
     .where('acked_at', 'is', null)
     .returning('id')
     .executeTakeFirst();
-  if (!updated) fail(207);
+  if (!updated) fail(ErrorCode.already);
   eventsChanged();
   return eventDetail(db, caller, id, lan);
 }

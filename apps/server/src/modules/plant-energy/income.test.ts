@@ -3,6 +3,8 @@
  * out by hand in the comments. Time of use: counter readings at the segment boundaries, kept for
  * past days, computed again after a price edit or late data.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataFor, HOUR, type OverviewServer, overviewServer } from '../../../test/kits/plant-energy.ts';
 import { type Account, account, createPlant, gateway } from '../../../test/kits/plants.ts';
@@ -179,7 +181,7 @@ describe('time-of-use price', () => {
         { start: '12:00', end: '23:59', price: 0.5 },
       ],
     });
-    expect(edit.body.code).toBe(0);
+    expect(edit.body.code).toBe(ErrorCode.ok);
     // 10 June, A: [00–12) 505 − 500 = 5 × 0.1 = 0.50; [12–24) 511 − 505 = 6 × 0.5 = 3.00.
     //   B: [00–12) 202 − 200 (first reading, 09:00) = 2 × 0.1 = 0.20; [12–24) 204 − 202 = 2 × 0.5 = 1.00. Total 4.70.
     // 11 June, A: [00–12) 512.2 (09:00) − 511 (23:50 before) = 1.2 × 0.1 = 0.12.

@@ -3,6 +3,8 @@
  * the plant's days are re-summed from the master's device days, and ingest then counts only the
  * master (later frames, and a meter arriving later, which re-sums the plant's day).
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OverviewServer, overviewServer } from '../../../test/kits/plant-energy.ts';
 import { type Account, account, createPlant, gateway } from '../../../test/kits/plants.ts';
@@ -69,16 +71,16 @@ describe('master meter', () => {
   });
 
   it('refuses a visitor (2), and answers 404 for a non-meter, an unknown and a foreign SN alike', async () => {
-    expect((await setMaster(visitor, M1)).body).toMatchObject({ code: 2, data: null });
-    expect((await setMaster(owner, A)).body).toMatchObject({ code: 404, data: null });
-    expect((await setMaster(owner, 'NOSUCHMETER')).body).toMatchObject({ code: 404, data: null });
-    expect((await setMaster(stranger, M1)).body).toMatchObject({ code: 404, data: null });
+    expect((await setMaster(visitor, M1)).body).toMatchObject({ code: ErrorCode.noPermission, data: null });
+    expect((await setMaster(owner, A)).body).toMatchObject({ code: ErrorCode.notFound, data: null });
+    expect((await setMaster(owner, 'NOSUCHMETER')).body).toMatchObject({ code: ErrorCode.notFound, data: null });
+    expect((await setMaster(stranger, M1)).body).toMatchObject({ code: ErrorCode.notFound, data: null });
     expect(await master()).toBeNull();
     expect(await grid()).toMatchObject({ grid_import_wh: 5000 });
   });
 
   it("re-sums the plant's days from the master's device days, and the API shows the master only", async () => {
-    expect((await setMaster(owner, M1)).body).toMatchObject({ code: 0, data: null });
+    expect((await setMaster(owner, M1)).body).toMatchObject({ code: ErrorCode.ok, data: null });
     expect(await master()).toBe(await deviceId(M1));
     expect(await grid()).toEqual({ grid_import_wh: 2000, grid_export_wh: 500, pv_wh: 1000 });
     const day = (await o.s.call(owner.token, 'GET', `/api/v1/plant/energy/${plantId}/day?date=2025-09-03`)).body.data as {
@@ -104,7 +106,7 @@ describe('master meter', () => {
   });
 
   it('switching the master re-sums again', async () => {
-    expect((await setMaster(owner, M2)).body.code).toBe(0);
+    expect((await setMaster(owner, M2)).body.code).toBe(ErrorCode.ok);
     // M2: 30 → 37 kWh in, 7 → 7.25 out.
     expect(await grid()).toEqual({ grid_import_wh: 7000, grid_export_wh: 250, pv_wh: 1000 });
     await o.send(gwSn, t(14), [

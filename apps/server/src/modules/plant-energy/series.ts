@@ -15,7 +15,7 @@
  * aggregate over the plant's day-row index range) and the plant's settings.
  * `powerDay` and `generationSeries` take a plant id and check no access: the caller has.
  */
-import { type DataOf, plantEnergyApi } from '@sunfleet/contracts';
+import { type DataOf, ErrorCode, plantEnergyApi } from '@sunfleet/contracts';
 import { LoadingCache } from '../../cache/loading-cache.ts';
 import type { Db } from '../../db/index.ts';
 import type { DeviceKind } from '../../db/schema.ts';
@@ -53,7 +53,7 @@ async function plantById(db: Db, plantId: number): Promise<OverviewPlant> {
     .where('id', '=', plantId)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
-  if (!row) return fail(700);
+  if (!row) return fail(ErrorCode.plantMissing);
   return { ...row, price: row.price === null ? null : Number(row.price), updated_at: Number(row.updated_at) };
 }
 

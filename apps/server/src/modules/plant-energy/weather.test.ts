@@ -2,6 +2,8 @@
  * The weather at a plant from its own station (no outside service): latest values, the day in
  * 5-minute buckets, the plant's stations, the products, and attaching a station by SN.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIN, type OverviewServer, overviewServer } from '../../../test/kits/plant-energy.ts';
 import { type Account, account, createPlant, gateway } from '../../../test/kits/plants.ts';
@@ -52,9 +54,9 @@ describe('weather', () => {
   });
 
   it("answers the plant's station's latest values, by plant and by station", async () => {
-    expect(await call(`/api/v1/weather?plantId=${plantId}`)).toMatchObject({ code: 0, data: station() });
-    expect(await call(`/api/v1/plant/meteorological/${plantId}/realtime`)).toMatchObject({ code: 0, data: station() });
-    expect(await call(`/api/v1/meteorological/${W}/realtime`)).toMatchObject({ code: 0, data: station() });
+    expect(await call(`/api/v1/weather?plantId=${plantId}`)).toMatchObject({ code: ErrorCode.ok, data: station() });
+    expect(await call(`/api/v1/plant/meteorological/${plantId}/realtime`)).toMatchObject({ code: ErrorCode.ok, data: station() });
+    expect(await call(`/api/v1/meteorological/${W}/realtime`)).toMatchObject({ code: ErrorCode.ok, data: station() });
   });
 
   it('answers source none for a plant without a station', async () => {
@@ -102,24 +104,33 @@ describe('weather', () => {
 
   it("attaches a station behind one of the plant's gateways, and only such a station", async () => {
     expect(await call('/api/v1/saveAuthInfo', 'POST', { plantId, sn: W })).toMatchObject({
-      code: 0,
+      code: ErrorCode.ok,
       data: { sn: W, protocol: WEATHER, gatewaySn: gw.sn },
     });
     // A station behind the gateway but out of the plant is moved in.
     const moved = uniqueSn('WS');
     await o.send(gw.sn, now - 10 * MIN, [{ sn: moved, protocol: WEATHER }]);
     await o.s.db.updateTable('devices').set({ plant_id: null }).where('sn', '=', moved).execute();
-    expect((await call('/api/v1/saveAuthInfo', 'POST', { plantId, sn: moved })).code).toBe(0);
+    expect((await call('/api/v1/saveAuthInfo', 'POST', { plantId, sn: moved })).code).toBe(ErrorCode.ok);
     const row = await o.s.db.selectFrom('devices').select('plant_id').where('sn', '=', moved).executeTakeFirstOrThrow();
     expect(row.plant_id).toBe(plantId);
     // Not a weather station, or behind another plant's gateway: 404, nothing moved.
     const inverter = uniqueSn('INV');
     await o.send(gw.sn, now - 10 * MIN, [{ sn: inverter, protocol: HYBRID }]);
-    expect(await call('/api/v1/saveAuthInfo', 'POST', { plantId, sn: inverter })).toMatchObject({ code: 404, data: null });
+    expect(await call('/api/v1/saveAuthInfo', 'POST', { plantId, sn: inverter })).toMatchObject({
+      code: ErrorCode.notFound,
+      data: null,
+    });
     const elsewhere = uniqueSn('WS');
     await o.send((await gateway(o.s, bare)).sn, now - 10 * MIN, [{ sn: elsewhere, protocol: WEATHER }]);
-    expect(await call('/api/v1/saveAuthInfo', 'POST', { plantId, sn: elsewhere })).toMatchObject({ code: 404, data: null });
-    expect(await call('/api/v1/saveAuthInfo', 'POST', { plantId, sn: 'NOSUCHSTATION' })).toMatchObject({ code: 404, data: null });
+    expect(await call('/api/v1/saveAuthInfo', 'POST', { plantId, sn: elsewhere })).toMatchObject({
+      code: ErrorCode.notFound,
+      data: null,
+    });
+    expect(await call('/api/v1/saveAuthInfo', 'POST', { plantId, sn: 'NOSUCHSTATION' })).toMatchObject({
+      code: ErrorCode.notFound,
+      data: null,
+    });
     const still = await o.s.db.selectFrom('devices').select('plant_id').where('sn', '=', elsewhere).executeTakeFirstOrThrow();
     expect(still.plant_id).toBe(bare);
   });
@@ -127,7 +138,7 @@ describe('weather', () => {
   it('answers 404 for a station SN that is not a weather station', async () => {
     const inverter = uniqueSn('INV');
     await o.send(gw.sn, now - 10 * MIN, [{ sn: inverter, protocol: HYBRID }]);
-    expect(await call(`/api/v1/meteorological/${inverter}/realtime`)).toMatchObject({ code: 404, data: null });
-    expect(await call(`/api/v1/meteorological/${inverter}/day`)).toMatchObject({ code: 404, data: null });
+    expect(await call(`/api/v1/meteorological/${inverter}/realtime`)).toMatchObject({ code: ErrorCode.notFound, data: null });
+    expect(await call(`/api/v1/meteorological/${inverter}/day`)).toMatchObject({ code: ErrorCode.notFound, data: null });
   });
 });

@@ -8,7 +8,7 @@
  * the station's protocol has it (sunfleet-weather does), else null. Irradiation today is the
  * station's own daily counter (kWh/m² → Wh/m²) when its latest reading is of the plant's today.
  */
-import { type DataOf, type Language, plantEnergyApi } from '@sunfleet/contracts';
+import { type DataOf, ErrorCode, type Language, plantEnergyApi } from '@sunfleet/contracts';
 import { getProtocol, listProtocols } from '@sunfleet/protocols';
 import type { Caller } from '../../access/caller.ts';
 import { type PlantDevice, plantFor } from '../../access/resolve.ts';
@@ -115,7 +115,7 @@ export async function attachStation(db: Db, caller: Caller, plantId: number, sn:
     .where('gateways.plant_id', '=', plantId)
     .where('gateways.deleted_at', 'is', null)
     .executeTakeFirst();
-  if (!device) return fail(404);
+  if (!device) return fail(ErrorCode.notFound);
   if (device.plant_id !== plantId) {
     // It joins the plant now: its data from before is not the plant's.
     const t = Date.now();

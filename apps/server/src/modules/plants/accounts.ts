@@ -2,6 +2,8 @@
  * The account a share or transfer names: it must exist and be enabled, else 4 "no such account"
  * (a disabled account answers like a missing one: the caller learns found or not found, nothing more).
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import type { Db } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
 
@@ -11,6 +13,6 @@ export async function targetAccount(db: Db, account: string, field: string) {
     .select(['id', 'account', 'nickname', 'kind', 'language', 'enabled'])
     .where('account', '=', account.trim().toLowerCase())
     .executeTakeFirst();
-  if (!user?.enabled) return fail(4, `${field}: no such account`);
+  if (!user?.enabled) return fail(ErrorCode.validation, `${field}: no such account`);
   return user;
 }

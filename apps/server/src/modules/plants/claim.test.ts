@@ -3,6 +3,8 @@
  * answers exactly as `POST plant/{id}/gateway` does, needs the same permission, and draws on the
  * same attempt budget as checking and binding.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { type Account, account, company, createPlant, gateway, uniqueName } from '../../../test/kits/plants.ts';
@@ -43,7 +45,7 @@ describe('POST plant with a gateway', () => {
       const bind = (await post(owner, `/api/v1/plant/${target}/gateway`, claim)).body;
       const create = (await newPlant(owner, claim)).body;
       expect(create.code, JSON.stringify(claim)).toBe(bind.code);
-      expect(create.code).not.toBe(0);
+      expect(create.code).not.toBe(ErrorCode.ok);
     }
     expect(await plantsNamed(owner)).toBe(plantsBefore);
     expect(
@@ -67,8 +69,10 @@ describe('POST plant with a gateway', () => {
     const creator = await account(s, { kind: 'company_user', companyId, roleId: role.id });
     const free = await gateway(s, null, 'KEY-PERM');
     const plantId = ((await newPlant(creator)).body.data as { id: number }).id;
-    expect((await post(creator, `/api/v1/plant/${plantId}/gateway`, { sn: free.sn, key: 'KEY-PERM' })).body.code).toBe(2);
-    expect((await newPlant(creator, { sn: free.sn, key: 'KEY-PERM' })).body.code).toBe(2);
+    expect((await post(creator, `/api/v1/plant/${plantId}/gateway`, { sn: free.sn, key: 'KEY-PERM' })).body.code).toBe(
+      ErrorCode.noPermission,
+    );
+    expect((await newPlant(creator, { sn: free.sn, key: 'KEY-PERM' })).body.code).toBe(ErrorCode.noPermission);
     expect(
       (await s.db.selectFrom('gateways').select('plant_id').where('id', '=', free.id).executeTakeFirstOrThrow()).plant_id,
     ).toBeNull();
@@ -90,17 +94,17 @@ describe('POST plant with a gateway', () => {
     for (let i = 0; i < 20; i++) {
       const res = await attempts[i % 3]!();
       expect(res.status, `attempt ${i + 1}`).toBe(200);
-      expect(res.body.code).toBe(1006);
+      expect(res.body.code).toBe(ErrorCode.gatewayCredentials);
     }
     for (const attempt of attempts) {
       const res = await attempt();
       expect(res.status).toBe(429);
-      expect(res.body.code).toBe(3);
+      expect(res.body.code).toBe(ErrorCode.tooManyRequests);
     }
     // Creating a plant without a gateway claims nothing and is not held back.
-    expect((await newPlant(guesser)).body.code).toBe(0);
+    expect((await newPlant(guesser)).body.code).toBe(ErrorCode.ok);
     // Another account keeps its own budget.
     const other = await account(s);
-    expect((await post(other, '/api/v1/gateways/check', { sn: victim.sn, key: 'KEY-SECRET' })).body.code).toBe(0);
+    expect((await post(other, '/api/v1/gateways/check', { sn: victim.sn, key: 'KEY-SECRET' })).body.code).toBe(ErrorCode.ok);
   });
 });

@@ -1,4 +1,6 @@
 /** Inverter count and list, attached devices, events and their counts for one plant. */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { type Account, account, createPlant, device, event, gateway } from '../../../test/kits/plants.ts';
@@ -100,10 +102,14 @@ describe('plant devices', () => {
   });
 
   it('refuses a date range over 90 days, a reversed range, and bad values (4)', async () => {
-    expect((await get(`/api/v1/plant/${plant}/events?startDate=2025-01-01&endDate=2025-04-01`)).body.code).toBe(4);
-    expect((await get(`/api/v1/plant/${plant}/events?startDate=2025-01-01&endDate=2025-03-31`)).body.code).toBe(0);
-    expect((await get(`/api/v1/plant/${plant}/events?startDate=2025-02-01&endDate=2025-01-01`)).body.code).toBe(4);
-    expect((await get(`/api/v1/plant/${plant}/events?level=panic`)).body.code).toBe(4);
-    expect((await get(`/api/v1/plant/${plant}/events?startDate=yesterday`)).body.code).toBe(4);
+    expect((await get(`/api/v1/plant/${plant}/events?startDate=2025-01-01&endDate=2025-04-01`)).body.code).toBe(
+      ErrorCode.validation,
+    );
+    expect((await get(`/api/v1/plant/${plant}/events?startDate=2025-01-01&endDate=2025-03-31`)).body.code).toBe(ErrorCode.ok);
+    expect((await get(`/api/v1/plant/${plant}/events?startDate=2025-02-01&endDate=2025-01-01`)).body.code).toBe(
+      ErrorCode.validation,
+    );
+    expect((await get(`/api/v1/plant/${plant}/events?level=panic`)).body.code).toBe(ErrorCode.validation);
+    expect((await get(`/api/v1/plant/${plant}/events?startDate=yesterday`)).body.code).toBe(ErrorCode.validation);
   });
 });

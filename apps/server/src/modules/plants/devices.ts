@@ -1,5 +1,5 @@
 /** What hangs off one plant: inverter counts and list, attached devices, events. */
-import { type Language, limits, type plantsApi, type QueryOf } from '@sunfleet/contracts';
+import { ErrorCode, type Language, limits, type plantsApi, type QueryOf } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import { plantFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
@@ -144,10 +144,11 @@ export async function plantEvents(
   const from = query.startDate ? dayStart(query.startDate) : null;
   const to = query.endDate ? dayStart(query.endDate) + DAY_MS : null;
   if ((query.startDate && Number.isNaN(from)) || (query.endDate && Number.isNaN(to)))
-    fail(4, 'query.startDate and query.endDate must be dates');
+    fail(ErrorCode.validation, 'query.startDate and query.endDate must be dates');
   if (from !== null && to !== null) {
-    if (to <= from) fail(4, 'query.endDate must not be before query.startDate');
-    if (to - from > limits.dateRangeDays * DAY_MS) fail(4, `query: the date range spans at most ${limits.dateRangeDays} days`);
+    if (to <= from) fail(ErrorCode.validation, 'query.endDate must not be before query.startDate');
+    if (to - from > limits.dateRangeDays * DAY_MS)
+      fail(ErrorCode.validation, `query: the date range spans at most ${limits.dateRangeDays} days`);
   }
   if (from !== null) events = events.where('started_at', '>=', from);
   if (to !== null) events = events.where('started_at', '<', to);

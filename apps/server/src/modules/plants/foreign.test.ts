@@ -3,6 +3,8 @@
  * answers 700 (or 305 for a gateway) with no data, and changes nothing. A sharee who may only
  * look (visitor) gets 2 from every changing route.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, startServer, type TestServer } from '../../../test/harness.ts';
 import { type Account, account, company, createPlant, gateway } from '../../../test/kits/plants.ts';
@@ -57,16 +59,19 @@ describe('foreign plant ids', () => {
     const friendId = (snapshot as { shares: Array<{ user_id: number }> }).shares[0]!.user_id;
     for (const [method, url, body] of routes(plant, friendId)) {
       const res = await s.call(attacker.token, method as 'GET', url, body);
-      expect(res.body, `${method} ${url}`).toMatchObject({ code: 700, data: null });
+      expect(res.body, `${method} ${url}`).toMatchObject({ code: ErrorCode.plantMissing, data: null });
     }
     const unbind = await s.call(attacker.token, 'POST', `/api/v1/gateway/${gwSn}/unbind`);
-    expect(unbind.body).toMatchObject({ code: 305, data: null });
+    expect(unbind.body).toMatchObject({ code: ErrorCode.gatewayMissing, data: null });
     expect(await read()).toEqual(snapshot);
   });
 
   it('an id that does not exist answers the same', async () => {
     for (const [method, url, body] of routes(987654)) {
-      expect((await s.call(victim.token, method as 'GET', url, body)).body, url).toMatchObject({ code: 700, data: null });
+      expect((await s.call(victim.token, method as 'GET', url, body)).body, url).toMatchObject({
+        code: ErrorCode.plantMissing,
+        data: null,
+      });
     }
   });
 
@@ -81,9 +86,12 @@ describe('foreign plant ids', () => {
     await s.call(victim.token, 'POST', `/api/v1/plant/${plant}/share`, { account: visitor.account, role: 'visitor' });
     const friendId = (snapshot as { shares: Array<{ user_id: number }> }).shares[0]!.user_id;
     for (const [, url, body] of routes(plant, friendId).filter(([m]) => m === 'POST')) {
-      expect((await s.call(visitor.token, 'POST', url, body)).body, url).toMatchObject({ code: 2, data: null });
+      expect((await s.call(visitor.token, 'POST', url, body)).body, url).toMatchObject({
+        code: ErrorCode.noPermission,
+        data: null,
+      });
     }
-    expect((await s.call(visitor.token, 'POST', `/api/v1/gateway/${gwSn}/unbind`)).body.code).toBe(2);
+    expect((await s.call(visitor.token, 'POST', `/api/v1/gateway/${gwSn}/unbind`)).body.code).toBe(ErrorCode.noPermission);
     await s.call(victim.token, 'POST', `/api/v1/plant/${plant}/cancelShare`, { userId: visitor.id });
     expect(await read()).toEqual(snapshot);
   });

@@ -11,6 +11,7 @@
  * events) and marks the gateway as having had a plant (`bound_at` = the unbinding time).
  */
 import { randomBytes } from 'node:crypto';
+import { ErrorCode } from '@sunfleet/contracts';
 import { sql } from 'kysely';
 import type { Caller } from '../../access/caller.ts';
 import { gatewayFor, plantFor } from '../../access/resolve.ts';
@@ -36,21 +37,21 @@ async function claimed(db: Db, claim: Claim) {
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
   const matches = secretMatches(gateway?.claim_key_hash ?? NO_GATEWAY_HASH, claim.key.trim());
-  if (!gateway || !matches) return fail(1006);
+  if (!gateway || !matches) return fail(ErrorCode.gatewayCredentials);
   return gateway;
 }
 
 /** `gateways/check`: the gateway exists, the key is right and it is free. */
 export async function checkGateway(db: Db, claim: Claim) {
   const gateway = await claimed(db, claim);
-  if (gateway.plant_id !== null) fail(301);
+  if (gateway.plant_id !== null) fail(ErrorCode.gatewayUsed);
   return { sn: gateway.sn };
 }
 
 /** Bind inside a transaction (plant creation binds in the one that makes the plant). */
 export async function bindClaimed(trx: Db, claim: Claim, plantId: number) {
   const gateway = await claimed(trx, claim);
-  if (gateway.plant_id !== null && gateway.plant_id !== plantId) fail(301);
+  if (gateway.plant_id !== null && gateway.plant_id !== plantId) fail(ErrorCode.gatewayUsed);
   const t = now();
   // Binding again to the plant it is in changes nothing; a first plant takes the whole history
   // (bound_at stays 0); any other binding starts afresh.
@@ -63,7 +64,7 @@ export async function bindClaimed(trx: Db, claim: Claim, plantId: number) {
     .where((eb) => eb.or([eb('plant_id', 'is', null), eb('plant_id', '=', plantId)]))
     .executeTakeFirst();
   // Someone else bound it between the read and the write.
-  if (Number(bound.numUpdatedRows) !== 1) fail(301);
+  if (Number(bound.numUpdatedRows) !== 1) fail(ErrorCode.gatewayUsed);
   await trx
     .updateTable('devices')
     .set({ plant_id: plantId, bound_at: boundAt, updated_at: t })

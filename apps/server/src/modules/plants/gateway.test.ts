@@ -1,4 +1,6 @@
 /** Gateway binding by SN and label key: check, bind at creation or later, replace, unbind. */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { type Account, account, createPlant, device, gateway } from '../../../test/kits/plants.ts';
@@ -27,23 +29,23 @@ afterAll(() => s.close());
 describe('gateways/check', () => {
   it('answers 0 for a free gateway with the right key, 1006 unknown SN or wrong key, 301 bound', async () => {
     const free = await gateway(s, null, 'KEY-FREE');
-    expect((await check(owner, free.sn, 'KEY-FREE')).body).toMatchObject({ code: 0, data: { sn: free.sn } });
+    expect((await check(owner, free.sn, 'KEY-FREE')).body).toMatchObject({ code: ErrorCode.ok, data: { sn: free.sn } });
     // An unknown SN and a wrong key answer alike: which SNs exist is not told.
     const unknown = await check(owner, 'NOSUCHGW', 'KEY-FREE');
     const wrong = await check(owner, free.sn, 'WRONG');
-    expect(unknown.body).toMatchObject({ code: 1006, data: null });
+    expect(unknown.body).toMatchObject({ code: ErrorCode.gatewayCredentials, data: null });
     expect(unknown.status).toBe(wrong.status);
     expect(unknown.body).toEqual(wrong.body);
     const bound = await gateway(s, await createPlant(s, stranger), 'KEY-BOUND');
-    expect((await check(owner, bound.sn, 'KEY-BOUND')).body).toMatchObject({ code: 301, data: null });
+    expect((await check(owner, bound.sn, 'KEY-BOUND')).body).toMatchObject({ code: ErrorCode.gatewayUsed, data: null });
     // Without the key nobody learns that a gateway is in use.
-    expect((await check(owner, bound.sn, 'GUESS')).body.code).toBe(1006);
+    expect((await check(owner, bound.sn, 'GUESS')).body.code).toBe(ErrorCode.gatewayCredentials);
   });
 
   it('needs both SN and key (4)', async () => {
-    expect((await post(owner, '/api/v1/gateways/check', { sn: 'X' })).body.code).toBe(4);
-    expect((await post(owner, '/api/v1/gateways/check', { key: 'X' })).body.code).toBe(4);
-    expect((await post(owner, '/api/v1/gateways/check', { sn: '', key: 'X' })).body.code).toBe(4);
+    expect((await post(owner, '/api/v1/gateways/check', { sn: 'X' })).body.code).toBe(ErrorCode.validation);
+    expect((await post(owner, '/api/v1/gateways/check', { key: 'X' })).body.code).toBe(ErrorCode.validation);
+    expect((await post(owner, '/api/v1/gateways/check', { sn: '', key: 'X' })).body.code).toBe(ErrorCode.validation);
   });
 });
 
@@ -59,7 +61,7 @@ describe('binding', () => {
       timezone: 'UTC',
       gateway: { sn: gw.sn, key: 'KEY-C' },
     });
-    expect(res.body.code).toBe(0);
+    expect(res.body.code).toBe(ErrorCode.ok);
     const id = (res.body.data as { id: number }).id;
     expect(res.body.data).toMatchObject({
       gateways: [{ sn: gw.sn, online: false, lastOnlineAt: null }],
@@ -98,16 +100,16 @@ describe('binding', () => {
     const old = await gateway(s, null, 'KEY-OLD');
     const oldInv = await device(s, old.id, null, { latest: { activePower: 100 }, ts: afterBinding() });
     expect((await post(owner, `/api/v1/plant/${id}/gateway`, { sn: old.sn, key: 'KEY-OLD' })).body).toMatchObject({
-      code: 0,
+      code: ErrorCode.ok,
       data: { sn: old.sn },
     });
     // Binding again to the same plant is harmless.
-    expect((await post(owner, `/api/v1/plant/${id}/gateway`, { sn: old.sn, key: 'KEY-OLD' })).body.code).toBe(0);
+    expect((await post(owner, `/api/v1/plant/${id}/gateway`, { sn: old.sn, key: 'KEY-OLD' })).body.code).toBe(ErrorCode.ok);
     const fresh = await gateway(s, null, 'KEY-NEW');
     const newInv = await device(s, fresh.id, null, { latest: { activePower: 700 }, ts: afterBinding() });
-    expect((await post(owner, `/api/v1/plant/${id}/gateway`, { sn: fresh.sn, key: 'KEY-NEW' })).body.code).toBe(0);
+    expect((await post(owner, `/api/v1/plant/${id}/gateway`, { sn: fresh.sn, key: 'KEY-NEW' })).body.code).toBe(ErrorCode.ok);
     expect((await s.call(owner.token, 'GET', `/api/v1/plant/${id}`)).body.data).toMatchObject({ power: 800 });
-    expect((await post(owner, `/api/v1/gateway/${old.sn}/unbind`)).body).toMatchObject({ code: 0, data: null });
+    expect((await post(owner, `/api/v1/gateway/${old.sn}/unbind`)).body).toMatchObject({ code: ErrorCode.ok, data: null });
     expect((await gatewayOf(old.sn)).plant_id).toBeNull();
     expect(await devicePlant(oldInv)).toBeNull();
     expect(await devicePlant(newInv)).toBe(id);
@@ -116,19 +118,25 @@ describe('binding', () => {
       gateways: [{ sn: fresh.sn }],
     });
     // The old gateway is free again.
-    expect((await check(owner, old.sn, 'KEY-OLD')).body.code).toBe(0);
+    expect((await check(owner, old.sn, 'KEY-OLD')).body.code).toBe(ErrorCode.ok);
   });
 
   it('refuses: 301 another plant’s gateway, 1006 wrong key or unknown SN, 700 foreign plant', async () => {
     const id = await createPlant(s, owner);
     const theirs = await gateway(s, await createPlant(s, stranger), 'KEY-X');
-    expect((await post(owner, `/api/v1/plant/${id}/gateway`, { sn: theirs.sn, key: 'KEY-X' })).body.code).toBe(301);
-    expect((await post(owner, `/api/v1/plant/${id}/gateway`, { sn: theirs.sn, key: 'BAD' })).body.code).toBe(1006);
-    expect((await post(owner, `/api/v1/plant/${id}/gateway`, { sn: 'NOSUCH', key: 'BAD' })).body.code).toBe(1006);
+    expect((await post(owner, `/api/v1/plant/${id}/gateway`, { sn: theirs.sn, key: 'KEY-X' })).body.code).toBe(
+      ErrorCode.gatewayUsed,
+    );
+    expect((await post(owner, `/api/v1/plant/${id}/gateway`, { sn: theirs.sn, key: 'BAD' })).body.code).toBe(
+      ErrorCode.gatewayCredentials,
+    );
+    expect((await post(owner, `/api/v1/plant/${id}/gateway`, { sn: 'NOSUCH', key: 'BAD' })).body.code).toBe(
+      ErrorCode.gatewayCredentials,
+    );
     const free = await gateway(s, null, 'KEY-F');
     const strangersPlant = await createPlant(s, stranger);
     expect((await post(owner, `/api/v1/plant/${strangersPlant}/gateway`, { sn: free.sn, key: 'KEY-F' })).body).toMatchObject({
-      code: 700,
+      code: ErrorCode.plantMissing,
       data: null,
     });
     expect((await gatewayOf(free.sn)).plant_id).toBeNull();
@@ -136,16 +144,19 @@ describe('binding', () => {
 
   it('unbind: another tenant’s gateway or an unbound one does not exist (305); a visitor may not (2)', async () => {
     const theirs = await gateway(s, await createPlant(s, stranger), 'KEY-Y');
-    expect((await post(owner, `/api/v1/gateway/${theirs.sn}/unbind`)).body).toMatchObject({ code: 305, data: null });
+    expect((await post(owner, `/api/v1/gateway/${theirs.sn}/unbind`)).body).toMatchObject({
+      code: ErrorCode.gatewayMissing,
+      data: null,
+    });
     expect((await gatewayOf(theirs.sn)).plant_id).not.toBeNull();
     const loose = await gateway(s, null);
-    expect((await post(owner, `/api/v1/gateway/${loose.sn}/unbind`)).body.code).toBe(305);
-    expect((await post(owner, '/api/v1/gateway/NOSUCH/unbind')).body.code).toBe(305);
+    expect((await post(owner, `/api/v1/gateway/${loose.sn}/unbind`)).body.code).toBe(ErrorCode.gatewayMissing);
+    expect((await post(owner, '/api/v1/gateway/NOSUCH/unbind')).body.code).toBe(ErrorCode.gatewayMissing);
     const id = await createPlant(s, owner);
     const mine = await gateway(s, id);
     const visitor = await account(s);
     await post(owner, `/api/v1/plant/${id}/share`, { account: visitor.account, role: 'visitor' });
-    expect((await post(visitor, `/api/v1/gateway/${mine.sn}/unbind`)).body.code).toBe(2);
+    expect((await post(visitor, `/api/v1/gateway/${mine.sn}/unbind`)).body.code).toBe(ErrorCode.noPermission);
     expect((await gatewayOf(mine.sn)).plant_id).toBe(id);
   });
 
@@ -153,9 +164,9 @@ describe('binding', () => {
     const id = await createPlant(s, owner);
     const gw = await gateway(s, id, 'KEY-D');
     const inv = await device(s, gw.id, id);
-    expect((await post(owner, `/api/v1/plant/${id}/delete`)).body.code).toBe(0);
+    expect((await post(owner, `/api/v1/plant/${id}/delete`)).body.code).toBe(ErrorCode.ok);
     expect((await gatewayOf(gw.sn)).plant_id).toBeNull();
     expect(await devicePlant(inv)).toBeNull();
-    expect((await check(owner, gw.sn, 'KEY-D')).body.code).toBe(0);
+    expect((await check(owner, gw.sn, 'KEY-D')).body.code).toBe(ErrorCode.ok);
   });
 });

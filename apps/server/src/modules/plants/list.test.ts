@@ -1,4 +1,6 @@
 /** The plant list: filters, sorts, pages, latest values, counts; map and filter options. */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { type Account, account, company, device, event, gateway, plantDay, storePlant } from '../../../test/kits/plants.ts';
@@ -16,7 +18,7 @@ const p: Record<string, number> = {};
 type Row = { id: number; name: string; [k: string]: unknown };
 const list = async (who: Account, qs = '') => {
   const res = await s.call(who.token, 'GET', `/api/v1/plants${qs}`);
-  expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+  expect(res.body.code, JSON.stringify(res.body)).toBe(ErrorCode.ok);
   return res.body.data as { total: number; list: Row[] };
 };
 const names = async (who: Account, qs = '') => (await list(who, qs)).list.map((r) => r.name);
@@ -117,8 +119,8 @@ describe('plant list', () => {
       list: [{ name: 'Charlie 100%' }, { name: 'bravo roof' }],
     });
     expect((await list(owner, '?page=4&size=2')).list).toEqual([]);
-    expect((await s.call(owner.token, 'GET', '/api/v1/plants?size=101')).body.code).toBe(4);
-    expect((await s.call(owner.token, 'GET', '/api/v1/plants?page=0')).body.code).toBe(4);
+    expect((await s.call(owner.token, 'GET', '/api/v1/plants?size=101')).body.code).toBe(ErrorCode.validation);
+    expect((await s.call(owner.token, 'GET', '/api/v1/plants?page=0')).body.code).toBe(ErrorCode.validation);
   });
 
   it('filters by status, type (-1 = all) and name (case-insensitive, alias too, % literal)', async () => {
@@ -131,7 +133,7 @@ describe('plant list', () => {
     expect(await names(owner, '?name=_')).toEqual([]);
     expect(await list(owner, '?status=normal&type=0&name=park')).toMatchObject({ total: 1, list: [{ name: 'Echo Park' }] });
     for (const bad of ['?status=broken', '?type=3', '?sort=owner', '?order=3']) {
-      expect((await s.call(owner.token, 'GET', `/api/v1/plants${bad}`)).body.code, bad).toBe(4);
+      expect((await s.call(owner.token, 'GET', `/api/v1/plants${bad}`)).body.code, bad).toBe(ErrorCode.validation);
     }
   });
 
@@ -235,8 +237,14 @@ describe('counts, map and filter options', () => {
       total: 0,
     });
     expect((await s.call(owner.token, 'GET', `/api/v1/user/${owner.id}/eventCount`)).body.data).toMatchObject({ total: 4 });
-    expect((await s.call(owner.token, 'GET', `/api/v1/user/${other.id}/plantCount`)).body).toMatchObject({ code: 2, data: null });
-    expect((await s.call(owner.token, 'GET', `/api/v1/user/${other.id}/eventCount`)).body).toMatchObject({ code: 2, data: null });
+    expect((await s.call(owner.token, 'GET', `/api/v1/user/${other.id}/plantCount`)).body).toMatchObject({
+      code: ErrorCode.noPermission,
+      data: null,
+    });
+    expect((await s.call(owner.token, 'GET', `/api/v1/user/${other.id}/eventCount`)).body).toMatchObject({
+      code: ErrorCode.noPermission,
+      data: null,
+    });
   });
 
   it('plants/map lists visible plants with coordinates, with the list filters', async () => {

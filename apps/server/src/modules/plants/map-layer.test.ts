@@ -3,6 +3,8 @@
  * outlines, and images come only from the portal); a configured one is handed to the web and
  * its origin, and only it, is added to the images' CSP source.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { type Account, account } from '../../../test/kits/plants.ts';
@@ -29,7 +31,7 @@ describe('without a tile server (the default)', () => {
       url: '/api/v1/plants/map/layer',
       headers: { authorization: `Bearer ${user.token}` },
     });
-    expect(res.json()).toMatchObject({ code: 0, data: { tiles: null } });
+    expect(res.json()).toMatchObject({ code: ErrorCode.ok, data: { tiles: null } });
     expect(imgSrc(String(res.headers['content-security-policy']))).toBe("img-src 'self' data: blob:");
   });
 

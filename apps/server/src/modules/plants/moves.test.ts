@@ -4,6 +4,8 @@
  * in every read (device detail, curves, energy, events, operation data, plant totals and curve),
  * and the earlier plant keeps its energy and events.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../../../test/harness.ts';
 import { type Ingest, type IngestServer, ingestServer } from '../../../test/ingest.ts';
@@ -24,7 +26,7 @@ const MIN = 60_000;
 const day = (t: number) => new Date(t).toISOString().slice(0, 10);
 const get = async (who: Account, url: string) => {
   const res = await s.call(who.token, 'GET', url);
-  expect(res.body.code, `${url}: ${JSON.stringify(res.body)}`).toBe(0);
+  expect(res.body.code, `${url}: ${JSON.stringify(res.body)}`).toBe(ErrorCode.ok);
   return res.body.data as Record<string, unknown>;
 };
 const post = (who: Account, url: string, body?: unknown) => s.call(who.token, 'POST', url, body);
@@ -153,17 +155,17 @@ describe('a gateway claimed for the first time', () => {
 describe('a gateway moving to another owner', () => {
   it('unbind and bind: the new plant sees its devices from the binding on; the earlier plant keeps its history', async () => {
     const a = await earlierOwner();
-    expect((await post(a.owner, `/api/v1/gateway/${a.gw.sn}/unbind`)).body.code).toBe(0);
+    expect((await post(a.owner, `/api/v1/gateway/${a.gw.sn}/unbind`)).body.code).toBe(ErrorCode.ok);
     const newOwner = await account(s);
     const newPlant = await createPlant(s, newOwner, { timezone: 'UTC' });
     const boundAt = Date.now();
-    expect((await post(newOwner, `/api/v1/plant/${newPlant}/gateway`, { sn: a.gw.sn, key: a.key })).body.code).toBe(0);
+    expect((await post(newOwner, `/api/v1/plant/${newPlant}/gateway`, { sn: a.gw.sn, key: a.key })).body.code).toBe(ErrorCode.ok);
     await expectFromBindingOn(a, newOwner, newPlant, boundAt);
   });
 
   it('POST plant with the gateway: the same', async () => {
     const a = await earlierOwner();
-    expect((await post(a.owner, `/api/v1/gateway/${a.gw.sn}/unbind`)).body.code).toBe(0);
+    expect((await post(a.owner, `/api/v1/gateway/${a.gw.sn}/unbind`)).body.code).toBe(ErrorCode.ok);
     const newOwner = await account(s);
     const boundAt = Date.now();
     const created = await post(newOwner, '/api/v1/plant', {
@@ -173,16 +175,16 @@ describe('a gateway moving to another owner', () => {
       timezone: 'UTC',
       gateway: { sn: a.gw.sn, key: a.key },
     });
-    expect(created.body.code).toBe(0);
+    expect(created.body.code).toBe(ErrorCode.ok);
     await expectFromBindingOn(a, newOwner, (created.body.data as { id: number }).id, boundAt);
   });
 
   it('a frame taken before the binding and uploaded after it is refused and counted', async () => {
     const a = await earlierOwner();
-    expect((await post(a.owner, `/api/v1/gateway/${a.gw.sn}/unbind`)).body.code).toBe(0);
+    expect((await post(a.owner, `/api/v1/gateway/${a.gw.sn}/unbind`)).body.code).toBe(ErrorCode.ok);
     const newOwner = await account(s);
     const newPlant = await createPlant(s, newOwner, { timezone: 'UTC' });
-    expect((await post(newOwner, `/api/v1/plant/${newPlant}/gateway`, { sn: a.gw.sn, key: a.key })).body.code).toBe(0);
+    expect((await post(newOwner, `/api/v1/plant/${newPlant}/gateway`, { sn: a.gw.sn, key: a.key })).body.code).toBe(ErrorCode.ok);
     const refused = ingest.stats().badFrames.beforeBinding;
     await frame(a.gw.sn, a.inv, Date.now() - 5 * MIN, 1003);
     expect(ingest.stats().badFrames.beforeBinding).toBe(refused + 1);
@@ -193,7 +195,7 @@ describe('a gateway moving to another owner', () => {
 
   it('binding again to the plant it is in keeps the history', async () => {
     const a = await earlierOwner();
-    expect((await post(a.owner, `/api/v1/plant/${a.plant}/gateway`, { sn: a.gw.sn, key: a.key })).body.code).toBe(0);
+    expect((await post(a.owner, `/api/v1/plant/${a.plant}/gateway`, { sn: a.gw.sn, key: a.key })).body.code).toBe(ErrorCode.ok);
     const curve = await get(a.owner, `/api/v1/inverter/${a.inv}/day?date=${day(a.before[1]!)}`);
     expect((curve.times as string[]).map(Date.parse)).toContain(a.before[1]);
     expect(((await get(a.owner, `/api/v1/inverter/${a.inv}/total`)).totals as { pv: number }).pv).toBe(2000);

@@ -5,6 +5,8 @@
  * the 21st is refused (429) until one is used or expires. A plant may refer only to a picture
  * the caller has pending or one the plant already shows, so an expired picture cannot come back.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import { now } from '../../db/index.ts';
@@ -45,7 +47,8 @@ export async function takePictures(
   for (const url of new Set(urls)) {
     if (!url || current.includes(url)) continue;
     const taken = await trx.deleteFrom('pending_uploads').where('url', '=', url).where('user_id', '=', userId).executeTakeFirst();
-    if (Number(taken.numDeletedRows) !== 1) fail(4, 'picture: not an uploaded picture of yours, or it expired; upload it again');
+    if (Number(taken.numDeletedRows) !== 1)
+      fail(ErrorCode.validation, 'picture: not an uploaded picture of yours, or it expired; upload it again');
   }
 }
 

@@ -4,7 +4,7 @@
  * caller operates (owner, manager, company reach, system administrator); delete needs owner
  * rights. A plant the caller cannot see answers 700, one they may not change answers 2.
  */
-import type { BodyOf, plantsApi } from '@sunfleet/contracts';
+import { type BodyOf, ErrorCode, type plantsApi } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import { plantFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
@@ -21,13 +21,13 @@ import { refreshPlantSummary } from './summary.ts';
 type CreateInput = BodyOf<typeof plantsApi.createPlant>;
 
 export async function getPlant(db: Db, caller: Caller, id: number): Promise<PlantDetail> {
-  return (await plantDetail(db, caller, id)) ?? fail(700);
+  return (await plantDetail(db, caller, id)) ?? fail(ErrorCode.plantMissing);
 }
 
 export async function createPlant(db: Db, caller: Caller, input: CreateInput): Promise<PlantDetail> {
   const { gateway, ...fields } = input;
   // Binding at creation is binding: it needs what `POST plant/{id}/gateway` needs.
-  if (gateway && !caller.grants.has('station.gateway')) fail(2);
+  if (gateway && !caller.grants.has('station.gateway')) fail(ErrorCode.noPermission);
   const columns = plantColumns(fields, null);
   const { user } = caller;
   const companyPlant = (user.kind === 'company_admin' || user.kind === 'company_user') && user.company_id !== null;

@@ -1,5 +1,5 @@
 /** Plant routes: thin; rules live in the services. */
-import { plantsApi as api, limits } from '@sunfleet/contracts';
+import { plantsApi as api, ErrorCode, limits } from '@sunfleet/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fail } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
@@ -47,10 +47,10 @@ export function plantRoutes(app: FastifyInstance) {
   route(app, api.overviewPlantCount, ({ caller }) => list.plantCounts(db, caller));
   route(app, api.overviewEventCount, ({ caller }) => list.eventCounts(db, caller));
   route(app, api.userPlantCount, ({ caller, params }) =>
-    params.id === caller.user.id ? list.plantCounts(db, caller, true) : fail(2),
+    params.id === caller.user.id ? list.plantCounts(db, caller, true) : fail(ErrorCode.noPermission),
   );
   route(app, api.userEventCount, ({ caller, params }) =>
-    params.id === caller.user.id ? list.eventCounts(db, caller, true) : fail(2),
+    params.id === caller.user.id ? list.eventCounts(db, caller, true) : fail(ErrorCode.noPermission),
   );
 
   route(app, api.createPlant, ({ caller, body }) => ingestForgets(plants.createPlant(db, caller, body)), createLimit);
@@ -70,9 +70,9 @@ export function plantRoutes(app: FastifyInstance) {
     api.uploadPicture,
     async ({ caller, req }) => {
       const file = await req.file({ limits: { fileSize: limits.plantPictureBytes, files: 1 } });
-      if (!file) return fail(4, 'file is required');
+      if (!file) return fail(ErrorCode.validation, 'file is required');
       const url = await storePicture(db, config.dataDir, caller.user.id, await file.toBuffer());
-      if (!url) return fail(4, 'file must be a JPG or PNG image');
+      if (!url) return fail(ErrorCode.validation, 'file must be a JPG or PNG image');
       return { url };
     },
     { limit: uploadLimit },

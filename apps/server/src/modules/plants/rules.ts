@@ -4,7 +4,7 @@
  * `plantColumns` checks the fields sent against the plant as it will be after the change, and
  * returns the columns to write; it throws a BusinessError and writes nothing on a bad value.
  */
-import { isDecimalInRange, isPlantName, limits, plantsApi } from '@sunfleet/contracts';
+import { ErrorCode, isDecimalInRange, isPlantName, limits, plantsApi } from '@sunfleet/contracts';
 import type { Updateable } from 'kysely';
 import type { Static } from 'typebox';
 import type { PlantsTable } from '../../db/schema.ts';
@@ -28,7 +28,7 @@ export interface StoredValuation {
 function decimal(field: string, value: number | null | undefined, min: number, max: number) {
   if (value === null || value === undefined) return;
   if (!isDecimalInRange(String(value), min, max))
-    fail(4, `body.${field} must be from ${min} to ${max} with at most two decimals`);
+    fail(ErrorCode.validation, `body.${field} must be from ${min} to ${max} with at most two decimals`);
 }
 
 const text = (value: string | null | undefined) => (value === undefined ? undefined : value?.trim() || null);
@@ -37,21 +37,24 @@ function realDate(day: string) {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
   const t = new Date(Date.UTC(y, m - 1, d));
   if (t.getUTCFullYear() !== y || t.getUTCMonth() !== m - 1 || t.getUTCDate() !== d)
-    fail(4, 'body.commissioningDate is not a date');
+    fail(ErrorCode.validation, 'body.commissioningDate is not a date');
 }
 
 const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3));
 
 /** At most 6 segments covering the day from 00:00 to 23:59, each starting where the last ended. */
 export function checkSegments(segments: readonly Segment[]): Segment[] {
-  if (segments.length === 0) fail(4, 'body.priceSegments: the time-of-use method needs at least one price segment');
-  if (segments.length > limits.priceSegments) fail(4, `body.priceSegments: at most ${limits.priceSegments} segments`);
+  if (segments.length === 0)
+    fail(ErrorCode.validation, 'body.priceSegments: the time-of-use method needs at least one price segment');
+  if (segments.length > limits.priceSegments)
+    fail(ErrorCode.validation, `body.priceSegments: at most ${limits.priceSegments} segments`);
   const sorted = [...segments].sort((a, b) => minutes(a.start) - minutes(b.start));
   sorted.forEach((s, i) => {
     decimal(`priceSegments.${i}.price`, s.price, limits.price.min, limits.price.max);
-    if (minutes(s.end) <= minutes(s.start)) fail(4, `body.priceSegments: ${s.start}–${s.end} must end after it starts`);
+    if (minutes(s.end) <= minutes(s.start))
+      fail(ErrorCode.validation, `body.priceSegments: ${s.start}–${s.end} must end after it starts`);
     const previous = sorted[i - 1];
-    if (!previous && s.start !== '00:00') fail(4, 'body.priceSegments: the first segment must start at 00:00');
+    if (!previous && s.start !== '00:00') fail(ErrorCode.validation, 'body.priceSegments: the first segment must start at 00:00');
     if (previous && s.start !== previous.end) {
       fail(
         4,
@@ -61,20 +64,21 @@ export function checkSegments(segments: readonly Segment[]): Segment[] {
       );
     }
   });
-  if (sorted.at(-1)!.end !== '23:59') fail(4, 'body.priceSegments: the last segment must end at 23:59');
+  if (sorted.at(-1)!.end !== '23:59') fail(ErrorCode.validation, 'body.priceSegments: the last segment must end at 23:59');
   return sorted;
 }
 
 function checkCoordinates(latitude: number | null, longitude: number | null) {
   if (latitude === null && longitude === null) return;
-  if (latitude === null || longitude === null) fail(10);
-  if (!(Math.abs(latitude!) <= 90) || !(Math.abs(longitude!) <= 180)) fail(10);
+  if (latitude === null || longitude === null) fail(ErrorCode.coordinates);
+  if (!(Math.abs(latitude!) <= 90) || !(Math.abs(longitude!) <= 180)) fail(ErrorCode.coordinates);
 }
 
 export function plantColumns(input: PlantFields, stored: StoredValuation | null): Updateable<PlantsTable> {
   const out: Updateable<PlantsTable> = {};
   if (input.name !== undefined) {
-    if (!isPlantName(input.name)) fail(4, `body.name must be ${limits.plantName.min} to ${limits.plantName.max} characters`);
+    if (!isPlantName(input.name))
+      fail(ErrorCode.validation, `body.name must be ${limits.plantName.min} to ${limits.plantName.max} characters`);
     out.name = input.name.trim();
   }
   decimal('capacity', input.capacity, limits.capacity.min, limits.capacity.max);
@@ -83,8 +87,9 @@ export function plantColumns(input: PlantFields, stored: StoredValuation | null)
   decimal('income', input.income, 0, limits.valueInput);
   if (input.commissioningDate) realDate(input.commissioningDate);
   const timezone = input.timezone === undefined ? undefined : canonicalTimezone(input.timezone.trim());
-  if (timezone === null) fail(4, 'body.timezone must be an IANA time zone (dict/timezones)');
-  if (input.currency && !currencies.has(input.currency)) fail(4, 'body.currency must be an ISO 4217 currency (dict/currencies)');
+  if (timezone === null) fail(ErrorCode.validation, 'body.timezone must be an IANA time zone (dict/timezones)');
+  if (input.currency && !currencies.has(input.currency))
+    fail(ErrorCode.validation, 'body.currency must be an ISO 4217 currency (dict/currencies)');
 
   if (input.latitude !== undefined || input.longitude !== undefined) {
     const latitude = input.latitude !== undefined ? input.latitude : (stored?.latitude ?? null);

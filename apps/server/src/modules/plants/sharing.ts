@@ -4,6 +4,8 @@
  * the role. Shares are read on every request (access/scopes.ts), so ending one takes effect on
  * the sharee's next request.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import { plantFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
@@ -26,10 +28,10 @@ const toShareUser = (r: ShareRow) => ({ userId: r.user_id, account: r.account, r
 
 export async function sharePlant(db: Db, caller: Caller, plantId: number, input: { account: string; role: ShareRole }) {
   const plant = await plantFor(db, caller, plantId, 'manage');
-  if (plant.companyId !== null) fail(703);
+  if (plant.companyId !== null) fail(ErrorCode.shareCompanyPlant);
   const target = await targetAccount(db, input.account, 'body.account');
-  if (target.id === caller.user.id || target.id === plant.ownerUserId) fail(701);
-  if (target.kind === 'company_admin' || target.kind === 'company_user') fail(702);
+  if (target.id === caller.user.id || target.id === plant.ownerUserId) fail(ErrorCode.shareSelf);
+  if (target.kind === 'company_admin' || target.kind === 'company_user') fail(ErrorCode.shareCompanyUser);
   await db
     .insertInto('plant_shares')
     .values({ plant_id: plantId, user_id: target.id, role: input.role, created_at: now() })

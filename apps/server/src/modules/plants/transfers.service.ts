@@ -8,7 +8,7 @@
  * in the transaction that closes the request. Every step is in the administrative audit log and
  * mailed to the other side in their language; a mail that fails is logged, the step stands.
  */
-import { limits, toLanguage } from '@sunfleet/contracts';
+import { ErrorCode, limits, toLanguage } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import { plantFor } from '../../access/resolve.ts';
 import { recordAdminChange } from '../../audit/admin.ts';
@@ -67,9 +67,9 @@ const auditOf = (r: repo.TransferRow, status: repo.TransferStatus) => ({
 export async function requestTransfer(deps: TransferDeps, caller: Caller, plantId: number, account: string, password: string) {
   const { db } = deps;
   const plant = await plantFor(db, caller, plantId, 'manage');
-  if (!(await verifyPassword(caller.user.password_hash, password))) fail(108);
+  if (!(await verifyPassword(caller.user.password_hash, password))) fail(ErrorCode.oldPasswordWrong);
   const target = await targetAccount(db, account, 'query.account');
-  if (target.id === caller.user.id) fail(207);
+  if (target.id === caller.user.id) fail(ErrorCode.already);
   const t = now();
   let id: number;
   try {
@@ -104,7 +104,7 @@ export async function requestTransfer(deps: TransferDeps, caller: Caller, plantI
     });
   } catch (err) {
     // The partial unique index allows one pending request per plant.
-    if (isUniqueViolation(err)) return fail(704);
+    if (isUniqueViolation(err)) return fail(ErrorCode.transferPending);
     throw err;
   }
   const row = (await repo.transferById(db, id))!;
@@ -127,13 +127,13 @@ export async function listTransfers(db: Db, caller: Caller) {
 /** The request if the caller is a party to it (404 otherwise, as if it did not exist). */
 async function partyOf(db: Db, caller: Caller, id: number) {
   const r = await repo.transferById(db, id);
-  if (!r) return fail(404);
+  if (!r) return fail(ErrorCode.notFound);
   if (r.from_user_id === caller.user.id || r.to_user_id === caller.user.id) return r;
   // Someone else with owner rights on the plant may withdraw it too.
   try {
     await plantFor(db, caller, r.plant_id, 'manage');
   } catch {
-    return fail(404);
+    return fail(ErrorCode.notFound);
   }
   return r;
 }
@@ -144,10 +144,11 @@ const actionOf = { accepted: 'accept', declined: 'decline', cancelled: 'cancel' 
 async function close(deps: TransferDeps, caller: Caller, r: repo.TransferRow, status: Answer) {
   const { db } = deps;
   const t = now();
-  if (repo.statusAt(r, t) !== 'pending') fail(705);
+  if (repo.statusAt(r, t) !== 'pending') fail(ErrorCode.transferClosed);
   await db.transaction().execute(async (trx) => {
-    if (!(await repo.closeTransfer(trx, r.id, status, caller.user.id, t))) fail(705);
-    if (status === 'accepted' && !((await repo.requesterStillHolds(trx, r)) && (await repo.movePlant(trx, r, t)))) fail(705);
+    if (!(await repo.closeTransfer(trx, r.id, status, caller.user.id, t))) fail(ErrorCode.transferClosed);
+    if (status === 'accepted' && !((await repo.requesterStillHolds(trx, r)) && (await repo.movePlant(trx, r, t))))
+      fail(ErrorCode.transferClosed);
     await recordAdminChange(
       trx,
       {
@@ -171,7 +172,7 @@ async function close(deps: TransferDeps, caller: Caller, r: repo.TransferRow, st
 /** Only the recipient answers; the requester gets 2 (they may cancel instead). */
 async function answer(deps: TransferDeps, caller: Caller, id: number, status: 'accepted' | 'declined') {
   const r = await partyOf(deps.db, caller, id);
-  if (r.to_user_id !== caller.user.id) fail(2);
+  if (r.to_user_id !== caller.user.id) fail(ErrorCode.noPermission);
   return close(deps, caller, r, status);
 }
 

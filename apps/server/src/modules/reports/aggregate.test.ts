@@ -4,6 +4,8 @@
  * (90 days counted inclusively, end at most a day after the plant-local today), plant ids the
  * caller cannot see (700, no file), duplicates, the plant limit and the request language.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import type ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
@@ -207,43 +209,49 @@ describe('energy report', () => {
     expect(ok.status).toBe(200);
     expect(sheetRows(ok.wb!.getWorksheet('Daily')!, 3)).toHaveLength(90);
     const tooLong = await download(s, owner, url([alpha], plusDays(last, -90), last));
-    expect(tooLong.body).toMatchObject({ code: 4, data: null });
+    expect(tooLong.body).toMatchObject({ code: ErrorCode.validation, data: null });
     expect(tooLong.body!.msg).toContain('90 days');
     const es = await download(s, owner, url([alpha], plusDays(last, -90), last, '&lan=es'));
     expect(es.body!.msg).toContain('90 días');
   });
 
   it('refuses an end before the start, a date that does not exist, and an end past the plant’s tomorrow', async () => {
-    expect((await download(s, owner, url([alpha], end, start))).body).toMatchObject({ code: 4, data: null });
-    expect((await download(s, owner, url([alpha], '2025-02-27', '2025-02-30'))).body).toMatchObject({ code: 4, data: null });
-    expect((await download(s, owner, url([alpha], '2025-13-01', '2025-13-02'))).body).toMatchObject({ code: 4, data: null });
+    expect((await download(s, owner, url([alpha], end, start))).body).toMatchObject({ code: ErrorCode.validation, data: null });
+    expect((await download(s, owner, url([alpha], '2025-02-27', '2025-02-30'))).body).toMatchObject({
+      code: ErrorCode.validation,
+      data: null,
+    });
+    expect((await download(s, owner, url([alpha], '2025-13-01', '2025-13-02'))).body).toMatchObject({
+      code: ErrorCode.validation,
+      data: null,
+    });
     // Lenient by a day: the plant-local tomorrow is fine, the day after is not.
     const tomorrow = plusDays(todayIn('Asia/Tokyo'), 1);
     expect((await download(s, owner, url([beta], plusDays(tomorrow, -5), tomorrow))).status).toBe(200);
     const after = plusDays(tomorrow, 1);
     const res = await download(s, owner, url([beta], plusDays(after, -5), after));
-    expect(res.body).toMatchObject({ code: 4, data: null });
+    expect(res.body).toMatchObject({ code: ErrorCode.validation, data: null });
   });
 
   it('refuses the whole request with 700 and no file when any id is not the caller’s', async () => {
     for (const ids of [[alpha, foreign], [foreign], [alpha, 987654], [alpha, 9_999_999_999]]) {
       const res = await download(s, owner, url(ids));
       expect(res.wb).toBeNull();
-      expect(res.body).toMatchObject({ code: 700, data: null });
+      expect(res.body).toMatchObject({ code: ErrorCode.plantMissing, data: null });
       expect(res.headers['content-disposition']).toBeUndefined();
     }
     // The other tenant cannot get the owner's plant either, alone or with its own.
-    expect((await download(s, stranger, url([foreign, alpha]))).body).toMatchObject({ code: 700, data: null });
+    expect((await download(s, stranger, url([foreign, alpha]))).body).toMatchObject({ code: ErrorCode.plantMissing, data: null });
     // A deleted plant is gone.
     const gone = await plant(s, { owner: owner.id, name: 'Deleted Plant' });
     await s.db.updateTable('plants').set({ deleted_at: now() }).where('id', '=', gone).execute();
-    expect((await download(s, owner, url([alpha, gone]))).body).toMatchObject({ code: 700, data: null });
+    expect((await download(s, owner, url([alpha, gone]))).body).toMatchObject({ code: ErrorCode.plantMissing, data: null });
   });
 
   it('refuses more plants than REPORT_MAX_PLANTS (distinct ids)', async () => {
     const ids = Array.from({ length: 501 }, (_, i) => i + 1);
     const res = await download(s, owner, url(ids));
-    expect(res.body).toMatchObject({ code: 4, data: null });
+    expect(res.body).toMatchObject({ code: ErrorCode.validation, data: null });
     expect(res.body!.msg).toContain('500');
     // 600 copies of one id are one plant.
     expect((await download(s, owner, url(Array(600).fill(alpha)))).status).toBe(200);
@@ -253,7 +261,7 @@ describe('energy report', () => {
     const res = await download(s, visitor, url([alpha]));
     expect(res.wb?.worksheets.map((w) => w.name)).toEqual(['Summary', 'Daily']);
     expect(sheetRows(res.wb!.getWorksheet('Summary')!, 3)).toHaveLength(1);
-    expect((await download(s, visitor, url([alpha, beta]))).body).toMatchObject({ code: 700, data: null });
+    expect((await download(s, visitor, url([alpha, beta]))).body).toMatchObject({ code: ErrorCode.plantMissing, data: null });
     expect((await download(s, null, url([alpha]))).status).toBe(401);
   });
 });

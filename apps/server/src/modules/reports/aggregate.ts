@@ -13,7 +13,7 @@
  * modules/plant-energy (blank when the plant has no price, and on days without data); each row
  * carries its plant's currency, and plants are never summed across currencies.
  */
-import { type Language, limits } from '@sunfleet/contracts';
+import { ErrorCode, type Language, limits } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import { plantsVisible } from '../../access/scopes.ts';
 import type { Db } from '../../db/index.ts';
@@ -58,26 +58,26 @@ async function checkRequest(
 ): Promise<{ ids: number[]; plants: Plant[] }> {
   const t = texts(lan);
   const ids = parsePlantIds(q.plantIds);
-  if (ids.length > REPORT_MAX_PLANTS) fail(4, t.tooManyPlants);
-  if (!isCalendarDay(q.startDate)) fail(4, t.notADate('startDate'));
-  if (!isCalendarDay(q.endDate)) fail(4, t.notADate('endDate'));
+  if (ids.length > REPORT_MAX_PLANTS) fail(ErrorCode.validation, t.tooManyPlants);
+  if (!isCalendarDay(q.startDate)) fail(ErrorCode.validation, t.notADate('startDate'));
+  if (!isCalendarDay(q.endDate)) fail(ErrorCode.validation, t.notADate('endDate'));
   const span = daysBetween(q.startDate, q.endDate);
-  if (span < 1) fail(4, t.order);
-  if (span > limits.dateRangeDays) fail(4, t.tooLong(span));
+  if (span < 1) fail(ErrorCode.validation, t.order);
+  if (span > limits.dateRangeDays) fail(ErrorCode.validation, t.tooLong(span));
 
   // An id past the integer column's range names no plant (and PostgreSQL would refuse the query).
-  if (ids.some((id) => id > MAX_ID)) fail(700);
+  if (ids.some((id) => id > MAX_ID)) fail(ErrorCode.plantMissing);
   const plants = await db
     .selectFrom('plants')
     .selectAll('plants')
     .where('plants.id', 'in', ids)
     .where((eb) => plantsVisible(eb, caller))
     .execute();
-  if (plants.length !== ids.length) fail(700);
+  if (plants.length !== ids.length) fail(ErrorCode.plantMissing);
 
   const latestToday = plants.map((p) => localDay(p.timezone)).reduce((a, b) => (a > b ? a : b));
   const maxEnd = addDays(latestToday, 1);
-  if (q.endDate > maxEnd) fail(4, t.future(maxEnd));
+  if (q.endDate > maxEnd) fail(ErrorCode.validation, t.future(maxEnd));
   return { ids, plants };
 }
 

@@ -5,6 +5,7 @@
  * Who may: editors of the plant (700 for a plant not seen, 2 for a visitor or read-only account).
  */
 import { deflateRawSync } from 'node:zlib';
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { type Account, account, company } from '../../../test/kits/plants.ts';
@@ -64,7 +65,7 @@ describe('forecast import', () => {
       ['2026-06-01 23:30', 0],
       ['2026-06-02 00:30', '0.75'],
     ]);
-    expect(res.body).toEqual({ code: 0, msg: 'ok', data: { rows: 4, days: ['2026-06-01', '2026-06-02'] } });
+    expect(res.body).toEqual({ code: ErrorCode.ok, msg: 'ok', data: { rows: 4, days: ['2026-06-01', '2026-06-02'] } });
     // Madrid is UTC+2 in June.
     expect(await stored()).toEqual([
       ['2026-06-01T08:00:00.000Z', 1500],
@@ -98,7 +99,7 @@ describe('forecast import', () => {
   it('takes the fields in either order', async () => {
     const bytes = await workbookBytes([['2026-06-05 09:00', 10]]);
     const res = await upload(s, owner, { plantId: String(madrid) }, { bytes, first: true });
-    expect(res.body).toMatchObject({ code: 0, data: { rows: 1, days: ['2026-06-05'] } });
+    expect(res.body).toMatchObject({ code: ErrorCode.ok, data: { rows: 1, days: ['2026-06-05'] } });
     expect(await stored()).toEqual([['2026-06-05T07:00:00.000Z', 10]]);
   });
 
@@ -106,7 +107,7 @@ describe('forecast import', () => {
     const bytes = await workbookBytes([['2026-06-01 12:00', 5]], true);
     const res = await upload(s, owner, { plantId: String(madrid) }, { bytes });
     // The first sheet ("Notes") has no time in column A.
-    expect(res.body).toMatchObject({ code: 4, data: null });
+    expect(res.body).toMatchObject({ code: ErrorCode.validation, data: null });
   });
 
   it('reads the hour a clock is set back twice, and a skipped hour after the jump', async () => {
@@ -115,7 +116,7 @@ describe('forecast import', () => {
       ['2026-10-25 02:30', 2],
       ['2026-03-29 02:30', 3],
     ]);
-    expect(res.body.code).toBe(0);
+    expect(res.body.code).toBe(ErrorCode.ok);
     expect(await stored()).toEqual([
       ['2026-03-29T01:30:00.000Z', 3],
       ['2026-10-25T00:30:00.000Z', 1],
@@ -126,14 +127,14 @@ describe('forecast import', () => {
       ['2026-10-25 02:30', 2],
       ['2026-10-25 02:30', 3],
     ]);
-    expect(third.body).toMatchObject({ code: 4, data: null });
+    expect(third.body).toMatchObject({ code: ErrorCode.validation, data: null });
     expect(third.body.msg).toContain('row 3');
     // 02:30 does not exist on 29 March in Madrid; read as 03:30 it meets the real 03:30.
     const skipped = await send(owner, [
       ['2026-03-29 03:30', 1],
       ['2026-03-29 02:30', 2],
     ]);
-    expect(skipped.body).toMatchObject({ code: 4, data: null });
+    expect(skipped.body).toMatchObject({ code: ErrorCode.validation, data: null });
     expect(skipped.body.msg).toContain('row 2: 2026-03-29 02:30 does not exist in Europe/Madrid');
     // The skipped time first: it is still the one named.
     const skippedFirst = await send(owner, [
@@ -211,7 +212,7 @@ describe('forecast import', () => {
     ];
     for (const [rows, named] of cases) {
       const res = await send(owner, rows);
-      expect(res.body, JSON.stringify(rows)).toMatchObject({ code: 4, data: null });
+      expect(res.body, JSON.stringify(rows)).toMatchObject({ code: ErrorCode.validation, data: null });
       expect(res.body.msg, JSON.stringify(rows)).toContain(named);
       expect(await stored()).toEqual(before);
     }
@@ -222,23 +223,27 @@ describe('forecast import', () => {
   it('refuses a legacy .xls (BIFF) with "save it as .xlsx", and an encrypted workbook', async () => {
     const cfb = Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(4096)]);
     const res = await upload(s, owner, { plantId: String(madrid) }, { bytes: cfb, name: 'forecast.xlsx' });
-    expect(res.body).toMatchObject({ code: 4, data: null });
+    expect(res.body).toMatchObject({ code: ErrorCode.validation, data: null });
     expect(res.body.msg).toContain('.xls');
     expect(res.body.msg).toContain('save it as .xlsx');
     const es = await upload(s, owner, { plantId: String(madrid) }, { bytes: cfb, name: 'forecast.xls' }, 'es');
     expect(es.body.msg).toContain('guárdelo como .xlsx');
     const encrypted = Buffer.concat([cfb, Buffer.from('EncryptedPackage', 'utf16le'), Buffer.alloc(64)]);
     const enc = await upload(s, owner, { plantId: String(madrid) }, { bytes: encrypted });
-    expect(enc.body).toMatchObject({ code: 4, data: null });
+    expect(enc.body).toMatchObject({ code: ErrorCode.validation, data: null });
     expect(enc.body.msg).toContain('password');
     expect(await stored()).toEqual([]);
   });
 
   it('judges by content: CSV named .xlsx, a ZIP that is no workbook and a ZIP bomb are refused', async () => {
     const csv = Buffer.from('2026-06-01 10:00,100\n');
-    expect((await upload(s, owner, { plantId: String(madrid) }, { bytes: csv })).body).toMatchObject({ code: 4 });
+    expect((await upload(s, owner, { plantId: String(madrid) }, { bytes: csv })).body).toMatchObject({
+      code: ErrorCode.validation,
+    });
     const plainZip = zip([{ name: 'hello.txt', data: Buffer.from('hi') }]);
-    expect((await upload(s, owner, { plantId: String(madrid) }, { bytes: plainZip })).body).toMatchObject({ code: 4 });
+    expect((await upload(s, owner, { plantId: String(madrid) }, { bytes: plainZip })).body).toMatchObject({
+      code: ErrorCode.validation,
+    });
     // A workbook-looking ZIP whose sheet inflates to 80 MB (from ~80 KB).
     const bomb = zip([
       { name: '[Content_Types].xml', data: Buffer.from('<Types/>') },
@@ -247,7 +252,7 @@ describe('forecast import', () => {
     ]);
     expect(bomb.length).toBeLessThan(FORECAST_MAX_BYTES);
     const res = await upload(s, owner, { plantId: String(madrid) }, { bytes: bomb });
-    expect(res.body).toMatchObject({ code: 4, data: null });
+    expect(res.body).toMatchObject({ code: ErrorCode.validation, data: null });
     expect(res.body.msg).toContain('unpacked');
     // An entry that claims to be small but inflates to more is refused too.
     const liar = zip(
@@ -258,14 +263,16 @@ describe('forecast import', () => {
       ],
       { declaredSize: 100 },
     );
-    expect((await upload(s, owner, { plantId: String(madrid) }, { bytes: liar })).body).toMatchObject({ code: 4 });
+    expect((await upload(s, owner, { plantId: String(madrid) }, { bytes: liar })).body).toMatchObject({
+      code: ErrorCode.validation,
+    });
     expect(await stored()).toEqual([]);
   });
 
   it('refuses a file over FORECAST_MAX_BYTES', async () => {
     const big = Buffer.concat([await workbookBytes([['2026-06-01 10:00', 1]]), Buffer.alloc(FORECAST_MAX_BYTES)]);
     const res = await upload(s, owner, { plantId: String(madrid) }, { bytes: big });
-    expect(res.body).toMatchObject({ code: 4, data: null });
+    expect(res.body).toMatchObject({ code: ErrorCode.validation, data: null });
     expect(res.body.msg).toContain('5 MB');
     expect(await stored()).toEqual([]);
   });
@@ -275,7 +282,7 @@ describe('forecast import', () => {
     const sheet: SheetRow[] = [[1, 'Time', 'Power (W)']];
     for (let i = 0; i <= FORECAST_MAX_ROWS; i++) sheet.push([i + 2, new Date(start + i * 300_000), 100]);
     expect(() => forecastRows(sheet, texts('en'))).toThrow(
-      expect.objectContaining({ code: 4, detail: expect.stringContaining(`row ${FORECAST_MAX_ROWS + 2}`) }),
+      expect.objectContaining({ code: ErrorCode.validation, detail: expect.stringContaining(`row ${FORECAST_MAX_ROWS + 2}`) }),
     );
     expect(forecastRows(sheet.slice(0, -1), texts('en'))).toHaveLength(FORECAST_MAX_ROWS);
   });
@@ -288,7 +295,7 @@ describe('forecast import', () => {
     const t0 = Date.now();
     const full = await upload(s, owner, { plantId: String(utc) }, { bytes });
     const ms = Date.now() - t0;
-    expect(full.body).toMatchObject({ code: 0 });
+    expect(full.body).toMatchObject({ code: ErrorCode.ok });
     expect(full.body.data).toMatchObject({ rows: FORECAST_MAX_ROWS });
     expect((full.body.data as { days: string[] }).days).toHaveLength(366);
     const count = await s.db
@@ -302,24 +309,32 @@ describe('forecast import', () => {
 
   it('needs edit rights on the plant: 700 for a plant not seen, 2 for a visitor and a read-only account', async () => {
     const rows = [['2026-06-01 10:00', 1]];
-    expect((await send(stranger, rows)).body).toMatchObject({ code: 700, data: null });
-    expect((await send(owner, rows, { plantId: foreign })).body).toMatchObject({ code: 700, data: null });
-    expect((await send(owner, rows, { plantId: 987654 })).body).toMatchObject({ code: 700, data: null });
-    expect((await send(owner, rows, { plantId: 9_999_999_999 })).body).toMatchObject({ code: 700, data: null });
-    expect((await send(visitor, rows)).body).toMatchObject({ code: 2, data: null });
-    expect((await send(readOnly, rows)).body).toMatchObject({ code: 2, data: null });
+    expect((await send(stranger, rows)).body).toMatchObject({ code: ErrorCode.plantMissing, data: null });
+    expect((await send(owner, rows, { plantId: foreign })).body).toMatchObject({ code: ErrorCode.plantMissing, data: null });
+    expect((await send(owner, rows, { plantId: 987654 })).body).toMatchObject({ code: ErrorCode.plantMissing, data: null });
+    expect((await send(owner, rows, { plantId: 9_999_999_999 })).body).toMatchObject({
+      code: ErrorCode.plantMissing,
+      data: null,
+    });
+    expect((await send(visitor, rows)).body).toMatchObject({ code: ErrorCode.noPermission, data: null });
+    expect((await send(readOnly, rows)).body).toMatchObject({ code: ErrorCode.noPermission, data: null });
     expect(await stored()).toEqual([]);
     expect(await stored(foreign)).toEqual([]);
   });
 
   it('needs plantId and file, in a multipart body', async () => {
     const json = await s.call(owner.token, 'POST', '/api/v1/predicted/import', { plantId: madrid });
-    expect(json.body).toMatchObject({ code: 4, data: null });
+    expect(json.body).toMatchObject({ code: ErrorCode.validation, data: null });
     const bytes = await workbookBytes([['2026-06-01 10:00', 1]]);
-    expect((await upload(s, owner, {}, { bytes })).body).toMatchObject({ code: 4, data: null });
-    expect((await upload(s, owner, { plantId: 'abc' }, { bytes })).body).toMatchObject({ code: 4, data: null });
-    expect((await upload(s, owner, { plantId: String(madrid) })).body).toMatchObject({ code: 4, data: null });
-    expect((await upload(s, owner, { plantId: String(madrid) }, { bytes, field: 'other' })).body).toMatchObject({ code: 4 });
+    expect((await upload(s, owner, {}, { bytes })).body).toMatchObject({ code: ErrorCode.validation, data: null });
+    expect((await upload(s, owner, { plantId: 'abc' }, { bytes })).body).toMatchObject({
+      code: ErrorCode.validation,
+      data: null,
+    });
+    expect((await upload(s, owner, { plantId: String(madrid) })).body).toMatchObject({ code: ErrorCode.validation, data: null });
+    expect((await upload(s, owner, { plantId: String(madrid) }, { bytes, field: 'other' })).body).toMatchObject({
+      code: ErrorCode.validation,
+    });
     expect(await stored()).toEqual([]);
   });
 });

@@ -18,7 +18,7 @@
  * nothing changes. Then, in one transaction, the forecast of every plant-local day the file
  * covers is deleted and the rows are inserted.
  */
-import type { Language } from '@sunfleet/contracts';
+import { ErrorCode, type Language } from '@sunfleet/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { Caller } from '../../access/caller.ts';
 import { plantFor } from '../../access/resolve.ts';
@@ -53,7 +53,7 @@ export async function readForecastUpload(req: FastifyRequest, lan: Language): Pr
       try {
         out.bytes = await part.toBuffer();
       } catch (err) {
-        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') fail(4, texts(lan).fileTooLarge);
+        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') fail(ErrorCode.validation, texts(lan).fileTooLarge);
         throw err;
       }
     } else if (part.fieldname === 'plantId') {
@@ -114,33 +114,33 @@ export function forecastRows(sheet: readonly SheetRow[], t: Texts): ForecastRow[
       if (typeof b === 'string' && /\bkw\b/i.test(b)) factor = 1000;
       continue;
     }
-    if (rows.length >= FORECAST_MAX_ROWS) return fail(4, t.tooManyRows(number));
+    if (rows.length >= FORECAST_MAX_ROWS) return fail(ErrorCode.validation, t.tooManyRows(number));
     const wall = parseTime(a);
-    if (wall === null) return fail(4, t.badTime(number));
+    if (wall === null) return fail(ErrorCode.validation, t.badTime(number));
     const power = parsePower(b, factor);
-    if (power === null) return fail(4, t.badPower(number));
+    if (power === null) return fail(ErrorCode.validation, t.badPower(number));
     rows.push({ row: number, wall, power });
   }
-  if (rows.length === 0) fail(4, t.noRows);
+  if (rows.length === 0) fail(ErrorCode.validation, t.noRows);
   return rows;
 }
 
 /** The first sheet's rows of an uploaded workbook, judged by its bytes; code 4 with the reason otherwise. */
 export async function readWorkbook(bytes: Buffer, t: Texts): Promise<SheetRow[]> {
-  if (bytes.length > FORECAST_MAX_BYTES) fail(4, t.fileTooLarge);
+  if (bytes.length > FORECAST_MAX_BYTES) fail(ErrorCode.validation, t.fileTooLarge);
   const kind = sniffUpload(bytes);
-  if (kind === 'xls') fail(4, t.xls);
-  if (kind === 'encrypted') fail(4, t.encrypted);
-  if (kind !== 'xlsx') fail(4, t.notXlsx);
+  if (kind === 'xls') fail(ErrorCode.validation, t.xls);
+  if (kind === 'encrypted') fail(ErrorCode.validation, t.encrypted);
+  if (kind !== 'xlsx') fail(ErrorCode.validation, t.notXlsx);
   try {
     checkZipExpansion(bytes, FORECAST_MAX_UNPACKED);
   } catch (err) {
-    if (err instanceof ZipError) fail(4, t.damaged);
+    if (err instanceof ZipError) fail(ErrorCode.validation, t.damaged);
     throw err;
   }
   // A header row and one row too many are enough to name the row past the limit.
   const rows = await readFirstSheet(bytes, FORECAST_MAX_ROWS + 2);
-  return rows ?? fail(4, t.damaged);
+  return rows ?? fail(ErrorCode.validation, t.damaged);
 }
 
 /** Instants for the rows in the plant's zone; a second row at the same instant fails. */
@@ -156,8 +156,11 @@ export function toInstants(rows: readonly ForecastRow[], timeZone: string, t: Te
     if (ts === undefined) {
       const first = taken.get(candidates[0]!)!;
       // Name the culprit: a skipped local time moved onto this one, or this one is skipped, or a repeat.
-      if (first.skipped) return fail(4, t.skipped(first.row.row, wallText(first.row.wall), timeZone, r.row));
-      return fail(4, skipped ? t.skipped(r.row, wallText(r.wall), timeZone, first.row.row) : t.repeated(r.row, first.row.row));
+      if (first.skipped) return fail(ErrorCode.validation, t.skipped(first.row.row, wallText(first.row.wall), timeZone, r.row));
+      return fail(
+        ErrorCode.validation,
+        skipped ? t.skipped(r.row, wallText(r.wall), timeZone, first.row.row) : t.repeated(r.row, first.row.row),
+      );
     }
     taken.set(ts, { row: r, skipped });
     out.push({ ts, power: r.power });
@@ -183,10 +186,10 @@ export async function importForecast(
   lan: Language,
 ): Promise<{ rows: number; days: string[] }> {
   const t = texts(lan);
-  if (upload.plantId === null) return fail(4, t.plantIdMissing);
-  if (upload.plantId > MAX_ID) return fail(700);
+  if (upload.plantId === null) return fail(ErrorCode.validation, t.plantIdMissing);
+  if (upload.plantId > MAX_ID) return fail(ErrorCode.plantMissing);
   await plantFor(db, caller, upload.plantId, 'operate');
-  if (!upload.bytes || upload.bytes.length === 0) return fail(4, t.fileMissing);
+  if (!upload.bytes || upload.bytes.length === 0) return fail(ErrorCode.validation, t.fileMissing);
   const plant = await db
     .selectFrom('plants')
     .select(['id', 'timezone'])

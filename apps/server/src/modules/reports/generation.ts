@@ -7,7 +7,7 @@
  * - month, year, total: one row per day, month or year — energy in kWh, income in the plant's
  *   currency, the highest day peak in kW — and a total row.
  */
-import type { Language } from '@sunfleet/contracts';
+import { ErrorCode, type Language } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import { plantFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
@@ -26,7 +26,7 @@ export async function generationReport(
   q: { plantId: number; period: Period; date?: string },
   lan: Language,
 ): Promise<{ bytes: Buffer; filename: string }> {
-  if (q.plantId > MAX_ID) fail(700);
+  if (q.plantId > MAX_ID) fail(ErrorCode.plantMissing);
   await plantFor(db, caller, q.plantId, 'view');
   const plant = await db
     .selectFrom('plants')

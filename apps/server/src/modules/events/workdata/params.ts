@@ -10,7 +10,7 @@
  * `flow` says which, and its name leaves the direction words to the reader (a chart names the
  * two directions, a table or file the convention).
  */
-import type { Language, workdataApi } from '@sunfleet/contracts';
+import { ErrorCode, type Language, type workdataApi } from '@sunfleet/contracts';
 import { type FieldDefinition, type ProtocolPlan, protocolPlan } from '@sunfleet/protocols';
 import type { Static } from 'typebox';
 import type { DeviceKind } from '../../../db/schema.ts';
@@ -142,8 +142,9 @@ export function chooseParams(params: DeviceParams, keys: readonly string[] | und
     if (seen.has(key)) continue;
     seen.add(key);
     const p = params.byKey.get(key);
-    if (!p) return fail(4, `query.params: this device has no parameter "${key}"`);
-    if (opts.numeric && !p.info.numeric) return fail(4, `query.params: "${key}" is not a number and cannot be charted`);
+    if (!p) return fail(ErrorCode.validation, `query.params: this device has no parameter "${key}"`);
+    if (opts.numeric && !p.info.numeric)
+      return fail(ErrorCode.validation, `query.params: "${key}" is not a number and cannot be charted`);
     chosen.push(p);
   }
   return chosen;

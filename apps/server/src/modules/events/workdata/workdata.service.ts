@@ -3,7 +3,7 @@
  * chart series downsampled to at most WORKDATA_CHART_POINTS time buckets, and its events with the
  * reading at each event's start.
  */
-import { type Language, type QueryOf, workdataApi } from '@sunfleet/contracts';
+import { ErrorCode, type Language, type QueryOf, workdataApi } from '@sunfleet/contracts';
 import type { Caller } from '../../../access/caller.ts';
 import { type DeviceSubject, subjectFor } from '../../../access/resolve.ts';
 import type { Db } from '../../../db/index.ts';
@@ -27,7 +27,7 @@ export async function workdataInput(
   opts: { numeric?: boolean; kind?: 'battery' } = {},
 ): Promise<{ device: DeviceSubject; params: DeviceParams; chosen: ResolvedParam[]; range: TimeRange }> {
   const device = await subjectFor(db, caller, q.sn, { deviceOnly: true });
-  if (opts.kind && device.kind !== opts.kind) fail(4, `query.sn must be a ${opts.kind}`);
+  if (opts.kind && device.kind !== opts.kind) fail(ErrorCode.validation, `query.sn must be a ${opts.kind}`);
   const asked = dayRange(q, device.timezone) as TimeRange;
   // The device's samples from its binding to its plant on: earlier ones are an earlier owner's.
   const range = { ...asked, from: Math.max(asked.from, device.since) };
