@@ -6,7 +6,7 @@
  * given; the VEN registers them at the VTN) → accepted (all registered) or rejected (the VTN no
  * longer offers the programme); unenrolled by the user. Refusals come before anything is written.
  */
-import type { BodyOf, demandResponseApi } from '@sunfleet/contracts';
+import { type BodyOf, type demandResponseApi, ErrorCode } from '@sunfleet/contracts';
 import type { Static } from 'typebox';
 import type { Caller } from '../../access/caller.ts';
 import { deviceFor, plantFor } from '../../access/resolve.ts';
@@ -29,19 +29,20 @@ async function checkDevices(db: Db, caller: Caller, devices: readonly DeviceInpu
   const seen = new Set<string>();
   const out: CheckedDevice[] = [];
   for (const d of devices) {
-    if (seen.has(d.sn)) fail(6006, `${d.sn} is named twice`);
+    if (seen.has(d.sn)) fail(ErrorCode.drSameSn, `${d.sn} is named twice`);
     seen.add(d.sn);
     let device: Awaited<ReturnType<typeof deviceFor>>;
     try {
       device = await deviceFor(db, caller, { sn: d.sn }, { onPlant: true });
     } catch (err) {
-      if (err instanceof BusinessError) return fail(6002, d.sn);
+      if (err instanceof BusinessError) return fail(ErrorCode.drDeviceMissing, d.sn);
       throw err;
     }
-    if (!device.canOperate) fail(2);
+    if (!device.canOperate) fail(ErrorCode.noPermission);
     const reason = cannotTakePart(device.protocolId);
-    if (reason === 'noPowerControl') fail(601, `${d.sn} cannot take part: its registers cannot force its battery to discharge`);
-    if (reason !== null) fail(601, `${d.sn} is not a storage device`);
+    if (reason === 'noPowerControl')
+      fail(ErrorCode.inverterUnsupported, `${d.sn} cannot take part: its registers cannot force its battery to discharge`);
+    if (reason !== null) fail(ErrorCode.inverterUnsupported, `${d.sn} is not a storage device`);
     out.push({ ...d, deviceId: device.id });
   }
   return out;
@@ -55,8 +56,8 @@ async function checkFree(db: Db, devices: readonly CheckedDevice[], enrollmentId
   );
   for (const u of used) {
     const sn = devices.find((d) => d.deviceId === u.device_id)?.sn;
-    if (enrollmentId !== null && u.enrollment_id === enrollmentId) fail(6001, sn);
-    fail(6004, sn);
+    if (enrollmentId !== null && u.enrollment_id === enrollmentId) fail(ErrorCode.drDeviceExists, sn);
+    fail(ErrorCode.drDeviceUsed, sn);
   }
 }
 
@@ -83,14 +84,14 @@ export async function enroll(db: Db, caller: Caller, input: Input) {
     .where('id', '=', input.programId)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
-  if (!program) fail(4, 'programId: the VTN offers no such programme');
-  if (!termsUrl(program!.name)) fail(4, 'programId: the programme has no terms to accept');
+  if (!program) fail(ErrorCode.validation, 'programId: the VTN offers no such programme');
+  if (!termsUrl(program!.name)) fail(ErrorCode.validation, 'programId: the programme has no terms to accept');
   const devices = await checkDevices(db, caller, input.devices);
   if (input.stationId !== undefined) await plantFor(db, caller, input.stationId, 'operate');
   const now = Date.now();
   const id = await db.transaction().execute(async (trx) => {
     await checkFree(trx, devices, null);
-    if (await accountBound(trx, input.programId, input.utilityAccount)) fail(6005, input.utilityAccount);
+    if (await accountBound(trx, input.programId, input.utilityAccount)) fail(ErrorCode.drAccountBound, input.utilityAccount);
     const s = input.serviceAddress;
     const m = input.mailingAddress;
     const row = await trx
@@ -136,7 +137,7 @@ export async function enroll(db: Db, caller: Caller, input: Input) {
 
 async function ownActive(db: Db, caller: Caller, id: number) {
   const row = await findOwn(db, caller.user.id, id);
-  if (!row || (ENDED_STATES as readonly string[]).includes(row.state)) return fail(6003);
+  if (!row || (ENDED_STATES as readonly string[]).includes(row.state)) return fail(ErrorCode.drEnrollmentMissing);
   return row;
 }
 
@@ -166,7 +167,7 @@ export async function removeDevice(db: Db, caller: Caller, id: number, sn: strin
     .where('sn', '=', sn)
     .where('removed_at', 'is', null)
     .executeTakeFirst();
-  if (Number(res.numUpdatedRows) === 0) fail(6002, sn);
+  if (Number(res.numUpdatedRows) === 0) fail(ErrorCode.drDeviceMissing, sn);
   await db.updateTable('dr_enrollments').set({ updated_at: now }).where('id', '=', id).execute();
   // A device removed during an event goes back to its settings now.
   const removed = await db
@@ -200,13 +201,13 @@ export async function unenroll(db: Db, caller: Caller, id: number) {
 
 export async function getEnrollment(db: Db, caller: Caller, id: number) {
   const row = await findOwn(db, caller.user.id, id);
-  if (!row) return fail(6003);
+  if (!row) return fail(ErrorCode.drEnrollmentMissing);
   return enrollmentView(db, row);
 }
 
 export async function enrollmentState(db: Db, caller: Caller, id: number) {
   const row = await findOwn(db, caller.user.id, id);
-  if (!row) return fail(6003);
+  if (!row) return fail(ErrorCode.drEnrollmentMissing);
   return { id: row.id, state: row.state, updatedAt: new Date(Number(row.updated_at)).toISOString() };
 }
 

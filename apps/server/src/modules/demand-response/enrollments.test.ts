@@ -5,6 +5,8 @@
  * device (6002), a visitor's device (2), a device that is no storage inverter (601), the states
  * invited → pending → unenrolled, and the plant lookups (700 for another tenant's plant).
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { addDevice, HYBRID, type Site, site } from '../../../test/kits/events.ts';
@@ -83,7 +85,7 @@ describe('enrolment', () => {
       '/api/v1/oadr/enrollment',
       body({ devices: [dev(a.inverter.sn)], stationId: a.plantId }),
     );
-    expect(res.body.code).toBe(0);
+    expect(res.body.code).toBe(ErrorCode.ok);
     expect(res.body.data).toMatchObject({
       programName: 'BESS-DR-2026',
       state: 'pending',
@@ -110,41 +112,55 @@ describe('enrolment', () => {
     expect(res.body.data).toMatchObject({ state: 'invited', deviceList: [] });
     const id = (res.body.data as { id: number }).id;
     const added = await post(a.owner.token, `/api/v1/oadr/enrollment/${id}/devices`, { devices: [dev(other.sn)] });
-    expect(added.body).toMatchObject({ code: 0, data: { state: 'pending', deviceList: [{ sn: other.sn }] } });
+    expect(added.body).toMatchObject({ code: ErrorCode.ok, data: { state: 'pending', deviceList: [{ sn: other.sn }] } });
     const again = await post(a.owner.token, `/api/v1/oadr/enrollment/${id}/devices`, { devices: [dev(other.sn)] });
-    expect(again.body.code).toBe(6001);
+    expect(again.body.code).toBe(ErrorCode.drDeviceExists);
     // Removed, it can come back; a device not in the enrolment cannot be removed (6002).
     const removed = await post(a.owner.token, `/api/v1/oadr/enrollment/${id}/devices/${other.sn}/remove`);
     expect(removed.body.data).toMatchObject({ deviceList: [] });
-    expect((await post(a.owner.token, `/api/v1/oadr/enrollment/${id}/devices/${other.sn}/remove`)).body.code).toBe(6002);
-    expect((await post(a.owner.token, `/api/v1/oadr/enrollment/${id}/devices`, { devices: [dev(other.sn)] })).body.code).toBe(0);
+    expect((await post(a.owner.token, `/api/v1/oadr/enrollment/${id}/devices/${other.sn}/remove`)).body.code).toBe(
+      ErrorCode.drDeviceMissing,
+    );
+    expect((await post(a.owner.token, `/api/v1/oadr/enrollment/${id}/devices`, { devices: [dev(other.sn)] })).body.code).toBe(
+      ErrorCode.ok,
+    );
     const un = await post(a.owner.token, `/api/v1/oadr/enrollment/${id}/unenroll`);
     expect(un.body.data).toMatchObject({ state: 'unenrolled' });
     // An ended enrolment takes no more changes, and its devices are free again.
-    expect((await post(a.owner.token, `/api/v1/oadr/enrollment/${id}/unenroll`)).body.code).toBe(6003);
-    expect((await post(a.owner.token, '/api/v1/oadr/enrollment', body({ devices: [dev(other.sn)] }))).body.code).toBe(0);
+    expect((await post(a.owner.token, `/api/v1/oadr/enrollment/${id}/unenroll`)).body.code).toBe(ErrorCode.drEnrollmentMissing);
+    expect((await post(a.owner.token, '/api/v1/oadr/enrollment', body({ devices: [dev(other.sn)] }))).body.code).toBe(
+      ErrorCode.ok,
+    );
   });
 
   it('refuses with the spec’s messages, writing nothing', async () => {
     const before = [await count('dr_enrollments'), await count('dr_enrollment_devices')];
     const third = await addDevice(s, a.gatewayId, a.plantId, 'inverter', HYBRID);
     // 6004: the device is in another active enrolment.
-    expect((await post(a.owner.token, '/api/v1/oadr/enrollment', body({ devices: [dev(a.inverter.sn)] }))).body.code).toBe(6004);
+    expect((await post(a.owner.token, '/api/v1/oadr/enrollment', body({ devices: [dev(a.inverter.sn)] }))).body.code).toBe(
+      ErrorCode.drDeviceUsed,
+    );
     // 6006: the same SN twice.
     expect(
       (await post(a.owner.token, '/api/v1/oadr/enrollment', body({ devices: [dev(third.sn), dev(third.sn)] }))).body.code,
     ).toBe(6006);
     // 6002: no such device.
-    expect((await post(a.owner.token, '/api/v1/oadr/enrollment', body({ devices: [dev('NOSUCHSN1')] }))).body.code).toBe(6002);
+    expect((await post(a.owner.token, '/api/v1/oadr/enrollment', body({ devices: [dev('NOSUCHSN1')] }))).body.code).toBe(
+      ErrorCode.drDeviceMissing,
+    );
     // 6002: another tenant's device answers as missing.
     const foreign = await post(a.owner.token, '/api/v1/oadr/enrollment', body({ devices: [dev(b.inverter.sn)] }));
-    expect(foreign.body).toMatchObject({ code: 6002, data: null });
+    expect(foreign.body).toMatchObject({ code: ErrorCode.drDeviceMissing, data: null });
     // 601: a battery pack cannot take part (its registers cannot force its battery; the plant's list says why).
-    expect((await post(a.owner.token, '/api/v1/oadr/enrollment', body({ devices: [dev(a.battery.sn)] }))).body.code).toBe(601);
+    expect((await post(a.owner.token, '/api/v1/oadr/enrollment', body({ devices: [dev(a.battery.sn)] }))).body.code).toBe(
+      ErrorCode.inverterUnsupported,
+    );
     // 6005: the utility account is already in an active enrolment of the programme.
     const first = await post(a.owner.token, '/api/v1/oadr/enrollment', body({ utilityAccount: 'acct_bound-1' }));
-    expect(first.body.code).toBe(0);
-    expect((await post(b.owner.token, '/api/v1/oadr/enrollment', body({ utilityAccount: 'acct_bound-1' }))).body.code).toBe(6005);
+    expect(first.body.code).toBe(ErrorCode.ok);
+    expect((await post(b.owner.token, '/api/v1/oadr/enrollment', body({ utilityAccount: 'acct_bound-1' }))).body.code).toBe(
+      ErrorCode.drAccountBound,
+    );
     await s.db.deleteFrom('dr_enrollments').where('utility_account', '=', 'acct_bound-1').execute();
     // 6003: another user's enrolment, or none.
     const mine = (await post(a.owner.token, '/api/v1/oadr/enrollment', body())).body.data as { id: number };
@@ -155,8 +171,10 @@ describe('enrolment', () => {
       `/api/v1/oadr/enrollment/${theirs.id}/state`,
       '/api/v1/oadr/enrollment/999999',
     ])
-      expect((await get(a.owner.token, url)).body).toMatchObject({ code: 6003, data: null });
-    expect((await post(a.owner.token, `/api/v1/oadr/enrollment/${theirs.id}/unenroll`)).body.code).toBe(6003);
+      expect((await get(a.owner.token, url)).body).toMatchObject({ code: ErrorCode.drEnrollmentMissing, data: null });
+    expect((await post(a.owner.token, `/api/v1/oadr/enrollment/${theirs.id}/unenroll`)).body.code).toBe(
+      ErrorCode.drEnrollmentMissing,
+    );
     expect(
       (await post(a.owner.token, `/api/v1/oadr/enrollment/${theirs.id}/devices`, { devices: [dev(third.sn)] })).body.code,
     ).toBe(6003);
@@ -180,7 +198,7 @@ describe('enrolment', () => {
     ];
     for (const [over, field] of cases) {
       const res = await post(a.owner.token, '/api/v1/oadr/enrollment', body(over));
-      expect(res.body.code, JSON.stringify(over)).toBe(4);
+      expect(res.body.code, JSON.stringify(over)).toBe(ErrorCode.validation);
       expect(res.body.msg, JSON.stringify(over)).toMatch(field);
     }
     expect(await count('dr_enrollments')).toBe(before);
@@ -192,9 +210,11 @@ describe('enrolment', () => {
       .insertInto('plant_shares')
       .values({ plant_id: b.plantId, user_id: visitor.id, role: 'visitor', created_at: Date.now() })
       .execute();
-    expect((await post(visitor.token, '/api/v1/oadr/enrollment', body({ devices: [dev(b.inverter.sn)] }))).body.code).toBe(2);
+    expect((await post(visitor.token, '/api/v1/oadr/enrollment', body({ devices: [dev(b.inverter.sn)] }))).body.code).toBe(
+      ErrorCode.noPermission,
+    );
     const ro = await account(s, { readOnly: true });
-    expect((await post(ro.token, '/api/v1/oadr/enrollment', body())).body.code).toBe(2);
+    expect((await post(ro.token, '/api/v1/oadr/enrollment', body())).body.code).toBe(ErrorCode.noPermission);
   });
 });
 
@@ -204,7 +224,10 @@ describe('plant lookups', () => {
     expect(res.body.data).toEqual([
       { id: a.plantId, name: expect.any(String), timezone: 'Europe/Madrid', storageDevices: expect.any(Number) },
     ]);
-    expect((await get(a.owner.token, `/api/v1/oadr/userStationList/${b.owner.id}`)).body).toMatchObject({ code: 2, data: null });
+    expect((await get(a.owner.token, `/api/v1/oadr/userStationList/${b.owner.id}`)).body).toMatchObject({
+      code: ErrorCode.noPermission,
+      data: null,
+    });
   });
 
   it('a plant’s devices with a battery with what the portal knows, one that cannot take part with why; its zone; 700 for another tenant’s plant', async () => {
@@ -231,11 +254,11 @@ describe('plant lookups', () => {
       offset: expect.stringMatching(/^-0[45]:00$/),
     });
     expect((await get(a.owner.token, `/api/v1/oadr/stationMasterDevice/${b.plantId}`)).body).toMatchObject({
-      code: 700,
+      code: ErrorCode.plantMissing,
       data: null,
     });
     expect((await get(a.owner.token, `/api/v1/oadr/stationTimezoneId/${b.plantId}`)).body).toMatchObject({
-      code: 700,
+      code: ErrorCode.plantMissing,
       data: null,
     });
     const zones = (await get(a.owner.token, '/api/v1/oadr/timezones')).body.data as { id: string; offset: string }[];

@@ -6,7 +6,7 @@
  * per device of the caller, each command sent, the values before, what the device answered and
  * the power it delivered.
  */
-import type { demandResponseApi } from '@sunfleet/contracts';
+import { type demandResponseApi, ErrorCode } from '@sunfleet/contracts';
 import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
 import type { Caller } from '../../access/caller.ts';
@@ -126,7 +126,7 @@ export async function getEvent(db: Db, caller: Caller, id: number, now = Date.no
   const mine = await myEnrolments(db, caller.user.id);
   const r = (await db.selectFrom('dr_events').selectAll().where('id', '=', id).executeTakeFirst()) as EventRowFull | undefined;
   const ofProgram = mine.filter((e) => e.program_id === r?.program_id);
-  if (!r || ofProgram.length === 0) return fail(404);
+  if (!r || ofProgram.length === 0) return fail(ErrorCode.notFound);
   const opted = await db
     .selectFrom('dr_optouts')
     .select('event_id')
@@ -207,7 +207,8 @@ async function eventReport(db: Db, r: EventRowFull & { vtn_created?: string }): 
 /** Opt out: the caller's accepted enrolments of the event's programme leave it; their devices are restored. */
 export async function optOut(db: Db, ven: Ven | null, caller: Caller, id: number, now = Date.now()): Promise<EventDetail> {
   const detail = await getEvent(db, caller, id, now);
-  if (detail.state === 'completed' || detail.state === 'cancelled') fail(1005, `the event is ${detail.state}`);
+  if (detail.state === 'completed' || detail.state === 'cancelled')
+    fail(ErrorCode.stateBlocksAction, `the event is ${detail.state}`);
   const mine = (await myEnrolments(db, caller.user.id)).filter(
     (e) => e.program_id === detail.programId && e.state === 'accepted',
   );

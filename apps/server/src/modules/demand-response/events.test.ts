@@ -6,6 +6,8 @@
  * three hours long although Madrid's clock moves two; an event the VTN cancelled; a user without
  * an enrolment in the programme sees none of it.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { type Site, site } from '../../../test/kits/events.ts';
@@ -160,6 +162,6 @@ describe('event state and times', () => {
   it('a user without an enrolment in the programme sees none of its events', async () => {
     const caller = await callerOf(stranger);
     expect(await listEvents(s.db, caller, {}, start)).toEqual({ total: 0, list: [] });
-    await expect(getEvent(s.db, caller, dst, start)).rejects.toMatchObject({ code: 404 });
+    await expect(getEvent(s.db, caller, dst, start)).rejects.toMatchObject({ code: ErrorCode.notFound });
   });
 });

@@ -1,5 +1,5 @@
 /** Demand-response routes: the enrolment area's calls and the VTN's webhook. */
-import { demandResponseApi as api } from '@sunfleet/contracts';
+import { demandResponseApi as api, ErrorCode } from '@sunfleet/contracts';
 import type { FastifyInstance } from 'fastify';
 import { termsUrl } from '../../demand-response/programmes.ts';
 import { vtnStatus } from '../../demand-response/registration.ts';
@@ -78,7 +78,7 @@ export function demandResponseRoutes(app: FastifyInstance) {
     reply: import('fastify').FastifyReply;
   }) => {
     // Without a VTN there is no webhook: 404 in the envelope, like any unknown address.
-    if (!venOf(app)) return replyError(req, reply, 404, 404);
+    if (!venOf(app)) return replyError(req, reply, 404, ErrorCode.notFound);
     return reply
       .code(200)
       .type('text/plain; charset=utf-8')
@@ -91,7 +91,7 @@ export function demandResponseRoutes(app: FastifyInstance) {
   // nothing is stored; one with it is stored before the VTN gets its 200, as a hint to read again.
   route(app, api.callbackNotify, async ({ req, reply }) => {
     const ven = venOf(app);
-    if (!ven) return replyError(req, reply, 404, 404);
+    if (!ven) return replyError(req, reply, 404, ErrorCode.notFound);
     if (app.deps.config.rateLimits) {
       const hits = await hit(db, throttleKey(WEBHOOK_LIMIT.name, req.ip), WEBHOOK_LIMIT.minutes * 60_000);
       if (hits.count > WEBHOOK_LIMIT.max) {

@@ -4,6 +4,8 @@
  * master first) and, for one whose registers cannot force its battery, why it cannot take part;
  * a plant's zone and the zone list. Plants and devices come through `access/`.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import { devicesOperable } from '../../access/devices.ts';
 import { plantFor } from '../../access/resolve.ts';
@@ -21,7 +23,7 @@ const BATTERY_PROTOCOLS = batteryProtocols();
 
 export async function userStations(db: Db, caller: Caller, userId: number) {
   // The list is the caller's own: another account's id shows nothing of it.
-  if (userId !== caller.user.id) fail(2);
+  if (userId !== caller.user.id) fail(ErrorCode.noPermission);
   const rows = await db
     .selectFrom('plants')
     .leftJoin('devices', (j) =>

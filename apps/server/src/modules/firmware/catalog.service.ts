@@ -4,7 +4,7 @@
  * deleted while products are of the type, 1007), and the version lists the upload dialog offers.
  * A product with images is not deleted (4004): its images name it.
  */
-import { compareVersions, type firmwareApi } from '@sunfleet/contracts';
+import { compareVersions, ErrorCode, type firmwareApi } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import { recordAdminChange } from '../../audit/admin.ts';
 import type { Db } from '../../db/index.ts';
@@ -47,13 +47,13 @@ const audit = (
 
 export async function getProduct(db: Db, id: number) {
   const p = await productById(db, id);
-  if (!p) return fail(404);
+  if (!p) return fail(ErrorCode.notFound);
   return p;
 }
 
 export async function checkProductName(db: Db, type: FirmwareType, name: string, exceptId?: number) {
   const taken = await productNamed(db, type, name.trim());
-  if (taken && taken.id !== exceptId) fail(4005);
+  if (taken && taken.id !== exceptId) fail(ErrorCode.productExists);
   return null;
 }
 
@@ -73,7 +73,7 @@ const productColumns = (input: ProductValues) => ({
 
 async function inverterTypeExists(db: Db, id: number) {
   const row = await db.selectFrom('inverter_types').select('id').where('id', '=', id).executeTakeFirst();
-  if (!row) fail(4, 'inverterTypeId: no such inverter type');
+  if (!row) fail(ErrorCode.validation, 'inverterTypeId: no such inverter type');
 }
 
 /** Adds (no id) or edits a product of the type; 4005 when its name is taken in the type. */
@@ -87,7 +87,7 @@ async function saveProduct(
 ) {
   const values = productColumns(input);
   const before = id ? await productById(db, id) : undefined;
-  if (id && (!before || before.type !== type)) return fail(404);
+  if (id && (!before || before.type !== type)) return fail(ErrorCode.notFound);
   if (inverterTypeId) await inverterTypeExists(db, inverterTypeId);
   await checkProductName(db, type, values.name, id);
   const t = now();
@@ -139,8 +139,8 @@ export async function deleteInverterProducts(db: Db, caller: Caller, ids: readon
   return db.transaction().execute(async (trx) => {
     for (const id of unique) {
       const p = await productById(trx, id);
-      if (p?.type !== 'inverter') return fail(404);
-      if (p.firmware > 0) return fail(4004, `${p.name} has firmware`);
+      if (p?.type !== 'inverter') return fail(ErrorCode.notFound);
+      if (p.firmware > 0) return fail(ErrorCode.productInUse, `${p.name} has firmware`);
       await recordAdminChange(trx, audit(caller, 'product', id, 'delete', p));
     }
     await trx.deleteFrom('products').where('id', 'in', unique).execute();
@@ -164,7 +164,7 @@ export async function hardwareVersions(db: Db, productId: number) {
 export async function gatewaySoftware(db: Db, productId?: number) {
   if (productId) {
     const p = await getProduct(db, productId);
-    if (p.type !== 'gateway') return fail(404);
+    if (p.type !== 'gateway') return fail(ErrorCode.notFound);
   }
   const fleet = await db
     .selectFrom('gateways')
@@ -185,13 +185,13 @@ export const listInverterTypes = (db: Db) => inverterTypeList(db);
 
 export async function checkInverterTypeName(db: Db, name: string, exceptId?: number) {
   const taken = await inverterTypeNamed(db, name.trim());
-  if (taken && taken.id !== exceptId) fail(4006);
+  if (taken && taken.id !== exceptId) fail(ErrorCode.inverterTypeExists);
   return null;
 }
 
 async function inverterType(db: Db, id: number) {
   const t = (await inverterTypeList(db)).find((x) => x.id === id);
-  if (!t) return fail(404);
+  if (!t) return fail(ErrorCode.notFound);
   return t;
 }
 
@@ -238,7 +238,7 @@ export async function moveInverterType(db: Db, caller: Caller, id: number, direc
   await db.transaction().execute(async (trx) => {
     const list = await inverterTypeList(trx);
     const at = list.findIndex((t) => t.id === id);
-    if (at < 0) return fail(404);
+    if (at < 0) return fail(ErrorCode.notFound);
     const other = list[direction === 'up' ? at - 1 : at + 1];
     if (!other) return;
     // Renumber the whole list (0…n-1) with the two swapped: positions stay dense and distinct.
@@ -256,7 +256,7 @@ export async function moveInverterType(db: Db, caller: Caller, id: number, direc
 export async function deleteInverterType(db: Db, caller: Caller, id: number) {
   await db.transaction().execute(async (trx) => {
     const t = await inverterType(trx, id);
-    if (t.products > 0) fail(1007, `${t.name} has ${t.products} products`);
+    if (t.products > 0) fail(ErrorCode.typeHasSubtype, `${t.name} has ${t.products} products`);
     await trx.deleteFrom('inverter_types').where('id', '=', id).execute();
     await recordAdminChange(trx, audit(caller, 'inverter_type', id, 'delete', t));
   });

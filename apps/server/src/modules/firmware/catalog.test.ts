@@ -1,3 +1,4 @@
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { multipartBody } from '../../../test/kits/reports.ts';
@@ -27,22 +28,28 @@ afterAll(() => s.close());
 
 describe('inverter types', () => {
   it('adds at the end, refuses a taken name (4006) in add, rename and check', async () => {
-    for (const name of ['Hybrid', 'String', 'Micro']) expect((await addType(name)).code).toBe(0);
+    for (const name of ['Hybrid', 'String', 'Micro']) expect((await addType(name)).code).toBe(ErrorCode.ok);
     expect((await types()).map((t) => [t.name, t.position])).toEqual([
       ['Hybrid', 0],
       ['String', 1],
       ['Micro', 2],
     ]);
-    expect((await addType('Hybrid')).code).toBe(4006);
-    expect((await addType('Hybrid ')).code).toBe(4006);
+    expect((await addType('Hybrid')).code).toBe(ErrorCode.inverterTypeExists);
+    expect((await addType('Hybrid ')).code).toBe(ErrorCode.inverterTypeExists);
     const [hybrid, string] = await types();
-    expect((await s.call(admin, 'POST', `/api/v1/inverterType/${string!.id}/edit`, { name: 'Hybrid' })).body.code).toBe(4006);
-    expect((await s.call(admin, 'GET', `/api/v1/firmware/inverterType/check?name=Hybrid`)).body.code).toBe(4006);
-    expect((await s.call(admin, 'GET', `/api/v1/firmware/inverterType/check?name=Hybrid&id=${hybrid!.id}`)).body.code).toBe(0);
+    expect((await s.call(admin, 'POST', `/api/v1/inverterType/${string!.id}/edit`, { name: 'Hybrid' })).body.code).toBe(
+      ErrorCode.inverterTypeExists,
+    );
+    expect((await s.call(admin, 'GET', `/api/v1/firmware/inverterType/check?name=Hybrid`)).body.code).toBe(
+      ErrorCode.inverterTypeExists,
+    );
+    expect((await s.call(admin, 'GET', `/api/v1/firmware/inverterType/check?name=Hybrid&id=${hybrid!.id}`)).body.code).toBe(
+      ErrorCode.ok,
+    );
     const renamed = await s.call(admin, 'POST', `/api/v1/inverterType/${string!.id}/edit`, { name: 'String inverter' });
     expect(renamed.body.data).toMatchObject({ id: string!.id, name: 'String inverter' });
-    expect((await s.call(admin, 'POST', '/api/v1/inverterType/999999/edit', { name: 'X' })).body.code).toBe(404);
-    expect((await s.call(admin, 'POST', '/api/v1/inverterType/add', { name: '' })).body.code).toBe(4);
+    expect((await s.call(admin, 'POST', '/api/v1/inverterType/999999/edit', { name: 'X' })).body.code).toBe(ErrorCode.notFound);
+    expect((await s.call(admin, 'POST', '/api/v1/inverterType/add', { name: '' })).body.code).toBe(ErrorCode.validation);
   });
 
   it('moves a type up or down; at an end it stays', async () => {
@@ -56,7 +63,9 @@ describe('inverter types', () => {
       ['Hybrid', 1],
       ['String inverter', 2],
     ]);
-    expect((await s.call(admin, 'POST', `/api/v1/inverterType/${hybrid!.id}/move`, { direction: 'left' })).body.code).toBe(4);
+    expect((await s.call(admin, 'POST', `/api/v1/inverterType/${hybrid!.id}/move`, { direction: 'left' })).body.code).toBe(
+      ErrorCode.validation,
+    );
   });
 });
 
@@ -88,8 +97,10 @@ describe('products', () => {
     expect((await s.call(admin, 'POST', '/api/v1/inverter/product', { name: 'HY-5K', inverterTypeId: microId })).body.code).toBe(
       4005,
     );
-    expect((await s.call(admin, 'GET', '/api/v1/inverter/product/check?name=HY-5K')).body.code).toBe(4005);
-    expect((await s.call(admin, 'POST', '/api/v1/inverter/product', { name: 'M-1', inverterTypeId: 999999 })).body.code).toBe(4);
+    expect((await s.call(admin, 'GET', '/api/v1/inverter/product/check?name=HY-5K')).body.code).toBe(ErrorCode.productExists);
+    expect((await s.call(admin, 'POST', '/api/v1/inverter/product', { name: 'M-1', inverterTypeId: 999999 })).body.code).toBe(
+      ErrorCode.validation,
+    );
     expect((await s.call(admin, 'POST', '/api/v1/inverter/product', { name: 'MI-600', inverterTypeId: microId })).body.code).toBe(
       0,
     );
@@ -123,9 +134,11 @@ describe('products', () => {
   });
 
   it('a type with products is not deleted (1007); an empty one is', async () => {
-    expect((await s.call(admin, 'GET', `/api/v1/firmware/inverterType/${microId}/delete`)).body.code).toBe(1007);
+    expect((await s.call(admin, 'GET', `/api/v1/firmware/inverterType/${microId}/delete`)).body.code).toBe(
+      ErrorCode.typeHasSubtype,
+    );
     const stringType = (await types()).find((t) => t.name === 'String inverter')!;
-    expect((await s.call(admin, 'GET', `/api/v1/firmware/inverterType/${stringType.id}/delete`)).body.code).toBe(0);
+    expect((await s.call(admin, 'GET', `/api/v1/firmware/inverterType/${stringType.id}/delete`)).body.code).toBe(ErrorCode.ok);
     expect((await types()).map((t) => t.name)).toEqual(['Micro', 'Hybrid']);
   });
 
@@ -141,7 +154,7 @@ describe('products', () => {
       payload: body.payload,
       headers: { ...body.headers, authorization: `Bearer ${admin}` },
     });
-    expect(up.json().code).toBe(0);
+    expect(up.json().code).toBe(ErrorCode.ok);
     expect((await s.call(admin, 'GET', `/api/v1/firmware/hardware?productId=${hy.id}`)).body.data).toEqual([
       'H10',
       'H3',
@@ -150,12 +163,14 @@ describe('products', () => {
     ]);
     const mi = ((await s.call(admin, 'GET', '/api/v1/inverter/products?name=MI')).body.data as { list: Product[] }).list[0]!;
     const refused = await s.call(admin, 'POST', '/api/v1/inverter/products/delete', { ids: [mi.id, hy.id] });
-    expect(refused.body).toMatchObject({ code: 4004, data: null });
+    expect(refused.body).toMatchObject({ code: ErrorCode.productInUse, data: null });
     expect(refused.body.msg).toMatch(/HY-5K/);
     expect((await s.call(admin, 'GET', '/api/v1/inverter/products')).body.data).toMatchObject({ total: 2 });
     expect((await s.call(admin, 'POST', '/api/v1/inverter/products/delete', { ids: [mi.id] })).body.data).toEqual({ deleted: 1 });
     const gw = ((await s.call(admin, 'GET', '/api/v1/firmware/product/?type=gateway')).body.data as Product[])[0]!;
-    expect((await s.call(admin, 'POST', '/api/v1/inverter/products/delete', { ids: [gw.id] })).body.code).toBe(404);
+    expect((await s.call(admin, 'POST', '/api/v1/inverter/products/delete', { ids: [gw.id] })).body.code).toBe(
+      ErrorCode.notFound,
+    );
   });
 
   it('gateway software: versions the fleet reports and the library’s gateway images, highest first', async () => {

@@ -5,7 +5,7 @@
  * one is refused while a registered use check (an upgrade rollout) still needs it, and its
  * bytes go when no other image has them.
  */
-import { compareVersions, firmwareApi, isFirmwareVersion, limits } from '@sunfleet/contracts';
+import { compareVersions, ErrorCode, firmwareApi, isFirmwareVersion, limits } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import { recordAdminChange } from '../../audit/admin.ts';
 import type { Db } from '../../db/index.ts';
@@ -51,13 +51,13 @@ const blank = (s: string | undefined) => (s === undefined || s.trim() === '' ? n
 
 function optionalText(fields: Record<string, string>, name: string, max: number): string | null {
   const value = blank(fields[name]);
-  if (value !== null && value.length > max) fail(4, `${name}: at most ${max} characters`);
+  if (value !== null && value.length > max) fail(ErrorCode.validation, `${name}: at most ${max} characters`);
   return value;
 }
 
 function upgradeModeOf(value: string | undefined): UpgradeMode | undefined {
   if (value === undefined || value === '') return undefined;
-  if (!(upgradeModes as readonly string[]).includes(value)) return fail(4, 'upgradeMode: IAP or ISP');
+  if (!(upgradeModes as readonly string[]).includes(value)) return fail(ErrorCode.validation, 'upgradeMode: IAP or ISP');
   return value as UpgradeMode;
 }
 
@@ -72,13 +72,13 @@ function editOf(fields: Record<string, string>): FirmwareEdit {
 }
 
 const positiveId = (text: string | undefined, name: string) => {
-  if (!text || !/^[1-9][0-9]{0,9}$/.test(text.trim())) return fail(4, `${name}: required`);
+  if (!text || !/^[1-9][0-9]{0,9}$/.test(text.trim())) return fail(ErrorCode.validation, `${name}: required`);
   return Number(text.trim());
 };
 
 /** The code an image of `productId` with this name and version would be refused with, or null. */
 async function refusal(db: Db, type: FirmwareType, product: { id: number; name: string }, fileName: string, version: string) {
-  if (await fileNameTaken(db, fileName)) return 4000;
+  if (await fileNameTaken(db, fileName)) return ErrorCode.firmwareNameTaken;
   return versionRefusal(type, version, await productVersions(db, type, product.id, product.name));
 }
 
@@ -88,13 +88,13 @@ export async function addFirmware(store: FirmwareStore, caller: Caller, type: Fi
   const staged = upload.file?.blob;
   try {
     const { fields } = upload;
-    if ('id' in fields) return fail(4, 'id: not with a new image');
+    if ('id' in fields) return fail(ErrorCode.validation, 'id: not with a new image');
     const version = (fields.version ?? '').trim();
     const problem = firmwareUploadProblem(upload.file && { name: upload.file.name, size: staged!.size }, version);
-    if (problem) return fail(4, problemText[problem]);
+    if (problem) return fail(ErrorCode.validation, problemText[problem]);
     const productId = positiveId(fields.productId, 'productId');
     const product = await productById(db, productId);
-    if (!product || product.type !== type) return fail(4, `productId: no such ${type} product`);
+    if (!product || product.type !== type) return fail(ErrorCode.validation, `productId: no such ${type} product`);
     const meta = editOf(fields);
     const fileName = upload.file!.name;
     const blob = staged!;
@@ -161,11 +161,11 @@ export async function checkFirmware(
   type: FirmwareType,
   q: { productId?: number | undefined; fileName?: string | undefined; version?: string | undefined },
 ) {
-  if (q.fileName && (await fileNameTaken(db, q.fileName))) fail(4000);
+  if (q.fileName && (await fileNameTaken(db, q.fileName))) fail(ErrorCode.firmwareNameTaken);
   if (q.version && q.productId) {
-    if (!isFirmwareVersion(q.version)) fail(4, problemText.version);
+    if (!isFirmwareVersion(q.version)) fail(ErrorCode.validation, problemText.version);
     const product = await productById(db, q.productId);
-    if (!product || product.type !== type) return fail(4, `productId: no such ${type} product`);
+    if (!product || product.type !== type) return fail(ErrorCode.validation, `productId: no such ${type} product`);
     const code = versionRefusal(type, q.version, await productVersions(db, type, product.id, product.name));
     if (code) fail(code);
   }
@@ -175,7 +175,7 @@ export async function checkFirmware(
 /** An image of the type (404 for another id or type). */
 export async function getFirmware(db: Db, type: FirmwareType, id: number) {
   const row = await firmwareById(db, id);
-  if (!row || row.type !== type) return fail(404);
+  if (!row || row.type !== type) return fail(ErrorCode.notFound);
   return toFirmware(row);
 }
 
@@ -184,14 +184,14 @@ export const listFirmware = (db: Db, f: FirmwareFilter, page = 1, size = 10) => 
 /** A stored image the caller may change: 404 when there is none, 2 without its type's edit permission. */
 async function editable(db: Db, caller: Caller, id: number) {
   const row = await firmwareById(db, id);
-  if (!row) return fail(404);
-  if (!caller.grants.has(firmwareEditPermission[row.type])) return fail(2);
+  if (!row) return fail(ErrorCode.notFound);
+  if (!caller.grants.has(firmwareEditPermission[row.type])) return fail(ErrorCode.noPermission);
   return row;
 }
 
 export async function editFirmware(db: Db, caller: Caller, type: FirmwareType, id: number, edit: FirmwareEdit) {
   const before = await editable(db, caller, id);
-  if (before.type !== type) return fail(404);
+  if (before.type !== type) return fail(ErrorCode.notFound);
   const patch = {
     ...(edit.hardwareVersion !== undefined ? { hardware_version: blank(edit.hardwareVersion ?? undefined) } : {}),
     ...(edit.compatibleSoftware !== undefined ? { compatible_software: blank(edit.compatibleSoftware ?? undefined) } : {}),
@@ -219,8 +219,9 @@ export async function editFirmware(db: Db, caller: Caller, type: FirmwareType, i
 
 /** `firmware/save` with an `id` field: the multipart fields as an edit; a file with it is refused. */
 export function editFromUpload(db: Db, caller: Caller, upload: FirmwareUpload) {
-  if (upload.file) return fail(4, 'file: not with an edit (upload a new version instead)');
-  if ('version' in upload.fields || 'productId' in upload.fields) return fail(4, 'version, productId: an image keeps its own');
+  if (upload.file) return fail(ErrorCode.validation, 'file: not with an edit (upload a new version instead)');
+  if ('version' in upload.fields || 'productId' in upload.fields)
+    return fail(ErrorCode.validation, 'version, productId: an image keeps its own');
   return editFirmware(db, caller, 'inverter', positiveId(upload.fields.id, 'id'), editOf(upload.fields));
 }
 
@@ -253,7 +254,7 @@ export async function deleteFirmware(store: FirmwareStore, caller: Caller, ids: 
     const rows = [];
     for (const id of unique) {
       const row = await editable(trx, caller, id);
-      if (await firmwareInUse(trx, id)) fail(4003, `${row.file_name} is used by an upgrade`);
+      if (await firmwareInUse(trx, id)) fail(ErrorCode.firmwareInUse, `${row.file_name} is used by an upgrade`);
       rows.push(row);
     }
     await trx.deleteFrom('firmware').where('id', 'in', unique).execute();

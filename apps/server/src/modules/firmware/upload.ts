@@ -4,7 +4,7 @@
  * request's image is never held in memory). Whoever reads an upload owns its staged file and
  * must keep or discard it.
  */
-import { firmwareApi } from '@sunfleet/contracts';
+import { ErrorCode, firmwareApi } from '@sunfleet/contracts';
 import type { FastifyRequest } from 'fastify';
 import { BlobTooLarge, type StagedBlob, stageBlob } from '../../firmware/blobs.ts';
 import { fail } from '../../http/errors.ts';
@@ -34,7 +34,7 @@ export async function readFirmwareUpload(req: FastifyRequest, dataDir: string): 
         const blob = await stageBlob(dataDir, part.file, firmwareRules.maxBytes);
         out.file = { name: part.filename, blob };
       } else {
-        if (part.valueTruncated) fail(4, `${part.fieldname}: too long`);
+        if (part.valueTruncated) fail(ErrorCode.validation, `${part.fieldname}: too long`);
         out.fields[part.fieldname] = String(part.value);
       }
     }
@@ -42,11 +42,12 @@ export async function readFirmwareUpload(req: FastifyRequest, dataDir: string): 
     await out.file?.blob.discard();
     const code = (err as { code?: string }).code;
     if (err instanceof BlobTooLarge || code === 'FST_REQ_FILE_TOO_LARGE') {
-      return fail(4, `file: larger than ${firmwareRules.maxBytes} bytes`);
+      return fail(ErrorCode.validation, `file: larger than ${firmwareRules.maxBytes} bytes`);
     }
-    if (code === 'FST_FILES_LIMIT') return fail(4, 'file: one file only');
-    if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') return fail(4, 'too many fields');
-    if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return fail(4, 'the upload must be multipart/form-data');
+    if (code === 'FST_FILES_LIMIT') return fail(ErrorCode.validation, 'file: one file only');
+    if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') return fail(ErrorCode.validation, 'too many fields');
+    if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
+      return fail(ErrorCode.validation, 'the upload must be multipart/form-data');
     throw err;
   }
   return out;

@@ -4,7 +4,7 @@
  * (the plant's company for a gateway bound to a customer's plant), and the connection is its
  * name in the language asked ("Wi-Fi", not `wifi`).
  */
-import { commTypeName, gatewayProtocols } from '@sunfleet/contracts';
+import { commTypeName, ErrorCode, gatewayProtocols } from '@sunfleet/contracts';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
@@ -41,7 +41,7 @@ afterAll(() => s.close());
 
 async function listed(): Promise<Item> {
   const res = await s.call(admin.token, 'GET', `/api/v1/gateways?keyword=${gatewaySn}`);
-  expect(res.body.code).toBe(0);
+  expect(res.body.code).toBe(ErrorCode.ok);
   return (res.body.data as { list: Item[] }).list.find((g) => g.sn === gatewaySn)!;
 }
 

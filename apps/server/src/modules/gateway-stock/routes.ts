@@ -1,5 +1,5 @@
 /** Routes of the gateway stock (system gateway management): thin. */
-import { gatewayStockApi as api } from '@sunfleet/contracts';
+import { gatewayStockApi as api, ErrorCode } from '@sunfleet/contracts';
 import type { FastifyInstance } from 'fastify';
 import { withLongStatements } from '../../db/timeouts.ts';
 import { fail } from '../../http/errors.ts';
@@ -35,7 +35,7 @@ export function gatewayStockRoutes(app: FastifyInstance) {
   });
   route(app, api.importBatch, async ({ caller, req, lan }) => {
     const upload = await readStockUpload(req, lan);
-    const mode = upload.mode ?? fail(4, texts(lan).badMode);
+    const mode = upload.mode ?? fail(ErrorCode.validation, texts(lan).badMode);
     const rows = await readStockFile(upload.bytes, lan);
     return provisionedAll(
       await withLongStatements(db, (conn) => stock.createMany(conn, caller, rows, upload.customerId, mode, effects, 'import')),

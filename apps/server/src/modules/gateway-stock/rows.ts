@@ -5,7 +5,7 @@
  * the company's id or exact name), the protocol is known, the alias at most 32 bytes. Every row
  * gets every problem it has, so the report names them all at once.
  */
-import { type gatewayStockApi, isDeviceAlias, SN_PATTERN } from '@sunfleet/contracts';
+import { ErrorCode, type gatewayStockApi, isDeviceAlias, SN_PATTERN } from '@sunfleet/contracts';
 import { getProtocol } from '@sunfleet/protocols';
 import type { Static } from 'typebox';
 import type { Db } from '../../db/index.ts';
@@ -93,8 +93,8 @@ export async function checkRows(db: Db, rows: readonly RawRow[], defaultCustomer
 }
 
 /** The first problem of a one-gateway check as the call's answer: 301 a taken SN, 404 no such customer, else 4 naming it. */
-export function problemCode(problem: Problem): 4 | 301 | 404 {
-  if (problem.problem === 'snExists') return 301;
-  if (problem.problem === 'customerMissing') return 404;
-  return 4;
+export function problemCode(problem: Problem): ErrorCode {
+  if (problem.problem === 'snExists') return ErrorCode.gatewayUsed;
+  if (problem.problem === 'customerMissing') return ErrorCode.notFound;
+  return ErrorCode.validation;
 }

@@ -7,7 +7,7 @@
  * most STOCK_IMPORT_MAX_ROWS rows. Out: the template (headers in the request language and the
  * example row) and the filtered list (streamed in keyset pages).
  */
-import { commTypeName, gatewayProtocols, gatewayStockApi, type Language, type QueryOf } from '@sunfleet/contracts';
+import { commTypeName, ErrorCode, gatewayProtocols, gatewayStockApi, type Language, type QueryOf } from '@sunfleet/contracts';
 import ExcelJS from 'exceljs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../../access/caller.ts';
@@ -44,17 +44,17 @@ export async function readStockUpload(req: FastifyRequest, lan: Language): Promi
       try {
         out.bytes = await part.toBuffer();
       } catch (err) {
-        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') fail(4, t.fileTooLarge);
+        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') fail(ErrorCode.validation, t.fileTooLarge);
         throw err;
       }
     } else if (part.fieldname === 'customerId') {
       const text = String(part.value).trim();
       if (text === '') continue;
-      if (!/^[1-9][0-9]{0,9}$/.test(text) || Number(text) > 2_147_483_647) fail(4, t.badCustomerId);
+      if (!/^[1-9][0-9]{0,9}$/.test(text) || Number(text) > 2_147_483_647) fail(ErrorCode.validation, t.badCustomerId);
       out.customerId = Number(text);
     } else if (part.fieldname === 'mode') {
       const text = String(part.value).trim();
-      if (text !== 'valid' && text !== 'all') fail(4, t.badMode);
+      if (text !== 'valid' && text !== 'all') fail(ErrorCode.validation, t.badMode);
       out.mode = text as ImportMode;
     }
   }
@@ -73,30 +73,30 @@ function text(v: CellValue): string {
 /** The gateway rows of an import file; code 4 with the reason when it is not one. */
 export async function readStockFile(bytes: Buffer | null, lan: Language): Promise<RawRow[]> {
   const t = texts(lan);
-  if (!bytes || bytes.length === 0) return fail(4, t.fileMissing);
-  if (bytes.length > STOCK_IMPORT_MAX_BYTES) fail(4, t.fileTooLarge);
+  if (!bytes || bytes.length === 0) return fail(ErrorCode.validation, t.fileMissing);
+  if (bytes.length > STOCK_IMPORT_MAX_BYTES) fail(ErrorCode.validation, t.fileTooLarge);
   const kind = sniffUpload(bytes);
-  if (kind === 'xls') fail(4, t.xls);
-  if (kind === 'encrypted') fail(4, t.encrypted);
-  if (kind !== 'xlsx') fail(4, t.notXlsx);
+  if (kind === 'xls') fail(ErrorCode.validation, t.xls);
+  if (kind === 'encrypted') fail(ErrorCode.validation, t.encrypted);
+  if (kind !== 'xlsx') fail(ErrorCode.validation, t.notXlsx);
   try {
     checkZipExpansion(bytes, MAX_UNPACKED);
   } catch (err) {
-    if (err instanceof ZipError) fail(4, t.damaged);
+    if (err instanceof ZipError) fail(ErrorCode.validation, t.damaged);
     throw err;
   }
   // The header, an example row and one row too many are enough to know the file is past the limit.
   const sheet = await readFirstSheet(bytes, STOCK_IMPORT_MAX_ROWS + 3, stockColumns.length);
-  if (!sheet) return fail(4, t.damaged);
+  if (!sheet) return fail(ErrorCode.validation, t.damaged);
   const rows: RawRow[] = [];
   const header = sheet.length > 0 && text(sheet[0]![1]).toUpperCase() === 'SN';
   for (const [row, sn, customer, protocol, alias] of header ? sheet.slice(1) : sheet) {
     const r = { row, sn: text(sn), customer: text(customer), protocol: text(protocol), alias: text(alias) };
     if (r.sn === STOCK_EXAMPLE_SN) continue;
-    if (rows.length >= STOCK_IMPORT_MAX_ROWS) fail(4, t.tooManyRows);
+    if (rows.length >= STOCK_IMPORT_MAX_ROWS) fail(ErrorCode.validation, t.tooManyRows);
     rows.push(r);
   }
-  if (rows.length === 0) fail(4, t.noRows);
+  if (rows.length === 0) fail(ErrorCode.validation, t.noRows);
   return rows;
 }
 

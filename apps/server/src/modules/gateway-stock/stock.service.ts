@@ -9,7 +9,7 @@
  * bits, `newClaimKey`); the answer carries both once, the store keeps their SHA-256 only, and the
  * plant binding (`plants/gateway-binding.ts`) compares a typed key's hash in constant time.
  */
-import type { gatewayStockApi, Language } from '@sunfleet/contracts';
+import { ErrorCode, type gatewayStockApi, type Language } from '@sunfleet/contracts';
 import type { Logger } from 'pino';
 import type { Static } from 'typebox';
 import type { Caller } from '../../access/caller.ts';
@@ -51,7 +51,7 @@ const itemRow = (item: StockItem, row: number): RawRow => ({
 /** A customer named by the call (not a row): 404 when there is no such company. */
 async function requireCustomer(db: Db, id: number | null | undefined): Promise<number | null> {
   if (id == null) return null;
-  if (!(await repo.customerExists(db, id))) fail(404);
+  if (!(await repo.customerExists(db, id))) fail(ErrorCode.notFound);
   return id;
 }
 
@@ -124,7 +124,7 @@ async function checkAndWrite(
       return { checked, created };
     });
   } catch (err) {
-    if (repo.isUniqueViolation(err)) fail(301);
+    if (repo.isUniqueViolation(err)) fail(ErrorCode.gatewayUsed);
     throw err;
   }
 }
@@ -167,7 +167,7 @@ export const batchRows = (items: readonly StockItem[]): RawRow[] => items.map((i
 /** Live gateways of `ids`; 305 when one of them is missing (or deleted). */
 async function requireGateways(db: Db, ids: readonly number[]) {
   const rows = await repo.stockRows(db, ids);
-  if (rows.length !== new Set(ids).size) fail(305);
+  if (rows.length !== new Set(ids).size) fail(ErrorCode.gatewayMissing);
   return rows;
 }
 
@@ -209,7 +209,8 @@ export async function updateProtocol(
   effects: StockEffects,
 ) {
   const protocol = protocolText === null || protocolText.trim() === '' ? null : protocolOf(protocolText);
-  if (protocolText !== null && protocolText.trim() !== '' && protocol === null) fail(4, texts(lan).problems.protocolUnknown);
+  if (protocolText !== null && protocolText.trim() !== '' && protocol === null)
+    fail(ErrorCode.validation, texts(lan).problems.protocolUnknown);
   const rows = await db.transaction().execute(async (trx) => {
     const found = await requireGateways(trx, ids);
     const t = now();
@@ -239,10 +240,10 @@ export async function updateProtocol(
 export async function deleteOne(db: Db, caller: Caller, id: number, effects: StockEffects) {
   const sn = await db.transaction().execute(async (trx) => {
     const [row] = await requireGateways(trx, [id]);
-    if (row!.plant_id !== null) fail(301);
+    if (row!.plant_id !== null) fail(ErrorCode.gatewayUsed);
     const t = now();
     // The statement re-checks "not bound": a binding that came in between refuses the delete.
-    if (!(await repo.markDeleted(trx, id, t))) fail(301);
+    if (!(await repo.markDeleted(trx, id, t))) fail(ErrorCode.gatewayUsed);
     await recordAdminChange(
       trx,
       {

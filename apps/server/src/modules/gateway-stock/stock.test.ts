@@ -4,7 +4,7 @@
  * download, the claim key, the audit records, and who may call any of it.
  */
 import { createHash } from 'node:crypto';
-import { companyGrantable } from '@sunfleet/contracts';
+import { companyGrantable, ErrorCode } from '@sunfleet/contracts';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,7 +85,7 @@ describe('create one', () => {
       protocol: 'sunfleet-hybrid-1p',
       alias: 'Roof',
     });
-    expect(res.code).toBe(0);
+    expect(res.code).toBe(ErrorCode.ok);
     const made = res.data as { id: number; sn: string; claimKey: string; secret: string; firmwareKey: string };
     expect(made.sn).toBe(sn);
     // Provisioned with the key it checks firmware images with: the server's signing key.
@@ -100,7 +100,7 @@ describe('create one', () => {
 
     // Shown once: neither the detail nor the list carries it again.
     const detail = await call(admin, 'GET', `/api/v1/gateway/${made.id}`);
-    expect(detail.code).toBe(0);
+    expect(detail.code).toBe(ErrorCode.ok);
     expect(JSON.stringify(detail)).not.toContain(made.claimKey);
     const list = await call(admin, 'GET', `/api/v1/gateways?keyword=${sn}`);
     expect(JSON.stringify(list)).not.toContain(made.claimKey);
@@ -109,8 +109,8 @@ describe('create one', () => {
     // The key is the one a user binds it with.
     const owner = await account(s);
     const plantId = await createPlant(s, owner);
-    expect((await call(owner, 'POST', '/api/v1/gateways/check', { sn, key: made.claimKey })).code).toBe(0);
-    expect((await call(owner, 'POST', `/api/v1/plant/${plantId}/gateway`, { sn, key: made.claimKey })).code).toBe(0);
+    expect((await call(owner, 'POST', '/api/v1/gateways/check', { sn, key: made.claimKey })).code).toBe(ErrorCode.ok);
+    expect((await call(owner, 'POST', `/api/v1/plant/${plantId}/gateway`, { sn, key: made.claimKey })).code).toBe(ErrorCode.ok);
   });
 
   it('records who made it, in the same transaction', async () => {
@@ -123,7 +123,7 @@ describe('create one', () => {
 
   it('refuses every problem with its code and writes nothing', async () => {
     const taken = uniqueSn('TAKEN');
-    expect((await call(admin, 'POST', '/api/v1/gateway/create', { sn: taken })).code).toBe(0);
+    expect((await call(admin, 'POST', '/api/v1/gateway/create', { sn: taken })).code).toBe(ErrorCode.ok);
     const before = await count();
     const audits = (await stockAudits()).length;
     const cases: Array<[Record<string, unknown>, number]> = [
@@ -147,7 +147,7 @@ describe('create one', () => {
   it('takes the limits exactly: a 32-character SN and a 32-byte alias', async () => {
     const sn = `L${uniqueSn()}`.padEnd(32, '0').slice(0, 32);
     const res = await call(admin, 'POST', '/api/v1/gateway/create', { sn, alias: 'é'.repeat(16) });
-    expect(res.code).toBe(0);
+    expect(res.code).toBe(ErrorCode.ok);
   });
 
   it('gives every gateway its own 128-bit key', async () => {
@@ -174,7 +174,7 @@ describe('import one', () => {
   it('checks without writing, then imports for the customer of the query', async () => {
     const sn = uniqueSn('ONE');
     const check = await call(admin, 'POST', `/api/v1/gateway/import/one/check?customerId=${customer}`, { sn });
-    expect(check).toMatchObject({ code: 0, data: { rows: 1, valid: 1, problems: [] } });
+    expect(check).toMatchObject({ code: ErrorCode.ok, data: { rows: 1, valid: 1, problems: [] } });
     expect(await gatewayRow(sn)).toBeUndefined();
     const bad = await call(admin, 'POST', '/api/v1/gateway/import/one/check?customerId=999999', {
       sn: 'x y',
@@ -190,10 +190,14 @@ describe('import one', () => {
       ],
     });
     const res = await call(admin, 'POST', `/api/v1/gateway/import/one?customerId=${customer}`, { sn });
-    expect(res.code).toBe(0);
+    expect(res.code).toBe(ErrorCode.ok);
     expect((await gatewayRow(sn))!.company_id).toBe(customer);
-    expect((await call(admin, 'POST', `/api/v1/gateway/import/one?customerId=${customer}`, { sn })).code).toBe(301);
-    expect((await call(admin, 'POST', '/api/v1/gateway/import/one?customerId=999999', { sn: uniqueSn() })).code).toBe(404);
+    expect((await call(admin, 'POST', `/api/v1/gateway/import/one?customerId=${customer}`, { sn })).code).toBe(
+      ErrorCode.gatewayUsed,
+    );
+    expect((await call(admin, 'POST', '/api/v1/gateway/import/one?customerId=999999', { sn: uniqueSn() })).code).toBe(
+      ErrorCode.notFound,
+    );
   });
 });
 
@@ -230,9 +234,13 @@ describe('batch', () => {
 
   it(`takes at most 1000 items, and a customer that exists`, async () => {
     const many = (n: number) => Array.from({ length: n }, () => ({ sn: uniqueSn('M') }));
-    expect((await call(admin, 'POST', '/api/v1/gateway/batch', { items: many(1001), mode: 'valid' })).code).toBe(4);
-    expect((await call(admin, 'POST', '/api/v1/gateway/batch', { items: [], mode: 'valid' })).code).toBe(4);
-    expect((await call(admin, 'POST', '/api/v1/gateway/batch', { items: many(1), mode: 'sometimes' })).code).toBe(4);
+    expect((await call(admin, 'POST', '/api/v1/gateway/batch', { items: many(1001), mode: 'valid' })).code).toBe(
+      ErrorCode.validation,
+    );
+    expect((await call(admin, 'POST', '/api/v1/gateway/batch', { items: [], mode: 'valid' })).code).toBe(ErrorCode.validation);
+    expect((await call(admin, 'POST', '/api/v1/gateway/batch', { items: many(1), mode: 'sometimes' })).code).toBe(
+      ErrorCode.validation,
+    );
     const before = await count();
     expect((await call(admin, 'POST', '/api/v1/gateway/batch', { items: many(2), mode: 'valid', customerId: 999999 })).code).toBe(
       404,
@@ -260,7 +268,7 @@ describe('import from a file', () => {
       expect(sheet.rows).toHaveLength(2);
       expect(sheet.rows[1]![0]).toBe('EXAMPLE-GW-0001');
       // The untouched template has no gateway rows.
-      expect(await upload(admin, 'check', {}, res.rawPayload)).toMatchObject({ code: 4 });
+      expect(await upload(admin, 'check', {}, res.rawPayload)).toMatchObject({ code: ErrorCode.validation });
     }
   });
 
@@ -279,7 +287,7 @@ describe('import from a file', () => {
       [sns[3], null, null, null],
     ]);
     const check = await upload(admin, 'check', { customerId: String(customer) }, bytes);
-    expect(check).toMatchObject({ code: 0 });
+    expect(check).toMatchObject({ code: ErrorCode.ok });
     expect(check.data).toEqual({
       rows: 7,
       valid: 3,
@@ -355,26 +363,38 @@ describe('import from a file', () => {
   });
 
   it('refuses what is not an .xlsx gateway file, naming the field', async () => {
-    expect(await call(admin, 'POST', '/api/v1/gateway/import/check', { file: 'x' })).toMatchObject({ code: 4, data: null });
-    expect(await call(admin, 'POST', '/api/v1/gateway/import/batch', { mode: 'all' })).toMatchObject({ code: 4, data: null });
-    expect(await upload(admin, 'check', {})).toMatchObject({ code: 4 });
-    expect(await upload(admin, 'check', {}, Buffer.from('sn,customer\nA,1\n'))).toMatchObject({ code: 4 });
+    expect(await call(admin, 'POST', '/api/v1/gateway/import/check', { file: 'x' })).toMatchObject({
+      code: ErrorCode.validation,
+      data: null,
+    });
+    expect(await call(admin, 'POST', '/api/v1/gateway/import/batch', { mode: 'all' })).toMatchObject({
+      code: ErrorCode.validation,
+      data: null,
+    });
+    expect(await upload(admin, 'check', {})).toMatchObject({ code: ErrorCode.validation });
+    expect(await upload(admin, 'check', {}, Buffer.from('sn,customer\nA,1\n'))).toMatchObject({ code: ErrorCode.validation });
     const xls = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512)]);
     const refused = await upload(admin, 'check', {}, xls, 'es');
-    expect(refused.code).toBe(4);
+    expect(refused.code).toBe(ErrorCode.validation);
     expect(refused.msg).toContain('.xls');
-    expect(await upload(admin, 'check', { customerId: 'abc' }, await file([[uniqueSn()]]))).toMatchObject({ code: 4 });
-    expect(await upload(admin, 'check', { customerId: '999999' }, await file([[uniqueSn()]]))).toMatchObject({ code: 404 });
-    expect(await upload(admin, 'batch', {}, await file([[uniqueSn()]]))).toMatchObject({ code: 4 });
-    expect(await upload(admin, 'batch', { mode: 'most' }, await file([[uniqueSn()]]))).toMatchObject({ code: 4 });
+    expect(await upload(admin, 'check', { customerId: 'abc' }, await file([[uniqueSn()]]))).toMatchObject({
+      code: ErrorCode.validation,
+    });
+    expect(await upload(admin, 'check', { customerId: '999999' }, await file([[uniqueSn()]]))).toMatchObject({
+      code: ErrorCode.notFound,
+    });
+    expect(await upload(admin, 'batch', {}, await file([[uniqueSn()]]))).toMatchObject({ code: ErrorCode.validation });
+    expect(await upload(admin, 'batch', { mode: 'most' }, await file([[uniqueSn()]]))).toMatchObject({
+      code: ErrorCode.validation,
+    });
   });
 
   it('takes a file of 4 MB and refuses one byte more, before reading it', async () => {
     const limit = 4 * 1024 * 1024;
     const atLimit = await upload(admin, 'check', {}, Buffer.alloc(limit, 0x41));
-    expect(atLimit).toMatchObject({ code: 4, msg: expect.stringContaining('not an .xlsx workbook') });
+    expect(atLimit).toMatchObject({ code: ErrorCode.validation, msg: expect.stringContaining('not an .xlsx workbook') });
     const over = await upload(admin, 'check', {}, Buffer.alloc(limit + 1, 0x41));
-    expect(over).toMatchObject({ code: 4, msg: expect.stringContaining('larger than 4 MB') });
+    expect(over).toMatchObject({ code: ErrorCode.validation, msg: expect.stringContaining('larger than 4 MB') });
   });
 
   it('reads 10,000 rows and refuses 10,001', async () => {
@@ -382,7 +402,7 @@ describe('import from a file', () => {
     const ok = await upload(admin, 'check', {}, await file(rows));
     expect(ok.data).toMatchObject({ rows: 10_000, valid: 10_000, problems: [] });
     const over = await upload(admin, 'check', {}, await file([...rows, ['LIMX']]));
-    expect(over).toMatchObject({ code: 4, data: null });
+    expect(over).toMatchObject({ code: ErrorCode.validation, data: null });
     expect(over.msg).toContain('10000');
   }, 60_000);
 });
@@ -400,7 +420,7 @@ describe('assign, protocol, delete', () => {
       ((await call(who, 'GET', `/api/v1/gateways?keyword=${g.sn}`)).data as { total: number }).total;
     expect(await sees(companyAdmin)).toBe(0);
     expect(await call(admin, 'POST', '/api/v1/gateway/assign', { ids: [g.id], customerId: customer })).toMatchObject({
-      code: 0,
+      code: ErrorCode.ok,
       data: { updated: 1 },
     });
     expect(await sees(companyAdmin)).toBe(1);
@@ -411,26 +431,34 @@ describe('assign, protocol, delete', () => {
     expect(audit).toMatchObject({ action: 'assign', entity_id: String(g.id), company_id: customer });
     expect(JSON.parse(audit.before_values!)).toEqual({ customerId: null });
 
-    expect((await call(admin, 'POST', '/api/v1/gateway/assign', { ids: [g.id], customerId: null })).code).toBe(0);
+    expect((await call(admin, 'POST', '/api/v1/gateway/assign', { ids: [g.id], customerId: null })).code).toBe(ErrorCode.ok);
     expect(await sees(companyAdmin)).toBe(0);
   });
 
   it('refuses a missing gateway (305) or customer (404) and changes nothing', async () => {
     const g = await stocked();
-    expect((await call(admin, 'POST', '/api/v1/gateway/assign', { ids: [g.id, 999999], customerId: customer })).code).toBe(305);
-    expect((await call(admin, 'POST', '/api/v1/gateway/assign', { ids: [g.id], customerId: 999999 })).code).toBe(404);
+    expect((await call(admin, 'POST', '/api/v1/gateway/assign', { ids: [g.id, 999999], customerId: customer })).code).toBe(
+      ErrorCode.gatewayMissing,
+    );
+    expect((await call(admin, 'POST', '/api/v1/gateway/assign', { ids: [g.id], customerId: 999999 })).code).toBe(
+      ErrorCode.notFound,
+    );
     expect((await gatewayRow(g.sn))!.company_id).toBeNull();
     // At most 500 ids: 500 unknown ones pass the input check and are not found; 501 are refused as input.
     const ids = Array.from({ length: 501 }, (_, i) => 900_000 + i);
-    expect((await call(admin, 'POST', '/api/v1/gateway/assign', { ids: ids.slice(0, 500), customerId: null })).code).toBe(305);
-    expect((await call(admin, 'POST', '/api/v1/gateway/assign', { ids, customerId: null })).code).toBe(4);
-    expect((await call(admin, 'POST', '/api/v1/gateway/updateGatewayProtocol', { ids, protocol: null })).code).toBe(4);
+    expect((await call(admin, 'POST', '/api/v1/gateway/assign', { ids: ids.slice(0, 500), customerId: null })).code).toBe(
+      ErrorCode.gatewayMissing,
+    );
+    expect((await call(admin, 'POST', '/api/v1/gateway/assign', { ids, customerId: null })).code).toBe(ErrorCode.validation);
+    expect((await call(admin, 'POST', '/api/v1/gateway/updateGatewayProtocol', { ids, protocol: null })).code).toBe(
+      ErrorCode.validation,
+    );
   });
 
   it('sets a known protocol, clears it, and refuses an unknown one', async () => {
     const g = await stocked();
     const set = await call(admin, 'POST', '/api/v1/gateway/updateGatewayProtocol', { ids: [g.id], protocol: 'sunfleet-weather' });
-    expect(set).toMatchObject({ code: 0, data: { updated: 1 } });
+    expect(set).toMatchObject({ code: ErrorCode.ok, data: { updated: 1 } });
     expect((await gatewayRow(g.sn))!.protocol_id).toBe('sunfleet-weather');
     const byProtocol = await call(admin, 'GET', `/api/v1/gateways?protocol=sunfleet-weather&keyword=${g.sn}`);
     expect((byProtocol.data as { total: number }).total).toBe(1);
@@ -438,12 +466,16 @@ describe('assign, protocol, delete', () => {
     expect(audit).toMatchObject({ action: 'protocol', entity_id: String(g.id) });
     expect(JSON.parse(audit.after_values!)).toEqual({ protocol: 'sunfleet-weather' });
 
-    expect((await call(admin, 'POST', '/api/v1/gateway/updateGatewayProtocol', { ids: [g.id], protocol: 'nope' })).code).toBe(4);
+    expect((await call(admin, 'POST', '/api/v1/gateway/updateGatewayProtocol', { ids: [g.id], protocol: 'nope' })).code).toBe(
+      ErrorCode.validation,
+    );
     expect((await call(admin, 'POST', '/api/v1/gateway/updateGatewayProtocol', { ids: [999999], protocol: null })).code).toBe(
       305,
     );
     expect((await gatewayRow(g.sn))!.protocol_id).toBe('sunfleet-weather');
-    expect((await call(admin, 'POST', '/api/v1/gateway/updateGatewayProtocol', { ids: [g.id], protocol: null })).code).toBe(0);
+    expect((await call(admin, 'POST', '/api/v1/gateway/updateGatewayProtocol', { ids: [g.id], protocol: null })).code).toBe(
+      ErrorCode.ok,
+    );
     expect((await gatewayRow(g.sn))!.protocol_id).toBeNull();
   });
 
@@ -451,21 +483,26 @@ describe('assign, protocol, delete', () => {
     const owner = await account(s);
     const plantId = await createPlant(s, owner);
     const bound = await stocked();
-    expect((await call(owner, 'POST', `/api/v1/plant/${plantId}/gateway`, { sn: bound.sn, key: bound.claimKey })).code).toBe(0);
-    expect(await call(admin, 'GET', `/api/v1/gateway/${bound.id}/delete`)).toMatchObject({ code: 301, data: null });
+    expect((await call(owner, 'POST', `/api/v1/plant/${plantId}/gateway`, { sn: bound.sn, key: bound.claimKey })).code).toBe(
+      ErrorCode.ok,
+    );
+    expect(await call(admin, 'GET', `/api/v1/gateway/${bound.id}/delete`)).toMatchObject({
+      code: ErrorCode.gatewayUsed,
+      data: null,
+    });
     expect((await gatewayRow(bound.sn))!.deleted_at).toBeNull();
 
     const free = await stocked({ customerId: customer });
-    expect(await call(admin, 'GET', `/api/v1/gateway/${free.id}/delete`)).toMatchObject({ code: 0 });
+    expect(await call(admin, 'GET', `/api/v1/gateway/${free.id}/delete`)).toMatchObject({ code: ErrorCode.ok });
     expect((await gatewayRow(free.sn))!.deleted_at).not.toBeNull();
-    expect(await call(admin, 'GET', `/api/v1/gateway/${free.id}/delete`)).toMatchObject({ code: 305 });
-    expect((await call(admin, 'GET', `/api/v1/gateway/${free.id}`)).code).toBe(305);
+    expect(await call(admin, 'GET', `/api/v1/gateway/${free.id}/delete`)).toMatchObject({ code: ErrorCode.gatewayMissing });
+    expect((await call(admin, 'GET', `/api/v1/gateway/${free.id}`)).code).toBe(ErrorCode.gatewayMissing);
     const audit = (await stockAudits()).at(-1)!;
     expect(audit).toMatchObject({ action: 'delete', entity_id: String(free.id), company_id: customer });
 
     // Its SN can be stocked again: the row starts afresh, with new secrets.
     const again = await call(admin, 'POST', '/api/v1/gateway/create', { sn: free.sn });
-    expect(again.code).toBe(0);
+    expect(again.code).toBe(ErrorCode.ok);
     const revived = (await gatewayRow(free.sn))!;
     expect(revived).toMatchObject({ deleted_at: null, company_id: null });
     expect(revived.claim_key_hash).toBe(sha256((again.data as { claimKey: string }).claimKey));
@@ -544,7 +581,7 @@ describe('who may', () => {
           call(who, 'GET', '/api/v1/gateway/import/template'),
         );
       }
-      for (const res of await Promise.all(calls)) expect(res).toMatchObject({ code: 2, data: null });
+      for (const res of await Promise.all(calls)) expect(res).toMatchObject({ code: ErrorCode.noPermission, data: null });
     }
     expect(await count()).toBe(before);
     expect(

@@ -4,7 +4,7 @@
  * whether it is offered. Readers of the maintenance log list the enabled ones; the operator
  * (`logger.function.edit`) lists all, adds and edits.
  */
-import type { DataOf, loggersApi } from '@sunfleet/contracts';
+import { type DataOf, ErrorCode, type loggersApi } from '@sunfleet/contracts';
 import type { Selectable } from 'kysely';
 import type { Caller } from '../../access/caller.ts';
 import { can } from '../../access/caller.ts';
@@ -42,19 +42,19 @@ export async function listFunctions(db: Db, caller: Caller, all: boolean) {
 
 export async function getFunction(db: Db, id: number) {
   const row = await db.selectFrom('logger_functions').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) return fail(404);
+  if (!row) return fail(ErrorCode.notFound);
   return toFunction(row);
 }
 
 export async function checkFunctionName(db: Db, name: string, exceptId?: number) {
   const taken = await namedLike(db, name);
-  if (taken && taken.id !== exceptId) fail(207, 'name: another maintenance function has this name');
+  if (taken && taken.id !== exceptId) fail(ErrorCode.already, 'name: another maintenance function has this name');
 }
 
 export async function saveFunction(db: Db, input: Input) {
   const name = input.name.trim();
   const code = input.code.trim();
-  if (name === '') fail(4, 'name: required');
+  if (name === '') fail(ErrorCode.validation, 'name: required');
   const at = Date.now();
   const values = {
     name,
@@ -67,13 +67,14 @@ export async function saveFunction(db: Db, input: Input) {
   const id = await db.transaction().execute(async (trx) => {
     if (input.id !== undefined) {
       const found = await trx.selectFrom('logger_functions').select('id').where('id', '=', input.id).executeTakeFirst();
-      if (!found) fail(404);
+      if (!found) fail(ErrorCode.notFound);
     }
     const rows = await trx.selectFrom('logger_functions').select(['id', 'name', 'code']).execute();
     const others = rows.filter((r) => r.id !== input.id);
-    if (others.some((r) => sameName(r.name) === sameName(name))) fail(207, 'name: another maintenance function has this name');
+    if (others.some((r) => sameName(r.name) === sameName(name)))
+      fail(ErrorCode.already, 'name: another maintenance function has this name');
     if (others.some((r) => r.code.toLowerCase() === code.toLowerCase()))
-      fail(5000, 'code: another maintenance function has this code');
+      fail(ErrorCode.codeExists, 'code: another maintenance function has this code');
     if (input.id !== undefined) {
       await trx.updateTable('logger_functions').set(values).where('id', '=', input.id).execute();
       return input.id;

@@ -11,7 +11,7 @@
  *   or revert shows its setting job's end;
  * - a time range is startTime inclusive to endTime exclusive; one that ends before it starts is 4.
  */
-import type { commandsApi, DataOf, loggersApi, MaintenanceResult } from '@sunfleet/contracts';
+import { type commandsApi, type DataOf, ErrorCode, type loggersApi, type MaintenanceResult } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import { deviceFor, gatewayFor, plantFor, subjectFor } from '../../access/resolve.ts';
 import type { CommandJob } from '../../commands/channel.ts';
@@ -83,7 +83,7 @@ function toEntry(r: MaintenanceRow): Entry {
 function range(q: LogQuery): Pick<MaintenanceFilter, 'from' | 'to'> {
   const from = q.startTime === undefined ? undefined : Date.parse(q.startTime);
   const to = q.endTime === undefined ? undefined : Date.parse(q.endTime);
-  if (from !== undefined && to !== undefined && to < from) fail(4, 'endTime: must not be before startTime');
+  if (from !== undefined && to !== undefined && to < from) fail(ErrorCode.validation, 'endTime: must not be before startTime');
   return { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
 }
 
@@ -124,7 +124,7 @@ export async function plantLog(db: Db, caller: Caller, q: LogQuery & { plantId: 
 /** One entry with its job's steps (404 when the caller does not see it). */
 export async function logContent(db: Db, caller: Caller, id: number) {
   const row = await maintenanceRow(db, caller, id);
-  if (!row) return fail(404);
+  if (!row) return fail(ErrorCode.notFound);
   const steps = row.job_id ? await jobEvents(db, row.job_id) : [];
   return { ...toEntry(row), steps: steps.map((s) => ({ state: s.state, at: iso(s.at)!, detail: s.detail })) };
 }
@@ -172,7 +172,7 @@ export async function gatewayDebugReply(
     // Another gateway's job, or one of its devices', answers as missing.
     if (job && (job.gatewaySn !== gateway.sn || job.deviceSn !== null || job.body.type !== 'debug')) job = undefined;
   }
-  if (!job) return fail(404);
+  if (!job) return fail(ErrorCode.notFound);
   if (waitMs > 0) job = await deps.commands.settle(job.id, waitMs);
   const result = resultOfJob(job.state);
   if (result) await finishMaintenance(deps.db, job.id, result, { text: job.reply?.text ?? null, error: job.error });

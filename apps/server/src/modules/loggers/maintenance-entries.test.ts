@@ -3,6 +3,8 @@
  * leave an entry (who, which device, gateway and plant, the job) once the job is stored, settled
  * when operations sees the job end; a refused request leaves none. Over a real broker.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CommandRig, commandRig, TestGateway } from '../../../test/commands.ts';
 import { addDevice } from '../../../test/kits/events.ts';
@@ -62,7 +64,7 @@ describe('operations write the maintenance log', () => {
     const p = await plant();
     p.gateway.behaviour = 'acceptOnly';
     const sent = await call(staff, 'POST', `/api/v1/inverter/${p.inverterSn}/debug`, { code: 'AT+STATUS' });
-    expect(sent.code).toBe(0);
+    expect(sent.code).toBe(ErrorCode.ok);
     const [entry] = await entries(p.inverterSn);
     expect(entry).toMatchObject({
       kind: 'debug',
@@ -89,12 +91,14 @@ describe('operations write the maintenance log', () => {
   it('gateway debug: an entry settled with the diagnostic text; a timed-out one failed', async () => {
     const p = await plant();
     p.gateway.respond = (c) => ({ status: 'ok', text: `ran ${c.text}` });
-    expect((await call(staff, 'POST', `/api/v1/gateway/${p.gateway.sn}/debug`, { code: 'ping' })).code).toBe(0);
+    expect((await call(staff, 'POST', `/api/v1/gateway/${p.gateway.sn}/debug`, { code: 'ping' })).code).toBe(ErrorCode.ok);
     const [entry] = await entries(p.gateway.sn);
     expect(entry).toMatchObject({ kind: 'debug', gateway_sn: p.gateway.sn, plant_id: p.plantId, result: 'succeeded' });
     expect(JSON.parse(entry!.detail)).toMatchObject({ code: 'ping', text: 'ran ping' });
     p.gateway.behaviour = 'silent';
-    expect(await call(staff, 'POST', `/api/v1/gateway/${p.gateway.sn}/debug`, { code: 'slow' })).toMatchObject({ code: 1 });
+    expect(await call(staff, 'POST', `/api/v1/gateway/${p.gateway.sn}/debug`, { code: 'slow' })).toMatchObject({
+      code: ErrorCode.timeout,
+    });
     const [, timedOut] = await entries(p.gateway.sn);
     expect(timedOut).toMatchObject({ result: 'failed' });
     expect(JSON.parse(timedOut!.detail)).toMatchObject({ code: 'slow', error: 'timed out' });
@@ -104,7 +108,7 @@ describe('operations write the maintenance log', () => {
     const a = await plant();
     const b = await plant({ online: false });
     const res = await call(owner, 'POST', '/api/v1/gateways/batch/restart', { sns: [a.gateway.sn, b.gateway.sn] });
-    expect(res.code).toBe(0);
+    expect(res.code).toBe(ErrorCode.ok);
     const [ea] = await entries(a.gateway.sn);
     const [eb] = await entries(b.gateway.sn);
     expect(ea).toMatchObject({
@@ -147,8 +151,10 @@ describe('operations write the maintenance log', () => {
 
   it('a refused request leaves no entry', async () => {
     const p = await plant({ online: false });
-    expect((await call(staff, 'POST', `/api/v1/inverter/${p.inverterSn}/debug`, { code: 'x' })).code).toBe(1001);
-    expect((await call(stranger, 'POST', `/api/v1/gateway/${p.gateway.sn}/restart`)).code).toBe(305);
+    expect((await call(staff, 'POST', `/api/v1/inverter/${p.inverterSn}/debug`, { code: 'x' })).code).toBe(
+      ErrorCode.deviceOffline,
+    );
+    expect((await call(stranger, 'POST', `/api/v1/gateway/${p.gateway.sn}/restart`)).code).toBe(ErrorCode.gatewayMissing);
     expect(await entries(p.inverterSn)).toEqual([]);
     expect(await entries(p.gateway.sn)).toEqual([]);
   });

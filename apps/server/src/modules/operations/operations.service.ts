@@ -20,7 +20,7 @@
  *   gateway like a restart.
  */
 import { randomUUID } from 'node:crypto';
-import { type commandsApi, type DataOf, type GatewaySettingName, gatewaySettings, limits } from '@sunfleet/contracts';
+import { type commandsApi, type DataOf, ErrorCode, type GatewaySettingName, gatewaySettings, limits } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import { deviceFor, gatewayFor } from '../../access/resolve.ts';
 import { CommandConflict, type CommandJob } from '../../commands/channel.ts';
@@ -72,9 +72,9 @@ async function inverterToOperate(deps: Ops, caller: Caller, sn: string) {
 /** Inverter power on (`on`) or off: waits for the device's answer. */
 export async function powerInverter(deps: Ops, caller: Caller, sn: string, on: boolean): Promise<JobView> {
   const { device, gatewaySn } = await inverterToOperate(deps, caller, sn);
-  if (device.status === 'upgrading') fail(1005);
-  if (await latestDeviceJob(deps.db, device.sn, ['boot', 'shutdown'], { openOnly: true })) fail(1005);
-  if (!(await deps.commands.isOnline(gatewaySn))) fail(1001);
+  if (device.status === 'upgrading') fail(ErrorCode.stateBlocksAction);
+  if (await latestDeviceJob(deps.db, device.sn, ['boot', 'shutdown'], { openOnly: true })) fail(ErrorCode.stateBlocksAction);
+  if (!(await deps.commands.isOnline(gatewaySn))) fail(ErrorCode.deviceOffline);
   const submitted = await deps.commands
     .submit({
       gatewaySn,
@@ -82,7 +82,7 @@ export async function powerInverter(deps: Ops, caller: Caller, sn: string, on: b
       body: { type: on ? 'boot' : 'shutdown', device: device.sn },
       requestedBy: caller.user.id,
     })
-    .catch((err: unknown) => (err instanceof CommandConflict ? fail(1005) : Promise.reject(err)));
+    .catch((err: unknown) => (err instanceof CommandConflict ? fail(ErrorCode.stateBlocksAction) : Promise.reject(err)));
   await recordMaintenance(deps.db, {
     kind: 'power',
     deviceSn: device.sn,
@@ -96,15 +96,15 @@ export async function powerInverter(deps: Ops, caller: Caller, sn: string, on: b
   await settleEntry(deps, job);
   // Powered on or off: the device lists' cached counts and orders by state start afresh.
   if (job.state === 'succeeded') devicesChanged();
-  if (job.state === 'timed_out') fail(1);
+  if (job.state === 'timed_out') fail(ErrorCode.timeout);
   return jobView(job);
 }
 
 /** Send a debug code to an inverter; its reply is read with `inverterDebugReply`. */
 export async function debugInverter(deps: Ops, caller: Caller, sn: string, code: string): Promise<DebugView> {
   const { device, gatewaySn } = await inverterToOperate(deps, caller, sn);
-  if (device.status === 'upgrading') fail(1005);
-  if (!(await deps.commands.isOnline(gatewaySn))) fail(1001);
+  if (device.status === 'upgrading') fail(ErrorCode.stateBlocksAction);
+  if (!(await deps.commands.isOnline(gatewaySn))) fail(ErrorCode.deviceOffline);
   const job = await deps.commands.submit({
     gatewaySn,
     deviceSn: device.sn,
@@ -141,7 +141,7 @@ export async function inverterDebugReply(
     // Another device's job answers as missing.
     if (job && (job.deviceSn !== device.sn || job.body.type !== 'debug')) job = undefined;
   }
-  if (!job) return fail(404);
+  if (!job) return fail(ErrorCode.notFound);
   if (waitMs > 0) job = await deps.commands.settle(job.id, waitMs);
   await settleEntry(deps, job);
   return debugView(job);
@@ -150,7 +150,7 @@ export async function inverterDebugReply(
 /** Send a debug code to a gateway and wait for its diagnostic text. */
 export async function debugGateway(deps: Ops, caller: Caller, sn: string, code: string): Promise<DebugView> {
   const gateway = await gatewayFor(deps.db, caller, { sn }, { need: 'operate' });
-  if (!(await deps.commands.isOnline(gateway.sn))) fail(1001);
+  if (!(await deps.commands.isOnline(gateway.sn))) fail(ErrorCode.deviceOffline);
   const submitted = await deps.commands.submit({
     gatewaySn: gateway.sn,
     body: { type: 'debug', text: code },
@@ -167,7 +167,7 @@ export async function debugGateway(deps: Ops, caller: Caller, sn: string, code: 
   });
   const job = await deps.commands.settle(submitted.id);
   await settleEntry(deps, job);
-  if (job.state === 'timed_out') fail(1);
+  if (job.state === 'timed_out') fail(ErrorCode.timeout);
   return debugView(job);
 }
 
@@ -181,7 +181,8 @@ export async function restartGateways(
   sns: readonly string[],
 ): Promise<DataOf<typeof commandsApi.restartGateways>> {
   const unique = [...new Set(sns)];
-  if (unique.length === 0 || unique.length > limits.batchRestartMax) fail(4, `sns: 1 to ${limits.batchRestartMax} gateway SNs`);
+  if (unique.length === 0 || unique.length > limits.batchRestartMax)
+    fail(ErrorCode.validation, `sns: 1 to ${limits.batchRestartMax} gateway SNs`);
   const gateways = [];
   for (const sn of unique) gateways.push(await gatewayFor(deps.db, caller, { sn }, { need: 'operate' }));
   const batchId = randomUUID();
@@ -212,7 +213,7 @@ export async function restartProgress(
 ): Promise<DataOf<typeof commandsApi.restartProgress>> {
   const rows = await batchJobsOf(deps.db, batchId, caller.user.id);
   const jobs = rows.map(toJob).filter((j) => j.body.type === 'restart');
-  if (jobs.length === 0) return fail(404);
+  if (jobs.length === 0) return fail(ErrorCode.notFound);
   for (const job of jobs) await settleEntry(deps, job);
   return { batchId, jobs: jobs.map(jobView) };
 }
@@ -224,7 +225,7 @@ export function parseGatewaySns(gsns: string): string[] {
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
   if (sns.length === 0 || sns.some((s) => !/^[A-Za-z0-9_-]{1,32}$/.test(s)))
-    fail(4, 'gsns: gateway SNs separated by commas (A–Z a–z 0–9 _ -, at most 32 each)');
+    fail(ErrorCode.validation, 'gsns: gateway SNs separated by commas (A–Z a–z 0–9 _ -, at most 32 each)');
   return sns;
 }
 
@@ -240,7 +241,8 @@ export async function switchGatewaySetting(
   value: number,
 ): Promise<JobView> {
   const range = gatewaySettings[name];
-  if (value < range.min || value > range.max) fail(4, `value: ${name} must be within ${range.min}..${range.max}`);
+  if (value < range.min || value > range.max)
+    fail(ErrorCode.validation, `value: ${name} must be within ${range.min}..${range.max}`);
   const gateway = await gatewayFor(deps.db, caller, { sn }, { need: 'operate' });
   const command = {
     gatewaySn: gateway.sn,

@@ -10,7 +10,7 @@
  * jobs not started and the commands still waiting to be sent; what was sent finishes.
  */
 import { randomUUID } from 'node:crypto';
-import { settingFamily } from '@sunfleet/contracts';
+import { ErrorCode, settingFamily } from '@sunfleet/contracts';
 import type { RegisterWrite } from '@sunfleet/protocols';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Caller } from '../../access/caller.ts';
@@ -48,13 +48,14 @@ export interface BatchInput {
 
 async function snapshot(ctx: JobContext, id: string): Promise<Batch> {
   const batch = await getBatch(ctx.db, id);
-  if (!batch) return fail(404);
+  if (!batch) return fail(ErrorCode.notFound);
   return toBatch(batch, await batchJobs(ctx.db, id));
 }
 
 export async function startBatch(ctx: BatchContext, caller: Caller, input: BatchInput): Promise<Batch> {
   const family = settingFamily(input.family);
-  if (!family?.groups.includes(input.group)) fail(4, `group: ${input.family}/${input.group} is not a setting group`);
+  if (!family?.groups.includes(input.group))
+    fail(ErrorCode.validation, `group: ${input.family}/${input.group} is not a setting group`);
   const devices: Supported[] = [];
   for (const sn of input.sns) devices.push(await supportedDevice(ctx, caller, { sn }, null, [input.group], 'operate'));
   const checked = new Map<string, Checked>();
@@ -105,13 +106,17 @@ async function runBatch(ctx: BatchContext, batchId: string, items: NewJob[], wri
           await updateJob(ctx.db, item.id, {
             state: 'failed',
             error: 'another setting change of this device was running',
-            errorCode: 1009,
+            errorCode: ErrorCode.settingBusy,
           });
           continue;
         }
         const target = await targetOf(ctx.db, item.deviceId);
         if (!ctx.channel || !target.online) {
-          await updateJob(ctx.db, item.id, { state: 'failed', error: 'read before: the gateway is offline', errorCode: 1001 });
+          await updateJob(ctx.db, item.id, {
+            state: 'failed',
+            error: 'read before: the gateway is offline',
+            errorCode: ErrorCode.deviceOffline,
+          });
           continue;
         }
         await runJob(ctx, {
@@ -125,7 +130,9 @@ async function runBatch(ctx: BatchContext, batchId: string, items: NewJob[], wri
         });
       } catch (err) {
         ctx.log.error({ err, jobId: item.id }, 'setting job failed');
-        await updateJob(ctx.db, item.id, { state: 'failed', error: 'internal error', errorCode: 500 }).catch(() => {});
+        await updateJob(ctx.db, item.id, { state: 'failed', error: 'internal error', errorCode: ErrorCode.serverError }).catch(
+          () => {},
+        );
       }
     }
   };
@@ -136,7 +143,7 @@ async function runBatch(ctx: BatchContext, batchId: string, items: NewJob[], wri
 /** A batch of the caller's own (404 for any other id). */
 async function ownBatch(ctx: JobContext, caller: Caller, id: string) {
   const batch = await getBatch(ctx.db, id);
-  if (!batch || batch.requested_by !== caller.user.id) return fail(404);
+  if (!batch || batch.requested_by !== caller.user.id) return fail(ErrorCode.notFound);
   return batch;
 }
 

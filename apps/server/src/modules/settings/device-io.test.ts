@@ -1,4 +1,4 @@
-import { registersToHex } from '@sunfleet/contracts';
+import { ErrorCode, registersToHex } from '@sunfleet/contracts';
 import { settingGroupFields, settingGroupReads, supportedSettings, validateSettingValues } from '@sunfleet/protocols';
 import { describe, expect, it } from 'vitest';
 import type { DeviceSpec } from '../../../../simulator/src/plant.ts';
@@ -64,7 +64,9 @@ describe('setting groups over the command channel', () => {
 
   it('sends nothing to an offline gateway or without a channel: 1001', async () => {
     const { channel, io } = world();
-    await expect(readGroups(io, target(false), ['batt'])).rejects.toMatchObject(new DeviceError(1001, 'the gateway is offline'));
+    await expect(readGroups(io, target(false), ['batt'])).rejects.toMatchObject(
+      new DeviceError(ErrorCode.deviceOffline, 'the gateway is offline'),
+    );
     await expect(readGroups({ channel: undefined, requestedBy: 1 }, target(), ['batt'])).rejects.toBeInstanceOf(DeviceError);
     expect(channel.sent).toEqual([]);
   });

@@ -5,7 +5,7 @@
  * says why: 1001 the gateway is offline (or the job expired waiting for it), 1 no final answer in
  * time, 1008 the device refused (its reason kept).
  */
-import { type ErrorCode, hexToRegisters, registersToHex } from '@sunfleet/contracts';
+import { ErrorCode, hexToRegisters, registersToHex } from '@sunfleet/contracts';
 import { decodeSettingGroup, type RegisterWrite, settingGroupReads } from '@sunfleet/protocols';
 import type { CommandBody, CommandChannel, CommandJob } from '../../commands/channel.ts';
 import type { Db } from '../../db/index.ts';
@@ -63,7 +63,7 @@ export interface Io {
 }
 
 async function run(io: Io, target: Target, body: CommandBody): Promise<CommandJob> {
-  if (!io.channel || !target.online) throw new DeviceError(1001, 'the gateway is offline');
+  if (!io.channel || !target.online) throw new DeviceError(ErrorCode.deviceOffline, 'the gateway is offline');
   const submitted = await io.channel.submit({
     gatewaySn: target.gatewaySn,
     deviceSn: target.sn,
@@ -77,17 +77,17 @@ async function run(io: Io, target: Target, body: CommandBody): Promise<CommandJo
     case 'succeeded':
       return job;
     case 'failed':
-      throw new DeviceError(1008, job.error ?? 'refused');
+      throw new DeviceError(ErrorCode.deviceRefused, job.error ?? 'refused');
     case 'expired':
-      throw new DeviceError(1001, 'the gateway stayed offline');
+      throw new DeviceError(ErrorCode.deviceOffline, 'the gateway stayed offline');
     case 'cancelled':
-      throw new DeviceError(1, 'cancelled before it was sent', true);
+      throw new DeviceError(ErrorCode.timeout, 'cancelled before it was sent', true);
     case 'timed_out':
-      throw new DeviceError(1, 'no answer in time');
+      throw new DeviceError(ErrorCode.timeout, 'no answer in time');
     default:
       // Still waiting after the longest wait: withdraw it if it was never sent.
       job = await io.channel.cancel(job.id, io.requestedBy);
-      throw new DeviceError(1, job.state === 'cancelled' ? 'not sent in time' : 'no answer in time');
+      throw new DeviceError(ErrorCode.timeout, job.state === 'cancelled' ? 'not sent in time' : 'no answer in time');
   }
 }
 

@@ -4,6 +4,8 @@
  * refuses (failed, with the error), and each job of a batch. Read through the log's API,
  * on a command channel that runs the simulator's own command execution.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { settingGroupFields, stepOf } from '@sunfleet/protocols';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
@@ -64,7 +66,7 @@ afterAll(() => s.close());
 
 async function log(sn: string): Promise<Entry[]> {
   const res = await s.call(O.token, 'GET', `/api/v1/logger/getInverterLogger/${sn}?size=50`);
-  expect(res.body.code).toBe(0);
+  expect(res.body.code).toBe(ErrorCode.ok);
   return (res.body.data as { list: Entry[] }).list;
 }
 
@@ -118,7 +120,7 @@ describe('the maintenance log holds the remote settings', () => {
       sns: [H1, H2],
       values: { [field.key]: nth(5) },
     });
-    expect(res.body.code).toBe(0);
+    expect(res.body.code).toBe(ErrorCode.ok);
     const batchId = (res.body.data as { id: string }).id;
     for (let i = 0; i < 400; i++) {
       const b = (await s.call(O.token, 'GET', `/api/v1/setting/batch/${batchId}`)).body.data as { state: string };

@@ -8,7 +8,7 @@
  * device running (1009). Nothing is recorded or sent before all of them pass.
  */
 import { randomUUID } from 'node:crypto';
-import { type SettingFamily, settingFamily } from '@sunfleet/contracts';
+import { ErrorCode, type SettingFamily, settingFamily } from '@sunfleet/contracts';
 import { type RegisterWrite, validateSettingValues } from '@sunfleet/protocols';
 import type { Caller } from '../../access/caller.ts';
 import { type DeviceAccess, deviceFor } from '../../access/resolve.ts';
@@ -40,7 +40,7 @@ export async function supportedDevice(
   const device = await deviceFor(ctx.db, caller, by, { kind: 'inverter', need });
   const support = supportOf(device.protocolId);
   if (!support || (familyId !== null && support.family.id !== familyId) || groups.some((g) => !support.groups.includes(g)))
-    return fail(601);
+    return fail(ErrorCode.inverterUnsupported);
   return { device, family: support.family };
 }
 
@@ -64,7 +64,7 @@ const asBusiness = (err: unknown): never => {
 
 async function onlineTarget(ctx: JobContext, s: Supported): Promise<Target> {
   const target = await targetOf(ctx.db, s.device.id);
-  if (!ctx.channel || !target.online) fail(1001);
+  if (!ctx.channel || !target.online) fail(ErrorCode.deviceOffline);
   return target;
 }
 
@@ -74,7 +74,7 @@ export async function readSettings(ctx: JobContext, caller: Caller, familyId: st
   const device = await deviceFor(ctx.db, caller, { sn }, { kind: 'inverter' });
   const supported = supportOf(device.protocolId);
   const groups = group === null ? (supported?.family.id === familyId ? supported.groups : []) : [group];
-  if (groups.length === 0) fail(601);
+  if (groups.length === 0) fail(ErrorCode.inverterUnsupported);
   const s = await supportedDevice(ctx, caller, { id: device.id }, family.id, groups, 'view');
   const target = await onlineTarget(ctx, s);
   const values = await readGroups({ channel: ctx.channel, requestedBy: caller.user.id }, target, groups).catch(asBusiness);
@@ -101,7 +101,7 @@ export interface Checked {
  */
 export function checkValues(protocolId: string, group: string, values: Readonly<Record<string, unknown>>): Checked {
   const result = validateSettingValues(protocolId, group, values);
-  if (!result.ok) return fail(4, result.problems.map((p) => p.message).join('; '));
+  if (!result.ok) return fail(ErrorCode.validation, result.problems.map((p) => p.message).join('; '));
   return { values: result.values, writes: result.writes };
 }
 
@@ -159,7 +159,7 @@ async function startJob(
     requested,
     requestedBy: caller.user.id,
   });
-  if (!started) fail(1009);
+  if (!started) fail(ErrorCode.settingBusy);
   await recordSettingEntry(ctx.db, s, target.gatewaySn, caller.user.id, {
     id,
     group,
@@ -188,11 +188,11 @@ export async function writeSettings(
 /** A job of a device the caller can see (404 for any other id). */
 async function visibleJob(ctx: JobContext, caller: Caller, id: string, need: 'view' | 'operate'): Promise<JobRow> {
   const row = await getJob(ctx.db, id);
-  if (!row) return fail(404);
+  if (!row) return fail(ErrorCode.notFound);
   try {
     await deviceFor(ctx.db, caller, { id: row.device_id }, { kind: 'inverter', need });
   } catch (err) {
-    if (err instanceof BusinessError && err.code === 600) fail(404);
+    if (err instanceof BusinessError && err.code === ErrorCode.inverterMissing) fail(ErrorCode.notFound);
     throw err;
   }
   return row;
@@ -207,7 +207,7 @@ export async function revertJob(ctx: JobContext, caller: Caller, id: string): Pr
   const row = await visibleJob(ctx, caller, id, 'operate');
   const original = toJob(row);
   if (original.before === null || (original.state !== 'succeeded' && original.state !== 'failed'))
-    fail(4, 'the job has no values read before it to write back');
+    fail(ErrorCode.validation, 'the job has no values read before it to write back');
   const requested: Record<string, SettingValue> = {};
   for (const key of Object.keys(original.requested)) {
     const value = original.before![key];

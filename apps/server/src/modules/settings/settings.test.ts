@@ -12,7 +12,7 @@
  * follow them: the hybrid's `batt` group gives the number fields `num`, `num2`, `num3` and the
  * enumeration `en` written here.
  */
-import { settingFamily } from '@sunfleet/contracts';
+import { ErrorCode, settingFamily } from '@sunfleet/contracts';
 import { type FieldDefinition, settingGroupFields, settingGroupReads, stepOf, supportedSettings } from '@sunfleet/protocols';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -175,7 +175,7 @@ async function untilDone(who: Account, batchId: string): Promise<Batch> {
 describe('support and reads', () => {
   it("names the device's family and the groups its protocol has", async () => {
     const res = await s.call(O.token, 'GET', `/api/v1/inverter/setting/${sn.H1}/support`);
-    expect(res.body.code).toBe(0);
+    expect(res.body.code).toBe(ErrorCode.ok);
     expect(res.body.data).toMatchObject({ family: 'dyStore', path: `/api/v1/dy/store/${sn.H1}/setting`, wholeRead: false });
     // Every group the protocol has, in the family's order.
     const groups = (res.body.data as { groups: string[] }).groups;
@@ -218,7 +218,7 @@ describe('support and reads', () => {
 
   it("reads a group from the device: each field's metadata with the value the device holds", async () => {
     const res = await s.call(O.token, 'GET', `${batt()}/read`);
-    expect(res.body.code).toBe(0);
+    expect(res.body.code).toBe(ErrorCode.ok);
     const data = res.body.data as { family: string; groups: { group: string; fields: Record<string, unknown>[] }[] };
     expect(data.family).toBe('dyStore');
     const fields = data.groups[0]!.fields;
@@ -243,16 +243,22 @@ describe('support and reads', () => {
   });
 
   it('refuses a group of another family (601) and reads a visitor may make', async () => {
-    expect((await s.call(O.token, 'GET', `/api/v1/asw/${sn.H1}/setting/basic/read`)).body.code).toBe(601);
-    expect((await s.call(O.token, 'GET', `/api/v1/dy/store/${sn.H3}/setting/batt/read`)).body.code).toBe(601);
-    expect((await s.call(O.token, 'GET', `/api/v1/dy/store/threePhase/${sn.H3}/setting/batt/read`)).body.code).toBe(0);
-    expect((await s.call(V.token, 'GET', `${batt()}/read`)).body.code).toBe(0);
+    expect((await s.call(O.token, 'GET', `/api/v1/asw/${sn.H1}/setting/basic/read`)).body.code).toBe(
+      ErrorCode.inverterUnsupported,
+    );
+    expect((await s.call(O.token, 'GET', `/api/v1/dy/store/${sn.H3}/setting/batt/read`)).body.code).toBe(
+      ErrorCode.inverterUnsupported,
+    );
+    expect((await s.call(O.token, 'GET', `/api/v1/dy/store/threePhase/${sn.H3}/setting/batt/read`)).body.code).toBe(ErrorCode.ok);
+    expect((await s.call(V.token, 'GET', `${batt()}/read`)).body.code).toBe(ErrorCode.ok);
   });
 
   it('answers 1001 for a device behind an offline gateway, sending nothing', async () => {
     await nothingSent(async () => {
-      expect((await s.call(O.token, 'GET', `${batt(sn.HO)}/read`)).body.code).toBe(1001);
-      expect((await s.call(O.token, 'POST', batt(sn.HO), { values: { [num.key]: nth(num, 1) } })).body.code).toBe(1001);
+      expect((await s.call(O.token, 'GET', `${batt(sn.HO)}/read`)).body.code).toBe(ErrorCode.deviceOffline);
+      expect((await s.call(O.token, 'POST', batt(sn.HO), { values: { [num.key]: nth(num, 1) } })).body.code).toBe(
+        ErrorCode.deviceOffline,
+      );
     });
   });
 
@@ -262,7 +268,7 @@ describe('support and reads', () => {
     device.bank.read = () => null;
     try {
       const refused = await s.call(O.token, 'GET', `${batt()}/read`);
-      expect(refused.body).toMatchObject({ code: 1008, data: null });
+      expect(refused.body).toMatchObject({ code: ErrorCode.deviceRefused, data: null });
       const [first] = wire(HYBRID, 'batt');
       expect(refused.body.msg).toBe(`The device refused the command: illegal data address 3:${first!.addr}+${first!.count}`);
     } finally {
@@ -271,7 +277,7 @@ describe('support and reads', () => {
     channel.unanswered = (m) => m.device === sn.H1;
     const writes = channel.sentTo(sn.H1, 'write').length;
     try {
-      expect((await s.call(O.token, 'GET', `${batt()}/read`)).body).toMatchObject({ code: 1, data: null });
+      expect((await s.call(O.token, 'GET', `${batt()}/read`)).body).toMatchObject({ code: ErrorCode.timeout, data: null });
       const write = await s.call(O.token, 'POST', batt(), { values: { [num.key]: nth(num, 1) } });
       expect(write.body.data).toMatchObject({
         state: 'failed',
@@ -294,7 +300,7 @@ describe('support and reads', () => {
         ['GET', `/api/v1/inverter/setting/${sn.HB}/jobs`],
       ] as const) {
         const res = await s.call(O.token, method, url, body);
-        expect(res.body, url).toMatchObject({ code: 600, data: null });
+        expect(res.body, url).toMatchObject({ code: ErrorCode.inverterMissing, data: null });
       }
     });
   });
@@ -314,7 +320,7 @@ describe('families read whole', () => {
       const groups = (support as { groups: string[] }).groups;
       expect([...groups].sort()).toEqual([...supportedSettings(protocolId)!.groups].sort());
       const res = await s.call(V.token, 'GET', url);
-      expect(res.body.code).toBe(0);
+      expect(res.body.code).toBe(ErrorCode.ok);
       const data = res.body.data as { family: string; groups: { group: string; fields: { key: string; value: unknown }[] }[] };
       expect(data.family).toBe(family);
       expect(data.groups.map((g) => g.group)).toEqual(groups);
@@ -333,8 +339,8 @@ describe('families read whole', () => {
 
   it("refuses the other family's whole read (601), sending nothing", async () => {
     await nothingSent(async () => {
-      expect((await s.call(O.token, 'GET', `/api/v1/dy/grid/${sn.MU}/read`)).body.code).toBe(601);
-      expect((await s.call(O.token, 'GET', `/api/v1/setting/uneet/${sn.MG}/read`)).body.code).toBe(601);
+      expect((await s.call(O.token, 'GET', `/api/v1/dy/grid/${sn.MU}/read`)).body.code).toBe(ErrorCode.inverterUnsupported);
+      expect((await s.call(O.token, 'GET', `/api/v1/setting/uneet/${sn.MG}/read`)).body.code).toBe(ErrorCode.inverterUnsupported);
     });
   });
 
@@ -357,10 +363,10 @@ describe('families read whole', () => {
 describe('writes', () => {
   it('refuses a visitor and a read-only account (2), who may read: nothing sent', async () => {
     for (const who of [V, R]) {
-      expect((await s.call(who.token, 'GET', `${batt()}/read`)).body.code).toBe(0);
+      expect((await s.call(who.token, 'GET', `${batt()}/read`)).body.code).toBe(ErrorCode.ok);
       await nothingSent(async () => {
         const res = await s.call(who.token, 'POST', batt(), { values: { [num.key]: nth(num, 1) } });
-        expect(res.body.code).toBe(2);
+        expect(res.body.code).toBe(ErrorCode.noPermission);
       });
     }
   });
@@ -380,7 +386,7 @@ describe('writes', () => {
     await nothingSent(async () => {
       const res = await s.call(O.token, 'POST', batt(), { values });
       expect(res.status).toBe(400);
-      expect(res.body.code).toBe(4);
+      expect(res.body.code).toBe(ErrorCode.validation);
       expect(res.body.msg).toContain(field);
       expect(res.body.msg).toContain(allowed);
     });
@@ -395,7 +401,7 @@ describe('writes', () => {
       [en.key]: options.find((o) => o !== before[en.key])!,
     };
     const res = await s.call(O.token, 'POST', batt(), { values });
-    expect(res.body.code).toBe(0);
+    expect(res.body.code).toBe(ErrorCode.ok);
     const job = res.body.data as Job;
     expect(job).toMatchObject({ state: 'succeeded', kind: 'write', requested: values, error: null, mismatches: [] });
     expect(job.requestedBy).toEqual({ id: O.id, account: O.account });
@@ -457,10 +463,10 @@ describe('writes', () => {
       .data as Job;
     expect(first.state).toBe('succeeded');
     expect(bank.settings()[num3.key]).not.toBe(start[num3.key]);
-    expect((await s.call(V.token, 'POST', `/api/v1/setting/job/${first.id}/revert`)).body.code).toBe(2);
-    expect((await s.call(P.token, 'POST', `/api/v1/setting/job/${first.id}/revert`)).body.code).toBe(404);
+    expect((await s.call(V.token, 'POST', `/api/v1/setting/job/${first.id}/revert`)).body.code).toBe(ErrorCode.noPermission);
+    expect((await s.call(P.token, 'POST', `/api/v1/setting/job/${first.id}/revert`)).body.code).toBe(ErrorCode.notFound);
     const res = await s.call(O.token, 'POST', `/api/v1/setting/job/${first.id}/revert`);
-    expect(res.body.code).toBe(0);
+    expect(res.body.code).toBe(ErrorCode.ok);
     const revert = res.body.data as Job;
     expect(revert).toMatchObject({
       kind: 'revert',
@@ -480,7 +486,7 @@ describe('writes', () => {
       for (let i = 0; i < 200 && channel.sent.length === sentBefore; i++) await new Promise((r) => setTimeout(r, 5));
       await nothingSentFor(sn.H2, async () => {
         const second = await s.call(O.token, 'POST', batt(sn.H2), { values: { [num.key]: nth(num, 5) } });
-        expect(second.body).toMatchObject({ code: 1009, data: null });
+        expect(second.body).toMatchObject({ code: ErrorCode.settingBusy, data: null });
       });
     } finally {
       channel.release();
@@ -496,8 +502,11 @@ describe('writes', () => {
       list: Job[];
     };
     const id = list.list[0]!.id;
-    expect((await s.call(V.token, 'GET', `/api/v1/setting/job/${id}`)).body.code).toBe(0);
-    expect((await s.call(P.token, 'GET', `/api/v1/setting/job/${id}`)).body).toMatchObject({ code: 404, data: null });
+    expect((await s.call(V.token, 'GET', `/api/v1/setting/job/${id}`)).body.code).toBe(ErrorCode.ok);
+    expect((await s.call(P.token, 'GET', `/api/v1/setting/job/${id}`)).body).toMatchObject({
+      code: ErrorCode.notFound,
+      data: null,
+    });
   });
 });
 
@@ -550,9 +559,9 @@ describe('batches', () => {
     await nothingSent(async () => {
       const body = { family: 'dyStore', group: 'batt', values: { [num.key]: nth(num, 1) } };
       const foreign = await s.call(O.token, 'POST', '/api/v1/setting/batch', { ...body, sns: [sn.H1, sn.H2, sn.HB] });
-      expect(foreign.body).toMatchObject({ code: 600, data: null });
+      expect(foreign.body).toMatchObject({ code: ErrorCode.inverterMissing, data: null });
       const unsupported = await s.call(O.token, 'POST', '/api/v1/setting/batch', { ...body, sns: [sn.H1, sn.MU] });
-      expect(unsupported.body).toMatchObject({ code: 601, data: null });
+      expect(unsupported.body).toMatchObject({ code: ErrorCode.inverterUnsupported, data: null });
       // Each device's values against its own family's fields: the single-phase hybrid allows
       // less charge current than the three-phase one.
       const charge = settingGroupFields(HYBRID, 'batt')!.find((f) => f.key === 'maxChargeCurrent')!;
@@ -561,21 +570,21 @@ describe('batches', () => {
         sns: [sn.H3, sn.H1],
         values: { maxChargeCurrent: charge.max! + 10 },
       });
-      expect(beyondOne.body.code).toBe(4);
+      expect(beyondOne.body.code).toBe(ErrorCode.validation);
       expect(beyondOne.body.msg).toContain(String(charge.max));
       const visitor = await s.call(V.token, 'POST', '/api/v1/setting/batch', { ...body, sns: [sn.H1] });
-      expect(visitor.body.code).toBe(2);
+      expect(visitor.body.code).toBe(ErrorCode.noPermission);
       const bad = await s.call(O.token, 'POST', '/api/v1/setting/batch', {
         ...body,
         sns: [sn.H1],
         values: { [num.key]: num.max! + stepOfField(num) },
       });
-      expect(bad.body.code).toBe(4);
+      expect(bad.body.code).toBe(ErrorCode.validation);
       const tooMany = await s.call(O.token, 'POST', '/api/v1/setting/batch', {
         ...body,
         sns: Array.from({ length: 201 }, (_, i) => `X${i}`),
       });
-      expect(tooMany.body.code).toBe(4);
+      expect(tooMany.body.code).toBe(ErrorCode.validation);
     });
     expect(await s.db.selectFrom('setting_batches').selectAll().execute()).toEqual([]);
   });
@@ -587,7 +596,7 @@ describe('batches', () => {
       sns: [sn.H1, sn.HO, batchSns[0]],
       values: { [num.key]: nth(num, 6) },
     });
-    expect(res.body.code).toBe(0);
+    expect(res.body.code).toBe(ErrorCode.ok);
     const batch = await untilDone(O, (res.body.data as Batch).id);
     expect(batch).toMatchObject({ state: 'finished', total: 3, done: 3, succeeded: 2, failed: 1 });
     expect(batch.jobs.map((j) => [j.state, j.errorCode])).toEqual([
@@ -596,7 +605,7 @@ describe('batches', () => {
       ['succeeded', null],
     ]);
     expect(bankOf(plants.A, batchSns[0]!).settings()[num.key]).toBe(nth(num, 6));
-    expect((await s.call(P.token, 'GET', `/api/v1/setting/batch/${batch.id}`)).body.code).toBe(404);
+    expect((await s.call(P.token, 'GET', `/api/v1/setting/batch/${batch.id}`)).body.code).toBe(ErrorCode.notFound);
   });
 
   it('takes devices of every family with the group, each job under its own family', async () => {
@@ -608,7 +617,7 @@ describe('batches', () => {
       sns: [sn.H3, sn.H2],
       values: { batteryCapacity: value },
     });
-    expect(res.body.code).toBe(0);
+    expect(res.body.code).toBe(ErrorCode.ok);
     const batch = await untilDone(O, (res.body.data as Batch).id);
     expect(batch).toMatchObject({ state: 'finished', total: 2, succeeded: 2 });
     expect(batch.jobs.map((j) => [(j as Job & { family: string }).family, j.state])).toEqual([
@@ -638,7 +647,7 @@ describe('batches', () => {
       // Wait until the first jobs' reads are out, the rest queued behind them.
       for (let i = 0; i < 200 && channel.sent.length - sentBefore < 8; i++) await new Promise((r) => setTimeout(r, 5));
       const cancel = await s.call(O.token, 'POST', `/api/v1/setting/batch/${batch.id}/cancel`);
-      expect(cancel.body.code).toBe(0);
+      expect(cancel.body.code).toBe(ErrorCode.ok);
       expect((cancel.body.data as Batch).state).toBe('cancelled');
     } finally {
       channel.release();

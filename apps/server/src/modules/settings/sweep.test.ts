@@ -1,3 +1,4 @@
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { device, gateway, storePlant } from '../../../test/kits/plants.ts';
@@ -90,9 +91,9 @@ describe('interrupted setting jobs', () => {
 
     const result = await housekeep({ db: s.db, dataDir: s.config.dataDir, now: () => now });
     expect(result.settings).toBe(3);
-    expect(await stateOf(stalled)).toEqual({ state: 'failed', error_code: 1 });
-    expect(await stateOf(staleQueued)).toEqual({ state: 'failed', error_code: 1 });
-    expect(await stateOf(staleReading)).toEqual({ state: 'failed', error_code: 1 });
+    expect(await stateOf(stalled)).toEqual({ state: 'failed', error_code: ErrorCode.timeout });
+    expect(await stateOf(staleQueued)).toEqual({ state: 'failed', error_code: ErrorCode.timeout });
+    expect(await stateOf(staleReading)).toEqual({ state: 'failed', error_code: ErrorCode.timeout });
     expect((await stateOf(moving)).state).toBe('verifying');
     expect((await stateOf(done)).state).toBe('succeeded');
     expect((await stateOf(liveQueued)).state).toBe('queued');

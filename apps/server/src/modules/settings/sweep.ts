@@ -5,6 +5,7 @@
  * job of a batch none of whose jobs moved for that long; the batch is then finished. What the
  * device holds is not known: the job says so, and its history shows the values before.
  */
+import { ErrorCode } from '@sunfleet/contracts';
 import type { Db } from '../../db/index.ts';
 import { COMMAND_WAIT_MS } from './device-io.ts';
 
@@ -33,7 +34,7 @@ export async function sweepInterruptedSettings(db: Db, at: number): Promise<numb
   for (const { id } of batches) {
     const r = await db
       .updateTable('setting_changes')
-      .set({ state: 'failed', error: INTERRUPTED, error_code: 1, updated_at: at, finished_at: at })
+      .set({ state: 'failed', error: INTERRUPTED, error_code: ErrorCode.timeout, updated_at: at, finished_at: at })
       .where('batch_id', '=', id)
       .where('state', 'in', UNFINISHED)
       .executeTakeFirst();
@@ -48,7 +49,7 @@ export async function sweepInterruptedSettings(db: Db, at: number): Promise<numb
   }
   const single = await db
     .updateTable('setting_changes')
-    .set({ state: 'failed', error: INTERRUPTED, error_code: 1, updated_at: at, finished_at: at })
+    .set({ state: 'failed', error: INTERRUPTED, error_code: ErrorCode.timeout, updated_at: at, finished_at: at })
     .where('batch_id', 'is', null)
     .where('state', 'in', UNFINISHED)
     .where('updated_at', '<', cutoff)

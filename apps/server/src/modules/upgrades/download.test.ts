@@ -4,6 +4,8 @@
  * expired link, a forged signature, or a signature of another image; links signed by one process
  * work in another sharing the data folder.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { type StoredFirmware, storeFirmware } from '../../../test/kits/upgrades.ts';
@@ -51,7 +53,7 @@ describe('the signed firmware download', () => {
     const past = await get(url, { range: 'bytes=100000-' });
     expect(past.statusCode).toBe(416);
     expect(past.headers['content-range']).toMatch(/^bytes \*\/\d+$/);
-    expect(JSON.parse(past.body)).toMatchObject({ code: 4, data: null });
+    expect(JSON.parse(past.body)).toMatchObject({ code: ErrorCode.validation, data: null });
     // A range for another image than the one the download began with: the whole new one.
     expect((await get(url, { range: 'bytes=10-', 'if-range': '"0000"' })).statusCode).toBe(200);
   });
@@ -68,7 +70,7 @@ describe('the signed firmware download', () => {
     const refused = await get(forged.toString());
     expect(refused.statusCode).toBe(403);
     expect(refused.headers['content-type']).toMatch(/^application\/json/);
-    expect(JSON.parse(refused.body)).toMatchObject({ code: 2, data: null });
+    expect(JSON.parse(refused.body)).toMatchObject({ code: ErrorCode.noPermission, data: null });
     // A later expiry with the old signature.
     const stretched = new URL(good);
     stretched.searchParams.set('exp', String(Number(good.searchParams.get('exp')) + 3600));
@@ -81,7 +83,7 @@ describe('the signed firmware download', () => {
     expect((await get(stranger)).statusCode).toBe(403);
     const gone = await get(signer().url(999_999, Date.now() + 60_000));
     expect(gone.statusCode).toBe(404);
-    expect(JSON.parse(gone.body)).toMatchObject({ code: 404, data: null });
+    expect(JSON.parse(gone.body)).toMatchObject({ code: ErrorCode.notFound, data: null });
     // The same key every time for the data folder: a second process signs links the first accepts.
     expect(linkKey(s.config.dataDir, null).equals(linkKey(s.config.dataDir, null))).toBe(true);
   });

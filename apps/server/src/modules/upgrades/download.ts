@@ -6,6 +6,7 @@
  * gone 404; neither says more.
  */
 import fs from 'node:fs';
+import { ErrorCode } from '@sunfleet/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/index.ts';
 import { firmwareBlobPath } from '../../firmware/signing.ts';
@@ -30,6 +31,9 @@ export function parseRange(header: string | undefined, size: number): { start: n
   return { start, end };
 }
 
+/** The code of each refusal: a link that does not verify (403), a gone image (404). */
+const refusals = { 403: ErrorCode.noPermission, 404: ErrorCode.notFound } as const;
+
 export async function serveFirmware(
   db: Db,
   dataDir: string,
@@ -39,8 +43,8 @@ export async function serveFirmware(
   p: { id: number; exp: number; sig: string },
 ): Promise<FastifyReply> {
   // Refusals in the envelope: 403 (code 2) for a link that does not verify, 404 for a gone image.
-  const refuse = (status: 403 | 404) =>
-    replyError(req, reply.header('cache-control', 'no-store'), status, status === 403 ? 2 : 404);
+  const refuse = (status: keyof typeof refusals) =>
+    replyError(req, reply.header('cache-control', 'no-store'), status, refusals[status]);
   if (!links.verify(p.id, p.exp, p.sig)) return refuse(403);
   const fw = await db.selectFrom('firmware').select(['sha256', 'size']).where('id', '=', p.id).executeTakeFirst();
   const file = fw ? firmwareBlobPath(dataDir, fw.sha256) : null;
@@ -56,7 +60,7 @@ export async function serveFirmware(
   // A range applies only to the same image (If-Range with its ETag, or none).
   const ifRange = req.headers['if-range'];
   const range = ifRange && ifRange !== `"${fw!.sha256}"` ? null : parseRange(req.headers.range, size);
-  if (range === 'bad') return replyError(req, reply.header('content-range', `bytes */${size}`), 416, 4);
+  if (range === 'bad') return replyError(req, reply.header('content-range', `bytes */${size}`), 416, ErrorCode.validation);
   if (range === null) return reply.code(200).header('content-length', size).send(fs.createReadStream(file));
   return reply
     .code(206)

@@ -4,6 +4,8 @@
  * not started and aborts downloads; two runners never start a wave twice; and a new process over
  * the same store (another command channel, broker and runner) continues a rollout.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CommandRig, commandProcess, commandRig } from '../../../test/commands.ts';
 import { addDevice } from '../../../test/kits/events.ts';
@@ -80,7 +82,7 @@ describe('a staged rollout', () => {
       canarySize: 2,
       waveSize: 2,
     });
-    expect(res.code).toBe(0);
+    expect(res.code).toBe(ErrorCode.ok);
     const id = res.data.rolloutId;
     expect(res.data.devices.map((d: { wave: number; state: string }) => [d.wave, d.state])).toEqual([
       [0, 'sending'],
@@ -128,11 +130,13 @@ describe('a staged rollout', () => {
     );
     expect(gateway.upgrades()).toHaveLength(4);
     // Another account sees nothing of it.
-    expect(await call(other, 'GET', `/api/v1/upgrade/rollout/${id}`)).toMatchObject({ code: 404, data: null });
-    expect(await call(other, 'POST', `/api/v1/upgrade/rollout/${id}/resume`)).toMatchObject({ code: 404 });
+    expect(await call(other, 'GET', `/api/v1/upgrade/rollout/${id}`)).toMatchObject({ code: ErrorCode.notFound, data: null });
+    expect(await call(other, 'POST', `/api/v1/upgrade/rollout/${id}/resume`)).toMatchObject({ code: ErrorCode.notFound });
 
     expect((await call(owner, 'POST', `/api/v1/upgrade/rollout/${id}/resume`)).data.state).toBe('running');
-    expect(await call(owner, 'POST', `/api/v1/upgrade/rollout/${id}/resume`)).toMatchObject({ code: 1005 });
+    expect(await call(owner, 'POST', `/api/v1/upgrade/rollout/${id}/resume`)).toMatchObject({
+      code: ErrorCode.stateBlocksAction,
+    });
     await waitFor(async () => (await runner.tick()).started === 2, 5000, 'wave 2 started');
     await succeed(gateway, sns[4]!);
     await succeed(gateway, sns[5]!);
@@ -187,7 +191,9 @@ describe('a staged rollout', () => {
       'settled after cancel',
     );
     expect(gateway.upgrades()).toHaveLength(2);
-    expect(await call(owner, 'POST', `/api/v1/upgrade/rollout/${id}/cancel`)).toMatchObject({ code: 1005 });
+    expect(await call(owner, 'POST', `/api/v1/upgrade/rollout/${id}/cancel`)).toMatchObject({
+      code: ErrorCode.stateBlocksAction,
+    });
     const results = await rig.s.db.selectFrom('maintenance_log').select('result').where('device_sn', 'in', sns).execute();
     expect(results.map((r) => r.result).sort()).toEqual(['cancelled', 'cancelled', 'cancelled', 'succeeded']);
   });

@@ -5,7 +5,7 @@
  * finish). A rollout is seen by the account that started it and by system administrators; anyone
  * else gets 404, as for a missing one.
  */
-import type { DataOf, upgradesApi } from '@sunfleet/contracts';
+import { type DataOf, ErrorCode, type upgradesApi } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import type { Deps } from '../../deps.ts';
 import { fail } from '../../http/errors.ts';
@@ -43,7 +43,7 @@ async function rolloutFor(deps: UpgradeDeps, caller: Caller, id: string): Promis
   let q = withFirmware(deps).where('upgrade_rollouts.id', '=', id);
   if (caller.user.kind !== 'sysadmin') q = q.where('upgrade_rollouts.requested_by', '=', caller.user.id);
   const r = await q.executeTakeFirst();
-  return r ?? fail(404);
+  return r ?? fail(ErrorCode.notFound);
 }
 
 async function summary(
@@ -154,7 +154,7 @@ export async function pauseRollout(deps: UpgradeDeps, caller: Caller, id: string
     pause_reason: 'paused by an operator',
     updated_at: at,
   });
-  if (!moved) fail(1005, 'the rollout is not running');
+  if (!moved) fail(ErrorCode.stateBlocksAction, 'the rollout is not running');
   return rolloutView(deps, caller, id);
 }
 
@@ -167,7 +167,7 @@ export async function resumeRollout(deps: UpgradeDeps, caller: Caller, id: strin
     paused_wave: Number(r.current_wave),
     updated_at: Date.now(),
   });
-  if (!moved) fail(1005, 'the rollout is not paused');
+  if (!moved) fail(ErrorCode.stateBlocksAction, 'the rollout is not paused');
   return rolloutView(deps, caller, id);
 }
 
@@ -179,7 +179,7 @@ export async function cancelRollout(deps: UpgradeDeps, caller: Caller, id: strin
     finished_at: at,
     updated_at: at,
   });
-  if (!moved) fail(1005, 'the rollout has ended');
+  if (!moved) fail(ErrorCode.stateBlocksAction, 'the rollout has ended');
   const ctx = upgradeCtx(deps);
   // Pending devices together; then each one under way.
   const pending = await deps.db

@@ -4,8 +4,8 @@
  * its progress; the images a device may take.
  */
 import { randomUUID } from 'node:crypto';
-import type { DataOf, ErrorCode, upgradesApi } from '@sunfleet/contracts';
-import { upgradesApi as contract } from '@sunfleet/contracts';
+import type { DataOf, upgradesApi } from '@sunfleet/contracts';
+import { upgradesApi as contract, ErrorCode } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import { deviceFor, gatewayFor } from '../../access/resolve.ts';
 import type { Deps } from '../../deps.ts';
@@ -26,7 +26,8 @@ const { upgradeLimits } = contract;
 /** An enabled image of the kind, else 4. */
 async function usableFirmware(deps: UpgradeDeps, id: number, kind: Kind): Promise<FirmwareRow> {
   const fw = await firmwareRow(deps.db, id);
-  if (!fw || fw.type !== kind || Number(fw.enabled) !== 1) return fail(4, `firmId: no enabled ${kind} firmware image ${id}`);
+  if (!fw || fw.type !== kind || Number(fw.enabled) !== 1)
+    return fail(ErrorCode.validation, `firmId: no enabled ${kind} firmware image ${id}`);
   return fw;
 }
 
@@ -87,17 +88,17 @@ async function targets(deps: UpgradeDeps, caller: Caller, kind: Kind, names: rea
 }
 
 const REASONS: Partial<Record<ErrorCode, string>> = {
-  1001: 'the device is offline',
-  1005: 'an upgrade of the device is running',
-  4001: 'the device already runs this version',
+  [ErrorCode.deviceOffline]: 'the device is offline',
+  [ErrorCode.stateBlocksAction]: 'an upgrade of the device is running',
+  [ErrorCode.firmwareLatest]: 'the device already runs this version',
 };
 
 /** Why a device cannot take the image now: 1005 busy, 1001 offline, 4001 already on it; 0 when it can. */
-function blocker(kind: Kind, t: Target, busy: ReadonlySet<string>, version: string): ErrorCode | 0 {
-  if (busy.has(t.sn)) return 1005;
-  if (!t.online) return 1001;
-  if (isVersion(kind, t.version, version)) return 4001;
-  return 0;
+function blocker(kind: Kind, t: Target, busy: ReadonlySet<string>, version: string): ErrorCode {
+  if (busy.has(t.sn)) return ErrorCode.stateBlocksAction;
+  if (!t.online) return ErrorCode.deviceOffline;
+  if (isVersion(kind, t.version, version)) return ErrorCode.firmwareLatest;
+  return ErrorCode.ok;
 }
 
 /** How many devices each wave takes: the canary, then waves of `waveSize`. */
@@ -135,11 +136,11 @@ export async function startUpgrade(
   const refused: Started['refused'] = [];
   for (const t of list) {
     const code = blocker(kind, t, busy, firmware.version);
-    if (code === 0) accepted.push(t);
+    if (code === ErrorCode.ok) accepted.push(t);
     else refused.push({ sn: t.sn, code, reason: REASONS[code] ?? '' });
   }
   if (options.single && refused.length > 0) fail(refused[0]!.code as ErrorCode);
-  if (accepted.length === 0) fail((refused[0]?.code ?? 4) as ErrorCode);
+  if (accepted.length === 0) fail((refused[0]?.code ?? ErrorCode.validation) as ErrorCode);
 
   const ctx = upgradeCtx(deps);
   const at = ctx.now();
@@ -244,7 +245,13 @@ export async function checkGateways(
   );
   return list.map((t) => {
     const code = blocker('gateway', t, busy, firmware.version);
-    return { sn: t.sn, version: t.version, ok: code === 0, code, reason: code === 0 ? null : (REASONS[code] ?? null) };
+    return {
+      sn: t.sn,
+      version: t.version,
+      ok: code === ErrorCode.ok,
+      code,
+      reason: code === ErrorCode.ok ? null : (REASONS[code] ?? null),
+    };
   });
 }
 
@@ -272,7 +279,7 @@ export async function inverterProgress(deps: UpgradeDeps, caller: Caller, sn: st
 export async function cutInverter(deps: UpgradeDeps, caller: Caller, sn: string) {
   const device = await deviceFor(deps.db, caller, { sn }, { kind: 'inverter', need: 'operate' });
   const row = await latestOfDevice(deps.db, device.sn, 'inverter');
-  if (!row || !OPEN_STATES.includes(row.state as UpgradeState)) return fail(404);
+  if (!row || !OPEN_STATES.includes(row.state as UpgradeState)) return fail(ErrorCode.notFound);
   const after = await cutDevice(upgradeCtx(deps), row, caller.user.id);
   return deviceView(after, await withFirmware(deps, after));
 }

@@ -6,7 +6,7 @@
  * permission or as a visitor), and cutting an upgrade in each state.
  */
 import { createHash } from 'node:crypto';
-import { companyGrantable } from '@sunfleet/contracts';
+import { companyGrantable, ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CommandRig, commandRig } from '../../../test/commands.ts';
 import { type Account, account, company } from '../../../test/kits/plants.ts';
@@ -60,11 +60,11 @@ const logOf = (sn: string) =>
 describe('an inverter upgrade', () => {
   it('an inverter never upgraded answers "no upgrade" (code 0, null), not 404; once started, its upgrade', async () => {
     const p = await plant();
-    expect(await progress(p.inverterSn)).toMatchObject({ code: 0, data: null });
+    expect(await progress(p.inverterSn)).toMatchObject({ code: ErrorCode.ok, data: null });
     const started = await call(owner, 'POST', `/api/v1/inverter/${p.inverterSn}/upgrade?firmId=${inverterFw.id}`);
-    expect(started.code).toBe(0);
+    expect(started.code).toBe(ErrorCode.ok);
     const now = await progress(p.inverterSn);
-    expect(now.code).toBe(0);
+    expect(now.code).toBe(ErrorCode.ok);
     expect(now.data).toMatchObject({ sn: p.inverterSn, rolloutId: started.data.rolloutId });
   });
 
@@ -72,7 +72,7 @@ describe('an inverter upgrade', () => {
     const p = await plant();
     const res = await call(owner, 'POST', `/api/v1/inverter/${p.inverterSn}/upgrade?firmId=${inverterFw.id}`);
     expect(res).toMatchObject({
-      code: 0,
+      code: ErrorCode.ok,
       data: { refused: [], devices: [{ sn: p.inverterSn, state: 'sending', toVersion: 'V1.5.0.0' }] },
     });
     const [command] = await p.gateway.receivedCount(1);
@@ -110,7 +110,9 @@ describe('an inverter upgrade', () => {
     await step({ status: 'progress', stage: 'download', progress: 40 }, 'sending', 40);
     // Under way: the device's status says so, and power on/off is refused.
     expect(await statusOf(p.inverterSn)).toBe('upgrading');
-    expect(await call(owner, 'GET', `/api/v1/inverter/${p.inverterSn}/boot`)).toMatchObject({ code: 1005 });
+    expect(await call(owner, 'GET', `/api/v1/inverter/${p.inverterSn}/boot`)).toMatchObject({
+      code: ErrorCode.stateBlocksAction,
+    });
     await step({ status: 'progress', stage: 'verify', progress: 100 }, 'downloaded', 100);
     await step({ status: 'progress', stage: 'flash', progress: 30 }, 'upgrading', 30);
     // The device's ok alone is not success: the version it reports next is.
@@ -192,28 +194,30 @@ describe('an inverter upgrade', () => {
   it('refuses: 1001 offline, 1005 while an upgrade runs, 4001 already on that version, 4 a firmware not usable; nothing sent', async () => {
     const off = await plant({ online: false });
     expect(await call(owner, 'POST', `/api/v1/inverter/${off.inverterSn}/upgrade?firmId=${inverterFw.id}`)).toMatchObject({
-      code: 1001,
+      code: ErrorCode.deviceOffline,
     });
     const p = await plant();
-    expect((await call(owner, 'POST', `/api/v1/inverter/${p.inverterSn}/upgrade?firmId=${inverterFw.id}`)).code).toBe(0);
+    expect((await call(owner, 'POST', `/api/v1/inverter/${p.inverterSn}/upgrade?firmId=${inverterFw.id}`)).code).toBe(
+      ErrorCode.ok,
+    );
     expect(await call(owner, 'POST', `/api/v1/inverter/${p.inverterSn}/upgrade?firmId=${inverterFw.id}`)).toMatchObject({
-      code: 1005,
+      code: ErrorCode.stateBlocksAction,
       data: null,
     });
     const q = await plant();
     await q.gateway.report(q.inverterSn, '01 05 00 00');
     await waitFor(async () => (await call(owner, 'GET', `/api/v1/inverter/${q.inverterSn}/firmware`)).data.version === '1_5_0_0');
     expect(await call(owner, 'POST', `/api/v1/inverter/${q.inverterSn}/upgrade?firmId=${inverterFw.id}`)).toMatchObject({
-      code: 4001,
+      code: ErrorCode.firmwareLatest,
     });
     const disabled = await storeFirmware(rig.s, { type: 'inverter', version: '9.9', enabled: false });
     expect(await call(owner, 'POST', `/api/v1/inverter/${q.inverterSn}/upgrade?firmId=${disabled.id}`)).toMatchObject({
-      code: 4,
+      code: ErrorCode.validation,
     });
     expect(await call(owner, 'POST', `/api/v1/inverter/${q.inverterSn}/upgrade?firmId=${gatewayFw.id}`)).toMatchObject({
-      code: 4,
+      code: ErrorCode.validation,
     });
-    expect(await call(owner, 'POST', `/api/v1/inverter/${q.inverterSn}/upgrade`)).toMatchObject({ code: 4 });
+    expect(await call(owner, 'POST', `/api/v1/inverter/${q.inverterSn}/upgrade`)).toMatchObject({ code: ErrorCode.validation });
     expect(q.gateway.upgrades()).toEqual([]);
     expect(off.gateway.upgrades()).toEqual([]);
   });
@@ -221,19 +225,23 @@ describe('an inverter upgrade', () => {
   it('another tenant’s device is not seen (600, 305); a visitor and an account without the permission get 2; nothing stored', async () => {
     const p = await plant();
     expect(await call(stranger, 'POST', `/api/v1/inverter/${p.inverterSn}/upgrade?firmId=${inverterFw.id}`)).toMatchObject({
-      code: 600,
+      code: ErrorCode.inverterMissing,
     });
     expect(await call(stranger, 'POST', `/api/v1/gateway/${p.gatewayId}/upgrade?firmId=${gatewayFw.id}`)).toMatchObject({
-      code: 305,
+      code: ErrorCode.gatewayMissing,
     });
     expect(
       await call(stranger, 'POST', `/api/v1/gateways/batch/upgrade`, { firmId: gatewayFw.id, sns: [p.gateway.sn] }),
-    ).toMatchObject({ code: 305 });
-    expect(await call(stranger, 'GET', `/api/v1/inverter/${p.inverterSn}/upgrade/progress`)).toMatchObject({ code: 600 });
-    expect(await call(stranger, 'POST', `/api/v1/inverter/${p.inverterSn}/cutUpgrade`)).toMatchObject({ code: 600 });
+    ).toMatchObject({ code: ErrorCode.gatewayMissing });
+    expect(await call(stranger, 'GET', `/api/v1/inverter/${p.inverterSn}/upgrade/progress`)).toMatchObject({
+      code: ErrorCode.inverterMissing,
+    });
+    expect(await call(stranger, 'POST', `/api/v1/inverter/${p.inverterSn}/cutUpgrade`)).toMatchObject({
+      code: ErrorCode.inverterMissing,
+    });
     await share(rig.s, p.plantId, visitor.id, 'visitor');
     expect(await call(visitor, 'POST', `/api/v1/inverter/${p.inverterSn}/upgrade?firmId=${inverterFw.id}`)).toMatchObject({
-      code: 2,
+      code: ErrorCode.noPermission,
     });
     // A company whose grant leaves upgrades out: its administrator sees the plant but may not upgrade.
     const companyId = await company(
@@ -246,14 +254,14 @@ describe('an inverter upgrade', () => {
     plants.push(theirs);
     // They see the inverter, which has had no upgrade: that is its state, not an error.
     expect(await call(staff, 'GET', `/api/v1/inverter/${theirs.inverterSn}/upgrade/progress`)).toMatchObject({
-      code: 0,
+      code: ErrorCode.ok,
       data: null,
     });
     expect(await call(staff, 'POST', `/api/v1/inverter/${theirs.inverterSn}/upgrade?firmId=${inverterFw.id}`)).toMatchObject({
-      code: 2,
+      code: ErrorCode.noPermission,
     });
     expect(await call(staff, 'POST', `/api/v1/gateway/${theirs.gatewayId}/upgrade?firmId=${gatewayFw.id}`)).toMatchObject({
-      code: 2,
+      code: ErrorCode.noPermission,
     });
     const rows = await rig.s.db
       .selectFrom('upgrade_devices')
@@ -274,17 +282,24 @@ describe('a gateway upgrade', () => {
       firmId: gatewayFw.id,
       sns: [p.gateway.sn, other.gateway.sn, off.gateway.sn],
     });
-    expect(check.data.map((c: { sn: string; code: number }) => c.code)).toEqual([0, 4001, 1001]);
+    expect(check.data.map((c: { sn: string; code: number }) => c.code)).toEqual([
+      ErrorCode.ok,
+      ErrorCode.firmwareLatest,
+      ErrorCode.deviceOffline,
+    ]);
     expect(await call(owner, 'POST', `/api/v1/gateway/${other.gateway.sn}/check?firmId=${gatewayFw.id}`)).toMatchObject({
-      code: 0,
-      data: { ok: false, code: 4001, version: 'SFG-2.5.0' },
+      code: ErrorCode.ok,
+      data: { ok: false, code: ErrorCode.firmwareLatest, version: 'SFG-2.5.0' },
     });
     expect(await call(owner, 'POST', `/api/v1/gateway/${other.gatewayId}/upgrade?firmId=${gatewayFw.id}`)).toMatchObject({
-      code: 4001,
+      code: ErrorCode.firmwareLatest,
     });
 
     const res = await call(owner, 'POST', `/api/v1/gateway/${p.gatewayId}/upgrade?firmId=${gatewayFw.id}`);
-    expect(res).toMatchObject({ code: 0, data: { devices: [{ sn: p.gateway.sn, kind: 'gateway', fromVersion: 'SFG-2.4.1' }] } });
+    expect(res).toMatchObject({
+      code: ErrorCode.ok,
+      data: { devices: [{ sn: p.gateway.sn, kind: 'gateway', fromVersion: 'SFG-2.4.1' }] },
+    });
     const [command] = await p.gateway.receivedCount(1);
     expect(command).toMatchObject({ type: 'upgrade', firmware: { version: 'SFG-2.5.0' } });
     expect(command!.device).toBeUndefined();
@@ -304,13 +319,13 @@ describe('a gateway upgrade', () => {
 describe('cutting an upgrade', () => {
   it('a download is told to abort and ends cancelled; a flash under way finishes; 404 when none runs', async () => {
     const p = await plant();
-    expect(await call(owner, 'POST', `/api/v1/inverter/${p.inverterSn}/cutUpgrade`)).toMatchObject({ code: 404 });
+    expect(await call(owner, 'POST', `/api/v1/inverter/${p.inverterSn}/cutUpgrade`)).toMatchObject({ code: ErrorCode.notFound });
     await call(owner, 'POST', `/api/v1/inverter/${p.inverterSn}/upgrade?firmId=${inverterFw.id}`);
     const [command] = await p.gateway.receivedCount(1);
     await p.gateway.reply(command!.id, { status: 'progress', stage: 'download', progress: 20 });
     await waitFor(async () => (await rig.commands.get(command!.id))?.progress === 20, 3000, 'downloading');
     const cut = await call(owner, 'POST', `/api/v1/inverter/${p.inverterSn}/cutUpgrade`);
-    expect(cut).toMatchObject({ code: 0, data: { state: 'sending' } });
+    expect(cut).toMatchObject({ code: ErrorCode.ok, data: { state: 'sending' } });
     const [, abort] = await p.gateway.receivedCount(2);
     expect(abort).toMatchObject({ type: 'abort', target: command!.id, device: p.inverterSn });
     await p.gateway.reply(abort!.id, { status: 'ok' });
@@ -334,7 +349,7 @@ describe('cutting an upgrade', () => {
     await f.gateway.reply(cf!.id, { status: 'progress', stage: 'flash', progress: 50 });
     await waitFor(async () => (await progress(f.inverterSn)).data.state === 'upgrading', 3000, 'flashing');
     expect(await call(owner, 'POST', `/api/v1/inverter/${f.inverterSn}/cutUpgrade`)).toMatchObject({
-      code: 0,
+      code: ErrorCode.ok,
       data: { state: 'upgrading' },
     });
     await new Promise((r) => setTimeout(r, 100));
@@ -364,7 +379,7 @@ describe('cutting an upgrade', () => {
     await p.gateway.disconnect();
     await rig.s.db.updateTable('command_jobs').set({ state: 'queued', sent_at: null }).where('id', '=', row.job_id!).execute();
     expect(await call(owner, 'POST', `/api/v1/inverter/${p.inverterSn}/cutUpgrade`)).toMatchObject({
-      code: 0,
+      code: ErrorCode.ok,
       data: { state: 'cancelled' },
     });
     expect((await rig.commands.get(row.job_id!))?.state).toBe('cancelled');
