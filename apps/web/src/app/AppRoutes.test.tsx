@@ -1,4 +1,4 @@
-import { grantedTree } from '@sunfleet/contracts';
+import { ErrorCode, grantedTree } from '@sunfleet/contracts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router';
@@ -58,7 +58,7 @@ describe('top-level routing', () => {
     const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
       const url = String(input);
       const data = url.startsWith('/api/v1/permission') ? tree : profile;
-      return new Response(JSON.stringify({ code: 0, msg: 'ok', data }), { status: 200 });
+      return new Response(JSON.stringify({ code: ErrorCode.ok, msg: 'ok', data }), { status: 200 });
     });
     vi.stubGlobal('fetch', fetchMock);
     renderAt('/login');

@@ -1,4 +1,6 @@
 /** Test helpers of the pages: a fetch that answers by path, and a page rendered in the app's providers at a route. */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
@@ -33,7 +35,7 @@ export function serve(routes: Array<[string, string | RegExp, Handler]>): Call[]
       const call = { method, url, body };
       calls.push(call);
       const route = routes.find(([m, p]) => m === method && (typeof p === 'string' ? url.pathname === p : p.test(url.pathname)));
-      return respond(route ? route[2](call) : fail(404, 'not found'));
+      return respond(route ? route[2](call) : fail(ErrorCode.notFound, 'not found'));
     }),
   );
   return calls;
@@ -45,7 +47,7 @@ function respond(answer: Answer | Response): Response {
   const envelope =
     answer && typeof answer === 'object' && '__code' in answer
       ? { code: (answer as { __code: number }).__code, msg: (answer as { msg?: string }).msg ?? '', data: null }
-      : { code: 0, msg: 'ok', data: answer };
+      : { code: ErrorCode.ok, msg: 'ok', data: answer };
   return new Response(JSON.stringify(envelope), { status: 200 });
 }
 

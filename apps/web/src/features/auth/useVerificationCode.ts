@@ -3,7 +3,7 @@
  * `GET /anonymous/checkAccount` — 103 "already registered" (sign-up) and 105 "is an account"
  * (reset) are tolerated and drive the form — then `GET /anonymous/getCode`.
  */
-import { account, type QueryOf } from '@sunfleet/contracts';
+import { account, ErrorCode, type QueryOf } from '@sunfleet/contracts';
 import { App, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ApiError, call } from '../../api/client.ts';
@@ -28,7 +28,7 @@ export async function checkAccountFor(
     return purpose === 'signup' || exists ? true : refuse(notFoundText);
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    if (purpose === 'reset' && err.code === 105) return true;
+    if (purpose === 'reset' && err.code === ErrorCode.isAccount) return true;
     return err.tolerated ? refuse(err.message) : false;
   }
 }

@@ -5,7 +5,7 @@
  * a subtype is not deleted: the server's message says so (1007), as does one customers hold.
  */
 import { PlusOutlined } from '@ant-design/icons';
-import { customersApi as api } from '@sunfleet/contracts';
+import { customersApi as api, ErrorCode } from '@sunfleet/contracts';
 import { App, Button, Card, Flex, Input, Space, Typography } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -63,11 +63,11 @@ export default function CustomerTypesPage() {
         cancelText: t('common:cancel'),
         onOk: async () => {
           try {
-            await call(api.deleteCustomerType, { params: { id: type.id }, tolerate: [4, 404] });
+            await call(api.deleteCustomerType, { params: { id: type.id }, tolerate: [ErrorCode.validation, ErrorCode.notFound] });
             message.success(t('types.deleted', { name: type.name }));
           } catch (err) {
-            if (err instanceof ApiError && err.tolerated && err.code !== 404)
-              message.error({ content: err.code === 4 ? t('types.inUse') : err.message, key: 'type-delete' });
+            if (err instanceof ApiError && err.tolerated && err.code !== ErrorCode.notFound)
+              message.error({ content: err.code === ErrorCode.validation ? t('types.inUse') : err.message, key: 'type-delete' });
           }
           await invalidate();
         },

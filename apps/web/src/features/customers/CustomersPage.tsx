@@ -6,7 +6,7 @@
  * the server refuses (903 while it is an agent, 4 while it holds plants) is said as it is.
  */
 import { PlusOutlined } from '@ant-design/icons';
-import { customersApi as api } from '@sunfleet/contracts';
+import { customersApi as api, ErrorCode } from '@sunfleet/contracts';
 import { App, Button, Card, Flex, Input, Select, Space, Typography } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -57,10 +57,11 @@ export default function CustomersPage() {
         cancelText: t('common:cancel'),
         onOk: async () => {
           try {
-            await call(api.deleteCustomer, { params: { id: c.id }, tolerate: [4, 404] });
+            await call(api.deleteCustomer, { params: { id: c.id }, tolerate: [ErrorCode.validation, ErrorCode.notFound] });
             message.success(t('delete.done', { name: c.name }));
           } catch (err) {
-            if (err instanceof ApiError && err.tolerated && err.code !== 404) message.error(err.serverMessage ?? err.message);
+            if (err instanceof ApiError && err.tolerated && err.code !== ErrorCode.notFound)
+              message.error(err.serverMessage ?? err.message);
           }
           await invalidate();
         },

@@ -3,7 +3,7 @@
  * empty alias clears it). The byte count shows as you type; what the server refuses (no
  * permission on the plant, validation, a device that went away) shows under the field.
  */
-import { devicesApi, limits } from '@sunfleet/contracts';
+import { devicesApi, ErrorCode, limits } from '@sunfleet/contracts';
 import { App, Form, Modal, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -49,14 +49,14 @@ export function AliasDialog({ kind, device, onClose }: { kind: AliasKind; device
       await call(endpoints[kind], {
         params: { sn: device.sn },
         body: { alias: values.alias.trim() },
-        tolerate: [2, 4, 404, 600],
+        tolerate: [ErrorCode.noPermission, ErrorCode.validation, ErrorCode.notFound, ErrorCode.inverterMissing],
       });
       await invalidate();
       message.success(t('alias.saved'));
       onClose();
     } catch (err) {
       if (err instanceof ApiError && err.tolerated) {
-        const text = err.code === 4 ? t('alias.refused', { detail: err.message }) : err.message;
+        const text = err.code === ErrorCode.validation ? t('alias.refused', { detail: err.message }) : err.message;
         form.setFields([{ name: 'alias', errors: [text] }]);
       }
     } finally {

@@ -1,3 +1,4 @@
+import { ErrorCode } from '@sunfleet/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { setTemperatureUnit } from '../../lib/format.ts';
@@ -143,7 +144,7 @@ describe('battery detail', () => {
   }, 20_000);
 
   it('says "not found" for a battery the caller cannot see (404)', async () => {
-    serve([['GET', '/api/v1/battery/NOPE/info', () => fail(404, 'Not found')]]);
+    serve([['GET', '/api/v1/battery/NOPE/info', () => fail(ErrorCode.notFound, 'Not found')]]);
     render('/device/battery/NOPE');
     expect(await screen.findByTestId('device-missing', {}, { timeout: 5000 })).toBeTruthy();
   }, 20_000);

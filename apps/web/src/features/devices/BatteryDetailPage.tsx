@@ -6,7 +6,7 @@
  * temperatures), and the day curves. Realtime values refresh every 10 s; an SN the caller
  * cannot see (404) shows "not found".
  */
-import { devicesApi } from '@sunfleet/contracts';
+import { devicesApi, ErrorCode } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { Card, Col, Flex, Progress, Row, Skeleton, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -224,7 +224,7 @@ export default function BatteryDetailPage() {
     },
   );
 
-  if (!valid || (info.error instanceof ApiError && info.error.code === 404))
+  if (!valid || (info.error instanceof ApiError && info.error.code === ErrorCode.notFound))
     return <DeviceMissing text={t('missing.battery')} back={BACK} backLabel={t('back.battery')} />;
   if (info.isPending) return <PageLoading />;
   if (info.isError) return <PageError error={info.error} onRetry={() => void info.refetch()} />;

@@ -1,4 +1,6 @@
 /** The debug panels: the code sent, the reply read until it is final and shown, and the errors. */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
@@ -98,7 +100,7 @@ describe('gateway debug', () => {
     send();
     expect((await screen.findByTestId('debug-text')).textContent).toBe('gateway SFGW000001: online');
     view.unmount();
-    serve([['POST', '/api/v1/gateway/SFGW000001/debug', () => fail(1)]]);
+    serve([['POST', '/api/v1/gateway/SFGW000001/debug', () => fail(ErrorCode.timeout)]]);
     render('gateway', 'SFGW000001');
     send();
     expect((await screen.findByTestId('debug-error')).textContent).toContain('The request timed out');

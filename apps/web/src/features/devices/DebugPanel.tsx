@@ -6,7 +6,7 @@
  * blocks it (1005) show in the panel; before the first code it says what to do.
  */
 import { BugOutlined } from '@ant-design/icons';
-import { commandsApi, type DataOf, DEBUG_CODE_MAX, errorText, toLanguage } from '@sunfleet/contracts';
+import { commandsApi, type DataOf, DEBUG_CODE_MAX, ErrorCode, errorText, toLanguage } from '@sunfleet/contracts';
 import { Alert, Button, Card, Empty, Flex, Input, Spin, Tag, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -101,7 +101,7 @@ export function DebugPanel({ kind, sn }: { kind: 'inverter' | 'gateway'; sn: str
             {t('debug.send')}
           </Button>
         </Flex>
-        <DebugOutcome outcome={outcome} timedOut={errorText(1, toLanguage(i18n.language))} />
+        <DebugOutcome outcome={outcome} timedOut={errorText(ErrorCode.timeout, toLanguage(i18n.language))} />
       </Flex>
     </Card>
   );

@@ -1,3 +1,4 @@
+import { ErrorCode } from '@sunfleet/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ShellContext, type ShellInfo } from '../../app/shell/shellContext.ts';
@@ -106,7 +107,7 @@ describe('device events card', () => {
   it('shows an error with a retry when the history is refused', async () => {
     serve([
       ['GET', `/api/v1/event/${SN}/realtime`, () => []],
-      ['GET', `/api/v1/event/${SN}`, () => ({ __code: 4, msg: 'The period can be at most 90 days' })],
+      ['GET', `/api/v1/event/${SN}`, () => ({ __code: ErrorCode.validation, msg: 'The period can be at most 90 days' })],
     ]);
     render();
     const error = await screen.findByTestId('device-events-error', {}, { timeout: 5000 });

@@ -6,7 +6,7 @@
  * caller cannot see (305) shows "not found".
  */
 import { CloudUploadOutlined, ReloadOutlined } from '@ant-design/icons';
-import { commandsApi, devicesApi, upgradesApi } from '@sunfleet/contracts';
+import { commandsApi, devicesApi, ErrorCode, upgradesApi } from '@sunfleet/contracts';
 import { Button, Card, Descriptions, Flex, Table, Tag, Tooltip, Typography, theme } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -85,7 +85,7 @@ export default function GatewayDetailPage() {
   const restart = useGatewayRestart();
   const upgrade = useUpgrade('gateway');
 
-  if (id === 0 || (detail.error instanceof ApiError && detail.error.code === 305))
+  if (id === 0 || (detail.error instanceof ApiError && detail.error.code === ErrorCode.gatewayMissing))
     return <DeviceMissing text={t('missing.gateway')} back={BACK} backLabel={t('back.gateway')} />;
   if (detail.isPending) return <PageLoading />;
   if (detail.isError && !detail.data) return <PageError error={detail.error} onRetry={() => void detail.refetch()} />;

@@ -1,3 +1,4 @@
+import { ErrorCode } from '@sunfleet/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { callsTo, fail, renderPage, serve } from '../../test/pages.tsx';
@@ -136,7 +137,7 @@ describe('gateway detail', () => {
   }, 20_000);
 
   it('says "not found" for a gateway the caller cannot see (305)', async () => {
-    serve([['GET', '/api/v1/gateway/99', () => fail(305, 'The gateway does not exist')]]);
+    serve([['GET', '/api/v1/gateway/99', () => fail(ErrorCode.gatewayMissing, 'The gateway does not exist')]]);
     renderPage(<GatewayDetailPage />, { path: '/device/gateway/99', pattern: '/device/gateway/:id' });
     expect(await screen.findByTestId('device-missing', {}, { timeout: 5000 })).toBeTruthy();
   }, 20_000);

@@ -2,6 +2,8 @@
  * The upgrade action from the gateway list's selection: an enabled image of the right type, a
  * dialog naming each gateway, one batch call with the waves, the devices left out, the link to the rollout.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ShellContext, type ShellInfo } from '../../app/shell/shellContext.ts';
@@ -76,7 +78,7 @@ describe('the upgrade action from the gateway list', () => {
         () => ({
           rolloutId: ID,
           devices: [device('SFGW000001')],
-          refused: [{ sn: 'SFGW000002', code: 4001, reason: 'the device already runs this version' }],
+          refused: [{ sn: 'SFGW000002', code: ErrorCode.firmwareLatest, reason: 'the device already runs this version' }],
         }),
       ],
     ]);

@@ -1,4 +1,4 @@
-import { inverterTypeName } from '@sunfleet/contracts';
+import { ErrorCode, inverterTypeName } from '@sunfleet/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { callsTo, fail, renderPage, serve } from '../../test/pages.tsx';
@@ -123,7 +123,7 @@ function backend(profiles: Array<{ id: number; name: string; params: string[]; u
     ],
     ['GET', `/api/v1/inverter/${SN}/pvIVRealtime`, () => ({ at: null, inputs: [] })],
     ['GET', `/api/v1/inverter/${SN}/shutdown`, () => job('shutdown', 'succeeded', null)],
-    ['GET', `/api/v1/inverter/${SN}/boot`, () => fail(1001, 'The device is offline')],
+    ['GET', `/api/v1/inverter/${SN}/boot`, () => fail(ErrorCode.deviceOffline, 'The device is offline')],
     ['GET', /\/api\/v1\/inverter\/[^/]+\/(input|output)\/day$/, () => ({ ...day, energy: undefined })],
     ['GET', `/api/v1/inverter/${SN}/day`, () => day],
     [
@@ -314,7 +314,7 @@ describe('inverter detail', () => {
   }, 20_000);
 
   it('says "not found" for an SN the caller cannot see (600)', async () => {
-    serve([['GET', '/api/v1/inverter/NOPE123', () => fail(600, 'The inverter does not exist')]]);
+    serve([['GET', '/api/v1/inverter/NOPE123', () => fail(ErrorCode.inverterMissing, 'The inverter does not exist')]]);
     render('/device/inverter/NOPE123');
     expect((await screen.findByTestId('device-missing', {}, { timeout: 5000 })).textContent).toContain(
       'This inverter does not exist, or you cannot see it',

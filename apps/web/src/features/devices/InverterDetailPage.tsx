@@ -9,7 +9,7 @@
  * every 10 s. An SN the caller cannot see (600) shows "not found".
  */
 import { CloudUploadOutlined, ControlOutlined } from '@ant-design/icons';
-import { commandsApi, devicesApi, upgradesApi } from '@sunfleet/contracts';
+import { commandsApi, devicesApi, ErrorCode, upgradesApi } from '@sunfleet/contracts';
 import { Button, Flex, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -53,7 +53,7 @@ export default function InverterDetailPage() {
   const upgrade = useUpgrade('inverter');
   const detail = useApiQuery(devicesApi.getInverter, { params: { sn } }, { ...live, enabled: valid });
 
-  if (!valid || (detail.error instanceof ApiError && detail.error.code === 600))
+  if (!valid || (detail.error instanceof ApiError && detail.error.code === ErrorCode.inverterMissing))
     return <DeviceMissing text={t('missing.inverter')} back={BACK} backLabel={t('back.inverter')} />;
   if (detail.isPending) return <PageLoading />;
   if (detail.isError && !detail.data) return <PageError error={detail.error} onRetry={() => void detail.refetch()} />;

@@ -1,3 +1,4 @@
+import { ErrorCode } from '@sunfleet/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ShellContext, type ShellInfo } from '../../app/shell/shellContext.ts';
@@ -183,7 +184,9 @@ describe('inverter list', () => {
         '/api/v1/inverter/HYABVNAAB1ME/alias',
         (c) => {
           calls.push(c);
-          return refuse ? fail(2, 'You do not have permission for this') : { sn: 'HYABVNAAB1ME', alias: 'Tejado Muñoz' };
+          return refuse
+            ? fail(ErrorCode.noPermission, 'You do not have permission for this')
+            : { sn: 'HYABVNAAB1ME', alias: 'Tejado Muñoz' };
         },
       ],
     ]);

@@ -1,3 +1,4 @@
+import { ErrorCode } from '@sunfleet/contracts';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { callsTo, fail, renderPage, serve } from '../../test/pages.tsx';
@@ -61,7 +62,7 @@ describe('master meter', () => {
   it('a refusal (404) shows the message of the server’s code', async () => {
     serve([
       ['GET', `/api/v1/meter/${SN}/realtime`, () => meter()],
-      ['POST', MASTER, () => fail(404, 'The meter is not bound to a plant')],
+      ['POST', MASTER, () => fail(ErrorCode.notFound, 'The meter is not bound to a plant')],
     ]);
     open(['meter.master']);
     fireEvent.click(await screen.findByTestId('meter-set-master', {}, T));

@@ -5,7 +5,7 @@
  * rights on the plant; 404: the meter or its plant went away) shows as the server's message.
  */
 import { StarOutlined } from '@ant-design/icons';
-import { plantEnergyApi } from '@sunfleet/contracts';
+import { ErrorCode, plantEnergyApi } from '@sunfleet/contracts';
 import { App, Button, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -22,7 +22,7 @@ export function MasterMeterButton({ sn, plantName }: { sn: string; plantName: st
   const save = async () => {
     setBusy(true);
     try {
-      await call(plantEnergyApi.setMasterMeter, { params: { sn }, tolerate: [2, 404] });
+      await call(plantEnergyApi.setMasterMeter, { params: { sn }, tolerate: [ErrorCode.noPermission, ErrorCode.notFound] });
       message.success(t('master.done', { sn, plant: plantName }));
       await invalidate();
     } catch (err) {

@@ -6,7 +6,7 @@
  * today and in total, faults, other fields) every 10 s; the day curve and the import/export bars
  * of a month, a year or all time. An SN the caller cannot see (404) shows "not found".
  */
-import { devicesApi } from '@sunfleet/contracts';
+import { devicesApi, ErrorCode } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { Card, Col, Flex, Row, Tag, Typography } from 'antd';
 import { useState } from 'react';
@@ -71,7 +71,7 @@ export default function MeterDetailPage() {
     { enabled: ready && !isDay, placeholderData: keepPreviousData, staleTime: 60_000 },
   );
 
-  if (!valid || (now.error instanceof ApiError && now.error.code === 404))
+  if (!valid || (now.error instanceof ApiError && now.error.code === ErrorCode.notFound))
     return <DeviceMissing text={t('missing.meter')} back={BACK} backLabel={t('back.meter')} />;
   if (now.isPending) return <PageLoading />;
   if (now.isError && !now.data) return <PageError error={now.error} onRetry={() => void now.refetch()} />;

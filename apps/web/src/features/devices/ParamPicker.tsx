@@ -5,7 +5,7 @@
  * of the same name is replaced). Profiles are the account's own (inverter/params/custom).
  */
 import { DeleteOutlined, SlidersOutlined } from '@ant-design/icons';
-import { devicesApi } from '@sunfleet/contracts';
+import { devicesApi, ErrorCode } from '@sunfleet/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Checkbox, Divider, Empty, Flex, Modal, Popconfirm, Select, Tag, Typography } from 'antd';
 import { useContext, useEffect, useMemo, useState } from 'react';
@@ -39,7 +39,7 @@ export function useParamProfiles() {
 function useSaveProfiles() {
   const client = useQueryClient();
   return async (profiles: ProfileInput[]) => {
-    const saved = await call(devicesApi.saveInverterParamProfiles, { body: { profiles }, tolerate: [4] });
+    const saved = await call(devicesApi.saveInverterParamProfiles, { body: { profiles }, tolerate: [ErrorCode.validation] });
     client.setQueryData(endpointKey(devicesApi.inverterParamProfiles, {}), saved);
     return saved;
   };

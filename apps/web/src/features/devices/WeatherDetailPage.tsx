@@ -5,7 +5,7 @@
  * status come from the station list (searched by its SN); an SN the caller cannot see (404)
  * shows "not found".
  */
-import { devicesApi, plantEnergyApi } from '@sunfleet/contracts';
+import { devicesApi, ErrorCode, plantEnergyApi } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { Card, Col, Flex, Row } from 'antd';
 import { useMemo } from 'react';
@@ -56,7 +56,7 @@ export default function WeatherDetailPage() {
   );
   const curveData = useMemo(() => (day.data ? weatherSeries(day.data, timezone, names) : undefined), [day.data, timezone, names]);
 
-  const gone = (found.isSuccess && !station) || (now.error instanceof ApiError && now.error.code === 404);
+  const gone = (found.isSuccess && !station) || (now.error instanceof ApiError && now.error.code === ErrorCode.notFound);
   if (!valid || gone) return <DeviceMissing text={t('missing.weather')} back={BACK} backLabel={t('back.weather')} />;
   if (found.isPending) return <PageLoading />;
   if (found.isError) return <PageError error={found.error} onRetry={() => void found.refetch()} />;

@@ -3,7 +3,7 @@
  * device that sends data again comes back), which the confirmation says. What the server
  * refuses shows as a message; a device already gone counts as deleted.
  */
-import { devicesApi } from '@sunfleet/contracts';
+import { devicesApi, ErrorCode } from '@sunfleet/contracts';
 import { App, Typography } from 'antd';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,7 +19,7 @@ export interface DeletableDevice {
 }
 
 async function remove(kind: EditableKind, device: DeletableDevice): Promise<void> {
-  const tolerate = [2];
+  const tolerate = [ErrorCode.noPermission];
   if (kind === 'inverter') await call(devicesApi.deleteInverter, { params: { sn: device.sn }, tolerate });
   else if (kind === 'meter') await call(devicesApi.deleteMeter, { params: { sn: device.sn }, tolerate });
   else await call(devicesApi.deleteBattery, { params: { id: device.id }, tolerate });
@@ -50,7 +50,7 @@ export function useDeleteDevice(kind: EditableKind) {
               resolve(true);
             } catch (err) {
               // Gone already (404/600): what the user wanted; refused (2): say why.
-              if (err instanceof ApiError && (err.code === 404 || err.code === 600)) {
+              if (err instanceof ApiError && (err.code === ErrorCode.notFound || err.code === ErrorCode.inverterMissing)) {
                 await invalidate();
                 resolve(true);
               } else {

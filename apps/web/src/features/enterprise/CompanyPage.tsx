@@ -3,7 +3,7 @@
  * 203 when another company has the name), its logo, icon and theme colour (applied to the whole
  * portal for every account of the company), and, for administrators, the way to the audit log.
  */
-import { companyApi } from '@sunfleet/contracts';
+import { companyApi, ErrorCode } from '@sunfleet/contracts';
 import { App, Button, Card, Descriptions, Flex, Form, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -106,7 +106,8 @@ function CompanyForm({ company, onDone }: { company: CompanyInfo; onDone: () => 
       message.success(t('common:saved'));
       onDone();
     } catch (err) {
-      if (err instanceof ApiError && err.code === 203) form.setFields([{ name: 'name', errors: [t('company.nameTaken')] }]);
+      if (err instanceof ApiError && err.code === ErrorCode.companyNameTaken)
+        form.setFields([{ name: 'name', errors: [t('company.nameTaken')] }]);
     }
   });
 

@@ -3,7 +3,7 @@
  * permissions, checked in the tree of what the company holds (checking a button checks its page;
  * unchecking a page unchecks what is under it).
  */
-import { companyRolesApi, permissionsApi } from '@sunfleet/contracts';
+import { companyRolesApi, ErrorCode, permissionsApi } from '@sunfleet/contracts';
 import { App, Form, Modal, Spin, Tree } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -37,7 +37,7 @@ export function RoleDialog({ role, onClose, onSaved }: { role: CompanyRole | nul
     try {
       await call(companyRolesApi.checkRole, { query: { name, ...(role ? { id: role.id } : {}) }, quiet: true });
     } catch (err) {
-      if (err instanceof ApiError && err.code === 801) throw new Error(t('roles.nameTaken'));
+      if (err instanceof ApiError && err.code === ErrorCode.roleExists) throw new Error(t('roles.nameTaken'));
     }
   };
 
@@ -50,7 +50,8 @@ export function RoleDialog({ role, onClose, onSaved }: { role: CompanyRole | nul
       invalidate(companyRolesApi.listRoles);
       onSaved();
     } catch (err) {
-      if (err instanceof ApiError && err.code === 801) form.setFields([{ name: 'name', errors: [t('roles.nameTaken')] }]);
+      if (err instanceof ApiError && err.code === ErrorCode.roleExists)
+        form.setFields([{ name: 'name', errors: [t('roles.nameTaken')] }]);
     }
   });
 

@@ -5,7 +5,7 @@
  * company administrator's role are shown but fixed ("the current role cannot be modified").
  */
 import { UserOutlined } from '@ant-design/icons';
-import { companyApi, EMAIL_PATTERN, limits, PASSWORD_PATTERN } from '@sunfleet/contracts';
+import { companyApi, EMAIL_PATTERN, ErrorCode, limits, PASSWORD_PATTERN } from '@sunfleet/contracts';
 import { App, Avatar, Button, Flex, Form, Input, Modal, Radio, Select, Switch, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -59,8 +59,8 @@ export function UserDialog({
     try {
       await call(companyApi.checkUser, { query: { account }, quiet: true });
     } catch (err) {
-      if (err instanceof ApiError && err.code === 106) throw new Error(t('users.inCompany'));
-      if (err instanceof ApiError && err.code === 104) throw new Error(t('users.exists'));
+      if (err instanceof ApiError && err.code === ErrorCode.accountInCompany) throw new Error(t('users.inCompany'));
+      if (err instanceof ApiError && err.code === ErrorCode.accountExists) throw new Error(t('users.exists'));
     }
   };
 
@@ -88,9 +88,12 @@ export function UserDialog({
       message.success(t('common:saved'));
       onSaved();
     } catch (err) {
-      if (err instanceof ApiError && err.code === 106) form.setFields([{ name: 'account', errors: [t('users.inCompany')] }]);
-      if (err instanceof ApiError && err.code === 104) form.setFields([{ name: 'account', errors: [t('users.exists')] }]);
-      if (err instanceof ApiError && err.code === 803) form.setFields([{ name: 'roleId', errors: [t('users.ownRole')] }]);
+      if (err instanceof ApiError && err.code === ErrorCode.accountInCompany)
+        form.setFields([{ name: 'account', errors: [t('users.inCompany')] }]);
+      if (err instanceof ApiError && err.code === ErrorCode.accountExists)
+        form.setFields([{ name: 'account', errors: [t('users.exists')] }]);
+      if (err instanceof ApiError && err.code === ErrorCode.ownRoleLocked)
+        form.setFields([{ name: 'roleId', errors: [t('users.ownRole')] }]);
     }
   });
 

@@ -5,7 +5,7 @@
  * acknowledged); someone else's acknowledgement meanwhile (207) is reported and shown.
  */
 import { CheckCircleFilled, LineChartOutlined } from '@ant-design/icons';
-import { eventsApi } from '@sunfleet/contracts';
+import { ErrorCode, eventsApi } from '@sunfleet/contracts';
 import { Alert, App, Button, Descriptions, Drawer, Flex, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -41,7 +41,7 @@ function EventDetail({ row, timezone }: { row: EventRow; timezone: string }) {
   const e = detail.data;
 
   if (detail.isError && !e) {
-    const missing = detail.error instanceof ApiError && detail.error.code === 404;
+    const missing = detail.error instanceof ApiError && detail.error.code === ErrorCode.notFound;
     return missing ? (
       <Alert type="warning" showIcon title={t('drawer.missing')} data-testid="event-missing" />
     ) : (
@@ -177,7 +177,7 @@ function Acknowledgement({ event, timezone }: { event: EventRow; timezone: strin
       message.success(t('drawer.acked'));
       await refresh(updated);
     } catch (err) {
-      if (err instanceof ApiError && err.code === 207) {
+      if (err instanceof ApiError && err.code === ErrorCode.already) {
         message.info(t('drawer.alreadyAcked'));
         await refresh();
       }

@@ -1,3 +1,4 @@
+import { ErrorCode } from '@sunfleet/contracts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
@@ -28,11 +29,11 @@ function serve(list: ReturnType<typeof event>[], opts: { totals?: Record<string,
       const url = new URL(String(input), 'http://portal');
       const method = init?.method ?? 'GET';
       calls.push({ url, method, body: typeof init?.body === 'string' ? init.body : null });
-      const ok = (data: unknown) => new Response(JSON.stringify({ code: 0, msg: 'ok', data }), { status: 200 });
+      const ok = (data: unknown) => new Response(JSON.stringify({ code: ErrorCode.ok, msg: 'ok', data }), { status: 200 });
       const path = url.pathname;
       if (path === '/api/v1/events') {
         if (url.searchParams.get('sn') === 'NOPE1')
-          return new Response(JSON.stringify({ code: 404, msg: 'Not found', data: null }));
+          return new Response(JSON.stringify({ code: ErrorCode.notFound, msg: 'Not found', data: null }));
         const level = url.searchParams.get('level');
         if (url.searchParams.get('size') === '1' && level) return ok({ total: totals[level] ?? 0, list: [] });
         return ok({ total: list.length, list });

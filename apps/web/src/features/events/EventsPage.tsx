@@ -6,6 +6,8 @@
  * the .xlsx downloads of the filtered inverter and battery events. The filters live in the
  * address; a refused period, SN or too short a search is explained and not sent.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { Card, Flex } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -36,7 +38,7 @@ export default function EventsPage() {
   const blocked = rangeProblem(criteria.range) !== null || badSn;
   const list = useEventList(criteria, timezone, !blocked);
   const { counts, loading: countsLoading } = useLevelCounts(criteria, timezone, !blocked);
-  const snUnknown = list.error instanceof ApiError && list.error.code === 404 && criteria.sn !== '';
+  const snUnknown = list.error instanceof ApiError && list.error.code === ErrorCode.notFound && criteria.sn !== '';
 
   const rows = blocked || snUnknown ? [] : (list.data?.list ?? []);
   const total = blocked || snUnknown ? 0 : (list.data?.total ?? 0);

@@ -3,7 +3,7 @@
  * With the battery device type (and the batteries page granted), the list and counts come from
  * the battery events list (same rows; pack-level codes carry their pack).
  */
-import { type DataOf, eventsApi } from '@sunfleet/contracts';
+import { type DataOf, ErrorCode, eventsApi } from '@sunfleet/contracts';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { endpointKey, useApiQuery } from '../../api/hooks.ts';
@@ -75,7 +75,7 @@ export function useLevelCounts(c: EventCriteria, timezone: string, enabled: bool
 export function useEventDetail(id: number | null, initial: EventRow | undefined) {
   return useApiQuery(
     eventsApi.eventDetail,
-    { params: { id: id ?? 0 }, tolerate: [404] },
+    { params: { id: id ?? 0 }, tolerate: [ErrorCode.notFound] },
     { enabled: id !== null, placeholderData: initial },
   );
 }
@@ -85,7 +85,11 @@ export function useRefreshEvents() {
   const client = useQueryClient();
   return useCallback(
     (event?: EventRow) => {
-      if (event) client.setQueryData(endpointKey(eventsApi.eventDetail, { params: { id: event.id }, tolerate: [404] }), event);
+      if (event)
+        client.setQueryData(
+          endpointKey(eventsApi.eventDetail, { params: { id: event.id }, tolerate: [ErrorCode.notFound] }),
+          event,
+        );
       const lists = Promise.all([
         client.invalidateQueries({ queryKey: endpointKey(eventsApi.listEvents) }),
         client.invalidateQueries({ queryKey: endpointKey(eventsApi.batteryEvents) }),

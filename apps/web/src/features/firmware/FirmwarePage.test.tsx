@@ -1,3 +1,4 @@
+import { ErrorCode } from '@sunfleet/contracts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
@@ -128,7 +129,7 @@ describe('inverter firmware page', { timeout: 30_000 }, () => {
   });
 
   it('sends the fields and the file; a refusal (4000) shows in the dialog', async () => {
-    server(fail(4000, 'Duplicate firmware name or software version'));
+    server(fail(ErrorCode.firmwareNameTaken, 'Duplicate firmware name or software version'));
     renderPage(editor);
     fireEvent.click(await screen.findByTestId('firmware-upload'));
     await chooseProduct();

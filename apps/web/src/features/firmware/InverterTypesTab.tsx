@@ -3,7 +3,7 @@
  * delete (confirmed; a type with products is kept, 1007). Names are unique (4006).
  */
 import { ArrowDownOutlined, ArrowUpOutlined, PlusOutlined } from '@ant-design/icons';
-import { firmwareApi as api } from '@sunfleet/contracts';
+import { firmwareApi as api, ErrorCode } from '@sunfleet/contracts';
 import { App, Button, Flex, Form, Input, Modal, Space, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -142,7 +142,8 @@ function TypeNameDialog({ type, onClose, onDone }: { type: InverterTypeRow | nul
       onDone();
       onClose();
     } catch (error) {
-      if (error instanceof ApiError && error.code === 4006) form.setFields([{ name: 'name', errors: [error.message] }]);
+      if (error instanceof ApiError && error.code === ErrorCode.inverterTypeExists)
+        form.setFields([{ name: 'name', errors: [error.message] }]);
     } finally {
       setSaving(false);
     }

@@ -4,7 +4,7 @@
  * products (added and edited). Names are unique within a type (4005, shown on the field).
  */
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { firmwareApi as api } from '@sunfleet/contracts';
+import { firmwareApi as api, ErrorCode } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { App, Button, Flex, Form, Input, Modal, Select, Space, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
@@ -233,7 +233,8 @@ function ProductDialog({
       onDone();
       onClose();
     } catch (error) {
-      if (error instanceof ApiError && error.code === 4005) form.setFields([{ name: 'name', errors: [error.message] }]);
+      if (error instanceof ApiError && error.code === ErrorCode.productExists)
+        form.setFields([{ name: 'name', errors: [error.message] }]);
     } finally {
       setSaving(false);
     }

@@ -4,7 +4,7 @@
  * plant: the server's 301, explained).
  */
 
-import { gatewayStockApi } from '@sunfleet/contracts';
+import { ErrorCode, gatewayStockApi } from '@sunfleet/contracts';
 import { App, type ButtonProps, Form, Modal, Typography } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -121,8 +121,9 @@ export function useDeleteGateway() {
               await invalidate();
               resolve(true);
             } catch (err) {
-              if (err instanceof ApiError && err.code === 301) message.error(`${err.message}: ${t('delete.bound')}`);
-              else if (err instanceof ApiError && err.code === 305) await invalidate();
+              if (err instanceof ApiError && err.code === ErrorCode.gatewayUsed)
+                message.error(`${err.message}: ${t('delete.bound')}`);
+              else if (err instanceof ApiError && err.code === ErrorCode.gatewayMissing) await invalidate();
               resolve(false);
             }
           },

@@ -2,6 +2,8 @@
  * The import wizard against a fake server: the file is checked (its report shown row by row), the
  * chosen mode is sent with the same file to write, and the result shows the keys once.
  */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -20,7 +22,7 @@ const report = {
   problems: [{ row: 3, sn: 'GW 2', problem: 'snFormat' }],
 };
 const envelope = (data: unknown) =>
-  new Response(JSON.stringify({ code: 0, msg: 'ok', data }), { headers: { 'content-type': 'application/json' } });
+  new Response(JSON.stringify({ code: ErrorCode.ok, msg: 'ok', data }), { headers: { 'content-type': 'application/json' } });
 
 function serve(): Sent[] {
   const sent: Sent[] = [];

@@ -3,7 +3,7 @@
  * what came back (the entry's detail), and the steps of its command job. Read from the server
  * when opened (the list row shows meanwhile); an entry gone since answers 404 and says so.
  */
-import { loggersApi } from '@sunfleet/contracts';
+import { ErrorCode, loggersApi } from '@sunfleet/contracts';
 import { Descriptions, Drawer, Empty, Skeleton, Tag, Timeline, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
@@ -20,9 +20,13 @@ const shown = (v: unknown) =>
 
 export function EntryDrawer({ row, onClose, timezone }: { row: LogEntry | null; onClose: () => void; timezone: string }) {
   const { t, i18n } = useTranslation('maintenance');
-  const content = useApiQuery(loggersApi.logContent, { query: { id: row?.id ?? 0 }, tolerate: [404] }, { enabled: row !== null });
+  const content = useApiQuery(
+    loggersApi.logContent,
+    { query: { id: row?.id ?? 0 }, tolerate: [ErrorCode.notFound] },
+    { enabled: row !== null },
+  );
   const time = (iso: string | null) => formatZoned(iso, timezone, i18n.language, { seconds: true });
-  const gone = content.error instanceof ApiError && content.error.code === 404;
+  const gone = content.error instanceof ApiError && content.error.code === ErrorCode.notFound;
   const entry = content.data ?? row;
   const detail = entry ? Object.entries(entry.detail) : [];
 

@@ -1,3 +1,4 @@
+import { ErrorCode } from '@sunfleet/contracts';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { callsTo, fail, renderPage, serve } from '../../test/pages.tsx';
@@ -72,7 +73,11 @@ describe('maintenance log page', () => {
 
   it('an SN nobody lets the caller see is said under the field; an invalid one is not sent', async () => {
     const calls = serve([
-      ['GET', '/api/v1/logger/page', (c) => (c.url.searchParams.get('sn') ? fail(404) : { total: 1, list: [entry(1)] })],
+      [
+        'GET',
+        '/api/v1/logger/page',
+        (c) => (c.url.searchParams.get('sn') ? fail(ErrorCode.notFound) : { total: 1, list: [entry(1)] }),
+      ],
       ['GET', '/api/v1/plants', () => ({ total: 0, list: [] })],
     ]);
     show('/log/uphold?sn=NOPE1');

@@ -7,7 +7,7 @@
  * the caller see is said under the field.
  */
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
-import { loggersApi } from '@sunfleet/contracts';
+import { ErrorCode, loggersApi } from '@sunfleet/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Flex, Form, Select } from 'antd';
 import dayjs from 'dayjs';
@@ -130,11 +130,11 @@ export default function MaintenanceLogPage() {
   const badSn = criteria.sn !== '' && !isValidSn(criteria.sn);
   const list = useApiQuery(
     loggersApi.logPage,
-    { query: serverQuery(criteria, !badSn), tolerate: [404, 700] },
+    { query: serverQuery(criteria, !badSn), tolerate: [ErrorCode.notFound, ErrorCode.plantMissing] },
     { placeholderData: keepPreviousData, enabled: !badSn },
   );
-  const snUnknown = list.error instanceof ApiError && list.error.code === 404 && criteria.sn !== '';
-  const plantGone = list.error instanceof ApiError && list.error.code === 700;
+  const snUnknown = list.error instanceof ApiError && list.error.code === ErrorCode.notFound && criteria.sn !== '';
+  const plantGone = list.error instanceof ApiError && list.error.code === ErrorCode.plantMissing;
 
   const hidden = badSn || snUnknown || plantGone;
   const rows = hidden ? [] : (list.data?.list ?? []);

@@ -1,3 +1,4 @@
+import { ErrorCode } from '@sunfleet/contracts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -38,7 +39,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('forecast upload', () => {
   it('sends the plant and the file as multipart and says how much was stored', async () => {
-    const sent = serve({ code: 0, msg: 'ok', data: { rows: 288, days: ['2026-11-22'] } });
+    const sent = serve({ code: ErrorCode.ok, msg: 'ok', data: { rows: 288, days: ['2026-11-22'] } });
     const file = new File([new Uint8Array([0x50, 0x4b, 3, 4])], 'forecast.xlsx');
     pick(file);
     expect(await screen.findByText('Forecast uploaded: 288 rows for 1 day')).toBeTruthy();
@@ -49,7 +50,7 @@ describe('forecast upload', () => {
   });
 
   it('shows the server’s reason when the file is refused', async () => {
-    serve({ code: 4, msg: 'Row 7: the time "tomorrow" is not YYYY-MM-DD HH:mm', data: null });
+    serve({ code: ErrorCode.validation, msg: 'Row 7: the time "tomorrow" is not YYYY-MM-DD HH:mm', data: null });
     pick(new File(['x'], 'bad.xlsx'));
     await waitFor(() => expect(screen.getByText(/Row 7: the time/)).toBeTruthy());
   });

@@ -9,7 +9,7 @@
  * (`?period=month&date=2026-03-01`), so a reload or a shared link keeps them.
  */
 import { DownloadOutlined, FilePdfOutlined } from '@ant-design/icons';
-import { plantEnergyApi } from '@sunfleet/contracts';
+import { ErrorCode, plantEnergyApi } from '@sunfleet/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Col, Flex, Row, Skeleton } from 'antd';
 import { lazy, useCallback, useDeferredValue, useState } from 'react';
@@ -51,7 +51,7 @@ export default function OverviewPage() {
   const valid = Number.isInteger(id) && id > 0;
   const plant = usePlant(valid ? id : 0);
   // A plant that does not exist (or that the caller cannot see) has no live values to poll.
-  const missing = plant.error instanceof ApiError && plant.error.code === 700;
+  const missing = plant.error instanceof ApiError && plant.error.code === ErrorCode.plantMissing;
   const realtime = useRealtime(valid && !missing ? id : 0);
   const flow = useFlow(valid && !missing ? id : 0);
   const [search, setSearch] = useSearchParams();

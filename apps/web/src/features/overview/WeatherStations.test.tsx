@@ -1,3 +1,4 @@
+import { ErrorCode } from '@sunfleet/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { callsTo, fail, renderPage, serve } from '../../test/pages.tsx';
@@ -80,7 +81,7 @@ describe('weather card and stations', () => {
   }, 20_000);
 
   it('an SN that is not a weather device of the plant (404) shows under the field', async () => {
-    const calls = routes(() => fail(404, 'not found'));
+    const calls = routes(() => fail(ErrorCode.notFound, 'not found'));
     show(true);
     await screen.findByTestId('weather-irradiance', {}, T);
     fireEvent.click(screen.getByTestId('weather-stations'));

@@ -5,7 +5,7 @@
  * field) and, as help, the station products the portal reads. After attaching, the weather card
  * and the list are fetched again.
  */
-import { type DataOf, devicesApi, plantEnergyApi } from '@sunfleet/contracts';
+import { type DataOf, devicesApi, ErrorCode, plantEnergyApi } from '@sunfleet/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Collapse, Flex, Form, Modal, Tag, Typography } from 'antd';
 import { useState } from 'react';
@@ -55,7 +55,10 @@ export default function WeatherStationsDialog({
     try {
       // Codes the dialog shows itself: 404 (no such weather device behind the plant's
       // gateways), 2 (no edit rights on the plant), 4 (validation).
-      const station = await call(plantEnergyApi.saveWeatherAuth, { body: { plantId, sn }, tolerate: [2, 4, 404] });
+      const station = await call(plantEnergyApi.saveWeatherAuth, {
+        body: { plantId, sn },
+        tolerate: [ErrorCode.noPermission, ErrorCode.validation, ErrorCode.notFound],
+      });
       message.success(t('stations.attached', { sn: station.sn }));
       form.resetFields();
       await Promise.all(
@@ -65,7 +68,7 @@ export default function WeatherStationsDialog({
       );
     } catch (err) {
       if (err instanceof ApiError && err.tolerated) {
-        const text = err.code === 404 ? t('stations.notFound', { sn }) : err.message;
+        const text = err.code === ErrorCode.notFound ? t('stations.notFound', { sn }) : err.message;
         form.setFields([{ name: 'sn', errors: [text] }]);
       }
     } finally {

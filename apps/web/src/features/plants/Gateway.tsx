@@ -6,7 +6,7 @@
  * the gateway and the plant) and "restart".
  */
 import { CheckCircleOutlined, DisconnectOutlined, ReloadOutlined, SwapOutlined, WifiOutlined } from '@ant-design/icons';
-import { commandsApi, type DataOf, plantsApi } from '@sunfleet/contracts';
+import { commandsApi, type DataOf, ErrorCode, plantsApi } from '@sunfleet/contracts';
 import { App, Button, Col, Empty, Flex, Form, type FormInstance, List, Modal, Row, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,8 +24,8 @@ const KEY = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Which field a gateway code concerns. */
 export function gatewayCodeField(code: number): 'sn' | 'key' | null {
-  if (code === 305 || code === 301) return 'sn';
-  if (code === 1006) return 'key';
+  if (code === ErrorCode.gatewayMissing || code === ErrorCode.gatewayUsed) return 'sn';
+  if (code === ErrorCode.gatewayCredentials) return 'key';
   return null;
 }
 

@@ -4,7 +4,7 @@
  * (granted, not read-only); a plant the caller may only look at (a visitor of it: the server's
  * `canEdit`) shows the 403 page; one the caller cannot see (700) says so.
  */
-import { type DataOf, plantsApi, toLanguage } from '@sunfleet/contracts';
+import { type DataOf, ErrorCode, plantsApi, toLanguage } from '@sunfleet/contracts';
 import { App, Button, Card, Flex, Form, Result } from 'antd';
 import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
@@ -57,7 +57,7 @@ export default function PlantEditPage() {
   const valid = Number.isInteger(id) && id > 0;
   const plant = useApiQuery(plantsApi.getPlant, { params: { id } }, { enabled: valid, staleTime: 0 });
 
-  if (!valid || (plant.error instanceof ApiError && plant.error.code === 700)) {
+  if (!valid || (plant.error instanceof ApiError && plant.error.code === ErrorCode.plantMissing)) {
     return (
       <Card>
         <Result

@@ -4,7 +4,7 @@
  * 702 (a company user), 703 (a company plant) and 4 (no such account) show under the account.
  */
 import { DeleteOutlined } from '@ant-design/icons';
-import { plantsApi } from '@sunfleet/contracts';
+import { ErrorCode, plantsApi } from '@sunfleet/contracts';
 import { App, Button, Flex, Form, List, Popconfirm, Radio, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -57,7 +57,7 @@ function ShareBody({ plant }: { plant: PlantRef }) {
       message.success(t('share.added'));
     } catch (err) {
       if (err instanceof ApiError && err.tolerated)
-        form.setFields([{ name: 'account', errors: [err.code === 4 ? t('share.noAccount') : err.message] }]);
+        form.setFields([{ name: 'account', errors: [err.code === ErrorCode.validation ? t('share.noAccount') : err.message] }]);
     }
   });
 

@@ -1,4 +1,6 @@
 /** The transfer dialog asks for the owner's password and says the recipient must accept. */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { callsTo, fail, renderPage, serve } from '../../test/pages.tsx';
@@ -46,7 +48,7 @@ describe('transfer dialog', { timeout: 30_000 }, () => {
   });
 
   it('a wrong password (108) shows under the password and the dialog stays open', async () => {
-    serve([['POST', PATH, () => fail(108)]]);
+    serve([['POST', PATH, () => fail(ErrorCode.oldPasswordWrong)]]);
     const onClose = render();
     await fill('new@example.com', 'Wrong1234');
     expect(await screen.findByText('The password is wrong')).toBeTruthy();
@@ -54,7 +56,7 @@ describe('transfer dialog', { timeout: 30_000 }, () => {
   });
 
   it('a request already pending (704) says so', async () => {
-    serve([['POST', PATH, () => fail(704)]]);
+    serve([['POST', PATH, () => fail(ErrorCode.transferPending)]]);
     render();
     await fill('new@example.com', 'Secret123');
     expect((await screen.findByTestId('transfer-pending')).textContent).toContain('already waiting for an answer');

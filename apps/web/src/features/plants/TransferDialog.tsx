@@ -5,7 +5,7 @@
  * disabled) show under the account, 108 (wrong password) under the password, 704 (a request is
  * already pending) above the form.
  */
-import { plantsApi } from '@sunfleet/contracts';
+import { ErrorCode, plantsApi } from '@sunfleet/contracts';
 import { Alert, App, Button, Flex, Form } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -54,13 +54,24 @@ function TransferBody({ plant, onDone }: { plant: PlantRef; onDone: () => void }
 
   const send = async (account: string, password: string) => {
     try {
-      await transfer.mutateAsync({ params: { id: plant.id }, query: { account }, body: { password }, tolerate: [101] });
+      await transfer.mutateAsync({
+        params: { id: plant.id },
+        query: { account },
+        body: { password },
+        tolerate: [ErrorCode.accountDisabled],
+      });
     } catch (err) {
       if (err instanceof ApiError && err.tolerated) {
-        if (err.code === 108) form.setFields([{ name: 'password', errors: [t('transfer.wrongPassword')] }]);
-        else if (err.code === 704) setPending(true);
+        if (err.code === ErrorCode.oldPasswordWrong)
+          form.setFields([{ name: 'password', errors: [t('transfer.wrongPassword')] }]);
+        else if (err.code === ErrorCode.transferPending) setPending(true);
         else {
-          const text = err.code === 4 ? t('transfer.noAccount') : err.code === 207 ? t('transfer.self') : err.message;
+          const text =
+            err.code === ErrorCode.validation
+              ? t('transfer.noAccount')
+              : err.code === ErrorCode.already
+                ? t('transfer.self')
+                : err.message;
           form.setFields([{ name: 'account', errors: [text] }]);
         }
       }

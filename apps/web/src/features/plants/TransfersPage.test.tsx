@@ -1,4 +1,6 @@
 /** The transfers page: offers to accept or decline, own requests to cancel, each after a confirmation. */
+
+import { ErrorCode } from '@sunfleet/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ShellContext, type ShellInfo } from '../../app/shell/shellContext.ts';
@@ -72,7 +74,7 @@ describe('transfers page', { timeout: 30_000 }, () => {
   it('cancelling a request that is no longer pending (705) says so', async () => {
     const calls = serve([
       ['GET', LIST, () => ({ offered: [], sent: [sent] })],
-      ['POST', '/api/v1/plantTransfer/4/cancel', () => fail(705)],
+      ['POST', '/api/v1/plantTransfer/4/cancel', () => fail(ErrorCode.transferClosed)],
     ]);
     render();
     fireEvent.click(await screen.findByTestId('transfer-cancel-4'));

@@ -1,5 +1,5 @@
 /** Server data of the plant pages: dictionaries, cache refresh after a change, selection checks. */
-import { dictsApi, plantsApi } from '@sunfleet/contracts';
+import { dictsApi, ErrorCode, plantsApi } from '@sunfleet/contracts';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { ApiError, call } from '../../api/client.ts';
@@ -53,7 +53,7 @@ export function useSelectionCheck(store: SelectionStore = plantSelection, concur
             store.dispatch({ type: 'refresh', plants: [toSelected(plant)] });
           } catch (err) {
             // Only "no such plant" says it is gone; a network failure proves nothing.
-            if (err instanceof ApiError && err.code === 700) checked.push(id);
+            if (err instanceof ApiError && err.code === ErrorCode.plantMissing) checked.push(id);
           }
         }
       };

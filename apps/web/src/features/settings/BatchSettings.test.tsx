@@ -1,3 +1,4 @@
+import { ErrorCode } from '@sunfleet/contracts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
@@ -169,7 +170,7 @@ describe('remote settings of several inverters', { timeout: 20_000 }, () => {
   }, 20_000);
 
   it('shows a batch refused whole (a device the caller may not operate): nothing started', async () => {
-    setup([], () => fail(2, 'inverter SIC: you may not operate it'));
+    setup([], () => fail(ErrorCode.noPermission, 'inverter SIC: you may not operate it'));
     render([A, B]);
     await writeSixty();
     expect((await screen.findByTestId('settings-error-forbidden')).textContent).toContain('You may not change this device');

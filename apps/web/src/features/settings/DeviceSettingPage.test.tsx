@@ -1,3 +1,4 @@
+import { ErrorCode } from '@sunfleet/contracts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
@@ -247,7 +248,7 @@ describe('remote settings of one inverter', { timeout: 20_000 }, () => {
   });
 
   it('an offline device shows the group’s form from its definitions, disabled, under the offline notice', async () => {
-    const calls = setup({ read: () => fail(1001, 'x') });
+    const calls = setup({ read: () => fail(ErrorCode.deviceOffline, 'x') });
     render();
     expect((await screen.findByTestId('settings-error-offline')).textContent).toContain('The device is offline');
     const form = await screen.findByTestId('setting-form');

@@ -1,3 +1,4 @@
+import { ErrorCode } from '@sunfleet/contracts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
@@ -14,7 +15,7 @@ function serve(data: { ios: string | null; android: string | null }) {
     'fetch',
     vi.fn(async (input: RequestInfo | URL) => {
       expect(String(input)).toBe('/anonymous/appStores');
-      return new Response(JSON.stringify({ code: 0, msg: 'ok', data }), { status: 200 });
+      return new Response(JSON.stringify({ code: ErrorCode.ok, msg: 'ok', data }), { status: 200 });
     }),
   );
 }

@@ -1,3 +1,4 @@
+import { ErrorCode } from '@sunfleet/contracts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
@@ -63,7 +64,7 @@ function serve(answers: Array<() => Response>) {
   );
   return calls;
 }
-const ok = (data: unknown) => () => new Response(JSON.stringify({ code: 0, msg: 'ok', data }), { status: 200 });
+const ok = (data: unknown) => () => new Response(JSON.stringify({ code: ErrorCode.ok, msg: 'ok', data }), { status: 200 });
 
 function renderPage() {
   return renderWithApp(

@@ -2,6 +2,7 @@
  * The rollout page: waves, counts per state, the failing devices with reasons, pause, resume and a
  * confirmed cancel; another account's rollout answers as missing.
  */
+import { ErrorCode } from '@sunfleet/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ShellContext, type ShellInfo } from '../../app/shell/shellContext.ts';
@@ -115,7 +116,7 @@ describe('the rollout page', () => {
   }, 30_000);
 
   it('a rollout of someone else answers as missing', async () => {
-    serve([['GET', `/api/v1/upgrade/rollout/${ID}`, () => ({ __code: 404, msg: 'Not found' })]]);
+    serve([['GET', `/api/v1/upgrade/rollout/${ID}`, () => ({ __code: ErrorCode.notFound, msg: 'Not found' })]]);
     renderRollout(['inverter.upgrade']);
     expect(await screen.findByTestId('rollout-missing', {}, T)).toBeTruthy();
   });

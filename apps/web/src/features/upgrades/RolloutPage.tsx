@@ -5,7 +5,7 @@
  * and pause, resume and cancel (cancel confirmed first). Read again every few seconds while
  * devices are under way.
  */
-import { type DataOf, upgradesApi } from '@sunfleet/contracts';
+import { type DataOf, ErrorCode, upgradesApi } from '@sunfleet/contracts';
 import { Alert, App, Button, Card, Descriptions, Flex, Progress, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
@@ -103,7 +103,7 @@ export default function RolloutPage() {
   );
   if (q.isError) {
     // A rollout another account started answers as missing.
-    if (q.error.code === 404)
+    if (q.error.code === ErrorCode.notFound)
       return <Alert type="warning" showIcon message={t('upgrade.rollout.missing')} data-testid="rollout-missing" />;
     return <PageError error={q.error} onRetry={() => void q.refetch()} />;
   }

@@ -1,3 +1,4 @@
+import { ErrorCode } from '@sunfleet/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ShellContext, type ShellInfo } from '../../app/shell/shellContext.ts';
@@ -82,7 +83,7 @@ describe('system update page', () => {
     const calls = serve([
       ['GET', '/api/v1/version/timeline', () => ({ total: 1, list: [version(2, '2.0')] })],
       ['GET', '/api/v1/version/check', () => null],
-      ['POST', '/api/v1/version', () => fail(4, 'Invalid input: number: must be higher than 2.0')],
+      ['POST', '/api/v1/version', () => fail(ErrorCode.validation, 'Invalid input: number: must be higher than 2.0')],
     ]);
     show(['system.version', 'system.version.edit']);
     fireEvent.click(await screen.findByTestId('version-add', {}, { timeout: 5000 }));

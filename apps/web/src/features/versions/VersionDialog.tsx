@@ -3,7 +3,7 @@
  * left: an equal number is taken) and its release notes in Chinese and English. The server's
  * refusals land on the field they are about: 207 an equal number, 4 a number out of order.
  */
-import { type DataOf, versionsApi } from '@sunfleet/contracts';
+import { type DataOf, ErrorCode, versionsApi } from '@sunfleet/contracts';
 import { App, Form, Input, Modal } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -44,7 +44,7 @@ export function VersionDialog({
 
   /** The server's refusal of a number, in the interface language: taken, or out of order next to a named version. */
   const refusal = (e: ApiError) => {
-    if (e.code === 207) return t('form.numberTaken');
+    if (e.code === ErrorCode.already) return t('form.numberTaken');
     const order = /(higher|lower) than (\S+)$/.exec(e.serverMessage ?? '');
     if (!order) return t('form.numberOutOfOrder');
     return t(order[1] === 'higher' ? 'form.numberAbove' : 'form.numberBelow', { number: order[2] });
@@ -55,7 +55,7 @@ export function VersionDialog({
       await call(versionsApi.checkVersion, { query: { number, ...(editing ? { id: editing.id } : {}) }, quiet: true });
       return false;
     } catch (e) {
-      if (e instanceof ApiError && e.code === 207) return true;
+      if (e instanceof ApiError && e.code === ErrorCode.already) return true;
       return false;
     }
   };
@@ -75,7 +75,8 @@ export function VersionDialog({
       message.success(t('saved'));
       onSaved(saved);
     } catch (e) {
-      if (e instanceof ApiError && (e.code === 207 || e.code === 4)) form.setFields([{ name: 'number', errors: [refusal(e)] }]);
+      if (e instanceof ApiError && (e.code === ErrorCode.already || e.code === ErrorCode.validation))
+        form.setFields([{ name: 'number', errors: [refusal(e)] }]);
     }
   });
 

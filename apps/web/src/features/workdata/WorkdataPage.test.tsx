@@ -1,3 +1,4 @@
+import { ErrorCode } from '@sunfleet/contracts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
@@ -47,7 +48,7 @@ function serve() {
     vi.fn(async (input: RequestInfo | URL) => {
       const url = new URL(String(input), 'http://portal');
       calls.push(url);
-      const ok = (data: unknown) => new Response(JSON.stringify({ code: 0, msg: 'ok', data }), { status: 200 });
+      const ok = (data: unknown) => new Response(JSON.stringify({ code: ErrorCode.ok, msg: 'ok', data }), { status: 200 });
       const q = url.searchParams;
       switch (url.pathname) {
         case '/api/v1/plants':
