@@ -1,15 +1,16 @@
 // Error codes are referred to by name (`ErrorCode.notFound`), never by their bare number, in the
-// server's and the web app's sources and tests. Checked forms: the code argument of `fail(…)`,
-// `new BusinessError(…)`, `new DeviceError(…)`, `new ApiError(…)`, `errorText(…)` and
-// `replyError(…)`; a comparison `code === N` / `code !== N` (either side); a `tolerate` list; a
-// test's `….code).toBe(N)` on an envelope; a `code: N` property. Numbers inside quotes (a message)
-// do not count, nor does a `code` that is not an error code (an exit code), listed with its reason.
+// server's, the web app's and the contracts' sources and tests. Checked forms: the code argument
+// of `fail(…)`, `new BusinessError(…)`, `new DeviceError(…)`, `new ApiError(…)`, `errorText(…)`
+// and `replyError(…)`; a comparison `code === N` / `code !== N` (either side); a `tolerate` list;
+// a test's `….code).toBe(N)` on an envelope; a `code: N` property. Numbers inside quotes (a
+// message) do not count, nor does a `code` that is not an error code (an exit code), listed with
+// its reason.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../../..');
-const scanned = ['apps/server/src', 'apps/server/test', 'apps/web/src'];
+const scanned = ['apps/server/src', 'apps/server/test', 'apps/web/src', 'packages/contracts/src'];
 const skipped = new Set(['node_modules', 'dist', 'data']);
 
 function walk(dir: string, out: string[] = []): string[] {
@@ -165,7 +166,7 @@ describe('error codes by name', () => {
     ]);
   });
 
-  it('no source or test of the server or the web app writes an error code by its number', () => {
+  it('no source or test of the server, the web app or the contracts writes an error code by its number', () => {
     const bare = scanned.flatMap((dir) =>
       walk(path.join(root, dir)).flatMap((file) =>
         file === import.meta.filename

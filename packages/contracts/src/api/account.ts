@@ -1,6 +1,7 @@
 /** Account and login. */
 import Type from 'typebox';
 import { endpoint } from '../endpoint.ts';
+import { ErrorCode } from '../errors.ts';
 import { limits } from '../limits.ts';
 import { IdParams, LanQuery, Nothing } from '../schemas.ts';
 import { CODE_PATTERN, EMAIL_PATTERN, PASSWORD_PATTERN, PHONE_PATTERN, safeTextPattern } from '../validation.ts';
@@ -34,7 +35,7 @@ export const token = endpoint({
     Type.Object({ grant_type: Type.Literal('refresh_token'), refresh_token: Type.String({ maxLength: 200 }) }),
   ]),
   data: TokenData,
-  tolerate: [102, 101],
+  tolerate: [ErrorCode.wrongCredentials, ErrorCode.accountDisabled],
   errors: { 401: 'The refresh token is not valid (expired, revoked or unknown): code 401' },
 });
 
@@ -63,7 +64,7 @@ export const checkCode = endpoint({
   summary: 'Check a verification code without using it up',
   query: Type.Object({ account: Account, type: CodePurpose, code: Code }),
   data: Nothing,
-  tolerate: [5, 6],
+  tolerate: [ErrorCode.codeWrong, ErrorCode.codeExpired],
 });
 
 export const checkAccount = endpoint({
@@ -73,7 +74,7 @@ export const checkAccount = endpoint({
   summary: 'Whether an account exists: 103 registered (for sign-up), 105 is an account (for reset)',
   query: Type.Object({ account: Account, type: Type.Optional(CodePurpose) }),
   data: Type.Object({ exists: Type.Boolean() }),
-  tolerate: [105, 400, 103],
+  tolerate: [ErrorCode.isAccount, ErrorCode.accountRegistered],
 });
 
 export const signup = endpoint({
@@ -90,7 +91,7 @@ export const signup = endpoint({
     lan: Type.Optional(Type.String({ maxLength: 8 })),
   }),
   data: Type.Object({ userId: Type.Integer() }),
-  tolerate: [5, 6],
+  tolerate: [ErrorCode.codeWrong, ErrorCode.codeExpired],
 });
 
 export const resetPwd = endpoint({
@@ -101,7 +102,7 @@ export const resetPwd = endpoint({
   summary: 'Set a new password with the e-mailed code',
   body: Type.Object({ account: Account, password: Password, code: Code }),
   data: Nothing,
-  tolerate: [5, 6],
+  tolerate: [ErrorCode.codeWrong, ErrorCode.codeExpired],
 });
 
 export const ip = endpoint({
@@ -185,7 +186,7 @@ export const changePassword = endpoint({
   params: IdParams,
   body: Type.Object({ oldPassword: Type.String({ maxLength: 64 }), password: Password }),
   data: Nothing,
-  tolerate: [108],
+  tolerate: [ErrorCode.oldPasswordWrong],
 });
 
 export const Personalized = Type.Record(Type.String({ maxLength: 64 }), Type.Unknown());
@@ -213,7 +214,7 @@ export const notifyCode = endpoint({
   summary: 'E-mail a code to confirm the address for abnormal-event notifications',
   query: Type.Object({ email: Type.Optional(Account) }),
   data: Nothing,
-  tolerate: [5, 6],
+  tolerate: [ErrorCode.codeWrong, ErrorCode.codeExpired],
 });
 export const NotifySettings = Type.Object({ enabled: Type.Boolean(), email: Type.Union([Type.String(), Type.Null()]) });
 export const setNotify = endpoint({
@@ -225,7 +226,7 @@ export const setNotify = endpoint({
   summary: 'Switch abnormal-event notifications; switching on needs the e-mailed code',
   body: Type.Object({ enable: Type.Boolean(), email: Type.Optional(Account), code: Type.Optional(Code) }),
   data: NotifySettings,
-  tolerate: [5, 6],
+  tolerate: [ErrorCode.codeWrong, ErrorCode.codeExpired],
 });
 export const getNotify = endpoint({
   method: 'GET',

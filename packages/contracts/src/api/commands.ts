@@ -12,6 +12,7 @@
  */
 import Type from 'typebox';
 import { endpoint } from '../endpoint.ts';
+import { ErrorCode } from '../errors.ts';
 import { limits } from '../limits.ts';
 import { DEBUG_CODE_MAX, DEBUG_TEXT_MAX, GATEWAY_SETTING_NAMES } from '../mqtt.ts';
 import { Instant, Literals, Nullable, Sn, SnParams } from '../schemas.ts';
@@ -62,7 +63,7 @@ export const inverterBoot = endpoint({
   summary: powerSummary('Power on'),
   params: SnParams,
   data: CommandJobView,
-  tolerate: [1, 1001, 1005],
+  tolerate: [ErrorCode.timeout, ErrorCode.deviceOffline, ErrorCode.stateBlocksAction],
 });
 
 export const inverterShutdown = endpoint({
@@ -73,7 +74,7 @@ export const inverterShutdown = endpoint({
   summary: powerSummary('Power off'),
   params: SnParams,
   data: CommandJobView,
-  tolerate: [1, 1001, 1005],
+  tolerate: [ErrorCode.timeout, ErrorCode.deviceOffline, ErrorCode.stateBlocksAction],
 });
 
 export const inverterDebug = endpoint({
@@ -85,7 +86,7 @@ export const inverterDebug = endpoint({
   params: SnParams,
   body: DebugInput,
   data: DebugReply,
-  tolerate: [1001, 1005],
+  tolerate: [ErrorCode.deviceOffline, ErrorCode.stateBlocksAction],
 });
 
 export const inverterDebugReply = endpoint({
@@ -100,7 +101,7 @@ export const inverterDebugReply = endpoint({
     waitMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, default: 0 })),
   }),
   data: DebugReply,
-  tolerate: [404],
+  tolerate: [ErrorCode.notFound],
 });
 
 export const GatewaySnList = Type.Array(Sn, { minItems: 1, maxItems: limits.batchRestartMax });
@@ -140,7 +141,7 @@ export const restartProgress = endpoint({
     'A restart batch as it stands, one job per gateway (poll it while jobs are open); 404 for a batch the caller did not ask for',
   params: Type.Object({ batchId: Type.String({ pattern: '^[0-9a-f-]{36}$' }) }),
   data: RestartResult,
-  tolerate: [404],
+  tolerate: [ErrorCode.notFound],
 });
 
 export const gatewayDebug = endpoint({
@@ -152,7 +153,7 @@ export const gatewayDebug = endpoint({
   params: SnParams,
   body: DebugInput,
   data: DebugReply,
-  tolerate: [1, 1001],
+  tolerate: [ErrorCode.timeout, ErrorCode.deviceOffline],
 });
 
 export const GatewaySettingInput = Type.Object({

@@ -5,6 +5,7 @@
  */
 import Type from 'typebox';
 import { endpoint, Paged, PageQuery } from '../endpoint.ts';
+import { ErrorCode } from '../errors.ts';
 import { limits } from '../limits.ts';
 import { IdParams, Instant, Nothing } from '../schemas.ts';
 import { EMAIL_PATTERN, PASSWORD_PATTERN, PHONE_PATTERN, safeTextPattern } from '../validation.ts';
@@ -70,7 +71,7 @@ export const checkCompany = endpoint({
   summary: 'Whether a company name is free: 203 if another company has it (id: the company being edited)',
   query: Type.Object({ name: SafeText(1, companyLimits.name), id: Type.Optional(Type.Integer({ minimum: 1 })) }),
   data: Nothing,
-  tolerate: [203],
+  tolerate: [ErrorCode.companyNameTaken],
 });
 
 export const addCompany = endpoint({
@@ -82,7 +83,7 @@ export const addCompany = endpoint({
   summary: 'Add a company (operators); 203 when the name is taken',
   body: Type.Object({ ...CompanyFields, themeColor: Type.Optional(ThemeColor) }, { additionalProperties: false }),
   data: CompanyInfo,
-  tolerate: [203],
+  tolerate: [ErrorCode.companyNameTaken],
 });
 
 export const editCompany = endpoint({
@@ -95,7 +96,7 @@ export const editCompany = endpoint({
   params: IdParams,
   body: Type.Object(CompanyFields, { additionalProperties: false }),
   data: CompanyInfo,
-  tolerate: [203],
+  tolerate: [ErrorCode.companyNameTaken],
 });
 
 export const setThemeColor = endpoint({
@@ -187,7 +188,7 @@ export const checkUser = endpoint({
   summary: 'Whether an account may be added: 106 if it belongs to a company, 104 if it exists otherwise',
   query: Type.Object({ account: Email }),
   data: Nothing,
-  tolerate: [104, 106],
+  tolerate: [ErrorCode.accountExists, ErrorCode.accountInCompany],
 });
 
 /** The multipart fields of company/user/add (the avatar is the optional file field "avatar"). */
@@ -210,7 +211,7 @@ export const addUser = endpoint({
     'Add an account to the caller’s company (multipart: account, password, name, nickname, phone, gender, roleId; optional file "avatar", JPG or PNG, at most 6 MB); 104 account exists, 106 account in a company',
   body: AddUserFields,
   data: CompanyUser,
-  tolerate: [104, 106],
+  tolerate: [ErrorCode.accountExists, ErrorCode.accountInCompany],
 });
 
 export const editUser = endpoint({
@@ -223,7 +224,7 @@ export const editUser = endpoint({
   params: IdParams,
   body: Type.Object({ ...UserFields, enabled: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
   data: CompanyUser,
-  tolerate: [803],
+  tolerate: [ErrorCode.ownRoleLocked],
 });
 
 export const deleteUser = endpoint({

@@ -1,6 +1,7 @@
 /** Company roles: at most 5 per company, names unique in the company. */
 import Type from 'typebox';
 import { endpoint } from '../endpoint.ts';
+import { ErrorCode } from '../errors.ts';
 import { limits } from '../limits.ts';
 import { IdParams, Nothing } from '../schemas.ts';
 import { safeTextPattern } from '../validation.ts';
@@ -36,7 +37,7 @@ export const checkRole = endpoint({
   summary: 'Whether a role name is free in the company: 801 if taken (id: the role being edited)',
   query: Type.Object({ name: Type.String({ minLength: 1, maxLength: 32 }), id: Type.Optional(Type.Integer()) }),
   data: Nothing,
-  tolerate: [801],
+  tolerate: [ErrorCode.roleExists],
 });
 
 export const getRole = endpoint({
@@ -57,7 +58,7 @@ export const addRole = endpoint({
   summary: 'Add a role; 800 when the company has 5, 801 when the name is taken',
   body: RoleInput,
   data: CompanyRole,
-  tolerate: [800, 801],
+  tolerate: [ErrorCode.roleLimit, ErrorCode.roleExists],
 });
 
 export const editRole = endpoint({
@@ -70,7 +71,7 @@ export const editRole = endpoint({
   params: IdParams,
   body: RoleInput,
   data: CompanyRole,
-  tolerate: [801, 803],
+  tolerate: [ErrorCode.roleExists, ErrorCode.ownRoleLocked],
 });
 
 export const deleteRole = endpoint({
@@ -83,5 +84,5 @@ export const deleteRole = endpoint({
   params: IdParams,
   query: Type.Object({ moveTo: Type.Optional(Type.Integer({ minimum: 1, description: 'the role its users move to' })) }),
   data: Nothing,
-  tolerate: [803],
+  tolerate: [ErrorCode.ownRoleLocked],
 });

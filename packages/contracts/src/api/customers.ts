@@ -14,6 +14,7 @@
  */
 import Type from 'typebox';
 import { endpoint, Paged, PageQuery } from '../endpoint.ts';
+import { ErrorCode } from '../errors.ts';
 import { Id, Instant, Nothing, Nullable } from '../schemas.ts';
 import { EMAIL_PATTERN, PASSWORD_PATTERN, PHONE_PATTERN, safeTextPattern } from '../validation.ts';
 
@@ -105,7 +106,7 @@ export const checkCustomer = endpoint({
     id: Type.Optional(Id),
   }),
   data: Nothing,
-  tolerate: [203, 104],
+  tolerate: [ErrorCode.companyNameTaken, ErrorCode.accountExists],
 });
 
 export const customerRole = endpoint({
@@ -117,7 +118,7 @@ export const customerRole = endpoint({
   data: Type.Array(Type.String()),
 });
 
-const agentCodes = [900, 901, 902, 202] as const;
+const agentCodes = [ErrorCode.ownAgent, ErrorCode.employeeAgent, ErrorCode.managersManager, ErrorCode.agentExists] as const;
 
 export const createCustomer = endpoint({
   method: 'POST',
@@ -128,7 +129,7 @@ export const createCustomer = endpoint({
   summary: 'Add a customer with its administrator account; 203 name taken, 104 account taken, agent rules 900–902 and 202',
   body: CustomerCreate,
   data: Customer,
-  tolerate: [203, 104, ...agentCodes],
+  tolerate: [ErrorCode.companyNameTaken, ErrorCode.accountExists, ...agentCodes],
 });
 
 export const editCustomer = endpoint({
@@ -141,7 +142,7 @@ export const editCustomer = endpoint({
   params: Type.Object({ customerId: Id }),
   body: CustomerEdit,
   data: Customer,
-  tolerate: [203, ...agentCodes],
+  tolerate: [ErrorCode.companyNameTaken, ...agentCodes],
 });
 
 export const deleteCustomer = endpoint({
@@ -153,7 +154,7 @@ export const deleteCustomer = endpoint({
     'Delete a customer: its gateways go back to stock, its accounts are disabled and leave it; 903 while it is an agent, 4 while it holds plants',
   params: Type.Object({ id: Id }),
   data: Nothing,
-  tolerate: [903],
+  tolerate: [ErrorCode.accountAgent],
 });
 
 // ——— customer types ———
@@ -218,7 +219,7 @@ export const createCustomerType = endpoint({
   summary: 'Add a customer type or a subtype (a subtype’s parent is a type without a parent: else 4); names unique (4)',
   body: CustomerTypeInput,
   data: CustomerType,
-  tolerate: [1007],
+  tolerate: [ErrorCode.typeHasSubtype],
 });
 
 export const editCustomerType = endpoint({
@@ -231,7 +232,7 @@ export const editCustomerType = endpoint({
   params: Type.Object({ id: Id }),
   body: CustomerTypeInput,
   data: CustomerType,
-  tolerate: [1007],
+  tolerate: [ErrorCode.typeHasSubtype],
 });
 
 export const deleteCustomerType = endpoint({
@@ -242,5 +243,5 @@ export const deleteCustomerType = endpoint({
   summary: 'Delete a customer type: 1007 while it has a subtype, 4 while customers hold it',
   params: Type.Object({ id: Id }),
   data: Nothing,
-  tolerate: [1007],
+  tolerate: [ErrorCode.typeHasSubtype],
 });

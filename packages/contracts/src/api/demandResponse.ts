@@ -14,6 +14,7 @@
  */
 import Type from 'typebox';
 import { endpoint, Paged, PageQuery } from '../endpoint.ts';
+import { ErrorCode } from '../errors.ts';
 import { Day, Id, IdParams, Instant, Literals, Nullable, Sn } from '../schemas.ts';
 
 /**
@@ -174,7 +175,7 @@ export const getEnrollment = endpoint({
   summary: 'One of the caller’s enrolments with its addresses and devices (6003 when it is not theirs)',
   params: IdParams,
   data: Enrollment,
-  tolerate: [6003],
+  tolerate: [ErrorCode.drEnrollmentMissing],
 });
 
 export const enrollmentState = endpoint({
@@ -184,7 +185,7 @@ export const enrollmentState = endpoint({
   summary: 'An enrolment’s state: invited, pending, accepted, rejected or unenrolled',
   params: IdParams,
   data: Type.Object({ id: Type.Integer(), state: EnrollmentState, updatedAt: Instant }),
-  tolerate: [6003],
+  tolerate: [ErrorCode.drEnrollmentMissing],
 });
 
 export const enroll = endpoint({
@@ -197,7 +198,15 @@ export const enroll = endpoint({
     'Enrol in a programme after accepting its terms, with storage devices the caller may operate (pending until the VTN has them, invited without devices)',
   body: EnrollmentInput,
   data: Enrollment,
-  tolerate: [4, 601, 6001, 6002, 6004, 6005, 6006],
+  tolerate: [
+    ErrorCode.validation,
+    ErrorCode.inverterUnsupported,
+    ErrorCode.drDeviceExists,
+    ErrorCode.drDeviceMissing,
+    ErrorCode.drDeviceUsed,
+    ErrorCode.drAccountBound,
+    ErrorCode.drSameSn,
+  ],
 });
 
 export const addDevices = endpoint({
@@ -210,7 +219,14 @@ export const addDevices = endpoint({
   params: IdParams,
   body: Type.Object({ devices: Type.Array(EnrolledDeviceInput, { minItems: 1, maxItems: MAX_ENROLLED_DEVICES }) }),
   data: Enrollment,
-  tolerate: [601, 6001, 6002, 6003, 6004, 6006],
+  tolerate: [
+    ErrorCode.inverterUnsupported,
+    ErrorCode.drDeviceExists,
+    ErrorCode.drDeviceMissing,
+    ErrorCode.drEnrollmentMissing,
+    ErrorCode.drDeviceUsed,
+    ErrorCode.drSameSn,
+  ],
 });
 
 export const removeDevice = endpoint({
@@ -221,7 +237,7 @@ export const removeDevice = endpoint({
   summary: 'Remove a device from an enrolment (its resource is removed at the VTN)',
   params: Type.Object({ id: Id, sn: Sn }),
   data: Enrollment,
-  tolerate: [6002, 6003],
+  tolerate: [ErrorCode.drDeviceMissing, ErrorCode.drEnrollmentMissing],
 });
 
 export const unenroll = endpoint({
@@ -232,7 +248,7 @@ export const unenroll = endpoint({
   summary: 'End an enrolment: its devices leave the programme and take no further events',
   params: IdParams,
   data: Enrollment,
-  tolerate: [6003],
+  tolerate: [ErrorCode.drEnrollmentMissing],
 });
 
 export const TimezoneEntry = Type.Object({ id: Type.String(), offset: Type.String() });
@@ -287,7 +303,7 @@ export const stationMasterDevice = endpoint({
     'The plant’s devices with a battery the caller may enrol, first the master, with what the portal knows of them and why one cannot take part',
   params: Type.Object({ stationId: Id }),
   data: Type.Array(MasterDevice),
-  tolerate: [700],
+  tolerate: [ErrorCode.plantMissing],
 });
 
 export const stationTimezone = endpoint({
@@ -297,7 +313,7 @@ export const stationTimezone = endpoint({
   summary: 'The plant’s time zone',
   params: Type.Object({ stationId: Id }),
   data: Type.Object({ stationId: Type.Integer(), timezone: Type.String(), offset: Type.String() }),
-  tolerate: [700],
+  tolerate: [ErrorCode.plantMissing],
 });
 
 export const EventState = Literals(EVENT_STATES);
@@ -386,7 +402,7 @@ export const getEvent = endpoint({
   summary: 'An event with its intervals and, for each of the caller’s devices, what was sent and what the device did',
   params: IdParams,
   data: EventDetail,
-  tolerate: [404],
+  tolerate: [ErrorCode.notFound],
 });
 
 export const cancelEvent = endpoint({
@@ -397,7 +413,7 @@ export const cancelEvent = endpoint({
   summary: 'Opt the caller’s enrolments out of an event: nothing more is sent and the devices get their settings back',
   params: IdParams,
   data: EventDetail,
-  tolerate: [404, 1005],
+  tolerate: [ErrorCode.notFound, ErrorCode.stateBlocksAction],
 });
 
 /** The VTN's webhook: the echo challenge (as a query on the callback URL, or at `{callback}/echo`) and notifications. */

@@ -15,6 +15,7 @@
  */
 import Type from 'typebox';
 import { endpoint, Paged, PageQuery, XLSX_MEDIA_TYPE } from '../endpoint.ts';
+import { ErrorCode } from '../errors.ts';
 import { limits } from '../limits.ts';
 import { Day, Id, Instant, Nothing, Nullable, Sn } from '../schemas.ts';
 import { safeTextPattern } from '../validation.ts';
@@ -92,7 +93,7 @@ export const listEvents = endpoint({
   summary: `Events of the plants the caller can see, newest first: by plant, device or gateway SN, a search (part of an SN, alias or plant name), kind, level, state, acknowledgement, start dates (≤ ${limits.dateRangeDays} days)`,
   query: Type.Object({ ...PageQuery, ...listFilters, kind: Type.Optional(EventSubjectKind) }),
   data: Paged(DeviceEvent),
-  tolerate: [4],
+  tolerate: [ErrorCode.validation],
 });
 
 export const deviceEvents = endpoint({
@@ -103,7 +104,7 @@ export const deviceEvents = endpoint({
   params: Type.Object({ sn: Sn }),
   query: Type.Object({ ...PageQuery, ...deviceFilters }),
   data: Paged(DeviceEvent),
-  tolerate: [4],
+  tolerate: [ErrorCode.validation],
 });
 
 export const deviceOpenEvents = endpoint({
@@ -139,7 +140,7 @@ export const ackEvent = endpoint({
     { additionalProperties: false },
   ),
   data: DeviceEvent,
-  tolerate: [207],
+  tolerate: [ErrorCode.already],
 });
 
 export const batteryEvents = endpoint({
@@ -149,7 +150,7 @@ export const batteryEvents = endpoint({
   summary: `Battery events of the plants the caller can see (pack-level codes carry the pack), newest first (≤ ${limits.dateRangeDays} days)`,
   query: Type.Object({ ...PageQuery, ...listFilters }),
   data: Paged(DeviceEvent),
-  tolerate: [4],
+  tolerate: [ErrorCode.validation],
 });
 
 /** The downloads take the list filters; without dates they cover the last 90 days up to today. */
@@ -170,7 +171,7 @@ const kindEventsDownload = <const Path extends string, const Access extends 'inv
     data: Nothing,
     file: true,
     fileType: XLSX_MEDIA_TYPE,
-    tolerate: [4],
+    tolerate: [ErrorCode.validation],
   });
 export const inverterEventsDownload = kindEventsDownload('/api/v1/inverter/events/download', 'inverter.export', 'Inverter');
 export const batteryEventsDownload = kindEventsDownload('/api/v1/battery/events/download', 'event.export', 'Battery');
@@ -184,5 +185,5 @@ export const eventsDownload = endpoint({
   data: Nothing,
   file: true,
   fileType: XLSX_MEDIA_TYPE,
-  tolerate: [4],
+  tolerate: [ErrorCode.validation],
 });

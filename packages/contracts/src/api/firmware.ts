@@ -18,6 +18,7 @@
  */
 import Type, { type Static } from 'typebox';
 import { endpoint, Paged, PageQuery } from '../endpoint.ts';
+import { ErrorCode } from '../errors.ts';
 import { Id, IdParams, Instant, Literals, Nothing, Nullable } from '../schemas.ts';
 import {
   firmwareRules,
@@ -146,7 +147,7 @@ export const checkInverterFirmware = endpoint({
   summary: 'Whether a file name is free (4000) and a version higher than the product’s (4000 the same, 4001 lower)',
   query: CheckQuery,
   data: Nothing,
-  tolerate: [4000, 4001],
+  tolerate: [ErrorCode.firmwareNameTaken, ErrorCode.firmwareLatest],
 });
 
 export const checkGatewayFirmware = endpoint({
@@ -156,7 +157,7 @@ export const checkGatewayFirmware = endpoint({
   summary: 'Whether a file name is free (4000) and a version higher than the product’s (4000 the same, 4002 lower)',
   query: CheckQuery,
   data: Nothing,
-  tolerate: [4000, 4002],
+  tolerate: [ErrorCode.firmwareNameTaken, ErrorCode.softwareLatest],
 });
 
 export const saveInverterFirmware = endpoint({
@@ -169,7 +170,7 @@ export const saveInverterFirmware = endpoint({
     'Upload an inverter firmware (fields of FirmwareUploadFields and `file`), or with an `id` field and no file edit one (FirmwareEdit); 4000, 4001',
   body: Type.Intersect([Type.Object({ id: Type.Optional(Id) }), Type.Partial(FirmwareUploadFields)]),
   data: Firmware,
-  tolerate: [4000, 4001],
+  tolerate: [ErrorCode.firmwareNameTaken, ErrorCode.firmwareLatest],
 });
 
 export const addGatewayFirmware = endpoint({
@@ -181,7 +182,7 @@ export const addGatewayFirmware = endpoint({
   summary: 'Upload a gateway firmware (fields of FirmwareUploadFields and `file`); 4000, 4002',
   body: FirmwareUploadFields,
   data: Firmware,
-  tolerate: [4000, 4002],
+  tolerate: [ErrorCode.firmwareNameTaken, ErrorCode.softwareLatest],
 });
 
 export const editGatewayFirmware = endpoint({
@@ -220,7 +221,7 @@ export const deleteFirmware = endpoint({
   summary: 'Delete an image (4003 while an upgrade rollout uses it); its file goes when no other image has the same bytes',
   params: IdParams,
   data: Nothing,
-  tolerate: [4003],
+  tolerate: [ErrorCode.firmwareInUse],
 });
 
 export const batchDeleteFirmware = endpoint({
@@ -231,7 +232,7 @@ export const batchDeleteFirmware = endpoint({
   summary: 'Delete several images, all or none (4003 naming the first one in use; 404 for an unknown id)',
   query: Type.Object({ ids: Type.Array(Id, { minItems: 1, maxItems: 100 }) }),
   data: Type.Object({ deleted: Type.Integer() }),
-  tolerate: [4003],
+  tolerate: [ErrorCode.firmwareInUse],
 });
 
 export const FirmwareVersionInfo = Type.Object({

@@ -3,6 +3,7 @@
 // inverter types.
 import Type, { type Static } from 'typebox';
 import { endpoint, Paged, PageQuery } from '../endpoint.ts';
+import { ErrorCode } from '../errors.ts';
 import { Id, IdParams, Instant, Literals, Nothing, Nullable } from '../schemas.ts';
 import { firmwareRules, firmwareTypes, optionalFirmwareText as OptionalText, firmwareText as Text } from './firmwareRules.ts';
 
@@ -67,7 +68,7 @@ export const saveGatewayProduct = endpoint({
   summary: 'Add a gateway product, or with `id` edit one; 4005 when the name is taken',
   body: GatewayProductInput,
   data: Product,
-  tolerate: [4005],
+  tolerate: [ErrorCode.productExists],
 });
 
 export const inverterProducts = endpoint({
@@ -86,7 +87,7 @@ export const checkInverterProduct = endpoint({
   summary: 'Whether a product name is free (4005 if taken; id: the product being edited)',
   query: Type.Object({ name: ProductName, id: Type.Optional(Id) }),
   data: Nothing,
-  tolerate: [4005],
+  tolerate: [ErrorCode.productExists],
 });
 
 export const addInverterProduct = endpoint({
@@ -98,7 +99,7 @@ export const addInverterProduct = endpoint({
   summary: 'Add an inverter product under an inverter type; 4005 when the name is taken',
   body: InverterProductInput,
   data: Product,
-  tolerate: [4005],
+  tolerate: [ErrorCode.productExists],
 });
 
 export const editInverterProduct = endpoint({
@@ -111,7 +112,7 @@ export const editInverterProduct = endpoint({
   params: IdParams,
   body: InverterProductInput,
   data: Product,
-  tolerate: [4005],
+  tolerate: [ErrorCode.productExists],
 });
 
 export const deleteInverterProducts = endpoint({
@@ -123,7 +124,7 @@ export const deleteInverterProducts = endpoint({
   summary: 'Delete inverter products, all or none; 4004 while one has firmware images',
   body: Type.Object({ ids: Type.Array(Id, { minItems: 1, maxItems: 100 }) }, { additionalProperties: false }),
   data: Type.Object({ deleted: Type.Integer() }),
-  tolerate: [4004],
+  tolerate: [ErrorCode.productInUse],
 });
 
 export const hardwareVersions = endpoint({
@@ -173,7 +174,7 @@ export const checkInverterType = endpoint({
   summary: 'Whether an inverter type name is free (4006 if taken; id: the type being renamed)',
   query: Type.Object({ name: InverterTypeName, id: Type.Optional(Id) }),
   data: Nothing,
-  tolerate: [4006],
+  tolerate: [ErrorCode.inverterTypeExists],
 });
 
 export const addInverterType = endpoint({
@@ -185,7 +186,7 @@ export const addInverterType = endpoint({
   summary: 'Add an inverter type at the end of the list; 4006 when the name is taken',
   body: InverterTypeInput,
   data: InverterType,
-  tolerate: [4006],
+  tolerate: [ErrorCode.inverterTypeExists],
 });
 
 export const editInverterType = endpoint({
@@ -198,7 +199,7 @@ export const editInverterType = endpoint({
   params: IdParams,
   body: InverterTypeInput,
   data: InverterType,
-  tolerate: [4006],
+  tolerate: [ErrorCode.inverterTypeExists],
 });
 
 export const moveInverterType = endpoint({
@@ -221,5 +222,5 @@ export const deleteInverterType = endpoint({
   summary: 'Delete an inverter type; 1007 while products are of that type',
   params: IdParams,
   data: Nothing,
-  tolerate: [1007],
+  tolerate: [ErrorCode.typeHasSubtype],
 });

@@ -1,6 +1,7 @@
 // The firmware library's shared rules: the image types and upgrade modes, the upload limits,
 // what is wrong with an upload, and the code a version that is not higher answers.
 import Type from 'typebox';
+import { ErrorCode } from '../errors.ts';
 import { limits } from '../limits.ts';
 import { Nullable } from '../schemas.ts';
 import { isFirmwareFileName, isFirmwareVersion } from '../validation.ts';
@@ -45,19 +46,18 @@ export function firmwareUploadProblem(
 }
 
 /** The code a version that is not higher answers: the same version is a duplicate (4000). */
-export function versionRefusal(
-  type: FirmwareType,
-  version: string,
-  productVersions: Iterable<string>,
-): 4000 | 4001 | 4002 | null {
-  let refusal: 4000 | 4001 | 4002 | null = null;
+export function versionRefusal(type: FirmwareType, version: string, productVersions: Iterable<string>): VersionRefusal | null {
+  let refusal: VersionRefusal | null = null;
   for (const v of productVersions) {
     const c = compareVersions(version, v);
-    if (c === 0) return 4000;
-    if (c < 0) refusal = type === 'gateway' ? 4002 : 4001;
+    if (c === 0) return ErrorCode.firmwareNameTaken;
+    if (c < 0) refusal = type === 'gateway' ? ErrorCode.softwareLatest : ErrorCode.firmwareLatest;
   }
   return refusal;
 }
+
+/** The codes a version that is not higher answers (duplicate, firmware or software already the latest). */
+type VersionRefusal = typeof ErrorCode.firmwareNameTaken | typeof ErrorCode.firmwareLatest | typeof ErrorCode.softwareLatest;
 
 /** A free text of the library (product name, EPN, brand, …), at most `max` characters. */
 export const firmwareText = (max: number = firmwareRules.textMax) => Type.String({ maxLength: max });

@@ -19,6 +19,7 @@
  */
 import Type from 'typebox';
 import { endpoint, XLSX_MEDIA_TYPE } from '../endpoint.ts';
+import { ErrorCode } from '../errors.ts';
 import { limits } from '../limits.ts';
 import { Id, IdParams, LanQuery, Literals, Nothing, Nullable, Sn } from '../schemas.ts';
 import { gatewayFilters } from './devices/gateways.ts';
@@ -123,7 +124,7 @@ export const importOne = endpoint({
   query: CustomerQuery,
   body: importOneCheck.body,
   data: CreatedGateway,
-  tolerate: [4, 301, 404],
+  tolerate: [ErrorCode.validation, ErrorCode.gatewayUsed, ErrorCode.notFound],
 });
 
 export const createGateway = endpoint({
@@ -136,7 +137,7 @@ export const createGateway = endpoint({
     'Create one gateway in stock (optionally assigned): 4 bad SN, protocol or alias, 301 the SN is taken, 404 no such customer',
   body: StockItem,
   data: CreatedGateway,
-  tolerate: [4, 301, 404],
+  tolerate: [ErrorCode.validation, ErrorCode.gatewayUsed, ErrorCode.notFound],
 });
 
 export const batchCreate = endpoint({
@@ -152,7 +153,7 @@ export const batchCreate = endpoint({
     mode: ImportMode,
   }),
   data: StockImportResult,
-  tolerate: [404],
+  tolerate: [ErrorCode.notFound],
 });
 
 export const importCheck = endpoint({
@@ -162,7 +163,7 @@ export const importCheck = endpoint({
   encoding: 'multipart',
   summary: `Check an import file (field "file": .xlsx, at most ${STOCK_IMPORT_MAX_ROWS} rows; field "customerId" for rows without a customer): the per-row report, nothing written`,
   data: StockReport,
-  tolerate: [4, 404],
+  tolerate: [ErrorCode.validation, ErrorCode.notFound],
 });
 
 export const importBatch = endpoint({
@@ -174,7 +175,7 @@ export const importBatch = endpoint({
   summary:
     'Import a file (fields "file", "customerId" and "mode"): checked again, then written in one transaction; the created gateways with their secrets',
   data: StockImportResult,
-  tolerate: [4, 404],
+  tolerate: [ErrorCode.validation, ErrorCode.notFound],
 });
 
 export const importTemplate = endpoint({
@@ -199,7 +200,7 @@ export const assignGateways = endpoint({
   summary: 'Assign gateways to a customer or agent company (null: to none): 305 a gateway does not exist, 404 no such customer',
   body: Type.Object({ ids: Selection, customerId: Nullable(Id) }),
   data: Type.Object({ updated: Type.Integer() }),
-  tolerate: [305, 404],
+  tolerate: [ErrorCode.gatewayMissing, ErrorCode.notFound],
 });
 
 export const updateProtocol = endpoint({
@@ -211,7 +212,7 @@ export const updateProtocol = endpoint({
   summary: 'Set the protocol of gateways (null: none): 4 unknown protocol, 305 a gateway does not exist',
   body: Type.Object({ ids: Selection, protocol: Nullable(Protocol) }),
   data: Type.Object({ updated: Type.Integer() }),
-  tolerate: [4, 305],
+  tolerate: [ErrorCode.validation, ErrorCode.gatewayMissing],
 });
 
 export const deleteGateway = endpoint({
@@ -222,7 +223,7 @@ export const deleteGateway = endpoint({
   summary: 'Delete a gateway from stock: 301 while it is bound to a plant, 305 it does not exist',
   params: IdParams,
   data: Nothing,
-  tolerate: [301, 305],
+  tolerate: [ErrorCode.gatewayUsed, ErrorCode.gatewayMissing],
 });
 
 export const downloadGateways = endpoint({

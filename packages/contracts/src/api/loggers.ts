@@ -7,6 +7,7 @@
  */
 import Type from 'typebox';
 import { endpoint, Paged, PageQuery } from '../endpoint.ts';
+import { ErrorCode } from '../errors.ts';
 import { DEBUG_TEXT_MAX } from '../mqtt.ts';
 import { Id, IdParams, Instant, Literals, Nothing, Nullable, Sn, SnParams } from '../schemas.ts';
 import { safeTextPattern } from '../validation.ts';
@@ -63,7 +64,7 @@ export const logPage = endpoint({
   summary: listSummary('The maintenance log of every plant the caller sees, optionally of one plant (700) or one SN (404)'),
   query: Type.Object({ ...LogFilters, plantId: Type.Optional(Id), sn: Type.Optional(Sn) }),
   data: MaintenancePage,
-  tolerate: [404, 700],
+  tolerate: [ErrorCode.notFound, ErrorCode.plantMissing],
 });
 
 export const deviceLog = endpoint({
@@ -73,7 +74,7 @@ export const deviceLog = endpoint({
   summary: listSummary('The maintenance log of one device or gateway by SN (404 when the caller does not see it)'),
   query: Type.Object({ ...LogFilters, sn: Sn }),
   data: MaintenancePage,
-  tolerate: [404],
+  tolerate: [ErrorCode.notFound],
 });
 
 export const inverterLog = endpoint({
@@ -84,7 +85,7 @@ export const inverterLog = endpoint({
   params: SnParams,
   query: Type.Object(LogFilters),
   data: MaintenancePage,
-  tolerate: [600],
+  tolerate: [ErrorCode.inverterMissing],
 });
 
 export const plantLog = endpoint({
@@ -94,7 +95,7 @@ export const plantLog = endpoint({
   summary: listSummary('The maintenance log of one plant: its devices and gateways (700 when the caller does not see it)'),
   query: Type.Object({ ...LogFilters, plantId: Id }),
   data: MaintenancePage,
-  tolerate: [700],
+  tolerate: [ErrorCode.plantMissing],
 });
 
 export const logContent = endpoint({
@@ -104,7 +105,7 @@ export const logContent = endpoint({
   summary: 'One entry of the maintenance log with the steps of its command job (404 when the caller does not see it)',
   query: Type.Object({ id: Id }),
   data: MaintenanceContent,
-  tolerate: [404],
+  tolerate: [ErrorCode.notFound],
 });
 
 export const DebugSession = Type.Object({
@@ -127,7 +128,7 @@ export const debugSessions = endpoint({
     endTime: Type.Optional(Instant),
   }),
   data: Paged(DebugSession),
-  tolerate: [404, 700],
+  tolerate: [ErrorCode.notFound, ErrorCode.plantMissing],
 });
 
 export const gatewayDebugReply = endpoint({
@@ -142,7 +143,7 @@ export const gatewayDebugReply = endpoint({
     waitMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, default: 0 })),
   }),
   data: DebugReply,
-  tolerate: [404],
+  tolerate: [ErrorCode.notFound],
 });
 
 // ——— maintenance functions ———
@@ -187,7 +188,7 @@ export const getFunction = endpoint({
   summary: 'One maintenance function (the edit form)',
   params: IdParams,
   data: MaintenanceFunction,
-  tolerate: [404],
+  tolerate: [ErrorCode.notFound],
 });
 
 export const checkFunction = endpoint({
@@ -197,7 +198,7 @@ export const checkFunction = endpoint({
   summary: 'Whether a function name is free: 207 when another function has it (id: the one being edited)',
   query: Type.Object({ name: FunctionName, id: Type.Optional(Id) }),
   data: Nothing,
-  tolerate: [207],
+  tolerate: [ErrorCode.already],
 });
 
 export const saveFunction = endpoint({
@@ -209,7 +210,7 @@ export const saveFunction = endpoint({
   summary: 'Add a maintenance function, or edit one (id); 207 when the name is taken, 5000 when the code is',
   body: FunctionInput,
   data: MaintenanceFunction,
-  tolerate: [207, 5000],
+  tolerate: [ErrorCode.already, ErrorCode.codeExists],
 });
 
 // ——— public firmware change logs ———

@@ -10,6 +10,7 @@
  */
 import Type from 'typebox';
 import { endpoint, XLSX_MEDIA_TYPE } from '../endpoint.ts';
+import { ErrorCode } from '../errors.ts';
 import { limits } from '../limits.ts';
 import { Day, IdParams, Instant, Nothing, Nullable, Sn } from '../schemas.ts';
 import { EventLevel, PlantStatus } from './plants.ts';
@@ -159,7 +160,7 @@ export const plantRealtime = endpoint({
   summary: 'The realtime card: power now, energy today/month/year/total, income, CO₂ avoided',
   params: IdParams,
   data: PlantRealtime,
-  tolerate: [700],
+  tolerate: [ErrorCode.plantMissing],
 });
 
 export const plantPowerDay = endpoint({
@@ -248,7 +249,7 @@ export const setMasterMeter = endpoint({
   summary: 'Make this meter the plant’s master: its grid import and export become the plant’s (days are re-summed)',
   params: Type.Object({ sn: Sn }),
   data: Nothing,
-  tolerate: [404],
+  tolerate: [ErrorCode.notFound],
 });
 
 export const inverterFlow = endpoint({
@@ -258,7 +259,7 @@ export const inverterFlow = endpoint({
   summary: 'Power now between PV, battery, grid and load as one (hybrid) inverter measures it',
   params: Type.Object({ sn: Sn }),
   data: EnergyFlow,
-  tolerate: [600],
+  tolerate: [ErrorCode.inverterMissing],
 });
 
 export const weather = endpoint({
@@ -303,7 +304,7 @@ export const saveWeatherAuth = endpoint({
   summary: 'Attach a weather station to a plant by SN (the station must be behind one of the plant’s gateways)',
   body: Type.Object({ plantId: Type.Integer({ minimum: 1 }), sn: Sn }),
   data: WeatherStationInfo,
-  tolerate: [404],
+  tolerate: [ErrorCode.notFound],
 });
 
 export const plantWeatherRealtime = endpoint({
@@ -329,7 +330,7 @@ export const weatherStationRealtime = endpoint({
   summary: 'A weather station’s latest values',
   params: Type.Object({ sn: Sn }),
   data: WeatherNow,
-  tolerate: [404],
+  tolerate: [ErrorCode.notFound],
 });
 export const weatherStationDay = endpoint({
   method: 'GET',
@@ -339,7 +340,7 @@ export const weatherStationDay = endpoint({
   params: Type.Object({ sn: Sn }),
   query: DateQuery,
   data: Type.Object({ date: Day, points: Type.Array(WeatherPoint) }),
-  tolerate: [404],
+  tolerate: [ErrorCode.notFound],
 });
 
 // ——— reports ———
@@ -359,7 +360,7 @@ export const energyAggregate = endpoint({
   data: Nothing,
   file: true,
   fileType: XLSX_MEDIA_TYPE,
-  tolerate: [4, 700],
+  tolerate: [ErrorCode.validation, ErrorCode.plantMissing],
 });
 
 export const generationDownload = endpoint({
@@ -371,7 +372,7 @@ export const generationDownload = endpoint({
   data: Nothing,
   file: true,
   fileType: XLSX_MEDIA_TYPE,
-  tolerate: [700],
+  tolerate: [ErrorCode.plantMissing],
 });
 
 export const importForecast = endpoint({
@@ -383,5 +384,5 @@ export const importForecast = endpoint({
   summary:
     'Upload a power forecast (.xlsx; field "file", field "plantId"): rows of time (plant-local "YYYY-MM-DD HH:mm") and power in W; replaces the forecast of the days it covers',
   data: Type.Object({ rows: Type.Integer(), days: Type.Array(Day) }),
-  tolerate: [4, 700],
+  tolerate: [ErrorCode.validation, ErrorCode.plantMissing],
 });

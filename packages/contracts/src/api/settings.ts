@@ -18,6 +18,7 @@
  */
 import Type, { type Static } from 'typebox';
 import { endpoint, Paged, PageQuery, XLSX_MEDIA_TYPE } from '../endpoint.ts';
+import { ErrorCode } from '../errors.ts';
 import { limits } from '../limits.ts';
 import { Instant, Literals, Nullable, Sn, SnParams } from '../schemas.ts';
 import { type SettingFamily, type SettingFamilyId, settingFamilies } from '../settingFamilies.ts';
@@ -151,7 +152,16 @@ export const SettingSupport = Type.Object({
 });
 
 const WriteBody = Type.Object({ values: SettingValues });
-const errors = [1, 2, 4, 600, 601, 1001, 1008, 1009] as const;
+const errors = [
+  ErrorCode.timeout,
+  ErrorCode.noPermission,
+  ErrorCode.validation,
+  ErrorCode.inverterMissing,
+  ErrorCode.inverterUnsupported,
+  ErrorCode.deviceOffline,
+  ErrorCode.deviceRefused,
+  ErrorCode.settingBusy,
+] as const;
 
 const apiPath = (familyPath: string) => `/api/v1/${familyPath.replace('{sn}', ':sn')}`;
 
@@ -222,7 +232,7 @@ export const settingSupport = endpoint({
     "The device's setting family, the groups it supports and their field definitions (from its protocol, without reading the device)",
   params: SnParams,
   data: SettingSupport,
-  tolerate: [600],
+  tolerate: [ErrorCode.inverterMissing],
 });
 
 export const settingJobs = endpoint({
@@ -233,7 +243,7 @@ export const settingJobs = endpoint({
   params: SnParams,
   query: Type.Object(PageQuery),
   data: Paged(SettingJob),
-  tolerate: [600],
+  tolerate: [ErrorCode.inverterMissing],
 });
 
 export const settingJobsDownload = endpoint({
@@ -257,7 +267,7 @@ export const settingJob = endpoint({
   summary: 'One setting job as it stands (poll it while it runs)',
   params: JobParams,
   data: SettingJob,
-  tolerate: [404],
+  tolerate: [ErrorCode.notFound],
 });
 
 export const revertSettingJob = endpoint({
@@ -268,7 +278,7 @@ export const revertSettingJob = endpoint({
   summary: "Write a finished job's before-values again, as a new audited job",
   params: JobParams,
   data: SettingJob,
-  tolerate: [...errors, 404],
+  tolerate: [...errors, ErrorCode.notFound],
 });
 
 export const settingBatch = endpoint({
@@ -298,7 +308,7 @@ export const settingBatchGet = endpoint({
   summary: "A batch's progress and each device's job",
   params: BatchParams,
   data: SettingBatch,
-  tolerate: [404],
+  tolerate: [ErrorCode.notFound],
 });
 
 export const settingBatchCancel = endpoint({
@@ -309,5 +319,5 @@ export const settingBatchCancel = endpoint({
   summary: "Cancel a batch's jobs that have not been sent; jobs already sent finish",
   params: BatchParams,
   data: SettingBatch,
-  tolerate: [404],
+  tolerate: [ErrorCode.notFound],
 });

@@ -17,6 +17,7 @@
  */
 import Type from 'typebox';
 import { endpoint } from '../endpoint.ts';
+import { ErrorCode } from '../errors.ts';
 import { Id, IdParams, Instant, Literals, Nullable, Sn, SnParams } from '../schemas.ts';
 
 export const UPGRADE_STATES = [
@@ -135,7 +136,7 @@ export const inverterCutUpgrade = endpoint({
     'Stop the inverter’s upgrade: one not started is cancelled, a download is told to abort, a flash under way finishes and reports; 404 when it has none running',
   params: SnParams,
   data: DeviceUpgradeView,
-  tolerate: [404],
+  tolerate: [ErrorCode.notFound],
 });
 
 export const inverterUpgradeProgress = endpoint({
@@ -269,7 +270,7 @@ export const rollout = endpoint({
     'A rollout as it stands: its waves, the devices per state, the failing devices with reasons; 404 for one the caller did not start',
   params: RolloutParams,
   data: RolloutView,
-  tolerate: [404],
+  tolerate: [ErrorCode.notFound],
 });
 
 export const rolloutDevices = endpoint({
@@ -284,7 +285,7 @@ export const rolloutDevices = endpoint({
     size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
   }),
   data: Type.Object({ total: Type.Integer(), list: Type.Array(DeviceUpgradeView) }),
-  tolerate: [404],
+  tolerate: [ErrorCode.notFound],
 });
 
 export const rollouts = endpoint({
@@ -312,7 +313,7 @@ const rolloutAction = (action: 'pause' | 'resume' | 'cancel', summary: string) =
     summary,
     params: RolloutParams,
     data: RolloutView,
-    tolerate: [404, 1005],
+    tolerate: [ErrorCode.notFound, ErrorCode.stateBlocksAction],
   });
 
 export const pauseRollout = rolloutAction(

@@ -7,6 +7,7 @@
  */
 import Type from 'typebox';
 import { endpoint, Paged, PageQuery } from '../endpoint.ts';
+import { ErrorCode } from '../errors.ts';
 import { Id, IdParams, Instant, Nothing, Nullable } from '../schemas.ts';
 
 export const VERSION_NUMBER_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$';
@@ -54,7 +55,7 @@ export const saveVersion = endpoint({
     'Publish a version, or edit one (id): 207 when the number equals another’s; 4 when a new number is not higher than the latest, or an edited one leaves its place between its neighbours',
   body: VersionInput,
   data: SystemVersion,
-  tolerate: [207, 4],
+  tolerate: [ErrorCode.already, ErrorCode.validation],
 });
 
 export const deleteVersion = endpoint({
@@ -65,7 +66,7 @@ export const deleteVersion = endpoint({
   summary: 'Delete a published version',
   params: IdParams,
   data: Nothing,
-  tolerate: [404],
+  tolerate: [ErrorCode.notFound],
 });
 
 export const checkVersion = endpoint({
@@ -75,7 +76,7 @@ export const checkVersion = endpoint({
   summary: 'Whether a version number is free: 207 when another version has an equal number (id: the one being edited)',
   query: Type.Object({ number: VersionNumber, id: Type.Optional(Id) }),
   data: Nothing,
-  tolerate: [207],
+  tolerate: [ErrorCode.already],
 });
 
 export const currentVersion = endpoint({
@@ -110,5 +111,5 @@ export const getVersion = endpoint({
   summary: 'One version (the edit form)',
   params: IdParams,
   data: SystemVersion,
-  tolerate: [404],
+  tolerate: [ErrorCode.notFound],
 });

@@ -12,6 +12,7 @@
  */
 import Type from 'typebox';
 import { endpoint, XLSX_MEDIA_TYPE } from '../endpoint.ts';
+import { ErrorCode } from '../errors.ts';
 import { limits } from '../limits.ts';
 import { Day, Instant, Nothing, Nullable, Sn } from '../schemas.ts';
 import { PowerFlow } from './devices/common.ts';
@@ -91,7 +92,7 @@ export const workdataDynamic = endpoint({
     list: Type.Array(WorkdataRow),
     next: Nullable(Type.Integer({ description: 'epoch ms to pass as `after`; null on the last page' })),
   }),
-  tolerate: [4],
+  tolerate: [ErrorCode.validation],
 });
 
 export const workdataChart = endpoint({
@@ -114,7 +115,7 @@ export const workdataChart = endpoint({
       }),
     ),
   }),
-  tolerate: [4],
+  tolerate: [ErrorCode.validation],
 });
 
 const EventsQuery = Type.Object({
@@ -145,7 +146,7 @@ export const workdataEvents = endpoint({
     'One device’s events that started in the range, newest first, each with the device’s reading at its start (the last sample at or before it, within an hour)',
   query: EventsQuery,
   data: EventsWithSamples,
-  tolerate: [4],
+  tolerate: [ErrorCode.validation],
 });
 
 export const workdataBatteryEvents = endpoint({
@@ -155,7 +156,7 @@ export const workdataBatteryEvents = endpoint({
   summary: 'As workdata/event, for a battery (4 for another kind): pack-level events carry their pack',
   query: EventsQuery,
   data: EventsWithSamples,
-  tolerate: [4],
+  tolerate: [ErrorCode.validation],
 });
 
 export const workdataDownload = endpoint({
@@ -171,5 +172,5 @@ export const workdataDownload = endpoint({
   data: Nothing,
   file: true,
   fileType: XLSX_MEDIA_TYPE,
-  tolerate: [4],
+  tolerate: [ErrorCode.validation],
 });

@@ -1,6 +1,7 @@
 /** Batteries: list, packs and cells, information, realtime, day chart, delete. */
 import Type from 'typebox';
 import { endpoint, Paged } from '../../endpoint.ts';
+import { ErrorCode } from '../../errors.ts';
 import { IdParams, Instant, Nothing, Nullable, SnParams } from '../../schemas.ts';
 import { ActiveFault, DayChart, DeviceCounts, FieldValue } from './common.ts';
 import { DateQuery, deviceFilters, deviceIdentity, deviceListItem, deviceListQuery, Num, W } from './schemas.ts';
@@ -57,7 +58,7 @@ export const batterySlaves = endpoint({
   summary: 'The slave packs behind a master battery (pack 2 onwards), with their latest values',
   params: IdParams,
   data: Type.Array(BatteryPack),
-  tolerate: [404],
+  tolerate: [ErrorCode.notFound],
 });
 
 export const BatteryInfo = Type.Object({
@@ -78,7 +79,7 @@ export const batteryInfo = endpoint({
   summary: 'A battery system’s information: identity, firmware, packs, cells per pack, capacity',
   params: SnParams,
   data: BatteryInfo,
-  tolerate: [404],
+  tolerate: [ErrorCode.notFound],
 });
 
 /** One cell, where the protocol reports cells one by one. */
@@ -114,7 +115,7 @@ export const batteryRealtime = endpoint({
   summary: 'A battery now: SOC, SOH, voltage, current, power, each pack’s cells (voltages and temperatures, for the heat map)',
   params: SnParams,
   data: BatteryRealtime,
-  tolerate: [404],
+  tolerate: [ErrorCode.notFound],
 });
 
 export const batteryDay = endpoint({
@@ -125,7 +126,7 @@ export const batteryDay = endpoint({
   params: SnParams,
   query: DateQuery,
   data: DayChart,
-  tolerate: [404],
+  tolerate: [ErrorCode.notFound],
 });
 
 export const deleteBattery = endpoint({
@@ -137,5 +138,5 @@ export const deleteBattery = endpoint({
     'Remove a battery from the lists (history stays; it comes back if it sends data again); needs edit rights on its plant',
   params: IdParams,
   data: Nothing,
-  tolerate: [404],
+  tolerate: [ErrorCode.notFound],
 });

@@ -1,6 +1,7 @@
 /** Gateways: list with counts, detail with devices and connection history. */
 import Type from 'typebox';
 import { endpoint, Paged, PageQuery } from '../../endpoint.ts';
+import { ErrorCode } from '../../errors.ts';
 import { Id, IdParams, Instant, Nullable } from '../../schemas.ts';
 import { CompanyRef, DeviceState, DeviceStatus, PlantRef } from './common.ts';
 import { deviceFilters, ListOrder, Sort } from './schemas.ts';
@@ -127,5 +128,5 @@ export const getGateway = endpoint({
   summary: 'One gateway with the devices behind it and its connection history (online and offline periods)',
   params: IdParams,
   data: GatewayDetail,
-  tolerate: [305],
+  tolerate: [ErrorCode.gatewayMissing],
 });

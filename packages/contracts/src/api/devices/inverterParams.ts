@@ -1,6 +1,7 @@
 /** The inverter chart's parameter picker and saved parameter profiles. */
 import Type from 'typebox';
 import { endpoint } from '../../endpoint.ts';
+import { ErrorCode } from '../../errors.ts';
 import { limits } from '../../limits.ts';
 import { Instant, Nullable, Sn } from '../../schemas.ts';
 import { safeTextPattern } from '../../validation.ts';
@@ -25,7 +26,7 @@ export const inverterParams = endpoint({
     maxSelected: Type.Integer(),
     maxProfiles: Type.Integer(),
   }),
-  tolerate: [600],
+  tolerate: [ErrorCode.inverterMissing],
 });
 
 export const ParamProfile = Type.Object({
@@ -54,5 +55,5 @@ export const saveInverterParamProfiles = endpoint({
     { additionalProperties: false },
   ),
   data: Type.Array(SavedParamProfile),
-  tolerate: [4],
+  tolerate: [ErrorCode.validation],
 });

@@ -1,6 +1,7 @@
 /** Inverters: list, alias and delete, detail, realtime input and output, I-V points, day charts, energy and generation bars, the grid/meter/battery/EPS/load groups. */
 import Type from 'typebox';
 import { endpoint, Paged } from '../../endpoint.ts';
+import { ErrorCode } from '../../errors.ts';
 import { limits } from '../../limits.ts';
 import { Day, Instant, Literals, Nullable, Sn, SnParams } from '../../schemas.ts';
 import {
@@ -121,7 +122,7 @@ export const getInverter = endpoint({
   summary: 'An inverter’s information: identity, nameplate, type, status, power now, energy, faults, chart groups',
   params: SnParams,
   data: InverterDetail,
-  tolerate: [600],
+  tolerate: [ErrorCode.inverterMissing],
 });
 
 export const PvInput = Type.Object({
@@ -153,7 +154,7 @@ export const inverterInputRealtime = endpoint({
   summary: 'DC input now: voltage, current and power of each MPPT input (and string, where the protocol has them)',
   params: SnParams,
   data: InverterInputRealtime,
-  tolerate: [600],
+  tolerate: [ErrorCode.inverterMissing],
 });
 
 export const inverterOutputRealtime = endpoint({
@@ -163,7 +164,7 @@ export const inverterOutputRealtime = endpoint({
   summary: 'AC output now: voltage, current and power of each phase, frequency, active and reactive power, power factor',
   params: SnParams,
   data: InverterOutputRealtime,
-  tolerate: [600],
+  tolerate: [ErrorCode.inverterMissing],
 });
 
 export const PvIvTrace = Type.Object({
@@ -180,7 +181,7 @@ export const inverterPvIv = endpoint({
   summary: 'Each PV input’s operating point now and its operating points (voltage, current) over the last hour, for the I–V plot',
   params: SnParams,
   data: Type.Object({ at: Nullable(Instant), inputs: Type.Array(PvIvTrace) }),
-  tolerate: [600],
+  tolerate: [ErrorCode.inverterMissing],
 });
 
 export const inverterInputDay = endpoint({
@@ -191,7 +192,7 @@ export const inverterInputDay = endpoint({
   params: SnParams,
   query: DateQuery,
   data: DayChart,
-  tolerate: [600],
+  tolerate: [ErrorCode.inverterMissing],
 });
 
 export const inverterOutputDay = endpoint({
@@ -202,7 +203,7 @@ export const inverterOutputDay = endpoint({
   params: SnParams,
   query: DateQuery,
   data: DayChart,
-  tolerate: [600],
+  tolerate: [ErrorCode.inverterMissing],
 });
 
 /** A chartable parameter key: a protocol field key (battery pack fields have a dot: pack2.soc). */
@@ -224,7 +225,7 @@ export const inverterDay = endpoint({
     ),
   }),
   data: DayChartWithEnergy,
-  tolerate: [4, 600],
+  tolerate: [ErrorCode.validation, ErrorCode.inverterMissing],
 });
 
 const inverterBars = (period: 'month' | 'year' | 'total', what: string) =>
@@ -236,7 +237,7 @@ const inverterBars = (period: 'month' | 'year' | 'total', what: string) =>
     params: SnParams,
     query: DateQuery,
     data: EnergyBars,
-    tolerate: [600],
+    tolerate: [ErrorCode.inverterMissing],
   });
 export const inverterMonth = inverterBars('month', 'the days of the month of `date`');
 export const inverterYear = inverterBars('year', 'the months of the year of `date`');
@@ -263,7 +264,7 @@ export const inverterGen = endpoint({
   params: SnParams,
   query: Type.Object({ period: Type.Optional(EnergyPeriod), date: Type.Optional(Day) }),
   data: GenerationBars,
-  tolerate: [600],
+  tolerate: [ErrorCode.inverterMissing],
 });
 
 export const MicroPanel = Type.Object({
@@ -281,7 +282,7 @@ export const inverterGenMi = endpoint({
   params: SnParams,
   query: DateQuery,
   data: Type.Object({ ...DayChart.properties, panels: Type.Array(MicroPanel) }),
-  tolerate: [600, 601],
+  tolerate: [ErrorCode.inverterMissing, ErrorCode.inverterUnsupported],
 });
 
 /** What the grid, meter, battery, eps and load groups show now. */
@@ -314,7 +315,7 @@ export const inverterGroupRealtime = endpoint({
   summary: 'The grid, meter, battery, eps or load values of an inverter now (601 when its protocol has no such group)',
   params: GroupParams,
   data: InverterGroupRealtime,
-  tolerate: [4, 600, 601],
+  tolerate: [ErrorCode.validation, ErrorCode.inverterMissing, ErrorCode.inverterUnsupported],
 });
 export const inverterGroupDay = endpoint({
   method: 'GET',
@@ -324,7 +325,7 @@ export const inverterGroupDay = endpoint({
   params: GroupParams,
   query: DateQuery,
   data: DayChartWithEnergy,
-  tolerate: [4, 600, 601],
+  tolerate: [ErrorCode.validation, ErrorCode.inverterMissing, ErrorCode.inverterUnsupported],
 });
 const groupBars = (period: 'month' | 'year' | 'total', what: string) =>
   endpoint({
@@ -335,7 +336,7 @@ const groupBars = (period: 'month' | 'year' | 'total', what: string) =>
     params: GroupParams,
     query: DateQuery,
     data: EnergyBars,
-    tolerate: [4, 600, 601],
+    tolerate: [ErrorCode.validation, ErrorCode.inverterMissing, ErrorCode.inverterUnsupported],
   });
 export const inverterGroupMonth = groupBars('month', 'the days of the month');
 export const inverterGroupYear = groupBars('year', 'the months of the year');

@@ -1,6 +1,7 @@
 /** Meters: list, realtime per phase, day chart and energy bars. */
 import Type from 'typebox';
 import { endpoint, Paged } from '../../endpoint.ts';
+import { ErrorCode } from '../../errors.ts';
 import { Instant, Nullable, SnParams } from '../../schemas.ts';
 import { ActiveFault, DayChartWithEnergy, DeviceCounts, EnergyBars, FieldValue, Phase } from './common.ts';
 import {
@@ -72,7 +73,7 @@ export const meterRealtime = endpoint({
   summary: 'A meter now: power, voltage, current and power per phase, frequency, import and export today and in total',
   params: SnParams,
   data: MeterRealtime,
-  tolerate: [404],
+  tolerate: [ErrorCode.notFound],
 });
 
 export const meterDay = endpoint({
@@ -83,7 +84,7 @@ export const meterDay = endpoint({
   params: SnParams,
   query: DateQuery,
   data: DayChartWithEnergy,
-  tolerate: [404],
+  tolerate: [ErrorCode.notFound],
 });
 const meterBars = (period: 'month' | 'year' | 'total', what: string) =>
   endpoint({
@@ -94,7 +95,7 @@ const meterBars = (period: 'month' | 'year' | 'total', what: string) =>
     params: SnParams,
     query: DateQuery,
     data: EnergyBars,
-    tolerate: [404],
+    tolerate: [ErrorCode.notFound],
   });
 export const meterMonth = meterBars('month', 'the days of the month');
 export const meterYear = meterBars('year', 'the months of the year');

@@ -1,6 +1,7 @@
 /** Schema helpers the device contracts share (not part of the API). */
 import Type, { type TProperties } from 'typebox';
 import { endpoint, PageQuery } from '../../endpoint.ts';
+import { ErrorCode } from '../../errors.ts';
 import { limits } from '../../limits.ts';
 import { Day, Id, Instant, Literals, Nothing, Nullable, SnParams } from '../../schemas.ts';
 import { AliasInput, AliasResult, DeviceState, DeviceStatus, GatewayRef, PlantRef } from './common.ts';
@@ -103,7 +104,7 @@ export function aliasAndDelete<const Kind extends 'inverter' | 'meter', const Mi
       params: SnParams,
       body: AliasInput,
       data: AliasResult,
-      tolerate: [4, missing],
+      tolerate: [ErrorCode.validation, missing],
     }),
     remove: endpoint({
       method: 'POST',

@@ -1,6 +1,7 @@
 /** Binding a gateway to a plant with the claim key on its label, unbinding it, checking a device. */
 import Type from 'typebox';
 import { endpoint } from '../../endpoint.ts';
+import { ErrorCode } from '../../errors.ts';
 import { Nothing, Sn } from '../../schemas.ts';
 import { GatewayClaim } from './model.ts';
 import { PlantIdParams, StationIdParams } from './params.ts';
@@ -14,7 +15,7 @@ export const bindGateway = endpoint({
   params: PlantIdParams,
   body: GatewayClaim,
   data: Type.Object({ sn: Type.String() }),
-  tolerate: [301, 305, 1006],
+  tolerate: [ErrorCode.gatewayUsed, ErrorCode.gatewayMissing, ErrorCode.gatewayCredentials],
 });
 
 export const unbindGateway = endpoint({
@@ -25,7 +26,7 @@ export const unbindGateway = endpoint({
   summary: 'Unbind a gateway from its plant (its devices leave the plant; history stays with the plant)',
   params: Type.Object({ sn: Sn }),
   data: Nothing,
-  tolerate: [305],
+  tolerate: [ErrorCode.gatewayMissing],
 });
 
 export const checkDevice = endpoint({

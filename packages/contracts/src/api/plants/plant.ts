@@ -1,6 +1,7 @@
 /** A plant: create (with or without a gateway), list, detail, edits by section, delete, its picture. */
 import Type from 'typebox';
 import { endpoint, Paged, PageQuery } from '../../endpoint.ts';
+import { ErrorCode } from '../../errors.ts';
 import { limits } from '../../limits.ts';
 import { Nothing } from '../../schemas.ts';
 import {
@@ -22,7 +23,7 @@ export const checkGateway = endpoint({
   summary: 'Check a gateway SN and label key before binding: 1006 unknown SN or wrong key (alike), 301 bound to a plant',
   body: GatewayClaim,
   data: Type.Object({ sn: Type.String() }),
-  tolerate: [301, 305, 1006],
+  tolerate: [ErrorCode.gatewayUsed, ErrorCode.gatewayMissing, ErrorCode.gatewayCredentials],
 });
 
 export const createPlant = endpoint({
@@ -34,7 +35,13 @@ export const createPlant = endpoint({
   summary: 'Create a plant (optionally binding a gateway by SN and key); 10 for a bad longitude or latitude',
   body: PlantCreateInput,
   data: PlantDetail,
-  tolerate: [4, 10, 301, 305, 1006],
+  tolerate: [
+    ErrorCode.validation,
+    ErrorCode.coordinates,
+    ErrorCode.gatewayUsed,
+    ErrorCode.gatewayMissing,
+    ErrorCode.gatewayCredentials,
+  ],
 });
 
 export const listPlants = endpoint({
@@ -73,7 +80,7 @@ export const getPlant = endpoint({
   summary: 'One plant with every field',
   params: PlantIdParams,
   data: PlantDetail,
-  tolerate: [700],
+  tolerate: [ErrorCode.plantMissing],
 });
 
 export const editPlant = endpoint({
@@ -86,7 +93,7 @@ export const editPlant = endpoint({
   params: PlantIdParams,
   body: PlantEditInput,
   data: PlantDetail,
-  tolerate: [4, 10],
+  tolerate: [ErrorCode.validation, ErrorCode.coordinates],
 });
 
 export const editPlantInfo = endpoint({
@@ -99,7 +106,7 @@ export const editPlantInfo = endpoint({
   params: PlantIdParams,
   body: PlantInfoInput,
   data: PlantDetail,
-  tolerate: [4, 10],
+  tolerate: [ErrorCode.validation, ErrorCode.coordinates],
 });
 
 export const editPlantIncome = endpoint({
@@ -112,7 +119,7 @@ export const editPlantIncome = endpoint({
   params: PlantIdParams,
   body: PlantIncomeInput,
   data: PlantDetail,
-  tolerate: [4],
+  tolerate: [ErrorCode.validation],
 });
 
 export const editPlantContacts = endpoint({

@@ -1,6 +1,7 @@
 /** Sharing as manager or visitor (transfer: transfers.ts). */
 import Type from 'typebox';
 import { endpoint } from '../../endpoint.ts';
+import { ErrorCode } from '../../errors.ts';
 import { Instant, Nothing } from '../../schemas.ts';
 import { Account, PlantIdParams, SharePlantParams } from './params.ts';
 
@@ -50,5 +51,5 @@ export const sharePlant = endpoint({
   params: PlantIdParams,
   body: Type.Object({ account: Account, role: Type.Union([Type.Literal('manager'), Type.Literal('visitor')]) }),
   data: ShareMade,
-  tolerate: [4, 701, 702, 703],
+  tolerate: [ErrorCode.validation, ErrorCode.shareSelf, ErrorCode.shareCompanyUser, ErrorCode.shareCompanyPlant],
 });

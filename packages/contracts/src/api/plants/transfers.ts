@@ -5,6 +5,7 @@
  */
 import Type from 'typebox';
 import { endpoint } from '../../endpoint.ts';
+import { ErrorCode } from '../../errors.ts';
 import { Id, IdParams, Instant } from '../../schemas.ts';
 import { Account, PlantIdParams } from './params.ts';
 
@@ -42,7 +43,7 @@ export const transferPlant = endpoint({
   query: Type.Object({ account: Account }),
   body: Type.Object({ password: Type.String({ minLength: 1, maxLength: 64 }) }),
   data: PlantTransfer,
-  tolerate: [4, 108, 207, 704],
+  tolerate: [ErrorCode.validation, ErrorCode.oldPasswordWrong, ErrorCode.already, ErrorCode.transferPending],
 });
 
 export const listPlantTransfers = endpoint({
@@ -62,7 +63,7 @@ export const acceptPlantTransfer = endpoint({
     'The recipient accepts: the plant becomes their own plant with its devices and history, every share ends, the requester is mailed. 404 not a request offered to the caller, 705 no longer pending (answered, cancelled, lapsed, or the plant changed hands or was deleted)',
   params: IdParams,
   data: PlantTransfer,
-  tolerate: [404, 705],
+  tolerate: [ErrorCode.notFound, ErrorCode.transferClosed],
 });
 
 export const declinePlantTransfer = endpoint({
@@ -74,7 +75,7 @@ export const declinePlantTransfer = endpoint({
     'The recipient declines; the plant stays; the requester is mailed. 404 not offered to the caller, 705 no longer pending',
   params: IdParams,
   data: PlantTransfer,
-  tolerate: [404, 705],
+  tolerate: [ErrorCode.notFound, ErrorCode.transferClosed],
 });
 
 export const cancelPlantTransfer = endpoint({
@@ -86,5 +87,5 @@ export const cancelPlantTransfer = endpoint({
     'Either side withdraws a pending request (the requester, anyone with owner rights on the plant, or the recipient); the other side is mailed. 404 not the caller’s request, 705 no longer pending',
   params: IdParams,
   data: PlantTransfer,
-  tolerate: [404, 705],
+  tolerate: [ErrorCode.notFound, ErrorCode.transferClosed],
 });
