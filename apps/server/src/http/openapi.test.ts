@@ -3,7 +3,7 @@
  * lists the error replies its declaration implies, each one the shared error envelope, and
  * the 400 it documents for a body is what a malformed body really gets.
  */
-import { type Endpoint, ErrorCode } from '@sunfleet/contracts';
+import type { Endpoint } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invalidInput } from '../../test/envelopes.ts';
 import { startServer, type TestServer } from '../../test/harness.ts';

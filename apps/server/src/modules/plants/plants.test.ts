@@ -170,8 +170,16 @@ describe('create', () => {
       },
       ErrorCode.validation,
     ],
-    ['segments ending before 23:59', { valuationMethod: 'tou', priceSegments: [{ start: '00:00', end: '23:00', price: 1 }] }, ErrorCode.validation],
-    ['segments starting after 00:00', { valuationMethod: 'tou', priceSegments: [{ start: '01:00', end: '23:59', price: 1 }] }, ErrorCode.validation],
+    [
+      'segments ending before 23:59',
+      { valuationMethod: 'tou', priceSegments: [{ start: '00:00', end: '23:00', price: 1 }] },
+      ErrorCode.validation,
+    ],
+    [
+      'segments starting after 00:00',
+      { valuationMethod: 'tou', priceSegments: [{ start: '01:00', end: '23:59', price: 1 }] },
+      ErrorCode.validation,
+    ],
     [
       'a segment ending where it starts',
       {
@@ -183,7 +191,11 @@ describe('create', () => {
       },
       ErrorCode.validation,
     ],
-    ['a segment hour 24:00', { valuationMethod: 'tou', priceSegments: [{ start: '00:00', end: '24:00', price: 1 }] }, ErrorCode.validation],
+    [
+      'a segment hour 24:00',
+      { valuationMethod: 'tou', priceSegments: [{ start: '00:00', end: '24:00', price: 1 }] },
+      ErrorCode.validation,
+    ],
     [
       'a segment price with three decimals',
       { valuationMethod: 'tou', priceSegments: [{ start: '00:00', end: '23:59', price: 0.125 }] },
@@ -197,7 +209,9 @@ describe('create', () => {
     if (code === ErrorCode.validation) {
       expect(res.body.msg).toMatch(/body/);
       // It names the field changed (a time-of-use plan without a good day of segments: the segments).
-      expect([...Object.keys(change), 'priceSegments']).toContain((res.body.data as { fields: string[] } | null)?.fields[0]?.split('.')[0]);
+      expect([...Object.keys(change), 'priceSegments']).toContain(
+        (res.body.data as { fields: string[] } | null)?.fields[0]?.split('.')[0],
+      );
     } else expect(res.body.data).toBeNull();
     expect(await plantCount()).toBe(before);
   });
