@@ -17,7 +17,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultBrand } from '../src/app/brands.ts';
 import { brandPalettes, brandTheme } from '../src/app/theme.tsx';
-import { readableShade } from '../src/lib/palette.ts';
+import { readableShade } from '../src/lib/colour.ts';
 import { DEMO_PASSWORD, demo, type Portal, resetCompanyColour, startPortal } from './portal.ts';
 
 const WAIT = { timeout: 20_000 };

@@ -2,7 +2,8 @@ import { act, render } from '@testing-library/react';
 import { theme } from 'antd';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Palettes, usePalette, usePrintPalette } from '../components/palette.ts';
-import { confusable, contrastRatio, derivePalette, flatten, TEXT_CONTRAST } from '../lib/palette.ts';
+import { contrastRatio, flatten, TEXT_CONTRAST } from '../lib/colour.ts';
+import { confusable, derivePalette } from '../lib/palette.ts';
 import { brands, currentBrand, defaultBrand } from './brands.ts';
 import { brandPalettes, brandTheme, ThemeProvider, useThemeColor } from './theme.tsx';
 

@@ -15,15 +15,8 @@ import 'dayjs/locale/es';
 import { createContext, type ReactNode, useContext, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { getStoredThemeColor, getStoredUser, storeThemeColor } from '../api/session.ts';
 import { PaletteContext, type Palettes } from '../components/palette.ts';
-import {
-  contrastRatio,
-  derivePalette,
-  flatten,
-  paletteCssVariables,
-  readableShade,
-  TEXT_CONTRAST,
-  textOn,
-} from '../lib/palette.ts';
+import { contrastRatio, flatten, readableShade, TEXT_CONTRAST, textOn } from '../lib/colour.ts';
+import { derivePalette, paletteCssVariables } from '../lib/palette.ts';
 import { useReducedMotion } from '../lib/reducedMotion.ts';
 import { type Brand, currentBrand } from './brands.ts';
 

@@ -3,7 +3,7 @@ import { Flex, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { LevelCounts } from '../lib/events.ts';
 import { type Level, levels } from '../lib/events.ts';
-import { levelStyle } from '../lib/palette.ts';
+import { levelStyle } from '../lib/statusColours.ts';
 import { CountCard } from './CountCard.tsx';
 import { usePalette } from './palette.ts';
 import ui from './ui.module.css';

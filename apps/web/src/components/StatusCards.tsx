@@ -5,7 +5,7 @@
 import { type DeviceStateName, plantsApi } from '@sunfleet/contracts';
 import { Flex, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { deviceStateStyle } from '../lib/palette.ts';
+import { deviceStateStyle } from '../lib/statusColours.ts';
 import { CountCard } from './CountCard.tsx';
 import { usePalette } from './palette.ts';
 import ui from './ui.module.css';

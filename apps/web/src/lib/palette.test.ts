@@ -1,26 +1,19 @@
 import { defaultThemeColor } from '@sunfleet/contracts';
 import { describe, expect, it } from 'vitest';
+import { contrastRatio, flatten, hueDistance, luminance, oklch, readableShade, TEXT_CONTRAST, textOn } from './colour.ts';
 import {
   ACHROMATIC,
-  chargeColour,
   confusable,
-  contrastRatio,
   derivePalette,
-  flatten,
   GRAPHIC_CONTRAST,
   GREY_LIGHTNESS_GUARD,
-  hueDistance,
-  luminance,
   meaningBase,
-  oklch,
   type Palette,
   paletteCssVariables,
-  readableShade,
   SERIES_HUE_STEP,
   STATUS_HUE_GUARD,
-  TEXT_CONTRAST,
-  textOn,
 } from './palette.ts';
+import { chargeColour } from './statusColours.ts';
 
 /** Chart backgrounds: antd's light and dark container colours. */
 const LIGHT = '#ffffff';

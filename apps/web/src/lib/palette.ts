@@ -3,12 +3,12 @@
  * load, grid, battery and the further series charts draw) and the colours that carry a meaning
  * (statuses, event levels). `derivePalette` works it out for a company colour and the background
  * the charts are drawn on; the theme (app/theme.tsx) provides it to every chart and status colour
- * and seeds antd's status tokens with it. Colours are worked out in OKLCH (perceptual lightness,
- * chroma and hue), so hue distances mean the same everywhere on the wheel.
+ * and seeds antd's status tokens with it. Colours are worked out in OKLCH (`colour.ts`), so hue
+ * distances mean the same everywhere on the wheel; what each status means is in `statusColours.ts`.
  */
-import { type DeviceStateName, defaultThemeColor, type plantsApi } from '@sunfleet/contracts';
+import { defaultThemeColor } from '@sunfleet/contracts';
 import type { FlowDirection } from './chart.ts';
-import type { Level } from './events.ts';
+import { clamp, contrastRatio, flatten, hueDistance, type Lch, luminance, oklch, toHexInGamut } from './colour.ts';
 
 /** Minimum contrast of a series or a status mark against the chart background (WCAG 2 non-text). */
 export const GRAPHIC_CONTRAST = 3;
@@ -146,8 +146,6 @@ export function derivePalette(company: string, background: string): Palette {
   };
 }
 
-const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
-
 /**
  * Whether a series colour could be read as a meaning colour: two coloured ones closer in hue than
  * `STATUS_HUE_GUARD`°, or two greys closer in lightness than `GREY_LIGHTNESS_GUARD`. A grey and a
@@ -161,12 +159,6 @@ export function confusable(a: string, b: string): boolean {
   if (greyX && greyY) return Math.abs(x.l - y.l) < GREY_LIGHTNESS_GUARD;
   if (greyX || greyY) return false;
   return hueDistance(x.h, y.h) < STATUS_HUE_GUARD;
-}
-
-/** Distance of two hues on the wheel (0–180°). */
-export function hueDistance(a: number, b: number): number {
-  const d = Math.abs(a - b) % 360;
-  return d > 180 ? 360 - d : d;
 }
 
 /**
@@ -201,64 +193,6 @@ function onBackground(colour: Lch, background: string): string {
   return towards < 0 ? '#000000' : '#ffffff';
 }
 
-interface Lch {
-  /** OKLCH lightness, 0–1. */
-  l: number;
-  /** OKLCH chroma, 0 (grey) to about 0.37. */
-  c: number;
-  /** OKLCH hue in degrees. */
-  h: number;
-}
-
-const srgbToLinear = (v: number) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
-const linearToSrgb = (v: number) => (v <= 0.0031308 ? 12.92 * v : 1.055 * v ** (1 / 2.4) - 0.055);
-
-/** OKLCH of an opaque colour (Björn Ottosson's OKLab, in polar form). */
-export function oklch(colour: string): Lch {
-  const [r, g, b] = rgba(colour)
-    .slice(0, 3)
-    .map((v) => srgbToLinear(v / 255)) as [number, number, number];
-  const l = Math.cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b);
-  const m = Math.cbrt(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b);
-  const s = Math.cbrt(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b);
-  const L = 0.2104542553 * l + 0.793617785 * m - 0.0040720468 * s;
-  const A = 1.9779984951 * l - 2.428592205 * m + 0.4505937099 * s;
-  const B = 0.0259040371 * l + 0.7827717662 * m - 0.808675766 * s;
-  return { l: L, c: Math.hypot(A, B), h: ((Math.atan2(B, A) * 180) / Math.PI + 360) % 360 };
-}
-
-/** Linear sRGB of an OKLCH colour (may fall outside 0–1: out of gamut). */
-function linearRgb({ l: L, c, h }: Lch): [number, number, number] {
-  const A = c * Math.cos((h * Math.PI) / 180);
-  const B = c * Math.sin((h * Math.PI) / 180);
-  const l = (L + 0.3963377774 * A + 0.2158037573 * B) ** 3;
-  const m = (L - 0.1055613458 * A - 0.0638541728 * B) ** 3;
-  const s = (L - 0.0894841775 * A - 1.291485548 * B) ** 3;
-  return [
-    4.0767416621 * l - 3.3077115913 * m + 0.2309699292 * s,
-    -1.2684380046 * l + 2.6097574011 * m - 0.3413193965 * s,
-    -0.0041960863 * l - 0.7034186147 * m + 1.707614701 * s,
-  ];
-}
-
-/** An OKLCH colour as #rrggbb; outside the sRGB gamut its chroma is reduced until it fits (hue and lightness kept). */
-function toHexInGamut(colour: Lch): string {
-  const l = clamp(colour.l, 0, 1);
-  const fits = (c: number) => linearRgb({ l, c, h: colour.h }).every((v) => v >= -1e-6 && v <= 1 + 1e-6);
-  let c = Math.max(0, colour.c);
-  if (!fits(c)) {
-    let lo = 0;
-    let hi = c;
-    for (let i = 0; i < 24; i++) {
-      const mid = (lo + hi) / 2;
-      if (fits(mid)) lo = mid;
-      else hi = mid;
-    }
-    c = lo;
-  }
-  return toHex(linearRgb({ l, c, h: colour.h }).map((v) => clamp(linearToSrgb(clamp(v, 0, 1)), 0, 1) * 255));
-}
-
 /** The CSS custom property of a meaning colour, in kebab case (`goodStrong` is `--sf-good-strong`). */
 export const meaningVariable = (name: keyof Palette['meaning']) => `--sf-${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
@@ -272,116 +206,6 @@ export function paletteCssVariables(palette: Palette): Record<string, string> {
   );
 }
 
-type PresetStatus = 'success' | 'default' | 'warning' | 'error' | 'processing';
-type Meaning = keyof Palette['meaning'];
-
-/**
- * Status colours: Ant Design statuses for badges and tags (antd's status tokens are seeded with the
- * palette, and their text colours are shaded readable by the theme), and the meaning colour for map
- * markers and cards (`meaningColour`).
- */
-export const statusStyle: Record<plantsApi.PlantStatusName, { badge: PresetStatus; tag: PresetStatus; meaning: Meaning }> = {
-  normal: { badge: 'success', tag: 'success', meaning: 'good' },
-  offline: { badge: 'default', tag: 'default', meaning: 'idle' },
-  warning: { badge: 'warning', tag: 'warning', meaning: 'warning' },
-  fault: { badge: 'error', tag: 'error', meaning: 'bad' },
-  upgrading: { badge: 'processing', tag: 'processing', meaning: 'info' },
-};
-
-/** A device state's colours: its status's, and powered off as idle. */
-export const deviceStateStyle: Record<DeviceStateName, (typeof statusStyle)[plantsApi.PlantStatusName]> = {
-  ...statusStyle,
-  off: { badge: 'default', tag: 'default', meaning: 'idle' },
-};
-
-/** Gateway connection colours (the device states use `deviceStateStyle`). */
-export const gatewayStateStyle = {
-  online: { badge: 'success', tag: 'success', meaning: 'good' },
-  offline: { badge: 'default', tag: 'default', meaning: 'idle' },
-} as const;
-
-/** Tag colours (antd presets) and card accents per level. */
-export const levelStyle: Record<Level, { tag: 'error' | 'warning' | 'processing'; meaning: Meaning }> = {
-  fault: { tag: 'error', meaning: 'bad' },
-  warning: { tag: 'warning', meaning: 'warning' },
-  info: { tag: 'processing', meaning: 'info' },
-};
-
-/** A level of a 0–100 % gauge: bad below 20, warning below 50 (when asked), good above. */
-export function chargeColour(palette: Palette, percent: number, withWarning = true): string {
-  if (percent < 20) return palette.meaning.bad;
-  if (withWarning && percent < 50) return palette.meaning.warning;
-  return palette.meaning.good;
-}
-
 export type PowerSeriesKey = keyof Palette['power'];
 /** Names of the power curve's series: grid and battery by direction, never one signed curve. */
 export type PowerLabels = Record<'pv' | 'load' | 'soc' | 'forecast' | FlowDirection, string>;
-
-/** Minimum contrast of text against its background (WCAG 2 AA, normal-size text). */
-export const TEXT_CONTRAST = 4.5;
-
-/** Red, green, blue (0–255) and alpha (0–1) of `#rgb`, `#rrggbb`, `#rrggbbaa`, `rgb()` or `rgba()`. */
-function rgba(colour: string): [number, number, number, number] {
-  const c = colour.trim().toLowerCase();
-  const hex = c.match(/^#([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/)?.[1];
-  if (hex) {
-    const full = hex.length === 3 ? [...hex].map((d) => d + d).join('') : hex;
-    const n = (i: number) => Number.parseInt(full.slice(i, i + 2), 16);
-    return [n(0), n(2), n(4), full.length === 8 ? n(6) / 255 : 1];
-  }
-  const fn = c.match(/^rgba?\(([^)]+)\)$/)?.[1];
-  if (fn) {
-    const [r = 0, g = 0, b = 0, a = 1] = fn
-      .split(/[,\s/]+/)
-      .filter(Boolean)
-      .map(Number);
-    return [r, g, b, a];
-  }
-  throw new Error(`not a colour: ${colour}`);
-}
-
-const toHex = (rgb: number[]) => `#${rgb.map((v) => Math.round(v).toString(16).padStart(2, '0')).join('')}`;
-
-/** `colour` as it shows over the opaque `background` (alpha composited), as #rrggbb. */
-export function flatten(colour: string, background: string): string {
-  const [r, g, b, a] = rgba(colour);
-  const [br, bg, bb] = rgba(background);
-  return toHex([r * a + br * (1 - a), g * a + bg * (1 - a), b * a + bb * (1 - a)]);
-}
-
-/** Relative luminance (WCAG 2) of an opaque colour. */
-export function luminance(colour: string): number {
-  const [r, g, b] = rgba(colour).map((v) => v / 255) as [number, number, number];
-  const lin = (v: number) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
-  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
-}
-
-/** Contrast ratio (1–21) of `text` (may be translucent) over the opaque `background`. */
-export function contrastRatio(text: string, background: string): number {
-  const a = luminance(flatten(text, background));
-  const b = luminance(background);
-  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-}
-
-/** White or black text, whichever reads better on `background` (one of them always reaches 4.5:1). */
-export function textOn(background: string): '#ffffff' | '#000000' {
-  return contrastRatio('#ffffff', background) >= contrastRatio('#000000', background) ? '#ffffff' : '#000000';
-}
-
-/**
- * `colour` as text on every one of `backgrounds` (all light or all dark): unchanged when it reaches
- * `min`:1 on each, else shaded towards black (light backgrounds) or white (dark ones) in small steps
- * until it does. A company colour gets the same treatment as the brand's.
- */
-export function readableShade(colour: string, backgrounds: readonly string[], min = TEXT_CONTRAST): string {
-  const base = backgrounds[0] ?? '#ffffff';
-  const towards = luminance(base) > 0.18 ? 0 : 255;
-  const start = rgba(flatten(colour, base)).slice(0, 3);
-  for (let step = 0; step <= 100; step++) {
-    const t = step / 100;
-    const shade = toHex(start.map((v) => v + (towards - v) * t));
-    if (backgrounds.every((bg) => contrastRatio(shade, bg) >= min)) return shade;
-  }
-  return towards === 0 ? '#000000' : '#ffffff';
-}

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
 import { formatNumber } from '../../lib/format.ts';
-import { levelStyle, statusStyle } from '../../lib/palette.ts';
+import { levelStyle, statusStyle } from '../../lib/statusColours.ts';
 
 export function MyPlants({ userId }: { userId: number }) {
   const { t } = useTranslation('account');

@@ -19,7 +19,7 @@ import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { usePermission } from '../../components/Permission.tsx';
 import { usePalette } from '../../components/palette.ts';
 import { todayIn } from '../../lib/dateNav.ts';
-import { chargeColour } from '../../lib/palette.ts';
+import { chargeColour } from '../../lib/statusColours.ts';
 import { formatZoned } from '../../lib/zonedTime.ts';
 import { CellHeatMap } from './CellHeatMap.tsx';
 import { ChartCard, useChartState } from './ChartCard.tsx';

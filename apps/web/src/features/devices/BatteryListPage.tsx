@@ -26,7 +26,7 @@ import { type BatteryPack, type BatteryRow, detailPath } from './types.ts';
 import { useDeleteDevice } from './useDeleteDevice.tsx';
 import './devices.css';
 import { usePalette } from '../../components/palette.ts';
-import { chargeColour } from '../../lib/palette.ts';
+import { chargeColour } from '../../lib/statusColours.ts';
 import styles from './devices.module.css';
 
 const spec: ListSpec<(typeof devicesApi.batterySorts)[number]> = {

@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import ui from '../../components/ui.module.css';
-import { deviceStateStyle } from '../../lib/palette.ts';
+import { deviceStateStyle } from '../../lib/statusColours.ts';
 import { formatZoned } from '../../lib/zonedTime.ts';
 import styles from './devices.module.css';
 import { formatField, formatValue, stateName } from './format.ts';

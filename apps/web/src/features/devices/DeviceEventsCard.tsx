@@ -15,7 +15,7 @@ import ui from '../../components/ui.module.css';
 import { todayIn } from '../../lib/dateNav.ts';
 import { type DateRange, dayDate, quickRange, rangeProblem } from '../../lib/dateRange.ts';
 import { type EventStateName, type Level, levels } from '../../lib/events.ts';
-import { levelStyle } from '../../lib/palette.ts';
+import { levelStyle } from '../../lib/statusColours.ts';
 import { formatZoned, withZone } from '../../lib/zonedTime.ts';
 import styles from './devices.module.css';
 

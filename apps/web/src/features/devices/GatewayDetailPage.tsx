@@ -19,7 +19,7 @@ import { useMayCall } from '../../components/Permission.tsx';
 import { usePalette } from '../../components/palette.ts';
 import { useUpgrade } from '../../components/UpgradeAction.tsx';
 import { formatRate } from '../../lib/format.ts';
-import { gatewayStateStyle } from '../../lib/palette.ts';
+import { gatewayStateStyle } from '../../lib/statusColours.ts';
 import { formatZoned, withZone } from '../../lib/zonedTime.ts';
 import { DebugPanel } from './DebugPanel.tsx';
 import { DetailHeader, DeviceMissing } from './DetailParts.tsx';

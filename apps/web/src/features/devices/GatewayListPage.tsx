@@ -20,7 +20,7 @@ import { useMayCall } from '../../components/Permission.tsx';
 import { usePalette } from '../../components/palette.ts';
 import { useUpgrade } from '../../components/UpgradeAction.tsx';
 import { useSelectionView } from '../../components/useSelectionView.ts';
-import { gatewayStateStyle } from '../../lib/palette.ts';
+import { gatewayStateStyle } from '../../lib/statusColours.ts';
 import { DeviceListBody } from './DeviceTable.tsx';
 import { LIST_MS } from './deviceQueries.ts';
 import { commName, deviceName } from './format.ts';

@@ -8,7 +8,7 @@ import { Link } from 'react-router';
 import { Titled } from '../../components/ListTable.tsx';
 import ui from '../../components/ui.module.css';
 import { relativeTime } from '../../lib/format.ts';
-import { deviceStateStyle, gatewayStateStyle } from '../../lib/palette.ts';
+import { deviceStateStyle, gatewayStateStyle } from '../../lib/statusColours.ts';
 import { browserZone, formatZoned } from '../../lib/zonedTime.ts';
 import styles from './devices.module.css';
 import { stateName } from './format.ts';

@@ -14,7 +14,7 @@ import { useGuardedAction } from '../../api/guard.ts';
 import { useApiMutation } from '../../api/hooks.ts';
 import { Can, useMayCall } from '../../components/Permission.tsx';
 import ui from '../../components/ui.module.css';
-import { contrastRatio, textOn } from '../../lib/palette.ts';
+import { contrastRatio, textOn } from '../../lib/colour.ts';
 import styles from './enterprise.module.css';
 import { logoProblem } from './logoProblem.ts';
 import { type CompanyInfo, useCompanyChanged } from './queries.ts';

@@ -18,7 +18,7 @@ import { useGranted } from '../../components/Permission.tsx';
 import { SafeInput } from '../../components/SafeInput.tsx';
 import ui from '../../components/ui.module.css';
 import { dayString } from '../../lib/dateRange.ts';
-import { levelStyle } from '../../lib/palette.ts';
+import { levelStyle } from '../../lib/statusColours.ts';
 import { formatZoned } from '../../lib/zonedTime.ts';
 import { formatDuration } from './criteria.ts';
 import { type EventRow, useEventDetail, useRefreshEvents } from './eventQueries.ts';

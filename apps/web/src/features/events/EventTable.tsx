@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { EventText } from '../../components/EventText.tsx';
 import { ListTable, listPagination, openColumn } from '../../components/ListTable.tsx';
 import ui from '../../components/ui.module.css';
-import { levelStyle } from '../../lib/palette.ts';
+import { levelStyle } from '../../lib/statusColours.ts';
 import { describeZone, formatZoned, withZone } from '../../lib/zonedTime.ts';
 import { formatDuration, pageSizes } from './criteria.ts';
 import type { EventRow } from './eventQueries.ts';

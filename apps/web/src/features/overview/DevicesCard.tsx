@@ -13,7 +13,7 @@ import { CardError } from '../../components/CardState.tsx';
 import ui from '../../components/ui.module.css';
 import { stateName } from '../../lib/deviceNames.ts';
 import { formatEnergy, formatWatts } from '../../lib/format.ts';
-import { deviceStateStyle } from '../../lib/palette.ts';
+import { deviceStateStyle } from '../../lib/statusColours.ts';
 import styles from './overview.module.css';
 import { useDeviceCheck, useEventCount, useInverterCount, useInverters } from './overviewQueries.ts';
 

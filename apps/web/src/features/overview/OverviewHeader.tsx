@@ -10,7 +10,7 @@ import { useMayCall } from '../../components/Permission.tsx';
 import ui from '../../components/ui.module.css';
 import { utcOffset, zonedDateTime } from '../../lib/dateNav.ts';
 import { formatCapacity } from '../../lib/format.ts';
-import { statusStyle } from '../../lib/palette.ts';
+import { statusStyle } from '../../lib/statusColours.ts';
 import styles from './overview.module.css';
 
 type Plant = DataOf<typeof plantsApi.getPlant>;

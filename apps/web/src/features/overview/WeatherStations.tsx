@@ -17,7 +17,7 @@ import { ListTable } from '../../components/ListTable.tsx';
 import { SafeInput } from '../../components/SafeInput.tsx';
 import ui from '../../components/ui.module.css';
 import { stateName } from '../../lib/deviceNames.ts';
-import { deviceStateStyle } from '../../lib/palette.ts';
+import { deviceStateStyle } from '../../lib/statusColours.ts';
 import { formatZoned, withZone } from '../../lib/zonedTime.ts';
 import { useWeatherProducts, useWeatherStations } from './overviewQueries.ts';
 

@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { useApiQuery } from '../../api/hooks.ts';
 import ui from '../../components/ui.module.css';
 import { formatNumber } from '../../lib/format.ts';
-import { levelStyle } from '../../lib/palette.ts';
+import { levelStyle } from '../../lib/statusColours.ts';
 
 export function OpenAlarms({ refreshMs }: { refreshMs: number }) {
   const { t } = useTranslation('plants');

@@ -20,7 +20,8 @@ import { useApiQuery } from '../../api/hooks.ts';
 import { PageEmpty, PageError } from '../../components/PageState.tsx';
 import ui from '../../components/ui.module.css';
 import { formatCapacity, formatEnergy, formatMeasure, formatPower } from '../../lib/format.ts';
-import { meaningVariable, statusStyle } from '../../lib/palette.ts';
+import { meaningVariable } from '../../lib/palette.ts';
+import { statusStyle } from '../../lib/statusColours.ts';
 import { loadCountries } from './countries.ts';
 import {
   clusterPlants,

@@ -17,7 +17,7 @@ import { ListTable, Titled } from '../../components/ListTable.tsx';
 import { useMayCall } from '../../components/Permission.tsx';
 import ui from '../../components/ui.module.css';
 import { formatCapacity, formatEnergy, formatPower, relativeTime } from '../../lib/format.ts';
-import { statusStyle } from '../../lib/palette.ts';
+import { statusStyle } from '../../lib/statusColours.ts';
 import { browserZone, formatZoned } from '../../lib/zonedTime.ts';
 import { usePlantTypes } from './plantQueries.ts';
 import styles from './plants.module.css';

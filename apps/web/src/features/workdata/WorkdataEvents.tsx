@@ -11,7 +11,7 @@ import { ListTable, listPagination } from '../../components/ListTable.tsx';
 import { PageError } from '../../components/PageState.tsx';
 import ui from '../../components/ui.module.css';
 import type { DateRange } from '../../lib/dateRange.ts';
-import { levelStyle } from '../../lib/palette.ts';
+import { levelStyle } from '../../lib/statusColours.ts';
 import { formatZoned, withZone } from '../../lib/zonedTime.ts';
 import { useFlowLabels } from './flowLabels.ts';
 import { formatValue, type WorkdataParam } from './format.ts';
