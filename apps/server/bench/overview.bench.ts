@@ -32,8 +32,8 @@ import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { keepStatements, migrate } from '../src/db/index.ts';
 import type { Database } from '../src/db/schema.ts';
+import { refreshPlantSummary } from '../src/energy/plant-summary.ts';
 import { hashPassword } from '../src/modules/auth/passwords.ts';
-import { refreshPlantSummary } from '../src/modules/plants/summary.ts';
 import { localDay } from '../src/time/index.ts';
 import * as bench from './kit.ts';
 

@@ -10,7 +10,7 @@
  * BENCH_THINK_MS (default 2000: the paced clients' mean pause), BENCH_DIR (keep the store there).
  */
 
-import { refreshPlantSummary } from '../src/modules/plants/summary.ts';
+import { refreshPlantSummary } from '../src/energy/plant-summary.ts';
 import { localDay } from '../src/time/index.ts';
 import * as bench from './kit.ts';
 

@@ -331,3 +331,16 @@ export async function latestDeviceJob(
   if (opts.openOnly) q = q.where('state', 'in', ['queued', 'sent', 'acknowledged']);
   return q.orderBy('created_at', 'desc').orderBy('id', 'desc').executeTakeFirst();
 }
+
+/** The newest job of a gateway itself (not of one of its devices) of `type`. */
+export async function latestGatewayJob(db: Tx, gatewaySn: string, type: string): Promise<Row | undefined> {
+  return db
+    .selectFrom('command_jobs')
+    .selectAll()
+    .where('gateway_sn', '=', gatewaySn)
+    .where('device_sn', 'is', null)
+    .where('type', '=', type)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+}

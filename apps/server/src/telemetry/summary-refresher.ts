@@ -5,7 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { Db } from '../db/index.ts';
-import { refreshPlantSummary } from '../modules/plants/summary.ts';
+import { refreshPlantSummary } from '../energy/plant-summary.ts';
 
 /** Plant list columns follow ingest at most this late. */
 const SUMMARY_EVERY_MS = 5000;

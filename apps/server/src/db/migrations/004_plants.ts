@@ -4,7 +4,7 @@
  * energy of its latest local day, total energy and the time of the newest data. The latest
  * values are kept on the row (like device_latest for a device) so the plant list filters,
  * sorts and pages over 10,000 plants with one single-table query; `refreshPlantSummary`
- * (modules/plants/summary.ts) recomputes them from device_latest and plant_day.
+ * (energy/plant-summary.ts) recomputes them from device_latest and plant_day.
  */
 import { type Kysely, sql } from 'kysely';
 

@@ -32,7 +32,7 @@ export interface PlantsTable {
   contact_phone: string | null;
   /** Manual income adjustment. */
   income_total: number | null;
-  /** Latest values (modules/plants/summary.ts): power now, energy of `energy_day` (plant-local), total. */
+  /** Latest values (energy/plant-summary.ts): power now, energy of `energy_day` (plant-local), total. */
   power_w: number | null;
   energy_day: string | null;
   energy_today_wh: Generated<number>;

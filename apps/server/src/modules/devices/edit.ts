@@ -16,8 +16,8 @@ import { now } from '../../db/index.ts';
 import type { DeviceKind } from '../../db/schema.ts';
 import { resumPlantGrid } from '../../energy/plant-grid.ts';
 import { refreshPlantStatus } from '../../energy/plant-status.ts';
+import { refreshPlantSummary } from '../../energy/plant-summary.ts';
 import { fail } from '../../http/errors.ts';
-import { refreshPlantSummary } from '../plants/summary.ts';
 import { devicesChanged } from './list.ts';
 
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');

@@ -11,20 +11,18 @@
  *   or revert shows its setting job's end;
  * - a time range is startTime inclusive to endTime exclusive; one that ends before it starts is 4.
  */
-import { type commandsApi, type DataOf, ErrorCode, type loggersApi, type MaintenanceResult } from '@sunfleet/contracts';
+import { type DataOf, ErrorCode, type loggersApi, type MaintenanceResult } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import { deviceFor, gatewayFor, plantFor, subjectFor } from '../../access/resolve.ts';
 import type { CommandJob } from '../../commands/channel.ts';
-import { jobEvents, toJob } from '../../commands/jobs.repo.ts';
+import { type DebugView, debugView, jobSteps, latestGatewayJob } from '../../commands/reads.ts';
 import type { Db } from '../../db/index.ts';
 import { parseJson } from '../../db/index.ts';
 import type { Deps } from '../../deps.ts';
 import { fail } from '../../http/errors.ts';
 import { iso } from '../../time/index.ts';
-import { jobView } from '../operations/operations.service.ts';
 import {
   finishMaintenance,
-  latestGatewayDebugJob,
   type MaintenanceFilter,
   type MaintenanceRow,
   maintenanceRow,
@@ -35,7 +33,6 @@ import {
 
 type Entry = DataOf<typeof loggersApi.logPage>['list'][number];
 type DebugSession = DataOf<typeof loggersApi.debugSessions>['list'][number];
-type DebugView = DataOf<typeof commandsApi.inverterDebugReply>;
 
 export interface LogQuery {
   page?: number;
@@ -125,7 +122,7 @@ export async function plantLog(db: Db, caller: Caller, q: LogQuery & { plantId: 
 export async function logContent(db: Db, caller: Caller, id: number) {
   const row = await maintenanceRow(db, caller, id);
   if (!row) return fail(ErrorCode.notFound);
-  const steps = row.job_id ? await jobEvents(db, row.job_id) : [];
+  const steps = row.job_id ? await jobSteps(db, row.job_id) : [];
   return { ...toEntry(row), steps: steps.map((s) => ({ state: s.state, at: iso(s.at)!, detail: s.detail })) };
 }
 
@@ -146,10 +143,6 @@ export async function debugSessions(db: Db, caller: Caller, q: LogQuery & { plan
   return { total, list: rows.map(debugSession) };
 }
 
-function debugView(job: CommandJob): DebugView {
-  return { ...jobView(job), code: job.body.text ?? '', text: job.reply?.text ?? null };
-}
-
 /**
  * The gateway's own debug job (the latest without `jobId`) after waiting up to `waitMs` for it to
  * finish; its maintenance entry is settled once it has. 305 for a gateway the caller cannot see,
@@ -165,8 +158,7 @@ export async function gatewayDebugReply(
   const gateway = await gatewayFor(deps.db, caller, { sn }, { need: 'operate' });
   let job: CommandJob | undefined;
   if (jobId === undefined) {
-    const row = await latestGatewayDebugJob(deps.db, gateway.sn);
-    job = row && toJob(row);
+    job = await latestGatewayJob(deps.db, gateway.sn, 'debug');
   } else {
     job = await deps.commands.get(jobId);
     // Another gateway's job, or one of its devices', answers as missing.

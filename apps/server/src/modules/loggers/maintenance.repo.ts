@@ -199,16 +199,3 @@ export async function maintenanceRows(db: Tx, caller: Caller, f: MaintenanceFilt
 export async function maintenanceRow(db: Tx, caller: Caller, id: number): Promise<MaintenanceRow | undefined> {
   return withColumns(filtered(db, caller, { id })).executeTakeFirst();
 }
-
-/** The newest debug job of the gateway itself (not one of its devices). */
-export async function latestGatewayDebugJob(db: Tx, gatewaySn: string) {
-  return db
-    .selectFrom('command_jobs')
-    .selectAll()
-    .where('gateway_sn', '=', gatewaySn)
-    .where('device_sn', 'is', null)
-    .where('type', '=', 'debug')
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
-}

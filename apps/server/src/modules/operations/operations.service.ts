@@ -24,35 +24,14 @@ import { type commandsApi, type DataOf, ErrorCode, type GatewaySettingName, gate
 import type { Caller } from '../../access/caller.ts';
 import { deviceFor, gatewayFor } from '../../access/resolve.ts';
 import { CommandConflict, type CommandJob } from '../../commands/channel.ts';
-import { batchJobsOf, latestDeviceJob, toJob } from '../../commands/jobs.repo.ts';
+import { batchJobs, type DebugView, debugView, type JobView, jobView, latestDeviceJob } from '../../commands/reads.ts';
 import type { Deps } from '../../deps.ts';
 import { fail } from '../../http/errors.ts';
 import { devicesChanged } from '../devices/list.ts';
 import { finishMaintenance, recordMaintenance, resultOfJob } from '../loggers/maintenance.repo.ts';
+import { gatewaySnById } from './operations.repo.ts';
 
-type JobView = DataOf<typeof commandsApi.inverterBoot>;
-type DebugView = DataOf<typeof commandsApi.inverterDebugReply>;
 type Ops = Pick<Deps, 'db' | 'commands' | 'config'>;
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
-export function jobView(job: CommandJob): JobView {
-  return {
-    jobId: job.id,
-    sn: job.deviceSn ?? job.gatewaySn,
-    gatewaySn: job.gatewaySn,
-    type: job.body.type,
-    state: job.state,
-    error: job.error,
-    requestedAt: new Date(job.createdAt).toISOString(),
-    sentAt: iso(job.sentAt),
-    finishedAt: iso(job.finishedAt),
-  };
-}
-
-function debugView(job: CommandJob): DebugView {
-  return { ...jobView(job), code: job.body.text ?? '', text: job.reply?.text ?? null };
-}
 
 /** Settle the job's maintenance entry once the job has ended (what came back goes into its detail). */
 async function settleEntry(deps: Ops, job: CommandJob) {
@@ -65,8 +44,7 @@ async function settleEntry(deps: Ops, job: CommandJob) {
 /** The SN of the gateway an inverter the caller may operate is behind. */
 async function inverterToOperate(deps: Ops, caller: Caller, sn: string) {
   const device = await deviceFor(deps.db, caller, { sn }, { kind: 'inverter', need: 'operate' });
-  const gateway = await deps.db.selectFrom('gateways').select('sn').where('id', '=', device.gatewayId).executeTakeFirstOrThrow();
-  return { device, gatewaySn: gateway.sn };
+  return { device, gatewaySn: await gatewaySnById(deps.db, device.gatewayId) };
 }
 
 /** Inverter power on (`on`) or off: waits for the device's answer. */
@@ -134,8 +112,7 @@ export async function inverterDebugReply(
   const device = await deviceFor(deps.db, caller, { sn }, { kind: 'inverter', need: 'operate' });
   let job: CommandJob | undefined;
   if (jobId === undefined) {
-    const row = await latestDeviceJob(deps.db, device.sn, ['debug']);
-    job = row && toJob(row);
+    job = await latestDeviceJob(deps.db, device.sn, ['debug']);
   } else {
     job = await deps.commands.get(jobId);
     // Another device's job answers as missing.
@@ -211,8 +188,7 @@ export async function restartProgress(
   caller: Caller,
   batchId: string,
 ): Promise<DataOf<typeof commandsApi.restartProgress>> {
-  const rows = await batchJobsOf(deps.db, batchId, caller.user.id);
-  const jobs = rows.map(toJob).filter((j) => j.body.type === 'restart');
+  const jobs = (await batchJobs(deps.db, batchId, caller.user.id)).filter((j) => j.body.type === 'restart');
   if (jobs.length === 0) return fail(ErrorCode.notFound);
   for (const job of jobs) await settleEntry(deps, job);
   return { batchId, jobs: jobs.map(jobView) };

@@ -19,7 +19,7 @@ import {
 } from '../../../test/kits/plant-energy.ts';
 import { type Account, account, createPlant, event, gateway } from '../../../test/kits/plants.ts';
 import { BATTERY, HYBRID, METER, STRING, uniqueSn } from '../../../test/telemetry.ts';
-import { refreshPlantSummary } from '../plants/summary.ts';
+import { refreshPlantSummary } from '../../energy/plant-summary.ts';
 
 let o: OverviewServer;
 let owner: Account;

@@ -17,9 +17,9 @@ import type { Caller } from '../../access/caller.ts';
 import { gatewayFor, plantFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
 import { now } from '../../db/index.ts';
+import { refreshPlantSummary } from '../../energy/plant-summary.ts';
 import { fail } from '../../http/errors.ts';
 import { secretHash, secretMatches } from '../../telemetry/gateways.ts';
-import { refreshPlantSummary } from './summary.ts';
 
 export interface Claim {
   sn: string;

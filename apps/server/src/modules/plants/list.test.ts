@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/harness.ts';
 import { type Account, account, company, device, event, gateway, plantDay, storePlant } from '../../../test/kits/plants.ts';
 import { now } from '../../db/index.ts';
+import { refreshPlantSummary } from '../../energy/plant-summary.ts';
 import { localDay } from '../../time/index.ts';
-import { refreshPlantSummary } from './summary.ts';
 
 let s: TestServer;
 let owner: Account;

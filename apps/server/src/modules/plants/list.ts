@@ -1,7 +1,7 @@
 /**
  * The plant list (the selected-plants filters; default sort createAt, order 2 = descending) and the
  * counts over the visible plants. One page query (the plant row carries its latest values, see
- * summary.ts) and one count query; the page's open alarms in a third, by index.
+ * energy/plant-summary.ts) and one count query; the page's open alarms in a third, by index.
  */
 import { plantsApi, type QueryOf } from '@sunfleet/contracts';
 import { type Expression, type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';

@@ -9,6 +9,7 @@ import type { Caller } from '../../access/caller.ts';
 import { plantFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
 import { now } from '../../db/index.ts';
+import { refreshPlantSummary } from '../../energy/plant-summary.ts';
 import { fail } from '../../http/errors.ts';
 import { removeImage } from '../users/avatar.ts';
 import { bindClaimed } from './gateway-binding.ts';
@@ -16,7 +17,6 @@ import { plantsChanged } from './list.ts';
 import { takePictures } from './pictures.ts';
 import { type PlantDetail, plantDetail } from './plants.repo.ts';
 import { type PlantFields, plantColumns } from './rules.ts';
-import { refreshPlantSummary } from './summary.ts';
 
 type CreateInput = BodyOf<typeof plantsApi.createPlant>;
 

@@ -8,10 +8,10 @@
  * plants module calls it when gateways are bound or unbound. It is idempotent and cheap for a
  * batch of plants: a few indexed queries, then one update per plant.
  */
-import type { Db } from '../../db/index.ts';
-import { parseJson } from '../../db/index.ts';
-import { plantsLatestDay } from '../../energy/day-rollups.ts';
-import { plantsLatest } from '../../energy/latest.ts';
+import type { Db } from '../db/index.ts';
+import { parseJson } from '../db/index.ts';
+import { plantsLatestDay } from './day-rollups.ts';
+import { plantsLatest } from './latest.ts';
 
 const CHUNK = 500;
 
