@@ -14,11 +14,14 @@ const allowed: Record<string, { count: number; why: string }> = {
   'components/ChartSkeleton.tsx': { count: 1, why: 'the height of the chart it stands for' },
   'components/EChart.tsx': { count: 1, why: 'the height the chart is given' },
   'components/PlantSelect.tsx': { count: 1, why: 'the width the caller gives' },
-  'features/devices/CellHeatMap.tsx': {
+  'features/devices/batteries/CellHeatMap.tsx': {
     count: 3,
     why: "the heat scale's gradient, the table's width from its column count, a cell's colour from its value",
   },
-  'features/devices/GatewayDetailPage.tsx': { count: 1, why: "a history segment's share of the bar and its state's colour" },
+  'features/devices/gateways/GatewayDetailPage.tsx': {
+    count: 1,
+    why: "a history segment's share of the bar and its state's colour",
+  },
   'features/enterprise/BrandCard.tsx': { count: 1, why: 'the theme colour being chosen and the text colour picked for it' },
   'features/overview/EnergyCard.tsx': { count: 2, why: "a part's share of the bar and its series colour" },
   'features/plants/PlantMap.tsx': { count: 1, why: "a legend dot in its status's colour" },
