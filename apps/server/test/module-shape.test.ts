@@ -34,7 +34,6 @@ const NOT_YET_MOVED = new Set<string>([
   'devices/offload.ts',
   'devices/profiles.ts',
   'events/events.service.ts',
-  'events/notifier.ts',
   'firmware/catalog.service.ts',
   'firmware/firmware.service.ts',
   'gateway-stock/sheet.ts',

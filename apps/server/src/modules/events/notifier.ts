@@ -20,7 +20,6 @@
 import { type Language, toLanguage } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
 import { grantsFor } from '../../access/grants.ts';
-import { plantsVisible } from '../../access/scopes.ts';
 import type { Db } from '../../db/index.ts';
 import type { EventLevel } from '../../db/schema.ts';
 import { type PeriodicJob, type PeriodicOptions, startPeriodic } from '../../jobs/periodic.ts';
@@ -30,6 +29,8 @@ import type { Mailer } from '../../mail/mailer.ts';
 import { localTimeFormatter } from '../../time/index.ts';
 import { suggestedAction } from './catalogue.ts';
 import { eventText } from './mapper.ts';
+import type { FaultRow } from './notifier.repo.ts';
+import * as repo from './notifier.repo.ts';
 
 const CURSOR = 'faults';
 const HOUR = 3_600_000;
@@ -69,35 +70,6 @@ interface Recipient {
   lan: Language;
 }
 
-type FaultRow = Awaited<ReturnType<typeof faultRows>>[number];
-
-function faultQuery(db: Db) {
-  return db
-    .selectFrom('events')
-    .innerJoin('plants', 'plants.id', 'events.plant_id')
-    .leftJoin('devices', 'devices.id', 'events.device_id')
-    .leftJoin('gateways', 'gateways.id', 'events.gateway_id')
-    .select([
-      'events.id',
-      'events.plant_id',
-      'events.sn',
-      'events.code',
-      'events.level',
-      'events.text_en',
-      'events.text_es',
-      'events.started_at',
-      'events.ended_at',
-      'events.created_at',
-      'events.device_id',
-      'plants.name as plant_name',
-      'plants.timezone',
-      'devices.alias as device_alias',
-      'gateways.alias as gateway_alias',
-    ]);
-}
-const faultRows = (db: Db, after: number, limit: number) =>
-  faultQuery(db).where('events.id', '>', after).where('events.level', '=', 'fault').orderBy('events.id').limit(limit).execute();
-
 function mailEvent(r: FaultRow, lan: Language): FaultMailEvent {
   const time = (t: number) => `${localTimeFormatter(r.timezone)(t)} (${r.timezone})`;
   const gateway = r.device_id === null;
@@ -123,38 +95,19 @@ export function createEventNotifier(opts: NotifierOptions) {
   const graceMs = opts.graceMs ?? 10_000;
   const portalUrl = opts.portalUrl ?? null;
 
-  async function readCursor(t: number): Promise<number | null> {
-    const row = await db.selectFrom('event_notifier_state').select('last_event_id').where('name', '=', CURSOR).executeTakeFirst();
-    if (row) return Number(row.last_event_id);
-    const newest = await db
-      .selectFrom('events')
-      .select((eb) => eb.fn.max('id').as('id'))
-      .executeTakeFirst();
-    await db
-      .insertInto('event_notifier_state')
-      .values({ name: CURSOR, last_event_id: Number(newest?.id ?? 0), updated_at: t })
-      .onConflict((oc) => oc.column('name').doNothing())
-      .execute();
-    return null;
-  }
-
-  const writeCursor = (id: number, t: number) =>
-    db.updateTable('event_notifier_state').set({ last_event_id: id, updated_at: t }).where('name', '=', CURSOR).execute();
+  const readCursor = (t: number) => repo.readCursor(db, CURSOR, t);
+  const writeCursor = (id: number, t: number) => repo.writeCursor(db, CURSOR, id, t);
+  const mailsInLastHour = (userId: number, t: number) => repo.mailsInLastHour(db, userId, t);
 
   /** Who gets mail about each plant: notifications on, event.view, the plant visible. */
   async function recipients(plantIds: number[]): Promise<Map<number, Recipient[]>> {
     const byPlant = new Map<number, Recipient[]>();
-    const users = await db.selectFrom('users').selectAll().where('notify_enabled', '=', 1).where('enabled', '=', 1).execute();
+    const users = await repo.notifiedUsers(db);
     for (const user of users) {
       const grants = await grantsFor(db, user);
       if (!grants.has('event.view')) continue;
       const caller: Caller = { user, sessionId: '', grants };
-      const visible = await db
-        .selectFrom('plants')
-        .select('plants.id')
-        .where('plants.id', 'in', plantIds)
-        .where((eb) => plantsVisible(eb, caller))
-        .execute();
+      const visible = await repo.visiblePlantIds(db, caller, plantIds);
       for (const p of visible) {
         const list = byPlant.get(p.id) ?? [];
         list.push({ id: user.id, email: user.notify_email ?? user.account, lan: toLanguage(user.language) });
@@ -162,28 +115,6 @@ export function createEventNotifier(opts: NotifierOptions) {
       }
     }
     return byPlant;
-  }
-
-  async function mailsInLastHour(userId: number, t: number): Promise<number> {
-    const row = await db
-      .selectFrom('event_notifications')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('user_id', '=', userId)
-      .where('mailed_at', '>', t - HOUR)
-      .where('state', 'in', ['sending', 'sent', 'digest'])
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
-
-  async function hasHeld(userId: number): Promise<boolean> {
-    const row = await db
-      .selectFrom('event_notifications')
-      .select('id')
-      .where('user_id', '=', userId)
-      .where('state', '=', 'held')
-      .limit(1)
-      .executeTakeFirst();
-    return !!row;
   }
 
   /**
@@ -195,86 +126,48 @@ export function createEventNotifier(opts: NotifierOptions) {
       await send();
     } catch (err) {
       log.error({ err, notification: id }, 'fault notification mail failed');
-      await db.updateTable('event_notifications').set({ state: 'failed', mailed_at: null }).where('id', '=', id).execute();
+      await repo.markFailed(db, id);
       run.failed++;
       return false;
     }
-    await db.updateTable('event_notifications').set({ state: 'sent', mailed_at: t }).where('id', '=', id).execute();
+    await repo.markSent(db, id, t);
     return true;
   }
 
   async function notify(user: Recipient, r: FaultRow, t: number, run: NotifierRun, budget: Map<number, number>) {
-    const duplicate = await db
-      .selectFrom('event_notifications')
-      .select('id')
-      .where('user_id', '=', user.id)
-      .where('sn', '=', r.sn)
-      .where('code', '=', r.code)
-      .where('created_at', '>', t - dedupeMs)
-      .limit(1)
-      .executeTakeFirst();
+    const duplicate = await repo.notifiedSince(db, user.id, r.sn, r.code, t - dedupeMs);
     if (duplicate) {
       run.deduplicated++;
       return;
     }
     let used = budget.get(user.id);
     if (used === undefined) {
-      used = (await hasHeld(user.id)) ? perHour : await mailsInLastHour(user.id, t);
+      used = (await repo.hasHeld(db, user.id)) ? perHour : await mailsInLastHour(user.id, t);
       budget.set(user.id, used);
     }
     const row = { user_id: user.id, event_id: r.id, plant_id: r.plant_id, sn: r.sn, code: r.code, created_at: t };
     if (used >= perHour) {
-      await db
-        .insertInto('event_notifications')
-        .values({ ...row, state: 'held', mailed_at: null })
-        .execute();
+      await repo.insertHeld(db, row);
       run.held++;
       return;
     }
-    const marked = await db
-      .insertInto('event_notifications')
-      .values({ ...row, state: 'sending', mailed_at: t, attempts: 1 })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const marked = await repo.insertSending(db, row, t);
     budget.set(user.id, used + 1);
-    if (
-      await sendMarked(marked.id, () => mailer.send(faultMail(user.email, user.lan, mailEvent(r, user.lan), portalUrl)), t, run)
-    ) {
+    if (await sendMarked(marked, () => mailer.send(faultMail(user.email, user.lan, mailEvent(r, user.lan), portalUrl)), t, run)) {
       run.mailed++;
     }
   }
 
   /** Failed mails of the last hour, while attempts last and the user's hour has room. */
   async function retryFailed(t: number, run: NotifierRun, budget: Map<number, number>) {
-    const failed = await db
-      .selectFrom('event_notifications')
-      .innerJoin('users', 'users.id', 'event_notifications.user_id')
-      .select([
-        'event_notifications.id',
-        'event_notifications.event_id',
-        'event_notifications.user_id',
-        'users.account',
-        'users.notify_email',
-        'users.language',
-        'users.notify_enabled',
-      ])
-      .where('event_notifications.state', '=', 'failed')
-      .where('event_notifications.attempts', '<', MAX_ATTEMPTS)
-      .where('event_notifications.created_at', '>', t - HOUR)
-      .orderBy('event_notifications.id')
-      .limit(100)
-      .execute();
+    const failed = await repo.failedToRetry(db, t, MAX_ATTEMPTS);
     for (const f of failed) {
       if (f.event_id === null || f.notify_enabled !== 1) continue;
       const used = budget.get(f.user_id) ?? (await mailsInLastHour(f.user_id, t));
       if (used >= perHour) continue;
-      const event = await faultQuery(db).where('events.id', '=', f.event_id).executeTakeFirst();
+      const event = await repo.faultById(db, f.event_id);
       if (!event) continue;
-      await db
-        .updateTable('event_notifications')
-        .set((eb) => ({ state: 'sending', mailed_at: t, attempts: eb('attempts', '+', 1) }))
-        .where('id', '=', f.id)
-        .execute();
+      await repo.markRetrying(db, f.id, t);
       budget.set(f.user_id, used + 1);
       const lan = toLanguage(f.language);
       const to = f.notify_email ?? f.account;
@@ -286,65 +179,25 @@ export function createEventNotifier(opts: NotifierOptions) {
 
   /** One digest per user with held faults, when their hour has room and no digest went in it. */
   async function sendDigests(t: number, run: NotifierRun) {
-    const users = await db
-      .selectFrom('event_notifications')
-      .innerJoin('users', 'users.id', 'event_notifications.user_id')
-      .select(['users.id', 'users.account', 'users.notify_email', 'users.language', 'users.notify_enabled', 'users.enabled'])
-      .distinct()
-      .where('event_notifications.state', '=', 'held')
-      .execute();
+    const users = await repo.usersWithHeld(db);
     for (const u of users) {
-      const held = db.updateTable('event_notifications').where('user_id', '=', u.id).where('state', '=', 'held');
       if (u.notify_enabled !== 1 || u.enabled !== 1) {
         // Turned off meanwhile: nothing to send.
-        await held.set({ state: 'digested' }).execute();
+        await repo.dropHeld(db, u.id);
         continue;
       }
       if ((await mailsInLastHour(u.id, t)) >= perHour) continue;
-      const recentDigest = await db
-        .selectFrom('event_notifications')
-        .select('id')
-        .where('user_id', '=', u.id)
-        .where('state', '=', 'digest')
-        .where('created_at', '>', t - HOUR)
-        .limit(1)
-        .executeTakeFirst();
-      if (recentDigest) continue;
-      const rows = await db
-        .selectFrom('event_notifications')
-        .select(['id', 'event_id'])
-        .where('user_id', '=', u.id)
-        .where('state', '=', 'held')
-        .orderBy('id')
-        .execute();
+      if (await repo.digestSince(db, u.id, t - HOUR)) continue;
+      const rows = await repo.heldOf(db, u.id);
       const lan = toLanguage(u.language);
       const listed = rows.slice(0, 20).flatMap((r) => (r.event_id === null ? [] : [r.event_id]));
-      const events =
-        listed.length > 0 ? await faultQuery(db).where('events.id', 'in', listed).orderBy('events.id').execute() : [];
-      const marked = await db
-        .insertInto('event_notifications')
-        .values({
-          user_id: u.id,
-          event_id: null,
-          plant_id: null,
-          sn: '*',
-          code: '*',
-          state: 'sending',
-          created_at: t,
-          mailed_at: t,
-          attempts: 1,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await db
-        .updateTable('event_notifications')
-        .set({ state: 'digested' })
-        .where(
-          'id',
-          'in',
-          rows.map((r) => r.id),
-        )
-        .execute();
+      const events = listed.length > 0 ? await repo.faultsByIds(db, listed) : [];
+      const marked = await repo.insertDigest(db, u.id, t);
+      await repo.setStates(
+        db,
+        rows.map((r) => r.id),
+        'digested',
+      );
       const mail = faultDigestMail(
         u.notify_email ?? u.account,
         lan,
@@ -355,21 +208,17 @@ export function createEventNotifier(opts: NotifierOptions) {
       );
       try {
         await mailer.send(mail);
-        await db.updateTable('event_notifications').set({ state: 'digest' }).where('id', '=', marked.id).execute();
+        await repo.markDigestSent(db, marked);
         run.digests++;
       } catch (err) {
         // Held again; the next poll tries again.
         log.error({ err, user: u.id }, 'fault digest mail failed');
-        await db.deleteFrom('event_notifications').where('id', '=', marked.id).execute();
-        await db
-          .updateTable('event_notifications')
-          .set({ state: 'held' })
-          .where(
-            'id',
-            'in',
-            rows.map((r) => r.id),
-          )
-          .execute();
+        await repo.deleteNotification(db, marked);
+        await repo.setStates(
+          db,
+          rows.map((r) => r.id),
+          'held',
+        );
         run.failed++;
       }
     }
@@ -381,7 +230,7 @@ export function createEventNotifier(opts: NotifierOptions) {
     const cursor = await readCursor(t);
     const budget = new Map<number, number>();
     if (cursor !== null) {
-      const rows = await faultRows(db, cursor, batch);
+      const rows = await repo.faultRows(db, cursor, batch);
       const ready: FaultRow[] = [];
       for (const r of rows) {
         if (Number(r.created_at) > t - graceMs) break;
