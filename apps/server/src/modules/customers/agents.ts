@@ -16,7 +16,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { fail } from '../../http/errors.ts';
 import { normalise } from '../auth/accounts.service.ts';
-import { accountNamed, count } from './customers.repo.ts';
+import { accountNamed, agentOf, customersServed, lockCompanies } from './customers.repo.ts';
 
 const NOT_AN_AGENT = 'agentAccount: only a company administrator’s account can be an agent';
 
@@ -40,21 +40,12 @@ export async function agentCompanyFor(
   if (agent.kind === 'company_user') return fail(ErrorCode.employeeAgent);
   if (agent.kind !== 'company_admin') return fail(ErrorCode.validation, NOT_AN_AGENT);
   const locked = customer.id === null ? [agent.company_id] : [agent.company_id, customer.id];
-  await db
-    .updateTable('companies')
-    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-    .where('id', 'in', locked)
-    .execute();
+  await lockCompanies(db, locked);
   if (customer.id !== null) {
-    const serves = await count(
-      db
-        .selectFrom('companies')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('agent_company_id', '=', customer.id),
-    );
+    const serves = await customersServed(db, customer.id);
     if (serves > 0) return fail(ErrorCode.managersManager);
   }
-  const above = await db.selectFrom('companies').select('agent_company_id').where('id', '=', agent.company_id).executeTakeFirst();
+  const above = await agentOf(db, agent.company_id);
   if (above?.agent_company_id != null) return fail(ErrorCode.agentExists);
   return agent.company_id;
 }

@@ -19,7 +19,8 @@ import { iso } from '../../time/index.ts';
 import { normalise } from '../auth/accounts.service.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { agentCompanyFor } from './agents.ts';
-import { accountNamed, type CustomerRow, companyNamed, contains, count, customerRows, uniqueClash } from './customers.repo.ts';
+import * as repo from './customers.repo.ts';
+import { accountNamed, type CustomerRow, companyNamed, uniqueClash } from './customers.repo.ts';
 
 type Create = BodyOf<typeof api.createCustomer>;
 type Edit = BodyOf<typeof api.editCustomer>;
@@ -74,62 +75,23 @@ export function toCustomer(r: CustomerRow) {
 type Customer = ReturnType<typeof toCustomer>;
 
 export async function getCustomer(db: Db, id: number): Promise<Customer> {
-  const row = await customerRows(db).where('companies.id', '=', id).executeTakeFirst();
+  const row = await repo.customerById(db, id);
   if (!row) return fail(ErrorCode.notFound);
   return toCustomer(row);
 }
 
 export async function listCustomers(db: Db, q: ListQuery) {
-  let base = db.selectFrom('companies');
-  if (q.name?.trim()) base = base.where(contains('companies.name', q.name));
-  if (q.account?.trim()) {
-    const pattern = q.account;
-    base = base.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('users')
-          .select('users.id')
-          .whereRef('users.company_id', '=', 'companies.id')
-          .where('users.kind', '=', 'company_admin')
-          .where(contains('users.account', pattern)),
-      ),
-    );
-  }
-  if (q.customerTypeId) {
-    const typeId = q.customerTypeId;
-    base = base.where((eb) =>
-      eb.or([
-        eb('companies.customer_type_id', '=', typeId),
-        eb('companies.customer_type_id', 'in', eb.selectFrom('customer_types').select('id').where('parent_id', '=', typeId)),
-      ]),
-    );
-  }
-  if (q.agentId) base = base.where('companies.agent_company_id', '=', q.agentId);
   const size = q.size ?? 10;
   const page = q.page ?? 1;
-  const total = await count(base.select((eb) => eb.fn.countAll<number>().as('n')));
-  const ids = (
-    await base
-      .select('companies.id')
-      .orderBy('companies.created_at', 'desc')
-      .orderBy('companies.id', 'desc')
-      .limit(size)
-      .offset((page - 1) * size)
-      .execute()
-  ).map((r) => r.id);
+  const { total, ids } = await repo.customerPage(db, q, page, size);
   if (ids.length === 0) return { total, list: [] };
-  const rows = await customerRows(db).where('companies.id', 'in', ids).execute();
+  const rows = await repo.customersByIds(db, ids);
   const byId = new Map(rows.map((r) => [r.id, toCustomer(r)]));
   return { total, list: ids.map((id) => byId.get(id)!) };
 }
 
 export async function customerPicks(db: Db) {
-  const rows = await db
-    .selectFrom('companies')
-    .select(['id', 'name', 'agent_company_id'])
-    .orderBy('name')
-    .orderBy('id')
-    .execute();
+  const rows = await repo.companyPicks(db);
   return rows.map((r) => ({ id: r.id, name: r.name, agentId: r.agent_company_id }));
 }
 
@@ -143,13 +105,13 @@ export async function checkCustomer(db: Db, q: { name?: string; account?: string
 }
 
 export async function customerRole(db: Db, id: number): Promise<string[]> {
-  const row = await db.selectFrom('companies').select('permissions').where('id', '=', id).executeTakeFirst();
+  const row = await repo.companyPermissions(db, id);
   if (!row) return fail(ErrorCode.notFound);
   return parseJson<string[]>(row.permissions, []).filter((n) => grantable.has(n));
 }
 
 async function typeOf(db: Db | Transaction<Database>, id: number) {
-  const type = await db.selectFrom('customer_types').select(['id', 'permissions']).where('id', '=', id).executeTakeFirst();
+  const type = await repo.customerType(db, id);
   if (!type) return fail(ErrorCode.validation, 'customerTypeId: no such customer type');
   return type;
 }
@@ -183,33 +145,23 @@ export async function createCustomer(db: Db, caller: Caller, input: Create, cost
         ? await agentCompanyFor(trx, { id: null, ownAccount: account }, input.agentAccount)
         : null;
       const t = now();
-      const company = await trx
-        .insertInto('companies')
-        .values({
-          name,
-          contact_name: text(input.contactName),
-          email: text(input.email),
-          phone: text(input.phone),
-          address: text(input.address),
-          customer_type_id: type.id,
-          agent_company_id: agentId,
-          permissions: JSON.stringify(permissions),
-          created_at: t,
-          updated_at: t,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await trx
-        .insertInto('users')
-        .values({
-          account,
-          password_hash: passwordHash,
-          kind: 'company_admin',
-          company_id: company.id,
-          created_at: t,
-          updated_at: t,
-        })
-        .execute();
+      const company = {
+        id: await repo.insertCustomer(
+          trx,
+          {
+            name,
+            contact_name: text(input.contactName),
+            email: text(input.email),
+            phone: text(input.phone),
+            address: text(input.address),
+            customer_type_id: type.id,
+            agent_company_id: agentId,
+            permissions: JSON.stringify(permissions),
+          },
+          { account, password_hash: passwordHash },
+          t,
+        ),
+      };
       const after = await getCustomer(trx, company.id);
       await recordAdminChange(trx, {
         actorUserId: caller.user.id,
@@ -260,21 +212,17 @@ export async function editCustomer(db: Db, caller: Caller, id: number, input: Ed
         (input.agentAccount !== null && before.agent?.account === normalise(input.agentAccount));
       const agentId = unchanged ? current : input.agentAccount ? await agentCompanyFor(trx, { id }, input.agentAccount) : null;
       const permissionsBefore = await customerRole(trx, id);
-      await trx
-        .updateTable('companies')
-        .set({
-          name,
-          contact_name: text(input.contactName),
-          email: text(input.email),
-          phone: text(input.phone),
-          address: text(input.address),
-          customer_type_id: input.customerTypeId,
-          agent_company_id: agentId,
-          ...(permissions ? { permissions: JSON.stringify(permissions) } : {}),
-          updated_at: now(),
-        })
-        .where('id', '=', id)
-        .execute();
+      await repo.updateCustomer(trx, id, {
+        name,
+        contact_name: text(input.contactName),
+        email: text(input.email),
+        phone: text(input.phone),
+        address: text(input.address),
+        customer_type_id: input.customerTypeId,
+        agent_company_id: agentId,
+        ...(permissions ? { permissions: JSON.stringify(permissions) } : {}),
+        updated_at: now(),
+      });
       const after = await getCustomer(trx, id);
       await recordAdminChange(trx, {
         actorUserId: caller.user.id,
@@ -295,47 +243,18 @@ export async function deleteCustomer(db: Db, caller: Caller, id: number): Promis
   await db.transaction().execute(async (trx) => {
     const before = await getCustomer(trx, id);
     const servesCustomers = before.customers > 0;
-    const servesOwners = await count(
-      trx
-        .selectFrom('users')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('agent_company_id', '=', id),
-    );
+    const servesOwners = await repo.ownersServed(trx, id);
     if (servesCustomers || servesOwners > 0) fail(ErrorCode.accountAgent);
-    const plants = await count(
-      trx
-        .selectFrom('plants')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('company_id', '=', id)
-        .where('deleted_at', 'is', null),
-    );
+    const plants = await repo.livePlants(trx, id);
     if (plants > 0) fail(ErrorCode.validation, `id: the customer holds ${plants} plant(s); transfer or delete them first`);
-    const t = now();
-    const accounts = (await trx.selectFrom('users').select('id').where('company_id', '=', id).execute()).map((u) => u.id);
-    if (accounts.length > 0) {
-      await trx
-        .updateTable('sessions')
-        .set({ revoked_at: t })
-        .where('user_id', 'in', accounts)
-        .where('revoked_at', 'is', null)
-        .execute();
-      await trx
-        .updateTable('users')
-        .set({ enabled: 0, company_id: null, role_id: null, updated_at: t })
-        .where('id', 'in', accounts)
-        .execute();
-    }
-    await trx.updateTable('gateways').set({ company_id: null, updated_at: t }).where('company_id', '=', id).execute();
-    // Deleted plants keep their rows; they lose the reference to the company.
-    await trx.updateTable('plants').set({ company_id: null }).where('company_id', '=', id).execute();
-    await trx.deleteFrom('companies').where('id', '=', id).execute();
+    const accounts = await repo.deleteCustomerCompany(trx, id, now());
     await recordAdminChange(trx, {
       actorUserId: caller.user.id,
       companyId: id,
       entity: 'customer',
       entityId: id,
       action: 'delete',
-      before: { ...audited(before), accountsDisabled: accounts.length, gatewaysToStock: before.gateways },
+      before: { ...audited(before), accountsDisabled: accounts, gatewaysToStock: before.gateways },
     });
   });
   return null;

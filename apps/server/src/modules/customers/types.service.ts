@@ -14,8 +14,9 @@ import { now, parseJson } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
 import { fail } from '../../http/errors.ts';
 import { iso } from '../../time/index.ts';
-import { contains, count, type TypeRow, typeNamed, typeRows, uniqueClash } from './customers.repo.ts';
+import { type TypeRow, typeNamed, uniqueClash } from './customers.repo.ts';
 import { customerPermissions } from './customers.service.ts';
+import * as repo from './types.repo.ts';
 
 type Input = BodyOf<typeof api.createCustomerType>;
 type ListQuery = QueryOf<typeof api.listCustomerTypes>;
@@ -33,14 +34,10 @@ type CustomerType = ReturnType<typeof toSubtype> & { children: ReturnType<typeof
 
 async function withChildren(db: Db, parents: TypeRow[]): Promise<CustomerType[]> {
   if (parents.length === 0) return [];
-  const children = await typeRows(db)
-    .where(
-      'customer_types.parent_id',
-      'in',
-      parents.map((p) => p.id),
-    )
-    .orderBy('customer_types.name')
-    .execute();
+  const children = await repo.subtypesOf(
+    db,
+    parents.map((p) => p.id),
+  );
   return parents.map((p) => ({
     ...toSubtype(p),
     children: children.filter((c) => c.parent_id === p.id).map(toSubtype),
@@ -48,52 +45,22 @@ async function withChildren(db: Db, parents: TypeRow[]): Promise<CustomerType[]>
 }
 
 export async function getType(db: Db, id: number): Promise<CustomerType> {
-  const row = await typeRows(db).where('customer_types.id', '=', id).executeTakeFirst();
+  const row = await repo.typeById(db, id);
   if (!row) return fail(ErrorCode.notFound);
   return (await withChildren(db, [row]))[0]!;
 }
 
 export async function listTypes(db: Db, q: ListQuery) {
-  let base = db.selectFrom('customer_types').where('customer_types.parent_id', 'is', null);
-  if (q.name?.trim()) {
-    const name = q.name;
-    base = base.where((eb) =>
-      eb.or([
-        contains('customer_types.name', name),
-        eb.exists(
-          eb
-            .selectFrom('customer_types as sub')
-            .select('sub.id')
-            .whereRef('sub.parent_id', '=', 'customer_types.id')
-            .where(contains('sub.name', name)),
-        ),
-      ]),
-    );
-  }
   const size = q.size ?? 10;
   const page = q.page ?? 1;
-  const total = await count(base.select((eb) => eb.fn.countAll<number>().as('n')));
-  const ids = (
-    await base
-      .select('customer_types.id')
-      .orderBy('customer_types.name')
-      .orderBy('customer_types.id')
-      .limit(size)
-      .offset((page - 1) * size)
-      .execute()
-  ).map((r) => r.id);
-  if (ids.length === 0) return { total, list: [] };
-  const rows = await typeRows(db)
-    .where('customer_types.id', 'in', ids)
-    .orderBy('customer_types.name')
-    .orderBy('customer_types.id')
-    .execute();
+  const { total, rows } = await repo.typePage(db, q.name, page, size);
+  if (rows.length === 0) return { total, list: [] };
   return { total, list: await withChildren(db, rows) };
 }
 
 /** Every type, a type before its subtypes. */
 export async function typePicks(db: Db) {
-  const rows = await db.selectFrom('customer_types').select(['id', 'name', 'parent_id']).orderBy('name').orderBy('id').execute();
+  const rows = await repo.allTypes(db);
   const out: Array<{ id: number; name: string; parentId: number | null }> = [];
   for (const top of rows.filter((r) => r.parent_id === null)) {
     out.push({ id: top.id, name: top.name, parentId: null });
@@ -110,25 +77,13 @@ async function checkInput(trx: Transaction<Database>, id: number | null, input: 
   const parentId = input.parentId ?? null;
   if (parentId !== null) {
     if (parentId === id) fail(ErrorCode.validation, 'parentId: a type is not its own parent');
-    const parent = await trx
-      .selectFrom('customer_types')
-      .select(['id', 'parent_id'])
-      .where('id', '=', parentId)
-      .executeTakeFirst();
+    const parent = await repo.typeParent(trx, parentId);
     if (!parent) fail(ErrorCode.validation, 'parentId: no such customer type');
     if (parent!.parent_id !== null) fail(ErrorCode.validation, 'parentId: a subtype has no subtypes');
-    if (id !== null && (await subtypes(trx, id)) > 0) fail(ErrorCode.typeHasSubtype);
+    if (id !== null && (await repo.subtypeCount(trx, id)) > 0) fail(ErrorCode.typeHasSubtype);
   }
   return { name, parentId, remark: input.remark?.trim() || null };
 }
-
-const subtypes = (db: Db, id: number) =>
-  count(
-    db
-      .selectFrom('customer_types')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('parent_id', '=', id),
-  );
 
 const audited = (t: CustomerType) => ({ name: t.name, remark: t.remark, parentId: t.parentId, permissions: t.permissions });
 
@@ -148,17 +103,13 @@ export async function createType(db: Db, caller: Caller, input: Input): Promise<
     db.transaction().execute(async (trx) => {
       const fields = await checkInput(trx, null, input);
       const permissions = customerPermissions(input.permissions ?? []);
-      const row = await trx
-        .insertInto('customer_types')
-        .values({
-          name: fields.name,
-          remark: fields.remark,
-          parent_id: fields.parentId,
-          permissions: JSON.stringify(permissions),
-          created_at: now(),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const row = {
+        id: await repo.insertType(
+          trx,
+          { name: fields.name, remark: fields.remark, parent_id: fields.parentId, permissions: JSON.stringify(permissions) },
+          now(),
+        ),
+      };
       await recordAdminChange(trx, {
         actorUserId: caller.user.id,
         companyId: null,
@@ -179,11 +130,12 @@ export async function editType(db: Db, caller: Caller, id: number, input: Input)
       const before = await getType(trx, id);
       const fields = await checkInput(trx, id, input);
       const permissions = input.permissions === undefined ? before.permissions : customerPermissions(input.permissions);
-      await trx
-        .updateTable('customer_types')
-        .set({ name: fields.name, remark: fields.remark, parent_id: fields.parentId, permissions: JSON.stringify(permissions) })
-        .where('id', '=', id)
-        .execute();
+      await repo.updateType(trx, id, {
+        name: fields.name,
+        remark: fields.remark,
+        parent_id: fields.parentId,
+        permissions: JSON.stringify(permissions),
+      });
       await recordAdminChange(trx, {
         actorUserId: caller.user.id,
         companyId: null,
@@ -204,7 +156,7 @@ export async function deleteType(db: Db, caller: Caller, id: number): Promise<nu
     if (before.children.length > 0) fail(ErrorCode.typeHasSubtype);
     if (before.customers > 0)
       fail(ErrorCode.validation, `id: ${before.customers} customer(s) hold this type; give them another first`);
-    await trx.deleteFrom('customer_types').where('id', '=', id).execute();
+    await repo.deleteTypeRow(trx, id);
     await recordAdminChange(trx, {
       actorUserId: caller.user.id,
       companyId: null,
