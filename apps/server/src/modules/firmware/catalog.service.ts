@@ -10,6 +10,7 @@ import { recordAdminChange } from '../../audit/admin.ts';
 import type { Db } from '../../db/index.ts';
 import { now } from '../../db/index.ts';
 import { BusinessError, fail } from '../../http/errors.ts';
+import * as repo from './catalog.repo.ts';
 import { inverterTypeList, inverterTypeNamed, productById, productNamed, productPage, productsOfType } from './firmware.repo.ts';
 
 export { productPage, productsOfType };
@@ -72,8 +73,7 @@ const productColumns = (input: ProductValues) => ({
 });
 
 async function inverterTypeExists(db: Db, id: number) {
-  const row = await db.selectFrom('inverter_types').select('id').where('id', '=', id).executeTakeFirst();
-  if (!row) fail(ErrorCode.validation, 'inverterTypeId: no such inverter type');
+  if (!(await repo.inverterTypeFound(db, id))) fail(ErrorCode.validation, 'inverterTypeId: no such inverter type');
 }
 
 /** Adds (no id) or edits a product of the type; 4005 when its name is taken in the type. */
@@ -96,20 +96,10 @@ async function saveProduct(
     .execute(async (trx) => {
       let savedId: number;
       if (id) {
-        await trx
-          .updateTable('products')
-          .set({ ...values, inverter_type_id: inverterTypeId, updated_at: t })
-          .where('id', '=', id)
-          .execute();
+        await repo.updateProduct(trx, id, values, inverterTypeId, t);
         savedId = id;
       } else {
-        savedId = (
-          await trx
-            .insertInto('products')
-            .values({ type, ...values, inverter_type_id: inverterTypeId, created_at: t, updated_at: t })
-            .returning('id')
-            .executeTakeFirstOrThrow()
-        ).id;
+        savedId = await repo.insertProduct(trx, type, values, inverterTypeId, t);
       }
       await recordAdminChange(
         trx,
@@ -143,7 +133,7 @@ export async function deleteInverterProducts(db: Db, caller: Caller, ids: readon
       if (p.firmware > 0) return fail(ErrorCode.productInUse, `${p.name} has firmware`);
       await recordAdminChange(trx, audit(caller, 'product', id, 'delete', p));
     }
-    await trx.deleteFrom('products').where('id', 'in', unique).execute();
+    await repo.deleteProducts(trx, unique);
     return { deleted: unique.length };
   });
 }
@@ -151,12 +141,7 @@ export async function deleteInverterProducts(db: Db, caller: Caller, ids: readon
 /** A product's hardware versions: its list and those its images name, highest first. */
 export async function hardwareVersions(db: Db, productId: number) {
   const p = await getProduct(db, productId);
-  const used = await db
-    .selectFrom('firmware')
-    .select('hardware_version')
-    .distinct()
-    .where('product_id', '=', productId)
-    .execute();
+  const used = await repo.imageHardwareVersions(db, productId);
   return highestFirst([...p.hardwareVersions, ...used.map((r) => r.hardware_version)]);
 }
 
@@ -166,16 +151,8 @@ export async function gatewaySoftware(db: Db, productId?: number) {
     const p = await getProduct(db, productId);
     if (p.type !== 'gateway') return fail(ErrorCode.notFound);
   }
-  const fleet = await db
-    .selectFrom('gateways')
-    .select('sw_version')
-    .distinct()
-    .where('deleted_at', 'is', null)
-    .where('sw_version', 'is not', null)
-    .execute();
-  let library = db.selectFrom('firmware').select('version').where('type', '=', 'gateway');
-  if (productId) library = library.where('product_id', '=', productId);
-  const images = await library.execute();
+  const fleet = await repo.fleetGatewayVersions(db);
+  const images = await repo.gatewayImageVersions(db, productId);
   return highestFirst([...images.map((r) => r.version), ...fleet.map((r) => r.sw_version)]);
 }
 
@@ -201,16 +178,7 @@ export async function addInverterType(db: Db, caller: Caller, name: string) {
   const id = await db
     .transaction()
     .execute(async (trx) => {
-      const last = await trx
-        .selectFrom('inverter_types')
-        .select((eb) => eb.fn.max<number | null>('position').as('p'))
-        .executeTakeFirstOrThrow();
-      const position = last.p === null ? 0 : Number(last.p) + 1;
-      const row = await trx
-        .insertInto('inverter_types')
-        .values({ name: trimmed, position, created_at: now() })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const row = { id: await repo.appendInverterType(trx, trimmed, now()) };
       await recordAdminChange(trx, audit(caller, 'inverter_type', row.id, 'create', undefined, { name: trimmed }));
       return row.id;
     })
@@ -227,7 +195,7 @@ export async function renameInverterType(db: Db, caller: Caller, id: number, nam
   const trimmed = name.trim();
   await checkInverterTypeName(db, trimmed, id);
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('inverter_types').set({ name: trimmed }).where('id', '=', id).execute();
+    await repo.renameInverterTypeRow(trx, id, trimmed);
     await recordAdminChange(trx, audit(caller, 'inverter_type', id, 'edit', { name: before.name }, { name: trimmed }));
   });
   return inverterType(db, id);
@@ -246,7 +214,7 @@ export async function moveInverterType(db: Db, caller: Caller, id: number, direc
     order[at] = other.id;
     order[direction === 'up' ? at - 1 : at + 1] = id;
     for (const [position, typeId] of order.entries()) {
-      await trx.updateTable('inverter_types').set({ position }).where('id', '=', typeId).execute();
+      await repo.setInverterTypePosition(trx, typeId, position);
     }
     await recordAdminChange(trx, audit(caller, 'inverter_type', id, 'move', { position: at }, { direction }));
   });
@@ -257,7 +225,7 @@ export async function deleteInverterType(db: Db, caller: Caller, id: number) {
   await db.transaction().execute(async (trx) => {
     const t = await inverterType(trx, id);
     if (t.products > 0) fail(ErrorCode.typeHasSubtype, `${t.name} has ${t.products} products`);
-    await trx.deleteFrom('inverter_types').where('id', '=', id).execute();
+    await repo.deleteInverterTypeRow(trx, id);
     await recordAdminChange(trx, audit(caller, 'inverter_type', id, 'delete', t));
   });
   return null;

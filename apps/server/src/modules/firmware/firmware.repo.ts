@@ -1,6 +1,6 @@
 /** SQL of the firmware library: images, products and inverter types, rows mapped to the contract's types. */
 import type { firmwareApi } from '@sunfleet/contracts';
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import { parseJson } from '../../db/index.ts';
 import type { FirmwareTable } from '../../db/schema.ts';
@@ -191,3 +191,18 @@ export async function inverterTypeList(db: Db): Promise<InverterType[]> {
 
 export const inverterTypeNamed = (db: Db, name: string) =>
   db.selectFrom('inverter_types').select('id').where('name', '=', name).executeTakeFirst();
+
+// ---- Images: writes ----
+
+export type NewFirmware = Omit<Insertable<FirmwareTable>, 'id'>;
+
+/** A new image row; its id. */
+export async function insertFirmware(db: Db, values: NewFirmware): Promise<number> {
+  const row = await db.insertInto('firmware').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export const updateFirmware = (db: Db, id: number, set: Updateable<FirmwareTable>) =>
+  db.updateTable('firmware').set(set).where('id', '=', id).execute();
+
+export const deleteFirmwareRows = (db: Db, ids: number[]) => db.deleteFrom('firmware').where('id', 'in', ids).execute();

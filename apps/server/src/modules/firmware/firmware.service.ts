@@ -14,14 +14,17 @@ import { deleteUnusedBlob } from '../../firmware/blobs.ts';
 import type { FirmwareSigner } from '../../firmware/signing.ts';
 import { BusinessError, fail } from '../../http/errors.ts';
 import {
+  deleteFirmwareRows,
   type FirmwareFilter,
   fileNameTaken,
   firmwareById,
   firmwareOf,
   firmwarePage,
+  insertFirmware,
   productById,
   productVersions,
   toFirmware,
+  updateFirmware,
 } from './firmware.repo.ts';
 import { firmwareInUse } from './in-use.ts';
 import type { FirmwareUpload } from './upload.ts';
@@ -105,9 +108,8 @@ export async function addFirmware(store: FirmwareStore, caller: Caller, type: Fi
       .execute(async (trx) => {
         const code = await refusal(trx, type, product, fileName, version);
         if (code) fail(code);
-        const row = await trx
-          .insertInto('firmware')
-          .values({
+        const row = {
+          id: await insertFirmware(trx, {
             type,
             product_id: product.id,
             product_name: product.name,
@@ -125,9 +127,8 @@ export async function addFirmware(store: FirmwareStore, caller: Caller, type: Fi
             created_by: caller.user.id,
             created_at: t,
             updated_at: t,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
+          }),
+        };
         await recordAdminChange(trx, {
           actorUserId: caller.user.id,
           companyId: null,
@@ -199,11 +200,7 @@ export async function editFirmware(db: Db, caller: Caller, type: FirmwareType, i
     ...(edit.upgradeMode !== undefined ? { upgrade_mode: edit.upgradeMode } : {}),
   };
   await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('firmware')
-      .set({ ...patch, updated_at: now() })
-      .where('id', '=', id)
-      .execute();
+    await updateFirmware(trx, id, { ...patch, updated_at: now() });
     await recordAdminChange(trx, {
       actorUserId: caller.user.id,
       companyId: null,
@@ -228,11 +225,7 @@ export function editFromUpload(db: Db, caller: Caller, upload: FirmwareUpload) {
 export async function setEnabled(db: Db, caller: Caller, id: number, enabled: boolean) {
   const before = await editable(db, caller, id);
   await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('firmware')
-      .set({ enabled: enabled ? 1 : 0, updated_at: now() })
-      .where('id', '=', id)
-      .execute();
+    await updateFirmware(trx, id, { enabled: enabled ? 1 : 0, updated_at: now() });
     await recordAdminChange(trx, {
       actorUserId: caller.user.id,
       companyId: null,
@@ -257,7 +250,7 @@ export async function deleteFirmware(store: FirmwareStore, caller: Caller, ids: 
       if (await firmwareInUse(trx, id)) fail(ErrorCode.firmwareInUse, `${row.file_name} is used by an upgrade`);
       rows.push(row);
     }
-    await trx.deleteFrom('firmware').where('id', 'in', unique).execute();
+    await deleteFirmwareRows(trx, unique);
     for (const row of rows) {
       await recordAdminChange(trx, {
         actorUserId: caller.user.id,
