@@ -1,6 +1,6 @@
 /** Test helpers of the pages: a fetch that answers by path, and a page rendered in the app's providers at a route. */
 
-import { ErrorCode } from '@sunfleet/contracts';
+import { type DataOf, type Endpoint, ErrorCode } from '@sunfleet/contracts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
@@ -14,17 +14,40 @@ export interface Call {
   url: URL;
   body: string | null;
 }
+/** A refusal: an envelope with a code other than 0. */
+export interface Failure {
+  __code: number;
+  msg: string;
+}
 /** What a handler answers: data (code 0), or an envelope with another code. */
-export type Answer = unknown | { __code: number; msg?: string };
-type Handler = (call: Call) => Answer;
+export type Answer = unknown;
+type Handler = (call: Call) => Answer | Response;
+/** A route of the fake server: method, exact path or a RegExp on the path, and its handler. */
+export type FakeRoute = [string, string | RegExp, Handler];
 
-export const fail = (code: number, msg = '') => ({ __code: code, msg });
+export const fail = (code: number, msg = ''): Failure => ({ __code: code, msg });
+
+/**
+ * A route keyed by an endpoint contract: the contract's method and path (`:param` segments match
+ * any one segment), the answer typed by the contract's response data, so a fixture that no longer
+ * fits its endpoint's response is a type error. The answer may also be a refusal (`fail`) or a
+ * whole Response (a file).
+ */
+export function on<E extends Endpoint>(
+  ep: E,
+  answer: DataOf<E> | Failure | ((call: Call) => DataOf<E> | Failure | Response),
+): FakeRoute {
+  const segments = ep.path.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')));
+  const handler: Handler = typeof answer === 'function' ? (answer as Handler) : () => answer;
+  return [ep.method, ep.path.includes(':') ? new RegExp(`^${segments.join('/')}$`) : ep.path, handler];
+}
 
 /**
  * Stub `fetch`: the first route whose method and path match answers. Paths are exact
- * (`GET /api/v1/inverters`) or a RegExp on the path. Unknown calls answer code 404.
+ * (`GET /api/v1/inverters`) or a RegExp on the path; `on(endpoint, answer)` declares one by its
+ * contract with a typed answer (the form every fixture takes). Unknown calls answer code 404.
  */
-export function serve(routes: Array<[string, string | RegExp, Handler]>): Call[] {
+export function serve(routes: FakeRoute[]): Call[] {
   const calls: Call[] = [];
   vi.stubGlobal(
     'fetch',

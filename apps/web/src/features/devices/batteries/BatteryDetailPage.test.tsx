@@ -1,8 +1,8 @@
-import { ErrorCode } from '@sunfleet/contracts';
+import { type DataOf, devicesApi, ErrorCode } from '@sunfleet/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { setTemperatureUnit } from '../../../lib/format.ts';
-import { fail, renderPage, serve } from '../../../test/pages.tsx';
+import { fail, on, renderPage, serve } from '../../../test/pages.tsx';
 import BatteryDetailPage from './BatteryDetailPage.tsx';
 
 vi.mock('../../../components/EChart.tsx', () => ({
@@ -10,7 +10,7 @@ vi.mock('../../../components/EChart.tsx', () => ({
 }));
 
 const SN = 'BT0ABUDIP5PQ';
-const info = {
+const info: DataOf<typeof devicesApi.batteryInfo> = {
   id: 23,
   sn: SN,
   alias: null,
@@ -27,7 +27,8 @@ const info = {
   lastUpdate: '2026-05-20T10:00:00.000Z',
   createdAt: '2026-01-01T00:00:00.000Z',
 };
-const pack = (index: number, vMin: number, vMax: number, tMin: number, tMax: number) => ({
+type Realtime = DataOf<typeof devicesApi.batteryRealtime>;
+const pack = (index: number, vMin: number, vMax: number, tMin: number, tMax: number): Realtime['packs'][number] => ({
   index,
   master: index === 1,
   sn: `${SN}P${index}`,
@@ -42,7 +43,7 @@ const pack = (index: number, vMin: number, vMax: number, tMin: number, tMax: num
   cycleCount: 734,
   faults: index === 2 ? [{ code: 'pack2.cellImbalance', level: 'warning', text: 'Cell imbalance' }] : [],
 });
-function realtime(withCells: boolean) {
+function realtime(withCells: boolean): Realtime {
   return {
     at: '2026-05-20T10:00:00.000Z',
     soc: 56,
@@ -72,9 +73,9 @@ function realtime(withCells: boolean) {
 
 function backend(withCells = true) {
   return serve([
-    ['GET', `/api/v1/battery/${SN}/info`, () => info],
-    ['GET', `/api/v1/battery/${SN}/realtime`, () => realtime(withCells)],
-    ['GET', `/api/v1/battery/${SN}/day`, () => ({ date: '2026-05-20', timezone: 'America/Santiago', times: [], series: [] })],
+    on(devicesApi.batteryInfo, info),
+    on(devicesApi.batteryRealtime, realtime(withCells)),
+    on(devicesApi.batteryDay, { date: '2026-05-20', timezone: 'America/Santiago', times: [], series: [] }),
   ]);
 }
 const render = (path: string, buttons: string[] = []) =>
@@ -144,7 +145,7 @@ describe('battery detail', () => {
   }, 20_000);
 
   it('says "not found" for a battery the caller cannot see (404)', async () => {
-    serve([['GET', '/api/v1/battery/NOPE/info', () => fail(ErrorCode.notFound, 'Not found')]]);
+    serve([on(devicesApi.batteryInfo, fail(ErrorCode.notFound, 'Not found'))]);
     render('/device/battery/NOPE');
     expect(await screen.findByTestId('device-missing', {}, { timeout: 5000 })).toBeTruthy();
   }, 20_000);

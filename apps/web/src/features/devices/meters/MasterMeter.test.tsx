@@ -1,7 +1,7 @@
-import { ErrorCode } from '@sunfleet/contracts';
+import { type DataOf, devicesApi, ErrorCode, plantEnergyApi } from '@sunfleet/contracts';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { callsTo, fail, renderPage, serve } from '../../../test/pages.tsx';
+import { callsTo, fail, on, renderPage, serve } from '../../../test/pages.tsx';
 import MeterDetailPage from './MeterDetailPage.tsx';
 
 vi.mock('../../../components/EChart.tsx', () => ({
@@ -10,7 +10,7 @@ vi.mock('../../../components/EChart.tsx', () => ({
 
 const SN = 'MT64SILZ059X';
 const MASTER = `/api/v1/meter/${SN}/master`;
-const meter = (extra: Record<string, unknown> = {}) => ({
+const meter = (extra: Partial<DataOf<typeof devicesApi.meterRealtime>> = {}): DataOf<typeof devicesApi.meterRealtime> => ({
   id: 3,
   sn: SN,
   alias: null,
@@ -45,10 +45,7 @@ const T = { timeout: 5000 };
 
 describe('master meter', () => {
   it('posts to meter/{sn}/master only after the confirmation, then says so', async () => {
-    const calls = serve([
-      ['GET', `/api/v1/meter/${SN}/realtime`, () => meter()],
-      ['POST', MASTER, () => null],
-    ]);
+    const calls = serve([on(devicesApi.meterRealtime, meter()), on(plantEnergyApi.setMasterMeter, null)]);
     open(['meter.master']);
     fireEvent.click(await screen.findByTestId('meter-set-master', {}, T));
     expect((await screen.findByTestId('master-confirm-text', {}, T)).textContent).toContain('Madrid Solar Home');
@@ -61,8 +58,8 @@ describe('master meter', () => {
 
   it('a refusal (404) shows the message of the server’s code', async () => {
     serve([
-      ['GET', `/api/v1/meter/${SN}/realtime`, () => meter()],
-      ['POST', MASTER, () => fail(ErrorCode.notFound, 'The meter is not bound to a plant')],
+      on(devicesApi.meterRealtime, meter()),
+      on(plantEnergyApi.setMasterMeter, fail(ErrorCode.notFound, 'The meter is not bound to a plant')),
     ]);
     open(['meter.master']);
     fireEvent.click(await screen.findByTestId('meter-set-master', {}, T));
@@ -71,13 +68,13 @@ describe('master meter', () => {
   }, 20_000);
 
   it('is hidden without the button or without edit rights on the plant', async () => {
-    serve([['GET', `/api/v1/meter/${SN}/realtime`, () => meter()]]);
+    serve([on(devicesApi.meterRealtime, meter())]);
     const first = open([]);
     await screen.findByTestId('meter-power', {}, T);
     expect(screen.queryByTestId('meter-set-master')).toBeNull();
     first.unmount();
 
-    serve([['GET', `/api/v1/meter/${SN}/realtime`, () => meter({ canEdit: false })]]);
+    serve([on(devicesApi.meterRealtime, meter({ canEdit: false }))]);
     open(['meter.master']);
     await screen.findByTestId('meter-power', {}, T);
     expect(screen.queryByTestId('meter-set-master')).toBeNull();

@@ -1,6 +1,7 @@
+import { type DataOf, devicesApi } from '@sunfleet/contracts';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { callsTo, renderPage, serve } from '../../../test/pages.tsx';
+import { callsTo, on, renderPage, serve } from '../../../test/pages.tsx';
 import MeterDetailPage from './MeterDetailPage.tsx';
 
 vi.mock('../../../components/EChart.tsx', () => ({
@@ -11,7 +12,7 @@ vi.mock('../../../components/EChart.tsx', () => ({
 
 const SN = 'MT64SILZ059X';
 const TZ = 'Europe/Madrid';
-const meter = {
+const meter: DataOf<typeof devicesApi.meterRealtime> = {
   id: 3,
   sn: SN,
   alias: null,
@@ -42,7 +43,7 @@ const meter = {
   canDelete: true,
   createdAt: '2026-01-01T00:00:00.000Z',
 };
-const bars = (period: string) => ({
+const bars = (period: 'day' | 'month' | 'year' | 'total'): DataOf<typeof devicesApi.meterMonth> => ({
   period,
   date: '2026-05-20',
   timezone: TZ,
@@ -53,19 +54,15 @@ const bars = (period: string) => ({
 describe('meter detail', () => {
   it('shows power with its direction, each phase, import and export, and the bars by period', async () => {
     const calls = serve([
-      ['GET', `/api/v1/meter/${SN}/realtime`, () => meter],
-      [
-        'GET',
-        `/api/v1/meter/${SN}/day`,
-        () => ({
-          date: '2026-05-20',
-          timezone: TZ,
-          times: ['2026-05-20T10:00:00.000Z'],
-          series: [{ key: 'activePower', name: 'Total active power (+ import)', unit: 'W', values: [-2450] }],
-          energy: bars('day').totals,
-        }),
-      ],
-      ['GET', `/api/v1/meter/${SN}/month`, () => bars('month')],
+      on(devicesApi.meterRealtime, meter),
+      on(devicesApi.meterDay, {
+        date: '2026-05-20',
+        timezone: TZ,
+        times: ['2026-05-20T10:00:00.000Z'],
+        series: [{ key: 'activePower', name: 'Total active power (+ import)', unit: 'W', flow: null, values: [-2450] }],
+        energy: bars('day').totals,
+      }),
+      on(devicesApi.meterMonth, bars('month')),
     ]);
     renderPage(<MeterDetailPage />, { path: `/device/meter/${SN}`, pattern: '/device/meter/:sn', buttons: ['meter.alias'] });
     expect((await screen.findByTestId('meter-power', {}, { timeout: 5000 })).textContent).toBe('2.5 kW');
