@@ -6,13 +6,10 @@
 import { ErrorCode } from '@sunfleet/contracts';
 import type { Db } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
+import { accountByName } from './plants.repo.ts';
 
 export async function targetAccount(db: Db, account: string, field: string) {
-  const user = await db
-    .selectFrom('users')
-    .select(['id', 'account', 'nickname', 'kind', 'language', 'enabled'])
-    .where('account', '=', account.trim().toLowerCase())
-    .executeTakeFirst();
+  const user = await accountByName(db, account);
   if (!user?.enabled) return fail(ErrorCode.validation, `${field}: no such account`);
   return user;
 }

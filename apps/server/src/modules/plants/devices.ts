@@ -4,12 +4,11 @@ import type { Caller } from '../../access/caller.ts';
 import { plantFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
 import { parseJson } from '../../db/index.ts';
-import { joinDeviceDay } from '../../energy/day-rollups.ts';
-import { deviceStateSql, stateCounts } from '../../energy/device-state.ts';
-import { joinLatest } from '../../energy/latest.ts';
+import { stateCounts } from '../../energy/device-state.ts';
 import { fail } from '../../http/errors.ts';
 import { iso, localDay } from '../../time/index.ts';
 import { eventFields } from '../events/mapper.ts';
+import * as repo from './devices.repo.ts';
 import { levelCounts } from './list.ts';
 
 type InverterStatus = (typeof plantsApi.plantStatuses)[number];
@@ -17,15 +16,7 @@ type InverterStatus = (typeof plantsApi.plantStatuses)[number];
 /** The plant's inverters per state, as their badges show (off while powered off). */
 export async function inverterCount(db: Db, caller: Caller, plantId: number) {
   await plantFor(db, caller, plantId);
-  const state = deviceStateSql(db);
-  const rows = await db
-    .selectFrom('devices')
-    .select((eb) => [state.as('state'), eb.fn.countAll<number>().as('n')])
-    .where('devices.plant_id', '=', plantId)
-    .where('devices.kind', '=', 'inverter')
-    .where('devices.deleted_at', 'is', null)
-    .groupBy(state)
-    .execute();
+  const rows = await repo.inverterStateRows(db, plantId);
   return stateCounts(rows);
 }
 
@@ -33,34 +24,8 @@ export async function plantInverters(db: Db, caller: Caller, plantId: number, qu
   await plantFor(db, caller, plantId);
   const page = query.page ?? 1;
   const size = query.size ?? limits.page.defaultSize;
-  const plant = await db.selectFrom('plants').select('timezone').where('id', '=', plantId).executeTakeFirstOrThrow();
-  const today = localDay(plant.timezone);
-  const inverters = db
-    .selectFrom('devices')
-    .where('devices.plant_id', '=', plantId)
-    .where('devices.kind', '=', 'inverter')
-    .where('devices.deleted_at', 'is', null);
-  const [rows, count] = await Promise.all([
-    joinDeviceDay(joinLatest(inverters.innerJoin('gateways', 'gateways.id', 'devices.gateway_id')), today)
-      .select([
-        'devices.id',
-        'devices.sn',
-        'devices.alias',
-        'devices.status',
-        'devices.device_type',
-        'devices.rated_power_w',
-        'gateways.sn as gateway_sn',
-        'device_latest.ts',
-        'device_latest.values',
-        'device_day.pv_wh',
-        deviceStateSql(db).as('state'),
-      ])
-      .orderBy('devices.sn')
-      .limit(size)
-      .offset((page - 1) * size)
-      .execute(),
-    inverters.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
+  const today = localDay(await repo.plantTimezone(db, plantId));
+  const [rows, count] = await repo.inverterPage(db, plantId, today, page, size);
   return {
     total: Number(count.n),
     list: rows.map((r) => {
@@ -85,21 +50,7 @@ export async function plantInverters(db: Db, caller: Caller, plantId: number, qu
 
 export async function checkDevices(db: Db, caller: Caller, plantId: number) {
   await plantFor(db, caller, plantId);
-  const [gateways, kinds] = await Promise.all([
-    db
-      .selectFrom('gateways')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('plant_id', '=', plantId)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('devices')
-      .select((eb) => ['kind', eb.fn.countAll<number>().as('n')])
-      .where('plant_id', '=', plantId)
-      .where('deleted_at', 'is', null)
-      .groupBy('kind')
-      .execute(),
-  ]);
+  const [gateways, kinds] = await repo.deviceCounts(db, plantId);
   const of = (kind: string) => Number(kinds.find((k) => k.kind === kind)?.n ?? 0);
   const result = {
     gateways: Number(gateways.n),
@@ -113,13 +64,7 @@ export async function checkDevices(db: Db, caller: Caller, plantId: number) {
 
 export async function plantEventCount(db: Db, caller: Caller, plantId: number) {
   await plantFor(db, caller, plantId);
-  const rows = await db
-    .selectFrom('events')
-    .select((eb) => ['level', eb.fn.countAll<number>().as('n')])
-    .where('plant_id', '=', plantId)
-    .where('ended_at', 'is', null)
-    .groupBy('level')
-    .execute();
+  const rows = await repo.openEventLevels(db, plantId);
   return levelCounts(rows);
 }
 
@@ -137,10 +82,6 @@ export async function plantEvents(
   await plantFor(db, caller, plantId);
   const page = query.page ?? 1;
   const size = query.size ?? limits.page.defaultSize;
-  let events = db.selectFrom('events').where('plant_id', '=', plantId);
-  if (query.level) events = events.where('level', '=', query.level);
-  if (query.state === 'open') events = events.where('ended_at', 'is', null);
-  if (query.state === 'closed') events = events.where('ended_at', 'is not', null);
   const from = query.startDate ? dayStart(query.startDate) : null;
   const to = query.endDate ? dayStart(query.endDate) + DAY_MS : null;
   if ((query.startDate && Number.isNaN(from)) || (query.endDate && Number.isNaN(to)))
@@ -150,18 +91,7 @@ export async function plantEvents(
     if (to - from > limits.dateRangeDays * DAY_MS)
       fail(ErrorCode.validation, `query: the date range spans at most ${limits.dateRangeDays} days`);
   }
-  if (from !== null) events = events.where('started_at', '>=', from);
-  if (to !== null) events = events.where('started_at', '<', to);
-  const [rows, count] = await Promise.all([
-    events
-      .select(['id', 'sn', 'code', 'level', 'source', 'text_en', 'text_es', 'started_at', 'ended_at'])
-      .orderBy('started_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(size)
-      .offset((page - 1) * size)
-      .execute(),
-    events.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
+  const [rows, count] = await repo.plantEventPage(db, plantId, { level: query.level, state: query.state, from, to }, page, size);
   return {
     total: Number(count.n),
     list: rows.map((r) => eventFields(r, lan)),

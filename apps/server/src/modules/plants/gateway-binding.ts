@@ -12,7 +12,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ErrorCode } from '@sunfleet/contracts';
-import { sql } from 'kysely';
 import type { Caller } from '../../access/caller.ts';
 import { gatewayFor, plantFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
@@ -20,6 +19,7 @@ import { now } from '../../db/index.ts';
 import { refreshPlantSummary } from '../../energy/plant-summary.ts';
 import { fail } from '../../http/errors.ts';
 import { secretHash, secretMatches } from '../../telemetry/gateways.ts';
+import * as repo from './binding.repo.ts';
 
 export interface Claim {
   sn: string;
@@ -30,12 +30,7 @@ export interface Claim {
 const NO_GATEWAY_HASH = secretHash(randomBytes(24).toString('base64url'));
 
 async function claimed(db: Db, claim: Claim) {
-  const gateway = await db
-    .selectFrom('gateways')
-    .select(['id', 'sn', 'plant_id', 'bound_at', 'claim_key_hash'])
-    .where('sn', '=', claim.sn.trim())
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const gateway = await repo.gatewayToClaim(db, claim.sn.trim());
   const matches = secretMatches(gateway?.claim_key_hash ?? NO_GATEWAY_HASH, claim.key.trim());
   if (!gateway || !matches) return fail(ErrorCode.gatewayCredentials);
   return gateway;
@@ -57,22 +52,9 @@ export async function bindClaimed(trx: Db, claim: Claim, plantId: number) {
   // (bound_at stays 0); any other binding starts afresh.
   const moved = gateway.plant_id !== plantId;
   const boundAt = gateway.plant_id === null && Number(gateway.bound_at) === 0 ? 0 : t;
-  const bound = await trx
-    .updateTable('gateways')
-    .set({ plant_id: plantId, updated_at: t, ...(moved ? { bound_at: boundAt } : {}) })
-    .where('id', '=', gateway.id)
-    .where((eb) => eb.or([eb('plant_id', 'is', null), eb('plant_id', '=', plantId)]))
-    .executeTakeFirst();
   // Someone else bound it between the read and the write.
-  if (Number(bound.numUpdatedRows) !== 1) fail(ErrorCode.gatewayUsed);
-  await trx
-    .updateTable('devices')
-    .set({ plant_id: plantId, bound_at: boundAt, updated_at: t })
-    .where('gateway_id', '=', gateway.id)
-    .where('deleted_at', 'is', null)
-    .where((eb) => eb.or([eb('plant_id', 'is', null), eb('plant_id', '!=', plantId)]))
-    .execute();
-  if (moved) await endOpenEvents(trx, [gateway.id], t);
+  if (!(await repo.bindToPlant(trx, gateway.id, plantId, boundAt, moved, t))) fail(ErrorCode.gatewayUsed);
+  if (moved) await repo.endOpenEvents(trx, [gateway.id], t);
   return { sn: gateway.sn, previousPlantId: gateway.plant_id };
 }
 
@@ -97,40 +79,7 @@ export async function unbindFrom(db: Db, gatewayIds: number[]) {
   if (gatewayIds.length === 0) return;
   const t = now();
   await db.transaction().execute(async (trx) => {
-    // The plant keeps its devices' time in it: its curves still show them over that time.
-    await trx
-      .insertInto('device_bindings')
-      .columns(['device_id', 'plant_id', 'bound_at', 'unbound_at'])
-      .expression((eb) =>
-        eb
-          .selectFrom('devices')
-          .select(['id', 'plant_id', 'bound_at', sql<number>`cast(${t} as bigint)`.as('unbound_at')])
-          .where('gateway_id', 'in', gatewayIds)
-          .where('plant_id', 'is not', null)
-          .where('deleted_at', 'is', null),
-      )
-      .execute();
-    // bound_at ≠ 0 marks a gateway that has had a plant: its next plant starts afresh.
-    await trx.updateTable('gateways').set({ plant_id: null, bound_at: t, updated_at: t }).where('id', 'in', gatewayIds).execute();
-    await trx
-      .updateTable('devices')
-      .set({ plant_id: null, bound_at: t, updated_at: t })
-      .where('gateway_id', 'in', gatewayIds)
-      .execute();
-    await endOpenEvents(trx, gatewayIds, t);
+    await repo.unbindGateways(trx, gatewayIds, t);
+    await repo.endOpenEvents(trx, gatewayIds, t);
   });
-}
-
-/**
- * A gateway leaving a plant ends its own and its devices' open events: they stay in that plant's
- * history, and a condition that persists is raised anew for the plant it joins (ingest reloads
- * open conditions from the store after `forget()`).
- */
-async function endOpenEvents(trx: Db, gatewayIds: number[], t: number) {
-  await trx
-    .updateTable('events')
-    .set({ ended_at: t })
-    .where('gateway_id', 'in', gatewayIds)
-    .where('ended_at', 'is', null)
-    .execute();
 }

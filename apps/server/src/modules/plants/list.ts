@@ -4,59 +4,13 @@
  * energy/plant-summary.ts) and one count query; the page's open alarms in a third, by index.
  */
 import { plantsApi, type QueryOf } from '@sunfleet/contracts';
-import { type Expression, type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Caller } from '../../access/caller.ts';
-import { plantsVisible } from '../../access/scopes.ts';
 import { LoadingCaches } from '../../cache/loading-cache.ts';
 import type { Db } from '../../db/index.ts';
-import type { Database } from '../../db/schema.ts';
-import { containsText } from '../../db/search.ts';
-import { openAlarms, plantRows, powerSql, rowsOfScopedIds, todayEnergySql, toListItem } from './plants.repo.ts';
+import * as repo from './list.repo.ts';
+import { openAlarms, toListItem } from './plants.repo.ts';
 
 type ListQuery = QueryOf<typeof plantsApi.listPlants>;
-type Filters = Pick<ListQuery, 'status' | 'type' | 'name'>;
-
-// biome-ignore lint/suspicious/noExplicitAny: the filters apply to any select over `plants`, whatever it joins or selects
-function filtered<Q extends SelectQueryBuilder<Database, 'plants' | any, any>>(q: Q, f: Filters): Q {
-  let out = q;
-  if (f.status) out = out.where('plants.status', '=', f.status) as Q;
-  if (f.type !== undefined && f.type >= 0) out = out.where('plants.type', '=', f.type) as Q;
-  // `name` matches anywhere in the name or alias, case and accents folded; % and _ are literal.
-  if (f.name?.trim()) out = out.where(containsText(['plants.name', 'plants.alias'], f.name)) as Q;
-  return out;
-}
-
-function sortExpression(sort: NonNullable<ListQuery['sort']>, at: number): Expression<unknown> {
-  switch (sort) {
-    case 'name':
-      return sql`lower(plants.name)`;
-    case 'capacity':
-      return sql`plants.capacity`;
-    case 'power':
-      return sql`coalesce(${powerSql}, -1)`;
-    case 'todayEnergy':
-      return todayEnergySql(at);
-    case 'totalEnergy':
-      return sql`plants.energy_total_wh`;
-    case 'lastUpdate':
-      return sql`coalesce(plants.last_data_at, 0)`;
-    default:
-      return sql`plants.created_at`;
-  }
-}
-
-/**
- * The visible plants for the list. A company account reaches its plants through two OR-ed
- * lists (company plants, plants of owners it is agent for): SQLite then collects every match
- * through the indexes and sorts them all (5–10 ms for 10,000 plants) instead of walking the
- * sort order and stopping at the page (0.3 ms). Wrapping the scope in a CASE keeps its meaning
- * and hides it from index selection. An owner keeps the indexed plan: they see few plants.
- */
-function visibleForList(eb: ExpressionBuilder<Database, 'plants'>, caller: Caller) {
-  const { kind } = caller.user;
-  if (kind !== 'company_admin' && kind !== 'company_user') return plantsVisible(eb, caller);
-  return eb(eb.case().when(plantsVisible(eb, caller)).then(1).else(0).end(), '=', 1);
-}
 
 /**
  * Short-lived results per account and query: counting or sorting 10,000 visible plants by a
@@ -93,39 +47,23 @@ export async function listPlants(db: Db, caller: Caller, query: ListQuery) {
   const offset = (page - 1) * size;
   const sort = query.sort ?? 'createAt';
   const direction = (query.order ?? 2) === 1 ? 'asc' : 'desc';
-  const ordered = () =>
-    filtered(db.selectFrom('plants'), query)
-      .where((eb) => visibleForList(eb, caller))
-      .select('plants.id')
-      .orderBy(sortExpression(sort, Date.now()), direction)
-      .orderBy('plants.id', direction);
   let ids: number[];
   let total: number;
   if (sort === 'createAt' && !query.name?.trim()) {
-    ids = (await ordered().limit(size).offset(offset).execute()).map((r) => r.id);
+    ids = await repo.orderedIds(db, caller, query, sort, direction, { limit: size, offset });
     total =
       ids.length > 0 && ids.length < size
         ? offset + ids.length
-        : await cached(db, ['total', ...queryKey(caller, query)], async () =>
-            Number(
-              (
-                await filtered(db.selectFrom('plants'), query)
-                  .where((eb) => visibleForList(eb, caller))
-                  .select((eb) => eb.fn.countAll<number>().as('n'))
-                  .executeTakeFirstOrThrow()
-              ).n,
-            ),
-          );
+        : await cached(db, ['total', ...queryKey(caller, query)], () => repo.countListed(db, caller, query));
   } else {
-    const all = await cached(db, ['order', ...queryKey(caller, query)], async () => (await ordered().execute()).map((r) => r.id));
+    const all = await cached(db, ['order', ...queryKey(caller, query)], () =>
+      repo.orderedIds(db, caller, query, sort, direction),
+    );
     ids = all.slice(offset, offset + size);
     total = all.length;
   }
   if (ids.length === 0) return { total, list: [] };
-  const rows = await (sort === 'createAt' && !query.name?.trim()
-    ? rowsOfScopedIds(db, caller, ids)
-    : plantRows(db, caller).where('plants.id', 'in', ids)
-  ).execute();
+  const rows = await repo.listRows(db, caller, ids, sort === 'createAt' && !query.name?.trim());
   const alarms = await openAlarms(db, ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const list = ids.flatMap((id) => {
@@ -148,38 +86,12 @@ export function statusCounts(rows: Array<{ status: string; n: number | string | 
 
 /** Visible plants by status; `onlyPersonal` keeps the caller's own and shared plants. */
 export async function plantCounts(db: Db, caller: Caller, onlyPersonal = false) {
-  let q = db
-    .selectFrom('plants')
-    .select((eb) => ['plants.status', eb.fn.countAll<number>().as('n')])
-    .where((eb) => plantsVisible(eb, caller));
-  if (onlyPersonal) q = q.where((eb) => personal(eb, caller));
-  return statusCounts(await q.groupBy('plants.status').execute());
+  return statusCounts(await repo.statusRows(db, caller, onlyPersonal));
 }
-
-const personal = (eb: ExpressionBuilder<Database, 'plants'>, caller: Caller) =>
-  eb.or([
-    eb('plants.owner_user_id', '=', caller.user.id),
-    eb(
-      'plants.id',
-      'in',
-      eb.selectFrom('plant_shares').select('plant_shares.plant_id').where('plant_shares.user_id', '=', caller.user.id),
-    ),
-  ]);
 
 /** Open events of the visible plants by level. */
 export async function eventCounts(db: Db, caller: Caller, onlyPersonal = false) {
-  let plants = db
-    .selectFrom('plants')
-    .select('plants.id')
-    .where((eb) => plantsVisible(eb, caller));
-  if (onlyPersonal) plants = plants.where((eb) => personal(eb, caller));
-  const rows = await db
-    .selectFrom('events')
-    .select((eb) => ['events.level', eb.fn.countAll<number>().as('n')])
-    .where('events.ended_at', 'is', null)
-    .where('events.plant_id', 'in', plants)
-    .groupBy('events.level')
-    .execute();
+  const rows = await repo.eventLevelRows(db, caller, onlyPersonal);
   return levelCounts(rows);
 }
 
@@ -194,25 +106,7 @@ export function levelCounts(rows: Array<{ level: string; n: number | string | bi
 }
 
 export async function plantsMap(db: Db, caller: Caller, query: QueryOf<typeof plantsApi.plantsMap>) {
-  const rows = await filtered(
-    db
-      .selectFrom('plants')
-      .select([
-        'plants.id',
-        'plants.name',
-        'plants.status',
-        'plants.type',
-        'plants.capacity',
-        'plants.latitude',
-        'plants.longitude',
-      ])
-      .where((eb) => plantsVisible(eb, caller))
-      .where('plants.latitude', 'is not', null)
-      .where('plants.longitude', 'is not', null),
-    query,
-  )
-    .orderBy('plants.id')
-    .execute();
+  const rows = await repo.mapRows(db, caller, query);
   return rows.map((r) => ({
     id: r.id,
     name: r.name,
@@ -225,17 +119,7 @@ export async function plantsMap(db: Db, caller: Caller, query: QueryOf<typeof pl
 }
 
 export async function plantFilter(db: Db, caller: Caller) {
-  const visible = db.selectFrom('plants').where((eb) => plantsVisible(eb, caller));
-  const [statuses, types] = await Promise.all([
-    visible
-      .select((eb) => ['plants.status', eb.fn.countAll<number>().as('n')])
-      .groupBy('plants.status')
-      .execute(),
-    visible
-      .select((eb) => ['plants.type', eb.fn.countAll<number>().as('n')])
-      .groupBy('plants.type')
-      .execute(),
-  ]);
+  const [statuses, types] = await repo.filterCounts(db, caller);
   const byStatus = statusCounts(statuses);
   const typeCount = new Map(types.map((t) => [Number(t.type), Number(t.n)]));
   return {

@@ -7,11 +7,11 @@
  */
 
 import { ErrorCode } from '@sunfleet/contracts';
-import { sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import { now } from '../../db/index.ts';
 import { fail, TooManyRequests } from '../../http/errors.ts';
 import { removeImage, storeImage } from '../users/avatar.ts';
+import * as repo from './pictures.repo.ts';
 
 export const pendingPictures = { perAccount: 20, ttlMs: 60 * 60_000 };
 
@@ -20,14 +20,9 @@ export function storePicture(db: Db, dataDir: string, userId: number, bytes: Buf
   return storeImage(dataDir, 'plants', bytes, ['png', 'jpeg'], async (url) => {
     const t = now();
     // Reserve first, then count: of two uploads at once over the quota, neither slips through.
-    await db.insertInto('pending_uploads').values({ url, user_id: userId, created_at: t }).execute();
-    const pending = await db
-      .selectFrom('pending_uploads')
-      .select([sql<number>`count(*)`.as('n'), sql<number>`min(created_at)`.as('oldest')])
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow();
+    const pending = await repo.reservePending(db, url, userId, t);
     if (Number(pending.n) > pendingPictures.perAccount) {
-      await db.deleteFrom('pending_uploads').where('url', '=', url).execute();
+      await repo.dropPending(db, url);
       throw new TooManyRequests((Number(pending.oldest) + pendingPictures.ttlMs - t) / 1000);
     }
   });
@@ -46,8 +41,7 @@ export async function takePictures(
 ) {
   for (const url of new Set(urls)) {
     if (!url || current.includes(url)) continue;
-    const taken = await trx.deleteFrom('pending_uploads').where('url', '=', url).where('user_id', '=', userId).executeTakeFirst();
-    if (Number(taken.numDeletedRows) !== 1)
+    if (!(await repo.takePending(trx, url, userId)))
       fail(ErrorCode.validation, 'picture: not an uploaded picture of yours, or it expired; upload it again');
   }
 }
@@ -57,22 +51,11 @@ export async function takePictures(
  * by deleting it (one process wins each), and a file is removed only if no plant refers to it.
  */
 export async function sweepPictures(db: Db, dataDir: string, at = Date.now(), batch = 500): Promise<number> {
-  const expired = await db
-    .selectFrom('pending_uploads')
-    .select(['id', 'url'])
-    .where('created_at', '<=', at - pendingPictures.ttlMs)
-    .orderBy('id')
-    .limit(batch)
-    .execute();
+  const expired = await repo.expiredPending(db, at - pendingPictures.ttlMs, batch);
   let removed = 0;
   for (const row of expired) {
-    const taken = await db.deleteFrom('pending_uploads').where('id', '=', row.id).executeTakeFirst();
-    if (Number(taken.numDeletedRows) !== 1) continue;
-    const used = await db
-      .selectFrom('plants')
-      .select('id')
-      .where((eb) => eb.or([eb('picture_url', '=', row.url), eb('thumbnail_url', '=', row.url)]))
-      .executeTakeFirst();
+    if (!(await repo.takePendingById(db, row.id))) continue;
+    const used = await repo.pictureInUse(db, row.url);
     if (used) continue;
     await removeImage(dataDir, 'plants', row.url);
     removed++;

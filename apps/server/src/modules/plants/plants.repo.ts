@@ -5,12 +5,13 @@
  * the plant: a visitor or a read-only account sees none.
  */
 import type { plantsApi } from '@sunfleet/contracts';
-import { sql } from 'kysely';
+import { type Insertable, sql, type Updateable } from 'kysely';
 import type { Static } from 'typebox';
 import type { Caller } from '../../access/caller.ts';
 import { plantsVisible } from '../../access/scopes.ts';
 import type { Db } from '../../db/index.ts';
 import { parseJson } from '../../db/index.ts';
+import type { PlantsTable, ShareRole } from '../../db/schema.ts';
 import { iso, localDay, localTodaySql } from '../../time/index.ts';
 
 export type PlantListItem = Static<typeof plantsApi.PlantListItem>;
@@ -202,3 +203,67 @@ export async function plantDetail(db: Db, caller: Caller, id: number): Promise<P
     updatedAt: iso(row.updated_at)!,
   };
 }
+
+// ——— writes ———
+
+export type PlantInsert = Omit<Insertable<PlantsTable>, 'id'>;
+
+export async function insertPlant(trx: Db, values: PlantInsert): Promise<number> {
+  const row = await trx.insertInto('plants').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** What an edit needs of the stored plant. */
+export const editablePlant = (db: Db, id: number) =>
+  db
+    .selectFrom('plants')
+    .select(['valuation_method', 'price_segments', 'latitude', 'longitude', 'picture_url', 'thumbnail_url'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+
+export const updatePlant = (trx: Db, id: number, set: Updateable<PlantsTable>) =>
+  trx.updateTable('plants').set(set).where('id', '=', id).execute();
+
+/** Soft-delete: gateways and devices unbound, shares ended, the row marked deleted. */
+export async function softDeletePlant(trx: Db, id: number, t: number) {
+  await trx.updateTable('gateways').set({ plant_id: null, updated_at: t }).where('plant_id', '=', id).execute();
+  await trx.updateTable('devices').set({ plant_id: null, updated_at: t }).where('plant_id', '=', id).execute();
+  await trx.deleteFrom('plant_shares').where('plant_id', '=', id).execute();
+  await trx.updateTable('plants').set({ deleted_at: t, updated_at: t }).where('id', '=', id).execute();
+}
+
+// ——— shares and the accounts they name ———
+
+function sharesOf(db: Db, plantId: number) {
+  return db
+    .selectFrom('plant_shares')
+    .innerJoin('users', 'users.id', 'plant_shares.user_id')
+    .select(['plant_shares.user_id', 'plant_shares.role', 'plant_shares.created_at', 'users.account'])
+    .where('plant_shares.plant_id', '=', plantId);
+}
+export type ShareRow = Awaited<ReturnType<ReturnType<typeof sharesOf>['executeTakeFirstOrThrow']>>;
+
+export const shareOf = (db: Db, plantId: number, userId: number) =>
+  sharesOf(db, plantId).where('plant_shares.user_id', '=', userId).executeTakeFirstOrThrow();
+
+export const sharesOfPlant = (db: Db, plantId: number) =>
+  sharesOf(db, plantId).orderBy('plant_shares.created_at').orderBy('plant_shares.user_id').execute();
+
+/** Share the plant with the user, or change the role of their share. */
+export const upsertShare = (db: Db, plantId: number, userId: number, role: ShareRole, t: number) =>
+  db
+    .insertInto('plant_shares')
+    .values({ plant_id: plantId, user_id: userId, role, created_at: t })
+    .onConflict((oc) => oc.columns(['plant_id', 'user_id']).doUpdateSet({ role }))
+    .execute();
+
+export const deleteShare = (db: Db, plantId: number, userId: number) =>
+  db.deleteFrom('plant_shares').where('plant_id', '=', plantId).where('user_id', '=', userId).execute();
+
+/** An account by its name (lower-cased). */
+export const accountByName = (db: Db, account: string) =>
+  db
+    .selectFrom('users')
+    .select(['id', 'account', 'nickname', 'kind', 'language', 'enabled'])
+    .where('account', '=', account.trim().toLowerCase())
+    .executeTakeFirst();

@@ -14,7 +14,9 @@ import { fail } from '../../http/errors.ts';
 import { removeImage } from '../users/avatar.ts';
 import { bindClaimed } from './gateway-binding.ts';
 import { plantsChanged } from './list.ts';
+import { pictureInUse } from './pictures.repo.ts';
 import { takePictures } from './pictures.ts';
+import * as repo from './plants.repo.ts';
 import { type PlantDetail, plantDetail } from './plants.repo.ts';
 import { type PlantFields, plantColumns } from './rules.ts';
 
@@ -34,18 +36,16 @@ export async function createPlant(db: Db, caller: Caller, input: CreateInput): P
   const t = now();
   const id = await db.transaction().execute(async (trx) => {
     await takePictures(trx, user.id, [columns.picture_url, columns.thumbnail_url]);
-    const row = await trx
-      .insertInto('plants')
-      .values({
+    const row = {
+      id: await repo.insertPlant(trx, {
         ...columns,
         name: columns.name!,
         owner_user_id: companyPlant ? null : user.id,
         company_id: companyPlant ? user.company_id : null,
         created_at: t,
         updated_at: t,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+      }),
+    };
     if (gateway) await bindClaimed(trx, gateway, row.id);
     return row.id;
   });
@@ -57,21 +57,13 @@ export async function createPlant(db: Db, caller: Caller, input: CreateInput): P
 /** Any edit call: `fields` holds only what that call may change (the schema closes each section). */
 export async function editPlant(db: Db, caller: Caller, id: number, fields: PlantFields, dataDir: string): Promise<PlantDetail> {
   await plantFor(db, caller, id, 'operate');
-  const stored = await db
-    .selectFrom('plants')
-    .select(['valuation_method', 'price_segments', 'latitude', 'longitude', 'picture_url', 'thumbnail_url'])
-    .where('id', '=', id)
-    .executeTakeFirstOrThrow();
+  const stored = await repo.editablePlant(db, id);
   const columns = plantColumns(fields, stored);
   if (Object.keys(columns).length > 0) {
     await db.transaction().execute(async (trx) => {
       const current = [stored.picture_url, stored.thumbnail_url];
       await takePictures(trx, caller.user.id, [columns.picture_url, columns.thumbnail_url], current);
-      await trx
-        .updateTable('plants')
-        .set({ ...columns, updated_at: now() })
-        .where('id', '=', id)
-        .execute();
+      await repo.updatePlant(trx, id, { ...columns, updated_at: now() });
     });
     plantsChanged();
     for (const [column, before] of [
@@ -87,11 +79,7 @@ export async function editPlant(db: Db, caller: Caller, id: number, fields: Plan
 /** A replaced picture file goes once no plant refers to it (as picture or thumbnail). */
 async function removeIfUnused(db: Db, dataDir: string, url: string | null) {
   if (!url) return;
-  const used = await db
-    .selectFrom('plants')
-    .select('id')
-    .where((eb) => eb.or([eb('picture_url', '=', url), eb('thumbnail_url', '=', url)]))
-    .executeTakeFirst();
+  const used = await pictureInUse(db, url);
   if (!used) await removeImage(dataDir, 'plants', url);
 }
 
@@ -103,10 +91,7 @@ export async function deletePlant(db: Db, caller: Caller, id: number) {
   await plantFor(db, caller, id, 'manage');
   const t = now();
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('gateways').set({ plant_id: null, updated_at: t }).where('plant_id', '=', id).execute();
-    await trx.updateTable('devices').set({ plant_id: null, updated_at: t }).where('plant_id', '=', id).execute();
-    await trx.deleteFrom('plant_shares').where('plant_id', '=', id).execute();
-    await trx.updateTable('plants').set({ deleted_at: t, updated_at: t }).where('id', '=', id).execute();
+    await repo.softDeletePlant(trx, id, t);
   });
   plantsChanged();
   return null;

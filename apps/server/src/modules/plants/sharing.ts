@@ -15,15 +15,8 @@ import { fail } from '../../http/errors.ts';
 import { iso } from '../../time/index.ts';
 import { targetAccount } from './accounts.ts';
 import { plantsChanged } from './list.ts';
+import { deleteShare, type ShareRow, shareOf, sharesOfPlant, upsertShare } from './plants.repo.ts';
 
-function sharesOf(db: Db, plantId: number) {
-  return db
-    .selectFrom('plant_shares')
-    .innerJoin('users', 'users.id', 'plant_shares.user_id')
-    .select(['plant_shares.user_id', 'plant_shares.role', 'plant_shares.created_at', 'users.account'])
-    .where('plant_shares.plant_id', '=', plantId);
-}
-type ShareRow = Awaited<ReturnType<ReturnType<typeof sharesOf>['executeTakeFirstOrThrow']>>;
 const toShareUser = (r: ShareRow) => ({ userId: r.user_id, account: r.account, role: r.role, sharedAt: iso(r.created_at)! });
 
 export async function sharePlant(db: Db, caller: Caller, plantId: number, input: { account: string; role: ShareRole }) {
@@ -32,27 +25,21 @@ export async function sharePlant(db: Db, caller: Caller, plantId: number, input:
   const target = await targetAccount(db, input.account, 'body.account');
   if (target.id === caller.user.id || target.id === plant.ownerUserId) fail(ErrorCode.shareSelf);
   if (target.kind === 'company_admin' || target.kind === 'company_user') fail(ErrorCode.shareCompanyUser);
-  await db
-    .insertInto('plant_shares')
-    .values({ plant_id: plantId, user_id: target.id, role: input.role, created_at: now() })
-    .onConflict((oc) => oc.columns(['plant_id', 'user_id']).doUpdateSet({ role: input.role }))
-    .execute();
+  await upsertShare(db, plantId, target.id, input.role, now());
   plantsChanged();
-  const made = await sharesOf(db, plantId).where('plant_shares.user_id', '=', target.id).executeTakeFirstOrThrow();
+  const made = await shareOf(db, plantId, target.id);
   return { account: made.account, role: made.role, sharedAt: iso(made.created_at)! };
 }
 
 export async function shareUsers(db: Db, caller: Caller, plantId: number) {
   await plantFor(db, caller, plantId, 'manage');
-  return (await sharesOf(db, plantId).orderBy('plant_shares.created_at').orderBy('plant_shares.user_id').execute()).map(
-    toShareUser,
-  );
+  return (await sharesOfPlant(db, plantId)).map(toShareUser);
 }
 
 /** The owner ends anyone's share; a sharee may end their own. */
 export async function cancelShare(db: Db, caller: Caller, plantId: number, userId: number) {
   await plantFor(db, caller, plantId, userId === caller.user.id ? 'view' : 'manage');
-  await db.deleteFrom('plant_shares').where('plant_id', '=', plantId).where('user_id', '=', userId).execute();
+  await deleteShare(db, plantId, userId);
   plantsChanged();
   return null;
 }
