@@ -11,9 +11,8 @@ import { deviceFor, type Need } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
 import { parseJson } from '../../db/index.ts';
 import type { DeviceKind, DeviceStatus } from '../../db/schema.ts';
-import { deviceStateSql } from '../../energy/device-state.ts';
-import { joinLatest } from '../../energy/latest.ts';
 import { zoneOf } from '../../time/index.ts';
+import { deviceDetailRow } from './device.repo.ts';
 import type { Values } from './fields.ts';
 
 export interface DeviceRow {
@@ -46,28 +45,7 @@ export async function findDevice(
   need: Need = 'view',
 ): Promise<DeviceRow> {
   const device = await deviceFor(db, caller, by, { kind, need });
-  const r = await joinLatest(
-    db
-      .selectFrom('devices')
-      .innerJoin('gateways', 'gateways.id', 'devices.gateway_id')
-      .leftJoin('plants', 'plants.id', 'devices.plant_id'),
-  )
-    .select([
-      'devices.device_type',
-      'devices.rated_power_w',
-      'devices.created_at',
-      'plants.name as plant_name',
-      'plants.master_meter_id',
-      'gateways.sn as gateway_sn',
-      'gateways.alias as gateway_alias',
-      'gateways.online as gateway_online',
-      'device_latest.ts as latest_ts',
-      'device_latest.values as latest_values',
-      'device_latest.faults as latest_faults',
-      deviceStateSql(db).as('state'),
-    ])
-    .where('devices.id', '=', device.id)
-    .executeTakeFirstOrThrow();
+  const r = await deviceDetailRow(db, device.id);
   return {
     id: device.id,
     sn: device.sn,

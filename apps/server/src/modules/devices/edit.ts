@@ -18,6 +18,7 @@ import { resumPlantGrid } from '../../energy/plant-grid.ts';
 import { refreshPlantStatus } from '../../energy/plant-status.ts';
 import { refreshPlantSummary } from '../../energy/plant-summary.ts';
 import { fail } from '../../http/errors.ts';
+import * as repo from './edit.repo.ts';
 import { devicesChanged } from './list.ts';
 
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
@@ -27,11 +28,7 @@ export async function setAlias(app: FastifyInstance, caller: Caller, kind: Devic
   const alias = input.trim();
   if (bytes(alias) > limits.deviceAliasBytes) fail(ErrorCode.validation, `body.alias: at most ${limits.deviceAliasBytes} bytes`);
   const device = await deviceFor(db, caller, { sn }, { kind, need: 'operate' });
-  await db
-    .updateTable('devices')
-    .set({ alias: alias || null, updated_at: now() })
-    .where('id', '=', device.id)
-    .execute();
+  await repo.setDeviceAlias(db, device.id, alias || null, now());
   devicesChanged();
   app.deps.ingest?.forget({ deviceSn: device.sn });
   return { sn: device.sn, alias: alias || null };
@@ -43,27 +40,10 @@ export async function deleteDevice(app: FastifyInstance, caller: Caller, kind: D
   const plantId = device.plantId;
   const t = now();
   await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('devices')
-      .set({ deleted_at: t, updated_at: t })
-      .where('id', '=', device.id)
-      .where('deleted_at', 'is', null)
-      .execute();
-    await trx
-      .updateTable('events')
-      .set({ ended_at: t })
-      .where('device_id', '=', device.id)
-      .where('ended_at', 'is', null)
-      .execute();
+    await repo.softDeleteDevice(trx, device.id, t);
     if (plantId !== null) {
       // A deleted master meter stops being the plant's: its days are re-summed from the others.
-      const unmastered = await trx
-        .updateTable('plants')
-        .set({ master_meter_id: null })
-        .where('id', '=', plantId)
-        .where('master_meter_id', '=', device.id)
-        .executeTakeFirst();
-      if (Number(unmastered.numUpdatedRows) > 0) await resumPlantGrid(trx, plantId, t);
+      if (await repo.dropMasterMeter(trx, plantId, device.id)) await resumPlantGrid(trx, plantId, t);
       await refreshPlantStatus(trx, [plantId]);
     }
   });

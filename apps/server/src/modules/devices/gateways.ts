@@ -5,60 +5,20 @@
  * cannot see answers 305 ("gateway does not exist").
  */
 import { devicesApi, type QueryOf } from '@sunfleet/contracts';
-import { type Expression, type SelectQueryBuilder, sql } from 'kysely';
 import type { Caller } from '../../access/caller.ts';
-import { gatewayOperableFlag, gatewaysVisible, type ScopeForm } from '../../access/devices.ts';
 import { gatewayFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
-import type { Database } from '../../db/schema.ts';
-import { containsText } from '../../db/search.ts';
-import { deviceStateSql } from '../../energy/device-state.ts';
-import { joinLatest } from '../../energy/latest.ts';
 import { iso, zoneOf } from '../../time/index.ts';
+import type { GatewayFilters, rowsByIds } from './gateways.repo.ts';
+import * as repo from './gateways.repo.ts';
 import { cached, scopeFormFor } from './list.ts';
-import { readAll } from './offload.ts';
+
+export { filtered, type GatewayFilters, rowsByIds } from './gateways.repo.ts';
 
 type ListQuery = QueryOf<typeof devicesApi.listGateways>;
-export type GatewayFilters = Pick<
-  ListQuery,
-  'plantId' | 'status' | 'binding' | 'commType' | 'keyword' | 'customerId' | 'protocol'
->;
 type Filters = GatewayFilters;
 
 const { GATEWAY_HISTORY_DAYS, GATEWAY_HISTORY_MAX } = devicesApi;
-
-// biome-ignore lint/suspicious/noExplicitAny: the filters apply to any select over `gateways`
-type GatewaysQuery = SelectQueryBuilder<Database, 'gateways' | any, any>;
-
-export function filtered<Q extends GatewaysQuery>(q: Q, caller: Caller, f: Filters, form: ScopeForm = 'exists'): Q {
-  let out = q.where((eb) => gatewaysVisible(eb as never, caller, form)) as Q;
-  if (f.plantId !== undefined) out = out.where('gateways.plant_id', '=', f.plantId) as Q;
-  if (f.status) out = out.where('gateways.online', '=', f.status === 'online' ? 1 : 0) as Q;
-  if (f.binding === 'bound') out = out.where('gateways.plant_id', 'is not', null) as Q;
-  if (f.binding === 'unbound') out = out.where('gateways.plant_id', 'is', null) as Q;
-  if (f.commType) out = out.where('gateways.comm_type', '=', f.commType) as Q;
-  if (f.customerId !== undefined) out = out.where('gateways.company_id', '=', f.customerId) as Q;
-  if (f.protocol) out = out.where('gateways.protocol_id', '=', f.protocol) as Q;
-  if (f.keyword?.trim()) out = out.where(containsText(['gateways.sn', 'gateways.alias'], f.keyword)) as Q;
-  return out;
-}
-
-function sortExpression(sort: string): Expression<unknown> {
-  switch (sort) {
-    case 'createAt':
-      return sql`gateways.created_at`;
-    case 'lastOnline':
-      return sql`coalesce(gateways.last_online_at, 0)`;
-    case 'rssi':
-      return sql`coalesce(gateways.rssi, -999)`;
-    case 'status':
-      return sql`gateways.online`;
-    default:
-      return sql`gateways.sn`;
-  }
-}
-
-const base = (db: Db) => db.selectFrom('gateways') as unknown as GatewaysQuery;
 
 const filterKey = (caller: Caller, q: Filters) => [
   'gateways',
@@ -75,65 +35,13 @@ const filterKey = (caller: Caller, q: Filters) => [
 /** Every visible gateway that passes the filters, in order (cached 10 s, see list.ts). */
 function orderedIds(db: Db, caller: Caller, q: ListQuery, sort: string, desc: boolean): Promise<number[]> {
   const direction = desc ? 'desc' : 'asc';
-  return cached(db, [...filterKey(caller, q), sort, desc], async () => {
-    const rows = await readAll(
-      db,
-      filtered(base(db), caller, q, 'in')
-        .select('gateways.id')
-        .orderBy(sortExpression(sort), direction)
-        .orderBy('gateways.id', direction),
-    );
-    return rows.map((r) => Number(r.id));
-  });
+  return cached(db, [...filterKey(caller, q), sort, desc], () => repo.orderedGatewayIds(db, caller, q, sort, direction));
 }
 
-/**
- * Gateways with everything a row shows, by id, WITHOUT the scope (ids come from a scoped query),
- * and whether the caller operates each.
- */
-export function rowsByIds(db: Db, caller: Caller, ids: number[]) {
-  return db
-    .selectFrom('gateways')
-    .leftJoin('plants', 'plants.id', 'gateways.plant_id')
-    .leftJoin('companies as gateway_company', 'gateway_company.id', 'gateways.company_id')
-    .leftJoin('companies as plant_company', 'plant_company.id', 'plants.company_id')
-    .leftJoin('users as owner', 'owner.id', 'plants.owner_user_id')
-    .leftJoin('companies as agent_company', 'agent_company.id', 'owner.agent_company_id')
-    .select((eb) => [
-      'gateways.id',
-      'gateways.sn',
-      'gateways.alias',
-      'gateways.plant_id',
-      'plants.name as plant_name',
-      'plants.timezone as plant_timezone',
-      sql<number | null>`coalesce(gateway_company.id, plant_company.id, agent_company.id)`.as('company_id'),
-      sql<string | null>`coalesce(gateway_company.name, plant_company.name, agent_company.name)`.as('company_name'),
-      'gateways.sw_version',
-      'gateways.hw_version',
-      'gateways.comm_type',
-      'gateways.protocol_id',
-      'gateways.rssi',
-      'gateways.online',
-      'gateways.last_online_at',
-      'gateways.last_seen_at',
-      'gateways.upload_interval_s',
-      'gateways.bound_at',
-      'gateways.created_at',
-      gatewayOperableFlag(eb as never, caller).as('operable'),
-    ])
-    .where('gateways.id', 'in', ids)
-    .execute();
-}
 type GatewayRow = Awaited<ReturnType<typeof rowsByIds>>[number];
 
 export async function deviceSummary(db: Db, ids: number[]) {
-  const rows = await db
-    .selectFrom('devices')
-    .select((eb) => ['gateway_id', 'protocol_id', eb.fn.countAll<number>().as('n')])
-    .where('gateway_id', 'in', ids)
-    .where('deleted_at', 'is', null)
-    .groupBy(['gateway_id', 'protocol_id'])
-    .execute();
+  const rows = await repo.devicesByProtocol(db, ids);
   const out = new Map<number, { protocols: string[]; devices: number }>();
   for (const r of rows) {
     const s = out.get(r.gateway_id) ?? { protocols: [], devices: 0 };
@@ -182,15 +90,10 @@ export async function listGateways(db: Db, caller: Caller, q: ListQuery) {
   const form = await scopeFormFor(db, caller);
   if (sort === 'sn' && !q.keyword?.trim() && !(form === 'exists' && (q.status || offset >= 1000))) {
     const [rows, count] = await Promise.all([
-      filtered(base(db), caller, q, form)
-        .select('gateways.id')
-        .orderBy('gateways.sn', desc ? 'desc' : 'asc')
-        .limit(size)
-        .offset(offset)
-        .execute(),
+      repo.gatewayPageIds(db, caller, q, form, desc ? 'desc' : 'asc', size, offset),
       gatewayTotal(db, caller, q),
     ]);
-    ids = rows.map((r) => Number(r.id));
+    ids = rows;
     total = count;
     fresh = true;
   } else {
@@ -201,39 +104,20 @@ export async function listGateways(db: Db, caller: Caller, q: ListQuery) {
   }
   if (ids.length === 0) return { total, list: [] };
   // Ids of a cached order may be a few seconds old: through the scope again.
-  const visible = fresh
-    ? new Set(ids)
-    : new Set(
-        (await filtered(base(db), caller, {}).select('gateways.id').where('gateways.id', 'in', ids).execute()).map((r) =>
-          Number(r.id),
-        ),
-      );
+  const visible = fresh ? new Set(ids) : new Set(await repo.visibleGatewayIds(db, caller, ids));
   const scoped = ids.filter((id) => visible.has(id));
-  const [rows, summary] = await Promise.all([rowsByIds(db, caller, scoped), deviceSummary(db, scoped)]);
+  const [rows, summary] = await Promise.all([repo.rowsByIds(db, caller, scoped), deviceSummary(db, scoped)]);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return { total, list: scoped.flatMap((id) => (byId.has(id) ? [toItem(byId.get(id)!, summary.get(id))] : [])) };
 }
 
 function gatewayTotal(db: Db, caller: Caller, q: Filters): Promise<number> {
-  return cached(db, ['total', ...filterKey(caller, q)], async () => {
-    const [row] = await readAll(
-      db,
-      filtered(base(db), caller, q, 'in').select((eb) => eb.fn.countAll<number>().as('n')),
-    );
-    return Number(row?.n ?? 0);
-  });
+  return cached(db, ['total', ...filterKey(caller, q)], () => repo.countGateways(db, caller, q));
 }
 
 export function gatewayCounts(db: Db, caller: Caller, q: Pick<Filters, 'plantId' | 'keyword'>) {
   return cached(db, ['counts', ...filterKey(caller, q)], async () => {
-    const [rows] = await readAll(
-      db,
-      filtered(base(db), caller, q, 'in').select((eb) => [
-        eb.fn.countAll<number>().as('total'),
-        sql<number>`sum(case when gateways.online = 1 then 1 else 0 end)`.as('online'),
-        sql<number>`sum(case when gateways.plant_id is null then 1 else 0 end)`.as('unbound'),
-      ]),
-    );
+    const rows = await repo.gatewayCountRow(db, caller, q);
     const total = Number(rows?.total ?? 0);
     const online = Number(rows?.online ?? 0);
     return { total, online, offline: total - online, unbound: Number(rows?.unbound ?? 0) };
@@ -245,24 +129,9 @@ export function gatewayCounts(db: Db, caller: Caller, q: Pick<Filters, 'plantId'
 export async function gatewayDetail(db: Db, caller: Caller, id: number) {
   const found = await gatewayFor(db, caller, { id });
   const [[row], summary, devices] = await Promise.all([
-    rowsByIds(db, caller, [id]),
+    repo.rowsByIds(db, caller, [id]),
     deviceSummary(db, [id]),
-    joinLatest(db.selectFrom('devices'))
-      .select([
-        'devices.id',
-        'devices.sn',
-        'devices.kind',
-        'devices.alias',
-        'devices.protocol_id',
-        'devices.status',
-        'device_latest.ts',
-        deviceStateSql(db).as('state'),
-      ])
-      .where('devices.gateway_id', '=', id)
-      .where('devices.deleted_at', 'is', null)
-      .orderBy('devices.kind')
-      .orderBy('devices.sn')
-      .execute(),
+    repo.gatewayDevices(db, id),
   ]);
   const item = toItem(row!, summary.get(id));
   const history = await connectionHistory(
@@ -319,13 +188,7 @@ export async function connectionHistory(
   periods: Array<{ state: 'online' | 'offline'; from: string; to: string | null; durationS: number }>;
 }> {
   const since = Math.max(at - GATEWAY_HISTORY_DAYS * 86_400_000, boundAt);
-  const sessions = await db
-    .selectFrom('gateway_sessions')
-    .select(['online_at', 'offline_at'])
-    .where('gateway_id', '=', gatewayId)
-    .where((eb) => eb.or([eb('offline_at', 'is', null), eb('offline_at', '>=', since)]))
-    .orderBy('online_at')
-    .execute();
+  const sessions = await repo.sessionsSince(db, gatewayId, since);
   const periods: Period[] = [];
   let source: 'sessions' | 'events' = 'sessions';
   if (sessions.length > 0) {
@@ -340,16 +203,7 @@ export async function connectionHistory(
     if (last.to !== null) periods.push({ state: 'offline', from: last.to, to: null });
   } else {
     source = 'events';
-    const events = await db
-      .selectFrom('events')
-      .select(['started_at', 'ended_at'])
-      .where('gateway_id', '=', gatewayId)
-      .where('device_id', 'is', null)
-      .where('sn', '=', sn)
-      .where('code', '=', 'offline')
-      .where((eb) => eb.or([eb('ended_at', 'is', null), eb('ended_at', '>=', since)]))
-      .orderBy('started_at')
-      .execute();
+    const events = await repo.offlineEventsSince(db, gatewayId, sn, since);
     for (const e of events) {
       const from = Number(e.started_at);
       const to = e.ended_at === null ? null : Number(e.ended_at);

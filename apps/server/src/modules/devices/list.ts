@@ -12,22 +12,18 @@
  * within 10 s, while the values shown on a page are always read fresh.
  */
 import { type DeviceStateName, type devicesApi, inverterTypeKey, type QueryOf } from '@sunfleet/contracts';
-import { type Expression, type SelectQueryBuilder, sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { Caller } from '../../access/caller.ts';
-import { deviceOperableFlag, deviceRowRights, devicesVisible, listScopeForm, type ScopeForm } from '../../access/devices.ts';
-import { plantsVisible } from '../../access/scopes.ts';
+import { deviceRowRights, listScopeForm, type ScopeForm } from '../../access/devices.ts';
 import { LoadingCaches } from '../../cache/loading-cache.ts';
 import type { Db } from '../../db/index.ts';
 import { parseJson } from '../../db/index.ts';
-import type { Database, DeviceKind } from '../../db/schema.ts';
-import { containsText } from '../../db/search.ts';
-import { devicesDayRows, joinDeviceDay, joinedDayPvOrZero } from '../../energy/day-rollups.ts';
-import { deviceStateSql, stateCounts, stateRankSql } from '../../energy/device-state.ts';
-import { joinLatest, latestNumber, latestTsOrZero, noLatest } from '../../energy/latest.ts';
-import { iso, localDay, localTodaySql, zoneOf } from '../../time/index.ts';
+import type { DeviceKind } from '../../db/schema.ts';
+import { devicesDayRows } from '../../energy/day-rollups.ts';
+import { stateCounts } from '../../energy/device-state.ts';
+import { iso, localDay, zoneOf } from '../../time/index.ts';
 import { firstNum, kwhToWh, num, PV_TOTAL_KEYS, type Values } from './fields.ts';
-import { readAll } from './offload.ts';
+import * as repo from './list.repo.ts';
 
 type InverterQuery = QueryOf<typeof devicesApi.listInverters>;
 type Filters = Pick<InverterQuery, 'plantId' | 'gatewayId' | 'keyword' | 'status' | 'type'>;
@@ -55,21 +51,6 @@ export const cached = <T>(db: Db, key: unknown[], compute: () => Promise<T>): Pr
 
 // ——— filters and order ———
 
-/** Type register values of each inverter type name (the inverse of `inverterTypeKey`). */
-const typeValues: Record<Exclude<TypeKey, 'threePhase' | '--'>, number[]> = {
-  sellingFirst: [1, 10, 11],
-  singlePhase: [2],
-  micro: [3],
-  threePhaseHighVoltage: [94],
-  singlePhaseHighVoltage: [21],
-  threePhaseLowVoltage: [93],
-  singlePhaseOther: [22],
-};
-const namedTypeValues = Object.values(typeValues).flat();
-
-// biome-ignore lint/suspicious/noExplicitAny: the filters apply to any select over `devices`, whatever it joins
-type DevicesQuery = SelectQueryBuilder<Database, 'devices' | any, any>;
-
 /**
  * How a page walk phrases the caller's scope (access/devices.ts `ScopeForm`), from how many
  * plants the caller reaches (cached): starting from a few plants, or walking the list's order
@@ -79,94 +60,8 @@ type DevicesQuery = SelectQueryBuilder<Database, 'devices' | any, any>;
 export function scopeFormFor(db: Db, caller: Caller): Promise<ScopeForm> {
   if (caller.user.kind === 'sysadmin') return Promise.resolve('exists');
   return cached(db, ['plants', caller.user.id], async () => {
-    const [row] = await readAll(
-      db,
-      db
-        .selectFrom('plants')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where((eb) => plantsVisible(eb, caller)),
-    );
-    return listScopeForm(Number(row?.n ?? 0));
+    return listScopeForm(await repo.visiblePlantCount(db, caller));
   });
-}
-
-function filtered<Q extends DevicesQuery>(
-  db: Db,
-  q: Q,
-  kind: DeviceKind,
-  caller: Caller,
-  f: Filters,
-  form: ScopeForm = 'exists',
-): Q {
-  let out = q
-    .where('devices.kind', '=', kind)
-    .where('devices.deleted_at', 'is', null)
-    .where((eb) => devicesVisible(eb as never, caller, form)) as Q;
-  if (f.plantId !== undefined) out = out.where('devices.plant_id', '=', f.plantId) as Q;
-  if (f.gatewayId !== undefined) out = out.where('devices.gateway_id', '=', f.gatewayId) as Q;
-  // The state its badge shows (off while powered off), not the stored status.
-  if (f.status) out = out.where(sql<boolean>`${deviceStateSql(db)} = ${f.status}`) as Q;
-  if (f.type) {
-    if (f.type === '--') out = out.where('devices.device_type', 'is', null) as Q;
-    else if (f.type === 'threePhase')
-      out = out.where('devices.device_type', 'is not', null).where('devices.device_type', 'not in', namedTypeValues) as Q;
-    else out = out.where('devices.device_type', 'in', typeValues[f.type]) as Q;
-  }
-  if (f.keyword?.trim()) out = out.where(containsText(['devices.sn', 'devices.alias'], f.keyword)) as Q;
-  return out;
-}
-
-/** Sort keys that need the latest values or today's rollup joined. */
-const needsLatest = new Set(['power', 'soc', 'soh', 'irradiance', 'lastUpdate']);
-
-function sortExpression(db: Db, kind: DeviceKind, sort: string): Expression<unknown> {
-  switch (sort) {
-    case 'alias':
-      return sql`lower(coalesce(devices.alias, ''))`;
-    case 'createAt':
-      return sql`devices.created_at`;
-    case 'status':
-      return stateRankSql(db);
-    case 'ratedPower':
-      return sql`coalesce(devices.rated_power_w, -1)`;
-    case 'lastUpdate':
-      return latestTsOrZero;
-    case 'power': {
-      const power = latestNumber(db, kind === 'battery' ? 'power' : 'activePower');
-      if (kind !== 'inverter') return sql`coalesce(${power}, -1e18)`;
-      // As shown: an offline inverter produces nothing.
-      return sql`(case when ${noLatest} then -1 when devices.status = 'offline' then 0 else coalesce(${power}, -1) end)`;
-    }
-    case 'soc':
-    case 'soh':
-    case 'irradiance':
-      return sql`coalesce(${latestNumber(db, sort)}, -1)`;
-    case 'todayEnergy':
-      return joinedDayPvOrZero;
-    default:
-      return sql`devices.sn`;
-  }
-}
-
-/** The ordered ids of every visible device of the kind that passes the filters. */
-async function orderedIds(db: Db, kind: DeviceKind, caller: Caller, q: ListQuery, sort: string, desc: boolean, form: ScopeForm) {
-  let query = db.selectFrom('devices') as unknown as DevicesQuery;
-  if (needsLatest.has(sort)) query = joinLatest(query) as unknown as DevicesQuery;
-  if (sort === 'todayEnergy') {
-    query = joinDeviceDay(
-      query.leftJoin('plants', 'plants.id', 'devices.plant_id'),
-      localTodaySql('plants.timezone'),
-    ) as unknown as DevicesQuery;
-  }
-  const direction = desc ? 'desc' : 'asc';
-  const rows = await readAll(
-    db,
-    filtered(db, query, kind, caller, q, form)
-      .select('devices.id')
-      .orderBy(sortExpression(db, kind, sort), direction)
-      .orderBy('devices.id', direction),
-  );
-  return rows.map((r) => Number(r.id));
 }
 
 const filterKey = (kind: DeviceKind, caller: Caller, q: Filters) => [
@@ -180,15 +75,7 @@ const filterKey = (kind: DeviceKind, caller: Caller, q: Filters) => [
 ];
 
 function countAll(db: Db, kind: DeviceKind, caller: Caller, q: Filters) {
-  return cached(db, ['total', ...filterKey(kind, caller, q)], async () => {
-    const [row] = await readAll(
-      db,
-      filtered(db, db.selectFrom('devices') as unknown as DevicesQuery, kind, caller, q, 'in').select((eb) =>
-        eb.fn.countAll<number>().as('n'),
-      ),
-    );
-    return Number(row?.n ?? 0);
-  });
+  return cached(db, ['total', ...filterKey(kind, caller, q)], () => repo.countDevices(db, kind, caller, q));
 }
 
 /** From this offset on, a page is taken from the cached order rather than walked to. */
@@ -206,18 +93,12 @@ async function pageIds(db: Db, kind: DeviceKind, caller: Caller, q: ListQuery) {
   // from); a keyword, a status or a deep page would make the walk long for a large installer:
   // order them all once (cached) instead.
   if (sort === 'sn' && !q.keyword?.trim() && !(form === 'exists' && (q.status || offset >= DEEP_OFFSET))) {
-    const rows = await filtered(db, db.selectFrom('devices') as unknown as DevicesQuery, kind, caller, q, form)
-      .select('devices.id')
-      .orderBy('devices.sn', desc ? 'desc' : 'asc')
-      .limit(size)
-      .offset(offset)
-      .execute();
-    const ids = rows.map((r) => Number(r.id));
+    const ids = await repo.snPageIds(db, kind, caller, q, form, desc, size, offset);
     const total = ids.length > 0 && ids.length < size ? offset + ids.length : await countAll(db, kind, caller, q);
     return { ids, total, fresh: true };
   }
   const all = await cached(db, ['order', ...filterKey(kind, caller, q), sort, desc], () =>
-    orderedIds(db, kind, caller, q, sort, desc, 'in'),
+    repo.orderedIds(db, kind, caller, q, sort, desc, 'in'),
   );
   return { ids: all.slice(offset, offset + size), total: all.length, fresh: false };
 }
@@ -251,39 +132,7 @@ export interface ListRow {
  */
 async function rowsOf(db: Db, caller: Caller, kind: DeviceKind, ids: number[], rescope: boolean): Promise<ListRow[]> {
   if (ids.length === 0) return [];
-  let query = joinLatest(
-    db
-      .selectFrom('devices')
-      .innerJoin('gateways', 'gateways.id', 'devices.gateway_id')
-      .leftJoin('plants', 'plants.id', 'devices.plant_id'),
-  )
-    .select((eb) => [
-      'devices.id',
-      'devices.sn',
-      'devices.alias',
-      'devices.protocol_id',
-      'devices.device_type',
-      'devices.rated_power_w',
-      'devices.status',
-      'devices.created_at',
-      'devices.bound_at',
-      'devices.plant_id',
-      'plants.name as plant_name',
-      'plants.timezone as plant_timezone',
-      'plants.master_meter_id',
-      'gateways.id as gateway_id',
-      'gateways.sn as gateway_sn',
-      'gateways.alias as gateway_alias',
-      'device_latest.ts as latest_ts',
-      'device_latest.values as latest_values',
-      deviceOperableFlag(eb as never, caller).as('operable'),
-      deviceStateSql(db).as('state'),
-    ])
-    .where('devices.id', 'in', ids)
-    .where('devices.kind', '=', kind)
-    .where('devices.deleted_at', 'is', null);
-  if (rescope) query = query.where((eb) => devicesVisible(eb, caller));
-  const rows = await query.execute();
+  const rows = await repo.deviceRows(db, caller, kind, ids, rescope);
   const days = new Map<number, string>();
   for (const r of rows) days.set(r.id, localDay(zoneOf(r.plant_id === null ? null : r.plant_timezone)));
   const boundAt = new Map(rows.map((r) => [r.id, Number(r.bound_at)]));
@@ -335,14 +184,8 @@ export async function listDevices<T>(
 /** Visible devices of the kind per state (as the badges show), with the list's filters except the state. */
 export function deviceCounts(db: Db, caller: Caller, kind: DeviceKind, query: Omit<Filters, 'status'>) {
   return cached(db, ['counts', ...filterKey(kind, caller, query)], async () => {
-    const state = deviceStateSql(db);
-    const rows = await readAll(
-      db,
-      filtered(db, db.selectFrom('devices') as unknown as DevicesQuery, kind, caller, query, 'in')
-        .select((eb) => [state.as('state'), eb.fn.countAll<number>().as('n')])
-        .groupBy(state),
-    );
-    return stateCounts(rows as Array<{ state: string; n: number }>);
+    const rows = await repo.deviceStateRows(db, caller, kind, query);
+    return stateCounts(rows);
   });
 }
 

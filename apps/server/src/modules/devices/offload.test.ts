@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestStore, type TestStore } from '../../../test/store.ts';
 import { createDb, type Db, migrate, now } from '../../db/index.ts';
-import { closeReader, readAll, readsOffLoop } from './offload.ts';
+import { closeReader, readAll, readsOffLoop } from './offload.repo.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sunfleet-offload-'));
 let file: Db;

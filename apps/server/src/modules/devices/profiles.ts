@@ -14,6 +14,7 @@ import { iso } from '../../time/index.ts';
 import { planOf } from './fields.ts';
 import { inverter } from './inverters.ts';
 import { chartParams, defaultParams, paramOut } from './params.ts';
+import { profilesOf, replaceProfiles } from './profiles.repo.ts';
 
 export async function inverterParams(db: Db, caller: Caller, sn: string, lan: Language) {
   const device = await inverter(db, caller, sn);
@@ -43,13 +44,7 @@ function chartableInverterKeys(): ReadonlySet<string> {
 }
 
 export async function listProfiles(db: Db, caller: Caller) {
-  const rows = await db
-    .selectFrom('parameter_profiles')
-    .select(['id', 'name', 'params', 'updated_at'])
-    .where('user_id', '=', caller.user.id)
-    .orderBy('position')
-    .orderBy('id')
-    .execute();
+  const rows = await profilesOf(db, caller.user.id);
   return rows.map((r) => ({
     id: r.id,
     name: r.name,
@@ -74,22 +69,7 @@ export async function saveProfiles(db: Db, caller: Caller, profiles: { name: str
   });
   const t = now();
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('parameter_profiles').where('user_id', '=', caller.user.id).execute();
-    if (clean.length > 0) {
-      await trx
-        .insertInto('parameter_profiles')
-        .values(
-          clean.map((p, position) => ({
-            user_id: caller.user.id,
-            position,
-            name: p.name,
-            params: JSON.stringify(p.params),
-            created_at: t,
-            updated_at: t,
-          })),
-        )
-        .execute();
-    }
+    await replaceProfiles(trx, caller.user.id, clean, t);
   });
   return listProfiles(db, caller);
 }

@@ -8,7 +8,7 @@ import * as gateways from './gateways.ts';
 import * as inverters from './inverters.ts';
 import { batteryItem, deviceCounts, inverterItem, listDevices, meterItem, weatherItem } from './list.ts';
 import * as meters from './meters.ts';
-import { closeReader } from './offload.ts';
+import { closeReader } from './offload.repo.ts';
 import * as profiles from './profiles.ts';
 
 export function deviceRoutes(app: FastifyInstance) {
