@@ -7,12 +7,10 @@
  * cannot see (404) shows "not found".
  */
 import { devicesApi, ErrorCode } from '@sunfleet/contracts';
-import { keepPreviousData } from '@tanstack/react-query';
 import { Card, Col, Flex, Progress, Row, Skeleton, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../../api/client.ts';
-import { useApiQuery } from '../../../api/hooks.ts';
 import { CardError } from '../../../components/CardState.tsx';
 import { ListTable } from '../../../components/ListTable.tsx';
 import { PageError, PageLoading } from '../../../components/PageState.tsx';
@@ -34,7 +32,6 @@ import {
   Updated,
 } from '../shared/DetailParts.tsx';
 import { DeviceEventsCard } from '../shared/DeviceEventsCard.tsx';
-import { dayOptions, live } from '../shared/deviceQueries.ts';
 import { deviceName, formatValue, formatValueRange } from '../shared/format.ts';
 import type { BatteryInfo, BatteryPack, BatteryRealtime } from '../shared/types.ts';
 import { useDeleteAndLeave } from '../shared/useDeleteDevice.tsx';
@@ -43,6 +40,7 @@ import '../shared/devices.css';
 import { Figure } from '../../../components/Figure.tsx';
 import ui from '../../../components/ui.module.css';
 import styles from '../shared/devices.module.css';
+import { useBatteryDay, useBatteryInfo, useBatteryRealtime } from './batteryQueries.ts';
 
 const BACK = '/device/battery';
 const TABS = ['overview', 'cells', 'chart', 'events'] as const;
@@ -203,26 +201,14 @@ export default function BatteryDetailPage() {
   const [search] = useSearchParams();
   const canDelete = usePermission('battery.delete');
   const deleteAction = useDeleteAndLeave('battery', BACK);
-  const info = useApiQuery(devicesApi.batteryInfo, { params: { sn } }, { enabled: valid, staleTime: 60_000 });
-  const now = useApiQuery(
-    devicesApi.batteryRealtime,
-    { params: { sn }, quiet: true },
-    { ...live, enabled: valid && info.isSuccess },
-  );
+  const info = useBatteryInfo(sn, valid);
+  const now = useBatteryRealtime(sn, valid && info.isSuccess);
   const timezone = info.data?.plant?.timezone ?? 'UTC';
   const today = todayIn(timezone);
   const chart = useChartState(today);
   const asked = search.get('tab') as (typeof TABS)[number] | null;
   const tab = asked && TABS.includes(asked) ? asked : 'overview';
-  const day = useApiQuery(
-    devicesApi.batteryDay,
-    { params: { sn }, query: { date: chart.date }, quiet: true },
-    {
-      enabled: valid && info.isSuccess && tab === 'chart',
-      placeholderData: keepPreviousData,
-      ...dayOptions(chart.date === today),
-    },
-  );
+  const day = useBatteryDay(sn, chart.date, { enabled: valid && info.isSuccess && tab === 'chart', today: chart.date === today });
 
   if (!valid || (info.error instanceof ApiError && info.error.code === ErrorCode.notFound))
     return <DeviceMissing text={t('missing.battery')} back={BACK} backLabel={t('back.battery')} />;

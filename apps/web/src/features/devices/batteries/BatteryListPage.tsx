@@ -5,18 +5,15 @@
  * shows with the battery.delete button.
  */
 import { devicesApi } from '@sunfleet/contracts';
-import { keepPreviousData } from '@tanstack/react-query';
 import { Button, Empty, Popover, Progress, Skeleton, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useApiQuery } from '../../../api/hooks.ts';
 import { ListTable } from '../../../components/ListTable.tsx';
 import { usePermission } from '../../../components/Permission.tsx';
 import { StatusCards } from '../../../components/StatusCards.tsx';
 import { formatPower } from '../../../lib/format.ts';
 import { DeviceListBody } from '../shared/DeviceTable.tsx';
-import { LIST_MS } from '../shared/deviceQueries.ts';
 import { formatValue, stateName } from '../shared/format.ts';
 import { ListFrame } from '../shared/ListParts.tsx';
 import { ListToolbar } from '../shared/ListToolbar.tsx';
@@ -28,6 +25,7 @@ import '../shared/devices.css';
 import { usePalette } from '../../../components/palette.ts';
 import { chargeColour } from '../../../lib/statusColours.ts';
 import styles from '../shared/devices.module.css';
+import { useBatteryCounts, useBatteryList, useBatterySlaves } from './batteryQueries.ts';
 
 const spec: ListSpec<(typeof devicesApi.batterySorts)[number]> = {
   sorts: devicesApi.batterySorts,
@@ -56,7 +54,7 @@ export function SocBar({ value, testId }: { value: number | null; testId?: strin
 
 function SlavePacks({ battery }: { battery: BatteryRow }) {
   const { t } = useTranslation('devices');
-  const slaves = useApiQuery(devicesApi.batterySlaves, { params: { id: battery.id }, quiet: true }, { staleTime: 10_000 });
+  const slaves = useBatterySlaves(battery.id);
   if (slaves.isPending) return <Skeleton active paragraph={{ rows: 2 }} className={styles.slavesSkeleton} />;
   if (slaves.isError) return <span>{slaves.error.message}</span>;
   if (slaves.data.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('battery.noSlaves')} />;
@@ -94,12 +92,8 @@ export default function BatteryListPage() {
   const [openPacks, setOpenPacks] = useState<string | null>(null);
 
   const filters = countQuery(state);
-  const counts = useApiQuery(devicesApi.batteryCount, { query: filters }, { refetchInterval: LIST_MS });
-  const list = useApiQuery(
-    devicesApi.listBatteries,
-    { query: { ...listQuery(state), ...(state.status ? { status: state.status as BatteryRow['status'] } : {}) } },
-    { placeholderData: keepPreviousData, refetchInterval: LIST_MS },
-  );
+  const counts = useBatteryCounts(filters);
+  const list = useBatteryList({ ...listQuery(state), ...(state.status ? { status: state.status as BatteryRow['status'] } : {}) });
   const right = { align: 'right' as const };
 
   const c = deviceColumns<BatteryRow>(t, 'battery');

@@ -8,12 +8,10 @@
  */
 import { CloudUploadOutlined, ReloadOutlined } from '@ant-design/icons';
 import { commandsApi, commTypes, devicesApi, limits, upgradesApi } from '@sunfleet/contracts';
-import { keepPreviousData } from '@tanstack/react-query';
 import { Button, Flex, type TableColumnsType, Tooltip, Typography, theme } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useApiQuery } from '../../../api/hooks.ts';
 import { CountCard } from '../../../components/CountCard.tsx';
 import { type RestartTarget, useGatewayRestart } from '../../../components/GatewayRestart.tsx';
 import { useMayCall } from '../../../components/Permission.tsx';
@@ -22,7 +20,6 @@ import { useUpgrade } from '../../../components/UpgradeAction.tsx';
 import { useSelectionView } from '../../../components/useSelectionView.ts';
 import { gatewayStateStyle } from '../../../lib/statusColours.ts';
 import { DeviceListBody } from '../shared/DeviceTable.tsx';
-import { LIST_MS } from '../shared/deviceQueries.ts';
 import { commName, deviceName } from '../shared/format.ts';
 import { DeviceCell, GatewayState, ListFrame, PlantLink, TwoLines, When } from '../shared/ListParts.tsx';
 import { ListToolbar } from '../shared/ListToolbar.tsx';
@@ -31,6 +28,7 @@ import { type GatewayCounts, type GatewayRow, gatewayPath } from '../shared/type
 import { SignalBars } from './SignalBars.tsx';
 import '../shared/devices.css';
 import ui from '../../../components/ui.module.css';
+import { useGatewayCounts, useGatewayList } from './gatewayQueries.ts';
 
 const spec: ListSpec<(typeof devicesApi.gatewaySorts)[number]> = {
   sorts: devicesApi.gatewaySorts,
@@ -140,19 +138,13 @@ export default function GatewayListPage() {
   const restart = useGatewayRestart();
   const upgrade = useUpgrade('gateway');
 
-  const counts = useApiQuery(devicesApi.gatewayCount, { query: countQuery(state) }, { refetchInterval: LIST_MS });
-  const list = useApiQuery(
-    devicesApi.listGateways,
-    {
-      query: {
-        ...listQuery(state),
-        ...(state.status ? { status: state.status as GatewayRow['status'] } : {}),
-        ...(state.binding ? { binding: state.binding as 'bound' | 'unbound' } : {}),
-        ...(state.commType ? { commType: state.commType } : {}),
-      },
-    },
-    { placeholderData: keepPreviousData, refetchInterval: LIST_MS },
-  );
+  const counts = useGatewayCounts(countQuery(state));
+  const list = useGatewayList({
+    ...listQuery(state),
+    ...(state.status ? { status: state.status as GatewayRow['status'] } : {}),
+    ...(state.binding ? { binding: state.binding as 'bound' | 'unbound' } : {}),
+    ...(state.commType ? { commType: state.commType } : {}),
+  });
 
   const rows = list.data?.list;
   const shown = useMemo(() => (Array.isArray(rows) ? rows.map((r) => r.sn) : []), [rows]);

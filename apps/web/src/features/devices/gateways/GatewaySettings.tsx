@@ -4,15 +4,16 @@
  * offline. Each is switched on its own; the answer says whether the gateway applied it, refused
  * it (its reason), or will get it when it is back online.
  */
-import { commandsApi, type DataOf, type GatewaySettingName, gatewaySettings } from '@sunfleet/contracts';
+import { type commandsApi, type DataOf, type GatewaySettingName, gatewaySettings } from '@sunfleet/contracts';
 import { App, Button, Card, Flex, Segmented, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, call } from '../../../api/client.ts';
+import { ApiError } from '../../../api/client.ts';
 import { useGuardedAction } from '../../../api/guard.ts';
 import { NumberInput } from '../../../components/NumberInput.tsx';
 import ui from '../../../components/ui.module.css';
 import styles from '../shared/devices.module.css';
+import { switchGatewaySetting } from './gatewayQueries.ts';
 
 type Job = DataOf<typeof commandsApi.gatewaySettingSwitch>;
 const interval = gatewaySettings.uploadInterval;
@@ -44,7 +45,7 @@ export function GatewaySettings({
 
   const [apply, busy] = useGuardedAction(async (name: GatewaySettingName, value: number) => {
     try {
-      report(await call(commandsApi.gatewaySettingSwitch, { params: { sn }, body: { name, value } }));
+      report(await switchGatewaySetting(sn, name, value));
       onChanged();
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;

@@ -6,18 +6,15 @@
  * its panels' day curves and energy. The energy bars above show every flow (load, grid,
  * battery too) so they stay beside the generation-only bars.
  */
-import { devicesApi } from '@sunfleet/contracts';
-import { keepPreviousData } from '@tanstack/react-query';
 import { Flex } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { useApiQuery } from '../../../api/hooks.ts';
 import { ChartCard, useChartState, useEnergyLabels } from '../shared/ChartCard.tsx';
-import { dayOptions, inverterBars } from '../shared/deviceQueries.ts';
 import { formatValue, typeKeyOf } from '../shared/format.ts';
 import type { EnergyKey, InverterTabProps } from '../shared/types.ts';
 import { GenerationCard, PanelsCard } from './InverterGenerationCards.tsx';
+import { useInverterBars, useInverterDay, useInverterParams } from './inverterQueries.ts';
 import { ParamPicker } from './ParamPicker.tsx';
 import { MAX_PARAMS } from './paramProfiles.ts';
 
@@ -42,19 +39,11 @@ export function InverterChartsTab({ inverter: inv, timezone, today }: InverterTa
       { replace: true },
     );
 
-  const params = useApiQuery(devicesApi.inverterParams, { query: { sn: inv.sn } }, { staleTime: 10 * 60_000 });
+  const params = useInverterParams(inv.sn);
   const isDay = chart.period === 'day';
-  const day = useApiQuery(
-    devicesApi.inverterDay,
-    { params: { sn: inv.sn }, query: { date: chart.date, ...(selected.length ? { params: selected } : {}) }, quiet: true },
-    { enabled: isDay, placeholderData: keepPreviousData, ...dayOptions(chart.date === today) },
-  );
+  const day = useInverterDay(inv.sn, chart.date, selected, { enabled: isDay, today: chart.date === today });
   const barsPeriod = chart.period === 'day' ? 'month' : chart.period;
-  const bars = useApiQuery(
-    inverterBars[barsPeriod],
-    { params: { sn: inv.sn }, query: { date: chart.date }, quiet: true },
-    { enabled: !isDay, placeholderData: keepPreviousData, staleTime: 60_000 },
-  );
+  const bars = useInverterBars(inv.sn, barsPeriod, chart.date, !isDay);
 
   const energy = day.data?.energy;
   // Each flow's figure on its own (the generation is the figure the overview tab shows as today's).

@@ -15,7 +15,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../../api/client.ts';
-import { useApiQuery } from '../../../api/hooks.ts';
 import { PageError, PageLoading } from '../../../components/PageState.tsx';
 import { useMayCall, usePermission } from '../../../components/Permission.tsx';
 import { useUpgrade } from '../../../components/UpgradeAction.tsx';
@@ -27,7 +26,6 @@ import { AliasDialog, type AliasTarget } from '../shared/AliasDialog.tsx';
 import { DebugPanel } from '../shared/DebugPanel.tsx';
 import { DetailActions, DetailHeader, DetailTabs, DeviceMissing, placeFacts, StatusTag } from '../shared/DetailParts.tsx';
 import { DeviceEventsCard } from '../shared/DeviceEventsCard.tsx';
-import { live } from '../shared/deviceQueries.ts';
 import { deviceName, typeNameOf } from '../shared/format.ts';
 import { useDeleteAndLeave } from '../shared/useDeleteDevice.tsx';
 import { InverterChartsTab } from './InverterChartsTab.tsx';
@@ -36,6 +34,7 @@ import { InverterOverviewTab } from './InverterOverviewTab.tsx';
 import { InverterRealtimeTab } from './InverterRealtimeTab.tsx';
 import { PowerButtons } from './PowerButtons.tsx';
 import '../shared/devices.css';
+import { useInverter } from './inverterQueries.ts';
 
 const BACK = '/device/inverter';
 
@@ -51,7 +50,7 @@ export default function InverterDetailPage() {
   const deleteAction = useDeleteAndLeave('inverter', BACK);
   const [renaming, setRenaming] = useState<AliasTarget | null>(null);
   const upgrade = useUpgrade('inverter');
-  const detail = useApiQuery(devicesApi.getInverter, { params: { sn } }, { ...live, enabled: valid });
+  const detail = useInverter(sn, valid);
 
   if (!valid || (detail.error instanceof ApiError && detail.error.code === ErrorCode.inverterMissing))
     return <DeviceMissing text={t('missing.inverter')} back={BACK} backLabel={t('back.inverter')} />;

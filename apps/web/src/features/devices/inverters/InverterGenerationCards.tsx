@@ -4,30 +4,22 @@
  * others), each panel's power curve over a day with its energy and peak power. Both are chart
  * cards of the charts tab with the page's date navigation.
  */
-import { devicesApi } from '@sunfleet/contracts';
-import { keepPreviousData } from '@tanstack/react-query';
 import { Table } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../../api/hooks.ts';
 import { ChartCard, useChartState } from '../shared/ChartCard.tsx';
 import { generationEnergyBars } from '../shared/charts.ts';
-import { dayOptions } from '../shared/deviceQueries.ts';
 import styles from '../shared/devices.module.css';
 import { formatValue } from '../shared/format.ts';
 import type { EnergyKey, MicroPanel } from '../shared/types.ts';
+import { useInverterGeneration, useInverterPanels } from './inverterQueries.ts';
 
 const genKeys: readonly EnergyKey[] = ['pv'];
 
 export function GenerationCard({ sn, timezone, today }: { sn: string; timezone: string; today: string }) {
   const { t } = useTranslation('devices');
   const chart = useChartState(today);
-  const isDay = chart.period === 'day';
-  const gen = useApiQuery(
-    devicesApi.inverterGen,
-    { params: { sn }, query: { period: chart.period, date: chart.date }, quiet: true },
-    { placeholderData: keepPreviousData, ...(isDay ? dayOptions(chart.date === today) : { staleTime: 60_000 }) },
-  );
+  const gen = useInverterGeneration(sn, chart.period, chart.date, chart.date === today);
   const data = useMemo(() => (gen.data ? generationEnergyBars(gen.data) : undefined), [gen.data]);
 
   return (
@@ -48,11 +40,7 @@ export function GenerationCard({ sn, timezone, today }: { sn: string; timezone: 
 export function PanelsCard({ sn, timezone, today }: { sn: string; timezone: string; today: string }) {
   const { t } = useTranslation('devices');
   const chart = useChartState(today);
-  const day = useApiQuery(
-    devicesApi.inverterGenMi,
-    { params: { sn }, query: { date: chart.date }, quiet: true },
-    { placeholderData: keepPreviousData, ...dayOptions(chart.date === today) },
-  );
+  const day = useInverterPanels(sn, chart.date, chart.date === today);
   const panels = day.data?.panels ?? [];
   const total = panels.reduce((sum, p) => sum + p.energy, 0);
 

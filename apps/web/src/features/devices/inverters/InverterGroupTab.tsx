@@ -4,20 +4,17 @@
  * protocol has), the day curves and the energy bars. Signs: grid and meter + import / − export,
  * battery + discharge / − charge.
  */
-import { devicesApi } from '@sunfleet/contracts';
-import { keepPreviousData } from '@tanstack/react-query';
 import { Card, Col, Flex, Row, Skeleton, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../../api/hooks.ts';
 import { CardError } from '../../../components/CardState.tsx';
 import { Figure } from '../../../components/Figure.tsx';
 import ui from '../../../components/ui.module.css';
 import { formatEnergy } from '../../../lib/format.ts';
 import { ChartCard, useChartState } from '../shared/ChartCard.tsx';
 import { FieldList, PhaseTable, Updated } from '../shared/DetailParts.tsx';
-import { dayOptions, groupBars, live } from '../shared/deviceQueries.ts';
 import { formatValue } from '../shared/format.ts';
 import type { EnergyKey, GroupRealtime, InverterTabProps } from '../shared/types.ts';
+import { useInverterGroup } from './inverterQueries.ts';
 
 export const groupEnergyKeys: Record<InverterGroupName, EnergyKey[]> = {
   grid: ['gridImport', 'gridExport'],
@@ -41,19 +38,8 @@ export type InverterGroupName = GroupRealtime['group'];
 export function InverterGroupTab({ group, inverter: inv, timezone, today }: InverterTabProps & { group: InverterGroupName }) {
   const { t } = useTranslation('devices');
   const params = { kind: group, sn: inv.sn };
-  const now = useApiQuery(devicesApi.inverterGroupRealtime, { params, quiet: true }, live);
   const chart = useChartState(today);
-  const isDay = chart.period === 'day';
-  const day = useApiQuery(
-    devicesApi.inverterGroupDay,
-    { params, query: { date: chart.date }, quiet: true },
-    { enabled: isDay, placeholderData: keepPreviousData, ...dayOptions(chart.date === today) },
-  );
-  const bars = useApiQuery(
-    groupBars[chart.period === 'day' ? 'month' : chart.period],
-    { params, query: { date: chart.date }, quiet: true },
-    { enabled: !isDay, placeholderData: keepPreviousData, staleTime: 60_000 },
-  );
+  const { now, day, bars } = useInverterGroup(params, chart.period, chart.date, chart.date === today);
   const g = now.data;
   const direction = g ? powerDirection(group, g.power) : null;
 

@@ -13,19 +13,16 @@ import {
   settingsApi,
   upgradesApi,
 } from '@sunfleet/contracts';
-import { keepPreviousData } from '@tanstack/react-query';
 import { Button, Flex, type TableColumnsType, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useApiQuery } from '../../../api/hooks.ts';
 import { useMayCall, usePermission } from '../../../components/Permission.tsx';
 import { StatusCards } from '../../../components/StatusCards.tsx';
 import { useUpgrade } from '../../../components/UpgradeAction.tsx';
 import { formatEnergy, formatPower } from '../../../lib/format.ts';
 import { AliasDialog, type AliasTarget } from '../shared/AliasDialog.tsx';
 import { DeviceListBody } from '../shared/DeviceTable.tsx';
-import { LIST_MS } from '../shared/deviceQueries.ts';
 import { namesLanguage, stateName, typeNameOf } from '../shared/format.ts';
 import { ListFrame, TwoLines } from '../shared/ListParts.tsx';
 import { ListToolbar } from '../shared/ListToolbar.tsx';
@@ -34,6 +31,7 @@ import { countQuery, type ListSpec, listQuery, useListState } from '../shared/li
 import { detailPath, type InverterRow } from '../shared/types.ts';
 import { useDeleteDevice } from '../shared/useDeleteDevice.tsx';
 import '../shared/devices.css';
+import { useInverterCounts, useInverterList } from './inverterQueries.ts';
 
 const spec: ListSpec<(typeof devicesApi.inverterSorts)[number]> = {
   sorts: devicesApi.inverterSorts,
@@ -58,18 +56,12 @@ export default function InverterListPage() {
   const [selected, setSelected] = useState<string[]>([]);
 
   const filters = { ...countQuery(state), ...(state.type ? { type: state.type as InverterRow['typeKey'] } : {}) };
-  const counts = useApiQuery(devicesApi.inverterCount, { query: filters }, { refetchInterval: LIST_MS });
-  const list = useApiQuery(
-    devicesApi.listInverters,
-    {
-      query: {
-        ...listQuery(state),
-        ...filters,
-        ...(state.status ? { status: state.status as DeviceStateName } : {}),
-      },
-    },
-    { placeholderData: keepPreviousData, refetchInterval: LIST_MS },
-  );
+  const counts = useInverterCounts(filters);
+  const list = useInverterList({
+    ...listQuery(state),
+    ...filters,
+    ...(state.status ? { status: state.status as DeviceStateName } : {}),
+  });
   const right = { align: 'right' as const };
 
   const c = deviceColumns<InverterRow>(t, 'inverter');

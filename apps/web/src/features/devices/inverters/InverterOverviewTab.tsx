@@ -1,21 +1,19 @@
 /** The inverter's overview: power now against its rating, energy, temperature, state, the energy flow, identity and faults. */
-import { plantEnergyApi } from '@sunfleet/contracts';
 import { Card, Col, Flex, Progress, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../../api/hooks.ts';
 import { EnergyFlowCard } from '../../../components/EnergyFlow.tsx';
 import { Figure } from '../../../components/Figure.tsx';
 import ui from '../../../components/ui.module.css';
 import { formatEnergy } from '../../../lib/format.ts';
 import { FaultList, FieldList, Updated } from '../shared/DetailParts.tsx';
-import { live } from '../shared/deviceQueries.ts';
 import styles from '../shared/devices.module.css';
 import { formatValue } from '../shared/format.ts';
 import type { InverterDetail } from '../shared/types.ts';
+import { useInverterFlow } from './inverterQueries.ts';
 
 export function InverterOverviewTab({ inverter: inv, timezone }: { inverter: InverterDetail; timezone: string }) {
   const { t } = useTranslation('devices');
-  const flow = useApiQuery(plantEnergyApi.inverterFlow, { params: { sn: inv.sn }, quiet: true }, live);
+  const flow = useInverterFlow(inv.sn);
   const ratio = inv.power !== null && inv.ratedPower ? Math.max(0, inv.power / inv.ratedPower) : null;
 
   return (

@@ -3,12 +3,9 @@
  * string), AC output (each phase, frequency, active and reactive power, power factor), the I–V
  * plot of the last hour, and the day curves of the input or the output. Every 10 s.
  */
-import { devicesApi } from '@sunfleet/contracts';
-import { keepPreviousData } from '@tanstack/react-query';
 import { Card, Col, Empty, Flex, Row, Segmented, Skeleton, Table, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../../api/hooks.ts';
 import { CardError } from '../../../components/CardState.tsx';
 import { ChartSkeleton } from '../../../components/ChartSkeleton.tsx';
 import { useChartColors } from '../../../components/chartColors.ts';
@@ -18,9 +15,9 @@ import ui from '../../../components/ui.module.css';
 import { ChartCard, useChartState } from '../shared/ChartCard.tsx';
 import { pvIvOption } from '../shared/charts.ts';
 import { PhaseTable, Updated } from '../shared/DetailParts.tsx';
-import { dayOptions, live } from '../shared/deviceQueries.ts';
 import { formatValue } from '../shared/format.ts';
 import type { InputRealtime, InverterTabProps } from '../shared/types.ts';
+import { useInverterRealtime, useInverterSideDay } from './inverterQueries.ts';
 
 type Input = InputRealtime['inputs'][number];
 
@@ -33,18 +30,10 @@ function inputKeyShown(key: string, mpptCount: number | null): boolean {
 export function InverterRealtimeTab({ inverter: inv, timezone, today }: InverterTabProps) {
   const { t } = useTranslation('devices');
   const colors = useChartColors();
-  const params = { sn: inv.sn };
-  const input = useApiQuery(devicesApi.inverterInputRealtime, { params, quiet: true }, live);
-  const output = useApiQuery(devicesApi.inverterOutputRealtime, { params, quiet: true }, live);
-  const pvIv = useApiQuery(devicesApi.inverterPvIv, { params, quiet: true }, { ...live, refetchInterval: 60_000 });
+  const { input, output, pvIv } = useInverterRealtime(inv.sn);
   const chart = useChartState(today);
   const [side, setSide] = useState<'input' | 'output'>('input');
-  const dayEndpoint = side === 'input' ? devicesApi.inverterInputDay : devicesApi.inverterOutputDay;
-  const day = useApiQuery(
-    dayEndpoint,
-    { params, query: { date: chart.date }, quiet: true },
-    { placeholderData: keepPreviousData, ...dayOptions(chart.date === today) },
-  );
+  const day = useInverterSideDay(inv.sn, side, chart.date, chart.date === today);
   const ivOption = useMemo(
     () =>
       pvIv.data

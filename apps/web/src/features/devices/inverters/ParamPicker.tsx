@@ -5,45 +5,28 @@
  * of the same name is replaced). Profiles are the account's own (inverter/params/custom).
  */
 import { DeleteOutlined, SlidersOutlined } from '@ant-design/icons';
-import { devicesApi, ErrorCode } from '@sunfleet/contracts';
-import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Checkbox, Divider, Empty, Flex, Modal, Popconfirm, Select, Tag, Typography } from 'antd';
 import { useContext, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, call } from '../../../api/client.ts';
-import { endpointKey, useApiQuery } from '../../../api/hooks.ts';
+import { ApiError } from '../../../api/client.ts';
 import { ShellContext } from '../../../app/shell/shellContext.ts';
 import { SafeInput } from '../../../components/SafeInput.tsx';
 import ui from '../../../components/ui.module.css';
 import { displayUnit } from '../../../lib/format.ts';
 import styles from '../shared/devices.module.css';
 import type { InverterParams, SavedProfile } from '../shared/types.ts';
+import { useParamProfiles, useSaveProfiles } from './inverterQueries.ts';
 import {
   applyProfile,
   MAX_PARAMS,
   MAX_PROFILES,
   PROFILE_NAME_MAX,
-  type ProfileInput,
   paramLocked,
   replacesProfile,
   toggleParam,
   upsertProfile,
   withoutProfile,
 } from './paramProfiles.ts';
-
-export function useParamProfiles() {
-  return useApiQuery(devicesApi.inverterParamProfiles, {}, { staleTime: 60_000 });
-}
-
-/** Save the whole list (the endpoint replaces it) and keep the answer as the cached list. */
-function useSaveProfiles() {
-  const client = useQueryClient();
-  return async (profiles: ProfileInput[]) => {
-    const saved = await call(devicesApi.saveInverterParamProfiles, { body: { profiles }, tolerate: [ErrorCode.validation] });
-    client.setQueryData(endpointKey(devicesApi.inverterParamProfiles, {}), saved);
-    return saved;
-  };
-}
 
 export function ParamPicker({
   params,

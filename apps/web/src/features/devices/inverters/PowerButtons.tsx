@@ -4,11 +4,11 @@
  * when it refuses; offline, no answer in time, or a state that blocks it as the server says).
  */
 import { PoweroffOutlined, ThunderboltOutlined } from '@ant-design/icons';
-import { commandsApi } from '@sunfleet/contracts';
 import { App, Button, Flex, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ApiError, call } from '../../../api/client.ts';
+import { ApiError } from '../../../api/client.ts';
 import ui from '../../../components/ui.module.css';
+import { switchInverterPower } from './inverterQueries.ts';
 
 export interface PowerTarget {
   sn: string;
@@ -32,8 +32,7 @@ export function PowerButtons({ device }: { device: PowerTarget }) {
       cancelText: t('common:cancel'),
       onOk: async () => {
         try {
-          const endpoint = on ? commandsApi.inverterBoot : commandsApi.inverterShutdown;
-          const job = await call(endpoint, { params: { sn: device.sn } });
+          const job = await switchInverterPower(device.sn, on);
           if (job.state === 'succeeded') message.success(t(`power.${key}.done`, names));
           else if (job.state === 'failed') message.error(t('power.refused', { ...names, reason: job.error ?? '' }));
           else message.info(t('power.pending', names));

@@ -5,13 +5,13 @@
  * rights on the plant; 404: the meter or its plant went away) shows as the server's message.
  */
 import { StarOutlined } from '@ant-design/icons';
-import { ErrorCode, plantEnergyApi } from '@sunfleet/contracts';
 import { App, Button, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, call } from '../../../api/client.ts';
+import { ApiError } from '../../../api/client.ts';
 import ui from '../../../components/ui.module.css';
 import { useInvalidateDevices } from '../shared/deviceQueries.ts';
+import { setMasterMeter } from './meterQueries.ts';
 
 export function MasterMeterButton({ sn, plantName }: { sn: string; plantName: string }) {
   const { t } = useTranslation('devices');
@@ -22,7 +22,7 @@ export function MasterMeterButton({ sn, plantName }: { sn: string; plantName: st
   const save = async () => {
     setBusy(true);
     try {
-      await call(plantEnergyApi.setMasterMeter, { params: { sn }, tolerate: [ErrorCode.noPermission, ErrorCode.notFound] });
+      await setMasterMeter(sn);
       message.success(t('master.done', { sn, plant: plantName }));
       await invalidate();
     } catch (err) {

@@ -7,13 +7,11 @@
  * of a month, a year or all time. An SN the caller cannot see (404) shows "not found".
  */
 import { devicesApi, ErrorCode } from '@sunfleet/contracts';
-import { keepPreviousData } from '@tanstack/react-query';
 import { Card, Col, Flex, Row, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { ApiError } from '../../../api/client.ts';
-import { useApiQuery } from '../../../api/hooks.ts';
 import { PageError, PageLoading } from '../../../components/PageState.tsx';
 import { usePermission } from '../../../components/Permission.tsx';
 import { todayIn } from '../../../lib/dateNav.ts';
@@ -33,11 +31,11 @@ import {
   Updated,
 } from '../shared/DetailParts.tsx';
 import { DeviceEventsCard } from '../shared/DeviceEventsCard.tsx';
-import { dayOptions, live, meterBars } from '../shared/deviceQueries.ts';
 import { deviceName, formatValue } from '../shared/format.ts';
 import type { EnergyKey } from '../shared/types.ts';
 import { useDeleteAndLeave } from '../shared/useDeleteDevice.tsx';
 import { MasterMeterButton } from './MasterMeterButton.tsx';
+import { useMeterBars, useMeterDay, useMeterRealtime } from './meterQueries.ts';
 import '../shared/devices.css';
 import { Figure } from '../../../components/Figure.tsx';
 import ui from '../../../components/ui.module.css';
@@ -54,22 +52,14 @@ export default function MeterDetailPage() {
   const canSetMaster = usePermission('meter.master');
   const deleteAction = useDeleteAndLeave('meter', BACK);
   const [renaming, setRenaming] = useState<AliasTarget | null>(null);
-  const now = useApiQuery(devicesApi.meterRealtime, { params: { sn } }, { ...live, enabled: valid });
+  const now = useMeterRealtime(sn, valid);
   const timezone = now.data?.plant?.timezone ?? 'UTC';
   const today = todayIn(timezone);
   const chart = useChartState(today);
   const isDay = chart.period === 'day';
   const ready = valid && now.isSuccess;
-  const day = useApiQuery(
-    devicesApi.meterDay,
-    { params: { sn }, query: { date: chart.date }, quiet: true },
-    { enabled: ready && isDay, placeholderData: keepPreviousData, ...dayOptions(chart.date === today) },
-  );
-  const bars = useApiQuery(
-    meterBars[chart.period === 'day' ? 'month' : chart.period],
-    { params: { sn }, query: { date: chart.date }, quiet: true },
-    { enabled: ready && !isDay, placeholderData: keepPreviousData, staleTime: 60_000 },
-  );
+  const day = useMeterDay(sn, chart.date, { enabled: ready && isDay, today: chart.date === today });
+  const bars = useMeterBars(sn, chart.period === 'day' ? 'month' : chart.period, chart.date, ready && !isDay);
 
   if (!valid || (now.error instanceof ApiError && now.error.code === ErrorCode.notFound))
     return <DeviceMissing text={t('missing.meter')} back={BACK} backLabel={t('back.meter')} />;

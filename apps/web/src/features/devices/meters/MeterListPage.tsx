@@ -5,18 +5,15 @@
  * meter.delete.
  */
 import { devicesApi } from '@sunfleet/contracts';
-import { keepPreviousData } from '@tanstack/react-query';
 import { type TableColumnsType, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { useApiQuery } from '../../../api/hooks.ts';
 import { usePermission } from '../../../components/Permission.tsx';
 import { StatusCards } from '../../../components/StatusCards.tsx';
 import { formatEnergy } from '../../../lib/format.ts';
 import { AliasDialog, type AliasTarget } from '../shared/AliasDialog.tsx';
 import { DeviceListBody } from '../shared/DeviceTable.tsx';
-import { LIST_MS } from '../shared/deviceQueries.ts';
 import { formatValue, stateName } from '../shared/format.ts';
 import { ListFrame, TwoLines } from '../shared/ListParts.tsx';
 import { ListToolbar } from '../shared/ListToolbar.tsx';
@@ -27,6 +24,7 @@ import { useDeleteDevice } from '../shared/useDeleteDevice.tsx';
 import '../shared/devices.css';
 import ui from '../../../components/ui.module.css';
 import styles from '../shared/devices.module.css';
+import { useMeterCounts, useMeterList } from './meterQueries.ts';
 
 const spec: ListSpec<(typeof devicesApi.meterSorts)[number]> = {
   sorts: devicesApi.meterSorts,
@@ -56,12 +54,8 @@ export default function MeterListPage() {
   const [renaming, setRenaming] = useState<AliasTarget | null>(null);
 
   const filters = countQuery(state);
-  const counts = useApiQuery(devicesApi.meterCount, { query: filters }, { refetchInterval: LIST_MS });
-  const list = useApiQuery(
-    devicesApi.listMeters,
-    { query: { ...listQuery(state), ...(state.status ? { status: state.status as MeterRow['status'] } : {}) } },
-    { placeholderData: keepPreviousData, refetchInterval: LIST_MS },
-  );
+  const counts = useMeterCounts(filters);
+  const list = useMeterList({ ...listQuery(state), ...(state.status ? { status: state.status as MeterRow['status'] } : {}) });
   const right = { align: 'right' as const };
 
   const c = deviceColumns<MeterRow>(t, 'meter');

@@ -3,13 +3,13 @@
  * empty alias clears it). The byte count shows as you type; what the server refuses (no
  * permission on the plant, validation, a device that went away) shows under the field.
  */
-import { devicesApi, ErrorCode, limits } from '@sunfleet/contracts';
+import { ErrorCode, limits } from '@sunfleet/contracts';
 import { App, Form, Modal, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, call } from '../../../api/client.ts';
+import { ApiError } from '../../../api/client.ts';
 import { SafeInput } from '../../../components/SafeInput.tsx';
-import { useInvalidateDevices } from './deviceQueries.ts';
+import { renameDevice, useInvalidateDevices } from './deviceQueries.ts';
 import { aliasBytes, aliasTooLong } from './format.ts';
 
 export type AliasKind = 'inverter' | 'meter';
@@ -17,8 +17,6 @@ export interface AliasTarget {
   sn: string;
   alias: string | null;
 }
-
-const endpoints = { inverter: devicesApi.inverterAlias, meter: devicesApi.meterAlias } as const;
 
 export function AliasDialog({ kind, device, onClose }: { kind: AliasKind; device: AliasTarget | null; onClose: () => void }) {
   const { t } = useTranslation('devices');
@@ -46,11 +44,7 @@ export function AliasDialog({ kind, device, onClose }: { kind: AliasKind; device
     setSaving(true);
     try {
       // Codes the dialog shows itself: 2 (no edit rights on the plant), 4, 404/600 (gone).
-      await call(endpoints[kind], {
-        params: { sn: device.sn },
-        body: { alias: values.alias.trim() },
-        tolerate: [ErrorCode.noPermission, ErrorCode.validation, ErrorCode.notFound, ErrorCode.inverterMissing],
-      });
+      await renameDevice(kind, device.sn, values.alias.trim());
       await invalidate();
       message.success(t('alias.saved'));
       onClose();

@@ -6,12 +6,13 @@
  * blocks it (1005) show in the panel; before the first code it says what to do.
  */
 import { BugOutlined } from '@ant-design/icons';
-import { commandsApi, type DataOf, DEBUG_CODE_MAX, ErrorCode, errorText, toLanguage } from '@sunfleet/contracts';
+import { type commandsApi, type DataOf, DEBUG_CODE_MAX, ErrorCode, errorText, toLanguage } from '@sunfleet/contracts';
 import { Alert, Button, Card, Empty, Flex, Input, Spin, Tag, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, call } from '../../../api/client.ts';
+import { ApiError } from '../../../api/client.ts';
 import ui from '../../../components/ui.module.css';
+import { gatewayDebug, inverterDebug, inverterDebugReply } from './deviceQueries.ts';
 import styles from './devices.module.css';
 
 type Reply = DataOf<typeof commandsApi.inverterDebugReply>;
@@ -49,18 +50,15 @@ export function DebugPanel({ kind, sn }: { kind: 'inverter' | 'gateway'; sn: str
     setOutcome({ kind: 'running', reply: null });
     try {
       if (kind === 'gateway') {
-        const reply = await call(commandsApi.gatewayDebug, { params: { sn }, body: { code: text } });
+        const reply = await gatewayDebug(sn, text);
         if (current()) setOutcome({ kind: 'done', reply });
         return;
       }
-      let reply: Reply = await call(commandsApi.inverterDebug, { params: { sn }, body: { code: text } });
+      let reply: Reply = await inverterDebug(sn, text);
       while (current() && !FINAL.has(reply.state)) {
         setOutcome({ kind: 'running', reply });
         const asked = Date.now();
-        reply = await call(commandsApi.inverterDebugReply, {
-          params: { sn },
-          query: { jobId: reply.jobId, waitMs: DEBUG_WAIT_MS },
-        });
+        reply = await inverterDebugReply(sn, reply.jobId, DEBUG_WAIT_MS);
         // The server holds each read until the job moves or the wait ends; one that comes back at
         // once is not asked again sooner than this.
         const early = DEBUG_MIN_GAP_MS - (Date.now() - asked);

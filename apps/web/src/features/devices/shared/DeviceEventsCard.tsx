@@ -1,10 +1,8 @@
-import { type DataOf, eventsApi } from '@sunfleet/contracts';
-import { keepPreviousData } from '@tanstack/react-query';
+import type { DataOf, eventsApi } from '@sunfleet/contracts';
 import { Badge, Card, Flex, Select, Skeleton, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useApiQuery } from '../../../api/hooks.ts';
 import { CardError } from '../../../components/CardState.tsx';
 import { EventText } from '../../../components/EventText.tsx';
 import { ListTable, listPagination } from '../../../components/ListTable.tsx';
@@ -17,12 +15,12 @@ import { type DateRange, dayDate, quickRange, rangeProblem } from '../../../lib/
 import { type EventStateName, type Level, levels } from '../../../lib/events.ts';
 import { levelStyle } from '../../../lib/statusColours.ts';
 import { formatZoned, withZone } from '../../../lib/zonedTime.ts';
+import { useDeviceEvents, useDeviceOpenEvents } from './deviceQueries.ts';
 import styles from './devices.module.css';
 
 export type DeviceEventRow = DataOf<typeof eventsApi.deviceEvents>['list'][number];
 
 /** Open events are asked for again this often. */
-export const OPEN_EVENTS_REFRESH_MS = 30_000;
 const PAGE_SIZES = [10, 20, 50] as const;
 
 /** The card, only for an account granted the events page. */
@@ -99,26 +97,11 @@ function DeviceEvents({ sn, timezone }: { sn: string; timezone: string }) {
   const [size, setSize] = useState<number>(PAGE_SIZES[0]);
   const blocked = rangeProblem(range) !== null;
 
-  const open = useApiQuery(
-    eventsApi.deviceOpenEvents,
-    { params: { sn }, quiet: true },
-    { refetchInterval: OPEN_EVENTS_REFRESH_MS },
-  );
-  const history = useApiQuery(
-    eventsApi.deviceEvents,
-    {
-      params: { sn },
-      query: {
-        page,
-        size,
-        startDate: range.start,
-        endDate: range.end,
-        ...(level ? { level } : {}),
-        ...(state ? { state } : {}),
-      },
-      quiet: true,
-    },
-    { enabled: !blocked, placeholderData: keepPreviousData },
+  const open = useDeviceOpenEvents(sn);
+  const history = useDeviceEvents(
+    sn,
+    { page, size, startDate: range.start, endDate: range.end, ...(level ? { level } : {}), ...(state ? { state } : {}) },
+    !blocked,
   );
   const openColumns = useColumns(timezone, false);
   const historyColumns = useColumns(timezone, true);

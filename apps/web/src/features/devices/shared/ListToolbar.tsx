@@ -4,14 +4,12 @@
  * in the query string, which sends the list back to its first page.
  */
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
-import { plantsApi } from '@sunfleet/contracts';
-import { keepPreviousData } from '@tanstack/react-query';
 import { Button, Flex, Select } from 'antd';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../../api/hooks.ts';
 import { SafeInput } from '../../../components/SafeInput.tsx';
 import ui from '../../../components/ui.module.css';
+import { usePlantNamed, usePlantOptions } from './deviceQueries.ts';
 import styles from './devices.module.css';
 import { hasFilters, KEYWORD_MAX, type ListState } from './listState.ts';
 
@@ -26,15 +24,11 @@ export function PlantSelect({ value, onChange }: { value: number | undefined; on
     const timer = setTimeout(() => setSearch(typed.trim().slice(0, 32)), DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [typed]);
-  const list = useApiQuery(
-    plantsApi.listPlants,
-    { query: { page: 1, size: 20, sort: 'name', order: 1, type: -1, ...(search ? { name: search } : {}) }, quiet: true },
-    { placeholderData: keepPreviousData, staleTime: 60_000 },
-  );
+  const list = usePlantOptions(search);
   const rows = Array.isArray(list.data?.list) ? list.data.list : [];
   const known = value === undefined || rows.some((p) => p.id === value);
   // A plant chosen earlier (or from a link) that is not among the options: its name.
-  const chosen = useApiQuery(plantsApi.getPlant, { params: { id: value ?? 0 }, quiet: true }, { enabled: !known });
+  const chosen = usePlantNamed(value, !known);
   const options = useMemo(() => {
     const out = rows.map((p) => ({ value: p.id, label: p.name }));
     if (!known && value !== undefined) out.unshift({ value, label: chosen.data?.name ?? `#${value}` });

@@ -4,9 +4,11 @@
  * every minute, past days and bars only when asked again. Realtime calls are quiet: a card
  * shows its own error instead of a toast repeating at each refresh.
  */
-import { devicesApi } from '@sunfleet/contracts';
-import { type QueryClient, useQueryClient } from '@tanstack/react-query';
+import { commandsApi, devicesApi, ErrorCode, eventsApi, plantsApi, type QueryOf } from '@sunfleet/contracts';
+import { keepPreviousData, type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
+import { call } from '../../../api/client.ts';
+import { useApiQuery } from '../../../api/hooks.ts';
 
 export const LIVE_MS = 10_000;
 export const LIST_MS = 60_000;
@@ -55,3 +57,67 @@ export const meterBars = {
   year: devicesApi.meterYear,
   total: devicesApi.meterTotal,
 } as const;
+
+/** A device's open events refresh this often. */
+export const OPEN_EVENTS_REFRESH_MS = 30_000;
+
+export function useDeviceOpenEvents(sn: string) {
+  return useApiQuery(eventsApi.deviceOpenEvents, { params: { sn }, quiet: true }, { refetchInterval: OPEN_EVENTS_REFRESH_MS });
+}
+
+/** A device's events in a range, a page at a time. */
+export function useDeviceEvents(sn: string, query: QueryOf<typeof eventsApi.deviceEvents>, enabled: boolean) {
+  return useApiQuery(
+    eventsApi.deviceEvents,
+    { params: { sn }, query, quiet: true },
+    { enabled, placeholderData: keepPreviousData },
+  );
+}
+
+/** Plants to filter a list by: the first 20 by name, or those whose name holds `name`. */
+export function usePlantOptions(name: string) {
+  return useApiQuery(
+    plantsApi.listPlants,
+    { query: { page: 1, size: 20, sort: 'name', order: 1, type: -1, ...(name ? { name } : {}) }, quiet: true },
+    { placeholderData: keepPreviousData, staleTime: 60_000 },
+  );
+}
+
+/** One plant (a chosen plant's name when it is not among the options). */
+export function usePlantNamed(id: number | undefined, enabled: boolean) {
+  return useApiQuery(plantsApi.getPlant, { params: { id: id ?? 0 }, quiet: true }, { enabled });
+}
+
+const aliasEndpoints = { inverter: devicesApi.inverterAlias, meter: devicesApi.meterAlias } as const;
+
+/** Rename a device; no edit rights on the plant, a refused alias and a device gone are the dialog's to say. */
+export function renameDevice(kind: keyof typeof aliasEndpoints, sn: string, alias: string) {
+  return call(aliasEndpoints[kind], {
+    params: { sn },
+    body: { alias },
+    tolerate: [ErrorCode.noPermission, ErrorCode.validation, ErrorCode.notFound, ErrorCode.inverterMissing],
+  });
+}
+
+/** Delete a device (soft); no edit rights on the plant is the screen's to say. */
+export async function deleteDevice(kind: EditableKind, device: { id: number; sn: string }): Promise<void> {
+  const tolerate = [ErrorCode.noPermission];
+  if (kind === 'inverter') await call(devicesApi.deleteInverter, { params: { sn: device.sn }, tolerate });
+  else if (kind === 'meter') await call(devicesApi.deleteMeter, { params: { sn: device.sn }, tolerate });
+  else await call(devicesApi.deleteBattery, { params: { id: device.id }, tolerate });
+}
+
+/** Run a debug code on a gateway; the answer is the gateway's reply. */
+export function gatewayDebug(sn: string, code: string) {
+  return call(commandsApi.gatewayDebug, { params: { sn }, body: { code } });
+}
+
+/** Start a debug code on an inverter; the answer is its job. */
+export function inverterDebug(sn: string, code: string) {
+  return call(commandsApi.inverterDebug, { params: { sn }, body: { code } });
+}
+
+/** The job of an inverter's debug code, the server holding the read up to `waitMs` until it moves. */
+export function inverterDebugReply(sn: string, jobId: string, waitMs: number) {
+  return call(commandsApi.inverterDebugReply, { params: { sn }, query: { jobId, waitMs } });
+}

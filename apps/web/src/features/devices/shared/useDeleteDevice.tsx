@@ -3,26 +3,19 @@
  * device that sends data again comes back), which the confirmation says. What the server
  * refuses shows as a message; a device already gone counts as deleted.
  */
-import { devicesApi, ErrorCode } from '@sunfleet/contracts';
+import { ErrorCode } from '@sunfleet/contracts';
 import { App, Typography } from 'antd';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { ApiError, call } from '../../../api/client.ts';
+import { ApiError } from '../../../api/client.ts';
 import ui from '../../../components/ui.module.css';
-import { type EditableKind, useInvalidateDevices } from './deviceQueries.ts';
+import { deleteDevice, type EditableKind, useInvalidateDevices } from './deviceQueries.ts';
 
 export interface DeletableDevice {
   id: number;
   sn: string;
   alias: string | null;
-}
-
-async function remove(kind: EditableKind, device: DeletableDevice): Promise<void> {
-  const tolerate = [ErrorCode.noPermission];
-  if (kind === 'inverter') await call(devicesApi.deleteInverter, { params: { sn: device.sn }, tolerate });
-  else if (kind === 'meter') await call(devicesApi.deleteMeter, { params: { sn: device.sn }, tolerate });
-  else await call(devicesApi.deleteBattery, { params: { id: device.id }, tolerate });
 }
 
 /** `confirmDelete(device)` resolves true when the device was deleted. */
@@ -44,7 +37,7 @@ export function useDeleteDevice(kind: EditableKind) {
           onCancel: () => resolve(false),
           onOk: async () => {
             try {
-              await remove(kind, device);
+              await deleteDevice(kind, device);
               message.success(t('delete.done', { name }));
               await invalidate();
               resolve(true);

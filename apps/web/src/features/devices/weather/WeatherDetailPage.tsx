@@ -5,24 +5,22 @@
  * status come from the station list (searched by its SN); an SN the caller cannot see (404)
  * shows "not found".
  */
-import { devicesApi, ErrorCode, plantEnergyApi } from '@sunfleet/contracts';
-import { keepPreviousData } from '@tanstack/react-query';
+import { devicesApi, ErrorCode } from '@sunfleet/contracts';
 import { Card, Col, Flex, Row } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { ApiError } from '../../../api/client.ts';
-import { useApiQuery } from '../../../api/hooks.ts';
 import { PageError, PageLoading } from '../../../components/PageState.tsx';
 import { todayIn } from '../../../lib/dateNav.ts';
 import { formatZoned } from '../../../lib/zonedTime.ts';
 import { ChartCard, useChartState } from '../shared/ChartCard.tsx';
 import { weatherSeries } from '../shared/charts.ts';
 import { DetailHeader, DeviceMissing, placeFacts, StatusTag, Updated } from '../shared/DetailParts.tsx';
-import { dayOptions, live } from '../shared/deviceQueries.ts';
 import { deviceName, formatValue } from '../shared/format.ts';
 import '../shared/devices.css';
 import { Figure } from '../../../components/Figure.tsx';
+import { useWeatherDay, useWeatherRealtime, useWeatherStationSearch } from './weatherQueries.ts';
 
 const BACK = '/device/weather';
 
@@ -30,21 +28,13 @@ export default function WeatherDetailPage() {
   const { t, i18n } = useTranslation('devices');
   const sn = useParams().sn ?? '';
   const valid = new RegExp(devicesApi.SN_PATTERN).test(sn);
-  const found = useApiQuery(
-    devicesApi.listWeatherStations,
-    { query: { keyword: sn, page: 1, size: 20 } },
-    { enabled: valid, staleTime: 60_000 },
-  );
+  const found = useWeatherStationSearch(sn, valid);
   const station = found.data?.list.find((s) => s.sn === sn);
-  const now = useApiQuery(plantEnergyApi.weatherStationRealtime, { params: { sn }, quiet: true }, { ...live, enabled: valid });
+  const now = useWeatherRealtime(sn, valid);
   const timezone = station?.plant?.timezone ?? 'UTC';
   const today = todayIn(timezone);
   const chart = useChartState(today);
-  const day = useApiQuery(
-    plantEnergyApi.weatherStationDay,
-    { params: { sn }, query: { date: chart.date }, quiet: true },
-    { enabled: valid && found.isSuccess, placeholderData: keepPreviousData, ...dayOptions(chart.date === today) },
-  );
+  const day = useWeatherDay(sn, chart.date, { enabled: valid && found.isSuccess, today: chart.date === today });
   const names = useMemo(
     () => ({
       irradiance: t('weather.irradiance'),

@@ -4,14 +4,11 @@
  * and humidity; a row opens the station's realtime values and day curves.
  */
 import { devicesApi } from '@sunfleet/contracts';
-import { keepPreviousData } from '@tanstack/react-query';
 import type { TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useApiQuery } from '../../../api/hooks.ts';
 import { StatusCards } from '../../../components/StatusCards.tsx';
 import { DeviceListBody } from '../shared/DeviceTable.tsx';
-import { LIST_MS } from '../shared/deviceQueries.ts';
 import { formatValue, stateName } from '../shared/format.ts';
 import { ListFrame } from '../shared/ListParts.tsx';
 import { ListToolbar } from '../shared/ListToolbar.tsx';
@@ -19,6 +16,7 @@ import { deviceColumns } from '../shared/listColumns.tsx';
 import { countQuery, type ListSpec, listQuery, useListState } from '../shared/listState.ts';
 import { detailPath, type WeatherRow } from '../shared/types.ts';
 import '../shared/devices.css';
+import { useWeatherCounts, useWeatherList } from './weatherQueries.ts';
 
 const spec: ListSpec<(typeof devicesApi.weatherSorts)[number]> = {
   sorts: devicesApi.weatherSorts,
@@ -32,12 +30,8 @@ export default function WeatherListPage() {
   const [state, update] = useListState(spec);
 
   const filters = countQuery(state);
-  const counts = useApiQuery(devicesApi.weatherCount, { query: filters }, { refetchInterval: LIST_MS });
-  const list = useApiQuery(
-    devicesApi.listWeatherStations,
-    { query: { ...listQuery(state), ...(state.status ? { status: state.status as WeatherRow['status'] } : {}) } },
-    { placeholderData: keepPreviousData, refetchInterval: LIST_MS },
-  );
+  const counts = useWeatherCounts(filters);
+  const list = useWeatherList({ ...listQuery(state), ...(state.status ? { status: state.status as WeatherRow['status'] } : {}) });
   const right = { align: 'right' as const };
 
   const c = deviceColumns<WeatherRow>(t, 'weather');
