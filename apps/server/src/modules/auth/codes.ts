@@ -7,6 +7,7 @@ import { randomInt } from 'node:crypto';
 import { ErrorCode, limits } from '@sunfleet/contracts';
 import type { Db } from '../../db/index.ts';
 import { now } from '../../db/index.ts';
+import * as repo from './sessions.repo.ts';
 import { sha256 } from './sessions.ts';
 
 export type CodePurpose = 'signup' | 'reset' | 'notify';
@@ -18,19 +19,13 @@ export async function issueCode(db: Db, account: string, purpose: CodePurpose): 
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const t = now();
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('verification_codes').where('account', '=', account).where('purpose', '=', purpose).execute();
-    await trx
-      .insertInto('verification_codes')
-      .values({
-        account,
-        purpose,
-        code_hash: codeHash(account, purpose, code),
-        expires_at: t + ttlMs,
-        attempts: 0,
-        used_at: null,
-        created_at: t,
-      })
-      .execute();
+    await repo.replaceCode(trx, {
+      account,
+      purpose,
+      code_hash: codeHash(account, purpose, code),
+      expires_at: t + ttlMs,
+      created_at: t,
+    });
   });
   return code;
 }
@@ -49,35 +44,18 @@ export async function checkCode(
   consume: boolean,
 ): Promise<CodeCheck> {
   return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('verification_codes')
-      .selectAll()
-      .where('account', '=', account)
-      .where('purpose', '=', purpose)
-      .orderBy('id', 'desc')
-      .executeTakeFirst();
+    const row = await repo.newestCode(trx, account, purpose);
     // Only the newest code counts: once it is used, an older one (left by two requests at once) is not revived.
     if (!row || row.used_at !== null || row.attempts >= maxTries) return 'wrong';
     if (row.code_hash !== codeHash(account, purpose, code)) {
       // Counted in SQL, not from the row read above: concurrent wrong tries cannot share one count.
-      await trx
-        .updateTable('verification_codes')
-        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-        .where('id', '=', row.id)
-        .execute();
+      await repo.countWrongTry(trx, row.id);
       return 'wrong';
     }
     if (row.expires_at <= now()) return 'expired';
     if (!consume) return 'ok';
     // Used up only if still unused and alive: of two concurrent uses of one code, one wins.
-    const used = await trx
-      .updateTable('verification_codes')
-      .set({ used_at: now() })
-      .where('id', '=', row.id)
-      .where('used_at', 'is', null)
-      .where('attempts', '<', maxTries)
-      .executeTakeFirst();
-    return Number(used.numUpdatedRows) === 1 ? 'ok' : 'wrong';
+    return (await repo.useCode(trx, row.id, maxTries, now())) ? 'ok' : 'wrong';
   });
 }
 
