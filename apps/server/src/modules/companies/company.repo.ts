@@ -1,7 +1,8 @@
 /** SQL for companies: one company with its account and role counts, name look-ups. */
 import { defaultThemeColor } from '@sunfleet/contracts';
+import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/index.ts';
-import type { Company } from '../../db/schema.ts';
+import type { CompaniesTable, Company } from '../../db/schema.ts';
 import { iso } from '../../time/index.ts';
 
 export const companyRow = (db: Db, id: number) => db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst();
@@ -55,3 +56,9 @@ export async function toCompanyInfo(db: Db, c: Company) {
     createdAt: iso(c.created_at)!,
   };
 }
+
+export const insertCompany = (trx: Db, values: Omit<Insertable<CompaniesTable>, 'id'>) =>
+  trx.insertInto('companies').values(values).returningAll().executeTakeFirstOrThrow();
+
+export const updateCompany = (trx: Db, id: number, set: Updateable<CompaniesTable>) =>
+  trx.updateTable('companies').set(set).where('id', '=', id).returningAll().executeTakeFirstOrThrow();

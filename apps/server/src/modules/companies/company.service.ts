@@ -12,6 +12,7 @@ import { now } from '../../db/index.ts';
 import type { CompaniesTable, Company } from '../../db/schema.ts';
 import { fail } from '../../http/errors.ts';
 import { refuseOversizedImage } from '../../http/image-size.ts';
+import * as repo from './company.repo.ts';
 import { auditedCompany, companyNamed, companyRow, toCompanyInfo } from './company.repo.ts';
 import { logoStored, readLogo } from './logo.ts';
 
@@ -46,20 +47,16 @@ export async function addCompany(db: Db, caller: Caller, body: BodyOf<typeof com
   const t = now();
   const id = await db.transaction().execute(async (trx) => {
     if (await companyNamed(trx, body.name.trim())) fail(ErrorCode.companyNameTaken);
-    const row = await trx
-      .insertInto('companies')
-      .values({
-        name: body.name.trim(),
-        contact_name: body.contactName?.trim() || null,
-        email: body.email?.toLowerCase() ?? null,
-        phone: body.phone?.trim() || null,
-        address: body.address?.trim() || null,
-        theme_color: body.themeColor?.toLowerCase() ?? null,
-        created_at: t,
-        updated_at: t,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await repo.insertCompany(trx, {
+      name: body.name.trim(),
+      contact_name: body.contactName?.trim() || null,
+      email: body.email?.toLowerCase() ?? null,
+      phone: body.phone?.trim() || null,
+      address: body.address?.trim() || null,
+      theme_color: body.themeColor?.toLowerCase() ?? null,
+      created_at: t,
+      updated_at: t,
+    });
     await recordAdminChange(
       trx,
       {
@@ -84,12 +81,7 @@ async function changeCompany(db: Db, caller: Caller, id: number, action: string,
   await db.transaction().execute(async (trx) => {
     const before = (await companyRow(trx, id)) ?? fail(ErrorCode.notFound);
     if (set.name !== undefined && (await companyNamed(trx, String(set.name), id))) fail(ErrorCode.companyNameTaken);
-    const after = await trx
-      .updateTable('companies')
-      .set({ ...set, updated_at: t })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const after = await repo.updateCompany(trx, id, { ...set, updated_at: t });
     await recordAdminChange(
       trx,
       {

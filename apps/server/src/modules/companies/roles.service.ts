@@ -13,7 +13,8 @@ import type { Db } from '../../db/index.ts';
 import { now, parseJson } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
 import { iso } from '../../time/index.ts';
-import { countRoles, roleNamed, rolesOf } from './roles.repo.ts';
+import * as repo from './roles.repo.ts';
+import { countRoles, roleNamed } from './roles.repo.ts';
 
 type RoleRow = { id: number; name: string; permissions: string; created_at: number; users: number | string };
 const toRole = (r: RoleRow) => ({
@@ -32,11 +33,11 @@ function companyOf(caller: Caller): number {
 }
 
 export async function listRoles(db: Db, caller: Caller) {
-  return (await rolesOf(db, companyOf(caller)).execute()).map(toRole);
+  return (await repo.companyRoles(db, companyOf(caller))).map(toRole);
 }
 
 export async function getRole(db: Db, caller: Caller, id: number) {
-  const row = await rolesOf(db, companyOf(caller)).where('company_roles.id', '=', id).executeTakeFirst();
+  const row = await repo.companyRole(db, companyOf(caller), id);
   if (!row) return fail(ErrorCode.notFound);
   return toRole(row);
 }
@@ -62,11 +63,7 @@ export async function addRole(db: Db, caller: Caller, input: { name: string; per
     if ((await countRoles(trx, companyId)) >= limits.rolesPerCompany) fail(ErrorCode.roleLimit);
     if (await roleNamed(trx, companyId, name)) fail(ErrorCode.roleExists);
     const t = now();
-    const row = await trx
-      .insertInto('company_roles')
-      .values({ company_id: companyId, name, permissions: JSON.stringify(permissions), created_at: t })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const row = { id: await repo.insertRole(trx, companyId, name, JSON.stringify(permissions), t) };
     await recordAdminChange(
       trx,
       {
@@ -95,12 +92,7 @@ export async function editRole(db: Db, caller: Caller, id: number, input: { name
   await db.transaction().execute(async (trx) => {
     const clash = await roleNamed(trx, companyId, name);
     if (clash && clash.id !== id) fail(ErrorCode.roleExists);
-    await trx
-      .updateTable('company_roles')
-      .set({ name, permissions: JSON.stringify(permissions) })
-      .where('id', '=', id)
-      .where('company_id', '=', companyId)
-      .execute();
+    await repo.updateRole(trx, companyId, id, name, JSON.stringify(permissions));
     await recordAdminChange(
       trx,
       {
@@ -132,17 +124,11 @@ export async function deleteRole(db: Db, caller: Caller, id: number, moveTo?: nu
   }
   const t = now();
   await db.transaction().execute(async (trx) => {
-    const holders = await trx
-      .selectFrom('users')
-      .select('id')
-      .where('role_id', '=', id)
-      .where('company_id', '=', companyId)
-      .execute();
+    const holders = await repo.roleHolders(trx, companyId, id);
     if (holders.length > 0 && moveTo === undefined)
       fail(ErrorCode.validation, `body.moveTo is required: ${holders.length} users hold this role`);
-    if (holders.length > 0)
-      await trx.updateTable('users').set({ role_id: moveTo!, updated_at: t }).where('role_id', '=', id).execute();
-    await trx.deleteFrom('company_roles').where('id', '=', id).where('company_id', '=', companyId).execute();
+    if (holders.length > 0) await repo.moveRoleHolders(trx, id, moveTo!, t);
+    await repo.deleteRoleRow(trx, companyId, id);
     await recordAdminChange(
       trx,
       {

@@ -11,12 +11,12 @@ import { recordAdminChange } from '../../audit/admin.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
 import { now } from '../../db/index.ts';
-import { containsText } from '../../db/search.ts';
 import { fail } from '../../http/errors.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
 import { removeImage, storeImage } from '../users/avatar.ts';
-import { auditedUser, companyUsers, toCompanyUser } from './users.repo.ts';
+import * as repo from './users.repo.ts';
+import { auditedUser, toCompanyUser } from './users.repo.ts';
 
 function companyOf(caller: Caller): number {
   return caller.user.company_id ?? fail(ErrorCode.noPermission);
@@ -30,39 +30,24 @@ export async function listUsers(
   const companyId = companyOf(caller);
   const page = query.page ?? 1;
   const size = query.size ?? 10;
-  let q = companyUsers(db, companyId);
-  const keyword = query.keyword?.trim();
-  if (keyword) q = q.where(containsText(['users.account', 'users.name', 'users.nickname'], keyword));
-  if (query.roleId) q = q.where('users.role_id', '=', query.roleId);
-  const total = Number(
-    (
-      await q
-        .clearSelect()
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
+  const { total, rows } = await repo.companyUserPage(
+    db,
+    companyId,
+    { keyword: query.keyword?.trim(), roleId: query.roleId },
+    page,
+    size,
   );
-  const rows = await q
-    .orderBy('users.created_at', 'desc')
-    .orderBy('users.id', 'desc')
-    .limit(size)
-    .offset((page - 1) * size)
-    .execute();
   return { total, list: rows.map(toCompanyUser) };
 }
 
 export async function getUser(db: Db, caller: Caller, id: number) {
-  const row = await companyUsers(db, companyOf(caller)).where('users.id', '=', id).executeTakeFirst();
+  const row = await repo.companyUserById(db, companyOf(caller), id);
   return row ? toCompanyUser(row) : fail(ErrorCode.notFound);
 }
 
 export async function checkAccount(db: Db, caller: Caller, account: string) {
   companyOf(caller);
-  const found = await db
-    .selectFrom('users')
-    .select(['company_id'])
-    .where('account', '=', account.toLowerCase())
-    .executeTakeFirst();
+  const found = await repo.accountCompany(db, account.toLowerCase());
   if (found?.company_id) fail(ErrorCode.accountInCompany);
   if (found) fail(ErrorCode.accountExists);
 }
@@ -70,13 +55,7 @@ export async function checkAccount(db: Db, caller: Caller, account: string) {
 /** A role of the caller's company, or 404 as if it did not exist. */
 async function roleOfCompany(db: Db, companyId: number, roleId: number | null | undefined) {
   if (roleId == null) return;
-  const role = await db
-    .selectFrom('company_roles')
-    .select('id')
-    .where('id', '=', roleId)
-    .where('company_id', '=', companyId)
-    .executeTakeFirst();
-  if (!role) fail(ErrorCode.notFound, 'roleId: no such role in the company');
+  if (!(await repo.roleInCompany(db, companyId, roleId))) fail(ErrorCode.notFound, 'roleId: no such role in the company');
 }
 
 export async function addUser(
@@ -100,26 +79,22 @@ export async function addUser(
   try {
     const id = await db.transaction().execute(async (trx) => {
       // Checked again inside: another request may have taken the account meanwhile.
-      const taken = await trx.selectFrom('users').select('company_id').where('account', '=', account).executeTakeFirst();
+      const taken = await repo.accountCompany(trx, account);
       if (taken) fail(taken.company_id ? ErrorCode.accountInCompany : ErrorCode.accountExists);
-      const row = await trx
-        .insertInto('users')
-        .values({
-          account,
-          password_hash: passwordHash,
-          kind: 'company_user',
-          company_id: companyId,
-          role_id: fields.roleId ?? null,
-          name: fields.name?.trim() || null,
-          nickname: fields.nickname?.trim() || null,
-          phone: fields.phone?.trim() || null,
-          gender: fields.gender ?? null,
-          avatar: avatarUrl,
-          created_at: t,
-          updated_at: t,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const row = await repo.insertCompanyUser(trx, {
+        account,
+        password_hash: passwordHash,
+        kind: 'company_user',
+        company_id: companyId,
+        role_id: fields.roleId ?? null,
+        name: fields.name?.trim() || null,
+        nickname: fields.nickname?.trim() || null,
+        phone: fields.phone?.trim() || null,
+        gender: fields.gender ?? null,
+        avatar: avatarUrl,
+        created_at: t,
+        updated_at: t,
+      });
       await recordAdminChange(
         trx,
         { actorUserId: caller.user.id, companyId, entity: 'user', entityId: row.id, action: 'create', after: auditedUser(row) },
@@ -145,21 +120,16 @@ export async function editUser(db: Db, caller: Caller, id: number, body: BodyOf<
   if (changesRole) await roleOfCompany(db, companyId, body.roleId);
   const t = now();
   await db.transaction().execute(async (trx) => {
-    const before = (await companyUserRow(trx, companyId, id)) ?? fail(ErrorCode.notFound);
-    const after = await trx
-      .updateTable('users')
-      .set({
-        ...(body.name !== undefined ? { name: body.name?.trim() || null } : {}),
-        ...(body.nickname !== undefined ? { nickname: body.nickname?.trim() || null } : {}),
-        ...(body.phone !== undefined ? { phone: body.phone?.trim() || null } : {}),
-        ...(body.gender !== undefined ? { gender: body.gender } : {}),
-        ...(changesRole ? { role_id: body.roleId ?? null } : {}),
-        ...(body.enabled !== undefined ? { enabled: body.enabled ? 1 : 0 } : {}),
-        updated_at: t,
-      })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const before = (await repo.companyUserRow(trx, companyId, id)) ?? fail(ErrorCode.notFound);
+    const after = await repo.updateUserRow(trx, id, {
+      ...(body.name !== undefined ? { name: body.name?.trim() || null } : {}),
+      ...(body.nickname !== undefined ? { nickname: body.nickname?.trim() || null } : {}),
+      ...(body.phone !== undefined ? { phone: body.phone?.trim() || null } : {}),
+      ...(body.gender !== undefined ? { gender: body.gender } : {}),
+      ...(changesRole ? { role_id: body.roleId ?? null } : {}),
+      ...(body.enabled !== undefined ? { enabled: body.enabled ? 1 : 0 } : {}),
+      updated_at: t,
+    });
     await recordAdminChange(
       trx,
       {
@@ -185,13 +155,8 @@ export async function deleteUser(db: Db, caller: Caller, id: number) {
   if (target.kind === 'company_admin') fail(ErrorCode.noPermission, 'the company administrator stays in the company');
   const t = now();
   await db.transaction().execute(async (trx) => {
-    const before = (await companyUserRow(trx, companyId, id)) ?? fail(ErrorCode.notFound);
-    const after = await trx
-      .updateTable('users')
-      .set({ company_id: null, role_id: null, kind: 'end_user', updated_at: t })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const before = (await repo.companyUserRow(trx, companyId, id)) ?? fail(ErrorCode.notFound);
+    const after = await repo.updateUserRow(trx, id, { company_id: null, role_id: null, kind: 'end_user', updated_at: t });
     await recordAdminChange(
       trx,
       {
@@ -208,9 +173,4 @@ export async function deleteUser(db: Db, caller: Caller, id: number) {
     await revokeUserSessions(trx, id);
   });
   return null;
-}
-
-/** The company's account row as it stands inside the changing transaction (the audit's "before"). */
-function companyUserRow(trx: Db, companyId: number, id: number) {
-  return trx.selectFrom('users').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
 }
