@@ -22,11 +22,8 @@ const NOT_YET_MOVED = new Set<string>([
   'events/events.service.ts',
   'gateway-stock/sheet.ts',
   'loggers/functions.service.ts',
-  'plant-energy/events.ts',
   'plant-energy/income.ts',
-  'plant-energy/master-meter.ts',
   'plant-energy/series.ts',
-  'plant-energy/weather.ts',
   'reports/aggregate.ts',
   'reports/forecast.ts',
   'reports/generation.ts',
@@ -38,7 +35,6 @@ const NOT_YET_MOVED = new Set<string>([
   'upgrades/rollouts.ts',
   'upgrades/runner.ts',
   'upgrades/upgrades.service.ts',
-  'versions/versions.service.ts',
 ]);
 
 const BUILDERS = ['selectFrom', 'selectNoFrom', 'insertInto', 'replaceInto', 'updateTable', 'deleteFrom', 'mergeInto'];

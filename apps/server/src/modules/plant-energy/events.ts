@@ -5,9 +5,9 @@
  */
 import type { DataOf, Language, plantEnergyApi } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
-import { plantsVisible } from '../../access/scopes.ts';
 import type { Db } from '../../db/index.ts';
 import { toRecentEvent } from '../events/mapper.ts';
+import { eventsSince } from './plant.repo.ts';
 
 export type OneHourEvents = DataOf<typeof plantEnergyApi.eventOneHour>;
 
@@ -15,32 +15,6 @@ export const ONE_HOUR_MS = 3_600_000;
 export const ONE_HOUR_LIMIT = 50;
 
 export async function eventsOfLastHour(db: Db, caller: Caller, lan: Language, now = Date.now()): Promise<OneHourEvents> {
-  const rows = await db
-    .selectFrom('events')
-    .innerJoin('plants', 'plants.id', 'events.plant_id')
-    .select([
-      'events.id',
-      'events.plant_id',
-      'plants.name as plant_name',
-      'events.sn',
-      'events.code',
-      'events.level',
-      'events.source',
-      'events.text_en',
-      'events.text_es',
-      'events.started_at',
-      'events.ended_at',
-    ])
-    .where('events.plant_id', 'in', (eb) =>
-      eb
-        .selectFrom('plants')
-        .select('plants.id')
-        .where((p) => plantsVisible(p, caller)),
-    )
-    .where('events.started_at', '>=', now - ONE_HOUR_MS)
-    .orderBy('events.started_at', 'desc')
-    .orderBy('events.id', 'desc')
-    .limit(ONE_HOUR_LIMIT)
-    .execute();
+  const rows = await eventsSince(db, caller, now - ONE_HOUR_MS, ONE_HOUR_LIMIT);
   return rows.map((r) => toRecentEvent(r, lan));
 }

@@ -10,11 +10,12 @@ import type { Caller } from '../../access/caller.ts';
 import { deviceFor } from '../../access/resolve.ts';
 import type { Db } from '../../db/index.ts';
 import { resumPlantGrid } from '../../energy/plant-grid.ts';
+import { setPlantMasterMeter } from './plant.repo.ts';
 
 export async function setMasterMeter(db: Db, caller: Caller, sn: string, now = Date.now()): Promise<null> {
   const device = await deviceFor(db, caller, { sn }, { kind: 'meter', onPlant: true, need: 'operate' });
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('plants').set({ master_meter_id: device.id }).where('id', '=', device.plantId).execute();
+    await setPlantMasterMeter(trx, device.plantId, device.id);
     await resumPlantGrid(trx, device.plantId, now);
   });
   return null;

@@ -17,6 +17,7 @@ import { deviceLatest, type LatestDevice, num, plantLatest } from '../../energy/
 import { samplesIn } from '../../energy/samples.ts';
 import { fail } from '../../http/errors.ts';
 import { dayBounds, iso, localDay, requestDay } from '../../time/index.ts';
+import { bindDeviceToPlant, plantTimezone, weatherStationOfPlant } from './plant.repo.ts';
 
 export type WeatherNow = DataOf<typeof plantEnergyApi.weather>;
 export type WeatherStationInfo = DataOf<typeof plantEnergyApi.saveWeatherAuth>;
@@ -68,8 +69,8 @@ export function stationOf(devices: readonly LatestDevice[]): LatestDevice | null
 
 export async function plantWeather(db: Db, caller: Caller, plantId: number): Promise<WeatherNow> {
   await plantFor(db, caller, plantId);
-  const plant = await db.selectFrom('plants').select('timezone').where('id', '=', plantId).executeTakeFirstOrThrow();
-  return weatherNow(stationOf(await plantLatest(db, plantId, ['weather'])), plant.timezone);
+  const timezone = await plantTimezone(db, plantId);
+  return weatherNow(stationOf(await plantLatest(db, plantId, ['weather'])), timezone);
 }
 
 /** A weather station's reading now (`device`: a weather station on a plant the caller sees). */
@@ -105,21 +106,12 @@ export function weatherProducts(lan: Language) {
 /** Attach a weather station by SN: a weather device behind one of the plant's gateways. */
 export async function attachStation(db: Db, caller: Caller, plantId: number, sn: string): Promise<WeatherStationInfo> {
   await plantFor(db, caller, plantId, 'operate');
-  const device = await db
-    .selectFrom('devices')
-    .innerJoin('gateways', 'gateways.id', 'devices.gateway_id')
-    .select(['devices.id', 'devices.plant_id'])
-    .where('devices.sn', '=', sn)
-    .where('devices.kind', '=', 'weather')
-    .where('devices.deleted_at', 'is', null)
-    .where('gateways.plant_id', '=', plantId)
-    .where('gateways.deleted_at', 'is', null)
-    .executeTakeFirst();
+  const device = await weatherStationOfPlant(db, plantId, sn);
   if (!device) return fail(ErrorCode.notFound);
   if (device.plant_id !== plantId) {
     // It joins the plant now: its data from before is not the plant's.
     const t = Date.now();
-    await db.updateTable('devices').set({ plant_id: plantId, bound_at: t, updated_at: t }).where('id', '=', device.id).execute();
+    await bindDeviceToPlant(db, device.id, plantId, t);
   }
   const latest = await deviceLatest(db, device.id);
   return info(latest!);

@@ -1,5 +1,5 @@
 /** The SQL of system versions; rows mapped to the contract's record. */
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
 import { iso } from '../../time/index.ts';
@@ -75,4 +75,36 @@ export async function versionNumbers(db: Tx) {
     .orderBy('id')
     .execute();
   return rows.map((r) => ({ id: r.id, number: r.number, publishedAt: Number(r.published_at) }));
+}
+
+/** Hold writers of other versions off until the transaction ends (PostgreSQL; SQLite has one writer). */
+export async function lockVersions(trx: Tx, dialect: 'postgres' | string) {
+  if (dialect === 'postgres') await sql`lock table system_versions in share row exclusive mode`.execute(trx);
+}
+
+export const updateVersion = (
+  trx: Tx,
+  id: number,
+  set: { number: string; content_zh: string; content_en: string; updated_at: number },
+) => trx.updateTable('system_versions').set(set).where('id', '=', id).execute();
+
+export async function insertVersion(
+  trx: Tx,
+  values: {
+    number: string;
+    content_zh: string;
+    content_en: string;
+    published_by: number;
+    published_at: number;
+    updated_at: number;
+  },
+): Promise<number> {
+  const row = await trx.insertInto('system_versions').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Delete a version; whether there was one. */
+export async function deleteVersionRow(db: Tx, id: number): Promise<boolean> {
+  const done = await db.deleteFrom('system_versions').where('id', '=', id).executeTakeFirst();
+  return Number(done.numDeletedRows) !== 0;
 }

@@ -9,11 +9,19 @@
  * (SQLite has one writer at a time).
  */
 import { compareVersions, ErrorCode } from '@sunfleet/contracts';
-import { sql } from 'kysely';
 import type { Caller } from '../../access/caller.ts';
 import type { Db, Dialect } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
-import { latest, versionById, versionNumbers, versionPage } from './versions.repo.ts';
+import {
+  deleteVersionRow,
+  insertVersion,
+  latest,
+  lockVersions,
+  updateVersion,
+  versionById,
+  versionNumbers,
+  versionPage,
+} from './versions.repo.ts';
 
 interface Input {
   id?: number;
@@ -67,39 +75,29 @@ export async function saveVersion(db: Db, dialect: Dialect, caller: Caller, inpu
   if (!contentEn) fail(ErrorCode.validation, 'contentEn: required');
   const at = Date.now();
   const id = await db.transaction().execute(async (trx) => {
-    if (dialect === 'postgres') await sql`lock table system_versions in share row exclusive mode`.execute(trx);
+    await lockVersions(trx, dialect);
     const all = await versionNumbers(trx);
     if (input.id !== undefined && !all.some((v) => v.id === input.id)) fail(ErrorCode.notFound);
     checkNumber(all, number, input.id);
     if (input.id !== undefined) {
-      await trx
-        .updateTable('system_versions')
-        .set({ number, content_zh: contentZh, content_en: contentEn, updated_at: at })
-        .where('id', '=', input.id)
-        .execute();
+      await updateVersion(trx, input.id, { number, content_zh: contentZh, content_en: contentEn, updated_at: at });
       return input.id;
     }
     // Never earlier than the latest: numbers and times rise together even if the clock stepped back.
     const publishedAt = Math.max(at, (all.at(-1)?.publishedAt ?? 0) + 1);
-    const row = await trx
-      .insertInto('system_versions')
-      .values({
-        number,
-        content_zh: contentZh,
-        content_en: contentEn,
-        published_by: caller.user.id,
-        published_at: publishedAt,
-        updated_at: at,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
+    return insertVersion(trx, {
+      number,
+      content_zh: contentZh,
+      content_en: contentEn,
+      published_by: caller.user.id,
+      published_at: publishedAt,
+      updated_at: at,
+    });
   });
   return getVersion(db, id);
 }
 
 export async function deleteVersion(db: Db, id: number) {
-  const done = await db.deleteFrom('system_versions').where('id', '=', id).executeTakeFirst();
-  if (Number(done.numDeletedRows) === 0) fail(ErrorCode.notFound);
+  if (!(await deleteVersionRow(db, id))) fail(ErrorCode.notFound);
   return null;
 }
