@@ -214,3 +214,25 @@ export async function toDeviceEvents(db: Db, caller: Caller, rows: EventRow[], l
   );
   return rows.map((r) => toDeviceEvent(r, lan, operable));
 }
+
+/** The newest event's id (0 without events). */
+export async function newestEventId(db: Db): Promise<number> {
+  return Number(
+    (
+      await db
+        .selectFrom('events')
+        .select((eb) => eb.fn.max('events.id').as('id'))
+        .executeTakeFirst()
+    )?.id ?? 0,
+  );
+}
+
+/** Acknowledge the event if nobody has; undefined when it was already. */
+export const ackOnce = (db: Db, id: number, userId: number, note: string | null, at: number) =>
+  db
+    .updateTable('events')
+    .set({ acked_at: at, acked_by: userId, ack_note: note })
+    .where('id', '=', id)
+    .where('acked_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();

@@ -10,7 +10,7 @@ import { LoadingCaches } from '../../cache/loading-cache.ts';
 import type { Db } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
 import { dayRange, timezoneOf } from '../../time/index.ts';
-import { countEvents, type EventFilters, eventRows, pageIds, toDeviceEvents } from './events.repo.ts';
+import { ackOnce, countEvents, type EventFilters, eventRows, newestEventId, pageIds, toDeviceEvents } from './events.repo.ts';
 import type { DeviceEvent, SubjectKind } from './mapper.ts';
 
 type ListQuery = QueryOf<typeof eventsApi.listEvents>;
@@ -52,14 +52,7 @@ const counts = new LoadingCaches<Db, number>({ max: 5000, ttlMs: 10_000 });
 export const eventsChanged = () => counts.clear();
 
 async function cachedCount(db: Db, caller: Caller, f: EventFilters): Promise<number> {
-  const newest = Number(
-    (
-      await db
-        .selectFrom('events')
-        .select((eb) => eb.fn.max('events.id').as('id'))
-        .executeTakeFirst()
-    )?.id ?? 0,
-  );
+  const newest = await newestEventId(db);
   const key = JSON.stringify([
     caller.user.id,
     f.plantId,
@@ -121,13 +114,7 @@ export async function eventDetail(db: Db, caller: Caller, id: number, lan: Langu
 export async function ackEvent(db: Db, caller: Caller, id: number, note: string | undefined, lan: Language) {
   await eventFor(db, caller, id, 'operate');
   const text = note?.trim() || null;
-  const updated = await db
-    .updateTable('events')
-    .set({ acked_at: Date.now(), acked_by: caller.user.id, ack_note: text })
-    .where('id', '=', id)
-    .where('acked_at', 'is', null)
-    .returning('id')
-    .executeTakeFirst();
+  const updated = await ackOnce(db, id, caller.user.id, text, Date.now());
   if (!updated) fail(ErrorCode.already);
   eventsChanged();
   return eventDetail(db, caller, id, lan);

@@ -10,6 +10,7 @@ import { decodeSettingGroup, type RegisterWrite, settingGroupReads } from '@sunf
 import type { CommandBody, CommandChannel, CommandJob } from '../../commands/channel.ts';
 import type { Db } from '../../db/index.ts';
 import type { ReadValues } from './fields.ts';
+import { deviceTarget } from './settings.repo.ts';
 
 /** Longest wait for one command's final state; the channel's own timeout is normally shorter. */
 export const COMMAND_WAIT_MS = 60_000;
@@ -36,12 +37,7 @@ export interface Target {
 }
 
 export async function targetOf(db: Db, deviceId: number): Promise<Target> {
-  const row = await db
-    .selectFrom('devices')
-    .innerJoin('gateways', 'gateways.id', 'devices.gateway_id')
-    .select(['devices.id', 'devices.sn', 'devices.unit', 'devices.protocol_id', 'gateways.sn as gatewaySn', 'gateways.online'])
-    .where('devices.id', '=', deviceId)
-    .executeTakeFirstOrThrow();
+  const row = await deviceTarget(db, deviceId);
   return {
     deviceId: row.id,
     sn: row.sn,

@@ -326,3 +326,12 @@ export async function cancelQueued(db: Db, batchId: string): Promise<{ id: strin
     .where('state', '=', 'reading')
     .execute();
 }
+
+/** The device a setting job reads or writes, with its gateway's SN and whether it is online. */
+export const deviceTarget = (db: Db, deviceId: number) =>
+  db
+    .selectFrom('devices')
+    .innerJoin('gateways', 'gateways.id', 'devices.gateway_id')
+    .select(['devices.id', 'devices.sn', 'devices.unit', 'devices.protocol_id', 'gateways.sn as gatewaySn', 'gateways.online'])
+    .where('devices.id', '=', deviceId)
+    .executeTakeFirstOrThrow();
