@@ -20,7 +20,6 @@ const NOT_YET_MOVED = new Set<string>([
   'demand-response/events.service.ts',
   'demand-response/stations.ts',
   'gateway-stock/sheet.ts',
-  'loggers/functions.service.ts',
   'plant-energy/income.ts',
   'plant-energy/series.ts',
   'reports/aggregate.ts',

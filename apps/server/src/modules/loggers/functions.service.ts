@@ -12,6 +12,7 @@ import type { Db } from '../../db/index.ts';
 import type { LoggerFunctionsTable } from '../../db/schema.ts';
 import { fail } from '../../http/errors.ts';
 import { iso } from '../../time/index.ts';
+import * as repo from './functions.repo.ts';
 
 type Fn = DataOf<typeof loggersApi.getFunction>;
 type Input = { id?: number; name: string; code: string; descriptionEn: string; descriptionEs: string; enabled: boolean };
@@ -30,18 +31,16 @@ const toFunction = (r: Selectable<LoggerFunctionsTable>): Fn => ({
 const sameName = (name: string) => name.trim().toLowerCase();
 
 async function namedLike(db: Db, name: string) {
-  const rows = await db.selectFrom('logger_functions').select(['id', 'name']).execute();
+  const rows = await repo.functionNames(db);
   return rows.find((r) => sameName(r.name) === sameName(name));
 }
 
 export async function listFunctions(db: Db, caller: Caller, all: boolean) {
-  let q = db.selectFrom('logger_functions').selectAll().orderBy('name');
-  if (!(all && can(caller, 'logger.function.edit'))) q = q.where('enabled', '=', 1);
-  return (await q.execute()).map(toFunction);
+  return (await repo.functionsByName(db, all && can(caller, 'logger.function.edit'))).map(toFunction);
 }
 
 export async function getFunction(db: Db, id: number) {
-  const row = await db.selectFrom('logger_functions').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await repo.functionById(db, id);
   if (!row) return fail(ErrorCode.notFound);
   return toFunction(row);
 }
@@ -66,25 +65,19 @@ export async function saveFunction(db: Db, input: Input) {
   };
   const id = await db.transaction().execute(async (trx) => {
     if (input.id !== undefined) {
-      const found = await trx.selectFrom('logger_functions').select('id').where('id', '=', input.id).executeTakeFirst();
-      if (!found) fail(ErrorCode.notFound);
+      if (!(await repo.functionExists(trx, input.id))) fail(ErrorCode.notFound);
     }
-    const rows = await trx.selectFrom('logger_functions').select(['id', 'name', 'code']).execute();
+    const rows = await repo.functionNames(trx);
     const others = rows.filter((r) => r.id !== input.id);
     if (others.some((r) => sameName(r.name) === sameName(name)))
       fail(ErrorCode.already, 'name: another maintenance function has this name');
     if (others.some((r) => r.code.toLowerCase() === code.toLowerCase()))
       fail(ErrorCode.codeExists, 'code: another maintenance function has this code');
     if (input.id !== undefined) {
-      await trx.updateTable('logger_functions').set(values).where('id', '=', input.id).execute();
+      await repo.updateFunction(trx, input.id, values);
       return input.id;
     }
-    const row = await trx
-      .insertInto('logger_functions')
-      .values({ ...values, created_at: at })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
+    return repo.insertFunction(trx, values, at);
   });
   return getFunction(db, id);
 }
