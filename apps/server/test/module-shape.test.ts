@@ -25,12 +25,6 @@ const NOT_YET_MOVED = new Set<string>([
   'reports/aggregate.ts',
   'reports/forecast.ts',
   'reports/generation.ts',
-  'upgrades/device-status.ts',
-  'upgrades/download.ts',
-  'upgrades/engine.ts',
-  'upgrades/rollouts.ts',
-  'upgrades/runner.ts',
-  'upgrades/upgrades.service.ts',
 ]);
 
 const BUILDERS = ['selectFrom', 'selectNoFrom', 'insertInto', 'replaceInto', 'updateTable', 'deleteFrom', 'mergeInto'];

@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import type { Database, DeviceStatus } from '../../db/schema.ts';
 import { type Condition, deviceStatus } from '../../energy/device-status.ts';
 import { refreshPlantStatus } from '../../energy/plant-status.ts';
+import * as repo from './fleet.repo.ts';
 import type { DeviceRow } from './upgrades.repo.ts';
 
 type Db = Kysely<Database>;
@@ -19,12 +20,7 @@ export function underWayOnDevice(row: Pick<DeviceRow, 'state' | 'progress'>): bo
 
 /** The status the device's open events give it. */
 async function statusFromEvents(db: Db, deviceId: number): Promise<DeviceStatus> {
-  const open = await db
-    .selectFrom('events')
-    .select(['code', 'level', 'source'])
-    .where('device_id', '=', deviceId)
-    .where('ended_at', 'is', null)
-    .execute();
+  const open = await repo.openEventsOfDevice(db, deviceId);
   return deviceStatus(new Map<string, Condition>(open.map((e) => [e.code, { level: e.level, source: e.source }])));
 }
 
@@ -34,21 +30,11 @@ export async function followUpgrade(
   row: Pick<DeviceRow, 'device_kind' | 'device_sn' | 'state' | 'progress'>,
 ): Promise<void> {
   if (row.device_kind !== 'inverter') return;
-  const device = await db
-    .selectFrom('devices')
-    .select(['id', 'plant_id', 'status'])
-    .where('sn', '=', row.device_sn)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const device = await repo.liveDeviceBySn(db, row.device_sn);
   if (!device) return;
   const underWay = underWayOnDevice(row);
   if (underWay === (device.status === 'upgrading')) return;
   const next = underWay ? 'upgrading' : await statusFromEvents(db, device.id);
-  const changed = await db
-    .updateTable('devices')
-    .set({ status: next })
-    .where('id', '=', device.id)
-    .where('status', '=', device.status)
-    .executeTakeFirst();
-  if (Number(changed.numUpdatedRows) > 0 && device.plant_id !== null) await refreshPlantStatus(db, [device.plant_id]);
+  const changed = await repo.moveDeviceStatus(db, device.id, device.status, next);
+  if (changed && device.plant_id !== null) await refreshPlantStatus(db, [device.plant_id]);
 }

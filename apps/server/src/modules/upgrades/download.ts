@@ -11,6 +11,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/index.ts';
 import { firmwareBlobPath } from '../../firmware/signing.ts';
 import { replyError } from '../../http/errors.ts';
+import { firmwareBlob } from './fleet.repo.ts';
 import type { LinkSigner } from './links.ts';
 
 /** The byte range asked for, within `size`: null for none (or one we do not serve: several ranges), 'bad' when unsatisfiable. */
@@ -46,7 +47,7 @@ export async function serveFirmware(
   const refuse = (status: keyof typeof refusals) =>
     replyError(req, reply.header('cache-control', 'no-store'), status, refusals[status]);
   if (!links.verify(p.id, p.exp, p.sig)) return refuse(403);
-  const fw = await db.selectFrom('firmware').select(['sha256', 'size']).where('id', '=', p.id).executeTakeFirst();
+  const fw = await firmwareBlob(db, p.id);
   const file = fw ? firmwareBlobPath(dataDir, fw.sha256) : null;
   const stat = file ? await fs.promises.stat(file).catch(() => null) : null;
   if (!file || !stat?.isFile()) return refuse(404);

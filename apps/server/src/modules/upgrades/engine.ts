@@ -12,6 +12,7 @@ import type { Db, Dialect } from '../../db/index.ts';
 import type { FirmwareTable } from '../../db/schema.ts';
 import { latestBySn } from '../../energy/latest.ts';
 import { followUpgrade } from './device-status.ts';
+import { firmwareForUpgrade, gatewayVersions } from './fleet.repo.ts';
 import { type LinkSigner, linkKey, linkSigner } from './links.ts';
 import { confirmation, isForward, outcomeOfJob } from './machine.ts';
 import {
@@ -61,11 +62,7 @@ export type FirmwareRow = Pick<FirmwareTable, 'type' | 'product_name' | 'version
 };
 
 export async function firmwareRow(db: Db, id: number): Promise<FirmwareRow | undefined> {
-  return db
-    .selectFrom('firmware')
-    .select(['id', 'type', 'product_name', 'version', 'size', 'sha256', 'signature', 'enabled'])
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return firmwareForUpgrade(db, id);
 }
 
 const FINAL_RESULT = { success: 'succeeded', failed: 'failed', download_failed: 'failed', cancelled: 'cancelled' } as const;
@@ -169,11 +166,7 @@ async function reportedVersions(
   const gateways = rows.filter((r) => r.device_kind === 'gateway').map((r) => r.device_sn);
   const inverters = rows.filter((r) => r.device_kind === 'inverter').map((r) => r.device_sn);
   for (let i = 0; i < gateways.length; i += 500) {
-    const found = await db
-      .selectFrom('gateways')
-      .select(['sn', 'sw_version', 'last_online_at', 'online'])
-      .where('sn', 'in', gateways.slice(i, i + 500))
-      .execute();
+    const found = await gatewayVersions(db, gateways.slice(i, i + 500));
     for (const g of found)
       out.set(g.sn, {
         version: g.sw_version,

@@ -10,6 +10,7 @@ import type { Caller } from '../../access/caller.ts';
 import type { Deps } from '../../deps.ts';
 import { fail } from '../../http/errors.ts';
 import { cutDevice, upgradeCtx } from './engine.ts';
+import * as fleet from './fleet.repo.ts';
 import {
   closeLog,
   countDevices,
@@ -31,18 +32,9 @@ export type RolloutWithFirmware = RolloutRow & { product_name: string; version: 
 const FAILING_SHOWN = 200;
 const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
-const withFirmware = (deps: UpgradeDeps) =>
-  deps.db
-    .selectFrom('upgrade_rollouts')
-    .innerJoin('firmware', 'firmware.id', 'upgrade_rollouts.firmware_id')
-    .selectAll('upgrade_rollouts')
-    .select(['firmware.product_name', 'firmware.version']);
-
 /** A rollout the caller started (any, for a system administrator); 404 otherwise. */
 async function rolloutFor(deps: UpgradeDeps, caller: Caller, id: string): Promise<RolloutWithFirmware> {
-  let q = withFirmware(deps).where('upgrade_rollouts.id', '=', id);
-  if (caller.user.kind !== 'sysadmin') q = q.where('upgrade_rollouts.requested_by', '=', caller.user.id);
-  const r = await q.executeTakeFirst();
+  const r = await fleet.rolloutWithFirmware(deps.db, id, caller.user.kind !== 'sysadmin' ? caller.user.id : undefined);
   return r ?? fail(ErrorCode.notFound);
 }
 
@@ -119,25 +111,14 @@ export async function listRollouts(
   caller: Caller,
   q: { firmwareId?: number; page?: number; size?: number },
 ): Promise<DataOf<typeof upgradesApi.rollouts>> {
-  let base = withFirmware(deps);
-  if (caller.user.kind !== 'sysadmin') base = base.where('upgrade_rollouts.requested_by', '=', caller.user.id);
-  if (q.firmwareId !== undefined) base = base.where('upgrade_rollouts.firmware_id', '=', q.firmwareId);
   const size = q.size ?? 10;
   const page = q.page ?? 1;
-  const total = Number(
-    (
-      await base
-        .clearSelect()
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
+  const { total, rows } = await fleet.rolloutPage(
+    deps.db,
+    { requestedBy: caller.user.kind !== 'sysadmin' ? caller.user.id : undefined, firmwareId: q.firmwareId },
+    page,
+    size,
   );
-  const rows = await base
-    .orderBy('upgrade_rollouts.created_at', 'desc')
-    .orderBy('upgrade_rollouts.id')
-    .limit(size)
-    .offset((page - 1) * size)
-    .execute();
   const list = [];
   for (const r of rows) {
     const { _waves, ...s } = await summary(deps, r);
@@ -182,13 +163,7 @@ export async function cancelRollout(deps: UpgradeDeps, caller: Caller, id: strin
   if (!moved) fail(ErrorCode.stateBlocksAction, 'the rollout has ended');
   const ctx = upgradeCtx(deps);
   // Pending devices together; then each one under way.
-  const pending = await deps.db
-    .updateTable('upgrade_devices')
-    .set({ state: 'cancelled', error: 'cancelled', finished_at: at, updated_at: at })
-    .where('rollout_id', '=', r.id)
-    .where('state', '=', 'pending')
-    .returningAll()
-    .execute();
+  const pending = await fleet.cancelPending(deps.db, r.id, at);
   for (const d of pending) await closeLog(deps.db, d, 'cancelled', at, { state: 'cancelled' });
   for (const d of await devicesOf(deps.db, r.id, { states: OPEN_STATES })) await cutDevice(ctx, d, caller.user.id);
   return rolloutView(deps, caller, id);

@@ -16,6 +16,7 @@
 import { type PeriodicJob, startPeriodic } from '../../jobs/periodic.ts';
 import type { Logger } from '../../log.ts';
 import { confirmDevices, firmwareRow, startWave, syncDevices, type UpgradeCtx } from './engine.ts';
+import { nextWave } from './fleet.repo.ts';
 import {
   claimRollouts,
   devicesOf,
@@ -84,14 +85,7 @@ export async function advanceRollout(ctx: UpgradeCtx, rollout: RolloutRow): Prom
       if (done) result.completed++;
       return result;
     }
-    const next = await ctx.db
-      .updateTable('upgrade_rollouts')
-      .set({ current_wave: wave + 1, updated_at: ctx.now() })
-      .where('id', '=', r.id)
-      .where('state', '=', 'running')
-      .where('current_wave', '=', wave)
-      .returningAll()
-      .executeTakeFirst();
+    const next = await nextWave(ctx.db, r.id, wave, ctx.now());
     if (!next) return result;
     r = next;
     result.started += await startWave(ctx, r, wave + 1);

@@ -12,6 +12,7 @@ import type { Deps } from '../../deps.ts';
 import { latestBySn } from '../../energy/latest.ts';
 import { fail } from '../../http/errors.ts';
 import { cutDevice, type FirmwareRow, firmwareRow, startWave, syncDevices, upgradeCtx } from './engine.ts';
+import * as fleet from './fleet.repo.ts';
 import { busyDevices, type DeviceRow, insertRollout, latestOfDevice, OPEN_STATES, type UpgradeState } from './upgrades.repo.ts';
 import { inverterVersion, isVersion } from './versions.ts';
 import { deviceView } from './views.ts';
@@ -45,15 +46,10 @@ async function targets(deps: UpgradeDeps, caller: Caller, kind: Kind, names: rea
   if (kind === 'gateway') {
     const found = [];
     for (const by of names) found.push(await gatewayFor(deps.db, caller, by, { need: 'operate' }));
-    const rows = await deps.db
-      .selectFrom('gateways')
-      .select(['sn', 'online', 'sw_version', 'plant_id'])
-      .where(
-        'id',
-        'in',
-        found.map((g) => g.id),
-      )
-      .execute();
+    const rows = await fleet.gatewaysForUpgrade(
+      deps.db,
+      found.map((g) => g.id),
+    );
     const bySn = new Map(rows.map((r) => [r.sn, r]));
     for (const g of found) {
       const r = bySn.get(g.sn)!;
@@ -63,11 +59,7 @@ async function targets(deps: UpgradeDeps, caller: Caller, kind: Kind, names: rea
   }
   const found = [];
   for (const by of names) found.push(await deviceFor(deps.db, caller, by, { kind: 'inverter', need: 'operate' }));
-  const gateways = await deps.db
-    .selectFrom('gateways')
-    .select(['id', 'sn', 'online'])
-    .where('id', 'in', [...new Set(found.map((d) => d.gatewayId))])
-    .execute();
+  const gateways = await fleet.gatewaysOnline(deps.db, [...new Set(found.map((d) => d.gatewayId))]);
   const byId = new Map(gateways.map((g) => [g.id, g]));
   const latest = await latestBySn(
     deps.db,
@@ -168,30 +160,27 @@ export async function startUpgrade(
     for (let i = 0; i < accepted.length; i += 200) {
       const part = accepted.slice(i, i + 200);
       logs.push(
-        ...(await trx
-          .insertInto('maintenance_log')
-          .values(
-            part.map((t) => ({
-              kind: 'upgrade' as const,
-              device_sn: t.sn,
-              gateway_sn: t.gatewaySn,
-              plant_id: t.plantId,
-              user_id: caller.user.id,
-              job_id: null,
-              detail: JSON.stringify({
-                rolloutId: id,
-                firmwareId: firmware.id,
-                version: firmware.version,
-                fromVersion: t.version,
-                deviceKind: kind,
-              }),
-              result: 'running' as const,
-              created_at: at,
-              finished_at: null,
-            })),
-          )
-          .returning('id')
-          .execute()),
+        ...(await fleet.insertMaintenanceRows(
+          trx,
+          part.map((t) => ({
+            kind: 'upgrade' as const,
+            device_sn: t.sn,
+            gateway_sn: t.gatewaySn,
+            plant_id: t.plantId,
+            user_id: caller.user.id,
+            job_id: null,
+            detail: JSON.stringify({
+              rolloutId: id,
+              firmwareId: firmware.id,
+              version: firmware.version,
+              fromVersion: t.version,
+              deviceKind: kind,
+            }),
+            result: 'running' as const,
+            created_at: at,
+            finished_at: null,
+          })),
+        )),
       );
     }
     await insertRollout(
@@ -220,7 +209,7 @@ export async function startUpgrade(
   });
   // The canary (or the single device) is sent now; the runner sends the other waves.
   await startWave(ctx, { ...rollout, lease_until: 0 }, 0);
-  const rows = await deps.db.selectFrom('upgrade_devices').selectAll().where('rollout_id', '=', id).orderBy('id').execute();
+  const rows = await fleet.rolloutDevices(deps.db, id);
   const fw = { version: firmware.version, firmware_id: firmware.id };
   return { rolloutId: id, devices: rows.map((r) => deviceView(r, fw)), refused };
 }
@@ -256,12 +245,7 @@ export async function checkGateways(
 }
 
 async function withFirmware(deps: UpgradeDeps, row: DeviceRow) {
-  const r = await deps.db
-    .selectFrom('upgrade_rollouts')
-    .innerJoin('firmware', 'firmware.id', 'upgrade_rollouts.firmware_id')
-    .select(['firmware.version', 'upgrade_rollouts.firmware_id'])
-    .where('upgrade_rollouts.id', '=', row.rollout_id)
-    .executeTakeFirst();
+  const r = await fleet.rolloutFirmware(deps.db, row.rollout_id);
   return r ?? { version: '', firmware_id: 0 };
 }
 
@@ -304,15 +288,7 @@ const choice = (r: {
 
 /** The enabled images of a type, newest first. */
 export async function firmwares(deps: UpgradeDeps, type: Kind) {
-  const rows = await deps.db
-    .selectFrom('firmware')
-    .select(['id', 'product_name', 'version', 'file_name', 'size', 'change_log', 'created_at'])
-    .where('type', '=', type)
-    .where('enabled', '=', 1)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(200)
-    .execute();
+  const rows = await fleet.enabledFirmware(deps.db, type);
   return rows.map(choice);
 }
 
