@@ -1,5 +1,5 @@
 // Error codes are referred to by name (`ErrorCode.notFound`), never by their bare number, in the
-// server's, the web app's and the contracts' sources and tests. Checked forms: the code argument
+// server's, the web app's (its browser tests too) and the contracts' sources and tests. Checked forms: the code argument
 // of `fail(…)`, `new BusinessError(…)`, `new DeviceError(…)`, `new ApiError(…)`, `errorText(…)`
 // and `replyError(…)`; a comparison `code === N` / `code !== N` (either side); a `tolerate` list;
 // a test's `….code).toBe(N)` on an envelope; a `code: N` property. Numbers inside quotes (a
@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../../..');
-const scanned = ['apps/server/src', 'apps/server/test', 'apps/web/src', 'packages/contracts/src'];
+const scanned = ['apps/server/src', 'apps/server/test', 'apps/web/src', 'apps/web/e2e', 'packages/contracts/src'];
 const skipped = new Set(['node_modules', 'dist', 'data']);
 
 function walk(dir: string, out: string[] = []): string[] {

@@ -7,6 +7,7 @@
  * Keyboard: on the sign-in page and on a device list, Tab alone reaches every control the page
  * shows, and the sign-in works from the keyboard only.
  */
+import { ErrorCode } from '@sunfleet/contracts';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { menuRoutes, type PageRoute, publicRoutes } from '../src/app/routes.tsx';
@@ -20,7 +21,7 @@ let call: ApiCall;
 
 async function api<T>(path: string): Promise<T> {
   const body = await call<T>(path);
-  if (body.code !== 0) throw new Error(`${path}: ${JSON.stringify(body)}`);
+  if (body.code !== ErrorCode.ok) throw new Error(`${path}: ${JSON.stringify(body)}`);
   return body.data;
 }
 const first = async <T>(path: string) => (await api<{ list: T[] }>(`${path}?page=1&size=1`)).list[0];

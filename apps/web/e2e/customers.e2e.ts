@@ -7,8 +7,10 @@
  *
  * With SHOTS_DIR set, both pages and the dialog are saved there (for looking at, not compared).
  */
+
 import fs from 'node:fs';
 import path from 'node:path';
+import { ErrorCode } from '@sunfleet/contracts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe.ts';
@@ -106,7 +108,7 @@ describe('customer administration', () => {
       `/api/v1/customers?size=100&name=${encodeURIComponent(CUSTOMER)}`,
     );
     for (const c of left.data.list.filter((c) => c.name === CUSTOMER))
-      expect((await admin(`/api/v1/customers/delete/${c.id}`, { method: 'DELETE' })).code).toBe(0);
+      expect((await admin(`/api/v1/customers/delete/${c.id}`, { method: 'DELETE' })).code).toBe(ErrorCode.ok);
     const account = `valley.${Date.now().toString(36)}@e2e.sunfleet.local`;
     const page = await signIn();
     await page.goto('/customer/list');

@@ -6,7 +6,9 @@
  * it to temperatures. Screenshots of the inverter list, an inverter and a battery's cells, in
  * English and Spanish, go to /tmp/shots/devices-*.png.
  */
+
 import fs from 'node:fs';
+import { ErrorCode } from '@sunfleet/contracts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, demo, type Portal, startPortal } from './portal.ts';
@@ -200,7 +202,7 @@ describe('device list rights', () => {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ account, password, code }),
     }).then((r) => r.json() as Promise<{ code: number }>);
-    expect(signup.code).toBe(0);
+    expect(signup.code).toBe(ErrorCode.ok);
   }
 
   it('a visitor of a plant (not read-only) sees its inverters without delete or rename; the owner sees both', async () => {
@@ -218,7 +220,7 @@ describe('device list rights', () => {
         headers: { ...auth, 'Content-Type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ account: visitor, role: 'visitor' }),
       }).then((r) => r.json() as Promise<{ code: number }>);
-      expect(shared.code).toBe(0);
+      expect(shared.code).toBe(ErrorCode.ok);
     }
 
     const rows = (page: Page) => page.getByTestId('inverter-table').locator('[data-testid^="inverter-link-"]');

@@ -8,9 +8,11 @@
  *
  * With SHOTS_DIR set, the four pages are saved there at 1366×768 (for looking at, not compared).
  */
+
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ErrorCode } from '@sunfleet/contracts';
 import { theme } from 'antd';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -146,7 +148,7 @@ describe('company administration', () => {
     // attempt added is taken out first: the next test counts the Technician role's accounts.
     const admin = await portal.api(demo.companyAdmin);
     for (const left of await companyUsers('new.tech.'))
-      expect((await admin(`/api/v1/company/user/delete/${left.id}`, { method: 'POST' })).code).toBe(0);
+      expect((await admin(`/api/v1/company/user/delete/${left.id}`, { method: 'POST' })).code).toBe(ErrorCode.ok);
     const account = `new.tech.${Date.now().toString(36)}@demo.sunfleet.local`;
     const { page, context } = await signIn(demo.companyAdmin);
     await page.goto('/enterprise/user');

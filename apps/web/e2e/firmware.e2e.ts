@@ -5,10 +5,12 @@
  * disables the image and deletes it after confirming; the image's file goes with it. A company
  * administrator does not see the firmware menu, and the page answers 403 when typed.
  */
+
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ErrorCode } from '@sunfleet/contracts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, DEMO_PASSWORD, demo, type Portal, startPortal } from './portal.ts';
@@ -43,7 +45,7 @@ describe('firmware library', () => {
     // the type and product are named anew: a retry does not meet the first attempt's.
     const admin = await portal.api(ADMIN.account, ADMIN.password);
     const left = await admin<{ list: { id: number }[] }>('/api/v1/firmware/page?size=100');
-    for (const { id } of left.data.list) expect((await admin(`/api/v1/firmware/${id}/delete`)).code).toBe(0);
+    for (const { id } of left.data.list) expect((await admin(`/api/v1/firmware/${id}/delete`)).code).toBe(ErrorCode.ok);
     const tag = Date.now().toString(36).toUpperCase();
     const type = `Hybrid ${tag}`;
     const product = `HY-5K-${tag}`;

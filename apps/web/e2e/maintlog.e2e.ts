@@ -5,8 +5,10 @@
  * versions on /systemupdate and the owner reads them; anyone reads /firmwareLogging without
  * signing in, enabled firmware only. Screenshots go to SHOTS when it is set.
  */
+
 import fs from 'node:fs';
 import path from 'node:path';
+import { ErrorCode } from '@sunfleet/contracts';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,7 +57,7 @@ describe('maintenance log', () => {
         return sn;
       }, WAIT)
       .not.toBe('');
-    expect((await call(`/api/v1/gateway/${sn}/restart`, { method: 'POST' })).code).toBe(0);
+    expect((await call(`/api/v1/gateway/${sn}/restart`, { method: 'POST' })).code).toBe(ErrorCode.ok);
 
     const { page, context } = await portal.page();
     await portal.login(page, demo.companyAdmin, DEMO_PASSWORD);

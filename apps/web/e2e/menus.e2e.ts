@@ -4,6 +4,7 @@
  * calls refused as forbidden (2, 403) or not found (404). The operator belongs to no company, so
  * the company pages are not in their menu. Walked in English, and for the operator in Spanish too.
  */
+import { ErrorCode } from '@sunfleet/contracts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import enCommon from '../src/locales/en/common.json' with { type: 'json' };
@@ -22,8 +23,8 @@ afterAll(async () => {
 });
 
 const loadFailed = [enCommon.state.errorTitle, esCommon.state.errorTitle];
-/** Envelope codes that mean the page asked for what the account may not have or cannot reach. */
-const refusedCodes = new Set([2, 403, 404]);
+/** Envelope codes that mean the page asked for what the account may not have or cannot reach (HTTP 403 and 404 are caught by their status). */
+const refusedCodes = new Set<number>([ErrorCode.noPermission, ErrorCode.notFound]);
 
 /** The paths of the menu's entries, every group opened. */
 async function menuEntries(page: Page): Promise<string[]> {

@@ -9,9 +9,11 @@
  * With SHOTS_DIR set, screenshots of the list, the map and the overview in both languages are
  * saved there (for looking at, not compared).
  */
+
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ErrorCode } from '@sunfleet/contracts';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,7 +90,7 @@ async function newPlantAndGateway() {
   const owner = await portal.api(demo.owner);
   if (plantId) {
     const deleted = await owner(`/api/v1/plant/${plantId}/delete`, { method: 'POST' });
-    if (deleted.code !== 0) throw new Error(`plant not deleted: ${JSON.stringify(deleted)}`);
+    if (deleted.code !== ErrorCode.ok) throw new Error(`plant not deleted: ${JSON.stringify(deleted)}`);
   }
   // A gateway "from the factory": provisioned in the portal's store, its label key for the binding.
   const store = createDb({ databaseUrl: null, sqliteFile: path.join(portal.dataDir, 'sunfleet.db') });
@@ -113,7 +115,7 @@ async function newPlantAndGateway() {
       price: 0.2,
     },
   });
-  if (created.code !== 0) throw new Error(`plant not created: ${JSON.stringify(created)}`);
+  if (created.code !== ErrorCode.ok) throw new Error(`plant not created: ${JSON.stringify(created)}`);
   plantId = created.data.id;
 }
 

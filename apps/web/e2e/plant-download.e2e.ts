@@ -11,8 +11,10 @@
  *
  * With SHOTS_DIR set, a screenshot of each step is saved there (for looking at, not compared).
  */
+
 import fs from 'node:fs';
 import path from 'node:path';
+import { ErrorCode } from '@sunfleet/contracts';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,7 +50,7 @@ let plant: { name: string; type: number; timezone: string };
 async function asInstaller<T>(p: string, init?: Parameters<Awaited<ReturnType<Portal['api']>>>[1]) {
   const api = await portal.api(demo.companyAdmin);
   const answer = await api<T>(p, init);
-  if (answer.code !== 0) throw new Error(`${p}: ${JSON.stringify(answer)}`);
+  if (answer.code !== ErrorCode.ok) throw new Error(`${p}: ${JSON.stringify(answer)}`);
   return answer.data;
 }
 

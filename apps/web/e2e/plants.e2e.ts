@@ -5,8 +5,10 @@
  * the count across filtering and drops a plant deleted meanwhile); offers a plant to another
  * account, which accepts it on its transfers page.
  */
+
 import fs from 'node:fs';
 import path from 'node:path';
+import { ErrorCode } from '@sunfleet/contracts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, demo, type Portal, startPortal } from './portal.ts';
@@ -63,7 +65,7 @@ async function ensureOwnPlant(name: string) {
     method: 'POST',
     body: { name, capacity: 10, type: 1, timezone: 'Europe/Madrid', latitude: 37.4, longitude: -6 },
   });
-  expect(created.code).toBe(0);
+  expect(created.code).toBe(ErrorCode.ok);
 }
 
 describe('plants', () => {

@@ -3,11 +3,13 @@
  * port, private data folder, demo on, known administrator), a real SMTP server receiving its
  * mail, and the system Chromium driven by playwright-core.
  */
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { ErrorCode } from '@sunfleet/contracts';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { onTestFailed } from 'vitest';
 import { startSmtp, type TestSmtp } from '../../server/test/smtp.ts';
@@ -259,7 +261,7 @@ export async function resetCompanyColour(portal: Portal) {
   const admin = await portal.api(demo.companyAdmin);
   const { id } = (await admin<{ id: number }>('/api/v1/company/info')).data;
   const reset = await admin(`/api/v1/company/${id}/themeColor`, { method: 'POST', body: { themeColor: null } });
-  if (reset.code !== 0) throw new Error(`company colour not reset: ${JSON.stringify(reset)}`);
+  if (reset.code !== ErrorCode.ok) throw new Error(`company colour not reset: ${JSON.stringify(reset)}`);
 }
 
 export async function startPortal(env: Record<string, string> = {}, options: PortalOptions = {}): Promise<Portal> {
@@ -295,7 +297,7 @@ export async function startPortal(env: Record<string, string> = {}, options: Por
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ grant_type: 'password', username: account, password }),
     }).then((r) => r.json() as Promise<{ code: number; data: { access_token: string } }>);
-    if (signIn.code !== 0) throw new Error(`${account} could not sign in: ${JSON.stringify(signIn)}`);
+    if (signIn.code !== ErrorCode.ok) throw new Error(`${account} could not sign in: ${JSON.stringify(signIn)}`);
     return signIn.data.access_token;
   };
   return {

@@ -6,9 +6,11 @@
  * once the inverter reports the new version; the inverter's page shows the upgrade's success.
  * The demo visitor finds no upgrade button.
  */
+
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ErrorCode } from '@sunfleet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../server/src/db/index.ts';
 import { firmwareBlobPath, loadFirmwareSigner } from '../../server/src/firmware/signing.ts';
@@ -72,7 +74,7 @@ async function onlineInverter(account: string, neverUpgraded = false): Promise<I
     for (const found of inverters.filter((i) => i.status !== 'offline' && gateways.some((g) => g.sn === i.gateway.sn))) {
       if (!neverUpgraded) return found;
       const upgrade = await call(`/api/v1/inverter/${encodeURIComponent(found.sn)}/upgrade/progress`);
-      if (upgrade.code === 0 && upgrade.data === null) return found;
+      if (upgrade.code === ErrorCode.ok && upgrade.data === null) return found;
     }
     if (Date.now() > deadline) throw new Error(`no online inverter for ${account} within 60 s`);
     await new Promise((r) => setTimeout(r, 1000));
