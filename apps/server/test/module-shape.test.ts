@@ -19,12 +19,8 @@ const NOT_YET_MOVED = new Set<string>([
   'demand-response/enrollments.service.ts',
   'demand-response/events.service.ts',
   'demand-response/stations.ts',
-  'gateway-stock/sheet.ts',
   'plant-energy/income.ts',
   'plant-energy/series.ts',
-  'reports/aggregate.ts',
-  'reports/forecast.ts',
-  'reports/generation.ts',
 ]);
 
 const BUILDERS = ['selectFrom', 'selectNoFrom', 'insertInto', 'replaceInto', 'updateTable', 'deleteFrom', 'mergeInto'];

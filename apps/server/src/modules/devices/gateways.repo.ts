@@ -198,3 +198,13 @@ export const offlineEventsSince = (db: Db, gatewayId: number, sn: string, since:
     .where((eb) => eb.or([eb('ended_at', 'is', null), eb('ended_at', '>=', since)]))
     .orderBy('started_at')
     .execute();
+
+/** The next `limit` visible gateways that pass the filters, by SN after `after` (a keyset page). */
+export function gatewaySnPage(db: Db, caller: Caller, q: Filters, after: string | null, limit: number) {
+  let query = filtered(db.selectFrom('gateways'), caller, q, 'in')
+    .select(['gateways.id', 'gateways.sn'])
+    .orderBy('gateways.sn')
+    .limit(limit);
+  if (after !== null) query = query.where('gateways.sn', '>', after);
+  return query.execute();
+}

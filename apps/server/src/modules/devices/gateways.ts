@@ -13,7 +13,7 @@ import type { GatewayFilters, rowsByIds } from './gateways.repo.ts';
 import * as repo from './gateways.repo.ts';
 import { cached, scopeFormFor } from './list.ts';
 
-export { filtered, type GatewayFilters, rowsByIds } from './gateways.repo.ts';
+export { filtered, type GatewayFilters, gatewaySnPage, rowsByIds } from './gateways.repo.ts';
 
 type ListQuery = QueryOf<typeof devicesApi.listGateways>;
 type Filters = GatewayFilters;

@@ -13,7 +13,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../../access/caller.ts';
 import type { Db } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
-import { deviceSummary, filtered, rowsByIds, toItem } from '../devices/gateways.ts';
+import { deviceSummary, gatewaySnPage, rowsByIds, toItem } from '../devices/gateways.ts';
 import { type Cell, sendXlsx as streamXlsx } from '../events/xlsx.ts';
 import { type CellValue, readFirstSheet } from '../reports/sheet-reader.ts';
 import { checkZipExpansion, sendXlsx, sniffUpload, ZipError } from '../reports/xlsx.ts';
@@ -132,12 +132,7 @@ export function sendGatewayList(db: Db, caller: Caller, reply: FastifyReply, q: 
   async function* rows(): AsyncIterable<Cell[][]> {
     let after: string | null = null;
     for (;;) {
-      let query = filtered(db.selectFrom('gateways'), caller, q, 'in')
-        .select(['gateways.id', 'gateways.sn'])
-        .orderBy('gateways.sn')
-        .limit(PAGE);
-      if (after !== null) query = query.where('gateways.sn', '>', after);
-      const page = await query.execute();
+      const page = await gatewaySnPage(db, caller, q, after, PAGE);
       if (page.length === 0) return;
       const ids = page.map((r) => Number(r.id));
       const [found, summary] = await Promise.all([rowsByIds(db, caller, ids), deviceSummary(db, ids)]);

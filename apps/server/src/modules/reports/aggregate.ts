@@ -15,13 +15,13 @@
  */
 import { ErrorCode, type Language, limits } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
-import { plantsVisible } from '../../access/scopes.ts';
 import type { Db } from '../../db/index.ts';
 import type { Plant } from '../../db/schema.ts';
 import { plantsDayRows } from '../../energy/day-rollups.ts';
 import { fail } from '../../http/errors.ts';
 import { addDays, daysBetween, isCalendarDay, localDay } from '../../time/index.ts';
 import { plantDayIncomes } from './incomes.ts';
+import { visiblePlantsByIds } from './reports.repo.ts';
 import { REPORT_MAX_PLANTS, texts } from './texts.ts';
 import { kwh, NUM, XlsxWriter } from './xlsx.ts';
 
@@ -67,12 +67,7 @@ async function checkRequest(
 
   // An id past the integer column's range names no plant (and PostgreSQL would refuse the query).
   if (ids.some((id) => id > MAX_ID)) fail(ErrorCode.plantMissing);
-  const plants = await db
-    .selectFrom('plants')
-    .selectAll('plants')
-    .where('plants.id', 'in', ids)
-    .where((eb) => plantsVisible(eb, caller))
-    .execute();
+  const plants = await visiblePlantsByIds(db, caller, ids);
   if (plants.length !== ids.length) fail(ErrorCode.plantMissing);
 
   const latestToday = plants.map((p) => localDay(p.timezone)).reduce((a, b) => (a > b ? a : b));

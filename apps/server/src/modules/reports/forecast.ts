@@ -26,6 +26,7 @@ import { type Db, now } from '../../db/index.ts';
 import { fail } from '../../http/errors.ts';
 import { addDays, dayStart, instantOf, instantsOf, wallText } from '../../time/index.ts';
 import { MAX_ID } from './aggregate.ts';
+import { deleteForecastRanges, insertForecast, plantZone } from './reports.repo.ts';
 import { type CellValue, readFirstSheet, type SheetRow } from './sheet-reader.ts';
 import { FORECAST_MAX_BYTES, FORECAST_MAX_ROWS, type Texts, texts } from './texts.ts';
 import { checkZipExpansion, sniffUpload, ZipError } from './xlsx.ts';
@@ -190,11 +191,7 @@ export async function importForecast(
   if (upload.plantId > MAX_ID) return fail(ErrorCode.plantMissing);
   await plantFor(db, caller, upload.plantId, 'operate');
   if (!upload.bytes || upload.bytes.length === 0) return fail(ErrorCode.validation, t.fileMissing);
-  const plant = await db
-    .selectFrom('plants')
-    .select(['id', 'timezone'])
-    .where('id', '=', upload.plantId)
-    .executeTakeFirstOrThrow();
+  const plant = await plantZone(db, upload.plantId);
 
   const rows = forecastRows(await readWorkbook(upload.bytes, t), t);
   const points = toInstants(rows, plant.timezone, t);
@@ -208,21 +205,10 @@ export async function importForecast(
   await db.transaction().execute(async (trx) => {
     for (let i = 0; i < ranges.length; i += DELETE_RANGES_CHUNK) {
       const chunk = ranges.slice(i, i + DELETE_RANGES_CHUNK);
-      await trx
-        .deleteFrom('plant_forecast')
-        .where('plant_id', '=', plant.id)
-        .where((eb) => eb.or(chunk.map((r) => eb.and([eb('ts', '>=', r.from), eb('ts', '<', r.to)]))))
-        .execute();
+      await deleteForecastRanges(trx, plant.id, chunk);
     }
     for (let i = 0; i < points.length; i += INSERT_CHUNK) {
-      await trx
-        .insertInto('plant_forecast')
-        .values(
-          points
-            .slice(i, i + INSERT_CHUNK)
-            .map((p) => ({ plant_id: plant.id, ts: p.ts, power_w: p.power, imported_at: importedAt })),
-        )
-        .execute();
+      await insertForecast(trx, plant.id, points.slice(i, i + INSERT_CHUNK), importedAt);
     }
   });
   return { rows: points.length, days };

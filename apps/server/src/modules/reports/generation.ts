@@ -15,6 +15,7 @@ import { fail } from '../../http/errors.ts';
 import { wallClock } from '../../time/index.ts';
 import { generationSeries, powerDay } from '../plant-energy/series.ts';
 import { MAX_ID } from './aggregate.ts';
+import { plantForDownload } from './reports.repo.ts';
 import { texts } from './texts.ts';
 import { DATE_TIME, kwh, NUM, XlsxWriter } from './xlsx.ts';
 
@@ -28,11 +29,7 @@ export async function generationReport(
 ): Promise<{ bytes: Buffer; filename: string }> {
   if (q.plantId > MAX_ID) fail(ErrorCode.plantMissing);
   await plantFor(db, caller, q.plantId, 'view');
-  const plant = await db
-    .selectFrom('plants')
-    .select(['id', 'name', 'timezone', 'currency'])
-    .where('id', '=', q.plantId)
-    .executeTakeFirstOrThrow();
+  const plant = await plantForDownload(db, q.plantId);
   const t = texts(lan);
 
   if (q.period === 'day') {
