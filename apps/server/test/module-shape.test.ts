@@ -19,8 +19,6 @@ const NOT_YET_MOVED = new Set<string>([
   'demand-response/enrollments.service.ts',
   'demand-response/events.service.ts',
   'demand-response/stations.ts',
-  'plant-energy/income.ts',
-  'plant-energy/series.ts',
 ]);
 
 const BUILDERS = ['selectFrom', 'selectNoFrom', 'insertInto', 'replaceInto', 'updateTable', 'deleteFrom', 'mergeInto'];

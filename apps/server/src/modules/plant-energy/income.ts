@@ -19,13 +19,13 @@
  *
  * No price (constant and generation without a price, tou without segments): null.
  */
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { LoadingCache } from '../../cache/loading-cache.ts';
 import { parseJson } from '../../db/index.ts';
 import type { Database, Plant } from '../../db/schema.ts';
-import { plantDayExports, plantDaysAs } from '../../energy/day-rollups.ts';
-import { pvCounterAtOrBefore, pvCounterFirstIn } from '../../energy/samples.ts';
+import { plantDayExports } from '../../energy/day-rollups.ts';
 import { daysOf, localDay, nextDay, previousDay, zonedInstant } from '../../time/index.ts';
+import * as repo from './income.repo.ts';
 
 /**
  * What `dayIncomes` reads of a plant: pass the plants row, or these columns of it. `updated_at`
@@ -128,11 +128,7 @@ async function touDayIncomes(db: Kysely<Database>, plant: IncomePlant, days: rea
   const today = localDay(plant.timezone, Date.now());
   const plantVersion = Number(plant.updated_at);
   // The day before counts too: a day's first segment starts from a reading up to LOOKBACK_MS before midnight.
-  const rows = await plantDaysAs(db, plant.id, previousDay(days[0]!), days.at(-1)!)
-    .leftJoin('plant_day_income as pdi', (j) => j.onRef('pdi.plant_id', '=', 'pd.plant_id').onRef('pdi.day', '=', 'pd.day'))
-    .select(['pd.day', 'pd.updated_at', 'pdi.income', 'pdi.computed_at'])
-    .orderBy('pd.day')
-    .execute();
+  const rows = await repo.daysWithIncome(db, plant.id, previousDay(days[0]!), days.at(-1)!);
   const out = new Map<string, number>();
   const stale: { day: string; version: number }[] = [];
   let todayVersion: number | null = null;
@@ -181,16 +177,7 @@ async function computeAndKeep(
   );
   const rows = stale.map((s) => ({ plant_id: plant.id, day: s.day, income: incomes.get(s.day)!, computed_at: s.version }));
   for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
-    await db
-      .insertInto('plant_day_income')
-      .values(rows.slice(i, i + WRITE_CHUNK))
-      .onConflict((oc) =>
-        oc.columns(['plant_id', 'day']).doUpdateSet((eb) => ({
-          income: eb.ref('excluded.income'),
-          computed_at: eb.ref('excluded.computed_at'),
-        })),
-      )
-      .execute();
+    await repo.keepDayIncomes(db, rows.slice(i, i + WRITE_CHUNK));
   }
   return incomes;
 }
@@ -204,13 +191,7 @@ export async function touIncomes(
   const segments = touSegments(plant);
   const out = new Map<string, number>(days.map((d) => [d, 0]));
   if (segments.length === 0 || days.length === 0) return out;
-  const inverters = await db
-    .selectFrom('devices')
-    .select(['id', 'bound_at'])
-    .where('plant_id', '=', plant.id)
-    .where('kind', '=', 'inverter')
-    .where('deleted_at', 'is', null)
-    .execute();
+  const inverters = await repo.liveInverters(db, plant.id);
   // One reading pair (start, end) per inverter, day and segment; readings from the inverter's
   // binding to the plant on (`since`).
   const jobs: { deviceId: number; since: number; day: string; price: number; a: number; b: number }[] = [];
@@ -226,13 +207,7 @@ export async function touIncomes(
   const perStatement = Math.floor(COLUMNS_PER_STATEMENT / 2);
   for (let i = 0; i < jobs.length; i += perStatement) {
     const chunk = jobs.slice(i, i + perStatement);
-    const columns = chunk.flatMap((j, k) => [
-      // At or before the start (within the lookback), else the segment's first reading.
-      sql`coalesce((${pvCounterAtOrBefore(j.deviceId, j.a, Math.max(j.a - LOOKBACK_MS, j.since))}), (${pvCounterFirstIn(j.deviceId, Math.max(j.a, j.since - 1), j.b)})) as ${sql.raw(`s${k}`)}`,
-      sql`(${pvCounterAtOrBefore(j.deviceId, j.b, Math.max(j.a - LOOKBACK_MS, j.since))}) as ${sql.raw(`e${k}`)}`,
-    ]);
-    const { rows } = await sql<Record<string, number | string | null>>`select ${sql.join(columns)}`.execute(db);
-    const row = rows[0] ?? {};
+    const row = await repo.pvCounterPairs(db, chunk, LOOKBACK_MS);
     chunk.forEach((j, k) => {
       const start = row[`s${k}`];
       const end = row[`e${k}`];

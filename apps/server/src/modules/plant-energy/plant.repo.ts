@@ -2,6 +2,9 @@
 import type { Caller } from '../../access/caller.ts';
 import { plantsVisible } from '../../access/scopes.ts';
 import type { Db } from '../../db/index.ts';
+import type { DeviceKind } from '../../db/schema.ts';
+import { plantDayVersion } from '../../energy/day-rollups.ts';
+import { overviewColumns } from './plant.ts';
 
 export const setPlantMasterMeter = (trx: Db, plantId: number, deviceId: number) =>
   trx.updateTable('plants').set({ master_meter_id: deviceId }).where('id', '=', plantId).execute();
@@ -55,3 +58,57 @@ export const weatherStationOfPlant = (db: Db, plantId: number, sn: string) =>
 /** The device joins the plant at `t`. */
 export const bindDeviceToPlant = (db: Db, deviceId: number, plantId: number, t: number) =>
   db.updateTable('devices').set({ plant_id: plantId, bound_at: t, updated_at: t }).where('id', '=', deviceId).execute();
+
+/** A live plant with the overview's columns. */
+export const overviewPlantRow = (db: Db, plantId: number) =>
+  db.selectFrom('plants').select(overviewColumns).where('id', '=', plantId).where('deleted_at', 'is', null).executeTakeFirst();
+
+/** What a plant-local day's curve depends on: its day rows' version and its forecast's import time. */
+export const curveVersion = (db: Db, plantId: number, day: string, start: number, end: number) =>
+  db
+    .selectNoFrom((eb) => [
+      plantDayVersion(eb, plantId, day).as('day_version'),
+      eb
+        .selectFrom('plant_forecast')
+        .select((f) => f.fn.max('imported_at').as('m'))
+        .where('plant_id', '=', plantId)
+        .where('ts', '>=', start)
+        .where('ts', '<', end)
+        .as('forecast_version'),
+    ])
+    .executeTakeFirstOrThrow();
+
+/** The plant's live devices of these kinds, and those that left it over [start, end). */
+export const curveDevices = (db: Db, plantId: number, kinds: DeviceKind[], start: number, end: number) =>
+  Promise.all([
+    db
+      .selectFrom('devices')
+      .select(['id', 'kind', 'bound_at'])
+      .where('plant_id', '=', plantId)
+      .where('kind', 'in', kinds)
+      .where('deleted_at', 'is', null)
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('device_bindings as b')
+      .innerJoin('devices as d', 'd.id', 'b.device_id')
+      .select(['d.id', 'd.kind', 'b.bound_at', 'b.unbound_at'])
+      .where('b.plant_id', '=', plantId)
+      .where('b.unbound_at', '>', start)
+      .where('b.bound_at', '<', end)
+      .where('d.kind', 'in', kinds)
+      .where('d.deleted_at', 'is', null)
+      .orderBy('b.unbound_at')
+      .execute(),
+  ]);
+
+/** The plant's forecast points in [start, end), by time. */
+export const forecastPoints = (db: Db, plantId: number, start: number, end: number) =>
+  db
+    .selectFrom('plant_forecast')
+    .select(['ts', 'power_w'])
+    .where('plant_id', '=', plantId)
+    .where('ts', '>=', start)
+    .where('ts', '<', end)
+    .orderBy('ts')
+    .execute();

@@ -19,21 +19,15 @@ import { type DataOf, ErrorCode, plantEnergyApi } from '@sunfleet/contracts';
 import { LoadingCache } from '../../cache/loading-cache.ts';
 import type { Db } from '../../db/index.ts';
 import type { DeviceKind } from '../../db/schema.ts';
-import {
-  type EnergyPeriod,
-  periodDays,
-  plantDayPv,
-  plantDayVersion,
-  plantEnergySeries,
-  plantPeriodVersion,
-} from '../../energy/day-rollups.ts';
+import { type EnergyPeriod, periodDays, plantDayPv, plantEnergySeries, plantPeriodVersion } from '../../energy/day-rollups.ts';
 import { samplesIn } from '../../energy/samples.ts';
 import { fail } from '../../http/errors.ts';
 import { dayBounds, iso, localDay, requestDay } from '../../time/index.ts';
 import { signedPower } from '../devices/signed-power.ts';
 import { gridMeters } from './flow.ts';
 import { dayIncomes, energyIncome, hasPrice, roundMoney, totalOf } from './income.ts';
-import { type OverviewPlant, overviewColumns } from './plant.ts';
+import * as repo from './plant.repo.ts';
+import type { OverviewPlant } from './plant.ts';
 
 export type PowerDay = DataOf<typeof plantEnergyApi.plantPowerDay>;
 export type GenerationSeries = DataOf<typeof plantEnergyApi.plantPowerMonth>;
@@ -47,12 +41,7 @@ const curves = new LoadingCache<Omit<PowerDay, 'forecast'> & { forecast: PowerDa
 export const forgetCurves = () => curves.clear();
 
 async function plantById(db: Db, plantId: number): Promise<OverviewPlant> {
-  const row = await db
-    .selectFrom('plants')
-    .select(overviewColumns)
-    .where('id', '=', plantId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const row = await repo.overviewPlantRow(db, plantId);
   if (!row) return fail(ErrorCode.plantMissing);
   return { ...row, price: row.price === null ? null : Number(row.price), updated_at: Number(row.updated_at) };
 }
@@ -65,18 +54,7 @@ export async function powerDay(db: Db, plantId: number, date?: string): Promise<
 export async function plantPowerDay(db: Db, plant: OverviewPlant, date?: string): Promise<PowerDay> {
   const day = requestDay(plant.timezone, date);
   const { start, end } = dayBounds(plant.timezone, day);
-  const version = await db
-    .selectNoFrom((eb) => [
-      plantDayVersion(eb, plant.id, day).as('day_version'),
-      eb
-        .selectFrom('plant_forecast')
-        .select((f) => f.fn.max('imported_at').as('m'))
-        .where('plant_id', '=', plant.id)
-        .where('ts', '>=', start)
-        .where('ts', '<', end)
-        .as('forecast_version'),
-    ])
-    .executeTakeFirstOrThrow();
+  const version = await repo.curveVersion(db, plant.id, day, start, end);
   const key = `${plant.id}|${day}|${plant.timezone}|${plant.master_meter_id ?? ''}`;
   return curves.get(
     key,
@@ -127,27 +105,7 @@ const CURVE_KINDS = ['inverter', 'meter', 'battery'] satisfies DeviceKind[];
  * (device_bindings) over the time they were in it.
  */
 async function plantDevicesOfDay(db: Db, plantId: number, start: number, end: number) {
-  const [current, past] = await Promise.all([
-    db
-      .selectFrom('devices')
-      .select(['id', 'kind', 'bound_at'])
-      .where('plant_id', '=', plantId)
-      .where('kind', 'in', CURVE_KINDS)
-      .where('deleted_at', 'is', null)
-      .orderBy('id')
-      .execute(),
-    db
-      .selectFrom('device_bindings as b')
-      .innerJoin('devices as d', 'd.id', 'b.device_id')
-      .select(['d.id', 'd.kind', 'b.bound_at', 'b.unbound_at'])
-      .where('b.plant_id', '=', plantId)
-      .where('b.unbound_at', '>', start)
-      .where('b.bound_at', '<', end)
-      .where('d.kind', 'in', CURVE_KINDS)
-      .where('d.deleted_at', 'is', null)
-      .orderBy('b.unbound_at')
-      .execute(),
-  ]);
+  const [current, past] = await repo.curveDevices(db, plantId, CURVE_KINDS, start, end);
   return [
     ...current.map((d) => ({ id: d.id, kind: d.kind, from: Math.max(start, Number(d.bound_at)), to: end })),
     ...past.map((d) => ({
@@ -195,14 +153,7 @@ async function computeCurve(db: Db, plant: OverviewPlant, day: string, start: nu
     ),
     Promise.all(meters.map((d) => samplesIn(db, 'meter_samples', d.id, d.from, d.to, ['power_w']))),
     Promise.all(batteries.map((d) => samplesIn(db, 'battery_samples', d.id, d.from, d.to, ['power_w', 'soc']))),
-    db
-      .selectFrom('plant_forecast')
-      .select(['ts', 'power_w'])
-      .where('plant_id', '=', plant.id)
-      .where('ts', '>=', start)
-      .where('ts', '<', end)
-      .orderBy('ts')
-      .execute(),
+    repo.forecastPoints(db, plant.id, start, end),
   ]);
 
   const useBatteries = batteries.length > 0;
