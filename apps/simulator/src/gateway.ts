@@ -30,6 +30,7 @@ import {
 } from './gateway-options.ts';
 import { Plant } from './plant.ts';
 import { hash32, Rng } from './random.ts';
+import { nextReadingAt } from './schedule.ts';
 import { Upgrader } from './upgrade.ts';
 import { Wakeup, withTimeout } from './waiting.ts';
 
@@ -253,7 +254,7 @@ export class VirtualGateway {
         continue;
       }
       this.takeReading(this.next, late);
-      this.next += late ? this.historyStepMs : this.intervalMs;
+      this.next = nextReadingAt(this.next, now, this.intervalMs, this.historyStepMs);
       if (late && ++burst % 64 === 0) await new Promise((resolve) => setImmediate(resolve));
     }
   }
