@@ -1,5 +1,10 @@
+import type { DataOf, eventsApi } from '@sunfleet/contracts';
+
+/** A row of the event list, as the contract has it. */
+export type EventRow = DataOf<typeof eventsApi.listEvents>['list'][number];
+
 /** A row of an event list as the server sends it (a fault of inverter INV<id>, ended), with `extra` over it. */
-export function eventRow(id: number, extra: Record<string, unknown> = {}) {
+export function eventRow(id: number, extra: Partial<EventRow> = {}): EventRow {
   return {
     id,
     sn: `INV${id}`,

@@ -43,7 +43,7 @@ export function on<E extends Endpoint>(
 }
 
 /**
- * Stub `fetch`: the first route whose method and path match answers. Paths are exact
+ * Stub `fetch`: the route whose method and exact path match answers, else the first whose pattern does. Paths are exact
  * (`GET /api/v1/inverters`) or a RegExp on the path; `on(endpoint, answer)` declares one by its
  * contract with a typed answer (the form every fixture takes). Unknown calls answer code 404.
  */
@@ -57,7 +57,10 @@ export function serve(routes: FakeRoute[]): Call[] {
       const body = typeof init?.body === 'string' ? init.body : null;
       const call = { method, url, body };
       calls.push(call);
-      const route = routes.find(([m, p]) => m === method && (typeof p === 'string' ? url.pathname === p : p.test(url.pathname)));
+      // A literal path wins over a pattern (`/inverter/params` over `/inverter/:sn`), else the first match.
+      const route =
+        routes.find(([m, p]) => m === method && p === url.pathname) ??
+        routes.find(([m, p]) => m === method && typeof p !== 'string' && p.test(url.pathname));
       return respond(route ? route[2](call) : fail(ErrorCode.notFound, 'not found'));
     }),
   );

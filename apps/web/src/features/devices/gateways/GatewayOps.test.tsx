@@ -1,3 +1,4 @@
+import { commandsApi, type DataOf, devicesApi, plantsApi } from '@sunfleet/contracts';
 /**
  * Gateway restart (one from its page, a batch from the list's selection, with the progress of
  * each job), the gateway's settings switch, and who sees none of it.
@@ -5,13 +6,16 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ShellContext, type ShellInfo } from '../../../app/shell/shellContext.ts';
-import { type Call, callsTo, renderPage, serve } from '../../../test/pages.tsx';
+import { type Call, callsTo, on, renderPage, serve } from '../../../test/pages.tsx';
 import GatewayDetailPage from './GatewayDetailPage.tsx';
 import GatewayListPage from './GatewayListPage.tsx';
 
 const T = { timeout: 5000 };
 
-const gateway = (id: number, extra: Record<string, unknown> = {}) => ({
+type GatewayRow = DataOf<typeof devicesApi.listGateways>['list'][number];
+type Detail = DataOf<typeof devicesApi.getGateway>;
+type Job = DataOf<typeof commandsApi.gatewaySettingSwitch>;
+const gateway = (id: number, extra: Partial<GatewayRow> = {}): GatewayRow => ({
   id,
   sn: `SFGW00000${id}`,
   alias: `Gateway ${id}`,
@@ -26,6 +30,7 @@ const gateway = (id: number, extra: Record<string, unknown> = {}) => ({
   lastOnlineAt: null,
   lastSeenAt: null,
   uploadInterval: 60,
+  protocol: null,
   protocols: [],
   devices: 0,
   createdAt: '2026-01-01T00:00:00.000Z',
@@ -33,7 +38,7 @@ const gateway = (id: number, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-const job = (sn: string, state: string, error: string | null = null) => ({
+const job = (sn: string, state: Job['state'], error: string | null = null): Job => ({
   jobId: `job-${sn}`,
   sn,
   gatewaySn: sn,
@@ -68,7 +73,7 @@ function renderDetail(caller: ShellInfo, id = 1) {
   );
 }
 
-const detail = (extra: Record<string, unknown> = {}) => ({
+const detail = (extra: Partial<Detail> = {}): Detail => ({
   ...gateway(1, extra),
   deviceList: [],
   history: [],
@@ -85,30 +90,18 @@ describe('gateway list: restart of the selection', () => {
     let status: string | null = null;
     let progressReads = 0;
     const calls = serve([
-      [
-        'GET',
-        '/api/v1/gateways',
-        (c: Call) => {
-          status = c.url.searchParams.get('status');
-          const list = status ? rows.filter((r) => r.status === status) : rows;
-          return { total: list.length, list };
-        },
-      ],
-      ['GET', '/api/v1/gateways/count', () => ({ total: 3, online: 2, offline: 1, unbound: 0 })],
-      ['GET', '/api/v1/plants', () => ({ total: 0, list: [] })],
-      [
-        'POST',
-        '/api/v1/gateways/batch/restart',
-        () => ({ batchId: BATCH, jobs: [job('SFGW000001', 'sent'), job('SFGW000002', 'queued')] }),
-      ],
-      [
-        'GET',
-        `/api/v1/gateways/restart/${BATCH}`,
-        () => {
-          progressReads++;
-          return { batchId: BATCH, jobs: [job('SFGW000001', 'succeeded'), job('SFGW000002', 'failed', 'device not responding')] };
-        },
-      ],
+      on(devicesApi.listGateways, (c: Call) => {
+        status = c.url.searchParams.get('status');
+        const list = status ? rows.filter((r) => r.status === status) : rows;
+        return { total: list.length, list };
+      }),
+      on(devicesApi.gatewayCount, { total: 3, online: 2, offline: 1, unbound: 0 }),
+      on(plantsApi.listPlants, { total: 0, list: [] }),
+      on(commandsApi.batchRestartGateways, { batchId: BATCH, jobs: [job('SFGW000001', 'sent'), job('SFGW000002', 'queued')] }),
+      on(commandsApi.restartProgress, () => {
+        progressReads++;
+        return { batchId: BATCH, jobs: [job('SFGW000001', 'succeeded'), job('SFGW000002', 'failed', 'device not responding')] };
+      }),
     ]);
     renderList(shell(STAFF));
     await screen.findByTestId('gateway-link-1', {}, T);
@@ -153,8 +146,8 @@ describe('gateway list: restart of the selection', () => {
   it('offers no selection without gateway.restart or to a read-only account; a gateway not operable cannot be selected', async () => {
     for (const caller of [shell(['gateway.view']), shell(STAFF, true)]) {
       serve([
-        ['GET', '/api/v1/gateways', () => ({ total: 1, list: [gateway(1)] })],
-        ['GET', '/api/v1/gateways/count', () => ({ total: 1, online: 1, offline: 0, unbound: 0 })],
+        on(devicesApi.listGateways, { total: 1, list: [gateway(1)] }),
+        on(devicesApi.gatewayCount, { total: 1, online: 1, offline: 0, unbound: 0 }),
       ]);
       const view = renderList(caller);
       await screen.findByTestId('gateway-link-1', {}, T);
@@ -162,8 +155,8 @@ describe('gateway list: restart of the selection', () => {
       view.unmount();
     }
     serve([
-      ['GET', '/api/v1/gateways', () => ({ total: 2, list: [gateway(1), gateway(2, { canEdit: false })] })],
-      ['GET', '/api/v1/gateways/count', () => ({ total: 2, online: 2, offline: 0, unbound: 0 })],
+      on(devicesApi.listGateways, { total: 2, list: [gateway(1), gateway(2, { canEdit: false })] }),
+      on(devicesApi.gatewayCount, { total: 2, online: 2, offline: 0, unbound: 0 }),
     ]);
     renderList(shell(STAFF));
     await screen.findByTestId('gateway-link-1', {}, T);
@@ -180,9 +173,9 @@ describe('gateway list: restart of the selection', () => {
 describe('gateway detail: restart, settings and debug', () => {
   it('restarts the gateway after a confirmation naming it and its plant, and shows the result', async () => {
     const calls = serve([
-      ['GET', '/api/v1/gateway/1', () => detail()],
-      ['POST', '/api/v1/gateway/SFGW000001/restart', () => ({ batchId: BATCH, jobs: [job('SFGW000001', 'sent')] })],
-      ['GET', `/api/v1/gateways/restart/${BATCH}`, () => ({ batchId: BATCH, jobs: [job('SFGW000001', 'timed_out')] })],
+      on(devicesApi.getGateway, detail()),
+      on(commandsApi.restartGateways, { batchId: BATCH, jobs: [job('SFGW000001', 'sent')] }),
+      on(commandsApi.restartProgress, { batchId: BATCH, jobs: [job('SFGW000001', 'timed_out')] }),
     ]);
     renderDetail(shell(STAFF));
     fireEvent.click(await screen.findByTestId('gateway-restart', {}, T));
@@ -200,7 +193,7 @@ describe('gateway detail: restart, settings and debug', () => {
       [shell(STAFF), { canEdit: false }],
       [shell(['gateway.view']), {}],
     ] as const) {
-      serve([['GET', '/api/v1/gateway/1', () => detail(extra)]]);
+      serve([on(devicesApi.getGateway, detail(extra))]);
       const view = renderDetail(caller);
       await screen.findByTestId('gateway-detail-page', {}, T);
       expect(screen.queryByTestId('gateway-restart')).toBeNull();
@@ -212,8 +205,8 @@ describe('gateway detail: restart, settings and debug', () => {
 
   it('switches the upload interval within the contract’s range', async () => {
     const calls = serve([
-      ['GET', '/api/v1/gateway/1', () => detail()],
-      ['POST', '/api/v1/gateway/SFGW000001/settings/switch', () => ({ ...job('SFGW000001', 'succeeded'), type: 'settings' })],
+      on(devicesApi.getGateway, detail()),
+      on(commandsApi.gatewaySettingSwitch, { ...job('SFGW000001', 'succeeded'), type: 'settings' }),
     ]);
     renderDetail(shell(STAFF));
     const field = (await screen.findByTestId('setting-interval', {}, T)) as HTMLInputElement;

@@ -1,11 +1,12 @@
-import { ErrorCode } from '@sunfleet/contracts';
+import { type DataOf, devicesApi, ErrorCode, plantsApi } from '@sunfleet/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { callsTo, fail, renderPage, serve } from '../../../test/pages.tsx';
+import { callsTo, fail, on, renderPage, serve } from '../../../test/pages.tsx';
 import GatewayDetailPage from './GatewayDetailPage.tsx';
 import GatewayListPage from './GatewayListPage.tsx';
 
-const gateway = (id: number, extra: Record<string, unknown> = {}) => ({
+type GatewayRow = DataOf<typeof devicesApi.listGateways>['list'][number];
+const gateway = (id: number, extra: Partial<GatewayRow> = {}): GatewayRow => ({
   id,
   sn: `SFGW00000${id}`,
   alias: `Gateway ${id}`,
@@ -20,8 +21,10 @@ const gateway = (id: number, extra: Record<string, unknown> = {}) => ({
   lastOnlineAt: new Date().toISOString(),
   lastSeenAt: new Date().toISOString(),
   uploadInterval: 60,
+  protocol: null,
   protocols: ['sunfleet-battery', 'sunfleet-hybrid-1p', 'sunfleet-meter-3p'],
   devices: 3,
+  canEdit: true,
   createdAt: '2026-01-01T00:00:00.000Z',
   ...extra,
 });
@@ -29,16 +32,12 @@ const gateway = (id: number, extra: Record<string, unknown> = {}) => ({
 describe('gateway list', () => {
   it('shows versions, connection, signal bars, customer, protocols and the counts; cards filter', async () => {
     const calls = serve([
-      [
-        'GET',
-        '/api/v1/gateways',
-        () => ({
-          total: 2,
-          list: [gateway(1), gateway(2, { rssi: -60, signalBars: 4, status: 'offline', commType: '4g', plant: null })],
-        }),
-      ],
-      ['GET', '/api/v1/gateways/count', () => ({ total: 2, online: 1, offline: 1, unbound: 1 })],
-      ['GET', '/api/v1/plants', () => ({ total: 0, list: [] })],
+      on(devicesApi.listGateways, {
+        total: 2,
+        list: [gateway(1), gateway(2, { rssi: -60, signalBars: 4, status: 'offline', commType: '4g', plant: null })],
+      }),
+      on(devicesApi.gatewayCount, { total: 2, online: 1, offline: 1, unbound: 1 }),
+      on(plantsApi.listPlants, { total: 0, list: [] }),
     ]);
     renderPage(<GatewayListPage />, { path: '/device/gateway', pattern: '/device/gateway' });
     await screen.findByTestId('gateway-link-1', {}, { timeout: 5000 });
@@ -77,42 +76,38 @@ describe('gateway detail', () => {
     const now = Date.now();
     const iso = (hoursAgo: number) => new Date(now - hoursAgo * 3_600_000).toISOString();
     serve([
-      [
-        'GET',
-        '/api/v1/gateway/1',
-        () => ({
-          ...gateway(1),
-          deviceList: [
-            {
-              id: 2,
-              sn: 'BTDIBTVFI0KK',
-              kind: 'battery',
-              alias: null,
-              protocol: 'sunfleet-battery',
-              status: 'normal',
-              state: 'normal',
-              lastUpdate: iso(0),
-            },
-            {
-              id: 1,
-              sn: 'HYK4V1O8XI0L',
-              kind: 'inverter',
-              alias: 'Roof',
-              protocol: 'sunfleet-hybrid-1p',
-              status: 'normal',
-              state: 'off',
-              lastUpdate: iso(0),
-            },
-          ],
-          history: [
-            { state: 'online', from: iso(2), to: null, durationS: 7200 },
-            { state: 'offline', from: iso(5), to: iso(2), durationS: 3 * 3600 },
-            { state: 'online', from: iso(48), to: iso(5), durationS: 43 * 3600 },
-          ],
-          historySource: 'sessions',
-          canEdit: true,
-        }),
-      ],
+      on(devicesApi.getGateway, {
+        ...gateway(1),
+        deviceList: [
+          {
+            id: 2,
+            sn: 'BTDIBTVFI0KK',
+            kind: 'battery',
+            alias: null,
+            protocol: 'sunfleet-battery',
+            status: 'normal',
+            state: 'normal',
+            lastUpdate: iso(0),
+          },
+          {
+            id: 1,
+            sn: 'HYK4V1O8XI0L',
+            kind: 'inverter',
+            alias: 'Roof',
+            protocol: 'sunfleet-hybrid-1p',
+            status: 'normal',
+            state: 'off',
+            lastUpdate: iso(0),
+          },
+        ],
+        history: [
+          { state: 'online', from: iso(2), to: null, durationS: 7200 },
+          { state: 'offline', from: iso(5), to: iso(2), durationS: 3 * 3600 },
+          { state: 'online', from: iso(48), to: iso(5), durationS: 43 * 3600 },
+        ],
+        historySource: 'sessions',
+        canEdit: true,
+      }),
     ]);
     renderPage(<GatewayDetailPage />, { path: '/device/gateway/1', pattern: '/device/gateway/:id' });
     expect((await screen.findByTestId('detail-name', {}, { timeout: 5000 })).textContent).toBe('Gateway 1');
@@ -137,7 +132,7 @@ describe('gateway detail', () => {
   }, 20_000);
 
   it('says "not found" for a gateway the caller cannot see (305)', async () => {
-    serve([['GET', '/api/v1/gateway/99', () => fail(ErrorCode.gatewayMissing, 'The gateway does not exist')]]);
+    serve([on(devicesApi.getGateway, fail(ErrorCode.gatewayMissing, 'The gateway does not exist'))]);
     renderPage(<GatewayDetailPage />, { path: '/device/gateway/99', pattern: '/device/gateway/:id' });
     expect(await screen.findByTestId('device-missing', {}, { timeout: 5000 })).toBeTruthy();
   }, 20_000);

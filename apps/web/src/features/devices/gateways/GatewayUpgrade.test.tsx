@@ -3,18 +3,19 @@
  * dialog naming each gateway, one batch call with the waves, the devices left out, the link to the rollout.
  */
 
-import { ErrorCode } from '@sunfleet/contracts';
+import { type DataOf, devicesApi, ErrorCode, plantsApi, upgradesApi } from '@sunfleet/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ShellContext, type ShellInfo } from '../../../app/shell/shellContext.ts';
-import { callsTo, renderPage, serve } from '../../../test/pages.tsx';
+import { callsTo, on, renderPage, serve } from '../../../test/pages.tsx';
 import GatewayListPage from './GatewayListPage.tsx';
 
 const T = { timeout: 10_000 };
 const ID = '00000000-0000-4000-8000-0000000000r1';
 const shell = (granted: string[]) =>
   ({ profile: {}, routes: [], buttons: {}, rights: { granted: new Set(granted), readOnly: false } }) as unknown as ShellInfo;
-const device = (sn: string) => ({
+type Rollout = DataOf<typeof upgradesApi.gatewaysBatchUpgrade>;
+const device = (sn: string): Rollout['devices'][number] => ({
   sn,
   kind: 'gateway',
   gatewaySn: sn,
@@ -30,7 +31,7 @@ const device = (sn: string) => ({
   finishedAt: null,
 });
 
-const gateway = (id: number, alias: string | null) => ({
+const gateway = (id: number, alias: string | null): DataOf<typeof devicesApi.listGateways>['list'][number] => ({
   id,
   sn: `SFGW00000${id}`,
   alias,
@@ -45,6 +46,7 @@ const gateway = (id: number, alias: string | null) => ({
   lastOnlineAt: null,
   lastSeenAt: null,
   uploadInterval: 60,
+  protocol: null,
   protocols: [],
   devices: 0,
   createdAt: '2026-01-01T00:00:00.000Z',
@@ -54,33 +56,25 @@ const gateway = (id: number, alias: string | null) => ({
 describe('the upgrade action from the gateway list', () => {
   it('picks an enabled gateway image, names each gateway, sends one batch with its waves and links to the rollout', async () => {
     const calls = serve([
-      ['GET', '/api/v1/gateways', () => ({ total: 2, list: [gateway(1, 'Roof'), gateway(2, null)] })],
-      ['GET', '/api/v1/gateways/count', () => ({ total: 2, online: 2, offline: 0, unbound: 0 })],
-      ['GET', '/api/v1/plants', () => ({ total: 0, list: [] })],
-      [
-        'GET',
-        '/api/v1/upgrade/firmwares',
-        () => [
-          {
-            id: 9,
-            productName: 'SFG 4G',
-            version: 'SFG-2.5.0',
-            fileName: 'sfg-2.5.0.bin',
-            size: 1000,
-            changeLog: null,
-            createdAt: '2026-01-01T00:00:00.000Z',
-          },
-        ],
-      ],
-      [
-        'POST',
-        '/api/v1/gateways/batch/upgrade',
-        () => ({
-          rolloutId: ID,
-          devices: [device('SFGW000001')],
-          refused: [{ sn: 'SFGW000002', code: ErrorCode.firmwareLatest, reason: 'the device already runs this version' }],
-        }),
-      ],
+      on(devicesApi.listGateways, { total: 2, list: [gateway(1, 'Roof'), gateway(2, null)] }),
+      on(devicesApi.gatewayCount, { total: 2, online: 2, offline: 0, unbound: 0 }),
+      on(plantsApi.listPlants, { total: 0, list: [] }),
+      on(upgradesApi.upgradeFirmwares, [
+        {
+          id: 9,
+          productName: 'SFG 4G',
+          version: 'SFG-2.5.0',
+          fileName: 'sfg-2.5.0.bin',
+          size: 1000,
+          changeLog: null,
+          createdAt: '2026-01-01T00:00:00.000Z',
+        },
+      ]),
+      on(upgradesApi.gatewaysBatchUpgrade, {
+        rolloutId: ID,
+        devices: [device('SFGW000001')],
+        refused: [{ sn: 'SFGW000002', code: ErrorCode.firmwareLatest, reason: 'the device already runs this version' }],
+      }),
     ]);
     renderPage(
       <ShellContext.Provider value={shell(['gateway.view', 'gateway.upgrade'])}>

@@ -1,7 +1,8 @@
+import { type DataOf, devicesApi } from '@sunfleet/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { todayIn } from '../../../lib/dateNav.ts';
-import { callsTo, renderPage, serve } from '../../../test/pages.tsx';
+import { callsTo, on, renderPage, serve } from '../../../test/pages.tsx';
 import InverterDetailPage from './InverterDetailPage.tsx';
 
 // Canvas charts do not draw in jsdom: the chart shows the series, the x axis and the raw values it
@@ -39,7 +40,8 @@ const SN = 'MI800ABC0001';
 const TZ = 'America/Mexico_City';
 const T = { timeout: 5000 };
 
-const detail = (typeKey: string) => ({
+type Detail = DataOf<typeof devicesApi.getInverter>;
+const detail = (typeKey: Detail['typeKey']): Detail => ({
   id: 21,
   sn: SN,
   alias: null,
@@ -63,18 +65,20 @@ const detail = (typeKey: string) => ({
   groups: { grid: false, meter: false, battery: false, eps: false, load: false },
   canEdit: false,
   canDelete: false,
+  canPower: false,
   lastUpdate: '2026-05-20T10:00:00.000Z',
   createdAt: '2026-01-01T00:00:00.000Z',
 });
 const times = ['2026-05-20T16:00:00.000Z', '2026-05-20T16:05:00.000Z'];
-const day = {
+const day: DataOf<typeof devicesApi.inverterDay> = {
   date: '2026-05-20',
   timezone: TZ,
   times,
-  series: [{ key: 'pvPower', name: 'PV power', unit: 'W', values: [420, 430] }],
+  series: [{ key: 'pvPower', name: 'PV power', unit: 'W', flow: null, values: [420, 430] }],
   energy: { pv: 2100, load: 0, gridImport: 0, gridExport: 0, charge: 0, discharge: 0, peakPower: 512 },
 };
-const gen = (period: string, date: string) =>
+type Gen = DataOf<typeof devicesApi.inverterGen>;
+const gen = (period: Gen['period'], date: string): Gen =>
   period === 'month'
     ? {
         period,
@@ -98,13 +102,13 @@ const gen = (period: string, date: string) =>
           energy: 760,
         }
       : { period, date, timezone: TZ, bars: [], energy: 0 };
-const genMi = {
+const genMi: DataOf<typeof devicesApi.inverterGenMi> = {
   date: '2026-05-20',
   timezone: TZ,
   times,
   series: [
-    { key: 'pv1Power', name: 'PV1 power', unit: 'W', values: [210, 220] },
-    { key: 'pv2Power', name: 'PV2 power', unit: 'W', values: [205, 212] },
+    { key: 'pv1Power', name: 'PV1 power', unit: 'W', flow: null, values: [210, 220] },
+    { key: 'pv2Power', name: 'PV2 power', unit: 'W', flow: null, values: [205, 212] },
   ],
   panels: [
     { index: 1, name: 'PV1', energy: 1080, peakPower: 268 },
@@ -112,22 +116,16 @@ const genMi = {
   ],
 };
 
-function backend(typeKey: string) {
+function backend(typeKey: Detail['typeKey']) {
   return serve([
-    ['GET', `/api/v1/inverter/${SN}`, () => detail(typeKey)],
-    ['GET', `/api/v1/inverter/${SN}/day`, () => day],
-    [
-      'GET',
-      `/api/v1/inverter/${SN}/gen`,
-      (c) => gen(c.url.searchParams.get('period') ?? 'day', c.url.searchParams.get('date') ?? ''),
-    ],
-    ['GET', `/api/v1/inverter/${SN}/genMi`, () => genMi],
-    [
-      'GET',
-      '/api/v1/inverter/params',
-      () => ({ protocol: 'sunfleet-micro', params: [], defaults: [], maxSelected: 6, maxProfiles: 6 }),
-    ],
-    ['GET', '/api/v1/inverter/params/custom', () => []],
+    on(devicesApi.getInverter, detail(typeKey)),
+    on(devicesApi.inverterDay, day),
+    on(devicesApi.inverterGen, (c) =>
+      gen((c.url.searchParams.get('period') ?? 'day') as Gen['period'], c.url.searchParams.get('date') ?? ''),
+    ),
+    on(devicesApi.inverterGenMi, genMi),
+    on(devicesApi.inverterParams, { protocol: 'sunfleet-micro', params: [], defaults: [], maxSelected: 6, maxProfiles: 6 }),
+    on(devicesApi.inverterParamProfiles, []),
   ]);
 }
 

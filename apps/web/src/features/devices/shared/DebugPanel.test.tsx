@@ -1,16 +1,17 @@
 /** The debug panels: the code sent, the reply read until it is final and shown, and the errors. */
 
-import { ErrorCode } from '@sunfleet/contracts';
+import { commandsApi, type DataOf, ErrorCode } from '@sunfleet/contracts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { createQueryClient } from '../../../api/hooks.ts';
-import { callsTo, fail, serve } from '../../../test/pages.tsx';
+import { callsTo, fail, on, serve } from '../../../test/pages.tsx';
 import { renderWithApp } from '../../../test/render.tsx';
 import { DebugPanel } from './DebugPanel.tsx';
 
 const SN = 'HYABVNAAB1ME';
-const reply = (state: string, text: string | null = null, error: string | null = null) => ({
+type Reply = DataOf<typeof commandsApi.inverterDebugReply>;
+const reply = (state: Reply['state'], text: string | null = null, error: string | null = null): Reply => ({
   jobId: 'job-1',
   sn: SN,
   gatewaySn: 'SFGW000001',
@@ -40,12 +41,8 @@ describe('inverter debug', () => {
   it('sends the code, reads the reply while the job runs and shows the text once it comes', async () => {
     const answers = [reply('acknowledged'), reply('succeeded', 'debug status\npower switch: on')];
     const calls = serve([
-      ['POST', `/api/v1/inverter/${SN}/debug`, () => reply('sent')],
-      [
-        'GET',
-        `/api/v1/inverter/${SN}/debug/reply`,
-        () => answers.shift() ?? reply('succeeded', 'debug status\npower switch: on'),
-      ],
+      on(commandsApi.inverterDebug, reply('sent')),
+      on(commandsApi.inverterDebugReply, () => answers.shift() ?? reply('succeeded', 'debug status\npower switch: on')),
     ]);
     render('inverter');
     expect(screen.getByTestId('debug-empty').textContent).toContain('Send a debug code');
@@ -62,10 +59,7 @@ describe('inverter debug', () => {
 
   it('shows the state while the reply has not come', async () => {
     let answer = reply('acknowledged');
-    const calls = serve([
-      ['POST', `/api/v1/inverter/${SN}/debug`, () => reply('sent')],
-      ['GET', `/api/v1/inverter/${SN}/debug/reply`, () => answer],
-    ]);
+    const calls = serve([on(commandsApi.inverterDebug, reply('sent')), on(commandsApi.inverterDebugReply, () => answer)]);
     render('inverter');
     send();
     await waitFor(() => expect(screen.getByTestId('debug-running').textContent).toBe('The device is running it…'));
@@ -84,7 +78,7 @@ describe('inverter debug', () => {
       [1001, 'The device is offline'],
       [1005, 'The current state blocks remote debug, upgrade or power on/off'],
     ] as const) {
-      serve([['POST', `/api/v1/inverter/${SN}/debug`, () => fail(code)]]);
+      serve([on(commandsApi.inverterDebug, fail(code))]);
       const view = render('inverter');
       send();
       expect((await screen.findByTestId('debug-error')).textContent).toContain(text);
@@ -95,12 +89,12 @@ describe('inverter debug', () => {
 
 describe('gateway debug', () => {
   it('shows the diagnostic text the call returns, and "timed out" for code 1', async () => {
-    serve([['POST', '/api/v1/gateway/SFGW000001/debug', () => reply('succeeded', 'gateway SFGW000001: online')]]);
+    serve([on(commandsApi.gatewayDebug, reply('succeeded', 'gateway SFGW000001: online'))]);
     const view = render('gateway', 'SFGW000001');
     send();
     expect((await screen.findByTestId('debug-text')).textContent).toBe('gateway SFGW000001: online');
     view.unmount();
-    serve([['POST', '/api/v1/gateway/SFGW000001/debug', () => fail(ErrorCode.timeout)]]);
+    serve([on(commandsApi.gatewayDebug, fail(ErrorCode.timeout))]);
     render('gateway', 'SFGW000001');
     send();
     expect((await screen.findByTestId('debug-error')).textContent).toContain('The request timed out');

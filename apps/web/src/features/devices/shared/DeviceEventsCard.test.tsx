@@ -1,11 +1,11 @@
-import { ErrorCode } from '@sunfleet/contracts';
+import { ErrorCode, eventsApi } from '@sunfleet/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ShellContext, type ShellInfo } from '../../../app/shell/shellContext.ts';
 import { todayIn } from '../../../lib/dateNav.ts';
 import { dayDate, quickRange } from '../../../lib/dateRange.ts';
-import { eventRow } from '../../../test/events.ts';
-import { type Call, callsTo, renderPage, serve } from '../../../test/pages.tsx';
+import { type EventRow, eventRow } from '../../../test/events.ts';
+import { type Call, callsTo, on, renderPage, serve } from '../../../test/pages.tsx';
 import { DeviceEventsCard } from './DeviceEventsCard.tsx';
 
 /** A choice of the open select (a table cell cut with an ellipsis carries the same title). */
@@ -18,7 +18,7 @@ const option = (title: string) =>
 
 const SN = 'HYABVNAAB1ME';
 /** The events of this card's device. */
-const event = (id: number, extra: Record<string, unknown> = {}) => eventRow(id, { sn: SN, ...extra });
+const event = (id: number, extra: Partial<EventRow> = {}) => eventRow(id, { sn: SN, ...extra });
 
 const shell = (buttons: Record<string, string[]>) => ({ profile: {}, routes: [], buttons }) as unknown as ShellInfo;
 
@@ -42,10 +42,7 @@ describe('device events card', () => {
     // 05:00 UTC: 18:00 the day before in Pago Pago (UTC−11).
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-11-26T05:00:00Z'));
-    const calls = serve([
-      ['GET', `/api/v1/event/${SN}/realtime`, () => []],
-      ['GET', `/api/v1/event/${SN}`, () => ({ total: 0, list: [] })],
-    ]);
+    const calls = serve([on(eventsApi.deviceOpenEvents, []), on(eventsApi.deviceEvents, { total: 0, list: [] })]);
     render(undefined, 'Pacific/Pago_Pago');
     await waitFor(() => expect(history(calls)).toHaveLength(1));
     const q = history(calls)[0]!.url.searchParams;
@@ -54,8 +51,8 @@ describe('device events card', () => {
 
   it('shows the open events and the history of the last 7 days, paged by the server', async () => {
     const calls = serve([
-      ['GET', `/api/v1/event/${SN}/realtime`, () => [event(9, { endedAt: null, level: 'warning', text: 'Fan speed low' })]],
-      ['GET', `/api/v1/event/${SN}`, () => ({ total: 25, list: [event(1), event(2, { level: 'info' })] })],
+      on(eventsApi.deviceOpenEvents, [event(9, { endedAt: null, level: 'warning', text: 'Fan speed low' })]),
+      on(eventsApi.deviceEvents, { total: 25, list: [event(1), event(2, { level: 'info' })] }),
     ]);
     render();
     const open = await screen.findByTestId('device-events-open-table', {}, { timeout: 5000 });
@@ -95,10 +92,7 @@ describe('device events card', () => {
   }, 20_000);
 
   it('says when nothing is open and when the history is empty', async () => {
-    serve([
-      ['GET', `/api/v1/event/${SN}/realtime`, () => []],
-      ['GET', `/api/v1/event/${SN}`, () => ({ total: 0, list: [] })],
-    ]);
+    serve([on(eventsApi.deviceOpenEvents, []), on(eventsApi.deviceEvents, { total: 0, list: [] })]);
     render();
     expect(await screen.findByText('No open events', {}, { timeout: 5000 })).toBeTruthy();
     expect(await screen.findByText('No events in this period', {}, { timeout: 5000 })).toBeTruthy();
@@ -106,8 +100,8 @@ describe('device events card', () => {
 
   it('shows an error with a retry when the history is refused', async () => {
     serve([
-      ['GET', `/api/v1/event/${SN}/realtime`, () => []],
-      ['GET', `/api/v1/event/${SN}`, () => ({ __code: ErrorCode.validation, msg: 'The period can be at most 90 days' })],
+      on(eventsApi.deviceOpenEvents, []),
+      on(eventsApi.deviceEvents, { __code: ErrorCode.validation, msg: 'The period can be at most 90 days' }),
     ]);
     render();
     const error = await screen.findByTestId('device-events-error', {}, { timeout: 5000 });
