@@ -18,7 +18,6 @@ const modulesDir = path.resolve(import.meta.dirname, '../src/modules');
 const NOT_YET_MOVED = new Set<string>([
   'demand-response/enrollments.service.ts',
   'demand-response/events.service.ts',
-  'demand-response/stations.ts',
 ]);
 
 const BUILDERS = ['selectFrom', 'selectNoFrom', 'insertInto', 'replaceInto', 'updateTable', 'deleteFrom', 'mergeInto'];

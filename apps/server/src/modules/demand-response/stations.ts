@@ -7,15 +7,14 @@
 
 import { ErrorCode } from '@sunfleet/contracts';
 import type { Caller } from '../../access/caller.ts';
-import { devicesOperable } from '../../access/devices.ts';
 import { plantFor } from '../../access/resolve.ts';
-import { plantsOperable } from '../../access/scopes.ts';
 import type { Db } from '../../db/index.ts';
 import { batteryProtocols, cannotTakePart, isStorageCapable, nameplate } from '../../demand-response/controls.ts';
 import { deviceLatest, num } from '../../energy/latest.ts';
 import { fail } from '../../http/errors.ts';
 import { offsetAt, offsetText, zonesWithOffsets } from '../../time/index.ts';
 import { activeEnrolmentsOf } from './enrollments.repo.ts';
+import { operableDevicesOf, operablePlantsWithInverters } from './stations.repo.ts';
 
 /** The protocols of devices that can take part, and of every device with a battery (offered, or shown as unable to). */
 const STORAGE_PROTOCOLS = batteryProtocols().filter(isStorageCapable);
@@ -24,20 +23,7 @@ const BATTERY_PROTOCOLS = batteryProtocols();
 export async function userStations(db: Db, caller: Caller, userId: number) {
   // The list is the caller's own: another account's id shows nothing of it.
   if (userId !== caller.user.id) fail(ErrorCode.noPermission);
-  const rows = await db
-    .selectFrom('plants')
-    .leftJoin('devices', (j) =>
-      j
-        .onRef('devices.plant_id', '=', 'plants.id')
-        .on('devices.deleted_at', 'is', null)
-        .on('devices.kind', '=', 'inverter')
-        .on('devices.protocol_id', 'in', STORAGE_PROTOCOLS),
-    )
-    .select(['plants.id', 'plants.name', 'plants.timezone', (eb) => eb.fn.count<number>('devices.id').as('n')])
-    .where((eb) => plantsOperable(eb, caller))
-    .groupBy(['plants.id', 'plants.name', 'plants.timezone'])
-    .orderBy('plants.name')
-    .execute();
+  const rows = await operablePlantsWithInverters(db, caller, STORAGE_PROTOCOLS);
   return rows.map((r) => ({ id: r.id, name: r.name, timezone: r.timezone, storageDevices: Number(r.n) }));
 }
 
@@ -45,24 +31,7 @@ const kw = (w: number | null) => (w === null ? null : Math.round(w / 10) / 100);
 
 export async function stationMasterDevices(db: Db, caller: Caller, stationId: number) {
   await plantFor(db, caller, stationId, 'view');
-  const rows = await db
-    .selectFrom('devices')
-    .select([
-      'devices.id',
-      'devices.sn',
-      'devices.alias',
-      'devices.protocol_id',
-      'devices.rated_power_w',
-      'devices.master_device_id',
-      'devices.created_at',
-      'devices.bound_at',
-    ])
-    .where('devices.plant_id', '=', stationId)
-    .where('devices.deleted_at', 'is', null)
-    .where('devices.protocol_id', 'in', BATTERY_PROTOCOLS)
-    .where((eb) => devicesOperable(eb, caller))
-    .orderBy('devices.id')
-    .execute();
+  const rows = await operableDevicesOf(db, caller, stationId, BATTERY_PROTOCOLS);
   const used = new Set(
     (
       await activeEnrolmentsOf(
