@@ -64,11 +64,7 @@ const remaining = [
   'features/plants/TransferDialog.tsx',
   'features/plants/TransfersPage.tsx',
   'features/plants/useDeletePlants.tsx',
-  'features/static/AppDownloadPage.tsx',
-  'features/static/FirmwareLoggingPage.tsx',
   'features/upgrades/RolloutPage.tsx',
-  'features/versions/SystemUpdatePage.tsx',
-  'features/versions/VersionDialog.tsx',
 ];
 
 const root = import.meta.dirname;

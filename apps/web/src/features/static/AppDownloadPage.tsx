@@ -5,14 +5,13 @@
  * none the page says the app is not available here.
  */
 import { AndroidOutlined, AppleOutlined, MobileOutlined } from '@ant-design/icons';
-import { systemApi } from '@sunfleet/contracts';
 import { Button, Card, Col, Empty, Flex, Result, Row, Skeleton, Typography } from 'antd';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks.ts';
 import { PageError } from '../../components/PageState.tsx';
 import { StaticLayout } from './StaticLayout.tsx';
 import styles from './static.module.css';
+import { useAppStores } from './staticQueries.ts';
 
 type Store = 'ios' | 'android';
 
@@ -64,7 +63,7 @@ function StoreCard({ store, url, icon }: { store: Store; url: string; icon: Reac
 
 export default function AppDownloadPage() {
   const { t } = useTranslation('pages');
-  const stores = useApiQuery(systemApi.appStores, {});
+  const stores = useAppStores();
   const configured = stores.data
     ? [
         { store: 'ios' as const, url: stores.data.ios, icon: <AppleOutlined className={styles.storeIcon} /> },

@@ -3,15 +3,14 @@
  * gateway and inverter image that carries a change log, newest first, filtered by type, a page
  * at a time. Dates are the browser's calendar days.
  */
-import { loggersApi } from '@sunfleet/contracts';
 import { Card, Empty, Flex, List, Pagination, Segmented, Skeleton, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks.ts';
 import { PageError } from '../../components/PageState.tsx';
 import ui from '../../components/ui.module.css';
 import styles from './firmwareLogging.module.css';
 import { StaticLayout } from './StaticLayout.tsx';
+import { useFirmwareChangeLogs } from './staticQueries.ts';
 
 type Type = 'all' | 'gateway' | 'inverter';
 const SIZE = 10;
@@ -21,7 +20,7 @@ export default function FirmwareLoggingPage() {
   const [type, setType] = useState<Type>('all');
   const [page, setPage] = useState(1);
   const query = { page, size: SIZE, ...(type === 'all' ? {} : { type }) };
-  const logs = useApiQuery(loggersApi.firmwareChangeLogs, { query });
+  const logs = useFirmwareChangeLogs(query);
   const day = (iso: string) => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(iso));
 
   return (

@@ -6,11 +6,9 @@
  */
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { versionsApi } from '@sunfleet/contracts';
-import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Empty, Flex, Pagination, Skeleton, Tag, Timeline, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { endpointKey, useApiMutation, useApiQuery } from '../../api/hooks.ts';
 import { PageError } from '../../components/PageState.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { useMayCall } from '../../components/Permission.tsx';
@@ -18,6 +16,7 @@ import ui from '../../components/ui.module.css';
 import { browserZone, formatZoned } from '../../lib/zonedTime.ts';
 import { notesFor } from './content.ts';
 import { type Version, VersionDialog } from './VersionDialog.tsx';
+import { useDeleteVersion, useRefreshVersions, useVersionTimeline } from './versionQueries.ts';
 import styles from './versions.module.css';
 
 const SIZE = 10;
@@ -25,26 +24,15 @@ const SIZE = 10;
 export default function SystemUpdatePage() {
   const { t, i18n } = useTranslation('versions');
   const { modal, message } = App.useApp();
-  const client = useQueryClient();
   const mayCall = useMayCall();
   const operator = mayCall(versionsApi.saveVersion);
   const mayDelete = mayCall(versionsApi.deleteVersion);
   const [page, setPage] = useState(1);
   const [dialog, setDialog] = useState<{ editing: Version | null } | null>(null);
   const [zone] = useState(browserZone);
-  const timeline = useApiQuery(
-    versionsApi.versionTimeline,
-    { query: { page, size: SIZE } },
-    { placeholderData: keepPreviousData },
-  );
-  const remove = useApiMutation(versionsApi.deleteVersion);
-
-  const refresh = () =>
-    Promise.all(
-      [versionsApi.versionTimeline, versionsApi.listVersions, versionsApi.currentVersion, versionsApi.latestVersion].map((ep) =>
-        client.invalidateQueries({ queryKey: endpointKey(ep) }),
-      ),
-    );
+  const timeline = useVersionTimeline(page, SIZE);
+  const remove = useDeleteVersion();
+  const refresh = useRefreshVersions();
 
   const confirmDelete = (v: Version) =>
     modal.confirm({

@@ -7,10 +7,10 @@ import { type DataOf, ErrorCode, versionsApi } from '@sunfleet/contracts';
 import { App, Form, Input, Modal } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, call } from '../../api/client.ts';
+import { ApiError } from '../../api/client.ts';
 import { useGuardedAction } from '../../api/guard.ts';
-import { useApiMutation } from '../../api/hooks.ts';
 import { SafeInput } from '../../components/SafeInput.tsx';
+import { checkVersionNumber, useSaveVersion } from './versionQueries.ts';
 
 export type Version = DataOf<typeof versionsApi.getVersion>;
 interface Values {
@@ -36,7 +36,7 @@ export function VersionDialog({
   const { t } = useTranslation('versions');
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
-  const save = useApiMutation(versionsApi.saveVersion);
+  const save = useSaveVersion();
 
   useEffect(() => {
     if (open) form.setFieldsValue(editing ? { ...editing } : { number: '', contentZh: '', contentEn: '' });
@@ -52,7 +52,7 @@ export function VersionDialog({
 
   const taken = async (number: string) => {
     try {
-      await call(versionsApi.checkVersion, { query: { number, ...(editing ? { id: editing.id } : {}) }, quiet: true });
+      await checkVersionNumber(number, editing?.id);
       return false;
     } catch (e) {
       if (e instanceof ApiError && e.code === ErrorCode.already) return true;
