@@ -17,7 +17,6 @@ const modulesDir = path.resolve(import.meta.dirname, '../src/modules');
  */
 const NOT_YET_MOVED = new Set<string>([
   'demand-response/enrollments.service.ts',
-  'demand-response/events.service.ts',
 ]);
 
 const BUILDERS = ['selectFrom', 'selectNoFrom', 'insertInto', 'replaceInto', 'updateTable', 'deleteFrom', 'mergeInto'];

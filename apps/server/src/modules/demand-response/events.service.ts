@@ -20,30 +20,14 @@ import type { Ven } from '../../demand-response/ven.ts';
 import type { OadrEvent } from '../../demand-response/wire.ts';
 import { fail } from '../../http/errors.ts';
 import { iso, localTimeFormatter } from '../../time/index.ts';
+import * as repo from './events.repo.ts';
 
 type EventItem = Static<typeof demandResponseApi.EventItem>;
 type EventDetail = Static<typeof demandResponseApi.EventDetail>;
 
-async function myEnrolments(db: Db, userId: number) {
-  return db
-    .selectFrom('dr_enrollments')
-    .select(['id', 'program_id', 'program_name', 'station_id', 'state'])
-    .where('user_id', '=', userId)
-    .where('state', 'in', ['accepted', 'unenrolled'])
-    .execute();
-}
-
 async function zoneOf(db: Db, enrolmentIds: readonly number[]): Promise<string> {
   if (enrolmentIds.length === 0) return 'UTC';
-  const r = await db
-    .selectFrom('dr_enrollment_devices as d')
-    .innerJoin('devices', 'devices.id', 'd.device_id')
-    .innerJoin('plants', 'plants.id', 'devices.plant_id')
-    .select('plants.timezone')
-    .where('d.enrollment_id', 'in', enrolmentIds)
-    .orderBy('d.id')
-    .executeTakeFirst();
-  return r?.timezone ?? 'UTC';
+  return (await repo.firstDeviceZone(db, enrolmentIds)) ?? 'UTC';
 }
 
 /** The columns of an event row that its list item and detail read. */
@@ -97,19 +81,11 @@ function toItem(r: EventRowFull, programName: string | null, optedOut: boolean, 
 }
 
 export async function listEvents(db: Db, caller: Caller, q: { page?: number; size?: number; state?: string }, now = Date.now()) {
-  const mine = await myEnrolments(db, caller.user.id);
+  const mine = await repo.myEnrolments(db, caller.user.id);
   const programs = [...new Set(mine.map((e) => e.program_id))];
   if (programs.length === 0) return { total: 0, list: [] };
-  const rows = (await db
-    .selectFrom('dr_events')
-    .selectAll()
-    .where('program_id', 'in', programs)
-    .orderBy('start_ms', 'desc')
-    .orderBy('id', 'desc')
-    .execute()) as EventRowFull[];
-  const optouts = new Set(
-    (await db.selectFrom('dr_optouts').select('event_id').where('user_id', '=', caller.user.id).execute()).map((o) => o.event_id),
-  );
+  const rows = (await repo.eventsOfPrograms(db, programs)) as EventRowFull[];
+  const optouts = new Set(await repo.optedOutEvents(db, caller.user.id));
   const zone = await zoneOf(
     db,
     mine.map((e) => e.id),
@@ -123,37 +99,23 @@ export async function listEvents(db: Db, caller: Caller, q: { page?: number; siz
 }
 
 export async function getEvent(db: Db, caller: Caller, id: number, now = Date.now()): Promise<EventDetail> {
-  const mine = await myEnrolments(db, caller.user.id);
-  const r = (await db.selectFrom('dr_events').selectAll().where('id', '=', id).executeTakeFirst()) as EventRowFull | undefined;
+  const mine = await repo.myEnrolments(db, caller.user.id);
+  const r = (await repo.eventById(db, id)) as EventRowFull | undefined;
   const ofProgram = mine.filter((e) => e.program_id === r?.program_id);
   if (!r || ofProgram.length === 0) return fail(ErrorCode.notFound);
-  const opted = await db
-    .selectFrom('dr_optouts')
-    .select('event_id')
-    .where('event_id', '=', id)
-    .where('user_id', '=', caller.user.id)
-    .executeTakeFirst();
+  const opted = await repo.optedOut(db, id, caller.user.id);
   const zone = await zoneOf(
     db,
     ofProgram.map((e) => e.id),
   );
-  const item = toItem(r, ofProgram[0]!.program_name, !!opted, zone, now);
+  const item = toItem(r, ofProgram[0]!.program_name, opted, zone, now);
   const event = JSON.parse(r.body) as OadrEvent;
   const intervals = absoluteIntervals(event, Number(r.received_at));
-  const rows = await db
-    .selectFrom('dr_dispatches as x')
-    .innerJoin('dr_enrollment_devices as d', 'd.id', 'x.enrollment_device_id')
-    .selectAll('x')
-    .where('x.event_id', '=', id)
-    .where(
-      'd.enrollment_id',
-      'in',
-      ofProgram.map((e) => e.id),
-    )
-    .orderBy('x.device_sn')
-    .orderBy('x.start_ms')
-    .orderBy('x.id')
-    .execute();
+  const rows = await repo.dispatchesOf(
+    db,
+    id,
+    ofProgram.map((e) => e.id),
+  );
   const dispatches = [];
   for (const x of rows) {
     const ended = Number(x.end_ms) <= now && x.action !== 'restore' && x.state === 'succeeded';
@@ -209,15 +171,11 @@ export async function optOut(db: Db, ven: Ven | null, caller: Caller, id: number
   const detail = await getEvent(db, caller, id, now);
   if (detail.state === 'completed' || detail.state === 'cancelled')
     fail(ErrorCode.stateBlocksAction, `the event is ${detail.state}`);
-  const mine = (await myEnrolments(db, caller.user.id)).filter(
+  const mine = (await repo.myEnrolments(db, caller.user.id)).filter(
     (e) => e.program_id === detail.programId && e.state === 'accepted',
   );
   for (const e of mine) {
-    await db
-      .insertInto('dr_optouts')
-      .values({ event_id: id, enrollment_id: e.id, user_id: caller.user.id, at: now })
-      .onConflict((oc) => oc.columns(['event_id', 'enrollment_id']).doNothing())
-      .execute();
+    await repo.insertOptOut(db, id, e.id, caller.user.id, now);
     if (ven) await ven.optOut(id, e.id);
     else await dropRows(db, id, e.id, now);
   }
