@@ -11,14 +11,6 @@ import { describe, expect, it } from 'vitest';
 
 const modulesDir = path.resolve(import.meta.dirname, '../src/modules');
 
-/**
- * Sources not yet moved to the pattern: their queries are allowed until they are. The list only
- * shrinks — an entry whose file no longer builds a query fails the check, so it is removed.
- */
-const NOT_YET_MOVED = new Set<string>([
-  'demand-response/enrollments.service.ts',
-]);
-
 const BUILDERS = ['selectFrom', 'selectNoFrom', 'insertInto', 'replaceInto', 'updateTable', 'deleteFrom', 'mergeInto'];
 /** Query building or running: a builder call, an `sql` template or helper, a builder run. */
 const QUERY = new RegExp(
@@ -92,10 +84,7 @@ export function moduleCycles(graph: Map<string, Set<string>>): string[] {
 
 describe('the server modules', () => {
   it('keep their SQL in their repositories (*.repo.ts)', () => {
-    const hits = queriesOutsideRepos(modulesDir);
-    expect(hits.filter((h) => !NOT_YET_MOVED.has(h.split(':')[0]!))).toEqual([]);
-    const stale = [...NOT_YET_MOVED].filter((f) => !hits.some((h) => h.startsWith(`${f}:`)));
-    expect(stale, 'files on the not-yet-moved list that no longer build a query').toEqual([]);
+    expect(queriesOutsideRepos(modulesDir)).toEqual([]);
   });
 
   it('import each other in one direction only: no cycle between module folders', () => {

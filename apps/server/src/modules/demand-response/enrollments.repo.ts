@@ -1,9 +1,9 @@
 /** The SQL of enrolments and their devices, rows mapped to the contract's shapes. */
 import type { demandResponseApi } from '@sunfleet/contracts';
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Static } from 'typebox';
 import type { Db } from '../../db/index.ts';
-import type { DrEnrollmentsTable } from '../../db/schema.ts';
+import type { DrEnrollmentDevicesTable, DrEnrollmentsTable } from '../../db/schema.ts';
 import { iso } from '../../time/index.ts';
 
 type Enrollment = Static<typeof demandResponseApi.Enrollment>;
@@ -142,3 +142,47 @@ export async function accountBound(db: Db, programId: string, utilityAccount: st
     .executeTakeFirst();
   return !!r;
 }
+
+// ——— writes ———
+
+/** A programme the VTN offers (not deleted). */
+export const liveProgram = (db: Db, id: string) =>
+  db.selectFrom('dr_programs').select(['id', 'name']).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+
+export async function insertEnrollment(trx: Db, values: Omit<Insertable<DrEnrollmentsTable>, 'id'>): Promise<number> {
+  const row = await trx.insertInto('dr_enrollments').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export const insertEnrollmentDevices = (trx: Db, rows: Omit<Insertable<DrEnrollmentDevicesTable>, 'id'>[]) =>
+  trx.insertInto('dr_enrollment_devices').values(rows).execute();
+
+export const setEnrollment = (db: Db, id: number, set: Updateable<DrEnrollmentsTable>) =>
+  db.updateTable('dr_enrollments').set(set).where('id', '=', id).execute();
+
+/** Mark the enrolment's device of this SN removed at `at`; whether there was one; then the ids removed at `at`. */
+export async function removeEnrolledDevice(db: Db, enrollmentId: number, sn: string, at: number): Promise<number[] | null> {
+  const res = await db
+    .updateTable('dr_enrollment_devices')
+    .set({ removed_at: at })
+    .where('enrollment_id', '=', enrollmentId)
+    .where('sn', '=', sn)
+    .where('removed_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) === 0) return null;
+  await db.updateTable('dr_enrollments').set({ updated_at: at }).where('id', '=', enrollmentId).execute();
+  const removed = await db
+    .selectFrom('dr_enrollment_devices')
+    .select('id')
+    .where('enrollment_id', '=', enrollmentId)
+    .where('sn', '=', sn)
+    .where('removed_at', '=', at)
+    .execute();
+  return removed.map((r) => r.id);
+}
+
+/** The ids of the enrolment's device rows. */
+export const enrolledDeviceIds = async (db: Db, enrollmentId: number) =>
+  (await db.selectFrom('dr_enrollment_devices').select('id').where('enrollment_id', '=', enrollmentId).execute()).map(
+    (d) => d.id,
+  );

@@ -15,6 +15,7 @@ import { cannotTakePart } from '../../demand-response/controls.ts';
 import { devicesLeft } from '../../demand-response/dispatch.ts';
 import { termsUrl } from '../../demand-response/programmes.ts';
 import { BusinessError, fail } from '../../http/errors.ts';
+import * as repo from './enrollments.repo.ts';
 import { accountBound, activeEnrolmentsOf, ENDED_STATES, enrollmentView, findOwn, listOwn } from './enrollments.repo.ts';
 
 type Input = BodyOf<typeof demandResponseApi.enroll>;
@@ -78,12 +79,7 @@ const deviceRows = (enrollmentId: number, devices: readonly CheckedDevice[], now
   }));
 
 export async function enroll(db: Db, caller: Caller, input: Input) {
-  const program = await db
-    .selectFrom('dr_programs')
-    .select(['id', 'name'])
-    .where('id', '=', input.programId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const program = await repo.liveProgram(db, input.programId);
   if (!program) fail(ErrorCode.validation, 'programId: the VTN offers no such programme');
   if (!termsUrl(program!.name)) fail(ErrorCode.validation, 'programId: the programme has no terms to accept');
   const devices = await checkDevices(db, caller, input.devices);
@@ -94,43 +90,35 @@ export async function enroll(db: Db, caller: Caller, input: Input) {
     if (await accountBound(trx, input.programId, input.utilityAccount)) fail(ErrorCode.drAccountBound, input.utilityAccount);
     const s = input.serviceAddress;
     const m = input.mailingAddress;
-    const row = await trx
-      .insertInto('dr_enrollments')
-      .values({
-        user_id: caller.user.id,
-        program_id: program!.id,
-        program_name: program!.name,
-        email: input.email.toLowerCase(),
-        first_name: input.firstName,
-        last_name: input.lastName,
-        service_country: s.country,
-        service_region: s.region,
-        service_locality: s.locality,
-        service_extended: s.extendedAddress ?? null,
-        service_street: s.streetAddress,
-        service_postal: s.postalCode,
-        mailing_country: m.country,
-        mailing_region: m.region,
-        mailing_locality: m.locality,
-        mailing_extended: m.extendedAddress ?? null,
-        mailing_street: m.streetAddress,
-        mailing_postal: m.postalCode,
-        source_account: input.sourceAccount,
-        utility_account: input.utilityAccount,
-        station_id: input.stationId ?? null,
-        state: devices.length > 0 ? 'pending' : 'invited',
-        terms_accepted_at: now,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    if (devices.length > 0)
-      await trx
-        .insertInto('dr_enrollment_devices')
-        .values(deviceRows(row.id, devices, now))
-        .execute();
-    return row.id;
+    const rowId = await repo.insertEnrollment(trx, {
+      user_id: caller.user.id,
+      program_id: program!.id,
+      program_name: program!.name,
+      email: input.email.toLowerCase(),
+      first_name: input.firstName,
+      last_name: input.lastName,
+      service_country: s.country,
+      service_region: s.region,
+      service_locality: s.locality,
+      service_extended: s.extendedAddress ?? null,
+      service_street: s.streetAddress,
+      service_postal: s.postalCode,
+      mailing_country: m.country,
+      mailing_region: m.region,
+      mailing_locality: m.locality,
+      mailing_extended: m.extendedAddress ?? null,
+      mailing_street: m.streetAddress,
+      mailing_postal: m.postalCode,
+      source_account: input.sourceAccount,
+      utility_account: input.utilityAccount,
+      station_id: input.stationId ?? null,
+      state: devices.length > 0 ? 'pending' : 'invited',
+      terms_accepted_at: now,
+      created_at: now,
+      updated_at: now,
+    });
+    if (devices.length > 0) await repo.insertEnrollmentDevices(trx, deviceRows(rowId, devices, now));
+    return rowId;
   });
   return getEnrollment(db, caller, id);
 }
@@ -147,12 +135,9 @@ export async function addDevices(db: Db, caller: Caller, id: number, input: read
   const now = Date.now();
   await db.transaction().execute(async (trx) => {
     await checkFree(trx, devices, id);
-    await trx
-      .insertInto('dr_enrollment_devices')
-      .values(deviceRows(id, devices, now))
-      .execute();
+    await repo.insertEnrollmentDevices(trx, deviceRows(id, devices, now));
     // New devices wait for the VTN again: the enrolment is pending until they are registered.
-    await trx.updateTable('dr_enrollments').set({ state: 'pending', updated_at: now }).where('id', '=', enrollment.id).execute();
+    await repo.setEnrollment(trx, enrollment.id, { state: 'pending', updated_at: now });
   });
   return getEnrollment(db, caller, id);
 }
@@ -160,42 +145,19 @@ export async function addDevices(db: Db, caller: Caller, id: number, input: read
 export async function removeDevice(db: Db, caller: Caller, id: number, sn: string) {
   await ownActive(db, caller, id);
   const now = Date.now();
-  const res = await db
-    .updateTable('dr_enrollment_devices')
-    .set({ removed_at: now })
-    .where('enrollment_id', '=', id)
-    .where('sn', '=', sn)
-    .where('removed_at', 'is', null)
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) === 0) fail(ErrorCode.drDeviceMissing, sn);
-  await db.updateTable('dr_enrollments').set({ updated_at: now }).where('id', '=', id).execute();
+  const removed = await repo.removeEnrolledDevice(db, id, sn, now);
+  if (removed === null) return fail(ErrorCode.drDeviceMissing, sn);
   // A device removed during an event goes back to its settings now.
-  const removed = await db
-    .selectFrom('dr_enrollment_devices')
-    .select('id')
-    .where('enrollment_id', '=', id)
-    .where('sn', '=', sn)
-    .where('removed_at', '=', now)
-    .execute();
-  await devicesLeft(
-    db,
-    removed.map((r) => r.id),
-    now,
-  );
+  await devicesLeft(db, removed, now);
   return getEnrollment(db, caller, id);
 }
 
 export async function unenroll(db: Db, caller: Caller, id: number) {
   await ownActive(db, caller, id);
   const now = Date.now();
-  await db.updateTable('dr_enrollments').set({ state: 'unenrolled', updated_at: now }).where('id', '=', id).execute();
+  await repo.setEnrollment(db, id, { state: 'unenrolled', updated_at: now });
   // Its devices leave the events they are in: their settings come back now.
-  const devices = await db.selectFrom('dr_enrollment_devices').select('id').where('enrollment_id', '=', id).execute();
-  await devicesLeft(
-    db,
-    devices.map((d) => d.id),
-    now,
-  );
+  await devicesLeft(db, await repo.enrolledDeviceIds(db, id), now);
   return getEnrollment(db, caller, id);
 }
 
