@@ -23,7 +23,6 @@ const remaining = [
   'features/account/NotificationSetting.tsx',
   'features/account/PasswordForm.tsx',
   'features/account/ProfileForm.tsx',
-  'features/audit/AuditPage.tsx',
   'features/auth/ForgetPasswordPage.tsx',
   'features/auth/LoginForm.tsx',
   'features/auth/RegisterPage.tsx',
@@ -38,7 +37,6 @@ const remaining = [
   'features/enterprise/RolesPage.tsx',
   'features/enterprise/UserDialog.tsx',
   'features/enterprise/UsersPage.tsx',
-  'features/events/EventDrawer.tsx',
   'features/firmware/FirmwareDrawer.tsx',
   'features/firmware/FirmwareList.tsx',
   'features/firmware/InverterTypesTab.tsx',
@@ -64,7 +62,6 @@ const remaining = [
   'features/plants/TransferDialog.tsx',
   'features/plants/TransfersPage.tsx',
   'features/plants/useDeletePlants.tsx',
-  'features/upgrades/RolloutPage.tsx',
 ];
 
 const root = import.meta.dirname;

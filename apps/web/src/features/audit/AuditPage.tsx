@@ -9,7 +9,6 @@ import { Button, Card, DatePicker, Flex, Input, InputNumber, Select, type TableC
 import dayjs from 'dayjs';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks.ts';
 import { useShell } from '../../app/shell/shellContext.ts';
 import { ListTable, listPagination } from '../../components/ListTable.tsx';
 import { PageError } from '../../components/PageState.tsx';
@@ -17,6 +16,7 @@ import { PageTitle } from '../../components/PageTitle.tsx';
 import ui from '../../components/ui.module.css';
 import { useAddressCriteria } from '../../components/useAddressCriteria.ts';
 import styles from './audit.module.css';
+import { useAuditLog } from './auditQueries.ts';
 import { auditQuery, changedFields, criteriaSearch, pageSizes, parseCriteria } from './criteria.ts';
 
 type Entry = DataOf<typeof companyApi.adminAudit>['list'][number];
@@ -34,7 +34,7 @@ export default function AuditPage() {
   const { t, i18n } = useTranslation('audit');
   const { profile } = useShell();
   const { criteria, update, onPage, reset } = useAddressCriteria(parseCriteria, criteriaSearch);
-  const list = useApiQuery(companyApi.adminAudit, { query: auditQuery(criteria) });
+  const list = useAuditLog(auditQuery(criteria));
   const operator = profile.kind === 'sysadmin';
   const time = useMemo(
     () => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'medium' }),

@@ -11,7 +11,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../api/client.ts';
-import { useApiMutation } from '../../api/hooks.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { useGranted } from '../../components/Permission.tsx';
@@ -21,7 +20,7 @@ import { dayString } from '../../lib/dateRange.ts';
 import { levelStyle } from '../../lib/statusColours.ts';
 import { formatZoned } from '../../lib/zonedTime.ts';
 import { formatDuration } from './criteria.ts';
-import { type EventRow, useEventDetail, useRefreshEvents } from './eventQueries.ts';
+import { type EventRow, useAckEvent, useEventDetail, useRefreshEvents } from './eventQueries.ts';
 
 /** `timezone`: the zone the list reads its times in; the drawer's times say it. */
 export function EventDrawer({ row, onClose, timezone }: { row: EventRow | null; onClose: () => void; timezone: string }) {
@@ -135,7 +134,7 @@ function EventDetail({ row, timezone }: { row: EventRow; timezone: string }) {
 function Acknowledgement({ event, timezone }: { event: EventRow; timezone: string }) {
   const { t, i18n } = useTranslation('events');
   const { message } = App.useApp();
-  const ack = useApiMutation(eventsApi.ackEvent);
+  const ack = useAckEvent();
   const refresh = useRefreshEvents();
   const [note, setNote] = useState('');
 

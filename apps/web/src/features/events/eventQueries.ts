@@ -6,7 +6,7 @@
 import { type DataOf, ErrorCode, eventsApi } from '@sunfleet/contracts';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { endpointKey, useApiQuery } from '../../api/hooks.ts';
+import { endpointKey, useApiMutation, useApiQuery } from '../../api/hooks.ts';
 import { useGranted } from '../../components/Permission.tsx';
 import { type Level, type LevelCounts, levels } from '../../lib/events.ts';
 import { type EventCriteria, serverFilters } from './criteria.ts';
@@ -100,4 +100,9 @@ export function useRefreshEvents() {
     },
     [client],
   );
+}
+
+/** Acknowledge an event, with a note. */
+export function useAckEvent() {
+  return useApiMutation(eventsApi.ackEvent);
 }

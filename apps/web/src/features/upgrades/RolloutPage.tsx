@@ -9,17 +9,16 @@ import { type DataOf, ErrorCode, upgradesApi } from '@sunfleet/contracts';
 import { Alert, App, Button, Card, Descriptions, Flex, Progress, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { ApiError, call } from '../../api/client.ts';
-import { useApiQuery } from '../../api/hooks.ts';
+import { ApiError } from '../../api/client.ts';
 import { PageError, PageLoading } from '../../components/PageState.tsx';
 import { useMayCall } from '../../components/Permission.tsx';
 import { upgradeStateColour } from '../../components/UpgradeProgress.tsx';
 import ui from '../../components/ui.module.css';
 import { formatWhen, OPEN_STATES, rolloutColour, STATE_ORDER, waveLabel } from './rollout.ts';
+import { actOnRollout, type RolloutAction, useRollout } from './rolloutQueries.ts';
 
 type Rollout = DataOf<typeof upgradesApi.rollout>;
 type Device = Rollout['failing'][number];
-export const ROLLOUT_POLL_MS = 3000;
 
 function Counts({ counts, testId }: { counts: Record<string, number>; testId: string }) {
   const { t } = useTranslation('common');
@@ -41,11 +40,9 @@ function Actions({ rollout, onChanged }: { rollout: Rollout; onChanged: () => vo
   const { t } = useTranslation('common');
   const { modal } = App.useApp();
   const may = useMayCall();
-  const act = async (
-    ep: typeof upgradesApi.pauseRollout | typeof upgradesApi.resumeRollout | typeof upgradesApi.cancelRollout,
-  ) => {
+  const act = async (ep: RolloutAction) => {
     try {
-      await call(ep, { params: { id: rollout.id } });
+      await actOnRollout(ep, rollout.id);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
     }
@@ -89,18 +86,7 @@ function Actions({ rollout, onChanged }: { rollout: Rollout; onChanged: () => vo
 export default function RolloutPage() {
   const { t, i18n } = useTranslation('common');
   const { id = '' } = useParams();
-  const q = useApiQuery(
-    upgradesApi.rollout,
-    { params: { id } },
-    {
-      refetchInterval: (x) => {
-        const r = x.state.data;
-        if (!r) return false;
-        const underWay = OPEN_STATES.some((s) => s !== 'pending' && (r.counts[s] ?? 0) > 0);
-        return r.state === 'running' || underWay ? ROLLOUT_POLL_MS : false;
-      },
-    },
-  );
+  const q = useRollout(id);
   if (q.isError) {
     // A rollout another account started answers as missing.
     if (q.error.code === ErrorCode.notFound)
