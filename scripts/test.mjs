@@ -7,9 +7,13 @@
 // TEST_POSTGRES_URL (CI sets it): the server suite runs a second time, on that PostgreSQL
 // database, right after its run on the embedded SQLite store.
 //
-// The browser tests spend most of their time waiting on pages (a third of a core on average), so
-// they run in a second lane beside the others instead of after them; their output is printed as
-// a whole when they end, so the two lanes do not interleave.
+// Most suites spend much of their time waiting (on timers, pages, child processes): alone, the
+// server suite keeps 0.6 of a core busy, the browser tests 0.9. So two lanes run side by side:
+// the main lane (check, then the suites in order) and the browser lane, which runs the browser
+// test files one at a time from a queue, the longest first. When the main lane is done it takes
+// files from the same queue, so two browser files run at once with nothing else beside them
+// (beside the other suites, two at once made pages miss their time limits on 2 cores). Output is
+// printed as a whole per suite or file, so the lanes do not interleave.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -88,6 +92,7 @@ async function runSuite(suite, buffered) {
   const out = path.join(os.tmpdir(), `sunfleet-${suite.name.replace(/\W+/g, '-')}-${process.pid}.json`);
   const args = ['run', '--passWithNoTests', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`];
   if (suite.config) args.push('--config', suite.config);
+  if (suite.files) args.push(...suite.files);
   const result = await run(vitest, args, cwd, buffered, suite.env);
   if (buffered) console.log(`${header}\n${result.output}`);
   let report = null;
@@ -121,16 +126,58 @@ async function mainLane() {
       failures.push('check');
     }
   }
-  for (const suite of suites.filter((s) => !s.lane)) await runSuite(suite, false);
+  for (const suite of suites.filter((s) => !s.lane)) await runSuite(suite, lanes > 1);
+}
+
+/** The browser test files, the longest first (by size, which follows their running time). */
+function browserQueue(suite) {
+  const dir = path.join(root, suite.dir, 'e2e');
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.e2e.ts'))
+    .map((f) => ({ f, size: fs.statSync(path.join(dir, f)).size }))
+    .sort((a, b) => b.size - a.size)
+    .map(({ f }) => ({ ...suite, name: `${suite.name} ${f}`, files: [`e2e/${f}`], env: { E2E_SKIP_BUILD: '1' } }));
+}
+
+const browser = suites.find((s) => s.lane === 'browser');
+/** Lanes that run side by side: main (check and the suites), browser. */
+const lanes = [suites.some((s) => !s.lane) || !only, !!browser].filter(Boolean).length;
+/** Beside other lanes, the browser files are built for once, then taken from a queue. */
+const queued = browser && lanes > 1;
+const queue = queued ? browserQueue(browser) : [];
+let built = null;
+
+/** Build the app and the server bundle as the browser tests' global setup would, once. */
+function buildForBrowser() {
+  built ??= (async () => {
+    const web = await run('npm', ['run', 'build', '--silent'], path.join(root, 'apps/web'), true);
+    const server = web.status === 0 ? await run(process.execPath, ['build.mjs'], path.join(root, 'apps/server'), true) : web;
+    if (server.status !== 0) {
+      console.log(`\n== e2e build\n${web.output}\n${server.output}`);
+      failed++;
+      failures.push('e2e build');
+      queue.length = 0;
+    }
+  })();
+  return built;
+}
+
+/** Take browser files from the queue until it is empty. */
+async function browserWorker() {
+  if (!queued) return;
+  await buildForBrowser();
+  for (let file = queue.shift(); file; file = queue.shift()) await runSuite(file, true);
 }
 
 async function browserLane() {
-  const browser = suites.filter((s) => s.lane === 'browser');
-  // Alone (`test.mjs e2e`), its output streams as usual.
-  for (const suite of browser) await runSuite(suite, suites.length > browser.length);
+  if (!browser) return;
+  if (queued) return browserWorker();
+  // Alone (`test.mjs e2e`), one run whose output streams as usual.
+  await runSuite(browser, false);
 }
 
-await Promise.all([mainLane(), browserLane()]);
+await Promise.all([mainLane().then(browserWorker), browserLane()]);
 
 if (attempts.length) console.log(`\n== failed attempts\n${attempts.join('\n')}`);
 if (failures.length) console.log(`\nfailed: ${failures.join(', ')}`);

@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 // Browser tests: the real server (child process) serving the built web app, driven in the
-// system Chromium. One file at a time (two at a time timed out locators on 2 cores): each starts
-// its own server and browser.
+// system Chromium. One file at a time here: each starts its own server and browser. The full run
+// (scripts/test.mjs) runs the files as a queue, at most two at once beside the other suites.
 export default defineConfig({
   test: {
     include: ['e2e/**/*.e2e.ts'],
