@@ -148,13 +148,17 @@ const queued = browser && lanes > 1;
 const queue = queued ? browserQueue(browser) : [];
 let built = null;
 
-/** Build the app and the server bundle as the browser tests' global setup would, once. */
+/**
+ * Build the app and the server bundle once, the two steps of apps/web/e2e/global-setup.ts (which
+ * each file then skips through E2E_SKIP_BUILD).
+ */
 function buildForBrowser() {
   built ??= (async () => {
     const web = await run('npm', ['run', 'build', '--silent'], path.join(root, 'apps/web'), true);
     const server = web.status === 0 ? await run(process.execPath, ['build.mjs'], path.join(root, 'apps/server'), true) : web;
     if (server.status !== 0) {
-      console.log(`\n== e2e build\n${web.output}\n${server.output}`);
+      // The output of the step that failed (the web build's, when it was that one).
+      console.log(`\n== e2e build\n${server.output}`);
       failed++;
       failures.push('e2e build');
       queue.length = 0;
